@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# System packages the tests need: PostgreSQL (server), Debian's Chromium for
+# Playwright, CJK fonts for screenshots. Installed explicitly every time, even
+# where the machine happens to have them.
+set -euo pipefail
+PKGS=(postgresql chromium fonts-noto-cjk)
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+    echo "system-deps: not root and no sudo; assuming ${PKGS[*]} are installed" >&2
+    exit 0
+  fi
+else
+  SUDO=""
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${PKGS[@]}" >/dev/null
+echo "system-deps: ${PKGS[*]} installed"

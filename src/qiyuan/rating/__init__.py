@@ -1,0 +1,1 @@
+"""等级分: the official rating rules as pure functions over plain data."""

@@ -1,0 +1,1 @@
+"""竞赛: Gomoku Swiss pairing, who opens, round robins, standings and tie-breaks."""

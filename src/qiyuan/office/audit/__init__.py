@@ -1,0 +1,1 @@
+"""Audit log: who did what (操作日志)"""

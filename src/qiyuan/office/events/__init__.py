@@ -1,0 +1,1 @@
+"""Rated events, entries, games and imports (赛事)"""

@@ -1,0 +1,1 @@
+"""Registry: players, associations, clubs, arbiters (棋手注册)"""

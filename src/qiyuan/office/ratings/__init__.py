@@ -1,0 +1,1 @@
+"""Rating lists, periods and published editions (等级分公布)"""

@@ -1,0 +1,1 @@
+"""Public portal (公开网站)"""

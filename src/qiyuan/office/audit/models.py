@@ -1,1 +1,48 @@
-"""Models of the audit app."""
+"""The audit log (操作日志): who did what, when, to which object."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from django.utils import timezone
+
+
+class AuditLog(models.Model):
+    """One action by a user (desk) or a command-line user (CLI)."""
+
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    actor = models.CharField(max_length=150)
+    action = models.CharField(max_length=100, db_index=True)
+    object_type = models.CharField(max_length=100, blank=True)
+    object_id = models.CharField(max_length=64, blank=True)
+    detail = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["object_type", "object_id"], name="audit_object_idx")]
+
+    def __str__(self) -> str:
+        target = f" {self.object_type}#{self.object_id}" if self.object_type else ""
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor} {self.action}{target}"
+
+
+def record(actor, action: str, obj=None, **detail) -> AuditLog:
+    """Write one audit entry and return it.
+
+    ``actor`` is a Django user (desk) or a string (the CLI user's name);
+    ``obj`` a model instance the action concerns (its label and primary key are
+    stored); ``detail`` any JSON-serialisable facts (dates and Decimals allowed).
+    Never put a full ID number (身份证号) in ``detail``: use the masked form.
+    """
+    user = None
+    if actor is not None and not isinstance(actor, str):
+        user = actor if getattr(actor, "pk", None) else None
+        actor = actor.get_username() if hasattr(actor, "get_username") else str(actor)
+    entry = AuditLog(user=user, actor=actor or "", action=action, detail=detail)
+    if obj is not None:
+        entry.object_type = obj._meta.label_lower
+        entry.object_id = str(obj.pk)
+    entry.save()
+    return entry

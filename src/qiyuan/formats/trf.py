@@ -1,0 +1,577 @@
+"""FIDE TRF-16 (Tournament Report File) reader and writer.
+
+The file the chief arbiter (裁判长) keeps: header lines (``012`` event name …
+``132`` round dates), one ``001`` line per player in fixed columns, and the
+program lines of the pairing engines (``XXR`` rounds, ``XXC`` first colour,
+``BBW``/``BBD``/``BBL``/``BBU``/``BBF``/``BBZ`` points, as bbpPairings reads them).
+
+Conventions (JaVaFo / bbpPairings, and ``docs/tournament.md``):
+
+* colour ``b`` = the opener (假先, moves first), ``w`` = the other player,
+  ``-`` = no role (bye, absence, forfeit written without a colour);
+* ``U`` pairing bye (轮空), ``H`` half-point bye, ``F`` full-point bye, ``Z``
+  absent (zero); a player absent from the round to be paired is pre-filled
+  ``0000 - Z``; ``+``/``-`` forfeits, with the colour ``-`` or the paired colour;
+* a blank round cell inside a row reads as ``0000 - Z``; a row whose cells stop
+  before the last round with a game is a withdrawn player (padded with ``Z``);
+* no ``BB*`` lines: the point system is Gomoku 2/1/0 (bye 2) unless the declared
+  scores only fit chess 1/½/0 (bye 1) — so foreign chess files read as they are.
+
+qiyuan's own program lines (ignored by other programs):
+``XQI nnnn ID`` the ID number 身份证号 (competition report only, never public);
+``XQF nnnn TEXT`` an association (所属单位) too long for the 3 columns of ``001``;
+``XQW nnnn R`` player withdrawn after round R.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from qiyuan.formats.errors import InputError, Problem
+from qiyuan.tournament.model import (
+    BYE_RESULTS,
+    FORFEIT_RESULTS,
+    PLAYED_RESULTS,
+    Entrant,
+    PointSystem,
+    RoundCell,
+    Tournament,
+)
+
+#: chess 1/½/0 as FIDE scores it (bye 1): used for foreign files without BB lines.
+CHESS_POINTS = PointSystem(
+    win=Decimal(1),
+    draw=Decimal("0.5"),
+    loss=Decimal(0),
+    forfeit_win=Decimal(1),
+    forfeit_loss=Decimal(0),
+    pairing_bye=Decimal(1),
+    half_bye=Decimal("0.5"),
+    full_bye=Decimal(1),
+    zero_bye=Decimal(0),
+)
+GOMOKU_POINTS = PointSystem()
+
+#: header records mapped to Tournament fields (the others are kept in ``extra``)
+_HEADER_FIELDS = {"012": "name", "022": "city", "032": "federation", "102": "chief_arbiter", "122": "time_control"}
+_COMPUTED = {"062", "072"}  # number of players / rated players: written from the entrants
+_BB = {"BBW": "win", "BBD": "draw", "BBL": "loss", "BBZ": "zero_bye", "BBF": "forfeit_loss", "BBU": "pairing_bye"}
+
+# 0-based slices of the 001 line (TRF-16 columns 5-8, 10, 11-13, 15-47, 49-52, 54-56, 58-68, 70-79, 81-84, 86-89)
+_F_NUMBER = (4, 8)
+_F_SEX = (9, 10)
+_F_TITLE = (10, 13)
+_F_NAME = (14, 47)
+_F_RATING = (48, 52)
+_F_FED = (53, 56)
+_F_ID = (57, 68)
+_F_BIRTH = (69, 79)
+_F_POINTS = (80, 84)
+_F_RANK = (85, 89)
+_SEPARATORS = (3, 8, 13, 47, 52, 56, 68, 79, 84)
+_CELLS_AT = 89  # round r (1-based) occupies [89 + 10(r-1), 99 + 10(r-1)): "  oooo c r"
+
+_COMPLEMENT = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": "-", "-": "+", " ": " "}
+_OPPOSITE = {"b": "w", "w": "b", "-": "-"}
+_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
+
+
+def cell_points(cell: RoundCell, points: PointSystem) -> Decimal:
+    """Points one round cell is worth under a point system (积分)."""
+    r = cell.result
+    if r in ("1", "W"):
+        return points.win
+    if r in ("=", "D"):
+        return points.draw
+    if r in ("0", "L"):
+        return points.loss
+    if r == "+":
+        return points.forfeit_win
+    if r == "-":
+        return points.forfeit_loss
+    return {"U": points.pairing_bye, "H": points.half_bye, "F": points.full_bye, "Z": points.zero_bye}.get(
+        r, Decimal(0)
+    )
+
+
+def score(entrant: Entrant, points: PointSystem, upto: int | None = None) -> Decimal:
+    """Total points of an entrant over his first ``upto`` rounds (all when None)."""
+    cells = entrant.rounds if upto is None else entrant.rounds[:upto]
+    return sum((cell_points(c, points) for c in cells), Decimal(0))
+
+
+@dataclass(slots=True)
+class _Row:
+    line: int
+    entrant: Entrant
+    cell_cols: list[int]  # 1-based column of each cell's opponent field
+    broken: bool = False  # the line has problems: cross-checks with it are skipped
+
+
+def read_trf(source: str | Path, *, filename: str | None = None) -> Tournament:
+    """Read a TRF-16 file (a path, or the text itself when it contains a newline).
+
+    Raises ``InputError`` listing every problem (line, column, what) at once.
+    """
+    if isinstance(source, Path) or "\n" not in source:
+        path = Path(source)
+        fname = filename or str(path)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise InputError(Problem(fname, None, None, f"cannot read the file: {exc.strerror or exc}")) from None
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = raw.decode("latin-1")  # older TRF files are ISO-8859-1
+    else:
+        text, fname = source, filename or "<trf>"
+    return _Reader(fname).read(text)
+
+
+class _Reader:
+    def __init__(self, fname: str):
+        self.fname = fname
+        self.problems: list[Problem] = []
+        self.n_lines = 0  # 001 lines whose number could not be read
+
+    def problem(self, line: int | None, column: int | None, message: str) -> None:
+        self.problems.append(Problem(self.fname, line, column, message))
+
+    def read(self, text: str) -> Tournament:
+        t = Tournament()
+        rows: list[_Row] = []
+        bb: dict[str, Decimal] = {}
+        ext: dict[str, list[tuple[int, str]]] = {"XQI": [], "XQF": [], "XQW": []}
+        raw_dates: dict[str, str] = {}
+        for no, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            code, value = line[:3], line[4:].rstrip()
+            if code == "001":
+                row = self.player(no, line)
+                if row:
+                    rows.append(row)
+            elif code in _HEADER_FIELDS:
+                setattr(t, _HEADER_FIELDS[code], value.strip())
+            elif code in ("042", "052"):
+                d = _parse_date(value)
+                if d is None and value.strip():
+                    raw_dates[code] = value.strip()
+                setattr(t, "start_date" if code == "042" else "end_date", d)
+            elif code == "112":
+                if value.strip():
+                    t.deputy_arbiters.extend(a.strip() for a in value.split(",") if a.strip())
+            elif code == "132":
+                t.round_dates = [line[i : i + 8].strip() for i in range(91, len(line), 10)]
+                while t.round_dates and not t.round_dates[-1]:
+                    t.round_dates.pop()
+            elif code in _COMPUTED:
+                continue
+            elif code == "XXR":
+                try:
+                    t.rounds_planned = int(value)
+                except ValueError:
+                    self.problem(no, 5, f"XXR needs a number of rounds, found {value.strip()!r}")
+            elif code in _BB:
+                try:
+                    bb[code] = Decimal(value.strip())
+                except InvalidOperation:
+                    self.problem(no, 5, f"{code} needs a number of points, found {value.strip()!r}")
+            elif code in ext:
+                parts = value.strip().split(None, 1)
+                if len(parts) != 2 or not parts[0].isdigit():
+                    self.problem(no, 5, f"{code} needs a player number and a value")
+                else:
+                    ext[code].append((no, f"{parts[0]} {parts[1]}"))
+            else:
+                t.extra.setdefault(code, []).append(line[4:].rstrip() if len(line) > 3 else "")
+        for code, raw in raw_dates.items():
+            t.extra[code] = [raw]  # a date we cannot read is kept as written
+        self.check_numbers(rows)
+        by_number = {r.entrant.number: r for r in rows}
+        self.apply_extensions(ext, by_number)
+        t.entrants = [r.entrant for r in sorted(rows, key=lambda r: r.entrant.number)]
+        self.normalise_rounds(t)
+        self.check_symmetry(rows, by_number)
+        t.points = self.point_system(bb, rows)
+        self.check_scores(t, rows)
+        if self.problems:
+            key = lambda p: (p.line or 0, p.column if isinstance(p.column, int) else 0)  # noqa: E731
+            raise InputError(sorted(self.problems, key=key))
+        return t
+
+    # -- one 001 line --------------------------------------------------------------
+    def player(self, no: int, line: str) -> _Row | None:
+        before = len(self.problems)
+        line = line.rstrip("\r")
+        if len(line) < 84:
+            line = line.ljust(89)
+        for s in _SEPARATORS:
+            if s < len(line) and line[s] != " ":
+                self.problem(no, s + 1, f"column {s + 1} must be blank (fields are misaligned)")
+        f = lambda sl: line[sl[0] : sl[1]]  # noqa: E731
+        number = self.integer(no, _F_NUMBER, f(_F_NUMBER), "player number", required=True)
+        rating = self.integer(no, _F_RATING, f(_F_RATING), "rating")
+        rank = self.integer(no, _F_RANK, f(_F_RANK), "rank")
+        points = None
+        if f(_F_POINTS).strip():
+            try:
+                points = Decimal(f(_F_POINTS).strip())
+            except InvalidOperation:
+                self.problem(no, _F_POINTS[0] + 1, f"points must be a number like 4.5, found {f(_F_POINTS).strip()!r}")
+        name = f(_F_NAME).strip()
+        if not name:
+            self.problem(no, _F_NAME[0] + 1, "the player's name is empty")
+        cells, cols = [], []
+        r = 0
+        while _CELLS_AT + 10 * r < len(line):
+            start = _CELLS_AT + 10 * r
+            chunk = line[start : start + 10].ljust(10)
+            cells.append(self.cell(no, start, chunk))
+            cols.append(start + 3)
+            r += 1
+        while cells and cells[-1] is None:
+            cells.pop()
+            cols.pop()
+        if number is None:
+            self.n_lines += 1
+            return None
+        e = Entrant(
+            number=number,
+            name=name,
+            sex=f(_F_SEX).strip(),
+            title=f(_F_TITLE).strip(),
+            rating=rating,
+            federation=f(_F_FED).strip(),
+            player_id=f(_F_ID).strip(),
+            birth=f(_F_BIRTH).strip(),
+            points=points,
+            rank=rank,
+            rounds=[c if c is not None else RoundCell(None, "-", "Z") for c in cells],
+        )
+        return _Row(no, e, cols, broken=len(self.problems) > before)
+
+    def integer(self, no: int, sl: tuple[int, int], text: str, what: str, required: bool = False) -> int | None:
+        s = text.strip()
+        if not s:
+            if required:
+                self.problem(no, sl[0] + 1, f"{what} is missing (columns {sl[0] + 1}-{sl[1]})")
+            return None
+        if not s.isdigit():
+            self.problem(no, sl[0] + 1, f"{what} must be a whole number (columns {sl[0] + 1}-{sl[1]}), found {s!r}")
+            return None
+        return int(s)
+
+    def cell(self, no: int, start: int, chunk: str) -> RoundCell | None:
+        """Parse ``"  oooo c r"``; None for a blank cell."""
+        if not chunk.strip():
+            return None
+        rnd = (start - _CELLS_AT) // 10 + 1
+        bad = False
+        for off in (0, 1, 6, 8):
+            if chunk[off] != " ":
+                self.problem(no, start + off + 1, f"round {rnd}: column {start + off + 1} must be blank (misaligned)")
+                bad = True
+        opp_s, colour, result = chunk[2:6].strip(), chunk[7], chunk[9]
+        if colour == " ":
+            colour = "-"
+        opponent = None
+        if opp_s:
+            if not opp_s.isdigit():
+                self.problem(no, start + 3, f"round {rnd}: opponent must be a player number, found {opp_s!r}")
+                bad = True
+            elif int(opp_s):
+                opponent = int(opp_s)
+        if colour not in "bw-":
+            self.problem(no, start + 8, f"round {rnd}: colour must be b, w or -, found {colour!r}")
+            bad = True
+        if result not in PLAYED_RESULTS | FORFEIT_RESULTS | BYE_RESULTS | {" "}:
+            self.problem(no, start + 10, f"round {rnd}: unknown result {result!r} (1 0 = W D L + - U H F Z)")
+            bad = True
+        elif opponent is None and result in PLAYED_RESULTS:
+            self.problem(no, start + 10, f"round {rnd}: result {result!r} of a game without an opponent")
+            bad = True
+        elif opponent is not None and result in BYE_RESULTS:
+            self.problem(no, start + 10, f"round {rnd}: bye {result!r} written with an opponent ({opponent})")
+            bad = True
+        elif opponent is not None and result in PLAYED_RESULTS | {" "} and colour == "-":
+            self.problem(no, start + 8, f"round {rnd}: a game against {opponent} needs the colour b or w")
+            bad = True
+        if bad:
+            return RoundCell(None, "-", "Z")
+        return RoundCell(opponent, colour, result)
+
+    # -- whole-file checks -----------------------------------------------------------
+    def check_numbers(self, rows: list[_Row]) -> None:
+        seen: dict[int, int] = {}
+        for r in rows:
+            n = r.entrant.number
+            if n in seen:
+                self.problem(r.line, 5, f"player number {n} is used twice (also on line {seen[n]})")
+            else:
+                seen[n] = r.line
+        n_players = len(rows) + self.n_lines
+        for r in rows:
+            if not 1 <= r.entrant.number <= n_players:
+                self.problem(
+                    r.line, 5, f"player number {r.entrant.number} is out of range: numbers run 1..{n_players}"
+                )
+
+    def apply_extensions(self, ext: dict[str, list[tuple[int, str]]], by_number: dict[int, _Row]) -> None:
+        for code, items in ext.items():
+            for no, item in items:
+                num_s, value = item.split(" ", 1)
+                row = by_number.get(int(num_s))
+                if row is None:
+                    self.problem(no, 5, f"{code} names player {int(num_s)}, who has no 001 line")
+                    continue
+                e = row.entrant
+                if code == "XQI":
+                    e.id_number = value.strip()
+                elif code == "XQF":
+                    e.federation = value.strip()
+                elif value.strip().isdigit():
+                    e.withdrawn_after = int(value.strip())
+                else:
+                    self.problem(no, 10, f"XQW needs the round after which the player withdrew, found {value!r}")
+
+    def normalise_rounds(self, t: Tournament) -> None:
+        """Rows that stop before the last round with a game: withdrawn, padded with Z."""
+        last_game = max(
+            (i for e in t.entrants for i, c in enumerate(e.rounds, 1) if c.opponent is not None or c.result == "U"),
+            default=0,
+        )
+        for e in t.entrants:
+            short = len(e.rounds) < last_game
+            if short and e.withdrawn_after is None:
+                e.withdrawn_after = len(e.rounds)
+            while len(e.rounds) < last_game:
+                e.rounds.append(RoundCell(None, "-", "Z"))
+
+    def check_symmetry(self, rows: list[_Row], by_number: dict[int, _Row]) -> None:
+        for row in rows:
+            a = row.entrant
+            if row.broken:
+                continue
+            for i, c in enumerate(a.rounds):
+                if c.opponent is None:
+                    continue
+                col = row.cell_cols[i] if i < len(row.cell_cols) else None
+                other = by_number.get(c.opponent)
+                n = len(rows) + self.n_lines
+                if other is None or other.broken:
+                    if other is None and not (self.n_lines and c.opponent <= n):
+                        self.problem(row.line, col, f"round {i + 1}: opponent {c.opponent} is out of range (1..{n})")
+                    continue
+                if c.opponent == a.number:
+                    self.problem(row.line, col, f"round {i + 1}: player {a.number} is paired with himself")
+                    continue
+                b = other.entrant
+                d = b.rounds[i] if i < len(b.rounds) else None
+                if d is None or d.opponent != a.number:
+                    said = "nobody" if d is None or d.opponent is None else f"player {d.opponent}"
+                    self.problem(
+                        row.line,
+                        col,
+                        f"round {i + 1}: player {a.number} is paired with {b.number}, "
+                        f"but player {b.number}'s round {i + 1} names {said} (line {other.line})",
+                    )
+                    continue
+                if a.number > b.number:
+                    continue  # the pair is checked once
+                ok_result = d.result == _COMPLEMENT[c.result] or (c.result == "-" and d.result == "-")
+                if not ok_result:
+                    self.problem(
+                        row.line,
+                        col + 7 if col else None,
+                        f"round {i + 1}: results {a.number} {c.result!r} and {b.number} {d.result!r} do not agree",
+                    )
+                if d.colour != _OPPOSITE[c.colour] and not (c.result in FORFEIT_RESULTS and "-" in (c.colour, d.colour)):
+                    self.problem(
+                        row.line,
+                        col + 5 if col else None,
+                        f"round {i + 1}: colours {a.number} {c.colour!r} and {b.number} {d.colour!r} "
+                        "must be b against w",
+                    )
+
+    def point_system(self, bb: dict[str, Decimal], rows: list[_Row]) -> PointSystem:
+        if bb:
+            kw = {_BB[k]: v for k, v in bb.items()}
+            base = GOMOKU_POINTS
+            if "win" in kw:  # forfeits and full byes follow the win unless given
+                kw.setdefault("forfeit_win", kw["win"])
+                kw.setdefault("full_bye", kw["win"])
+                kw.setdefault("pairing_bye", kw["win"])
+            if "draw" in kw:
+                kw.setdefault("half_bye", kw["draw"])
+            return PointSystem(**{**_asdict(base), **kw})
+        declared = [r.entrant for r in rows if r.entrant.points is not None]
+        for system in (GOMOKU_POINTS, CHESS_POINTS):
+            if all(_declared_fits(e, system) for e in declared):
+                return system
+        if any(e.points % 1 for e in declared):
+            return CHESS_POINTS
+        return GOMOKU_POINTS
+
+    def check_scores(self, t: Tournament, rows: list[_Row]) -> None:
+        for row in sorted(rows, key=lambda r: r.line):
+            e = row.entrant
+            if not row.broken and e.points is not None and not _declared_fits(e, t.points):
+                self.problem(
+                    row.line,
+                    _F_POINTS[0] + 1,
+                    f"player {e.number} declares {e.points} points but the results give {score(e, t.points)}",
+                )
+
+
+def _asdict(p: PointSystem) -> dict[str, Decimal]:
+    return {f.name: getattr(p, f.name) for f in fields(PointSystem)}
+
+
+def _declared_fits(e: Entrant, system: PointSystem) -> bool:
+    """The declared score equals the results, counted with or without the
+    pre-filled byes of a round that has no game yet (JaVaFo files do both)."""
+    total = score(e, system)
+    if e.points == total:
+        return True
+    if e.rounds and e.rounds[-1].opponent is None:
+        return e.points == total - cell_points(e.rounds[-1], system)
+    return False
+
+
+def _parse_date(value: str) -> date | None:
+    s = value.strip()
+    if not s:
+        return None
+    m = re.fullmatch(r"(\d{4})\s*[./-]\s*(\d{1,2})\s*[./-]\s*(\d{1,2})", s)
+    if m:
+        y, mo, d = map(int, m.groups())
+    elif m := re.fullmatch(r"(\d{1,2})\s*[./-]\s*(\d{1,2})\s*[./-]\s*(\d{4})", s):
+        d, mo, y = map(int, m.groups())
+    elif m := re.fullmatch(r"(\d{2})/(\d{2})/(\d{2})", s):  # TRF round dates: YY/MM/DD
+        y, mo, d = 2000 + int(m[1]), int(m[2]), int(m[3])
+    elif m := re.fullmatch(r"([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(\d{4})", s):
+        mo = _MONTHS.get(m[1].lower(), 0)
+        d, y = int(m[2]), int(m[3])
+    else:
+        return None
+    try:
+        return date(y, mo, d)
+    except ValueError:
+        return None
+
+
+# -- writer ----------------------------------------------------------------------------
+
+
+def _fit(problems: list[str], e: Entrant, what: str, text: str, width: int, right: bool = False) -> str:
+    if len(text) > width:
+        problems.append(f"player {e.number}: {what} {text!r} is longer than {width} characters")
+        text = text[:width]
+    return text.rjust(width) if right else text.ljust(width)
+
+
+def _points_text(p: Decimal) -> str:
+    return f"{p:.1f}"
+
+
+def write_trf(t: Tournament) -> str:
+    """The TRF-16 text of a tournament (round-trips through ``read_trf``).
+
+    Raises ``ValueError`` if a field does not fit its columns.
+    """
+    problems: list[str] = []
+    out: list[str] = []
+    add = out.append
+    add(f"012 {t.name}".rstrip())
+    add(f"022 {t.city}".rstrip())
+    add(f"032 {t.federation}".rstrip())
+    for code, d in (("042", t.start_date), ("052", t.end_date)):
+        if d is not None:
+            add(f"{code} {d:%Y/%m/%d}")
+        elif code in t.extra:
+            add(f"{code} {t.extra[code][0]}")
+        else:
+            add(code)
+    add(f"062 {len(t.entrants)}")
+    add(f"072 {sum(1 for e in t.entrants if e.rating)}")
+    for line in t.extra.get("082", []):
+        add(f"082 {line}".rstrip())
+    for line in t.extra.get("092", []):
+        add(f"092 {line}".rstrip())
+    add(f"102 {t.chief_arbiter}".rstrip())
+    add(f"112 {', '.join(t.deputy_arbiters)}".rstrip())
+    add(f"122 {t.time_control}".rstrip())
+    if t.round_dates:
+        add(("132" + " " * 88 + "".join(f"{d:<8}  " for d in t.round_dates)).rstrip())
+    else:
+        add("132")
+    if t.rounds_planned is not None:
+        add(f"XXR {t.rounds_planned}")
+    if t.points != GOMOKU_POINTS:
+        p = t.points
+        for code, field in _BB.items():
+            add(f"{code} {getattr(p, field):>4}")
+    for code, lines in t.extra.items():
+        if code in ("042", "052", "082", "092"):
+            continue
+        for line in lines:
+            add(f"{code} {line}".rstrip())
+    for e in t.entrants:
+        add(_player_line(e, t.points, problems))
+    for e in t.entrants:
+        if e.id_number:
+            add(f"XQI {e.number:>4} {e.id_number}")
+        if len(e.federation) > 3:
+            add(f"XQF {e.number:>4} {e.federation}")
+        if e.withdrawn_after is not None:
+            add(f"XQW {e.number:>4} {e.withdrawn_after}")
+    if problems:
+        raise ValueError("; ".join(problems))
+    return "\n".join(out) + "\n"
+
+
+def _player_line(e: Entrant, points: PointSystem, problems: list[str]) -> str:
+    pts = e.points if e.points is not None else score(e, points)
+    head = (
+        "001 "
+        + _fit(problems, e, "number", str(e.number), 4, right=True)
+        + " "
+        + _fit(problems, e, "sex", e.sex, 1)
+        + _fit(problems, e, "title", e.title, 3, right=True)
+        + " "
+        + _fit(problems, e, "name", e.name, 33)
+        + " "
+        + _fit(problems, e, "rating", "" if e.rating is None else str(e.rating), 4, right=True)
+        + " "
+        + (e.federation if len(e.federation) <= 3 else e.federation[:3]).ljust(3)
+        + " "
+        + _fit(problems, e, "id", e.player_id, 11, right=True)
+        + " "
+        + _fit(problems, e, "birth date", e.birth, 10)
+        + " "
+        + _fit(problems, e, "points", _points_text(pts), 4, right=True)
+        + " "
+        + _fit(problems, e, "rank", "" if e.rank is None else str(e.rank), 4, right=True)
+    )
+    cells = e.rounds
+    if e.withdrawn_after is not None:  # trailing absences of a withdrawn player are written blank
+        keep = len(cells)
+        while keep > e.withdrawn_after and cells[keep - 1] == RoundCell(None, "-", "Z"):
+            keep -= 1
+        cells = cells[:keep]
+    body = "".join(
+        "  "
+        + ("0000" if c.opponent is None else _fit(problems, e, "opponent", str(c.opponent), 4, right=True))
+        + " "
+        + c.colour
+        + " "
+        + c.result
+        for c in cells
+    )
+    return (head + body).rstrip() if not body else head + body

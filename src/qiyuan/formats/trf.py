@@ -32,6 +32,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from qiyuan.formats.errors import InputError, Problem
+from qiyuan.tournament.eventfile import cell_points, cross_check, score
 from qiyuan.tournament.model import (
     BYE_RESULTS,
     FORFEIT_RESULTS,
@@ -75,33 +76,7 @@ _F_RANK = (85, 89)
 _SEPARATORS = (3, 8, 13, 47, 52, 56, 68, 79, 84)
 _CELLS_AT = 89  # round r (1-based) occupies [89 + 10(r-1), 99 + 10(r-1)): "  oooo c r"
 
-_COMPLEMENT = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": "-", "-": "+", " ": " "}
-_OPPOSITE = {"b": "w", "w": "b", "-": "-"}
 _MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
-
-
-def cell_points(cell: RoundCell, points: PointSystem) -> Decimal:
-    """Points one round cell is worth under a point system (积分)."""
-    r = cell.result
-    if r in ("1", "W"):
-        return points.win
-    if r in ("=", "D"):
-        return points.draw
-    if r in ("0", "L"):
-        return points.loss
-    if r == "+":
-        return points.forfeit_win
-    if r == "-":
-        return points.forfeit_loss
-    return {"U": points.pairing_bye, "H": points.half_bye, "F": points.full_bye, "Z": points.zero_bye}.get(
-        r, Decimal(0)
-    )
-
-
-def score(entrant: Entrant, points: PointSystem, upto: int | None = None) -> Decimal:
-    """Total points of an entrant over his first ``upto`` rounds (all when None)."""
-    cells = entrant.rounds if upto is None else entrant.rounds[:upto]
-    return sum((cell_points(c, points) for c in cells), Decimal(0))
 
 
 @dataclass(slots=True)
@@ -354,50 +329,16 @@ class _Reader:
                 e.rounds.append(RoundCell(None, "-", "Z"))
 
     def check_symmetry(self, rows: list[_Row], by_number: dict[int, _Row]) -> None:
-        for row in rows:
-            a = row.entrant
-            if row.broken:
-                continue
-            for i, c in enumerate(a.rounds):
-                if c.opponent is None:
-                    continue
-                col = row.cell_cols[i] if i < len(row.cell_cols) else None
-                other = by_number.get(c.opponent)
-                n = len(rows) + self.n_lines
-                if other is None or other.broken:
-                    if other is None and not (self.n_lines and c.opponent <= n):
-                        self.problem(row.line, col, f"round {i + 1}: opponent {c.opponent} is out of range (1..{n})")
-                    continue
-                if c.opponent == a.number:
-                    self.problem(row.line, col, f"round {i + 1}: player {a.number} is paired with himself")
-                    continue
-                b = other.entrant
-                d = b.rounds[i] if i < len(b.rounds) else None
-                if d is None or d.opponent != a.number:
-                    said = "nobody" if d is None or d.opponent is None else f"player {d.opponent}"
-                    self.problem(
-                        row.line,
-                        col,
-                        f"round {i + 1}: player {a.number} is paired with {b.number}, "
-                        f"but player {b.number}'s round {i + 1} names {said} (line {other.line})",
-                    )
-                    continue
-                if a.number > b.number:
-                    continue  # the pair is checked once
-                ok_result = d.result == _COMPLEMENT[c.result] or (c.result == "-" and d.result == "-")
-                if not ok_result:
-                    self.problem(
-                        row.line,
-                        col + 7 if col else None,
-                        f"round {i + 1}: results {a.number} {c.result!r} and {b.number} {d.result!r} do not agree",
-                    )
-                if d.colour != _OPPOSITE[c.colour] and not (c.result in FORFEIT_RESULTS and "-" in (c.colour, d.colour)):
-                    self.problem(
-                        row.line,
-                        col + 5 if col else None,
-                        f"round {i + 1}: colours {a.number} {c.colour!r} and {b.number} {d.colour!r} "
-                        "must be b against w",
-                    )
+        n = len(rows) + self.n_lines
+        good = {num: r.entrant for num, r in by_number.items() if not r.broken}
+        offset = {"opponent": 0, "colour": 5, "result": 7}
+        skip = {num for num, r in by_number.items() if r.broken} | (set(range(1, n + 1)) if self.n_lines else set())
+        for number, i, field, message in cross_check(good, n, unknown_ok=skip):
+            row = by_number[number]
+            col = row.cell_cols[i] + offset[field] if i < len(row.cell_cols) else None
+            if field == "opponent" and (other := by_number.get(row.entrant.rounds[i].opponent)):
+                message += f" (line {other.line})"
+            self.problem(row.line, col, message)
 
     def point_system(self, bb: dict[str, Decimal], rows: list[_Row]) -> PointSystem:
         if bb:

@@ -1,4 +1,22 @@
-from django.urls import path  # noqa: F401
+"""URLs of the public portal (公开网站): stable permalinks for lists, players, events."""
+
+from django.urls import path
+
+from .views import events, home, lists, players, rules
 
 app_name = "portal"
-urlpatterns: list = []
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("lists/", lists.index, name="lists"),
+    path("lists/<slug:list_code>/", lists.current, name="list_current"),
+    path("lists/<slug:list_code>/<str:on>/", lists.edition, name="list_edition"),
+    path("lists/<slug:list_code>/<str:on>/<int:number>/", lists.edition, name="list_edition_n"),
+    path("lists/<slug:list_code>/<str:on>/<int:number>/download.<str:fmt>", lists.download, name="list_download"),
+    path("players/", players.search, name="players"),
+    path("players/<str:federation_id>/", players.player, name="player"),
+    path("players/<str:federation_id>/vs/<str:other_id>/", players.head_to_head, name="head_to_head"),
+    path("events/", events.index, name="events"),
+    path("events/<slug:code>/", events.event, name="event"),
+    path("rules/", rules.rules_page, name="rules"),
+    path("rules/<slug:name>/", rules.rules_page, name="rules_set"),
+]

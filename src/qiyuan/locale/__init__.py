@@ -1,0 +1,1 @@
+"""Translations of the web face (msgids are the Chinese text; ``en`` holds English)."""

@@ -1,0 +1,65 @@
+"""Users and roles (用户与角色): admin only."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from qiyuan.office.audit.models import record
+
+from ..permissions import ADMIN, ROLES, role_required
+
+
+class NewUserForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    password = forms.CharField(min_length=8, widget=forms.PasswordInput)
+    roles = forms.MultipleChoiceField(choices=[(r, r) for r in ROLES], required=False, widget=forms.CheckboxSelectMultiple)
+
+
+def _set_roles(user, roles) -> None:
+    for name in ROLES:
+        group, _created = Group.objects.get_or_create(name=name)
+        if name in roles:
+            user.groups.add(group)
+        else:
+            user.groups.remove(group)
+
+
+@role_required(ADMIN)
+@require_http_methods(["GET", "POST"])
+def users(request):
+    User = get_user_model()
+    form = NewUserForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        name = form.cleaned_data["username"]
+        if User.objects.filter(username=name).exists():
+            form.add_error("username", _("该用户名已存在。"))
+        else:
+            user = User.objects.create_user(name, password=form.cleaned_data["password"])
+            _set_roles(user, form.cleaned_data["roles"])
+            record(request.user, "user.create", user, roles=sorted(form.cleaned_data["roles"]))
+            messages.success(request, _("已创建用户 %(name)s。") % {"name": name})
+            return redirect("desk:users")
+    rows = [
+        (u, sorted(u.groups.filter(name__in=ROLES).values_list("name", flat=True)))
+        for u in User.objects.order_by("username").prefetch_related("groups")
+    ]
+    return render(request, "desk/users.html", {"form": form, "rows": rows, "roles": ROLES})
+
+
+@role_required(ADMIN)
+@require_http_methods(["POST"])
+def user_roles(request, user_id: int):
+    user = get_object_or_404(get_user_model(), pk=user_id)
+    roles = [r for r in request.POST.getlist("roles") if r in ROLES]
+    _set_roles(user, roles)
+    user.is_active = request.POST.get("active") == "on"
+    user.save(update_fields=["is_active"])
+    record(request.user, "user.roles", user, roles=roles, active=user.is_active)
+    messages.success(request, _("已更新 %(name)s 的角色。") % {"name": user.username})
+    return redirect("desk:users")

@@ -1,0 +1,57 @@
+"""Languages: zh-Hans by default, English on request; the committed .mo files match their .po sources."""
+
+from __future__ import annotations
+
+import gettext
+import io
+
+import pytest
+
+from qiyuan.locale import msgfmt
+
+from .conftest import REPO
+
+LOCALE = REPO / "src" / "qiyuan" / "locale"
+
+
+def test_committed_mo_files_match_their_po_sources():
+    pos = sorted(LOCALE.rglob("*.po"))
+    assert pos, "no translation catalogue"
+    for po in pos:
+        expected = msgfmt.parse_po(po.read_text(encoding="utf-8"), str(po))
+        mo = po.with_suffix(".mo")
+        assert mo.exists(), f"{mo} missing: run python -m qiyuan.locale.msgfmt"
+        got = gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))._catalog
+        assert {k: v for k, v in got.items() if k} == {k: v for k, v in expected.items() if k}, (
+            f"{mo} is stale: run python -m qiyuan.locale.msgfmt"
+        )
+
+
+def test_msgfmt_reads_contexts_continuations_and_skips_fuzzy():
+    po = (
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        '#, fuzzy\nmsgid "旧"\nmsgstr "old"\n\n'
+        'msgid "棋手"\nmsgstr "Players"\n\n'
+        'msgctxt "menu"\nmsgid "比赛"\nmsgstr ""\n"Events"\n'
+    )
+    t = gettext.GNUTranslations(io.BytesIO(msgfmt.mo_bytes(msgfmt.parse_po(po))))
+    assert t.gettext("棋手") == "Players"
+    assert t.gettext("旧") == "旧"
+    assert t.pgettext("menu", "比赛") == "Events"
+
+
+def test_msgfmt_reports_file_and_line_of_a_bad_string():
+    with pytest.raises(msgfmt.PoError, match=r"x.po, line 2: expected a quoted string"):
+        msgfmt.parse_po('msgid "a"\nmsgstr b\n', "x.po")
+
+
+@pytest.mark.django_db
+def test_portal_speaks_chinese_by_default_and_english_on_request(client):
+    r = client.get("/rules/")
+    assert r.status_code == 200
+    text = r.content.decode()
+    assert '<html lang="zh-Hans">' in text and "等级分规则" in text
+    r = client.post("/i18n/setlang/", {"language": "en", "next": "/rules/"})
+    assert r.status_code == 302
+    text = client.get("/rules/").content.decode()
+    assert '<html lang="en">' in text and "Rating rules" in text and "等级分规则" not in text

@@ -1,0 +1,133 @@
+"""Security of the web face: deploy checks, CSRF, every desk URL guarded by a role."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from .conftest import REPO
+
+
+def test_check_deploy_is_clean_with_production_settings(tmp_path):
+    env = dict(os.environ)
+    env.pop("QIYUAN_INSECURE_LOOPBACK", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set for Playwright in tests, never in deployment
+    env.update(
+        DJANGO_SETTINGS_MODULE="qiyuan.web.settings_production",
+        QIYUAN_SECRET_KEY="k" * 20 + "-Zx9!q2@w3#e4$r5%t6^y7&u8*i9(o0)p-+=_" + "m" * 12,
+        QIYUAN_HOME=str(tmp_path),
+        PYTHONPATH=str(REPO / "src"),
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "django", "check", "--deploy", "--fail-level", "WARNING"],
+        env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "no issues" in run.stdout
+
+
+def test_loopback_relaxes_only_tls_settings(tmp_path):
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DEBUG, s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS,"
+        " s.SESSION_COOKIE_HTTPONLY, s.X_FRAME_OPTIONS)"
+    )
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="qiyuan.web.settings_production", QIYUAN_SECRET_KEY="x" * 60,
+               QIYUAN_INSECURE_LOOPBACK="1", QIYUAN_HOME=str(tmp_path), PYTHONPATH=str(REPO / "src"))
+    run = subprocess.run([sys.executable, "-c", "import django;django.setup();" + code], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert run.stdout.split() == ["False", "False", "False", "False", "0", "True", "DENY"], run.stderr
+
+
+def _desk_patterns():
+    resolver = get_resolver()
+    for top in resolver.url_patterns:
+        if isinstance(top, URLResolver) and top.namespace == "desk":
+            for p in top.url_patterns:
+                assert isinstance(p, URLPattern)
+                yield p
+
+
+def test_every_desk_view_requires_a_role():
+    from qiyuan.web.desk.urls import PUBLIC_VIEWS
+
+    names = []
+    for p in _desk_patterns():
+        if p.name in PUBLIC_VIEWS:
+            continue
+        names.append(p.name)
+        assert getattr(p.callback, "required_roles", None), f"desk view {p.name} is not guarded by role_required"
+    assert len(names) >= 3
+
+
+def _sample_kwargs(pattern) -> dict:
+    values = {"int": 1, "str": "X", "slug": "x", "path": "x"}
+    return {name: values.get(type(conv).__name__.replace("Converter", "").lower(), "x")
+            for name, conv in pattern.pattern.converters.items()}
+
+
+@pytest.mark.django_db
+def test_anonymous_user_is_sent_to_login_from_every_desk_url(client):
+    from qiyuan.web.desk.urls import PUBLIC_VIEWS
+
+    for p in _desk_patterns():
+        if p.name in PUBLIC_VIEWS:
+            continue
+        url = reverse(f"desk:{p.name}", kwargs=_sample_kwargs(p))
+        for method in (client.get, client.post):
+            r = method(url)
+            assert r.status_code == 302 and r["Location"].startswith("/desk/login/"), (p.name, r.status_code)
+
+
+def test_user_without_role_gets_403_everywhere(staff, login):
+    from qiyuan.web.desk.urls import PUBLIC_VIEWS
+
+    c = login(staff["nobody"])
+    for p in _desk_patterns():
+        if p.name in PUBLIC_VIEWS:
+            continue
+        url = reverse(f"desk:{p.name}", kwargs=_sample_kwargs(p))
+        assert c.get(url).status_code == 403, p.name
+        assert c.post(url).status_code == 403, p.name
+
+
+def test_login_form_needs_csrf_token(staff):
+    from django.test import Client
+
+    c = Client(enforce_csrf_checks=True)
+    r = c.post("/desk/login/", {"username": "arbiter", "password": "correct-horse-battery"})
+    assert r.status_code == 403
+    r = c.get("/desk/login/")
+    token = r.cookies["csrftoken"].value
+    r = c.post("/desk/login/", {"username": "arbiter", "password": "correct-horse-battery", "csrfmiddlewaretoken": token})
+    assert r.status_code == 302 and r["Location"] == "/desk/"
+
+
+def test_logout_is_post_only(staff, login):
+    c = login(staff["arbiter"])
+    assert c.get("/desk/logout/").status_code == 405
+    assert c.post("/desk/logout/").status_code == 302
+    assert c.get("/desk/").status_code == 302
+
+
+def test_only_admin_manages_users(staff, login):
+    for who in ("officer", "arbiter"):
+        c = login(staff[who])
+        assert c.get("/desk/users/").status_code == 403
+        r = c.post(f"/desk/users/{staff['nobody'].pk}/roles/", {"roles": ["admin"], "active": "on"})
+        assert r.status_code == 403
+    assert not staff["nobody"].groups.exists()
+    c = login(staff["admin"])
+    assert c.get("/desk/users/").status_code == 200
+    r = c.post(f"/desk/users/{staff['nobody'].pk}/roles/", {"roles": ["officer"], "active": "on"})
+    assert r.status_code == 302
+    assert list(staff["nobody"].groups.values_list("name", flat=True)) == ["officer"]
+    r = c.post("/desk/users/", {"username": "new-arb", "password": "longenough1", "roles": ["arbiter"]})
+    assert r.status_code == 302
+    from qiyuan.office.audit.models import AuditLog
+
+    assert AuditLog.objects.filter(action="user.create").count() == 1

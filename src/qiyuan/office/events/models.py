@@ -1,1 +1,149 @@
-"""Models of the events app."""
+"""Rated events (等级分赛), their entries and games, and the imports they came from.
+
+Store what happened: who played whom, in which round, with what result; the
+report's data as entered (name, association, rating), and the facts the
+eligibility rules look at (organiser level, arbiters, rounds, time control).
+Ratings are derived from these by the rating periods (``qiyuan.office.ratings``).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+from qiyuan.rating.eligibility import OrganiserLevel
+from qiyuan.rating.model import EventFormat, Result
+
+
+class ImportBatch(models.Model):
+    """One imported file (one transaction): its digest refuses the same file twice."""
+
+    class Kind(models.TextChoices):
+        REPORT = "report", "竞赛报告 competition report"
+        TRF = "trf", "TRF"
+        HISTORY = "history", "history CSV"
+        OPENGOTHA = "opengotha", "OpenGotha"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    filename = models.CharField(max_length=300)
+    sha256 = models.CharField(max_length=64, unique=True)
+    actor = models.CharField(max_length=150)
+    imported_at = models.DateTimeField(default=timezone.now)
+    rating_list = models.ForeignKey("ratings.RatingList", on_delete=models.PROTECT, related_name="imports")
+    #: notes worth keeping (unplayed games, name changes shown by the report checks, new registrations)
+    notes = models.JSONField(default=list, blank=True)
+    summary = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-imported_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.filename} ({self.sha256[:12]})"
+
+
+class Event(models.Model):
+    """A rated event with the data the rules ask for (CGA Art. 5, 11; BJSH §7, §10)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "待计算 awaiting its period"
+        RATED = "rated", "已计算 rated in a published edition"
+
+    code = models.CharField(max_length=64, unique=True)
+    name = models.CharField(max_length=200)
+    organiser = models.CharField(max_length=200, blank=True)
+    organiser_level = models.CharField(
+        max_length=10, choices=[(lvl.value, lvl.value) for lvl in OrganiserLevel], default=OrganiserLevel.STATE.value
+    )
+    format = models.CharField(max_length=12, choices=[(f.value, f.value) for f in EventFormat])
+    rounds = models.PositiveIntegerField(default=0)
+    time_control = models.CharField(max_length=100, blank=True)
+    time_minutes = models.PositiveIntegerField(null=True, blank=True)
+    time_increment = models.PositiveIntegerField(null=True, blank=True)
+    start_date = models.DateField()
+    end_date = models.DateField(db_index=True)
+    days = models.PositiveIntegerField(null=True, blank=True)
+    national = models.BooleanField(default=False)
+    international = models.BooleanField(default=False)
+    city = models.CharField(max_length=100, blank=True)
+    chief_arbiter = models.ForeignKey(
+        "federation.Arbiter", null=True, blank=True, on_delete=models.PROTECT, related_name="events_as_chief"
+    )
+    arbiters = models.ManyToManyField("federation.Arbiter", blank=True, related_name="events")
+    rating_list = models.ForeignKey("ratings.RatingList", on_delete=models.PROTECT, related_name="events")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    import_batch = models.ForeignKey(ImportBatch, null=True, blank=True, on_delete=models.PROTECT, related_name="events")
+    received_on = models.DateField(null=True, blank=True)
+    #: the eligibility check at import: {"family": …, "failures": [], "notes": [...]}
+    eligibility = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["end_date", "code"]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}"
+
+    @property
+    def length_days(self) -> int:
+        return self.days if self.days is not None else (self.end_date - self.start_date).days + 1
+
+
+class Entry(models.Model):
+    """A player in an event, with the report's data as entered (签号, 名次, 积分)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveIntegerField(null=True, blank=True)
+    name = models.CharField(max_length=100, blank=True)
+    association = models.CharField(max_length=100, blank=True)
+    rating = models.IntegerField(null=True, blank=True)
+    dan = models.CharField(max_length=3, blank=True)
+    rank = models.PositiveIntegerField(null=True, blank=True)
+    score = models.DecimalField(max_digits=6, decimal_places=1, null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "rank", "number", "id"]
+        constraints = [models.UniqueConstraint(fields=["event", "player"], name="events_entry_unique_player")]
+
+    def __str__(self) -> str:
+        return f"{self.event_id}#{self.number} {self.name}"
+
+
+class Game(models.Model):
+    """One game; the result from player1's side (``qiyuan.rating.model.Result``)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveIntegerField()
+    player1 = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="+")
+    player2 = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="+")
+    result = models.CharField(max_length=8, choices=[(r.value, r.value) for r in Result])
+
+    class Meta:
+        ordering = ["event", "round", "id"]
+        indexes = [
+            models.Index(fields=["player1"], name="events_game_p1_idx"),
+            models.Index(fields=["player2"], name="events_game_p2_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} r{self.round}: {self.player1_id} {self.result} {self.player2_id}"
+
+
+class RejectedReport(models.Model):
+    """A report the office did not accept, kept with every reason (never silently dropped)."""
+
+    kind = models.CharField(max_length=12, choices=ImportBatch.Kind.choices)
+    filename = models.CharField(max_length=300)
+    sha256 = models.CharField(max_length=64, db_index=True)
+    actor = models.CharField(max_length=150)
+    received_at = models.DateTimeField(default=timezone.now)
+    rating_list = models.ForeignKey("ratings.RatingList", null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="rejected_reports")
+    event_name = models.CharField(max_length=200, blank=True)
+    reasons = models.JSONField(default=list)
+    content = models.BinaryField(null=True, blank=True)  # the file itself, when small enough to keep
+
+    class Meta:
+        ordering = ["-received_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {len(self.reasons)} reason(s)"

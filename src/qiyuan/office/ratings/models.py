@@ -1,1 +1,169 @@
-"""Models of the ratings app."""
+"""Rating lists, their published editions (等级分名册) and every rating change.
+
+One rule set per rating list: a federation keeps, say, a CGA Gomoku list and
+a Go list side by side. A published ``Edition`` is immutable — saving or
+deleting it again raises ``ImmutableEdition``; a correction publishes a new
+edition of the same list date with a stated reason, and the old one stays
+readable. Each edition records what it was computed from (the edition it
+started from and the events it rated), so ``qiyuan office verify`` can
+recompute it and prove it identical.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+from django.db import models
+from django.utils import timezone
+
+
+class ImmutableEdition(Exception):
+    """A published edition, its entries and its changes can never be changed or deleted."""
+
+
+class RatingList(models.Model):
+    """A rating list (等级分名册) kept under one rule set."""
+
+    class Game(models.TextChoices):
+        GOMOKU = "gomoku", "五子棋 Gomoku"
+        GO = "go", "围棋 Go"
+
+    code = models.CharField(max_length=32, unique=True)
+    title = models.CharField(max_length=200)
+    game = models.CharField(max_length=8, choices=Game.choices, default=Game.GOMOKU)
+    rules_name = models.CharField(max_length=40, help_text="built-in rule set the list starts from")
+    rules_overrides = models.TextField(blank=True, help_text="TOML settings overriding the rule set")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["code"]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.title}"
+
+    def rules(self):
+        """The list's ``RuleSet``: the built-in one with the TOML overrides applied."""
+        from qiyuan.rating.rules import BUILTIN_RULES, rules_from_mapping
+
+        if not self.rules_overrides.strip():
+            return BUILTIN_RULES[self.rules_name]
+        data = tomllib.loads(self.rules_overrides)
+        data["base"] = self.rules_name
+        data.setdefault("name", f"{self.rules_name}+{self.code}")
+        return rules_from_mapping(data, source=f"list {self.code}")
+
+    @property
+    def family(self) -> str:
+        """The built-in rule set it derives from (what the eligibility rules are named by)."""
+        return self.rules_name
+
+    def current_editions(self):
+        """The current edition of each list date (the highest number), oldest first."""
+        latest = {}
+        for ed in self.editions.order_by("list_date", "number"):
+            latest[ed.list_date] = ed
+        return list(latest.values())
+
+
+class StartingRating(models.Model):
+    """A player's standing before the list's first period (the history's opening balance, a foreign reference)."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="starting_ratings")
+    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="starting_ratings")
+    rating = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    k_latched = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["rating_list", "player"], name="ratings_start_unique")]
+
+
+class _Immutable(models.Model):
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and type(self).objects.filter(pk=self.pk).exists():
+            raise ImmutableEdition(f"{self._meta.label} #{self.pk} is part of a published edition and cannot change")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableEdition(f"{self._meta.label} #{self.pk} is part of a published edition and cannot be deleted")
+
+
+class Edition(_Immutable):
+    """One published edition of a list date: number 1 the publication, 2, 3, … its corrections."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.PROTECT, related_name="editions")
+    list_date = models.DateField()
+    number = models.PositiveIntegerField()
+    is_correction = models.BooleanField(default=False)
+    reason = models.TextField(blank=True)
+    published_at = models.DateTimeField(default=timezone.now)
+    published_by = models.CharField(max_length=150)
+    #: the edition whose ratings this one started from (the previous list date's current edition)
+    previous = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    events = models.ManyToManyField("events.Event", blank=True, related_name="editions")
+    #: the rule set's settings it was computed with (a list's overrides may change later)
+    rules_settings = models.JSONField(default=dict)
+    #: sha256 of its canonical content (entries and changes), checked by ``verify``
+    digest = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["rating_list", "list_date", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "list_date", "number"], name="ratings_edition_unique")
+        ]
+
+    def __str__(self) -> str:
+        tag = f" (correction {self.number - 1})" if self.is_correction else ""
+        return f"{self.rating_list.code} {self.list_date}{tag}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.list_date.isoformat()}#{self.number}"
+
+
+class EditionEntry(_Immutable):
+    """One player on a published edition, in the list's order (``position``)."""
+
+    edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="entries")
+    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="edition_entries")
+    position = models.PositiveIntegerField()  # order on the published list, 1-based
+    rank = models.PositiveIntegerField(null=True, blank=True)  # rank among the active players (ties share)
+    rating = models.IntegerField(null=True, blank=True)  # the published integer (四舍五入)
+    exact = models.CharField(max_length=40, blank=True)  # the exact decimal it was rounded from
+    games = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, db_index=True)  # active / inactive / unrated / removed
+    is_new = models.BooleanField(default=False)  # first published rating in this edition
+    k = models.PositiveIntegerField(null=True, blank=True)  # K for his next event
+
+    class Meta:
+        ordering = ["edition", "position"]
+        constraints = [models.UniqueConstraint(fields=["edition", "player"], name="ratings_entry_unique")]
+        indexes = [models.Index(fields=["player", "edition"], name="ratings_entry_player_idx")]
+
+
+class RatingChange(_Immutable):
+    """One player's change from one event in an edition: before, after, games, W, We, K, and the explanation."""
+
+    edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="changes")
+    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="rating_changes")
+    event = models.ForeignKey("events.Event", on_delete=models.PROTECT, related_name="rating_changes")
+    before = models.DecimalField(max_digits=10, decimal_places=4, null=True, blank=True)
+    after = models.DecimalField(max_digits=10, decimal_places=4, null=True, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    W = models.DecimalField(max_digits=6, decimal_places=1)
+    We = models.DecimalField(max_digits=10, decimal_places=4, null=True, blank=True)
+    K = models.PositiveIntegerField(null=True, blank=True)
+    delta = models.DecimalField(max_digits=10, decimal_places=4)
+    method = models.CharField(max_length=16)
+    #: the engine's whole explanation, exact decimals as strings: Rc, N, Pd, ru, notes, per-game lines
+    explanation = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["edition", "event", "player"]
+        indexes = [
+            models.Index(fields=["player", "edition"], name="ratings_change_player_idx"),
+            models.Index(fields=["event"], name="ratings_change_event_idx"),
+        ]

@@ -219,6 +219,7 @@ class AssociationChange(models.Model):
     old = models.ForeignKey(Association, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     new = models.ForeignKey(Association, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     changed_on = models.DateField()
+    reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["player", "changed_on", "id"]

@@ -95,6 +95,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('changed_on', models.DateField()),
+                ('reason', models.CharField(blank=True, max_length=200)),
                 ('new', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='federation.association')),
                 ('old', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='federation.association')),
                 ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='association_changes', to='federation.player')),

@@ -1,0 +1,455 @@
+"""The history files (等级分历史文件): players.csv, events.csv, games.csv, standings.csv.
+
+UTF-8 CSV with a header row; unknown columns are ignored; the columns are
+documented in ``docs/formats.md``. The files are read in bulk with polars
+(millions of games in a fraction of a second) and checked as a whole: every
+problem (file, line, column, what is wrong) is collected and one
+``InputError`` is raised carrying them all.
+
+Line numbers count the header as line 1, so the first data row is line 2
+(a quoted field spanning several lines would shift the count; the history
+files have no reason to contain one).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from qiyuan.formats.errors import InputError, Problem
+from qiyuan.rating.columnar import CODE_OF_RESULT, GameColumns, StandingColumns
+from qiyuan.rating.model import RESULT_ALIASES, Event, EventFormat, Game, Gender, Player, Standing
+
+LINE = "__line"
+
+PLAYER_COLUMNS = ("id", "name", "gender")
+PLAYER_OPTIONAL = ("dan", "rating", "games", "k_latched", "registered_on", "reference_rating")
+EVENT_COLUMNS = ("id", "name", "start_date", "end_date", "format")
+EVENT_OPTIONAL = ("international", "days")
+GAME_COLUMNS = ("event_id", "round", "player1", "player2", "result")
+STANDING_COLUMNS = ("event_id", "player_id", "rank")
+
+#: Dan and kyu grades (段/级) accepted in ``players.csv``.
+GRADES = tuple(f"{n}d" for n in range(9, 0, -1)) + tuple(f"{n}k" for n in range(1, 11))
+FORMATS = tuple(f.value for f in EventFormat)
+_DATE = r"^\d{4}-\d{2}-\d{2}$"
+_UINT = r"^\d+$"
+_RATING = r"^\d+(\.\d+)?$"
+
+
+@dataclass
+class HistoryInput:
+    """What the four history files hold, checked and typed."""
+
+    players: list[Player]
+    events: list[Event]
+    games: GameColumns
+    standings: StandingColumns
+
+
+# --------------------------------------------------------------------------------------------
+# Reading one file
+
+
+def _decode_problem(name: str, data: bytes, err: UnicodeDecodeError) -> Problem:
+    line = data.count(b"\n", 0, err.start) + 1
+    return Problem(name, line, None, f"not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start})")
+
+
+def _ragged_problems(name: str, text: str, width: int) -> list[Problem]:
+    problems = []
+    for number, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+        if row and len(row) != width and any(cell.strip() for cell in row):
+            problems.append(Problem(name, number, None, f"{len(row)} fields where the header has {width}"))
+    return problems
+
+
+def _read_csv(
+    path: Path, required: Sequence[str], optional: Sequence[str], problems: list[Problem]
+) -> pl.DataFrame | None:
+    """The file as strings (stripped, empty → null) plus its line numbers, or None."""
+    name = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        problems.append(Problem(name, None, None, f"cannot read the file: {exc.strerror or exc}"))
+        return None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        problems.append(_decode_problem(name, data, exc))
+        return None
+    if "\x00" in text:
+        problems.append(Problem(name, text.count("\n", 0, text.index("\x00")) + 1, None, "not a CSV text file (NUL byte)"))
+        return None
+    first_line = text.split("\n", 1)[0]
+    raw_header = next(csv.reader([first_line.rstrip("\r")]), [])
+    header = [h.strip() for h in raw_header]
+    if not any(header):
+        problems.append(Problem(name, 1, None, "empty file: a header row is required"))
+        return None
+    missing = [c for c in required if c not in header]
+    for column in missing:
+        problems.append(Problem(name, 1, column, f"required column '{column}' is missing from the header"))
+    if missing:
+        return None
+    duplicated = sorted({h for h in header if h and header.count(h) > 1})
+    for column in duplicated:
+        problems.append(Problem(name, 1, column, f"column '{column}' appears more than once in the header"))
+    if duplicated:
+        return None
+    wanted = [c for c in (*required, *optional) if c in header]
+    try:
+        frame = pl.read_csv(
+            io.BytesIO(data),
+            infer_schema=False,
+            columns=[raw_header[header.index(c)] for c in wanted],
+            has_header=True,
+            quote_char='"',
+            raise_if_empty=False,
+        )
+    except pl.exceptions.PolarsError as exc:
+        ragged = _ragged_problems(name, text, len(header))
+        problems.extend(ragged or [Problem(name, None, None, f"not a readable CSV file: {exc}".splitlines()[0])])
+        return None
+    frame = frame.rename({raw_header[header.index(c)]: c for c in wanted})
+    # Strip blanks around values and read "" as empty; the checks keep this cheap on big files.
+    flags = frame.select(
+        *(pl.col(c).str.contains(" ", literal=True).any().alias(f"s{i}") for i, c in enumerate(wanted)),
+        *(pl.col(c).str.contains("\t", literal=True).any().alias(f"t{i}") for i, c in enumerate(wanted)),
+        *((pl.col(c) == "").any().alias(f"e{i}") for i, c in enumerate(wanted)),
+    ).row(0, named=True)
+    cleaned = []
+    for i, c in enumerate(wanted):
+        expr = pl.col(c)
+        if flags[f"s{i}"] or flags[f"t{i}"]:
+            expr = expr.str.strip_chars()
+        if flags[f"s{i}"] or flags[f"t{i}"] or flags[f"e{i}"]:
+            cleaned.append(expr.replace("", None))
+    frame = frame.with_columns(cleaned).with_row_index(LINE, offset=2)
+    # A blank line is read as a row of nulls: skip it (its line number is kept by the others).
+    return frame.filter(pl.any_horizontal(pl.col(wanted).is_not_null()))
+
+
+def _flag(problems: list[Problem], name: str, frame: pl.DataFrame, mask: pl.Expr, column: str, message: str) -> None:
+    """One problem per row where ``mask`` holds; ``{v}`` in message is the cell's value."""
+    bad = frame.filter(mask).select(LINE, pl.col(column).alias("__v"))
+    for line, value in bad.iter_rows():
+        problems.append(Problem(name, line, column, message.format(v=value)))
+
+
+def _require(problems: list[Problem], name: str, frame: pl.DataFrame, columns: Iterable[str]) -> None:
+    for column in columns:
+        _flag(problems, name, frame, pl.col(column).is_null(), column, f"'{column}' is empty")
+
+
+def _check_pattern(
+    problems: list[Problem], name: str, frame: pl.DataFrame, column: str, pattern: str, what: str
+) -> None:
+    if column in frame.columns:
+        bad = pl.col(column).is_not_null() & ~pl.col(column).str.contains(pattern)
+        _flag(problems, name, frame, bad, column, f"'{{v}}' is not {what}")
+
+
+def _check_date(problems: list[Problem], name: str, frame: pl.DataFrame, column: str) -> None:
+    if column in frame.columns:
+        parsed = pl.col(column).str.to_date("%Y-%m-%d", strict=False)
+        bad = pl.col(column).is_not_null() & (~pl.col(column).str.contains(_DATE) | parsed.is_null())
+        _flag(problems, name, frame, bad, column, "'{v}' is not a date (YYYY-MM-DD)")
+
+
+def _check_choice(
+    problems: list[Problem], name: str, frame: pl.DataFrame, column: str, choices: Sequence[str], what: str
+) -> None:
+    if column in frame.columns:
+        bad = pl.col(column).is_not_null() & ~pl.col(column).is_in(list(choices))
+        _flag(problems, name, frame, bad, column, f"unknown {what} '{{v}}' (one of: {', '.join(choices)})")
+
+
+def _check_unique(problems: list[Problem], name: str, frame: pl.DataFrame, column: str, what: str) -> None:
+    _flag_repeats(
+        problems, name, frame.drop_nulls(column), [column], column,
+        lambda r, first: f"{what} '{r[column]}' appears twice (first on line {first})",
+    )
+
+
+def _rows(frame: pl.DataFrame, columns: Sequence[str]) -> Iterable[tuple]:
+    """The rows' values in ``columns`` order, None for an absent optional column."""
+    present = [pl.col(c) if c in frame.columns else pl.lit(None, dtype=pl.String).alias(c) for c in columns]
+    return frame.select(present).iter_rows()
+
+
+def _to_date(text: str | None) -> date | None:
+    return date.fromisoformat(text) if text else None
+
+
+def _flag_bit(text: str | None) -> bool:
+    return text == "1"
+
+
+# --------------------------------------------------------------------------------------------
+# The four files
+
+
+def _ids(frame: pl.DataFrame) -> list[str]:
+    return frame.get_column("id").drop_nulls().unique(maintain_order=True).to_list()
+
+
+def _players(path: Path, problems: list[Problem]) -> tuple[list[Player] | None, list[str] | None]:
+    """The players (None if any problem) and the ids found (None if unreadable)."""
+    name = str(path)
+    frame = _read_csv(path, PLAYER_COLUMNS, PLAYER_OPTIONAL, problems)
+    if frame is None:
+        return None, None
+    before = len(problems)
+    _require(problems, name, frame, ("id", "name"))
+    _check_unique(problems, name, frame, "id", "player id")
+    _check_choice(problems, name, frame, "gender", [g.value for g in Gender], "gender")
+    _check_choice(problems, name, frame, "dan", GRADES, "dan/kyu grade")
+    _check_pattern(problems, name, frame, "rating", _RATING, "a rating (a positive number)")
+    _check_pattern(problems, name, frame, "reference_rating", _RATING, "a rating (a positive number)")
+    _check_pattern(problems, name, frame, "games", _UINT, "a number of games (0, 1, 2, …)")
+    _check_choice(problems, name, frame, "k_latched", ("0", "1"), "k_latched value")
+    _check_date(problems, name, frame, "registered_on")
+    no_rating = pl.col("rating").is_null() if "rating" in frame.columns else pl.lit(True)
+    _flag(
+        problems, name, frame, no_rating & pl.col("gender").is_null(), "gender",
+        "a player without a rating (newcomer) needs a gender (M or F)",
+    )
+    if len(problems) > before:
+        return None, _ids(frame)
+    rows = _rows(frame, (*PLAYER_COLUMNS, *PLAYER_OPTIONAL))
+    players = [
+        Player(
+            id=pid,
+            name=pname,
+            gender=Gender(gender) if gender else None,
+            dan=dan,
+            rating=Decimal(rating) if rating else None,
+            games=int(games) if games else 0,
+            k_latched=_flag_bit(latched),
+            registered_on=_to_date(registered),
+            reference_rating=Decimal(reference) if reference else None,
+        )
+        for pid, pname, gender, dan, rating, games, latched, registered, reference in rows
+    ]
+    return players, [p.id for p in players]
+
+
+def _events(path: Path, problems: list[Problem]) -> tuple[list[Event] | None, list[str] | None]:
+    """The events (None if any problem) and the ids found (None if unreadable)."""
+    name = str(path)
+    frame = _read_csv(path, EVENT_COLUMNS, EVENT_OPTIONAL, problems)
+    if frame is None:
+        return None, None
+    before = len(problems)
+    _require(problems, name, frame, EVENT_COLUMNS)
+    _check_unique(problems, name, frame, "id", "event id")
+    _check_date(problems, name, frame, "start_date")
+    _check_date(problems, name, frame, "end_date")
+    _check_choice(problems, name, frame, "format", FORMATS, "event format")
+    _check_choice(problems, name, frame, "international", ("0", "1"), "international value")
+    _check_pattern(problems, name, frame, "days", r"^[1-9]\d*$", "a number of days (1, 2, …)")
+    as_date = {c: pl.col(c).str.to_date("%Y-%m-%d", strict=False) for c in ("start_date", "end_date")}
+    bad = frame.filter(as_date["end_date"] < as_date["start_date"]).select(LINE, "start_date", "end_date")
+    for line, start, end in bad.iter_rows():
+        problems.append(Problem(name, line, "end_date", f"the event ends ({end}) before it starts ({start})"))
+    if len(problems) > before:
+        return None, _ids(frame)
+    rows = _rows(frame, (*EVENT_COLUMNS, *EVENT_OPTIONAL))
+    events = [
+        Event(
+            id=eid,
+            name=ename,
+            start_date=date.fromisoformat(start),
+            end_date=date.fromisoformat(end),
+            format=EventFormat(fmt),
+            international=_flag_bit(international),
+            days=int(days) if days else None,
+        )
+        for eid, ename, start, end, fmt, international, days in rows
+    ]
+    return events, [e.id for e in events]
+
+
+def _flag_repeats(
+    problems: list[Problem], name: str, frame: pl.DataFrame, key: list[str], column: str | None, describe
+) -> None:
+    """One problem per row repeating an earlier row's ``key`` (``describe(row, first_line)``)."""
+    dup = frame.filter(pl.len().over(key) > 1).with_columns(
+        pl.col(LINE).first().over(key).alias("__first"), pl.int_range(pl.len()).over(key).alias("__nth")
+    )
+    for row in dup.filter(pl.col("__nth") > 0).iter_rows(named=True):
+        problems.append(Problem(name, row[LINE], column, describe(row, row["__first"])))
+
+
+def _codes(column: str, ids: Sequence[str] | None) -> pl.Expr:
+    """Index of each id in ``ids`` (null when unknown), via an Enum: fast on millions of rows."""
+    if ids is None:
+        return pl.lit(None, dtype=pl.UInt32).alias(f"__{column}")
+    return pl.col(column).cast(pl.Enum(list(ids)), strict=False).to_physical().cast(pl.Int64).alias(f"__{column}")
+
+
+def _flag_unknown(problems: list[Problem], name: str, frame: pl.DataFrame, column: str, ids, what: str) -> None:
+    if ids is not None:
+        bad = pl.col(column).is_not_null() & pl.col(f"__{column}").is_null()
+        _flag(problems, name, frame, bad, column, f"unknown {what} '{{v}}'")
+
+
+def _games(
+    path: Path, problems: list[Problem], player_ids: Sequence[str] | None, event_ids: Sequence[str] | None
+) -> GameColumns | None:
+    name = str(path)
+    frame = _read_csv(path, GAME_COLUMNS, (), problems)
+    if frame is None:
+        return None
+    before = len(problems)
+    _require(problems, name, frame, GAME_COLUMNS)
+    round_ok = pl.col("round").str.contains(r"^0*[1-9]\d{0,8}$")
+    frame = frame.with_columns(
+        _codes("event_id", event_ids),
+        _codes("player1", player_ids),
+        _codes("player2", player_ids),
+        pl.when(round_ok).then(pl.col("round")).cast(pl.Int64, strict=False).alias("__round"),
+        pl.col("result").replace_strict(
+            {alias: CODE_OF_RESULT[r] for alias, r in RESULT_ALIASES.items()}, default=None, return_dtype=pl.Int8
+        ).alias("__result"),
+    )
+    _flag_unknown(problems, name, frame, "event_id", event_ids, "event id")
+    _flag_unknown(problems, name, frame, "player1", player_ids, "player id")
+    _flag_unknown(problems, name, frame, "player2", player_ids, "player id")
+    _flag(problems, name, frame, pl.col("round").is_not_null() & pl.col("__round").is_null(), "round",
+          "'{v}' is not a round number (1, 2, …)")
+    _flag(problems, name, frame, pl.col("result").is_not_null() & pl.col("__result").is_null(), "result",
+          f"unknown result code '{{v}}' (one of: {', '.join(RESULT_ALIASES)})")
+    self_game = pl.col("player1").is_not_null() & (pl.col("player1") == pl.col("player2"))
+    _flag(problems, name, frame, self_game, "player2", "player '{v}' meets himself")
+    _flag_same_games(problems, name, frame, len(player_ids or ()))
+    if len(problems) > before or player_ids is None or event_ids is None:
+        return None
+    return GameColumns(
+        event_ids=tuple(event_ids),
+        player_ids=tuple(player_ids),
+        event=frame["__event_id"].to_numpy().astype(np.int32),
+        round=frame["__round"].to_numpy().astype(np.int32),
+        player1=frame["__player1"].to_numpy().astype(np.int32),
+        player2=frame["__player2"].to_numpy().astype(np.int32),
+        result=frame["__result"].to_numpy().astype(np.int8),
+    )
+
+
+def _flag_same_games(problems: list[Problem], name: str, frame: pl.DataFrame, n_players: int) -> None:
+    """The same game twice: same event, round and pair of players (in either order).
+
+    Checked on the rows whose ids are known, as one int64 key per row
+    (event, round, lower, higher player) when it fits, else on the columns.
+    """
+    key_cols = ["__event_id", "__round", "__player1", "__player2"]
+    rows = frame.drop_nulls(key_cols).with_columns(
+        pl.min_horizontal("__player1", "__player2").alias("__a"), pl.max_horizontal("__player1", "__player2").alias("__b")
+    )
+    if not len(rows):
+        return
+    max_event, max_round = rows["__event_id"].max(), rows["__round"].max()
+    p = max(n_players, 1)
+    if (max_event + 1) * (max_round + 1) * p * p < 2**62:
+        packed = ((pl.col("__event_id") * (max_round + 1) + pl.col("__round")) * p + pl.col("__a")) * p + pl.col("__b")
+        rows = rows.filter(packed.is_duplicated())
+    key = ["__event_id", "__round", "__a", "__b"]
+    rows = rows.with_columns(
+        pl.min_horizontal("player1", "player2").alias("__pa"), pl.max_horizontal("player1", "player2").alias("__pb")
+    )
+    _flag_repeats(
+        problems, name, rows, key, None,
+        lambda r, first: f"the same game twice: event {r['event_id']}, round {r['__round']}, "
+        f"{r['__pa']}–{r['__pb']} (first on line {first})",
+    )
+
+
+def _standings(
+    path: Path, problems: list[Problem], player_ids: Sequence[str] | None, event_ids: Sequence[str] | None
+) -> StandingColumns | None:
+    name = str(path)
+    frame = _read_csv(path, STANDING_COLUMNS, (), problems)
+    if frame is None:
+        return None
+    before = len(problems)
+    _require(problems, name, frame, STANDING_COLUMNS)
+    frame = frame.with_columns(
+        _codes("event_id", event_ids),
+        _codes("player_id", player_ids),
+        pl.when(pl.col("rank").str.contains(r"^0*[1-9]\d{0,8}$")).then(pl.col("rank")).cast(pl.Int64, strict=False)
+        .alias("__rank"),
+    )
+    _flag_unknown(problems, name, frame, "event_id", event_ids, "event id")
+    _flag_unknown(problems, name, frame, "player_id", player_ids, "player id")
+    _flag(problems, name, frame, pl.col("rank").is_not_null() & pl.col("__rank").is_null(), "rank",
+          "'{v}' is not a rank (1, 2, …)")
+    _flag_repeats(
+        problems, name, frame.drop_nulls(["event_id", "player_id"]), ["event_id", "player_id"], "player_id",
+        lambda r, first: f"player '{r['player_id']}' is ranked twice in event '{r['event_id']}' (first on line {first})",
+    )
+    if len(problems) > before or player_ids is None or event_ids is None:
+        return None
+    return StandingColumns(
+        event_ids=tuple(event_ids),
+        player_ids=tuple(player_ids),
+        event=frame["__event_id"].to_numpy().astype(np.int32),
+        player=frame["__player_id"].to_numpy().astype(np.int32),
+        rank=frame["__rank"].to_numpy().astype(np.int32),
+    )
+
+
+def _in_file_order(problems: list[Problem]) -> list[Problem]:
+    """Problems by file (in the order read), then line, then column."""
+    files = list(dict.fromkeys(p.file for p in problems))
+    return sorted(problems, key=lambda p: (files.index(p.file), p.line or 0, str(p.column or "")))
+
+
+def read_history(
+    players: Path,
+    events: Path,
+    games: Path,
+    standings: Path | None = None,
+    *,
+    extra_events: Sequence[Event] = (),
+    extra_games: Sequence[Game] = (),
+    extra_problems: Sequence[Problem] = (),
+) -> HistoryInput:
+    """Read and check the history files; raise ``InputError`` listing every problem.
+
+    ``extra_events``/``extra_games`` (e.g. from TRF files) are added to the
+    files' rows; their ids must not clash with the files' and their players
+    must be in ``players.csv``. ``extra_problems`` (found by the caller in
+    those other files) are reported together with the files' problems.
+    """
+    problems: list[Problem] = list(extra_problems)
+    player_rows, player_ids = _players(Path(players), problems)
+    event_rows, event_ids = _events(Path(events), problems)
+    if event_ids is not None:
+        for eid in sorted({e.id for e in extra_events} & set(event_ids)):
+            problems.append(Problem(str(events), None, "id", f"event id '{eid}' is also given by a TRF file"))
+        event_ids = event_ids + [e.id for e in extra_events]
+    game_cols = _games(Path(games), problems, player_ids, event_ids)
+    standing_rows = _standings(Path(standings), problems, player_ids, event_ids) if standings is not None else None
+    if problems:
+        raise InputError(_in_file_order(problems))
+    assert game_cols is not None and player_rows is not None and event_rows is not None
+    if extra_games:
+        more = GameColumns.from_games(extra_games, game_cols.event_ids, game_cols.player_ids)
+        game_cols = GameColumns(
+            game_cols.event_ids,
+            game_cols.player_ids,
+            *(np.concatenate([getattr(game_cols, a), getattr(more, a)]) for a in ("event", "round", "player1", "player2", "result")),
+        )
+    if standing_rows is None:
+        standing_rows = StandingColumns(game_cols.event_ids, game_cols.player_ids, *(np.zeros(0, np.int32),) * 3)
+    return HistoryInput(player_rows, event_rows + list(extra_events), game_cols, standing_rows)

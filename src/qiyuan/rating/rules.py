@@ -1,0 +1,357 @@
+"""Rule sets (等级分制度): every setting of the three official texts, by name.
+
+A rule set is data. The three built-in ones follow the project's reading of
+the texts (``docs/rating.md``, spec ``decisions.md``); a federation's variant is
+a TOML file that names a ``base`` rule set and overrides settings::
+
+    base = "cga-gomoku-2011"
+    name = "cga-gomoku-2011-cap400"
+    cap = 400
+    we_round_robin = "averaging"
+
+Unknown keys and bad values raise ``RulesError`` naming the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from qiyuan.rating.model import EventFormat
+
+#: Expected-score (预期局分 We) methods.
+WE_AVERAGING = "averaging"  # We = N × PD(R − Rc), Rc = mean of the opponents
+WE_PER_GAME = "per_game"  # We = Σ PD(R − R_opp), game by game
+WE_GO_ROUND_ROBIN = "go_round_robin"  # We = M × Pa − ½ (Go 1995 round robin)
+WE_METHODS = (WE_AVERAGING, WE_PER_GAME, WE_GO_ROUND_ROBIN)
+
+#: How a rated player's round-robin game against an unrated opponent is rated.
+RR_UNRATED_EVENT_RU = "event_ru"  # the opponent's Ru from that event, rounded
+RR_UNRATED_RA = "ra"  # the round robin's Ra
+RR_UNRATED_PROVISIONAL = "provisional"  # the opponent's provisional entry rating (1800/1400)
+RR_UNRATED_NOT_RATED = "not_rated"  # such games are not rated
+RR_UNRATED_CHOICES = (RR_UNRATED_EVENT_RU, RR_UNRATED_RA, RR_UNRATED_PROVISIONAL, RR_UNRATED_NOT_RATED)
+
+#: How a player without a rating gets one.
+NEWCOMER_PERFORMANCE = "performance"  # CGA Art. 7: Ru per event, first rating = mean of Ru
+NEWCOMER_PROVISIONAL = "provisional"  # Beijing–Shanghai §12: provisional start + K changes
+NEWCOMER_NOT_RATED = "not_rated"  # Go 1995: no dan, no rating; his games are not rated
+NEWCOMER_METHODS = (NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL, NEWCOMER_NOT_RATED)
+
+#: The window in which a newcomer's counted games must fall.
+WINDOW_MONTHS = "months"  # events that ended in the last N months before the list
+WINDOW_CALENDAR_YEARS = "calendar_years"  # events that ended in the last N calendar years
+WINDOW_KINDS = (WINDOW_MONTHS, WINDOW_CALENDAR_YEARS)
+
+#: The zero-score rule (得分为零, CGA Art. 5(十二)).
+ZERO_SCORE_REPEAT = "repeat"  # applied until no unrated player is left on zero
+ZERO_SCORE_ONCE = "once"
+ZERO_SCORE_OFF = "off"
+ZERO_SCORE_CHOICES = (ZERO_SCORE_REPEAT, ZERO_SCORE_ONCE, ZERO_SCORE_OFF)
+
+FORMATS = tuple(f.value for f in EventFormat)
+
+
+class RulesError(ValueError):
+    """A rule-set name, file or setting that cannot be used."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every setting of a rating rule set. Defaults are those of ``cga-gomoku-2011``."""
+
+    name: str
+    title: str
+    # --- publication (等级分的公布)
+    publication_months: tuple[int, ...] = (1, 7)  # lists on the 1st of these months
+    # --- K (换算系数)
+    k_new: int = 25  # for the first k_new_games rated games
+    k_new_games: int = 30
+    k_established: int = 15
+    k_top: int = 10  # for good once a published rating reached k_latch_rating
+    k_latch_rating: int | None = 2000  # None: no latch
+    # --- expected score We by event format
+    we_swiss: str = WE_AVERAGING
+    we_team: str = WE_AVERAGING
+    we_match: str = WE_AVERAGING
+    we_knockout: str = WE_AVERAGING
+    we_round_robin: str = WE_PER_GAME
+    cap: int | None = None  # rating-difference cap (FIDE 350 until 2009, then 400)
+    rr_unrated_opponent: str = RR_UNRATED_EVENT_RU
+    # --- newcomers (无等级分棋手)
+    newcomer_method: str = NEWCOMER_PERFORMANCE
+    start_rating_male: int = 1800  # CGA: entry rating for seeding; B–S: provisional Ro
+    start_rating_female: int = 1400
+    newcomer_min_rated_opponents: int = 3  # per event
+    newcomer_bonus_per_half_point: Decimal = Decimal("12.5")  # Ru above 50 %
+    round_ra_first: bool = False  # round Ra to an integer before Ru
+    dp_at_extremes: int | None = None  # dp at p = 0 / 1: None = indeterminate (or FIDE's later 800)
+    newcomer_min_games: int = 7
+    newcomer_window: str = WINDOW_MONTHS
+    newcomer_window_length: int = 24
+    zero_score_rule: str = ZERO_SCORE_REPEAT
+    # --- initial ratings
+    dan_start: bool = False  # a player without a rating starts from his 段级位 rating
+    dan_start_registered_by: date | None = None  # …only if registered by this date
+    reference_rating_start: bool = False  # a reference (foreign/RIF) rating is a starting rating
+    # --- activity (不活跃)
+    activity_window_months: int | None = 12  # None: every rated player is active
+    activity_min_games: int = 7
+    reactivation_window_months: int = 12
+    reactivation_min_games: int = 7
+    removal_after_months: int | None = 24  # None: inactive players are never removed
+    # --- protections
+    champion_rule: bool = True  # 冠军不降分
+    champion_max_days: int | None = None  # B–S: not for events over 20 days
+    champion_formats: tuple[str, ...] = ("swiss", "round_robin", "match", "knockout")
+    international_min_score: Decimal | None = None  # Go: ≥ 50 % in an international event loses nothing
+
+    def we_method(self, fmt: EventFormat) -> str:
+        """The expected-score method of an event format."""
+        return getattr(self, f"we_{EventFormat(fmt).value}")
+
+    def k_factor(self, games: int, latched: bool) -> int:
+        """K (换算系数) for a player with ``games`` rated games before the event; ``latched`` once a
+        published rating reached ``k_latch_rating`` (以后即使再降也永远取10)."""
+        if latched and self.k_latch_rating is not None:
+            return self.k_top
+        return self.k_new if games < self.k_new_games else self.k_established
+
+    def start_rating(self, gender: Any) -> int:
+        """The newcomer's provisional/entry rating by gender (男/女)."""
+        value = getattr(gender, "value", gender)
+        if value == "M":
+            return self.start_rating_male
+        if value == "F":
+            return self.start_rating_female
+        raise ValueError("a newcomer's provisional rating needs his gender (M/F)")
+
+
+CGA_GOMOKU_2011 = RuleSet(
+    name="cga-gomoku-2011",
+    title="中国围棋协会五子棋项目等级分制度实施办法（暂行）2011",
+)
+
+BJSH_GOMOKU_2007 = RuleSet(
+    name="bjsh-gomoku-2007",
+    title="京沪五子棋棋手等级分制和技术等级标准实施细则 2007",
+    publication_months=(1, 4, 7, 10),
+    k_latch_rating=2400,
+    we_swiss=WE_PER_GAME,
+    we_team=WE_PER_GAME,
+    we_match=WE_PER_GAME,
+    we_knockout=WE_PER_GAME,
+    we_round_robin=WE_PER_GAME,
+    rr_unrated_opponent=RR_UNRATED_NOT_RATED,
+    newcomer_method=NEWCOMER_PROVISIONAL,
+    start_rating_male=2200,
+    start_rating_female=2040,
+    newcomer_min_rated_opponents=0,
+    newcomer_min_games=9,
+    newcomer_window=WINDOW_CALENDAR_YEARS,
+    newcomer_window_length=2,
+    dan_start=True,
+    dan_start_registered_by=date(2007, 12, 31),
+    reference_rating_start=True,
+    activity_window_months=24,
+    activity_min_games=4,
+    reactivation_window_months=12,
+    reactivation_min_games=4,
+    removal_after_months=None,
+    champion_max_days=20,
+)
+
+CN_GO_1995 = RuleSet(
+    name="cn-go-1995",
+    title="中国围棋等级分（1995 试行）",
+    k_new=10,
+    k_established=10,
+    k_top=10,
+    k_latch_rating=None,
+    we_swiss=WE_AVERAGING,
+    we_team=WE_AVERAGING,
+    we_match=WE_AVERAGING,
+    we_knockout=WE_PER_GAME,
+    we_round_robin=WE_GO_ROUND_ROBIN,
+    rr_unrated_opponent=RR_UNRATED_NOT_RATED,
+    newcomer_method=NEWCOMER_NOT_RATED,
+    newcomer_min_rated_opponents=0,
+    zero_score_rule=ZERO_SCORE_OFF,
+    dan_start=True,
+    reference_rating_start=True,
+    activity_window_months=None,
+    removal_after_months=None,
+    international_min_score=Decimal("0.5"),
+)
+
+BUILTIN_RULES: dict[str, RuleSet] = {r.name: r for r in (CGA_GOMOKU_2011, BJSH_GOMOKU_2007, CN_GO_1995)}
+
+# --- validation of settings (shared by the built-ins and TOML variants)
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "we_swiss": WE_METHODS,
+    "we_team": WE_METHODS,
+    "we_match": WE_METHODS,
+    "we_knockout": WE_METHODS,
+    "we_round_robin": WE_METHODS,
+    "rr_unrated_opponent": RR_UNRATED_CHOICES,
+    "newcomer_method": NEWCOMER_METHODS,
+    "newcomer_window": WINDOW_KINDS,
+    "zero_score_rule": ZERO_SCORE_CHOICES,
+}
+_OPTIONAL_INT = {"k_latch_rating", "cap", "dp_at_extremes", "activity_window_months", "removal_after_months",
+                 "champion_max_days"}
+_NON_NEGATIVE_INT = {"k_new", "k_new_games", "k_established", "k_top", "start_rating_male", "start_rating_female",
+                     "newcomer_min_rated_opponents", "newcomer_min_games", "newcomer_window_length",
+                     "activity_min_games", "reactivation_window_months", "reactivation_min_games"}
+_BOOL = {"round_ra_first", "dan_start", "reference_rating_start", "champion_rule"}
+_DECIMAL = {"newcomer_bonus_per_half_point"}
+_OPTIONAL_DECIMAL = {"international_min_score"}
+_TEXT = {"name", "title"}
+_NONE_WORDS = ("none", "off")
+
+
+def _check_int(key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise RulesError(f"setting '{key}': expected a whole number ≥ 0, got {value!r}")
+    return value
+
+
+def _check_decimal(key: str, value: Any) -> Decimal:
+    if isinstance(value, bool) or isinstance(value, float):
+        # TOML floats are binary: ask for a string so 12.5 stays exact.
+        raise RulesError(f"setting '{key}': write the number as a string (\"{value}\") or an integer")
+    try:
+        return Decimal(str(value)) if not isinstance(value, Decimal) else value
+    except InvalidOperation:
+        raise RulesError(f"setting '{key}': expected a decimal number, got {value!r}") from None
+
+
+def _check_setting(key: str, value: Any) -> Any:
+    """The validated value of one setting (raises ``RulesError`` naming ``key``)."""
+    if key in _CHOICES:
+        if value not in _CHOICES[key]:
+            raise RulesError(f"setting '{key}': expected one of {', '.join(_CHOICES[key])}; got {value!r}")
+        return value
+    if key in _OPTIONAL_INT:
+        if value is None or (isinstance(value, str) and value.lower() in _NONE_WORDS):
+            return None
+        if _check_int(key, value) == 0 and key != "dp_at_extremes":
+            raise RulesError(f"setting '{key}': expected a positive whole number or \"none\", got 0")
+        return value
+    if key in _NON_NEGATIVE_INT:
+        return _check_int(key, value)
+    if key in _BOOL:
+        if not isinstance(value, bool):
+            raise RulesError(f"setting '{key}': expected true or false, got {value!r}")
+        return value
+    if key in _DECIMAL:
+        return _check_decimal(key, value)
+    if key in _OPTIONAL_DECIMAL:
+        if value is None or (isinstance(value, str) and value.lower() in _NONE_WORDS):
+            return None
+        return _check_decimal(key, value)
+    if key in _TEXT:
+        if not isinstance(value, str) or not value.strip():
+            raise RulesError(f"setting '{key}': expected a non-empty text, got {value!r}")
+        return value
+    if key == "publication_months":
+        if (not isinstance(value, (list, tuple)) or not value
+                or any(isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= 12 for m in value)):
+            raise RulesError(f"setting '{key}': expected a list of months 1–12, got {value!r}")
+        return tuple(sorted(set(value)))
+    if key == "champion_formats":
+        if not isinstance(value, (list, tuple)) or any(v not in FORMATS for v in value):
+            raise RulesError(f"setting '{key}': expected a list of formats from {', '.join(FORMATS)}; got {value!r}")
+        return tuple(value)
+    if key == "dan_start_registered_by":
+        if value is None or (isinstance(value, str) and value.lower() in _NONE_WORDS):
+            return None
+        if isinstance(value, date):
+            return value
+        try:
+            return date.fromisoformat(str(value))
+        except ValueError:
+            raise RulesError(f"setting '{key}': expected a date YYYY-MM-DD or \"none\", got {value!r}") from None
+    raise RulesError(f"unknown setting '{key}'")
+
+
+SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet))
+
+
+def with_settings(base: RuleSet, overrides: dict[str, Any], *, source: str = "") -> RuleSet:
+    """``base`` with the given settings replaced; every problem is reported at once."""
+    where = f"{source}: " if source else ""
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if key not in SETTING_NAMES:
+            problems.append(f"unknown setting '{key}'")
+            continue
+        try:
+            values[key] = _check_setting(key, value)
+        except RulesError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise RulesError(where + "; ".join(problems))
+    return dataclasses.replace(base, **values)
+
+
+def load_rules(name_or_path: str | Path) -> RuleSet:
+    """A built-in rule set by name, or a TOML variant file (``base = "…"`` plus overrides)."""
+    text = str(name_or_path)
+    if text in BUILTIN_RULES:
+        return BUILTIN_RULES[text]
+    path = Path(text)
+    if path.suffix.lower() != ".toml":
+        raise RulesError(f"unknown rule set '{text}' (built in: {', '.join(BUILTIN_RULES)}; or give a .toml file)")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulesError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{path}: not valid TOML ({exc})") from None
+    return rules_from_mapping(data, source=str(path))
+
+
+def rules_from_mapping(data: dict[str, Any], *, source: str = "rules") -> RuleSet:
+    """A variant from parsed TOML: ``base`` names a built-in rule set, the other keys override it."""
+    data = dict(data)
+    base_name = data.pop("base", None)
+    if base_name is None:
+        raise RulesError(f"{source}: missing 'base' (one of {', '.join(BUILTIN_RULES)})")
+    if base_name not in BUILTIN_RULES:
+        raise RulesError(f"{source}: setting 'base': unknown rule set {base_name!r} "
+                         f"(one of {', '.join(BUILTIN_RULES)})")
+    data.setdefault("name", f"{base_name}+{Path(source).stem}")
+    return with_settings(BUILTIN_RULES[base_name], data, source=source)
+
+
+def rules_as_dict(rules: RuleSet) -> dict[str, Any]:
+    """Every setting as plain TOML-friendly values (for display and round trips)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        if isinstance(value, tuple):
+            value = list(value)
+        elif isinstance(value, Decimal):
+            value = str(value)
+        elif isinstance(value, date):
+            value = value.isoformat()
+        elif value is None:
+            value = "none"
+        out[f.name] = value
+    return out
+
+
+# The built-ins pass the same validation as a variant file.
+for _rules in BUILTIN_RULES.values():
+    with_settings(_rules, rules_as_dict(_rules), source=_rules.name)
+del _rules

@@ -1,9 +1,474 @@
-"""Commands of the tournament side (filled in by its issue)."""
+"""Commands of the tournament desk: ``pair``, ``standings``, ``report`` and ``event …``.
+
+Stateless and file-driven like bbpPairings: every command reads the event's
+TRF-16 file, does one thing, and (for the ``event`` commands) writes the file
+back. Bad input: a clear message (file, line, column, what) on stderr, exit
+code 2, no file written. Imports stay inside the commands so that ``qiyuan
+pair`` starts fast.
+"""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import typer
+
+if TYPE_CHECKING:
+    from qiyuan.tournament.model import Tournament
+
+EVENT_HELP = """\
+Run an event from its TRF file (赛事文件), round by round.
+
+  qiyuan event new EV.trf --name "…" --rounds 7 --chief "…" --arbiter "…"
+  qiyuan event add-player EV.trf "张三" --rating 2200 --title 3d --association 上海
+  qiyuan event draw EV.trf --seed 20260501        (or --order 5,2,1,…)
+  qiyuan event pair EV.trf                          (pairs the next round)
+  qiyuan event result EV.trf 1 "1 1-0" "3 ½-½" …    (player, result from his side)
+  qiyuan event standings / crosstable / show EV.trf
+
+Decisions the rules leave open (docs/tournament.md):
+ • win 2, draw 1, loss 0; the pairing bye (轮空, TRF U) scores 2 and counts 0 in tie-breaks;
+ • an absent player (excuse) scores 0 that round (Z) and is not a bye; H / F grant 1 / 2;
+ • a withdrawn player is not paired again; a late entry gets Z for the rounds already paired;
+ • a game lost by forfeit is a meeting: the two are never paired again; it is never rated;
+ • draw numbers by lot use a seed written into the file (XQD line), so the lot can be checked;
+ • who floats: most 轮高, then fewest 轮低, then the larger draw number;
+ • a hand-made pairing (set-pairing) must keep the hard rules: everyone present paired once,
+   no repeat meeting, no second bye.
+"""
+
+event_app = typer.Typer(help=EVENT_HELP, no_args_is_help=True, rich_markup_mode=None)
+
+
+# -- plumbing -------------------------------------------------------------------------------
+
+
+def _fail(message: str) -> typer.Exit:
+    sys.stderr.write(message.rstrip("\n") + "\n")
+    return typer.Exit(2)
+
+
+def _load(path: Path) -> Tournament:
+    from qiyuan.formats.errors import InputError
+    from qiyuan.formats.trf import read_trf
+
+    try:
+        return read_trf(path)
+    except InputError as exc:
+        raise _fail(str(exc)) from None
+
+
+def _save(t: Tournament, path: Path) -> None:
+    """Write atomically: the old file stays whole if anything fails."""
+    import os
+
+    from qiyuan.formats.trf import write_trf
+
+    try:
+        text = write_trf(t)
+    except ValueError as exc:
+        raise _fail(f"{path}: cannot write: {exc}") from None
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _event_error(exc: Exception) -> typer.Exit:
+    return _fail(f"error: {exc}")
+
+
+def _next_pairing(t: Tournament, explain: bool = False):
+    """The pairing of the next round, by the file's format (Swiss, Berger tables, knock-out)."""
+    from qiyuan.tournament import eventfile as ev
+
+    rnd = ev.rounds_paired(t) + 1
+    if rnd > 1 and (left := ev.unfinished_boards(t, rnd - 1)):
+        boards = ", ".join(f"{a}-{b}" for a, b in left[:10]) + (" …" if len(left) > 10 else "")
+        raise ev.EventError(f"round {rnd - 1} has boards without a result: {boards}")
+    if t.rounds_planned and rnd > t.rounds_planned:
+        raise ev.EventError(f"all {t.rounds_planned} rounds are paired (XXR {t.rounds_planned})")
+    for e in t.entrants:  # JaVaFo convention: the absent are pre-filled for the round to be paired
+        if not ev.is_active(e, rnd) and len(e.rounds) < rnd:
+            ev.excuse_fill(e, rnd)
+    fmt = ev.event_format(t)
+    if fmt in ("round_robin", "double_round_robin"):
+        from qiyuan.tournament.berger import pair_round_robin
+
+        return pair_round_robin(t, rnd)
+    if fmt == "knockout":
+        from qiyuan.tournament.knockout import pair_knockout_round
+
+        return pair_knockout_round(t, rnd)
+    from qiyuan.tournament.swiss import pair_round
+
+    return pair_round(t, rnd, explain=explain)
+
+
+def _pairing_lines(pairing) -> list[str]:
+    lines = [f"{b.opener} {b.other}" for b in pairing.boards]
+    if pairing.bye is not None:
+        lines.append(f"{pairing.bye} 0")
+    return lines
+
+
+def _pair_or_fail(t: Tournament, explain: bool):
+    from qiyuan.tournament.eventfile import EventError
+
+    try:
+        from qiyuan.tournament.swiss import PairingError
+    except ImportError:  # pragma: no cover - the Swiss engine ships with qiyuan
+        PairingError = EventError  # noqa: N806
+    try:
+        return _next_pairing(t, explain)
+    except (EventError, PairingError) as exc:
+        raise _event_error(exc) from None
+
+
+# -- the bbpPairings-like commands ----------------------------------------------------------
+
+
+def pair(
+    event: Path = typer.Argument(..., help="the event's TRF-16 file"),
+    output: Path | None = typer.Option(None, "-o", "--output", help="write the file with the round applied"),
+    explain: bool = typer.Option(False, "--explain", help="say why each player floated and each pair formed"),
+) -> None:
+    """Pair the next round: first line the number of lines, then `OPENER OTHER` per board, the bye as `N 0`."""
+    t = _load(event)
+    pairing = _pair_or_fail(t, explain)
+    lines = _pairing_lines(pairing)
+    if output is not None:
+        from qiyuan.tournament.swiss import apply_pairing
+
+        apply_pairing(t, pairing)
+        _save(t, output)
+    sys.stdout.write(f"{len(lines)}\n" + "".join(f"{x}\n" for x in lines))
+    if explain:
+        sys.stderr.write("".join(f"{x}\n" for x in pairing.explanation))
+
+
+def standings(
+    event: Path = typer.Argument(..., help="the event's TRF-16 file"),
+    csv: bool = typer.Option(False, "--csv", help="comma-separated, with a header line"),
+) -> None:
+    """Rank, draw number, name, score and the tie-breaks 輔分一…七 (the file's own point system)."""
+    t = _load(event)
+    _print_standings(t, csv)
+
+
+def _print_standings(t: Tournament, as_csv: bool) -> None:
+    from qiyuan.tournament.standings import standings as compute
+
+    rows = compute(t)
+    head = ["rank", "number", "name", "score"] + [f"tb{i}" for i in range(1, 8)]
+    if as_csv:
+        import csv
+
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(head)
+        for r in rows:
+            w.writerow([r.rank, r.number, r.name, r.score, *r.tiebreaks])
+        return
+    width = max([len(r.name) for r in rows] + [4])
+    out = [f"{'Rk':>4} {'No':>5} {'Name':<{width}} {'Pts':>5} " + " ".join(f"{'TB' + str(i):>7}" for i in range(1, 8))]
+    for r in rows:
+        out.append(f"{r.rank:>4} {r.number:>5} {r.name:<{width}} {r.score!s:>5} "
+                   + " ".join(f"{tb!s:>7}" for tb in r.tiebreaks))
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+def report(
+    event: Path = typer.Argument(..., help="the event's TRF-16 file"),
+    xlsx: Path = typer.Option(..., "--xlsx", help="the competition report workbook to write (.xlsx)"),
+    organizer: str = typer.Option("", help="主办单位"),
+    host: str = typer.Option("", help="承办单位"),
+    notes: str = typer.Option("", help="说明: anything affecting the validity of results"),
+) -> None:
+    """Write the competition report (竞赛报告, CGA Art. 11): holds ID numbers — for the federation only."""
+    from qiyuan.formats.report_xlsx import ReportMeta, write_report
+    from qiyuan.tournament.eventfile import event_format
+
+    t = _load(event)
+    meta = ReportMeta(format=event_format(t), organizer=organizer, host=host, notes=notes)
+    tmp = xlsx.with_name(xlsx.name + ".tmp.xlsx")
+    write_report(t, tmp, meta)
+    tmp.replace(xlsx)
+    sys.stdout.write(f"wrote {xlsx} ({len(t.entrants)} players, {t.rounds_played} rounds)\n")
+
+
+# -- qiyuan event … ---------------------------------------------------------------------------
+
+
+def _date(s: str | None, what: str):
+    from datetime import date
+
+    if not s:
+        return None
+    try:
+        return date.fromisoformat(s)
+    except ValueError:
+        raise _fail(f"error: {what} must be a date like 2026-05-01, found {s!r}") from None
+
+
+@event_app.command("new")
+def event_new(
+    event: Path = typer.Argument(..., help="the event file to create"),
+    name: str = typer.Option(..., help="赛事名称"),
+    rounds: int | None = typer.Option(None, help="rounds planned (XXR); round robins: set by the players"),
+    fmt: str = typer.Option("swiss", "--format", help="swiss | round_robin | double_round_robin | knockout"),
+    start: str | None = typer.Option(None, help="first day, 2026-05-01"),
+    end: str | None = typer.Option(None, help="last day"),
+    city: str = typer.Option("", help="比赛地点"),
+    time_control: str = typer.Option("", help="时限规定, e.g. '60 min + 30 s'"),
+    chief: str = typer.Option("", help="裁判长"),
+    arbiter: list[str] = typer.Option([], help="裁判员 (repeat for each)"),
+    force: bool = typer.Option(False, help="overwrite an existing file"),
+) -> None:
+    """Start an event file."""
+    from qiyuan.tournament import eventfile as ev
+
+    if event.exists() and not force:
+        raise _fail(f"error: {event} exists (use --force to overwrite)")
+    try:
+        t = ev.new_event(name, fmt=fmt, rounds=rounds, start=_date(start, "--start"), end=_date(end, "--end"),
+                         city=city, time_control=time_control, chief_arbiter=chief, arbiters=arbiter)
+    except ev.EventError as exc:
+        raise _event_error(exc) from None
+    _save(t, event)
+    sys.stdout.write(f"created {event}: {name}, {fmt}\n")
+
+
+@event_app.command("add-player")
+def event_add_player(
+    event: Path = typer.Argument(...),
+    name: str = typer.Argument(..., help="姓名"),
+    sex: str = typer.Option("", help="m / w (男/女)"),
+    title: str = typer.Option("", help="段级位: 3d, 1k"),
+    rating: int | None = typer.Option(None, help="等级分"),
+    association: str = typer.Option("", help="所属棋协"),
+    player_id: str = typer.Option("", help="registry id"),
+    id_number: str = typer.Option("", help="身份证号 (report only, never public)"),
+    birth: str = typer.Option("", help="birth date"),
+) -> None:
+    """Enter a player; after round 1 is paired this is a late entry (Z for the rounds missed)."""
+    from qiyuan.tournament import eventfile as ev
+    from qiyuan.tournament.model import Entrant
+
+    sex = {"男": "m", "女": "w", "f": "w"}.get(sex, sex)
+    if sex not in ("", "m", "w"):
+        raise _fail(f"error: --sex must be m or w, found {sex!r}")
+    t = _load(event)
+    try:
+        e = ev.add_player(t, Entrant(0, name, sex=sex, title=title, rating=rating, federation=association,
+                                     player_id=player_id, id_number=id_number, birth=birth))
+    except ev.EventError as exc:
+        raise _event_error(exc) from None
+    _save(t, event)
+    late = f" (late entry: absent in rounds 1-{len(e.rounds)})" if e.rounds else ""
+    sys.stdout.write(f"{e.number} {e.name}{late}\n")
+
+
+@event_app.command("draw")
+def event_draw(
+    event: Path = typer.Argument(...),
+    seed: int | None = typer.Option(None, help="seed of the lot (recorded in the file); default: a fresh one"),
+    order: str | None = typer.Option(None, help="the draw as given: current numbers in their new order, 3,1,2,…"),
+) -> None:
+    """Fix the draw numbers (抽签) before round 1: by lot with a recorded seed, or as given."""
+    import secrets
+
+    from qiyuan.tournament import eventfile as ev
+
+    t = _load(event)
+    try:
+        ids = None if order is None else [int(x) for x in order.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise _fail(f"error: --order must be numbers separated by commas, found {order!r}") from None
+    if ids is None and seed is None:
+        seed = secrets.randbelow(10**9)
+    try:
+        ev.draw_numbers(t, seed=seed, order=ids)
+    except ev.EventError as exc:
+        raise _event_error(exc) from None
+    _save(t, event)
+    sys.stdout.write(f"draw: {t.extra['XQD'][0]}\n")
+    for e in t.entrants:
+        sys.stdout.write(f"{e.number:>4} {e.name}\n")
+
+
+@event_app.command("pair")
+def event_pair(
+    event: Path = typer.Argument(...),
+    explain: bool = typer.Option(False, "--explain", help="why each player floated, why each pair formed"),
+) -> None:
+    """Pair the next round and write it into the file."""
+    from qiyuan.tournament.swiss import apply_pairing
+
+    t = _load(event)
+    pairing = _pair_or_fail(t, explain)
+    apply_pairing(t, pairing)
+    _save(t, event)
+    _print_round(t, pairing.round)
+    if explain:
+        sys.stdout.write("".join(f"  {x}\n" for x in pairing.explanation))
+
+
+@event_app.command("set-pairing")
+def event_set_pairing(
+    event: Path = typer.Argument(...),
+    rnd: int = typer.Argument(..., metavar="ROUND"),
+    boards: list[str] = typer.Argument(..., help='boards "OPENER OTHER", e.g. "1 5" "7 2"'),
+    bye: int | None = typer.Option(None, help="the player who gets the bye (轮空)"),
+) -> None:
+    """Pair a round by hand (override): checked against the hard rules (法则一)."""
+    from qiyuan.tournament import eventfile as ev
+
+    t = _load(event)
+    pairs, bad = [], []
+    for b in boards:
+        parts = b.replace("-", " ").split()
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            bad.append(f"board {b!r}: write two draw numbers, opener first")
+        else:
+            pairs.append((int(parts[0]), int(parts[1])))
+    if bad:
+        raise _fail("error: " + "\n       ".join(bad))
+    paired = ev.rounds_paired(t)
+    if rnd not in (paired, paired + 1):
+        raise _fail(f"error: round {rnd} cannot be set: {paired} rounds are paired")
+    try:
+        if rnd == paired:
+            ev.clear_round(t, rnd)
+        for e in t.entrants:
+            if not ev.is_active(e, rnd) and len(e.rounds) < rnd:
+                ev.excuse_fill(e, rnd)
+    except ev.EventError as exc:
+        raise _event_error(exc) from None
+    faults = ev.check_pairing(t, rnd, pairs, bye)
+    if faults:
+        raise _fail(f"error: round {rnd} by hand breaks the hard rules:\n  " + "\n  ".join(faults))
+    ev.set_round(t, rnd, pairs, bye)
+    _save(t, event)
+    _print_round(t, rnd)
+
+
+@event_app.command("undo")
+def event_undo(event: Path = typer.Argument(...), rnd: int = typer.Argument(..., metavar="ROUND")) -> None:
+    """Undo the last round paired (no result entered yet), to pair it again."""
+    from qiyuan.tournament import eventfile as ev
+
+    t = _load(event)
+    try:
+        ev.clear_round(t, rnd)
+    except ev.EventError as exc:
+        raise _event_error(exc) from None
+    _save(t, event)
+    sys.stdout.write(f"round {rnd} undone\n")
+
+
+@event_app.command("result")
+def event_result(
+    event: Path = typer.Argument(...),
+    rnd: int = typer.Argument(..., metavar="ROUND"),
+    results: list[str] = typer.Argument(..., help='"PLAYER RESULT" from that player\'s side: "12 1-0", "5 ½-½", "7 +-"'),
+) -> None:
+    """Enter results of a round: 1-0, 0-1, ½-½ (=-=), forfeits +-, -+, -- (both lose)."""
+    from qiyuan.tournament import eventfile as ev
+
+    t = _load(event)
+    faults, done = [], []
+    for item in results:
+        parts = item.split(None, 1)
+        if len(parts) != 2 or not parts[0].isdigit():
+            faults.append(f"{item!r}: write the player's draw number and the result, e.g. \"12 1-0\"")
+            continue
+        try:
+            done.append(ev.enter_result(t, rnd, int(parts[0]), parts[1]))
+        except ev.EventError as exc:
+            faults.append(f"{item!r}: {exc}")
+    if faults:
+        raise _fail("error: nothing saved:\n  " + "\n  ".join(faults))
+    _save(t, event)
+    left = ev.unfinished_boards(t, rnd)
+    sys.stdout.write(f"round {rnd}: {len(done)} result(s) entered; {len(left)} board(s) still open\n")
+
+
+@event_app.command("withdraw")
+def event_withdraw(
+    event: Path = typer.Argument(...),
+    number: int = typer.Argument(...),
+    after: int | None = typer.Option(None, help="last round he played (default: the rounds paired)"),
+) -> None:
+    """Withdraw a player (退赛): he is not paired again."""
+    from qiyuan.tournament import eventfile as ev
+
+    t = _load(event)
+    try:
+        r = ev.withdraw(t, number, after)
+    except ev.EventError as exc:
+        raise _event_error(exc) from None
+    _save(t, event)
+    sys.stdout.write(f"player {number} withdrawn after round {r}\n")
+
+
+@event_app.command("excuse")
+def event_excuse(
+    event: Path = typer.Argument(...),
+    number: int = typer.Argument(...),
+    rnd: int = typer.Argument(..., metavar="ROUND"),
+    points: str = typer.Option("zero", help="zero (Z, default), half (H: a draw's points), full (F: a win's)"),
+) -> None:
+    """Excuse a player from the next round (absent, not a bye)."""
+    from qiyuan.tournament import eventfile as ev
+
+    kind = {"zero": "Z", "half": "H", "full": "F"}.get(points)
+    if kind is None:
+        raise _fail(f"error: --points must be zero, half or full, found {points!r}")
+    t = _load(event)
+    try:
+        ev.excuse(t, number, rnd, kind)
+    except ev.EventError as exc:
+        raise _event_error(exc) from None
+    _save(t, event)
+    sys.stdout.write(f"player {number} absent in round {rnd} ({kind})\n")
+
+
+@event_app.command("show")
+def event_show(event: Path = typer.Argument(...), rnd: int | None = typer.Argument(None, metavar="[ROUND]")) -> None:
+    """Print the pairings (and results) of a round; default the last one paired."""
+    from qiyuan.tournament.eventfile import rounds_paired
+
+    t = _load(event)
+    r = rnd or rounds_paired(t)
+    if not 1 <= r <= rounds_paired(t):
+        raise _fail(f"error: round {r} is not paired ({rounds_paired(t)} rounds are)")
+    _print_round(t, r)
+
+
+def _print_round(t: Tournament, rnd: int) -> None:
+    from qiyuan.tournament.eventfile import round_table
+
+    sys.stdout.write(round_table(t, rnd))
+
+
+@event_app.command("crosstable")
+def event_crosstable(event: Path = typer.Argument(...)) -> None:
+    """Print the crosstable: per round opponent, role (b opened / w) and result."""
+    from qiyuan.tournament.eventfile import crosstable
+
+    sys.stdout.write(crosstable(_load(event)))
+
+
+@event_app.command("standings")
+def event_standings(event: Path = typer.Argument(...), csv: bool = typer.Option(False, "--csv")) -> None:
+    """Standings with the seven tie-breaks (same as `qiyuan standings`)."""
+    _print_standings(_load(event), csv)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the qiyuan app."""
+    app.command("pair")(pair)
+    app.command("standings")(standings)
+    app.command("report")(report)
+    app.add_typer(event_app, name="event")

@@ -10,9 +10,10 @@ writes the TRF file around them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from datetime import date
 from decimal import Decimal
 
-from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, PointSystem, RoundCell
+from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, PointSystem, RoundCell, Tournament
 
 #: result seen from the other side of the board
 COMPLEMENT = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": "-", "-": "+", " ": " "}
@@ -81,3 +82,302 @@ def cross_check(
             if d.colour != OPPOSITE[c.colour] and not (c.result in FORFEIT_RESULTS and "-" in (c.colour, d.colour)):
                 yield (number, i, "colour",
                        f"round {rnd}: colours {number} {c.colour!r} and {b.number} {d.colour!r} must be b against w")
+
+
+class EventError(ValueError):
+    """An event-file operation the rules or the file's state forbid; the message says why."""
+
+
+#: event formats (赛制) an event file may hold (``XQM`` line)
+FORMATS = ("swiss", "round_robin", "double_round_robin", "knockout")
+_EMPTY_ABSENCE = ("Z", "H", "F")
+
+
+def event_format(t: Tournament) -> str:
+    """The format recorded in the file (``XQM``); files from elsewhere are Swiss."""
+    return (t.extra.get("XQM") or ["swiss"])[0].strip()
+
+
+def new_event(
+    name: str,
+    *,
+    fmt: str = "swiss",
+    rounds: int | None = None,
+    start: date | None = None,
+    end: date | None = None,
+    city: str = "",
+    time_control: str = "",
+    chief_arbiter: str = "",
+    arbiters: Iterable[str] = (),
+) -> Tournament:
+    """Start an event file (Gomoku points 2/1/0, bye 2)."""
+    if fmt not in FORMATS:
+        raise EventError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    if start and end and end < start:
+        raise EventError(f"the event ends ({end}) before it starts ({start})")
+    t = Tournament(name=name, city=city, start_date=start, end_date=end, time_control=time_control,
+                   chief_arbiter=chief_arbiter, deputy_arbiters=list(arbiters), rounds_planned=rounds)
+    t.extra["XQM"] = [fmt]
+    t.extra["092"] = [{"swiss": "Individual: Swiss-System (Gomoku)", "knockout": "Individual: Knock-out"}.get(
+        fmt, "Individual: Round-Robin")]
+    return t
+
+
+def rounds_paired(t: Tournament) -> int:
+    """Rounds already paired: the last round holding a game or a pairing bye."""
+    last = 0
+    for e in t.entrants:
+        for i in range(len(e.rounds), last, -1):
+            c = e.rounds[i - 1]
+            if c.opponent is not None or c.result == "U":
+                last = i
+                break
+    return last
+
+
+def unfinished_boards(t: Tournament, rnd: int) -> list[tuple[int, int]]:
+    """Boards of round ``rnd`` without a result yet."""
+    out = []
+    for e in t.entrants:
+        if len(e.rounds) >= rnd:
+            c = e.rounds[rnd - 1]
+            if c.opponent is not None and c.result == " " and e.number < c.opponent:
+                out.append((e.number, c.opponent))
+    return out
+
+
+def is_active(e: Entrant, rnd: int) -> bool:
+    """Is the entrant to be paired in round ``rnd`` (not withdrawn, not excused)?"""
+    if e.withdrawn_after is not None and rnd > e.withdrawn_after:
+        return False
+    return not (len(e.rounds) >= rnd and e.rounds[rnd - 1].opponent is None
+                and e.rounds[rnd - 1].result in _EMPTY_ABSENCE)
+
+
+def add_player(t: Tournament, entrant: Entrant) -> Entrant:
+    """Enter a player (late entries too: the rounds already paired are ``Z``, absent, 0 points)."""
+    if any(e.name == entrant.name and e.federation == entrant.federation for e in t.entrants):
+        raise EventError(f"{entrant.name} ({entrant.federation or 'no association'}) is already entered")
+    entrant.number = len(t.entrants) + 1
+    entrant.rounds = [RoundCell(None, "-", "Z") for _ in range(rounds_paired(t))]
+    t.entrants.append(entrant)
+    return entrant
+
+
+def draw_numbers(t: Tournament, *, seed: int | None = None, order: list[int] | None = None) -> list[int]:
+    """Fix the draw numbers (抽签) before round 1: by lot with ``seed`` (recorded in
+    the file, so anyone can redo the lot), or in the ``order`` given (current numbers).
+    Returns the old numbers in their new order."""
+    import random
+
+    if rounds_paired(t):
+        raise EventError("draw numbers are fixed once round 1 is paired")
+    old = [e.number for e in t.entrants]
+    if order is not None:
+        if sorted(order) != sorted(old):
+            missing = sorted(set(old) - set(order))
+            extra = sorted(set(order) - set(old))
+            raise EventError(f"the order must list every player once (missing {missing}, unknown or repeated {extra})")
+        new_order = list(order)
+        t.extra["XQD"] = ["given " + " ".join(map(str, order))]
+    else:
+        if seed is None:
+            raise EventError("give a seed for the lot, or the order")
+        new_order = sorted(old)
+        random.Random(seed).shuffle(new_order)
+        t.extra["XQD"] = [f"lot seed {seed}"]
+    by_old = {e.number: e for e in t.entrants}
+    t.entrants = [by_old[n] for n in new_order]
+    for i, e in enumerate(t.entrants, start=1):
+        e.number = i
+    return new_order
+
+
+def excuse(t: Tournament, number: int, rnd: int, kind: str = "Z") -> None:
+    """Mark a player absent for a round not yet paired: ``Z`` 0 points, ``H`` a draw's, ``F`` a win's."""
+    e = _entrant(t, number)
+    if kind not in _EMPTY_ABSENCE:
+        raise EventError(f"an absence is Z (0 points), H (half) or F (full), not {kind!r}")
+    if rnd <= rounds_paired(t):
+        raise EventError(f"round {rnd} is already paired: undo it first (qiyuan event undo)")
+    if rnd != rounds_paired(t) + 1:
+        raise EventError(f"only the next round ({rounds_paired(t) + 1}) can be excused")
+    while len(e.rounds) < rnd - 1:
+        e.rounds.append(RoundCell(None, "-", "Z"))
+    cell = RoundCell(None, "-", kind)
+    if len(e.rounds) >= rnd:
+        e.rounds[rnd - 1] = cell
+    else:
+        e.rounds.append(cell)
+
+
+def withdraw(t: Tournament, number: int, after: int | None = None) -> int:
+    """Withdraw a player (退赛): not paired after round ``after`` (default: the rounds paired)."""
+    e = _entrant(t, number)
+    after = rounds_paired(t) if after is None else after
+    if after < rounds_paired(t) and any(c.opponent is not None for c in e.rounds[after:]):
+        raise EventError(f"player {number} has games after round {after}")
+    e.withdrawn_after = after
+    return after
+
+
+def _entrant(t: Tournament, number: int) -> Entrant:
+    if not 1 <= number <= len(t.entrants):
+        raise EventError(f"no player {number}: draw numbers run 1..{len(t.entrants)}")
+    return t.entrants[number - 1]
+
+
+_RESULTS = {
+    "1-0": ("1", "0"), "0-1": ("0", "1"), "½-½": ("=", "="), "=-=": ("=", "="), "1/2-1/2": ("=", "="),
+    "0.5-0.5": ("=", "="), "+-": ("+", "-"), "-+": ("-", "+"), "--": ("-", "-"), "+--": ("+", "-"),
+    "--+": ("-", "+"), "2-0": ("1", "0"), "0-2": ("0", "1"), "1-1": ("=", "="), " ": (" ", " "),
+}
+
+
+def enter_result(t: Tournament, rnd: int, number: int, result: str) -> tuple[int, int]:
+    """Enter one board's result as seen by player ``number``: ``1-0``, ``0-1``, ``½-½``
+    (or ``=-=``), forfeits ``+-``, ``-+``, ``--`` (both lose). Returns the board."""
+    e = _entrant(t, number)
+    key = result.strip().replace(" ", "")
+    if key not in _RESULTS:
+        raise EventError(f"unknown result {result!r}: write 1-0, 0-1, ½-½ (=-=), +-, -+ or --")
+    if len(e.rounds) < rnd or e.rounds[rnd - 1].opponent is None:
+        raise EventError(f"player {number} has no game in round {rnd}")
+    c = e.rounds[rnd - 1]
+    d = t.entrants[c.opponent - 1].rounds[rnd - 1]
+    mine, theirs = _RESULTS[key]
+    c.result, d.result = mine, theirs
+    return number, c.opponent
+
+
+def clear_round(t: Tournament, rnd: int) -> None:
+    """Undo round ``rnd`` (the last one paired, no result entered): its games and the
+    pairing bye go; absences entered beforehand stay."""
+    if rnd != rounds_paired(t):
+        raise EventError(f"only the last round paired ({rounds_paired(t)}) can be undone")
+    done = [(e.number, e.rounds[rnd - 1].opponent) for e in t.entrants
+            if len(e.rounds) >= rnd and e.rounds[rnd - 1].opponent is not None
+            and e.rounds[rnd - 1].result != " " and e.number < e.rounds[rnd - 1].opponent]
+    if done:
+        raise EventError(f"round {rnd} already has results ({', '.join(f'{a}-{b}' for a, b in done)}): "
+                         "clear them with result ' ' first")
+    for e in t.entrants:
+        if len(e.rounds) >= rnd:
+            c = e.rounds[rnd - 1]
+            if c.opponent is not None or c.result == "U":
+                del e.rounds[rnd - 1:]
+        if e.withdrawn_after is not None and len(e.rounds) > e.withdrawn_after:
+            del e.rounds[max(e.withdrawn_after, rnd - 1):]
+
+
+def check_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | None) -> list[str]:
+    """Every hard rule (法则一) a hand-made pairing of round ``rnd`` breaks: everybody
+    present paired once, nobody absent paired, no repeat meeting, no second bye."""
+    faults = []
+    present = {e.number for e in t.entrants if is_active(e, rnd)}
+    seen: dict[int, int] = {}
+    listed = [p for b in boards for p in b] + ([bye] if bye else [])
+    for p in listed:
+        seen[p] = seen.get(p, 0) + 1
+    for p, k in sorted(seen.items()):
+        if not 1 <= p <= len(t.entrants):
+            faults.append(f"no player {p}")
+        elif k > 1:
+            faults.append(f"player {p} is paired {k} times")
+        elif p not in present:
+            faults.append(f"player {p} is withdrawn or absent in round {rnd}")
+    for p in sorted(present - set(seen)):
+        faults.append(f"player {p} is not paired")
+    if len(present) % 2 == 1 and bye is None:
+        faults.append("an odd number of players needs a bye")
+    if len(present) % 2 == 0 and bye is not None:
+        faults.append("an even number of players has no bye")
+    for a, b in boards:
+        if a == b:
+            faults.append(f"player {a} cannot play himself")
+        elif 1 <= a <= len(t.entrants) and any(c.opponent == b for c in t.entrants[a - 1].rounds[: rnd - 1]):
+            met = next(i for i, c in enumerate(t.entrants[a - 1].rounds, 1) if c.opponent == b)
+            faults.append(f"{a} and {b} already met in round {met}")
+    if bye is not None and 1 <= bye <= len(t.entrants):
+        had = [i for i, c in enumerate(t.entrants[bye - 1].rounds[: rnd - 1], 1) if c.result == "U"]
+        if had:
+            faults.append(f"player {bye} already had the bye in round {had[0]}")
+    return faults
+
+
+def set_round(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | None) -> None:
+    """Write the pairing of round ``rnd``: each board (opener, other), the bye ``U``;
+    players not listed keep their absence (or get ``Z``)."""
+    for e in t.entrants:
+        while len(e.rounds) < rnd - 1:
+            e.rounds.append(RoundCell(None, "-", "Z"))
+    cells: dict[int, RoundCell] = {}
+    for a, b in boards:
+        cells[a] = RoundCell(b, "b", " ")
+        cells[b] = RoundCell(a, "w", " ")
+    if bye is not None:
+        cells[bye] = RoundCell(None, "-", "U")
+    for e in t.entrants:
+        cell = cells.get(e.number)
+        if cell is None:
+            if len(e.rounds) >= rnd:
+                continue  # a pre-filled absence stays
+            cell = RoundCell(None, "-", "Z")
+        if len(e.rounds) >= rnd:
+            e.rounds[rnd - 1] = cell
+        else:
+            e.rounds.append(cell)
+
+
+def excuse_fill(e: Entrant, rnd: int) -> None:
+    """Pre-fill ``0000 - Z`` for a player not to be paired in round ``rnd`` (withdrawn/absent)."""
+    while len(e.rounds) < rnd:
+        e.rounds.append(RoundCell(None, "-", "Z"))
+
+
+_SHOWN = {"1": "1-0", "0": "0-1", "=": "½-½", "W": "1-0", "L": "0-1", "D": "½-½", "+": "+/-", "-": "-/+", " ": ""}
+_BYE_NAMES = {"U": "bye (轮空)", "H": "absent, half point", "F": "absent, full point", "Z": "absent",
+              "+": "won by forfeit", "-": "lost by forfeit"}
+
+
+def round_table(t: Tournament, rnd: int) -> str:
+    """The pairings of a round as the arbiter posts them: board, opener (先), other, result."""
+    by = {e.number: e for e in t.entrants}
+    boards, others = [], []
+    for e in t.entrants:
+        if len(e.rounds) < rnd:
+            continue
+        c = e.rounds[rnd - 1]
+        if c.opponent is None:
+            others.append(f"        {e.number:>4} {e.name}: {_BYE_NAMES.get(c.result, c.result)}")
+        elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
+            boards.append((e, by[c.opponent], c))
+    boards.sort(key=lambda b: (-(score(b[0], t.points, rnd - 1) + score(b[1], t.points, rnd - 1)),
+                               min(b[0].number, b[1].number)))
+    width = max([len(e.name) for e in t.entrants] + [4])
+    lines = [f"Round {rnd}  (先 = opener, moves first)",
+             f"{'Bd':>4} {'先 opener':<{width + 5}}  {'other':<{width + 5}}  result"]
+    for i, (a, b, c) in enumerate(boards, start=1):
+        lines.append(f"{i:>4} {a.number:>4} {a.name:<{width}}  {b.number:>4} {b.name:<{width}}  {_SHOWN[c.result]}")
+    return "\n".join(lines + others) + "\n"
+
+
+def crosstable(t: Tournament) -> str:
+    """The crosstable by draw number: per round ``opponent`` + role (b opened, w not) + result."""
+    n = max((len(e.rounds) for e in t.entrants), default=0)
+    width = max([len(e.name) for e in t.entrants] + [4])
+    head = f"{'No':>4} {'Name':<{width}} {'Rtg':>4} " + " ".join(f"{'R' + str(r):>7}" for r in range(1, n + 1))
+    lines = [head + "    Pts"]
+    for e in t.entrants:
+        cells = []
+        for c in e.rounds:
+            if c.opponent is None:
+                cells.append(f"{c.result:>7}")
+            else:
+                cells.append(f"{str(c.opponent) + c.colour + c.result.strip():>7}")
+        cells += [" " * 7] * (n - len(e.rounds))
+        mark = "  (withdrawn)" if e.withdrawn_after is not None else ""
+        rating = "" if e.rating is None else str(e.rating)
+        lines.append(f"{e.number:>4} {e.name:<{width}} {rating:>4} " + " ".join(cells)
+                     + f" {score(e, t.points)!s:>6}{mark}")
+    return "\n".join(lines) + "\n"

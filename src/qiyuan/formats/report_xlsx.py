@@ -1,0 +1,383 @@
+"""The competition report (竞赛报告) as an Excel workbook, and its reader.
+
+Content required by CGA Art. 11 (and Beijing–Shanghai §10): event name, dates,
+time control, chief arbiter and arbiters; per player name, gender, ID number
+(身份证号 — the report goes to the federation only, never to the public), dan/kyu,
+association, rating and final rank; the result against every opponent, win
+``1``, draw ``½``, loss ``0``, games not played scored ``+`` / ``−``, with a
+remarks column (备注) for explanations and changes of name or association.
+
+Two sheets: ``竞赛报告`` (the event) and ``成绩`` (one row per player in rank
+order). A round cell reads ``12先1``: opponent's draw number 12, this player
+opened (先; 后 = did not open), won.  Byes: ``轮空`` (pairing bye), ``轮空½``
+(half-point bye), ``轮空1`` (full-point bye), ``缺席`` (absent); ``+``/``−``
+alone are forfeits without an opponent.  ``read_report`` reads this template
+back, cell by cell, for the office's import.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from qiyuan.formats.errors import InputError, Problem
+from qiyuan.tournament.eventfile import cross_check, score
+from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
+
+INFO_SHEET = "竞赛报告"
+RESULTS_SHEET = "成绩"
+TITLE = "竞赛报告"
+
+#: the event sheet: (row, label) — the value is in column B (dates: B and C; points: B..E)
+INFO_ROWS = {
+    "name": (3, "赛事名称"),
+    "dates": (4, "比赛日期"),
+    "city": (5, "比赛地点"),
+    "time_control": (6, "时限规定"),
+    "chief_arbiter": (7, "裁判长"),
+    "arbiters": (8, "裁判员"),
+    "format": (9, "赛制"),
+    "rounds": (10, "轮数"),
+    "points": (11, "积分（胜/和/负/轮空）"),
+    "organizer": (12, "主办单位"),
+    "host": (13, "承办单位"),
+    "notes": (14, "说明"),
+    "report_date": (15, "填报日期"),
+}
+LEAD = ["名次", "签号", "姓名", "性别", "身份证号", "段级位", "所属棋协", "等级分"]
+TAIL = ["积分", "备注"]
+FIRST_ROW = 3  # first player row of the results sheet
+LEGEND = "胜 1，和 ½，负 0；未对弈：+ 判胜、− 判负；先 = 假先（先行方），后 = 后行方；轮空 = 编排轮空"
+
+_SHOW = {"1": "1", "W": "1", "=": "½", "D": "½", "0": "0", "L": "0", "+": "+", "-": "−", " ": ""}
+_READ = {"1": "1", "½": "=", "0.5": "=", "=": "=", "0": "0", "+": "+", "−": "-", "-": "-", "—": "-", "": " "}
+_BYES = {"U": "轮空", "H": "轮空½", "F": "轮空1", "Z": "缺席"}
+_BYES_BACK = {v: k for k, v in _BYES.items()}
+_ROLE = {"b": "先", "w": "后", "-": ""}
+_ROLE_BACK = {"先": "b", "后": "w", "": "-"}
+_SEX = {"m": "男", "w": "女", "f": "女"}
+_SEX_BACK = {"男": "m", "女": "w", "": ""}
+_CELL_RE = re.compile(r"(\d+)\s*(先|后)?\s*(1|0|½|0\.5|=|\+|−|-|—)?")
+FORMATS = {"swiss": "瑞士制", "round_robin": "循环制", "double_round_robin": "双循环制", "knockout": "淘汰制"}
+
+
+@dataclass(slots=True)
+class ReportMeta:
+    """What the report says beyond the TRF: organisers, notes, per-player remarks (备注)."""
+
+    format: str = "swiss"  # key of FORMATS
+    organizer: str = ""  # 主办单位
+    host: str = ""  # 承办单位
+    notes: str = ""  # 说明: anything that affects the validity of results
+    report_date: date | None = None
+    remarks: dict[int, str] = field(default_factory=dict)  # draw number -> 备注 (name/association changes…)
+
+
+def title_text(title: str) -> str:
+    """``3d`` → ``3段``, ``2k`` → ``2级`` (段级位); anything else as written."""
+    m = re.fullmatch(r"(\d+)\s*([dk])", title.strip().lower())
+    return f"{m[1]}{'段' if m[2] == 'd' else '级'}" if m else title
+
+
+def title_code(text: str) -> str:
+    m = re.fullmatch(r"(\d+)\s*(段|级)", text.strip())
+    return f"{m[1]}{'d' if m[2] == '段' else 'k'}" if m else text.strip()
+
+
+def cell_text(cell: RoundCell) -> str:
+    """A round cell as the report writes it (``12先1``, ``轮空``, ``+``)."""
+    if cell.opponent is None:
+        return _BYES.get(cell.result) or _SHOW[cell.result]
+    return f"{cell.opponent}{_ROLE[cell.colour]}{_SHOW[cell.result]}"
+
+
+def auto_remarks(e: Entrant) -> list[str]:
+    """Notes the report must carry: games not played, withdrawal (凡能影响成绩有效性的情况)."""
+    notes = []
+    for i, c in enumerate(e.rounds, start=1):
+        if c.result == "+":
+            notes.append(f"第{i}轮对方弃权判胜" if c.opponent else f"第{i}轮未对弈判胜")
+        elif c.result == "-":
+            notes.append(f"第{i}轮弃权判负" if c.opponent else f"第{i}轮缺席判负")
+    if e.withdrawn_after is not None:
+        notes.append(f"第{e.withdrawn_after}轮后退赛")
+    return notes
+
+
+def _final_ranks(t: Tournament) -> dict[int, int]:
+    from qiyuan.tournament.standings import standings
+
+    return {row.number: row.rank for row in standings(t)}
+
+
+def write_report(t: Tournament, path: str | Path, meta: ReportMeta | None = None) -> None:
+    """Write the competition report workbook (federation only: it holds ID numbers)."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Font
+
+    meta = meta or ReportMeta()
+    wb = Workbook()
+    info = wb.active
+    info.title = INFO_SHEET
+    info["A1"] = TITLE
+    info["A1"].font = Font(bold=True, size=16)
+    p = t.points
+    values = {
+        "name": [t.name],
+        "dates": [_iso(t.start_date), _iso(t.end_date)],
+        "city": [t.city],
+        "time_control": [t.time_control],
+        "chief_arbiter": [t.chief_arbiter],
+        "arbiters": ["、".join(t.deputy_arbiters)],
+        "format": [FORMATS.get(meta.format, meta.format)],
+        "rounds": [t.rounds_planned if t.rounds_planned is not None else t.rounds_played],
+        "points": [_num(p.win), _num(p.draw), _num(p.loss), _num(p.pairing_bye)],
+        "organizer": [meta.organizer],
+        "host": [meta.host],
+        "notes": [meta.notes],
+        "report_date": [_iso(meta.report_date)],
+    }
+    for key, (row, label) in INFO_ROWS.items():
+        info.cell(row, 1, label).font = Font(bold=True)
+        for j, v in enumerate(values[key], start=2):
+            info.cell(row, j, v)
+    info.column_dimensions["A"].width = 24
+    info.column_dimensions["B"].width = 40
+
+    ws = wb.create_sheet(RESULTS_SHEET)
+    n_rounds = t.rounds_played
+    heads = LEAD + [f"第{r}轮" for r in range(1, n_rounds + 1)] + TAIL
+    ws["A1"] = f"{t.name} 成绩表"
+    ws["A1"].font = Font(bold=True, size=14)
+    for j, h in enumerate(heads, start=1):
+        ws.cell(2, j, h).font = Font(bold=True)
+    ranks = _final_ranks(t)
+    order = sorted(t.entrants, key=lambda e: (ranks.get(e.number, 10**9), e.number))
+    for i, e in enumerate(order):
+        r = FIRST_ROW + i
+        lead = [ranks.get(e.number), e.number, e.name, _SEX.get(e.sex, e.sex), e.id_number, title_text(e.title),
+                e.federation, e.rating]
+        for j, v in enumerate(lead, start=1):
+            ws.cell(r, j, v)
+        ws.cell(r, 5).number_format = "@"  # an ID number is text, never a float
+        for k, c in enumerate(e.rounds):
+            ws.cell(r, len(LEAD) + 1 + k, cell_text(c)).alignment = Alignment(horizontal="center")
+        remark = "；".join(auto_remarks(e) + ([meta.remarks[e.number]] if meta.remarks.get(e.number) else []))
+        ws.cell(r, len(LEAD) + n_rounds + 1, _num(score(e, t.points)))
+        ws.cell(r, len(LEAD) + n_rounds + 2, remark or None)
+    ws.cell(FIRST_ROW + len(order) + 1, 1, LEGEND)
+    for col, width in zip("ABCDEFGH", (6, 6, 14, 6, 22, 8, 20, 8), strict=True):
+        ws.column_dimensions[col].width = width
+    ws.freeze_panes = "D3"
+    wb.save(str(path))
+
+
+def _iso(d: date | None) -> str | None:
+    return d.isoformat() if d else None
+
+
+def _num(d: Decimal) -> int | float:
+    """A point value for a spreadsheet cell (halves are exact in binary)."""
+    return int(d) if d == d.to_integral_value() else float(d)
+
+
+# -- reader ------------------------------------------------------------------------------
+
+
+class _Sheet:
+    def __init__(self, ws, fname: str, problems: list[Problem]):
+        self.ws, self.fname, self.problems = ws, fname, problems
+
+    def bad(self, row: int, col: int, message: str) -> None:
+        from openpyxl.utils import get_column_letter
+
+        ref = f"{get_column_letter(col)}{row}"
+        self.problems.append(Problem(self.fname, None, f"Sheet {self.ws.title}, cell {ref}", message))
+
+    def text(self, row: int, col: int) -> str:
+        v = self.ws.cell(row, col).value
+        if v is None:
+            return ""
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        if isinstance(v, datetime):
+            return v.date().isoformat()
+        return str(v).strip()
+
+    def integer(self, row: int, col: int, what: str, required: bool = False) -> int | None:
+        s = self.text(row, col)
+        if not s:
+            if required:
+                self.bad(row, col, f"{what} is missing")
+            return None
+        if not s.isdigit():
+            self.bad(row, col, f"{what} must be a whole number, found {s!r}")
+            return None
+        return int(s)
+
+    def decimal(self, row: int, col: int, what: str) -> Decimal | None:
+        s = self.text(row, col).replace("½", ".5")
+        try:
+            return Decimal(s)
+        except InvalidOperation:
+            self.bad(row, col, f"{what} must be a number, found {s!r}")
+            return None
+
+    def date(self, row: int, col: int, what: str) -> date | None:
+        s = self.text(row, col)
+        if not s:
+            return None
+        try:
+            return date.fromisoformat(s)
+        except ValueError:
+            self.bad(row, col, f"{what} must be a date like 2026-05-01, found {s!r}")
+            return None
+
+
+def read_report(path: str | Path) -> tuple[Tournament, ReportMeta]:
+    """Read a competition report written from our template; every problem at once,
+    each naming its sheet and cell (``Sheet 成绩, cell F7: …``)."""
+    from openpyxl import load_workbook
+
+    fname = str(path)
+    try:
+        wb = load_workbook(fname, read_only=False, data_only=True)
+    except Exception as exc:  # openpyxl raises several types for a non-workbook
+        raise InputError(Problem(fname, None, None, f"not an Excel workbook (.xlsx): {exc}")) from None
+    missing = [s for s in (INFO_SHEET, RESULTS_SHEET) if s not in wb.sheetnames]
+    if missing:
+        raise InputError(Problem(fname, None, None,
+                                 f"not a qiyuan competition report: sheet {'、'.join(missing)} missing "
+                                 f"(found {', '.join(wb.sheetnames)})"))
+    problems: list[Problem] = []
+    info = _Sheet(wb[INFO_SHEET], fname, problems)
+    res = _Sheet(wb[RESULTS_SHEET], fname, problems)
+    for key, (row, label) in INFO_ROWS.items():
+        if info.text(row, 1) != label:
+            info.bad(row, 1, f"expected the label {label!r}, found {info.text(row, 1)!r} (wrong template?)")
+    n_rounds = 0
+    while res.text(2, len(LEAD) + n_rounds + 1) == f"第{n_rounds + 1}轮":
+        n_rounds += 1
+    heads = LEAD + [f"第{r}轮" for r in range(1, n_rounds + 1)] + TAIL
+    for j, h in enumerate(heads, start=1):
+        if res.text(2, j) != h:
+            res.bad(2, j, f"expected the heading {h!r}, found {res.text(2, j)!r} (wrong template?)")
+    if problems:
+        raise InputError(problems)
+
+    t, meta = _read_info(info)
+    rows: dict[int, tuple[int, Entrant]] = {}
+    declared: dict[int, tuple[int, Decimal | None]] = {}
+    r = FIRST_ROW
+    while res.text(r, 2) or res.text(r, 3):
+        e, pts = _read_player(res, r, n_rounds, meta)
+        if e is not None:
+            if e.number in rows:
+                res.bad(r, 2, f"draw number {e.number} is used twice (also row {rows[e.number][0]})")
+            else:
+                rows[e.number] = (r, e)
+                declared[e.number] = (r, pts)
+        r += 1
+    n = r - FIRST_ROW
+    for num, (row, _) in rows.items():
+        if not 1 <= num <= n:
+            res.bad(row, 2, f"draw number {num} is out of range: numbers run 1..{n}")
+    entrants = {num: e for num, (_, e) in rows.items()}
+    col_of = {"opponent": 0, "colour": 0, "result": 0}
+    for num, i, fld, message in cross_check(entrants, n):
+        res.bad(rows[num][0], len(LEAD) + 1 + i + col_of[fld], message)
+    for num, (row, pts) in declared.items():
+        got = score(entrants[num], t.points)
+        if pts is not None and pts != got:
+            res.bad(row, len(LEAD) + n_rounds + 1, f"积分 {pts} does not match the results, which give {got}")
+    if problems:
+        raise InputError(problems)
+    t.entrants = [entrants[k] for k in sorted(entrants)]
+    return t, meta
+
+
+def _read_info(info: _Sheet) -> tuple[Tournament, ReportMeta]:
+    row = {k: v[0] for k, v in INFO_ROWS.items()}
+    t = Tournament(
+        name=info.text(row["name"], 2),
+        city=info.text(row["city"], 2),
+        start_date=info.date(row["dates"], 2, "the start date"),
+        end_date=info.date(row["dates"], 3, "the end date"),
+        time_control=info.text(row["time_control"], 2),
+        chief_arbiter=info.text(row["chief_arbiter"], 2),
+        deputy_arbiters=[a for a in re.split(r"[、,，]\s*", info.text(row["arbiters"], 2)) if a],
+        rounds_planned=info.integer(row["rounds"], 2, "轮数"),
+    )
+    pts = [info.decimal(row["points"], j, "积分") for j in range(2, 6)]
+    if None not in pts:
+        win, draw, loss, bye = pts
+        t.points = PointSystem(win=win, draw=draw, loss=loss, forfeit_win=win, forfeit_loss=loss,
+                               pairing_bye=bye, half_bye=draw, full_bye=win)
+    back = {v: k for k, v in FORMATS.items()}
+    fmt = info.text(row["format"], 2)
+    meta = ReportMeta(
+        format=back.get(fmt, fmt),
+        organizer=info.text(row["organizer"], 2),
+        host=info.text(row["host"], 2),
+        notes=info.text(row["notes"], 2),
+        report_date=info.date(row["report_date"], 2, "填报日期"),
+    )
+    return t, meta
+
+
+def _read_player(res: _Sheet, r: int, n_rounds: int, meta: ReportMeta) -> tuple[Entrant | None, Decimal | None]:
+    before = len(res.problems)
+    number = res.integer(r, 2, "签号 (draw number)", required=True)
+    res.integer(r, 1, "名次 (rank)")
+    name = res.text(r, 3)
+    if not name:
+        res.bad(r, 3, "姓名 (name) is missing")
+    sex = res.text(r, 4)
+    if sex not in _SEX_BACK:
+        res.bad(r, 4, f"性别 must be 男 or 女, found {sex!r}")
+    rating = res.integer(r, 8, "等级分 (rating)")
+    cells = []
+    for k in range(n_rounds):
+        col = len(LEAD) + 1 + k
+        cells.append(_read_cell(res, r, col, k + 1))
+    while cells and cells[-1] is None:
+        cells.pop()
+    pts_col = len(LEAD) + n_rounds + 1
+    pts = res.decimal(r, pts_col, "积分") if res.text(r, pts_col) else None
+    if len(res.problems) > before or number is None:
+        return None, None
+    e = Entrant(number=number, name=name, sex=_SEX_BACK[sex], title=title_code(res.text(r, 6)), rating=rating,
+                federation=res.text(r, 7), id_number=res.text(r, 5), rank=res.integer(r, 1, "名次"),
+                rounds=[c or RoundCell(None, "-", "Z") for c in cells])
+    auto = auto_remarks(e)
+    remark = res.text(r, pts_col + 1)
+    withdrawn = re.search(r"第(\d+)轮后退赛", remark)
+    if withdrawn:
+        e.withdrawn_after = int(withdrawn[1])
+        auto = auto_remarks(e)
+    own = [part for part in remark.split("；") if part and part not in auto]
+    if own:
+        meta.remarks[number] = "；".join(own)
+    return e, pts
+
+
+def _read_cell(res: _Sheet, r: int, col: int, rnd: int) -> RoundCell | None:
+    s = res.text(r, col).replace(" ", "")
+    if not s:
+        return None
+    if s in _BYES_BACK:
+        return RoundCell(None, "-", _BYES_BACK[s])
+    if s in ("+", "−", "-", "—"):
+        return RoundCell(None, "-", _READ[s])
+    m = _CELL_RE.fullmatch(s)
+    if not m:
+        res.bad(r, col, f"round {rnd}: cannot read {s!r}; write e.g. 12先1, 7后½, 3+, 轮空")
+        return RoundCell(None, "-", "Z")
+    result = _READ[m[3] or ""]
+    colour = _ROLE_BACK[m[2] or ""]
+    if colour == "-" and result not in ("+", "-"):
+        res.bad(r, col, f"round {rnd}: a game needs 先 or 后 (who opened), found {s!r}")
+    return RoundCell(int(m[1]), colour, result)

@@ -45,6 +45,7 @@ class Calculation:
     delta: Decimal
     Rc: Fraction | None = None
     Pd: Decimal | None = None
+    D: int | None = None
     capped: bool = False
     lines: tuple[GameLine, ...] = ()
 
@@ -82,10 +83,11 @@ def averaging(rating: int, k: int, games: Sequence[RatedGame], cap: int | None =
     """平均等级分法: We = N × PD(R − Rc), Rc the mean of the opponents met (one entry per game)."""
     ratings, capped = _clamped_ratings(rating, [g.opponent_rating for g in games], cap)
     rc = mean(ratings)
-    pd = expected_score(rating - round_half_up(rc))
+    d = rating - round_half_up(rc)
+    pd = expected_score(d)
     w = sum((g.W for g in games), Decimal(0))
     we = len(games) * pd
-    return Calculation(W=w, We=we, delta=k * (w - we), Rc=rc, Pd=pd, capped=capped)
+    return Calculation(W=w, We=we, delta=k * (w - we), Rc=rc, Pd=pd, D=d, capped=capped)
 
 
 def go_round_robin(rating: int, k: int, games: Sequence[RatedGame], cap: int | None = None) -> Calculation:
@@ -103,11 +105,12 @@ def go_round_robin(rating: int, k: int, games: Sequence[RatedGame], cap: int | N
         meetings[g.opponent_id] = meetings.get(g.opponent_id, 0) + 1
     ratings, capped = _clamped_ratings(rating, list(distinct.values()), cap)
     rc = mean([rating, *ratings])
-    pa = expected_score(rating - round_half_up(rc))
+    d = rating - round_half_up(rc)
+    pa = expected_score(d)
     cycles = max(meetings.values())
     w = sum((g.W for g in games), Decimal(0))
     we = len(games) * pa - cycles * (HALF - pa)
-    return Calculation(W=w, We=we, delta=k * (w - we), Rc=rc, Pd=pa, capped=capped)
+    return Calculation(W=w, We=we, delta=k * (w - we), Rc=rc, Pd=pa, D=d, capped=capped)
 
 
 METHODS = {"per_game": per_game, "averaging": averaging, "go_round_robin": go_round_robin}

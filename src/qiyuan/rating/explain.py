@@ -64,7 +64,7 @@ def render_change(change: R.EventChange, names: Mapping[str, str]) -> list[str]:
     else:
         head = f"  Ro {_fmt(change.Ro)}   W {_fmt(change.W)}   We {_fmt(change.We)}   K {_fmt(change.K)}"
         if change.method in (R.METHOD_AVERAGING, R.METHOD_GO_ROUND_ROBIN):
-            head += f"   Rc {_fmt(change.Rc)}   N {change.N}   Pd {_fmt(change.Pd)}"
+            head += f"   Rc {_fmt(change.Rc)}   D {_fmt(change.D, signed=True)}   N {change.N}   Pd {_fmt(change.Pd)}"
         out.append(head)
         if change.lines:
             rows = [[str(ln.round), f"{ln.opponent_id} {names.get(ln.opponent_id, '')}".strip(),

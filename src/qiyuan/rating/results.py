@@ -84,6 +84,7 @@ class EventChange:
     Rc: Decimal | None = None
     N: int | None = None
     Pd: Decimal | None = None
+    D: int | None = None  # R − Rc rounded (averaging / Go round robin)
     ru: Decimal | None = None
     Ro: Decimal | None = None  # the rating his calculation started from
     raw_delta: Decimal | None = None

@@ -1,0 +1,62 @@
+"""Small builders for rating tests: players, events, games, and one-call histories."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+from qiyuan.rating.history import History, compute_history
+from qiyuan.rating.model import Event, EventFormat, Game, Gender, Player, Result, RESULT_ALIASES, Standing
+from qiyuan.rating.rules import BUILTIN_RULES, RuleSet
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = REPO.parent / "shared"
+EXAMPLES = json.loads((SHARED / "spec" / "examples.json").read_text(encoding="utf-8"))
+
+CGA = BUILTIN_RULES["cga-gomoku-2011"]
+BJSH = BUILTIN_RULES["bjsh-gomoku-2007"]
+GO = BUILTIN_RULES["cn-go-1995"]
+
+
+def player(pid: str, rating: int | str | None = None, games: int = 100, gender: str = "M", **kw) -> Player:
+    return Player(id=pid, name=f"棋手{pid}", gender=Gender(gender) if gender else None,
+                  rating=Decimal(rating) if rating is not None else None,
+                  games=games if rating is not None else 0, **kw)
+
+
+def event(eid: str, start: date, days: int = 3, fmt: str = "swiss", **kw) -> Event:
+    return Event(id=eid, name=f"赛事{eid}", start_date=start, end_date=start + timedelta(days=days - 1),
+                 format=EventFormat(fmt), **kw)
+
+
+def game(eid: str, rnd: int, a: str, b: str, result: str) -> Game:
+    return Game(event_id=eid, round=rnd, player1=a, player2=b, result=RESULT_ALIASES[result])
+
+
+def round_robin(eid: str, results: list[tuple[str, str, str]]) -> list[Game]:
+    """Games of a round robin from (player1, player2, result) rows, one round each."""
+    return [game(eid, i + 1, a, b, r) for i, (a, b, r) in enumerate(results)]
+
+
+def rate(rules: RuleSet, players, events, games, standings=()) -> History:
+    return compute_history(rules, players, events, games, standings)
+
+
+def change(history: History, pid: str, eid: str):
+    found = [c for c in history.changes if c.player_id == pid and c.event_id == eid]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def entry(history: History, pid: str, index: int = -1):
+    return history.lists[index].by_player()[pid]
+
+
+def standing(eid: str, pid: str, rank: int) -> Standing:
+    return Standing(event_id=eid, player_id=pid, rank=rank)
+
+
+__all__ = ["CGA", "BJSH", "GO", "EXAMPLES", "player", "event", "game", "round_robin", "rate", "change", "entry",
+           "standing", "Result", "Decimal", "date"]

@@ -241,6 +241,8 @@ def generate(out: Path, players: int, games: int, years: int, seed: int, start: 
         pool = np.flatnonzero((join <= day) & (leave > day))
         if pool.shape[0] < spec.size:
             pool = np.flatnonzero(join <= day)
+        if pool.shape[0] < spec.size:  # a small federation: anyone may come
+            pool = np.arange(players)
         who = rng.choice(pool, size=spec.size, replace=False)
         rows, score = PLAY[spec.format](res, who, spec.rounds)
         eid = f"E{number:05d}"

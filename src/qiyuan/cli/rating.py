@@ -1,9 +1,174 @@
-"""Commands of the rating side (filled in by its issue)."""
+"""Commands of the rating side: ``qiyuan rate`` (a whole history) and ``qiyuan rules``.
+
+``rate`` reads the history files (and TRF files), checks them all before
+doing anything, rates the history with the chosen engine and writes one CSV
+per publication date plus ``changes.csv`` — into a temporary directory that
+is renamed into place, so bad input (or a crash) writes nothing.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
+import tempfile
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from qiyuan.cli.rules_cmd import register_rules
+from qiyuan.formats.errors import InputError, Problem
+from qiyuan.formats.history_csv import HistoryInput, read_history, tournament_rows
+from qiyuan.formats.rating_lists_csv import write_history
+from qiyuan.rating.rules import RuleSet, RulesError, load_rules
+
+EXIT_BAD_INPUT = 2
+
+
+class Engine(str, Enum):
+    fast = "fast"
+    reference = "reference"
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _fail(problems: list[Problem], what: str = "input") -> None:
+    console = _err()
+    console.print(f"[bold red]{len(problems)} problem(s) in the {what}; nothing written:[/]")
+    for problem in problems:
+        console.print(f"  {problem}", markup=False)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _read_trf_files(paths: list[Path]) -> tuple[list, list, list, list[Problem]]:
+    """Events, games and standings from TRF files, and every problem found in them."""
+    events, games, standings, problems = [], [], [], []
+    if not paths:
+        return events, games, standings, problems
+    from qiyuan.formats.trf import read_trf
+
+    for path in paths:
+        try:
+            tournament = read_trf(path)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        except OSError as exc:
+            problems.append(Problem(str(path), None, None, f"cannot read the file: {exc.strerror or exc}"))
+            continue
+        event, event_games, event_standings, event_problems = tournament_rows(tournament, path)
+        problems.extend(event_problems)
+        if event is not None:
+            events.append(event)
+            games.extend(event_games)
+            standings.extend(event_standings)
+    return events, games, standings, problems
+
+
+def _check_out_dir(out: Path) -> list[Problem]:
+    if out.exists() and not out.is_dir():
+        return [Problem(str(out), None, None, "--out must be a directory (a file of that name exists)")]
+    parent = out.resolve().parent
+    if not parent.is_dir():
+        return [Problem(str(out), None, None, f"the directory {parent} does not exist")]
+    return []
+
+
+def _compute(engine: Engine, rules: RuleSet, data: HistoryInput, show_progress: bool):
+    if engine is Engine.fast:
+        from qiyuan.rating.fast import compute_history_fast as compute
+    else:
+        from qiyuan.rating.history import compute_history as compute
+    if not show_progress:
+        return compute(rules, data.players, data.events, data.games, data.standings)
+    with Progress(
+        TextColumn("[bold]rating periods"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=_err(), transient=True,
+    ) as bar:
+        task = bar.add_task("rate", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return compute(rules, data.players, data.events, data.games, data.standings, progress=progress)
+
+
+def _write_atomically(out: Path, write) -> None:
+    """Write into a fresh directory beside ``out`` and move it into place only when complete."""
+    out = out.resolve()
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    try:
+        write(tmp)
+        if not out.exists():
+            os.replace(tmp, out)
+            return
+        for item in sorted(tmp.iterdir()):
+            os.replace(item, out / item.name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def rate(
+    rules: Annotated[str, typer.Option("--rules", help="Rule set name (cga-gomoku-2011, bjsh-gomoku-2007, cn-go-1995) or a TOML file.")],
+    players: Annotated[Path, typer.Option("--players", help="players.csv")],
+    events: Annotated[Path, typer.Option("--events", help="events.csv")],
+    games: Annotated[Path, typer.Option("--games", help="games.csv")],
+    out: Annotated[Path, typer.Option("--out", help="Directory for <date>.csv lists and changes.csv.")],
+    standings: Annotated[Optional[Path], typer.Option("--standings", help="standings.csv (official ranks).")] = None,
+    trf: Annotated[Optional[list[Path]], typer.Option("--trf", help="An event as a TRF file (repeatable).")] = None,
+    explain: Annotated[Optional[str], typer.Option("--explain", help="Print this player's calculation tables.")] = None,
+    engine: Annotated[Engine, typer.Option("--engine", help="fast (NumPy) or reference (the rules' own loop).")] = Engine.fast,
+) -> None:
+    """Rate a whole history (等级分计算): every published list and every change."""
+    problems: list[Problem] = []
+    try:
+        rule_set = load_rules(rules)
+    except RulesError as exc:
+        problems.append(Problem(rules, None, "--rules", str(exc)))
+        rule_set = None
+    problems += _check_out_dir(out)
+    trf_events, trf_games, trf_standings, trf_problems = _read_trf_files(list(trf or []))
+    try:
+        data = read_history(
+            players, events, games, standings,
+            extra_events=trf_events, extra_games=trf_games, extra_standings=trf_standings,
+            extra_problems=problems + trf_problems,
+        )
+    except InputError as exc:
+        _fail(list(exc.problems))
+    if explain is not None and explain not in {p.id for p in data.players}:
+        _fail([Problem(str(players), None, "--explain", f"no player with id '{explain}'")])
+    assert rule_set is not None
+
+    show_progress = sys.stderr.isatty() and len(data.games) > 20_000
+    history = _compute(engine, rule_set, data, show_progress)
+    _write_atomically(out, lambda directory: write_history(directory, history, data.players))
+    console = _err()
+    console.print(
+        f"{len(history.lists)} list(s) and changes.csv written to {out} "
+        f"({len(data.players):,} players, {len(data.events):,} events, {len(data.games):,} games)"
+    )
+    if explain is not None:
+        from qiyuan.rating.explain import render_explanation
+
+        detail = history if engine is Engine.reference else _reference_history(rule_set, data)
+        typer.echo(render_explanation(detail, explain, {p.id: p for p in data.players}), nl=False)
+
+
+def _reference_history(rules: RuleSet, data: HistoryInput):
+    """The reference engine's history: it carries every calculation line for ``--explain``."""
+    from qiyuan.rating.history import compute_history
+
+    return compute_history(rules, data.players, data.events, data.games, data.standings)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the qiyuan app."""
+    app.command("rate")(rate)
+    register_rules(app)

@@ -26,7 +26,8 @@ import polars as pl
 
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.rating.columnar import CODE_OF_RESULT, GameColumns, StandingColumns
-from qiyuan.rating.model import RESULT_ALIASES, Event, EventFormat, Game, Gender, Player, Standing
+from qiyuan.rating.model import RESULT_ALIASES, Event, EventFormat, Game, Gender, Player, Result, Standing
+from qiyuan.tournament.model import Tournament
 
 LINE = "__line"
 
@@ -422,6 +423,7 @@ def read_history(
     *,
     extra_events: Sequence[Event] = (),
     extra_games: Sequence[Game] = (),
+    extra_standings: Sequence[Standing] = (),
     extra_problems: Sequence[Problem] = (),
 ) -> HistoryInput:
     """Read and check the history files; raise ``InputError`` listing every problem.
@@ -438,6 +440,13 @@ def read_history(
         for eid in sorted({e.id for e in extra_events} & set(event_ids)):
             problems.append(Problem(str(events), None, "id", f"event id '{eid}' is also given by a TRF file"))
         event_ids = event_ids + [e.id for e in extra_events]
+    if player_ids is not None:
+        known = set(player_ids)
+        for g in extra_games:
+            for pid in (g.player1, g.player2):
+                if pid not in known:
+                    problems.append(Problem(f"TRF event {g.event_id}", None, "player id",
+                                            f"round {g.round}: player id '{pid}' is not in {players}"))
     game_cols = _games(Path(games), problems, player_ids, event_ids)
     standing_rows = _standings(Path(standings), problems, player_ids, event_ids) if standings is not None else None
     if problems:
@@ -452,4 +461,79 @@ def read_history(
         )
     if standing_rows is None:
         standing_rows = StandingColumns(game_cols.event_ids, game_cols.player_ids, *(np.zeros(0, np.int32),) * 3)
+    if extra_standings:
+        ev = {e: i for i, e in enumerate(game_cols.event_ids)}
+        pi = {p: i for i, p in enumerate(game_cols.player_ids)}
+        standing_rows = StandingColumns(
+            standing_rows.event_ids,
+            standing_rows.player_ids,
+            np.concatenate([standing_rows.event, np.array([ev[s.event_id] for s in extra_standings], np.int32)]),
+            np.concatenate([standing_rows.player, np.array([pi[s.player_id] for s in extra_standings], np.int32)]),
+            np.concatenate([standing_rows.rank, np.array([s.rank for s in extra_standings], np.int32)]),
+        )
     return HistoryInput(player_rows, event_rows + list(extra_events), game_cols, standing_rows)
+
+
+# --------------------------------------------------------------------------------------------
+# An event given as a TRF file
+
+
+def _trf_event_format(t: Tournament) -> EventFormat:
+    """Round robin when every entrant met every other exactly once, else Swiss."""
+    n = len(t.entrants)
+    met = {
+        (min(e.number, c.opponent), max(e.number, c.opponent))
+        for e in t.entrants
+        for c in e.rounds
+        if c.opponent is not None
+    }
+    all_once = n > 2 and len(met) == n * (n - 1) // 2 and all(
+        sum(c.opponent is not None for c in e.rounds) == n - 1 for e in t.entrants
+    )
+    return EventFormat.ROUND_ROBIN if all_once else EventFormat.SWISS
+
+
+def _trf_result(own: str, other: str | None) -> Result | None:
+    """A TRF cell pair → a games.csv result from the lower draw number's side (None: not a game)."""
+    if own == "-" and other == "-":
+        return Result.NOT_PLAYED
+    return {"1": Result.WIN, "0": Result.LOSS, "=": Result.DRAW, "+": Result.FORFEIT_WIN, "-": Result.FORFEIT_LOSS}.get(own)
+
+
+def tournament_rows(
+    t: Tournament, path: Path | str
+) -> tuple[Event | None, list[Game], list[Standing], list[Problem]]:
+    """The event (id = the file's name without extension), its games and ranks from a TRF tournament.
+
+    Each game is read once, from the lower draw number's cell; byes and
+    unplayed cells are skipped, forfeits become ``+-``/``-+``, TRF's unrated
+    results (W/D/L) are left out. Every entrant needs the players.csv id in
+    the TRF id field; the format is a round robin when everyone met everyone
+    once, else Swiss.
+    """
+    name = str(path)
+    problems: list[Problem] = []
+    if t.start_date is None or t.end_date is None:
+        problems.append(Problem(name, None, "042/052", "a rated event needs its start and end dates"))
+    elif t.end_date < t.start_date:
+        problems.append(Problem(name, None, "052", f"the event ends ({t.end_date}) before it starts ({t.start_date})"))
+    by_number = {e.number: e for e in t.entrants}
+    for e in t.entrants:
+        if not e.player_id.strip():
+            problems.append(Problem(name, None, "player id", f"entrant {e.number} ({e.name}) has no player id"))
+    if problems:
+        return None, [], [], problems
+    event_id = Path(name).stem
+    event = Event(event_id, t.name or event_id, t.start_date, t.end_date, _trf_event_format(t))
+    games: list[Game] = []
+    for e in t.entrants:
+        for rnd, cell in enumerate(e.rounds, start=1):
+            if cell.opponent is None or cell.opponent <= e.number or cell.opponent not in by_number:
+                continue
+            other = by_number[cell.opponent].rounds
+            other_result = other[rnd - 1].result if rnd <= len(other) else None
+            result = _trf_result(cell.result, other_result)
+            if result is not None:
+                games.append(Game(event_id, rnd, e.player_id.strip(), by_number[cell.opponent].player_id.strip(), result))
+    standings = [Standing(event_id, e.player_id.strip(), e.rank) for e in t.entrants if e.rank]
+    return event, games, standings, problems

@@ -1,0 +1,114 @@
+"""The rating output files (等级分名册): ``<publication date>.csv`` per list and ``changes.csv``.
+
+Each list has every player: ``player_id,name,rating,games,status`` (rating
+empty when he has none; status active / inactive / unrated / removed), in
+the list's order. ``changes.csv`` has one row per player per rated event:
+``player_id,event_id,games,W,We,K,delta`` then ``list_date,method``. Numbers
+are written exactly, without trailing zeros (``4.35``, ``2.3``, ``-9``).
+
+Both engines' histories are written by the same code: from ``PublishedList``
+and ``EventChange`` objects, or — for the fast path's columnar history, which
+would be slow to turn into millions of objects — from its polars frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from qiyuan.rating.model import Player
+
+LIST_COLUMNS = ("player_id", "name", "rating", "games", "status")
+CHANGE_COLUMNS = ("player_id", "event_id", "games", "W", "We", "K", "delta", "list_date", "method")
+
+
+def decimal_text(x: Decimal | int | None) -> str:
+    """An exact number as written in the files: no exponent, no trailing zeros; '' for None."""
+    if x is None:
+        return ""
+    if isinstance(x, int):
+        return str(x)
+    text = format(x.normalize(), "f")
+    return "0" if text in ("-0", "0") else text
+
+
+def hundredths_text(values: np.ndarray) -> pl.Series:
+    """Integer hundredths as ``decimal_text`` writes them (vectorized): 435 → '4.35', 230 → '2.3'."""
+    v = np.asarray(values, dtype=np.int64)
+    neg = v < 0
+    a = np.abs(v)
+    whole = pl.Series(a // 100).cast(pl.String)
+    frac = a % 100
+    tens, units = frac // 10, frac % 10
+    frac_text = np.where(units != 0, np.char.add(tens.astype(str), units.astype(str)), np.where(tens != 0, tens.astype(str), ""))
+    frac_series = pl.Series(frac_text)
+    out = pl.select(
+        pl.when(pl.lit(pl.Series(neg)) & pl.lit(pl.Series(v != 0))).then(pl.lit("-")).otherwise(pl.lit(""))
+        + pl.lit(whole)
+        + pl.when(pl.lit(frac_series) != "").then(pl.lit(".") + pl.lit(frac_series)).otherwise(pl.lit(""))
+    ).to_series()
+    return out
+
+
+def _list_frame(entries: Sequence) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "player_id": [e.player_id for e in entries],
+            "rating": [e.rating for e in entries],
+            "games": [e.games for e in entries],
+            "status": [e.status for e in entries],
+        },
+        schema={"player_id": pl.String, "rating": pl.Int64, "games": pl.Int64, "status": pl.String},
+    )
+
+
+def _changes_frame(changes: Sequence) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "player_id": [c.player_id for c in changes],
+            "event_id": [c.event_id for c in changes],
+            "games": [c.games for c in changes],
+            "W": [decimal_text(c.W) for c in changes],
+            "We": [decimal_text(c.We) for c in changes],
+            "K": [c.K for c in changes],
+            "delta": [decimal_text(c.delta) for c in changes],
+            "list_date": [c.list_date.isoformat() for c in changes],
+            "method": [c.method for c in changes],
+        },
+        schema={
+            "player_id": pl.String, "event_id": pl.String, "games": pl.Int64, "W": pl.String, "We": pl.String,
+            "K": pl.Int64, "delta": pl.String, "list_date": pl.String, "method": pl.String,
+        },
+    )
+
+
+def write_history(directory: Path, history, players: Sequence[Player]) -> list[Path]:
+    """Write every list of ``history`` and its changes into ``directory``; return the files written.
+
+    ``history`` is a ``History`` (lists of entries) or any object with
+    ``list_frames()`` (date, frame of player_id/rating/games/status) and
+    ``changes_frame()`` giving the same content as columns.
+    """
+    directory = Path(directory)
+    names = pl.DataFrame({"player_id": [p.id for p in players], "name": [p.name for p in players]})
+    name_of = dict(zip(names["player_id"].to_list(), names["name"].to_list()))
+    written: list[Path] = []
+    if hasattr(history, "list_frames"):
+        frames = history.list_frames()
+    else:
+        frames = ((published.date, _list_frame(published.entries)) for published in history.lists)
+    for list_date, frame in frames:
+        path = directory / f"{list_date.isoformat()}.csv"
+        frame.with_columns(
+            pl.col("player_id").replace_strict(name_of, default="", return_dtype=pl.String).alias("name")
+        ).select(LIST_COLUMNS).write_csv(path)
+        written.append(path)
+    changes = history.changes_frame() if hasattr(history, "changes_frame") else _changes_frame(history.changes)
+    path = directory / "changes.csv"
+    changes.select(CHANGE_COLUMNS).write_csv(path)
+    written.append(path)
+    return written

@@ -70,6 +70,12 @@ def test_gb11643_letters_inside_are_wrong_characters():
     assert "wrong characters" in problem
 
 
+def test_gb11643_only_ascii_digits():
+    # other scripts' digits (Gujarati ૮, full-width ８) are digits to Python, not to the standard
+    assert "wrong characters" in validate_resident_id("11૮10519491231002X")[0]
+    assert validate_resident_id("１１０１０５１９４９１２３１００２X") == []  # NFKC full-width is normalised
+
+
 def test_gb11643_bad_check_digit():
     (problem,) = validate_resident_id("110105194912310021")
     assert problem == "bad check digit: 1, the first 17 digits give X"
@@ -169,9 +175,9 @@ provinces = st.sampled_from(sorted(PROVINCE_CODES))
 valid_ids = st.builds(
     lambda p, rest, born, seq: make_id(p + rest, born, seq),
     provinces,
-    st.from_regex(r"\d{4}", fullmatch=True),
+    st.text(alphabet="0123456789", min_size=4, max_size=4),
     st.dates(min_value=date(1900, 1, 1), max_value=TODAY),
-    st.from_regex(r"\d{3}", fullmatch=True),
+    st.text(alphabet="0123456789", min_size=3, max_size=3),
 )
 
 

@@ -17,6 +17,7 @@ format sanity check only.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
@@ -34,8 +35,9 @@ PROVINCE_CODES: frozenset[str] = frozenset(
 EARLIEST_BIRTH_YEAR = 1900
 RESIDENT_ID_LENGTH = 18
 
-_RESIDENT_SHAPE = re.compile(r"\d{17}[\dX]")
-_PASSPORT_SHAPE = re.compile(r"[A-Z0-9]{5,20}")
+_RESIDENT_SHAPE = re.compile(r"[0-9]{17}[0-9X]")
+_DIGITS17 = re.compile(r"[0-9]{17}")
+_PASSPORT_SHAPE = re.compile(r"[A-Z0-9]{5,20}", re.ASCII)
 _OTHER_SHAPE = re.compile(r"[A-Z0-9][A-Z0-9/]{2,31}")
 
 
@@ -64,13 +66,13 @@ class InvalidIdNumber(ValueError):
 
 
 def normalize_id_number(number: str) -> str:
-    """Remove spaces and hyphens and write a trailing ``x`` as ``X``."""
-    return re.sub(r"[\s-]+", "", number or "").upper()
+    """Full-width characters become ASCII (NFKC); spaces and hyphens go; ``x`` is written ``X``."""
+    return re.sub(r"[\s-]+", "", unicodedata.normalize("NFKC", number or "")).upper()
 
 
 def check_character(first17: str) -> str:
     """The ISO 7064 MOD 11-2 check character (校验码) of the first 17 digits."""
-    if len(first17) != 17 or not first17.isdigit():
+    if not _DIGITS17.fullmatch(first17):
         raise ValueError("the check character is computed from exactly 17 digits")
     total = sum(int(d) * w for d, w in zip(first17, CHECK_WEIGHTS))
     return CHECK_CHARACTERS[total % 11]
@@ -105,7 +107,7 @@ def validate_resident_id(
     if not n:
         return ["ID number is empty"]
     if len(n) != RESIDENT_ID_LENGTH:
-        hint = " (a first-generation 15-digit number: give the 18-digit one)" if len(n) == 15 and n.isdigit() else ""
+        hint = " (a first-generation 15-digit number: give the 18-digit one)" if len(n) == 15 and n.isascii() and n.isdigit() else ""
         return [f"wrong length: {len(n)} characters, a resident ID has 18{hint}"]
     if not _RESIDENT_SHAPE.fullmatch(n):
         return ["wrong characters: a resident ID is 17 digits and a check digit (0-9 or X)"]

@@ -66,6 +66,8 @@ def _save(t: Tournament, path: Path) -> None:
 
     from qiyuan.formats.trf import write_trf
 
+    for e in t.entrants:
+        e.points = None  # the writer puts the score the results give
     try:
         text = write_trf(t)
     except ValueError as exc:
@@ -82,8 +84,9 @@ def _event_error(exc: Exception) -> typer.Exit:
 def _next_pairing(t: Tournament, explain: bool = False):
     """The pairing of the next round, by the file's format (Swiss, Berger tables, knock-out)."""
     from qiyuan.tournament import eventfile as ev
+    from qiyuan.tournament.swiss import next_round
 
-    rnd = ev.rounds_paired(t) + 1
+    rnd = next_round(t)
     if rnd > 1 and (left := ev.unfinished_boards(t, rnd - 1)):
         boards = ", ".join(f"{a}-{b}" for a, b in left[:10]) + (" …" if len(left) > 10 else "")
         raise ev.EventError(f"round {rnd - 1} has boards without a result: {boards}")
@@ -115,11 +118,8 @@ def _pairing_lines(pairing) -> list[str]:
 
 def _pair_or_fail(t: Tournament, explain: bool):
     from qiyuan.tournament.eventfile import EventError
+    from qiyuan.tournament.swiss import PairingError
 
-    try:
-        from qiyuan.tournament.swiss import PairingError
-    except ImportError:  # pragma: no cover - the Swiss engine ships with qiyuan
-        PairingError = EventError  # noqa: N806
     try:
         return _next_pairing(t, explain)
     except (EventError, PairingError) as exc:

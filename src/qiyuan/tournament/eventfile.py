@@ -236,9 +236,9 @@ _RESULTS = {
 
 def enter_result(t: Tournament, rnd: int, number: int, result: str) -> tuple[int, int]:
     """Enter one board's result as seen by player ``number``: ``1-0``, ``0-1``, ``½-½``
-    (or ``=-=``), forfeits ``+-``, ``-+``, ``--`` (both lose). Returns the board."""
+    (or ``=-=``), forfeits ``+-``, ``-+``, ``--`` (both lose); blank clears it. Returns the board."""
     e = _entrant(t, number)
-    key = result.strip().replace(" ", "")
+    key = result.strip().replace(" ", "") or " "  # blank clears the result
     if key not in _RESULTS:
         raise EventError(f"unknown result {result!r}: write 1-0, 0-1, ½-½ (=-=), +-, -+ or --")
     if len(e.rounds) < rnd or e.rounds[rnd - 1].opponent is None:

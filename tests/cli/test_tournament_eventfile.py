@@ -1,0 +1,135 @@
+"""Event-file operations (qiyuan.tournament.eventfile): the arbiter's hard rules and bookkeeping."""
+
+from __future__ import annotations
+
+import pytest
+
+from qiyuan.formats.trf import read_trf, write_trf
+from qiyuan.tournament import eventfile as ev
+from qiyuan.tournament.model import Entrant, RoundCell
+
+
+def six():
+    t = ev.new_event("Test", rounds=5)
+    for i in range(6):
+        ev.add_player(t, Entrant(0, f"P{i + 1}", rating=2000 + i))
+    return t
+
+
+def test_new_event_records_format_and_rejects_unknown():
+    t = ev.new_event("RR", fmt="round_robin")
+    assert ev.event_format(read_trf(write_trf(t) + "001    1      A                                                                  0.0\n"
+                                    "001    2      B                                                                  0.0\n")) == "round_robin"
+    with pytest.raises(ev.EventError, match="unknown format"):
+        ev.new_event("X", fmt="league")
+
+
+def test_draw_by_lot_is_reproducible_from_the_recorded_seed():
+    a, b = six(), six()
+    ev.draw_numbers(a, seed=42)
+    ev.draw_numbers(b, seed=42)
+    assert [e.name for e in a.entrants] == [e.name for e in b.entrants]
+    assert [e.number for e in a.entrants] == [1, 2, 3, 4, 5, 6]
+    assert a.extra["XQD"] == ["lot seed 42"]
+    assert read_trf(write_trf(a)).extra["XQD"] == ["lot seed 42"]
+
+
+def test_draw_as_given_and_its_checks():
+    t = six()
+    ev.draw_numbers(t, order=[6, 5, 4, 3, 2, 1])
+    assert [e.name for e in t.entrants] == ["P6", "P5", "P4", "P3", "P2", "P1"]
+    with pytest.raises(ev.EventError, match="missing"):
+        ev.draw_numbers(t, order=[1, 2, 3])
+    ev.set_round(t, 1, [(1, 2), (3, 4), (5, 6)], None)
+    with pytest.raises(ev.EventError, match="fixed once round 1 is paired"):
+        ev.draw_numbers(t, seed=1)
+
+
+def test_late_entry_is_absent_for_rounds_already_paired():
+    t = six()
+    ev.set_round(t, 1, [(1, 2), (3, 4), (5, 6)], None)
+    e = ev.add_player(t, Entrant(0, "Late"))
+    assert e.number == 7 and e.rounds == [RoundCell(None, "-", "Z")]
+    with pytest.raises(ev.EventError, match="already entered"):
+        ev.add_player(t, Entrant(0, "Late"))
+
+
+def test_results_both_sides_and_forfeits():
+    t = six()
+    ev.set_round(t, 1, [(1, 2), (3, 4), (5, 6)], None)
+    assert ev.unfinished_boards(t, 1) == [(1, 2), (3, 4), (5, 6)]
+    ev.enter_result(t, 1, 2, "0-1")
+    ev.enter_result(t, 1, 3, "½-½")
+    ev.enter_result(t, 1, 6, "-+")
+    assert [e.rounds[0].result for e in t.entrants] == ["1", "0", "=", "=", "+", "-"]
+    assert ev.unfinished_boards(t, 1) == []
+    assert [ev.score(e, t.points) for e in t.entrants] == [2, 0, 1, 1, 2, 0]
+    with pytest.raises(ev.EventError, match="unknown result"):
+        ev.enter_result(t, 1, 1, "3-0")
+    with pytest.raises(ev.EventError, match="no game in round 2"):
+        ev.enter_result(t, 2, 1, "1-0")
+
+
+def test_law_1_hand_pairing_checked_against_the_hard_rules():
+    t = six()
+    ev.set_round(t, 1, [(1, 2), (3, 4), (5, 6)], None)
+    ev.withdraw(t, 6)
+    faults = ev.check_pairing(t, 2, [(2, 1), (3, 3), (4, 6)], None)
+    assert "2 and 1 already met in round 1" in faults
+    assert "player 3 is paired 2 times" in faults
+    assert "player 6 is withdrawn or absent in round 2" in faults
+    assert "player 5 is not paired" in faults
+    assert "an odd number of players needs a bye" in faults
+    ev.set_round(t, 2, [(1, 3), (2, 4)], 5)
+    faults = ev.check_pairing(t, 3, [(1, 4), (2, 3)], 5)
+    assert faults == ["player 5 already had the bye in round 2"]
+    assert ev.check_pairing(t, 3, [(1, 4), (5, 3)], 2) == []
+
+
+def test_excuse_and_withdraw():
+    t = six()
+    ev.excuse(t, 4, 1, "H")
+    assert not ev.is_active(t.entrants[3], 1) and ev.is_active(t.entrants[3], 2)
+    with pytest.raises(ev.EventError, match="only the next round"):
+        ev.excuse(t, 4, 3)
+    ev.set_round(t, 1, [(1, 2), (3, 5)], 6)
+    assert t.entrants[3].rounds == [RoundCell(None, "-", "H")]
+    with pytest.raises(ev.EventError, match="already paired"):
+        ev.excuse(t, 1, 1)
+    assert ev.withdraw(t, 2) == 1
+    assert not ev.is_active(t.entrants[1], 2)
+    with pytest.raises(ev.EventError, match="no player 9"):
+        ev.withdraw(t, 9)
+
+
+def test_undo_only_the_last_round_and_only_without_results():
+    t = six()
+    ev.set_round(t, 1, [(1, 2), (3, 4), (5, 6)], None)
+    for p in (1, 3, 5):
+        ev.enter_result(t, 1, p, "1-0")
+    ev.excuse(t, 6, 2)
+    ev.set_round(t, 2, [(1, 3), (2, 5)], 4)
+    with pytest.raises(ev.EventError, match="only the last round"):
+        ev.clear_round(t, 1)
+    ev.enter_result(t, 2, 1, "1-0")
+    with pytest.raises(ev.EventError, match="already has results"):
+        ev.clear_round(t, 2)
+    ev.enter_result(t, 2, 1, " ")
+    ev.clear_round(t, 2)
+    assert ev.rounds_paired(t) == 1
+    assert t.entrants[5].rounds[1] == RoundCell(None, "-", "Z")  # the absence entered before stays
+    assert all(len(e.rounds) == 1 for e in t.entrants[:5])
+
+
+def test_round_table_and_crosstable_text():
+    t = six()
+    ev.set_round(t, 1, [(1, 2), (3, 4)], None)
+    ev.enter_result(t, 1, 1, "1-0")
+    table = ev.round_table(t, 1)
+    lines = table.splitlines()
+    assert lines[2].split() == ["1", "1", "P1", "2", "P2", "1-0"]
+    assert lines[3].split() == ["2", "3", "P3", "4", "P4"]
+    assert "P5: absent" in table
+    cross = ev.crosstable(t).splitlines()
+    assert cross[1].split() == ["1", "P1", "2000", "2b1", "2"]
+    assert cross[5].split() == ["5", "P5", "2004", "Z", "0"]

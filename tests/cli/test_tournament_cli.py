@@ -1,0 +1,198 @@
+"""The tournament desk from the terminal: a 7-round event run by `qiyuan event …`,
+the bbpPairings-like `qiyuan pair`, `standings`, `report`, and bad input (exit 2, nothing written)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+import typer
+from openpyxl import load_workbook
+from typer.testing import CliRunner
+
+from qiyuan.cli.tournament import register
+from qiyuan.formats.trf import read_trf
+from qiyuan.tournament.eventfile import score
+
+REPO = Path(__file__).resolve().parents[2]
+TRF_DIR = REPO.parent / "shared" / "data" / "trf"
+
+app = typer.Typer()
+register(app)
+
+
+@app.callback()
+def _root() -> None:
+    """qiyuan (test harness: the tournament commands only)."""
+
+
+def run(*args, ok=True):
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    if ok:
+        assert result.exit_code == 0, (args, result.stdout, result.stderr)
+    return result
+
+
+def boards_of(path: Path, rnd: int) -> list[tuple[int, int]]:
+    t = read_trf(path)
+    return [(e.number, e.rounds[rnd - 1].opponent) for e in t.entrants
+            if len(e.rounds) >= rnd and e.rounds[rnd - 1].colour == "b" and e.rounds[rnd - 1].opponent]
+
+
+def test_seven_round_event_from_the_terminal(tmp_path):
+    ev = tmp_path / "ev.trf"
+    run("event", "new", ev, "--name", "2026年五子棋等级赛", "--rounds", 7, "--start", "2026-05-01",
+        "--end", "2026-05-03", "--time-control", "每方60分钟", "--chief", "王裁判", "--arbiter", "李一",
+        "--arbiter", "赵二", "--city", "上海")
+    for i in range(1, 10):
+        run("event", "add-player", ev, f"选手{i}", "--rating", 2000 + 25 * i, "--sex", "m" if i % 2 else "w",
+            "--title", f"{i % 5 + 1}d", "--association", "上海围棋协会五子棋委员会" if i < 5 else "北京",
+            "--id-number", f"11010119900101{i:03d}X")
+    out = run("event", "draw", ev, "--seed", 2026).stdout
+    assert out.startswith("draw: lot seed 2026")
+    for rnd in range(1, 8):
+        if rnd == 3:
+            run("event", "add-player", ev, "迟到者", "--rating", 1900)  # late entry: Z in rounds 1-2
+        if rnd == 4:
+            assert "withdrawn after round 3" in run("event", "withdraw", ev, 2).stdout
+        if rnd == 5:
+            run("event", "excuse", ev, 5, 5, "--points", "half")
+        pairing = run("event", "pair", ev).stdout
+        assert pairing.startswith(f"Round {rnd}")
+        items = []
+        for k, (a, b) in enumerate(boards_of(ev, rnd)):
+            items.append(f"{a} " + ("½-½" if k % 3 == 2 else "1-0" if (a + rnd) % 2 else "0-1"))
+        if rnd == 6:
+            items[0] = items[0].split()[0] + " +-"  # a forfeit
+        run("event", "result", ev, rnd, *items)
+    t = read_trf(ev)
+    assert t.rounds_played == 7 and len(t.entrants) == 10
+    met = set()
+    for e in t.entrants:
+        assert sum(c.result == "U" for c in e.rounds) <= 1
+        for c in e.rounds:
+            if c.opponent:
+                pair = frozenset((e.number, c.opponent))
+                assert (pair, e.number) not in met
+                met.add((pair, e.number))
+    late = t.entrants[9]
+    assert late.rounds[:2] == [late.rounds[0]] * 2 and late.rounds[0].result == "Z"
+    assert all(c.opponent is None for c in t.entrants[1].rounds[3:])
+    assert t.entrants[4].rounds[4].result == "H"
+
+    rows = list(csv.reader(io.StringIO(run("standings", ev, "--csv").stdout)))
+    assert rows[0] == ["rank", "number", "name", "score"] + [f"tb{i}" for i in range(1, 8)]
+    scores = {int(r[1]): Decimal(r[3]) for r in rows[1:]}
+    assert scores == {e.number: score(e, t.points) for e in t.entrants}
+    assert [int(r[0]) for r in rows[1:]] == sorted(int(r[0]) for r in rows[1:])
+    assert "Pts" in run("event", "crosstable", ev).stdout
+
+    xlsx = tmp_path / "report.xlsx"
+    run("report", ev, "--xlsx", xlsx, "--organizer", "中国围棋协会五子棋分会")
+    wb = load_workbook(xlsx)
+    assert wb["竞赛报告"]["B3"].value == "2026年五子棋等级赛"
+    ws = wb["成绩"]
+    assert ws.cell(2, 15).value == "第7轮" and ws.cell(2, 16).value == "积分"
+    assert sorted(ws.cell(r, 2).value for r in range(3, 13)) == list(range(1, 11))
+
+
+def test_pair_prints_bbp_format_and_writes_only_with_o(tmp_path):
+    ev = tmp_path / "ev.trf"
+    run("event", "new", ev, "--name", "x", "--rounds", 3)
+    for i in range(5):
+        run("event", "add-player", ev, f"P{i + 1}")
+    before = ev.read_text()
+    out = run("pair", ev).stdout.splitlines()
+    assert out == ["3", "1 2", "3 4", "5 0"]  # round 1, odd round: 1-2, 3-4; 5 gets the bye
+    assert ev.read_text() == before
+    out_file = tmp_path / "r1.trf"
+    run("pair", ev, "-o", out_file)
+    t = read_trf(out_file)
+    assert [c.rounds[0].result for c in t.entrants] == [" ", " ", " ", " ", "U"]
+    assert t.entrants[4].points == 2
+    explained = run("pair", ev, "--explain")
+    assert explained.stdout.splitlines()[0] == "3" and "bye" in explained.stderr
+
+
+def test_standings_of_real_chess_files_use_their_own_points():
+    rows = list(csv.reader(io.StringIO(run("standings", TRF_DIR / "lichess-swiss-2020-06-26.trf", "--csv").stdout)))
+    assert rows[1][3] == rows[2][3] == "7.5" and {rows[1][2], rows[2][2]} == {"mattderkuerschner", "hansimpech"}
+    text = run("standings", TRF_DIR / "fide-example1-karl-mala-2005.trf").stdout.splitlines()
+    assert len(text) == 285 and "Mikhaletz,Lubomir" in text[1] and "6.5" in text[1]
+
+
+def test_broken_file_exit_2_with_line_and_column_and_no_output(tmp_path):
+    bad = tmp_path / "bad.trf"
+    bad.write_text("012 x\n001    1      A                                                                  2.0          2 b 1\n"
+                   "001    2      B                                                                  0.0          7 w 0\n")
+    out = tmp_path / "out.trf"
+    r = run("pair", bad, "-o", out, ok=False)
+    assert r.exit_code == 2 and not out.exists()
+    assert f"{bad}, line 2, column 92: round 1: player 1 is paired with 2, but player 2's round 1 names" in r.stderr
+    assert "line 3, column 92: round 1: opponent 7 is out of range (1..2)" in r.stderr
+    r = run("standings", tmp_path / "missing.trf", ok=False)
+    assert r.exit_code == 2 and "cannot read the file" in r.stderr
+
+
+def test_no_pairing_left_is_a_clear_error(tmp_path):
+    ev = tmp_path / "ev.trf"
+    run("event", "new", ev, "--name", "x")
+    for i in range(4):
+        run("event", "add-player", ev, f"P{i + 1}")
+    for rnd, boards in enumerate([("1 2", "3 4"), ("1 3", "2 4"), ("1 4", "2 3")], start=1):
+        run("event", "set-pairing", ev, rnd, *boards)
+        run("event", "result", ev, rnd, *(f"{b.split()[0]} 1-0" for b in boards))
+    before = ev.read_text()
+    r = run("event", "pair", ev, ok=False)
+    assert r.exit_code == 2 and r.stderr.startswith("error:") and ev.read_text() == before
+
+
+def test_pairing_needs_the_results_of_the_round_before(tmp_path):
+    ev = tmp_path / "ev.trf"
+    run("event", "new", ev, "--name", "x")
+    for i in range(4):
+        run("event", "add-player", ev, f"P{i + 1}")
+    run("event", "pair", ev)
+    r = run("event", "pair", ev, ok=False)
+    assert r.exit_code == 2 and "round 1 has boards without a result: 1-2, 3-4" in r.stderr
+
+
+def test_hand_pairing_breaking_the_hard_rules_is_refused(tmp_path):
+    ev = tmp_path / "ev.trf"
+    run("event", "new", ev, "--name", "x")
+    for i in range(5):
+        run("event", "add-player", ev, f"P{i + 1}")
+    run("event", "pair", ev)
+    run("event", "result", ev, 1, "1 1-0", "3 0-1")
+    before = ev.read_text()
+    r = run("event", "set-pairing", ev, 2, "1 2", "3 5", "--bye", 5, ok=False)
+    assert r.exit_code == 2 and ev.read_text() == before
+    assert "1 and 2 already met in round 1" in r.stderr and "player 5 is paired 2 times" in r.stderr
+    assert "player 4 is not paired" in r.stderr
+    run("event", "set-pairing", ev, 2, "1 3", "2 5", "--bye", 4)
+    assert boards_of(ev, 2) == [(1, 3), (2, 5)]
+    run("event", "undo", ev, 2)
+    assert read_trf(ev).rounds_played == 1
+    run("event", "pair", ev)
+    assert "Round 2" in run("event", "show", ev, 2).stdout
+
+
+def test_bad_results_are_all_reported_and_nothing_saved(tmp_path):
+    ev = tmp_path / "ev.trf"
+    run("event", "new", ev, "--name", "x")
+    for i in range(4):
+        run("event", "add-player", ev, f"P{i + 1}")
+    run("event", "pair", ev)
+    before = ev.read_text()
+    r = run("event", "result", ev, 1, "1 1-0", "3 9-9", "x 1-0", "7 1-0", ok=False)
+    assert r.exit_code == 2 and ev.read_text() == before
+    assert "'3 9-9': unknown result" in r.stderr and "'x 1-0'" in r.stderr and "no player 7" in r.stderr
+
+
+def test_help_shows_the_decisions():
+    text = run("event", "--help").stdout
+    for phrase in ("bye", "absent", "forfeit", "seed", "hard rules"):
+        assert phrase in text

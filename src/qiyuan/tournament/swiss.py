@@ -1,0 +1,534 @@
+"""Gomoku Swiss pairing (五子棋瑞士制抓对), as read in ``spec/gomoku-swiss.md``.
+
+Hard rules (法则一): everybody present is paired, an odd count gives exactly
+one bye (轮空); nobody meets twice; nobody gets a second bye; withdrawn and
+absent players are not paired.
+
+Order of work (法则二、三、四): score groups (积分组) from the highest score
+down. In a group, the players who floated into it (轮低 from above, in the
+order they were chosen) each take an opponent — who pairs up (轮高) is the
+player with most ``downs``, then fewest ``ups``, then the smaller draw number
+in odd rounds and the larger in even rounds. Then as few of the group's own
+remaining players as possible float out; who floats is chosen one at a time by
+most ``ups``, then fewest ``downs``, then the larger draw number. The rest
+pair inside the group: the smallest remaining draw number picks, taking the
+front (抓前) in odd rounds and the back (抓后) in even rounds. The player
+floating out of the lowest group gets the bye.
+
+Every choice is taken only if the rest of the round can still be completed
+(the look-ahead that replaces the source's re-pairing of the groups above):
+a perfect matching must exist in the "have not met" graph of the players
+still unpaired, with a dummy vertex for the bye joined to the players without
+one, players already floating not joined to each other, and a group's
+members that stay inside it joined only to each other.
+
+Speed: the procedure is first run *optimistically*, each choice taken when it
+is merely legal. If that run completes the round, every choice it made had a
+completion (the run's own result), so it is exactly the procedure's pairing.
+Otherwise the procedure runs again with the look-ahead, keeping one perfect
+matching of the unpaired players (the witness, started from the optimistic
+run) and repairing it after each choice (:mod:`qiyuan.tournament.matching`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from qiyuan.tournament.matching import Matching
+from qiyuan.tournament.model import RoundCell, Tournament
+from qiyuan.tournament.openers import opener_rule
+from qiyuan.tournament.state import PlayerState, player_states, states_and_gaps
+
+__all__ = [
+    "Board",
+    "Pairing",
+    "PairingError",
+    "PlayerState",
+    "apply_pairing",
+    "next_round",
+    "pair_round",
+    "player_states",
+]
+
+BYE = 0  # the dummy vertex standing for the bye (draw numbers start at 1)
+
+
+class PairingError(ValueError):
+    """No complete pairing exists, or the event cannot be paired as it stands."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    opener: int  # 假先 / 开局者, TRF colour "b"
+    other: int
+
+
+@dataclass(slots=True)
+class Pairing:
+    round: int
+    boards: list[Board]
+    bye: int | None
+    explanation: list[str] = field(default_factory=list)
+
+
+def next_round(t: Tournament) -> int:
+    """The round to pair: the first round some player still to be paired has no cell for."""
+    pending = [
+        len(e.rounds)
+        for e in t.entrants
+        if e.withdrawn_after is None or e.withdrawn_after > len(e.rounds)
+    ]
+    if not pending:
+        raise PairingError("nobody is left to pair: every player has withdrawn")
+    return min(pending) + 1
+
+
+def _fmt(score: Decimal) -> str:
+    return format(score.normalize(), "f") if score == score.to_integral() else str(score)
+
+
+class _Procedure:
+    """One run of the pairing procedure over the players to pair."""
+
+    def __init__(
+        self,
+        round_no: int,
+        pool: list[int],
+        st: dict[int, PlayerState],
+        *,
+        exact: bool,
+        explain: bool,
+    ) -> None:
+        self.round_no = round_no
+        self.odd = round_no % 2 == 1
+        self.st = st
+        self.exact = exact
+        self.explain = explain
+        self.notes: list[str] = []
+        size = max(pool, default=0) + 1
+        self.met: list[set[int]] = [set()] * size
+        self.had_bye = [False] * size
+        self.ups = [0] * size
+        self.downs = [0] * size
+        for n in pool:
+            s = st[n]
+            self.met[n] = s.opponents
+            self.had_bye[n] = s.had_bye
+            self.ups[n] = s.ups
+            self.downs[n] = s.downs
+        by_score: dict[Decimal, list[int]] = {}
+        for n in pool:
+            by_score.setdefault(st[n].score, []).append(n)
+        self.groups = [(score, sorted(by_score[score])) for score in sorted(by_score, reverse=True)]
+        self.paired = [False] * size
+        self.pairs: list[tuple[int, int]] = []
+        self.bye: int | None = None
+        self.failed = False
+        # look-ahead state
+        self.zone = [0] * size
+        self.transit = [False] * size
+        self.member = [False] * size  # the group's other members while testing floaters
+        self.witness: Matching | None = None
+
+    # -- keys of the ordered choices ------------------------------------
+
+    def pairs_up_key(self, n: int) -> tuple[int, int, int]:
+        """Who pairs up (轮高) first: most downs, fewest ups, then front/back by round."""
+        return (-self.downs[n], self.ups[n], n if self.odd else -n)
+
+    def floats_key(self, n: int) -> tuple[int, int, int]:
+        """Who floats down (轮低) first: most ups, fewest downs, then the larger draw number."""
+        return (-self.ups[n], self.downs[n], -n)
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    # -- the look-ahead ------------------------------------------------------
+
+    def adjacent(self, u: int, v: int) -> bool:
+        zone = self.zone
+        if zone[u] != zone[v]:
+            return False
+        if u == BYE:
+            return not self.had_bye[v]
+        if v == BYE:
+            return not self.had_bye[u]
+        transit = self.transit
+        if transit[u] or transit[v]:
+            if transit[u] and transit[v]:
+                return False
+            if self.member[v] if transit[u] else self.member[u]:
+                return False
+        return v not in self.met[u]
+
+    def start_witness(self, pool: list[int], seed_pairs: list[tuple[int, int]], seed_bye: int | None) -> None:
+        size = len(self.paired)
+        m = Matching(size, self.adjacent)
+        keep = set(pool)
+        if len(pool) % 2:
+            keep.add(BYE)
+        for v in range(size):
+            if v not in keep:
+                del m.alive[v]
+        for a, b in seed_pairs:
+            m.match(a, b)
+        if seed_bye is not None and len(pool) % 2:
+            m.match(seed_bye, BYE)
+        left = m.maximise()
+        if left:
+            raise PairingError(self._impossible(pool, [v for v in left if v != BYE]))
+        self.witness = m
+
+    def _impossible(self, pool: list[int], left: list[int]) -> str:
+        r = self.round_no
+        if not left:
+            return (
+                f"round {r} cannot be paired: {len(pool)} players present and every one of them "
+                "has already had the bye"
+            )
+        v = left[0]
+        others = [u for u in pool if u != v and u not in self.met[v]]
+        if not others and (len(pool) % 2 == 0 or self.had_bye[v]):
+            return f"round {r} cannot be paired: player {v} has already met every other player present"
+        return (
+            f"round {r} cannot be paired: no pairing of the {len(pool)} players present avoids a "
+            f"repeat meeting or a second bye (player {v} is left over in every attempt)"
+        )
+
+    def try_pair(self, a: int, b: int) -> bool:
+        """Pair ``a`` with ``b`` if the rest of the round can still be completed."""
+        m = self.witness
+        if m is None:
+            return True
+        if m.mate[a] == b:
+            m.remove(a)
+            m.remove(b)
+            return True
+        saved = m.snapshot()
+        exposed = [x for x in (m.remove(a), m.remove(b)) if x != -1]
+        if m.repair(exposed):
+            return True
+        m.restore(saved)
+        m.revive(a)
+        m.revive(b)
+        return False
+
+    def try_split(self, tag: int, rest: list[int], floaters: list[int], *, final: bool) -> bool:
+        """Can ``floaters`` leave the group (of remaining members ``rest``)?
+
+        With ``final``, the other members must pair among themselves and the
+        witness is kept on success. Without it they stay free (a necessary
+        condition that prunes the search for the floaters) and the witness is
+        always restored.
+        """
+        m = self.witness
+        assert m is not None
+        saved = m.snapshot()
+        zone, transit, member, mate = self.zone, self.transit, self.member, m.mate
+        fl = set(floaters)
+        others = [v for v in rest if v not in fl]
+        flag = zone if final else member
+        mark = tag if final else True
+        for v in others:
+            flag[v] = mark
+        for x in floaters:
+            transit[x] = True
+        cut: list[int] = []
+        for v in (others + floaters) if final else floaters:
+            w = mate[v]
+            if w != -1 and not self.adjacent(v, w):
+                m.unmatch(v)
+                cut += (v, w)
+        ok = m.repair(cut)
+        if ok and final:
+            return True
+        m.restore(saved)
+        for v in others:
+            flag[v] = 0 if final else False
+        for x in floaters:
+            transit[x] = False
+        return ok
+
+    # -- the procedure -------------------------------------------------------
+
+    def run(self) -> None:
+        carry: list[int] = []
+        last = len(self.groups) - 1
+        for g, (score, members) in enumerate(self.groups):
+            carry = self.take_floaters(score, members, carry) + self.float_out(g + 1, score, members, g == last)
+        self.finish(carry)
+
+    def take_floaters(self, score: Decimal, members: list[int], carry: list[int]) -> list[int]:
+        """Players who floated into the group take their opponents; return those who float on."""
+        on: list[int] = []
+        paired, met = self.paired, self.met
+        for f in carry:
+            legal = [c for c in members if not paired[c] and c not in met[f]]
+            chosen = None
+            if self.witness is None:
+                if legal:
+                    chosen = min(legal, key=self.pairs_up_key)
+            else:
+                for c in sorted(legal, key=self.pairs_up_key):
+                    if self.try_pair(f, c):
+                        chosen = c
+                        break
+                    if self.explain:
+                        self.note(f"  {f}–{c} not taken: the rest of the round could not be completed")
+            if chosen is None:
+                on.append(f)
+                if self.explain:
+                    self.note(
+                        f"{f} floats on past the {_fmt(score)}-point group: nobody in it can meet him "
+                        "and still leave the round complete"
+                    )
+                continue
+            paired[f] = paired[chosen] = True
+            self.pairs.append((f, chosen))
+            if self.explain:
+                order = "smaller" if self.odd else "larger"
+                self.note(
+                    f"{f}–{chosen}: {f} floated into the {_fmt(score)}-point group and {chosen} pairs up "
+                    f"(downs {self.downs[chosen]}, ups {self.ups[chosen]}; most downs, then fewest ups, "
+                    f"then the {order} draw number first)"
+                )
+        return on
+
+    def float_out(self, tag: int, score: Decimal, members: list[int], last: bool) -> list[int]:
+        """Choose the group's floaters, pair the rest inside; return the floaters in order."""
+        rest = [m for m in members if not self.paired[m]]
+        if self.witness is None:
+            floaters: list[int] = []
+            if len(rest) % 2:
+                cands = [x for x in rest if not self.had_bye[x]] if last else rest
+                if cands:
+                    floaters = [min(cands, key=self.floats_key)]
+                else:
+                    self.failed = True
+        else:
+            floaters = self.choose_floaters(tag, rest)
+        if self.explain and floaters:
+            self.explain_floaters(score, rest, floaters, last)
+        fl = set(floaters)
+        self.pair_inside(score, [m for m in rest if m not in fl])
+        return floaters
+
+    def choose_floaters(self, tag: int, rest: list[int]) -> list[int]:
+        """As few floaters as possible; each chosen by :meth:`floats_key` order, if feasible."""
+        order = sorted(rest, key=self.floats_key)
+        for k in range(len(rest) % 2, len(rest) + 1, 2):
+            found = self._search(tag, rest, order, k, 0, [])
+            if found is not None:
+                return found
+        raise AssertionError("the witness guarantees some split of the group")
+
+    def _search(
+        self, tag: int, rest: list[int], order: list[int], k: int, start: int, chosen: list[int]
+    ) -> list[int] | None:
+        if len(chosen) == k:
+            return chosen if self.try_split(tag, rest, chosen, final=True) else None
+        need = k - len(chosen)
+        for i in range(start, len(order) - need + 1):
+            trial = chosen + [order[i]]
+            if need > 1 and not self.try_split(tag, rest, trial, final=False):
+                continue
+            found = self._search(tag, rest, order, k, i + 1, trial)
+            if found is not None:
+                return found
+        return None
+
+    def explain_floaters(self, score: Decimal, rest: list[int], floaters: list[int], last: bool) -> None:
+        g = f"{_fmt(score)}-point group"
+        if len(floaters) == len(rest) % 2:
+            why = f"the {g} has an odd number of players left ({len(rest)})"
+        else:
+            why = (
+                f"the {g} cannot pair {len(rest) - len(floaters) + 2} of its {len(rest)} players among "
+                f"themselves and still leave the round complete, so {len(floaters)} float"
+            )
+        for x in floaters:
+            dest = "takes the bye" if last else "floats down"
+            self.note(
+                f"{x} {dest}: {why}; {x} has ups {self.ups[x]}, downs {self.downs[x]} "
+                "(most ups, then fewest downs, then the larger draw number float first"
+                + (", only players without a bye can take it" if last else "")
+                + ")"
+            )
+
+    def pair_inside(self, score: Decimal, rest: list[int]) -> None:
+        """法则四: the smallest remaining draw number picks, front in odd rounds, back in even."""
+        n = len(rest)
+        used = [False] * n
+        met, odd, explain = self.met, self.odd, self.explain
+        hi = n - 1
+        for i in range(n):
+            if used[i]:
+                continue
+            p = rest[i]
+            used[i] = True
+            mp = met[p]
+            partner = -1
+            skipped: list[int] = []
+            if odd:
+                js = range(i + 1, n)
+            else:
+                while hi > i and used[hi]:
+                    hi -= 1
+                js = range(hi, i, -1)
+            for j in js:
+                if used[j]:
+                    continue
+                q = rest[j]
+                if q in mp:
+                    continue
+                if self.try_pair(p, q):
+                    partner = j
+                    break
+                skipped.append(q)
+            if partner == -1:
+                self.failed = True
+                if explain:
+                    self.note(f"{p} finds no opponent in the {_fmt(score)}-point group")
+                continue
+            used[partner] = True
+            q = rest[partner]
+            self.paired[p] = self.paired[q] = True
+            self.pairs.append((p, q))
+            if explain:
+                side = "front (odd round: 抓前)" if odd else "back (even round: 抓后)"
+                text = (
+                    f"{p}–{q}: {p} is the smallest remaining draw number of the {_fmt(score)}-point "
+                    f"group and takes from the {side} the first player it has not met"
+                )
+                if skipped:
+                    text += "; passed over " + ", ".join(map(str, skipped)) + " (the rest of the round could not be completed)"
+                self.note(text)
+
+    def finish(self, carry: list[int]) -> None:
+        if not carry:
+            return
+        if len(carry) == 1 and not self.had_bye[carry[0]]:
+            self.bye = carry[0]
+            if self.witness is not None:
+                self.witness.remove(carry[0])
+            return
+        self.failed = True
+
+
+def _pool(t: Tournament, r: int) -> tuple[list[int], list[tuple[int, int, str]], int | None, list[str]]:
+    """Players to pair in round ``r``, games and bye already entered for it, and notes."""
+    pool: list[int] = []
+    fixed: list[tuple[int, int, str]] = []
+    fixed_bye: int | None = None
+    notes: list[str] = []
+    for e in t.entrants:
+        if e.withdrawn_after is not None and e.withdrawn_after < r:
+            notes.append(f"{e.number} is not paired: withdrawn after round {e.withdrawn_after}")
+            continue
+        if len(e.rounds) >= r:
+            cell = e.rounds[r - 1]
+            if cell.opponent is not None:
+                if e.number < cell.opponent:
+                    fixed.append((e.number, cell.opponent, cell.colour))
+                continue
+            if cell.result == "U":
+                if fixed_bye is not None:
+                    raise PairingError(f"round {r} already has two byes: players {fixed_bye} and {e.number}")
+                fixed_bye = e.number
+                continue
+            notes.append(f"{e.number} is not paired: entered as '{cell.result}' (absent or excused) for round {r}")
+            continue
+        pool.append(e.number)
+    return pool, fixed, fixed_bye, notes
+
+
+def pair_round(t: Tournament, round_no: int | None = None, *, explain: bool = False) -> Pairing:
+    """Pair round ``round_no`` (default: the next round) by the Gomoku Swiss system.
+
+    Cells already entered for the round are respected: absences and the
+    arbiter's byes (``Z``/``H``/``F``) and withdrawn players are not paired,
+    games entered by hand stay as they are. Raises :class:`PairingError`
+    naming the problem when no complete pairing exists.
+    """
+    r = next_round(t) if round_no is None else round_no
+    if r < 1:
+        raise PairingError(f"round {r} does not exist")
+    st, gaps = states_and_gaps(t, r)
+    if gaps:
+        shown = ", ".join(f"round {k}: {a}–{b}" for k, a, b in gaps[:10] if a < b)
+        raise PairingError(f"cannot pair round {r}: earlier games have no result ({shown})")
+    pool, fixed, fixed_bye, notes = _pool(t, r)
+    if fixed_bye is not None and len(pool) % 2:
+        raise PairingError(
+            f"round {r}: player {fixed_bye} already has the bye and {len(pool)} players are left to pair"
+        )
+    for a, b, _ in fixed:
+        if a in st and b in st[a].opponents:
+            raise PairingError(f"round {r}: the game {a}–{b} entered by hand is a repeat meeting")
+    if fixed_bye is not None and st[fixed_bye].had_bye:
+        raise PairingError(f"round {r}: player {fixed_bye} is given a second bye")
+
+    proc = _Procedure(r, pool, st, exact=False, explain=explain)
+    proc.run()
+    if proc.failed:
+        seed_pairs, seed_bye = proc.pairs, proc.bye
+        proc = _Procedure(r, pool, st, exact=True, explain=explain)
+        proc.start_witness(pool, seed_pairs, seed_bye)
+        proc.run()
+        if proc.failed:  # cannot happen: the witness always certifies a completion
+            raise PairingError(f"round {r}: internal error, the look-ahead left players unpaired")
+
+    boards: list[Board] = []
+    fixed_lines: list[str] = []
+    for a, b, colour in fixed:
+        if colour == "b":
+            boards.append(Board(a, b))
+        elif colour == "w":
+            boards.append(Board(b, a))
+        else:
+            o, x, _ = opener_rule(st[a], st[b], r)
+            boards.append(Board(o, x))
+        fixed_lines.append(f"{a}–{b}: entered by hand")
+    rules = {
+        1: "rule 1: fewer openings, the bye counting half",
+        2: "rule 2: no third opening or non-opening in a row",
+        3: "rule 3: the smaller draw number in odd rounds, the larger in even",
+    }
+    board_lines: list[str] = []
+    for a, b in proc.pairs:
+        opener, other, rule = opener_rule(st[a], st[b], r)
+        boards.append(Board(opener, other))
+        if explain:
+            board_lines.append(f"board {len(boards)}: {opener} opens against {other} ({rules[rule]})")
+    lines = notes + fixed_lines + proc.notes + board_lines if explain else []
+    bye = fixed_bye if fixed_bye is not None else proc.bye
+    return Pairing(r, boards, bye, lines)
+
+
+def apply_pairing(t: Tournament, pairing: Pairing) -> None:
+    """Write the round's cells: games with result ``" "`` until entered, the bye as ``U``."""
+    r = pairing.round
+    by_number = {e.number: e for e in t.entrants}
+
+    def put(n: int, cell: RoundCell) -> None:
+        e = by_number[n]
+        while len(e.rounds) < r - 1:
+            e.rounds.append(RoundCell(None, "-", "Z"))
+        if len(e.rounds) >= r:
+            old = e.rounds[r - 1]
+            if old.opponent == cell.opponent and (old.opponent is not None or old.result == cell.result):
+                return
+            e.rounds[r - 1] = cell
+        else:
+            e.rounds.append(cell)
+
+    for b in pairing.boards:
+        put(b.opener, RoundCell(b.other, "b", " "))
+        put(b.other, RoundCell(b.opener, "w", " "))
+    if pairing.bye is not None:
+        put(pairing.bye, RoundCell(None, "-", "U"))

@@ -34,6 +34,8 @@ class RatingList(models.Model):
     rules_name = models.CharField(max_length=40, help_text="built-in rule set the list starts from")
     rules_overrides = models.TextField(blank=True, help_text="TOML settings overriding the rule set")
     created_at = models.DateTimeField(default=timezone.now)
+    #: the start of its first period (set by the first publication): players enter with their start state here
+    started_on = models.DateField(null=True, blank=True)
 
     class Meta:
         ordering = ["code"]
@@ -65,17 +67,28 @@ class RatingList(models.Model):
         return list(latest.values())
 
 
-class StartingRating(models.Model):
-    """A player's standing before the list's first period (the history's opening balance, a foreign reference)."""
+class ListMember(models.Model):
+    """A player on a list, with the facts the rule set starts him from, frozen when he joins the list.
 
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="starting_ratings")
-    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="starting_ratings")
+    Written when an import first brings him to the list (history ``players.csv``: his rating, games
+    and K latch before the history; a report: his registry facts that day). Later changes to the
+    registry (a new dan) never alter a published edition's recomputation: ``verify`` starts every
+    player from these frozen facts.
+    """
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="list_memberships")
+    gender = models.CharField(max_length=1, blank=True)
+    dan = models.CharField(max_length=3, blank=True)
     rating = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
     games = models.PositiveIntegerField(default=0)
     k_latched = models.BooleanField(default=False)
+    registered_on = models.DateField(null=True, blank=True)
+    reference_rating = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    joined_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["rating_list", "player"], name="ratings_start_unique")]
+        constraints = [models.UniqueConstraint(fields=["rating_list", "player"], name="ratings_member_unique")]
 
 
 class _Immutable(models.Model):
@@ -137,6 +150,8 @@ class EditionEntry(_Immutable):
     status = models.CharField(max_length=10, db_index=True)  # active / inactive / unrated / removed
     is_new = models.BooleanField(default=False)  # first published rating in this edition
     k = models.PositiveIntegerField(null=True, blank=True)  # K for his next event
+    #: the engine's PlayerState after this list (what the next period starts from), compact JSON
+    state = models.JSONField(default=dict)
 
     class Meta:
         ordering = ["edition", "position"]

@@ -98,3 +98,69 @@ def shot():
         return path
 
     return take
+
+
+@pytest.fixture
+def published(db, make_player, resident_id):
+    """A small published office, written as the office writes it: a Gomoku list
+    with two list dates (the second corrected once), one rated Swiss event with
+    its games, rating changes with per-game explanations, and a pending event."""
+    from datetime import date
+    from decimal import Decimal
+
+    from qiyuan.office.events.models import Entry, Event, Game
+    from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
+
+    people = [
+        ("张三", "M", "BJ", date(1990, 3, 1), "3d"),
+        ("李四", "M", "SH", date(2012, 5, 2), "1d"),
+        ("王芳", "F", "BJ", date(2010, 7, 3), "2k"),
+        ("吕小军", "M", "SH", date(1985, 1, 4), ""),
+    ]
+    players = [
+        make_player(name, gender, assoc, birth_date=born, id_number=resident_id(born, gender), dan=dan)
+        for name, gender, assoc, born, dan in people
+    ]
+    rl = RatingList.objects.create(code="gomoku", title="五子棋等级分", rules_name="cga-gomoku-2011")
+    ev = Event.objects.create(code="2025-bj-open", name="2025年北京五子棋公开赛", format="swiss", rounds=3,
+                              start_date=date(2025, 9, 1), end_date=date(2025, 9, 2), city="北京",
+                              time_control="60 min", rating_list=rl, status="rated",
+                              eligibility={"family": "cga-gomoku-2011", "failures": [],
+                                           "notes": ["1 unplayed game(s) (forfeits, byes) are never rated"]})
+    pending = Event.objects.create(code="2026-sh-cup", name="2026年上海杯", format="round_robin", rounds=3,
+                                   start_date=date(2026, 3, 1), end_date=date(2026, 3, 2), rating_list=rl,
+                                   eligibility={"family": "cga-gomoku-2011",
+                                                "failures": [{"clause": "CGA Art. 5(一)", "message": "1 arbiter"}]})
+    a, b, c, d = players
+    for i, (p, rank, score) in enumerate([(a, 1, 5), (b, 2, 4), (c, 3, 2), (d, 4, 1)], 1):
+        Entry.objects.create(event=ev, player=p, number=i, name=p.name, association=p.association.name,
+                             rating=2100 - 50 * i, rank=rank, score=Decimal(score))
+    games = [(1, a, b, "1-0"), (1, c, d, "0.5-0.5"), (2, a, c, "1-0"), (2, b, d, "1-0"), (3, a, d, "0.5-0.5"),
+             (3, b, c, "+-")]
+    for rnd, p1, p2, result in games:
+        Game.objects.create(event=ev, round=rnd, player1=p1, player2=p2, result=result)
+    ed1 = Edition.objects.create(rating_list=rl, list_date=date(2025, 7, 1), number=1, published_by="officer",
+                                 digest="0" * 64)
+    for pos, (p, rating, rank) in enumerate([(a, 2050, 1), (b, 2000, 2), (c, 1950, 3), (d, 1900, 4)], 1):
+        EditionEntry.objects.create(edition=ed1, player=p, position=pos, rank=rank, rating=rating,
+                                    exact=f"{rating}.00", games=40, status="active", k=15)
+    ed2 = Edition.objects.create(rating_list=rl, list_date=date(2026, 1, 1), number=1, published_by="officer",
+                                 digest="1" * 64, previous=ed1)
+    ed2b = Edition.objects.create(rating_list=rl, list_date=date(2026, 1, 1), number=2, published_by="officer",
+                                  digest="2" * 64, previous=ed1, is_correction=True, reason="结果录入错误")
+    final = [(b, 2019, 1), (a, 2012, 2), (c, 1948, 3), (d, 1880, 4)]
+    for ed in (ed2, ed2b):
+        for pos, (p, rating, rank) in enumerate(final, 1):
+            EditionEntry.objects.create(edition=ed, player=p, position=pos, rank=rank,
+                                        rating=rating + (0 if ed is ed2b else 1), exact=f"{rating}.40", games=43,
+                                        status="inactive" if p is d else "active", k=15)
+        for evx, p, before, after, w, lines in [
+            (ev, a, "2050", "2012.4", "2.5",
+             [[1, b.federation_id, "2000", 50, "0.57", "1", 15, "6.45"],
+              [2, c.federation_id, "1950", 100, "0.64", "1", 15, "5.40"]]),
+        ]:
+            RatingChange.objects.create(edition=ed, player=p, event=evx, before=Decimal(before), after=Decimal(after),
+                                        games=2, W=Decimal(w), We=Decimal("1.21"), K=15, delta=Decimal("11.85"),
+                                        method="per_game", explanation={"method": "per_game", "notes": [],
+                                                                        "lines": lines})
+    return {"players": players, "list": rl, "event": ev, "pending": pending, "editions": (ed1, ed2, ed2b)}

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import home, users
+from .views import events, home, office, users
 
 app_name = "desk"
 urlpatterns = [
@@ -11,6 +11,25 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("users/", users.users, name="users"),
     path("users/<int:user_id>/roles/", users.user_roles, name="user_roles"),
+    # the arbiter's desk
+    path("events/new/", events.event_new, name="event_new"),
+    path("events/<slug:code>/", events.event, name="event"),
+    path("events/<slug:code>/players/", events.add_player, name="add_player"),
+    path("events/<slug:code>/draw/", events.draw, name="draw"),
+    path("events/<slug:code>/pair/", events.pair, name="pair"),
+    path("events/<slug:code>/pairing/", events.set_pairing, name="set_pairing"),
+    path("events/<slug:code>/undo/", events.undo_round, name="undo_round"),
+    path("events/<slug:code>/results/", events.results, name="results"),
+    path("events/<slug:code>/withdraw/", events.withdraw, name="withdraw"),
+    path("events/<slug:code>/excuse/", events.excuse, name="excuse"),
+    path("events/<slug:code>/finish/", events.finish, name="finish"),
+    path("events/<slug:code>/print/<int:rnd>/", events.print_round, name="print_round"),
+    path("events/<slug:code>/report.xlsx", events.report, name="report"),
+    path("events/<slug:code>/assign/", events.assign, name="assign"),
+    # the rating officer
+    path("office/imports/", office.imports, name="imports"),
+    path("office/imports/<int:batch_id>/", office.import_detail, name="import_detail"),
+    path("office/periods/", office.periods, name="periods"),
 ]
 
 #: Views reachable without a role (signing in and out).

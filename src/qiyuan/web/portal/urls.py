@@ -16,7 +16,7 @@ urlpatterns = [
     path("players/<str:federation_id>/", players.player, name="player"),
     path("players/<str:federation_id>/vs/<str:other_id>/", players.head_to_head, name="head_to_head"),
     path("events/", events.index, name="events"),
-    path("events/<slug:code>/", events.event, name="event"),
+    path("events/<str:code>/", events.event, name="event"),
     path("rules/", rules.rules_page, name="rules"),
     path("rules/<slug:name>/", rules.rules_page, name="rules_set"),
 ]

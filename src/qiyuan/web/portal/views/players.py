@@ -1,5 +1,237 @@
-"""(being written)"""
+"""Player pages (棋手): identity without the ID number, ratings, history chart,
+the individual calculations of every rated event, head-to-head records."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Q
 from django.http import Http404
-def _todo(*a, **k):
-    raise Http404
-search = player = head_to_head = _todo
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from qiyuan.office.events.models import Game
+from qiyuan.office.federation.models import Player
+from qiyuan.office.federation.services import search_players
+from qiyuan.office.ratings.models import EditionEntry, RatingChange
+from qiyuan.rating.model import Result
+
+from ..chart import ChartPoint, rating_history_svg
+from ..editions import current_edition_ids
+
+#: A result from player1's side → (points for player1, points for player2); None = not played.
+_POINTS = {
+    Result.WIN.value: (Decimal(1), Decimal(0)),
+    Result.LOSS.value: (Decimal(0), Decimal(1)),
+    Result.DRAW.value: (Decimal("0.5"), Decimal("0.5")),
+}
+_FLIP = {"1-0": "0-1", "0-1": "1-0", "0.5-0.5": "0.5-0.5", "+-": "-+", "-+": "+-", "--": "--"}
+
+
+def result_for(game: Game, player_id: int) -> str:
+    """The game's result from ``player_id``'s side (``1-0`` = he won)."""
+    return game.result if game.player1_id == player_id else _FLIP[game.result]
+
+
+def result_symbol(result: str) -> str:
+    return {"1-0": "1", "0-1": "0", "0.5-0.5": "½", "+-": "+", "-+": "−", "--": "–"}[result]
+
+
+def search(request):
+    q = request.GET.get("q", "").strip()[:50]
+    found = search_players(q, limit=200) if q else None
+    return render(request, "portal/players.html", {"q": q, "found": found})
+
+
+def _player_or_redirect(federation_id: str):
+    player = Player.objects.select_related("association", "club", "merged_into").filter(
+        federation_id=federation_id
+    ).first()
+    if player is None:
+        raise Http404("no such player")
+    return player
+
+
+@dataclass
+class CalcRow:
+    round: int | None
+    opponent: Player | None
+    opponent_rating: str
+    result: str
+    D: str
+    We: str
+    dR: str
+    K: str
+
+
+@dataclass
+class EventCalc:
+    change: RatingChange
+    rows: list[CalcRow] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    x: dict = field(default_factory=dict)  # Ro, Rc, N, Pd, ru from the explanation
+
+
+def _num(value) -> str:
+    if value is None or value == "":
+        return ""
+    d = Decimal(str(value))
+    return f"{d.normalize():f}" if d == d.to_integral_value() else f"{d:f}"
+
+
+def _signed(value) -> str:
+    text = _num(value)
+    return "+" + text if text and not text.startswith("-") and Decimal(text) != 0 else text
+
+
+_LINE_FIELDS = ("round", "opponent_id", "opponent_rating", "D", "We", "W", "K", "dR")
+
+
+def explanation_lines(explanation: dict) -> list[dict]:
+    """The per-game lines of a stored explanation (``[round, opponent, rating, D, We, W, K, dR]`` rows)."""
+    out = []
+    for ln in (explanation or {}).get("lines") or []:
+        out.append(dict(zip(_LINE_FIELDS, ln)) if isinstance(ln, (list, tuple)) else dict(ln))
+    return out
+
+
+def individual_calculations(player: Player, changes: list[RatingChange]) -> list[EventCalc]:
+    """Per rated event, the table a person can check by hand: per game the
+    opponent, his rating, the result, D, We, ΔR and K (FIDE's "individual
+    calculations"). Under the averaging methods We is the event's N × PD(R − Rc),
+    so the per-game columns show D and the result only, and the totals line
+    carries We and ΔR."""
+    event_ids = {c.event_id for c in changes}
+    games_by_event: dict[int, list[Game]] = defaultdict(list)
+    for g in Game.objects.filter(Q(player1=player) | Q(player2=player), event_id__in=event_ids).order_by("round", "id"):
+        games_by_event[g.event_id].append(g)
+    fids: set[str] = set()
+    pks: set[int] = set()
+    for c in changes:
+        for ln in explanation_lines(c.explanation):
+            ref = str(ln.get("opponent_id", ""))
+            (pks.add(int(ref)) if ref.isdigit() else fids.add(ref))
+        for g in games_by_event[c.event_id]:
+            pks.add(g.player2_id if g.player1_id == player.pk else g.player1_id)
+    by_fid = {p.federation_id: p for p in Player.objects.filter(federation_id__in=fids)}
+    by_pk = Player.objects.in_bulk(pks)
+
+    def opponent(ref) -> Player | None:
+        ref = str(ref)
+        return by_fid.get(ref) or (by_pk.get(int(ref)) if ref.isdigit() else None)
+
+    opp_before = {
+        (rc.event_id, rc.player_id): rc.before
+        for rc in RatingChange.objects.filter(edition_id__in={c.edition_id for c in changes}, event_id__in=event_ids)
+        .exclude(player=player)
+        .only("event_id", "player_id", "before")
+    }
+    out = []
+    for c in changes:
+        x = c.explanation or {}
+        calc = EventCalc(change=c, notes=list(x.get("notes") or []), x=x)
+        lines = explanation_lines(x)
+        if lines:
+            games = {g.round: g for g in games_by_event[c.event_id]}
+            for ln in lines:
+                opp = opponent(ln.get("opponent_id"))
+                w = Decimal(str(ln.get("W", "0")))
+                res = {Decimal(1): "1", Decimal("0.5"): "½", Decimal(0): "0"}.get(w, _num(w))
+                g = games.get(ln.get("round"))
+                if g is not None:
+                    res = result_symbol(result_for(g, player.pk))
+                calc.rows.append(CalcRow(ln.get("round"), opp, _num(ln.get("opponent_rating")), res,
+                                         _signed(ln.get("D")), _num(ln.get("We")), _signed(ln.get("dR")),
+                                         _num(ln.get("K"))))
+        else:
+            ro = c.before
+            for g in games_by_event[c.event_id]:
+                opp_pk = g.player2_id if g.player1_id == player.pk else g.player1_id
+                opp_rating = opp_before.get((c.event_id, opp_pk))
+                d = ""
+                if ro is not None and opp_rating is not None:
+                    d = _signed(int((ro - opp_rating).to_integral_value()))
+                calc.rows.append(CalcRow(g.round, by_pk.get(opp_pk), _num(opp_rating), result_symbol(result_for(g, player.pk)),
+                                         d, "", "", ""))
+        out.append(calc)
+    return out
+
+
+def head_to_head_summary(player: Player, limit: int = 30) -> list[dict]:
+    """Per opponent: games, wins, draws, losses (played games only), most games first."""
+    stats: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for p1, p2, result in Game.objects.filter(Q(player1=player) | Q(player2=player)).values_list(
+        "player1_id", "player2_id", "result"
+    ):
+        if result not in _POINTS:
+            continue
+        mine = result if p1 == player.pk else _FLIP[result]
+        opp = p2 if p1 == player.pk else p1
+        stats[opp][{"1-0": 0, "0.5-0.5": 1, "0-1": 2}[mine]] += 1
+    top = sorted(stats.items(), key=lambda kv: (-sum(kv[1]), kv[0]))[:limit]
+    opponents = Player.objects.in_bulk([pk for pk, _s in top])
+    return [
+        {"opponent": opponents[pk], "games": sum(s), "wins": s[0], "draws": s[1], "losses": s[2]}
+        for pk, s in top
+        if pk in opponents
+    ]
+
+
+def player(request, federation_id: str):
+    p = _player_or_redirect(federation_id)
+    if p.merged_into_id:
+        return redirect("portal:player", federation_id=p.merged_into.federation_id)
+    current = current_edition_ids()
+    entries = [
+        e
+        for e in EditionEntry.objects.filter(player=p).select_related("edition", "edition__rating_list")
+        if e.edition_id in current
+    ]
+    entries.sort(key=lambda e: (e.edition.rating_list.code, e.edition.list_date))
+    lists: dict[int, dict] = {}
+    for e in entries:
+        item = lists.setdefault(e.edition.rating_list_id, {"list": e.edition.rating_list, "history": []})
+        item["history"].append(e)
+        item["latest"] = e
+    for item in lists.values():
+        points = [ChartPoint(e.edition.list_date, Decimal(e.rating), e.edition.label) for e in item["history"]
+                  if e.rating is not None]
+        item["chart"] = rating_history_svg(points, title=_("等级分走势") + f" · {item['list'].title}")
+    changes = list(
+        RatingChange.objects.filter(player=p, edition_id__in=current)
+        .select_related("event", "edition", "edition__rating_list")
+        .order_by("-event__end_date", "-event_id")
+    )
+    return render(
+        request,
+        "portal/player.html",
+        {
+            "p": p,
+            "lists": list(lists.values()),
+            "calcs": individual_calculations(p, changes),
+            "h2h": head_to_head_summary(p),
+        },
+    )
+
+
+def head_to_head(request, federation_id: str, other_id: str):
+    a = _player_or_redirect(federation_id)
+    b = _player_or_redirect(other_id)
+    if a.pk == b.pk:
+        raise Http404("the same player")
+    games = list(
+        Game.objects.filter(Q(player1=a, player2=b) | Q(player1=b, player2=a))
+        .select_related("event")
+        .order_by("event__end_date", "round")
+    )
+    rows, score = [], [Decimal(0), Decimal(0)]
+    for g in games:
+        r = result_for(g, a.pk)
+        if r in _POINTS:
+            pa, pb = _POINTS[r]
+            score[0] += pa
+            score[1] += pb
+        rows.append({"game": g, "result": result_symbol(r)})
+    return render(request, "portal/head_to_head.html", {"a": a, "b": b, "rows": rows, "score": score})

@@ -1,0 +1,118 @@
+"""What an event page shows (比赛页面), built from the tournament's plain data:
+players, pairings and results per round, the crosstable, standings with the
+tie-breaks. The same for an event running at the desk (its TRF) and for an
+imported event (its stored entries and games). Never the ID numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.utils.translation import gettext_lazy as _
+
+from qiyuan.tournament.eventfile import score
+from qiyuan.tournament.model import Entrant, RoundCell, Tournament
+
+RESULT_TEXT = {"1": "1-0", "0": "0-1", "=": "½-½", "W": "1-0", "L": "0-1", "D": "½-½", "+": "+ / −", "-": "− / +",
+               " ": ""}
+CELL_TEXT = {"1": "1", "0": "0", "=": "½", "W": "1", "L": "0", "D": "½", "+": "+", "-": "−", " ": "·"}
+ABSENCE_TEXT = {"U": _("轮空"), "H": _("请假（半分）"), "F": _("请假（全分）"), "Z": _("缺席")}
+
+
+@dataclass
+class Board:
+    number: int
+    opener: Entrant
+    other: Entrant
+    result: str  # the opener's TRF result code
+    text: str
+
+
+@dataclass
+class RoundView:
+    number: int
+    boards: list[Board] = field(default_factory=list)
+    absent: list[tuple[Entrant, str]] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return all(b.result != " " for b in self.boards)
+
+
+@dataclass
+class CrossRow:
+    entrant: Entrant
+    cells: list[str]
+    score: Decimal
+    withdrawn: bool
+
+
+@dataclass
+class EventView:
+    t: Tournament
+    rounds: list[RoundView]
+    cross: list[CrossRow]
+    standings: list | None
+    tiebreak_names: list[str]
+    live_event: object | None = None
+    staff: bool = False
+
+    @property
+    def standing_rows(self) -> list[tuple]:
+        """Each standings row with its entrant (for the link to the player page)."""
+        by = {e.number: e for e in self.t.entrants}
+        return [(r, by.get(r.number)) for r in self.standings or []]
+
+
+TIEBREAK_NAMES = [_("輔分一"), _("輔分二"), _("輔分三"), _("輔分四"), _("輔分五"), _("輔分六"), _("輔分七")]
+
+
+def _rounds(t: Tournament) -> list[RoundView]:
+    by = {e.number: e for e in t.entrants}
+    n = max((len(e.rounds) for e in t.entrants), default=0)
+    out = []
+    for rnd in range(1, n + 1):
+        rv = RoundView(rnd)
+        pairs = []
+        for e in t.entrants:
+            if len(e.rounds) < rnd:
+                continue
+            c: RoundCell = e.rounds[rnd - 1]
+            if c.opponent is None:
+                rv.absent.append((e, ABSENCE_TEXT.get(c.result, c.result)))
+            elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
+                pairs.append((e, by[c.opponent], c.result))
+        pairs.sort(key=lambda p: (-(score(p[0], t.points, rnd - 1) + score(p[1], t.points, rnd - 1)),
+                                  min(p[0].number, p[1].number)))
+        rv.boards = [Board(i, a, b, r, RESULT_TEXT.get(r, r)) for i, (a, b, r) in enumerate(pairs, 1)]
+        out.append(rv)
+    return out
+
+
+def _cross(t: Tournament) -> list[CrossRow]:
+    n = max((len(e.rounds) for e in t.entrants), default=0)
+    rows = []
+    for e in t.entrants:
+        cells = []
+        for c in e.rounds:
+            if c.opponent is None:
+                cells.append({"U": "+", "H": "½", "F": "1", "Z": "–"}.get(c.result, c.result))
+            else:
+                role = "b" if c.colour == "b" else ("w" if c.colour == "w" else "")
+                cells.append(f"{c.opponent}{role} {CELL_TEXT.get(c.result, c.result)}")
+        cells += [""] * (n - len(e.rounds))
+        rows.append(CrossRow(e, cells, score(e, t.points), e.withdrawn_after is not None))
+    return rows
+
+
+def _standings(t: Tournament):
+    if not t.entrants or not any(e.rounds for e in t.entrants):
+        return None
+    from qiyuan.tournament.standings import standings
+
+    return standings(t)
+
+
+def build(t: Tournament, *, live_event=None, staff: bool = False) -> EventView:
+    return EventView(t, _rounds(t), _cross(t), _standings(t), TIEBREAK_NAMES, live_event, staff)

@@ -1,19 +1,41 @@
 """The ``qiyuan office`` command group: the federation's rating office (Django).
 
-This module creates the group; the registry/infrastructure commands live here,
-the event/period/list commands in ``qiyuan.cli.office_data``.
+This module creates the group and holds the registry and infrastructure
+commands (init, backup, restore, player, association, audit); the event,
+period and list commands live in ``qiyuan.cli.office_data``. Django is set up
+lazily inside each command (``ensure_django``) so ``qiyuan --help`` and the
+pure commands stay fast.
+
+Errors (bad input, refused actions, an office not initialised) print every
+problem and exit with status 2, writing nothing.
 """
 
 from __future__ import annotations
 
+import getpass
 import os
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Optional
 
 import typer
+
+EXIT_BAD_INPUT = 2
 
 office_app = typer.Typer(
     help="The rating office (等级分管理): registry, imports, rating periods, published lists.",
     no_args_is_help=True,
 )
+player_app = typer.Typer(help="Registered players (注册棋手): show, add, search, rename, move, merge.", no_args_is_help=True)
+association_app = typer.Typer(help="Associations (棋协): list and add.", no_args_is_help=True)
+office_app.add_typer(player_app, name="player")
+office_app.add_typer(association_app, name="association")
+
+ActorOption = Annotated[
+    Optional[str],
+    typer.Option("--actor", help="Who does this, for the audit log (default: $QIYUAN_ACTOR or the login name)."),
+]
 
 
 def ensure_django() -> None:
@@ -23,7 +45,404 @@ def ensure_django() -> None:
     from django.apps import apps
 
     if not apps.ready:
+        from django.conf import settings
+
+        var_dir = getattr(settings, "VAR_DIR", None)
+        if var_dir is not None and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+            Path(var_dir).mkdir(parents=True, exist_ok=True)
         django.setup()
+
+
+def actor_name(actor: str | None) -> str:
+    """The audit log's actor for a command-line user."""
+    if actor:
+        return actor
+    try:
+        return os.environ.get("QIYUAN_ACTOR") or getpass.getuser()
+    except (KeyError, OSError):
+        return "cli"
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def fail(problems: list[str], what: str = "refused") -> None:
+    """Print every problem and exit 2."""
+    console = _console(stderr=True)
+    console.print(f"[bold red]{what}: {len(problems)} problem(s); nothing changed:[/]")
+    for problem in problems:
+        console.print(f"  {problem}", markup=False)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+@contextmanager
+def office_errors():
+    """Turn the office's refusals and a missing schema into clear messages and exit 2."""
+    from django.db import DatabaseError
+
+    from qiyuan.office.federation.backup import BackupError
+    from qiyuan.office.federation.services import RegistryError
+
+    try:
+        yield
+    except (RegistryError, BackupError) as exc:
+        fail(exc.problems)
+    except DatabaseError as exc:
+        text = str(exc)
+        if "no such table" in text or "does not exist" in text:
+            fail([f"the office's database is not set up ({text.splitlines()[0]}): run `qiyuan office init`"], "error")
+        raise
+
+
+@contextmanager
+def table_progress(verb: str):
+    """A Rich progress bar fed by ``progress(label, done, total)`` callbacks, one bar per table."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bars: dict[str, int] = {}
+    with Progress(
+        TextColumn(f"{verb} [bold]{{task.description}}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=_console(stderr=True),
+        transient=True,
+    ) as progress:
+
+        def update(label: str, done: int, total: int) -> None:
+            if label not in bars:
+                bars[label] = progress.add_task(label, total=max(total, 1))
+            progress.update(bars[label], completed=done if total else 1)
+
+        yield update
+
+
+# -- init, backup, restore ---------------------------------------------------------------------------
+
+
+@office_app.command("init")
+def init_cmd(actor: ActorOption = None) -> None:
+    """Create or upgrade the office's database (migrate) and its start-up data."""
+    ensure_django()
+    from django.db import connection
+
+    from qiyuan.office.federation.setup import init_office
+
+    with office_errors():
+        lines = init_office(actor=actor_name(actor))
+    console = _console()
+    settings = connection.settings_dict
+    where = settings["NAME"] if connection.vendor == "sqlite" else f"{settings.get('HOST')}/{settings['NAME']}"
+    console.print(f"office ready: {connection.vendor} {where}")
+    for line in lines:
+        console.print(f"  {line}", markup=False)
+
+
+@office_app.command("backup")
+def backup_cmd(
+    file: Annotated[Path, typer.Argument(help="Backup file to write (.jsonl.gz compresses).", dir_okay=False)],
+    actor: ActorOption = None,
+) -> None:
+    """Write a consistent copy of the whole office (SQLite or PostgreSQL) to FILE."""
+    ensure_django()
+    from qiyuan.office.audit.models import record
+    from qiyuan.office.federation.backup import backup
+
+    if file.exists():
+        fail([f"{file} exists; choose a new file name"])
+    if not file.parent.is_dir():
+        fail([f"{file.parent}: no such directory"])
+    with office_errors(), table_progress("backing up") as progress:
+        summary = backup(file, progress=progress)
+    record(actor_name(actor), "office.backup", file=str(file), rows=summary.rows)
+    _console().print(f"backup written: {file} ({summary.rows} rows in {len(summary.counts)} tables, "
+                     f"{file.stat().st_size} bytes)")
+
+
+@office_app.command("restore")
+def restore_cmd(
+    file: Annotated[Path, typer.Argument(help="Backup file written by `qiyuan office backup`.", dir_okay=False)],
+    replace: Annotated[bool, typer.Option("--replace", help="Empty a non-empty office first (everything in it is lost).")] = False,
+    actor: ActorOption = None,
+) -> None:
+    """Restore a backup into an empty office, verifying every table's row count and the checksum."""
+    ensure_django()
+    from qiyuan.office.audit.models import record
+    from qiyuan.office.federation.backup import restore
+
+    with office_errors(), table_progress("restoring") as progress:
+        summary = restore(file, replace=replace, progress=progress)
+    record(actor_name(actor), "office.restore", file=str(file), rows=summary.rows, replace=replace)
+    console = _console()
+    console.print(f"restored {summary.rows} rows in {len(summary.counts)} tables from {file}; counts verified")
+    for label in ("federation.player", "events.event", "events.game", "ratings.ratingchange"):
+        if label in summary.counts:
+            console.print(f"  {label}: {summary.counts[label]}")
+
+
+# -- associations ----------------------------------------------------------------------------------
+
+
+@association_app.command("add")
+def association_add(
+    code: Annotated[str, typer.Argument(help="Short code, e.g. BJ")],
+    name: Annotated[str, typer.Argument(help="Chinese name, e.g. 北京五子棋协会")],
+    name_en: Annotated[str, typer.Option("--en", help="English name")] = "",
+    parent: Annotated[Optional[str], typer.Option("--parent", help="Code of the parent association")] = None,
+    actor: ActorOption = None,
+) -> None:
+    """Add an association (棋协)."""
+    ensure_django()
+    from qiyuan.office.federation.services import add_association
+
+    with office_errors():
+        assoc = add_association(code, name, name_en=name_en, parent=parent, actor=actor_name(actor))
+    _console().print(f"association {assoc.code} {assoc.name} added", markup=False)
+
+
+@association_app.command("list")
+def association_list() -> None:
+    """List the associations and how many players each has."""
+    ensure_django()
+    from django.db.models import Count, Q
+    from rich.table import Table
+
+    from qiyuan.office.federation.models import Association
+
+    table = Table("code", "name", "English", "parent", "players")
+    with office_errors():
+        rows = Association.objects.select_related("parent").annotate(
+            n=Count("players", filter=Q(players__merged_into__isnull=True))
+        )
+        for a in rows:
+            table.add_row(a.code, a.name, a.name_en, a.parent.code if a.parent else "", str(a.n))
+    _console().print(table)
+
+
+# -- players -----------------------------------------------------------------------------------------
+
+
+def _parse_date(value: str | None, what: str, problems: list[str]) -> date | None:
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        problems.append(f"{what} {value!r} is not a date (YYYY-MM-DD)")
+        return None
+
+
+@player_app.command("add")
+def player_add(
+    name: Annotated[str, typer.Option("--name", help="Name in Chinese characters (or as in the passport)")],
+    gender: Annotated[Optional[str], typer.Option("--gender", help="M or F (taken from the resident ID if omitted)")] = None,
+    birth: Annotated[Optional[str], typer.Option("--birth", help="Date of birth YYYY-MM-DD")] = None,
+    id_number: Annotated[str, typer.Option("--id", help="ID number (身份证号 or passport)")] = "",
+    id_type: Annotated[str, typer.Option("--id-type", help="resident, passport or other")] = "resident",
+    association: Annotated[Optional[str], typer.Option("--association", "-a", help="Association code")] = None,
+    club: Annotated[Optional[str], typer.Option("--club", help="Club name")] = None,
+    latin: Annotated[str, typer.Option("--latin", help="Name in Latin letters")] = "",
+    nationality: Annotated[str, typer.Option("--nationality", help="3-letter code")] = "CHN",
+    dan: Annotated[str, typer.Option("--dan", help="9d…1d, 1k…10k")] = "",
+    dan_on: Annotated[Optional[str], typer.Option("--dan-granted-on", help="Date the dan was granted")] = None,
+    dan_by: Annotated[str, typer.Option("--dan-granted-by", help="Granting body, e.g. 中国棋院, RIF")] = "",
+    registered_on: Annotated[Optional[str], typer.Option("--registered-on", help="Registration date (default today)")] = None,
+    reference_rating: Annotated[Optional[str], typer.Option("--reference-rating", help="Foreign/RIF reference rating")] = None,
+    reference_source: Annotated[str, typer.Option("--reference-source", help="Where the reference rating comes from")] = "",
+    actor: ActorOption = None,
+) -> None:
+    """Register a player; every problem (ID check digit, gender, birth date, association…) is listed at once."""
+    ensure_django()
+    from qiyuan.office.federation.services import register_player
+
+    problems: list[str] = []
+    birth_date = _parse_date(birth, "birth date", problems)
+    dan_date = _parse_date(dan_on, "dan grant date", problems)
+    reg_date = _parse_date(registered_on, "registration date", problems)
+    if problems:
+        fail(problems)
+    with office_errors():
+        player = register_player(
+            name=name, gender=gender.upper() if gender else None, birth_date=birth_date, id_type=id_type,
+            id_number=id_number, name_latin=latin, nationality=nationality.upper(), association=association,
+            club=club, registered_on=reg_date, dan=dan, dan_granted_on=dan_date, dan_granted_by=dan_by,
+            reference_rating=reference_rating, reference_rating_source=reference_source, actor=actor_name(actor),
+        )
+    _console().print(f"registered {player.federation_id} {player.display_name}", markup=False)
+
+
+@player_app.command("show")
+def player_show(
+    ref: Annotated[str, typer.Argument(help="Federation ID (CN000123) or exact name")],
+    show_id: Annotated[bool, typer.Option("--show-id", help="Print the full ID number (staff only; never public)")] = False,
+) -> None:
+    """Show a player's registry record and history (name and association changes, dan grants)."""
+    ensure_django()
+    from rich.table import Table
+
+    from qiyuan.office.federation.services import find_player, player_history
+
+    with office_errors():
+        p = find_player(ref)
+        history = player_history(p)
+        duplicates = list(p.merged_duplicates.values_list("federation_id", "name"))
+    console = _console()
+    table = Table(show_header=False, title=f"{p.federation_id} {p.display_name}")
+    rows = [
+        ("name", p.name), ("pinyin", p.name_pinyin), ("Latin", p.name_latin),
+        ("gender", p.get_gender_display()), ("born", p.birth_date.isoformat() if p.birth_date else ""),
+        ("ID", f"{p.get_id_type_display()} {p.id_number if show_id else p.masked_id_number}".strip()),
+        ("nationality", p.nationality),
+        ("association", str(p.association) if p.association else ""), ("club", p.club.name if p.club else ""),
+        ("registered", p.registered_on.isoformat() if p.registered_on else ""),
+        ("status", p.get_status_display()), ("dan", p.dan),
+        ("reference rating", f"{p.reference_rating} ({p.reference_rating_source})" if p.reference_rating is not None else ""),
+    ]
+    if p.merged_into_id:
+        rows.append(("merged into", f"{p.merged_into.federation_id} {p.merged_into.name}"))
+    if duplicates:
+        rows.append(("merged duplicates", ", ".join(f"{fid} {n}" for fid, n in duplicates)))
+    for key, value in rows:
+        if value:
+            table.add_row(key, value)
+    console.print(table)
+    if history:
+        hist = Table("date", "change", "", title="history (CGA Art. 11(四))")
+        for item in history:
+            hist.add_row(item.on.isoformat(), item.kind, item.text)
+        console.print(hist)
+
+
+@player_app.command("search")
+def player_search(
+    query: Annotated[str, typer.Argument(help="Chinese characters, pinyin (zhangsan), initials (zs) or Latin name")],
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1)] = 20,
+    merged: Annotated[bool, typer.Option("--merged", help="Include records merged into another")] = False,
+) -> None:
+    """Find players by name in characters, pinyin or Latin letters, or by federation ID."""
+    ensure_django()
+    from rich.table import Table
+
+    from qiyuan.office.federation.services import search_players
+
+    with office_errors():
+        found = search_players(query, limit=limit, include_merged=merged, staff=True)
+    if not found:
+        _console(stderr=True).print(f"no player matches {query!r}", markup=False)
+        raise typer.Exit(1)
+    table = Table("federation ID", "name", "pinyin", "gender", "born", "association", "dan", "status")
+    for p in found:
+        table.add_row(
+            p.federation_id, p.display_name, p.name_pinyin, p.gender, str(p.birth_year or ""),
+            p.association.code if p.association else "", p.dan,
+            p.status + (f" → {p.merged_into.federation_id}" if p.merged_into_id else ""),
+        )
+    _console().print(table)
+
+
+@player_app.command("rename")
+def player_rename(
+    ref: Annotated[str, typer.Argument(help="Federation ID or exact name")],
+    new_name: Annotated[str, typer.Argument(help="The new name")],
+    on: Annotated[Optional[str], typer.Option("--on", help="Date of the change (default today)")] = None,
+    reason: Annotated[str, typer.Option("--reason")] = "",
+    actor: ActorOption = None,
+) -> None:
+    """Change a player's name; the old name is kept as history."""
+    ensure_django()
+    from qiyuan.office.federation.services import find_player, rename_player
+
+    problems: list[str] = []
+    day = _parse_date(on, "date", problems)
+    if problems:
+        fail(problems)
+    with office_errors():
+        p = find_player(ref)
+        change = rename_player(p, new_name, actor=actor_name(actor), changed_on=day, reason=reason)
+    _console().print(f"{p.federation_id}: {change.old_name} → {change.new_name}", markup=False)
+
+
+@player_app.command("move")
+def player_move(
+    ref: Annotated[str, typer.Argument(help="Federation ID or exact name")],
+    association: Annotated[str, typer.Argument(help="Code of the new association")],
+    on: Annotated[Optional[str], typer.Option("--on", help="Date of the change (default today)")] = None,
+    club: Annotated[Optional[str], typer.Option("--club")] = None,
+    reason: Annotated[str, typer.Option("--reason")] = "",
+    actor: ActorOption = None,
+) -> None:
+    """Move a player to another association; the old one is kept as history."""
+    ensure_django()
+    from qiyuan.office.federation.services import change_association, find_player
+
+    problems: list[str] = []
+    day = _parse_date(on, "date", problems)
+    if problems:
+        fail(problems)
+    with office_errors():
+        p = find_player(ref)
+        change = change_association(p, association, actor=actor_name(actor), changed_on=day, reason=reason, club=club)
+    old = change.old.code if change.old else "—"
+    _console().print(f"{p.federation_id}: {old} → {association}", markup=False)
+
+
+@player_app.command("merge")
+def player_merge(
+    keep: Annotated[str, typer.Argument(help="Federation ID of the record to keep")],
+    duplicate: Annotated[str, typer.Argument(help="Federation ID of the duplicate record")],
+    force: Annotated[bool, typer.Option("--force", help="Merge although gender, birth date or ID number differ")] = False,
+    actor: ActorOption = None,
+) -> None:
+    """Merge a duplicate record into another: its games, entries, ratings and history move, nothing is lost."""
+    ensure_django()
+    from qiyuan.office.federation.services import find_player, merge_players
+
+    with office_errors():
+        result = merge_players(find_player(keep), find_player(duplicate), actor_name(actor), force=force)
+    console = _console()
+    console.print(f"merged {result.duplicate.federation_id} {result.duplicate.name} into "
+                  f"{result.keep.federation_id} {result.keep.name}", markup=False)
+    for label, n in sorted(result.moved.items()):
+        console.print(f"  moved {n} × {label}", markup=False)
+    if result.filled:
+        console.print(f"  filled from the duplicate: {', '.join(result.filled)}", markup=False)
+
+
+# -- audit log -------------------------------------------------------------------------------------
+
+
+@office_app.command("audit")
+def audit_cmd(
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="How many entries")] = 30,
+    action: Annotated[Optional[str], typer.Option("--action", help="Only actions starting with this, e.g. player.")] = None,
+    actor: Annotated[Optional[str], typer.Option("--actor", help="Only this actor")] = None,
+) -> None:
+    """The audit log: who did what, most recent first."""
+    ensure_django()
+    import json
+
+    from rich.table import Table
+
+    from qiyuan.office.audit.models import AuditLog
+
+    with office_errors():
+        entries = AuditLog.objects.all()
+        if action:
+            entries = entries.filter(action__startswith=action)
+        if actor:
+            entries = entries.filter(actor=actor)
+        entries = list(entries[:limit])
+    table = Table("when (UTC)", "who", "action", "object", "detail")
+    for e in entries:
+        detail = json.dumps(e.detail, ensure_ascii=False, default=str)
+        table.add_row(
+            e.at.strftime("%Y-%m-%d %H:%M:%S"), e.actor, e.action,
+            f"{e.object_type}#{e.object_id}" if e.object_type else "", detail if len(detail) <= 80 else detail[:77] + "…",
+        )
+    _console().print(table)
 
 
 def register(app: typer.Typer) -> None:

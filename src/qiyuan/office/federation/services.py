@@ -570,3 +570,24 @@ def merge_players(keep: Player, duplicate: Player, actor: object, *, force: bool
         forced=bool(identity),
     )
     return result
+
+
+def add_association(
+    code: str, name: str, *, actor: object, name_en: str = "", parent: Association | str | None = None
+) -> Association:
+    """Add an association (棋协); the code must be new."""
+    problems: list[str] = []
+    code, name = (code or "").strip(), (name or "").strip()
+    if not code:
+        problems.append("association code is empty")
+    elif Association.objects.filter(code=code).exists():
+        problems.append(f"association {code} already exists")
+    if not name:
+        problems.append("association name is empty")
+    parent_obj = resolve_association(parent, problems)
+    if problems:
+        raise RegistryError(problems)
+    with transaction.atomic():
+        assoc = Association.objects.create(code=code, name=name, name_en=name_en.strip(), parent=parent_obj)
+        record(actor, "association.add", assoc, code=code, name=name)
+    return assoc

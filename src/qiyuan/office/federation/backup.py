@@ -1,0 +1,410 @@
+"""Backup and restore of the whole office (备份与恢复), SQLite or PostgreSQL alike.
+
+A backup is one consistent snapshot of every table of every installed app,
+written as JSON lines (gzip-compressed when the file name ends in ``.gz``):
+
+* a header: format, version, the database it came from, the applied
+  migrations of every app;
+* per table, a line ``{"model": "app.model", "fields": [...], "count": n}``
+  then ``n`` lines, one JSON array per row (dates ISO 8601, Decimals as strings
+  — exact, never floats);
+* a trailer with the row counts and the SHA-256 of every line before it, so a
+  truncated or edited file is refused.
+
+The snapshot is read inside one transaction (REPEATABLE READ on PostgreSQL;
+SQLite's read transaction holds its snapshot), so a backup taken while the
+desk is in use is still consistent. The format does not depend on the
+database: a SQLite office restores into PostgreSQL and back.
+
+Restore goes into an empty office (``replace=True`` empties it first). The
+schema is brought to the backup's migrations, the rows are inserted as stored
+(primary keys kept, sequences reset) in one transaction, the counts and the
+checksum verified, and the office migrated forward to this version's schema.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import gzip
+import hashlib
+import io
+import json
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from django.apps import apps as global_apps
+from django.core.management.color import no_style
+from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
+from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.recorder import MigrationRecorder
+from django.utils.duration import duration_iso_string
+
+FORMAT = "qiyuan-office-backup"
+VERSION = 1
+#: Rows that ``migrate`` creates by itself; an office holding only these is empty.
+AUTO_CREATED = {"contenttypes.contenttype", "auth.permission"}
+CHUNK = 2000
+
+#: progress(table label, rows done, rows in the table)
+Progress = Callable[[str, int, int], None]
+
+
+class BackupError(Exception):
+    """A backup file or a restore target that cannot be used; ``problems`` says why."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+@dataclass
+class Summary:
+    path: Path
+    counts: dict[str, int] = field(default_factory=dict)
+    migrations: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def rows(self) -> int:
+        return sum(self.counts.values())
+
+
+def office_models(registry=global_apps) -> list[type[models.Model]]:
+    """Every table the office stores: concrete, managed models of all apps, many-to-many tables included."""
+    found = []
+    for model in registry.get_models(include_auto_created=True):
+        opts = model._meta
+        if opts.proxy or not opts.managed or opts.swapped:
+            continue
+        found.append(model)
+    return found
+
+
+def applied_migrations(using: str = DEFAULT_DB_ALIAS) -> dict[str, list[str]]:
+    """The applied migrations, per app, sorted."""
+    applied: dict[str, list[str]] = {}
+    for app, name in MigrationRecorder(connections[using]).applied_migrations():
+        applied.setdefault(app, []).append(name)
+    return {app: sorted(names) for app, names in sorted(applied.items())}
+
+
+# -- values ------------------------------------------------------------------------------------
+
+
+def _encode(value):
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, dt.timedelta):
+        return duration_iso_string(value)
+    if isinstance(value, bytes | memoryview | bytearray):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    raise TypeError(f"cannot store {type(value).__name__} in a backup")
+
+
+def _decoder(f: models.Field) -> Callable:
+    if isinstance(f, models.JSONField):
+        return lambda v: v
+    return lambda v: None if v is None else f.to_python(v)
+
+
+def _open_write(path: Path, compress: bool) -> io.TextIOBase:
+    if compress:
+        return io.TextIOWrapper(gzip.open(path, "wb", compresslevel=6), encoding="utf-8", newline="\n")
+    return path.open("w", encoding="utf-8", newline="\n")
+
+
+def _open_read(path: Path) -> io.TextIOBase:
+    with path.open("rb") as probe:
+        magic = probe.read(2)
+    if magic == b"\x1f\x8b":
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="\n")
+    return path.open("r", encoding="utf-8", newline="\n")
+
+
+class _HashingWriter:
+    def __init__(self, out):
+        self.out = out
+        self.sha = hashlib.sha256()
+
+    def line(self, obj) -> None:
+        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=_encode) + "\n"
+        self.sha.update(text.encode("utf-8"))
+        self.out.write(text)
+
+
+# -- backup ------------------------------------------------------------------------------------
+
+
+def backup(path: str | Path, *, using: str = DEFAULT_DB_ALIAS, progress: Progress | None = None) -> Summary:
+    """Write a consistent copy of the whole office to ``path``."""
+    path = Path(path)
+    conn = connections[using]
+    summary = Summary(path=path)
+    tmp = path.with_name(path.name + ".partial")
+    outer = conn.in_atomic_block
+    with transaction.atomic(using=using):
+        if conn.vendor == "postgresql" and not outer:
+            with conn.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        summary.migrations = applied_migrations(using)
+        with _open_write(tmp, compress=path.suffix == ".gz") as out:
+            writer = _HashingWriter(out)
+            writer.line(
+                {
+                    "format": FORMAT,
+                    "version": VERSION,
+                    "created": dt.datetime.now(dt.timezone.utc).isoformat(),
+                    "vendor": conn.vendor,
+                    "migrations": summary.migrations,
+                }
+            )
+            for model in office_models():
+                label = model._meta.label_lower
+                fields = list(model._meta.concrete_fields)
+                names = [f.attname for f in fields]
+                rows = model._base_manager.using(using).order_by()
+                count = rows.count()
+                writer.line({"model": label, "fields": names, "count": count})
+                done = 0
+                if progress:
+                    progress(label, 0, count)
+                for row in rows.order_by("pk").values_list(*names).iterator(chunk_size=CHUNK):
+                    writer.line(list(row))
+                    done += 1
+                    if progress and done % CHUNK == 0:
+                        progress(label, done, count)
+                if done != count:  # cannot happen inside one snapshot; a guard all the same
+                    raise BackupError([f"{label}: counted {count} rows but read {done}"])
+                if progress:
+                    progress(label, done, count)
+                summary.counts[label] = count
+            out.write(json.dumps({"end": True, "counts": summary.counts, "sha256": writer.sha.hexdigest()}) + "\n")
+    tmp.replace(path)
+    return summary
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+
+def _read_tables(handle, path: Path) -> tuple[dict, Iterator[tuple[str, list[str], int, Iterator[list]]], dict]:
+    """Parse the header; return it, a generator of tables, and a dict filled with the trailer at the end."""
+    sha = hashlib.sha256()
+    first = handle.readline()
+    try:
+        header = json.loads(first)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        header = None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise BackupError([f"{path}: not a qiyuan office backup"])
+    if header.get("version") != VERSION:
+        raise BackupError([f"{path}: backup format version {header.get('version')}, this qiyuan reads {VERSION}"])
+    sha.update(first.encode("utf-8"))
+    trailer: dict = {}
+    lineno = 1
+
+    def bad(message: str) -> BackupError:
+        return BackupError([f"{path}:{lineno}: {message}"])
+
+    def tables():
+        nonlocal lineno
+        pending = handle.readline()
+        lineno += 1
+        while pending:
+            item = json.loads(pending)
+            if isinstance(item, dict) and item.get("end"):
+                if sha.hexdigest() != item.get("sha256"):
+                    raise bad("checksum mismatch: the file was changed or damaged")
+                trailer.update(item)
+                if handle.readline():
+                    raise bad("data after the end of the backup")
+                return
+            sha.update(pending.encode("utf-8"))
+            if not isinstance(item, dict) or "model" not in item:
+                raise bad("expected a table header")
+            label, names, count = item["model"], item["fields"], item["count"]
+
+            def rows(count=count):
+                nonlocal lineno
+                for _ in range(count):
+                    text = handle.readline()
+                    lineno += 1
+                    if not text:
+                        raise bad("the file ends in the middle of a table (truncated backup)")
+                    sha.update(text.encode("utf-8"))
+                    yield json.loads(text)
+
+            yield label, names, count, rows()
+            pending = handle.readline()
+            lineno += 1
+        raise bad("the file ends without its trailer (truncated backup)")
+
+    return header, tables(), trailer
+
+
+def read_header(path: str | Path) -> dict:
+    """The header of a backup file (format, version, vendor, migrations)."""
+    path = Path(path)
+    with _open_read(path) as handle:
+        header, _, _ = _read_tables(handle, path)
+    return header
+
+
+# -- restore -------------------------------------------------------------------------------------
+
+
+def _rows_present(using: str) -> dict[str, int]:
+    present = {}
+    for model in office_models():
+        label = model._meta.label_lower
+        if label in AUTO_CREATED:
+            continue
+        n = model._base_manager.using(using).count()
+        if n:
+            present[label] = n
+    return present
+
+
+def _migrate_to(targets: list[tuple[str, str | None]], using: str) -> None:
+    conn = connections[using]
+    executor = MigrationExecutor(conn)
+    plan = executor.migration_plan(targets)
+    if plan:
+        executor.migrate(targets, plan=plan)
+
+
+def _schema_targets(backup_migrations: dict[str, list[str]], using: str) -> list[tuple[str, str | None]]:
+    """Migration targets reproducing the backup's schema; refuse migrations this version does not know."""
+    loader = MigrationExecutor(connections[using]).loader
+    known = set(loader.graph.nodes)
+    unknown = [f"{app}.{name}" for app, names in backup_migrations.items() for name in names if (app, name) not in known]
+    if unknown:
+        raise BackupError(
+            [f"the backup was made by a newer qiyuan (unknown migrations: {', '.join(unknown[:8])}); upgrade first"]
+        )
+    targets: list[tuple[str, str | None]] = []
+    for app in sorted({app for app, _ in loader.graph.leaf_nodes()}):
+        names = backup_migrations.get(app, [])
+        if not names:
+            targets.append((app, None))
+            continue
+        nodes = {(app, n) for n in names}
+        # the backup's state of this app: its applied migration that has all the others as ancestors
+        leaves = [n for n in nodes if nodes <= set(loader.graph.forwards_plan(n))]
+        if len(leaves) != 1:
+            raise BackupError([f"the backup's migrations of {app} are not one line of history: {sorted(names)}"])
+        targets.append(leaves[0])
+    return targets
+
+
+def _empty_office(using: str) -> None:
+    """Delete every row of every office table that exists (foreign keys are checked at commit)."""
+    conn = connections[using]
+    qn = conn.ops.quote_name
+    with conn.cursor() as cursor:
+        existing = set(conn.introspection.table_names(cursor))
+        for model in reversed(office_models()):
+            if model._meta.db_table in existing:
+                cursor.execute(f"DELETE FROM {qn(model._meta.db_table)}")
+
+
+def restore(
+    path: str | Path,
+    *,
+    using: str = DEFAULT_DB_ALIAS,
+    replace: bool = False,
+    progress: Progress | None = None,
+) -> Summary:
+    """Restore a backup into an empty office (``replace=True``: empty it first); verify every count."""
+    path = Path(path)
+    if not path.is_file():
+        raise BackupError([f"{path}: no such file"])
+    conn = connections[using]
+    header = read_header(path)
+    backup_migrations = {app: list(names) for app, names in header.get("migrations", {}).items()}
+    targets = _schema_targets(backup_migrations, using)
+    present = _rows_present(using) if _has_tables(using) else {}
+    if present and not replace:
+        listed = ", ".join(f"{label} ({n})" for label, n in sorted(present.items())[:6])
+        if len(present) > 6:
+            listed += f" and {len(present) - 6} more tables"
+        raise BackupError([f"the office is not empty: {listed}; restore into a new office, or replace it"])
+    if replace and present:
+        with transaction.atomic(using=using):
+            _empty_office(using)
+    _migrate_to(targets, using)
+    state_apps = MigrationExecutor(conn).loader.project_state(
+        [t for t in targets if t[1] is not None], at_end=True
+    ).apps
+    summary = Summary(path=path, migrations=backup_migrations)
+    with transaction.atomic(using=using), _open_read(path) as handle:
+        _empty_office(using)  # the content types and permissions migrate made: the backup has its own
+        _, tables, trailer = _read_tables(handle, path)
+        touched = []
+        for label, names, count, rows in tables:
+            model = state_apps.get_model(label)
+            touched.append(model)
+            by_attname = {f.attname: f for f in model._meta.concrete_fields}
+            missing = [n for n in names if n not in by_attname]
+            if missing:
+                raise BackupError([f"{label}: the schema has no column for {', '.join(missing)}"])
+            fields = [by_attname[n] for n in names]
+            decoders = [_decoder(f) for f in fields]
+            qn = conn.ops.quote_name
+            sql = (
+                f"INSERT INTO {qn(model._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+                f"VALUES ({', '.join(['%s'] * len(fields))})"
+            )
+            done = 0
+            batch = []
+            with conn.cursor() as cursor:
+                for row in rows:
+                    batch.append(
+                        [f.get_db_prep_save(dec(v), conn) for f, dec, v in zip(fields, decoders, row)]
+                    )
+                    if len(batch) >= CHUNK:
+                        cursor.executemany(sql, batch)
+                        done += len(batch)
+                        batch = []
+                        if progress:
+                            progress(label, done, count)
+                if batch:
+                    cursor.executemany(sql, batch)
+                    done += len(batch)
+            if progress:
+                progress(label, done, count)
+            summary.counts[label] = done
+        expected = trailer.get("counts", {})
+        for model in touched:
+            label = model._meta.label_lower
+            stored = model._base_manager.using(using).count()
+            if stored != expected.get(label):
+                raise BackupError([f"{label}: {stored} rows after restore, the backup holds {expected.get(label)}"])
+        with conn.cursor() as cursor:
+            for statement in conn.ops.sequence_reset_sql(no_style(), touched):
+                cursor.execute(statement)
+        if conn.vendor == "postgresql":
+            with conn.cursor() as cursor:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        else:
+            conn.check_constraints()
+    _migrate_to(MigrationExecutor(conn).loader.graph.leaf_nodes(), using)
+    from django.contrib.contenttypes.models import ContentType
+    from django.core.management.sql import emit_post_migrate_signal
+
+    ContentType.objects.clear_cache()
+    emit_post_migrate_signal(verbosity=0, interactive=False, db=using)  # content types of newer models
+    return summary
+
+
+def _has_tables(using: str) -> bool:
+    conn = connections[using]
+    with conn.cursor() as cursor:
+        tables = set(conn.introspection.table_names(cursor))
+    return all(model._meta.db_table in tables for model in office_models())

@@ -1,0 +1,125 @@
+"""Backup → restore round trip of the whole office, on SQLite and PostgreSQL alike."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from qiyuan.office.audit.models import AuditLog
+from qiyuan.office.federation import backup, services
+from qiyuan.office.federation.models import Arbiter, NameChange, Player
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def snapshot() -> dict[str, list[tuple]]:
+    """Every row of every office table (auto-created content types and permissions aside)."""
+    out = {}
+    for model in backup.office_models():
+        label = model._meta.label_lower
+        if label in backup.AUTO_CREATED:
+            continue
+        names = [f.attname for f in model._meta.concrete_fields]
+        out[label] = list(model._base_manager.order_by("pk").values_list(*names))
+    return out
+
+
+@pytest.fixture
+def office(make_player, make_association, resident_id):
+    make_association("CN", "中国")
+    make_association("BJ", "北京五子棋协会", name_en="Beijing")
+    a = make_player("张三", id_number=resident_id(date(2008, 7, 1), "M"), dan="1d")
+    b = make_player("李娜", gender="F", association="SH", name_latin="Li Na",
+                    reference_rating=Decimal("2123.45"), reference_rating_source="RIF")
+    services.rename_player(a, "张叁", actor="officer", changed_on=date(2024, 1, 2), reason="更名")
+    services.change_association(b, "BJ", actor="officer", changed_on=date(2025, 3, 4))
+    services.grant_dan(a, "2d", granted_on=date(2025, 1, 1), granted_by="中国棋院", actor="officer")
+    Arbiter.objects.create(player=a, name="张叁", level="national", recognised_national=True)
+    dup = make_player("李娜", gender="F")
+    services.merge_players(b, dup, "officer")
+    user = get_user_model().objects.create_user("arbiter1", password="x")
+    AuditLog.objects.create(user=user, actor="arbiter1", action="test.detail", detail={"d": "2026-01-01", "n": [1, 2]})
+    return snapshot()
+
+
+@pytest.mark.parametrize("name", ["office.jsonl.gz", "office.jsonl"])
+def test_backup_restore_round_trip_is_exact(office, tmp_path, name):
+    path = tmp_path / name
+    seen = []
+    made = backup.backup(path, progress=lambda label, done, total: seen.append((label, done, total)))
+    assert made.counts["federation.player"] == 3 and ("federation.player", 3, 3) in seen
+    assert (gzip.open(path).read(2) if name.endswith(".gz") else path.read_bytes()[:1]) in (b'{"', b"{")
+    call_command("flush", interactive=False, verbosity=0)
+    assert Player.objects.count() == 0
+    restored = backup.restore(path)
+    assert restored.counts == made.counts
+    assert snapshot() == office
+    # sequences continue after the restored rows
+    assert services.register_player(name="王五", gender="M", actor="t").federation_id == "CN000004"
+    assert Player.objects.latest("pk").pk > max(p[0] for p in office["federation.player"])
+
+
+def test_restore_refuses_an_office_that_is_not_empty_unless_replaced(office, tmp_path):
+    path = tmp_path / "b.jsonl.gz"
+    backup.backup(path)
+    with pytest.raises(backup.BackupError, match=r"not empty: audit.auditlog \(\d+\), .* and \d+ more tables"):
+        backup.restore(path)
+    services.rename_player(Player.objects.get(name="张叁"), "张三三", actor="t")
+    backup.restore(path, replace=True)
+    assert snapshot() == office
+    assert not NameChange.objects.filter(new_name="张三三").exists()
+
+
+def test_restore_refuses_a_damaged_or_truncated_file_and_writes_nothing(office, tmp_path):
+    path = tmp_path / "b.jsonl"
+    backup.backup(path)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    call_command("flush", interactive=False, verbosity=0)
+    truncated = tmp_path / "truncated.jsonl"
+    truncated.write_text("".join(lines[:-3]), encoding="utf-8")
+    with pytest.raises(backup.BackupError, match="truncated"):
+        backup.restore(truncated)
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("".join(lines).replace("张叁", "张飞"), encoding="utf-8")
+    with pytest.raises(backup.BackupError, match="checksum"):
+        backup.restore(edited)
+    assert Player.objects.count() == 0 and NameChange.objects.count() == 0
+
+
+def test_restore_refuses_files_that_are_not_backups(tmp_path, db):
+    other = tmp_path / "x.csv"
+    other.write_text("name,rating\n", encoding="utf-8")
+    with pytest.raises(backup.BackupError, match="not a qiyuan office backup"):
+        backup.restore(other)
+    with pytest.raises(backup.BackupError, match="no such file"):
+        backup.restore(tmp_path / "missing.gz")
+
+
+def test_restore_refuses_a_backup_from_a_newer_version(office, tmp_path):
+    path = tmp_path / "b.jsonl"
+    backup.backup(path)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["migrations"]["federation"].append("0999_future")
+    lines[0] = json.dumps(header, ensure_ascii=False, separators=(",", ":")) + "\n"
+    future = tmp_path / "future.jsonl"
+    future.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(backup.BackupError, match="newer qiyuan .*federation.0999_future"):
+        backup.restore(future)
+
+
+def test_backup_holds_every_table_and_the_migrations(office, tmp_path):
+    path = tmp_path / "b.jsonl"
+    made = backup.backup(path)
+    header = backup.read_header(path)
+    assert header["vendor"] in ("sqlite", "postgresql")
+    assert "0001_initial" in header["migrations"]["federation"]
+    assert {"federation.player", "federation.namechange", "audit.auditlog", "auth.user"} <= set(made.counts)
+    decimals = [line for line in path.read_text(encoding="utf-8").splitlines() if "2123.45" in line]
+    assert decimals and '"2123.45"' in decimals[0]  # exact, as a string, never a float

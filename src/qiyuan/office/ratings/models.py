@@ -143,6 +143,7 @@ class EditionEntry(_Immutable):
     edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="entries")
     player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="edition_entries")
     position = models.PositiveIntegerField()  # order on the published list, 1-based
+    name = models.CharField(max_length=100, blank=True)  # the name as published (the order's ties depend on it)
     rank = models.PositiveIntegerField(null=True, blank=True)  # rank among the active players (ties share)
     rating = models.IntegerField(null=True, blank=True)  # the published integer (四舍五入)
     exact = models.CharField(max_length=40, blank=True)  # the exact decimal it was rounded from

@@ -1,0 +1,163 @@
+"""Import a whole history (the rating engine's four CSV files) into the office, in bulk.
+
+A directory with ``players.csv``, ``events.csv``, ``games.csv`` and optionally
+``standings.csv`` (``docs/formats.md``). Players keep their history id as
+federation ID; their rating, games and K latch before the history become
+their frozen facts on the list (``ListMember``). Events are taken as rated
+(the history files hold rated events: spec decision "Eligibility of events").
+Millions of games go in by batches straight into the tables (one transaction),
+with a progress callback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+from qiyuan.formats.errors import InputError
+from qiyuan.rating.columnar import RESULT_CODES
+
+BATCH = 20000
+
+
+def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, total: int = 0,
+                progress: Callable[[int], None] | None = None) -> int:
+    """Insert rows fast: ``COPY`` on PostgreSQL, batched ``executemany`` elsewhere. Returns the count."""
+    from django.db import connection
+
+    n = 0
+    with connection.cursor() as cur:
+        if connection.vendor == "postgresql":
+            raw = cur.cursor if hasattr(cur, "cursor") else cur
+            with raw.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+                    n += 1
+                    if progress and n % BATCH == 0:
+                        progress(n)
+        else:
+            sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
+            batch: list[tuple] = []
+            for row in rows:
+                batch.append(row)
+                if len(batch) >= BATCH:
+                    cur.executemany(sql, batch)
+                    n += len(batch)
+                    batch = []
+                    if progress:
+                        progress(n)
+            if batch:
+                cur.executemany(sql, batch)
+                n += len(batch)
+    if progress:
+        progress(n)
+    return n
+
+
+def import_history(path: Path, rating_list, actor: str, sha: str, *,
+                   progress: Callable[[str, int, int], None] | None = None):
+    from django.db import transaction
+
+    from qiyuan.formats.history_csv import read_history
+    from qiyuan.office.audit.models import record
+    from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
+    from qiyuan.office.federation.models import Player
+    from qiyuan.office.ratings.models import ListMember
+    from qiyuan.office.services.imports import ImportRefused, ImportResult
+
+    missing = [n for n in ("players.csv", "events.csv", "games.csv") if not (path / n).exists()]
+    if missing:
+        raise ImportRefused([f"{path}: missing {', '.join(missing)} (a history is players.csv, events.csv, "
+                             "games.csv and optionally standings.csv)"])
+    standings = path / "standings.csv"
+    try:
+        h = read_history(path / "players.csv", path / "events.csv", path / "games.csv",
+                         standings if standings.exists() else None)
+    except InputError as exc:
+        raise ImportRefused([str(p) for p in exc.problems]) from None
+
+    clash = list(Event.objects.filter(code__in=[e.id for e in h.events]).values_list("code", flat=True)[:20])
+    if clash:
+        raise ImportRefused([f"{path / 'events.csv'}: event id {c!r} is already in the office" for c in clash])
+    step = (lambda what, done, total: progress(what, done, total)) if progress else (lambda *a: None)
+
+    with transaction.atomic():
+        batch = ImportBatch.objects.create(kind="history", filename=path.name, sha256=sha, actor=actor,
+                                           rating_list=rating_list)
+        # Players: existing federation IDs are reused, the others registered.
+        ids = [p.id for p in h.players]
+        existing: dict[str, int] = {}
+        for i in range(0, len(ids), 20000):
+            existing.update(Player.objects.filter(federation_id__in=ids[i:i + 20000]).values_list("federation_id", "pk"))
+        new = [p for p in h.players if p.id not in existing]
+        step("players", 0, len(new))
+        objs = []
+        for p in new:
+            obj = Player(federation_id=p.id, name=p.name, gender=p.gender.value if p.gender else "", dan=p.dan or "",
+                         registered_on=p.registered_on, reference_rating=p.reference_rating)
+            obj.refresh_name_keys()
+            objs.append(obj)
+        for i in range(0, len(objs), 5000):
+            Player.objects.bulk_create(objs[i:i + 5000])
+            step("players", min(i + 5000, len(objs)), len(objs))
+        pk_of = dict(existing)
+        for i in range(0, len(ids), 20000):
+            pk_of.update(Player.objects.filter(federation_id__in=ids[i:i + 20000]).values_list("federation_id", "pk"))
+        members = set(ListMember.objects.filter(rating_list=rating_list).values_list("player_id", flat=True))
+        ListMember.objects.bulk_create(
+            [ListMember(rating_list=rating_list, player_id=pk_of[p.id], gender=p.gender.value if p.gender else "",
+                        dan=p.dan or "", rating=p.rating, games=p.games, k_latched=p.k_latched,
+                        registered_on=p.registered_on, reference_rating=p.reference_rating)
+             for p in h.players if pk_of[p.id] not in members], batch_size=5000)
+
+        # Events.
+        note = {"family": rating_list.family, "eligible": True, "failures": [],
+                "notes": ["history file: events taken as rated (spec decision 'Eligibility of events')"]}
+        Event.objects.bulk_create([
+            Event(code=e.id, name=e.name, format=e.format.value, start_date=e.start_date, end_date=e.end_date,
+                  days=e.days, international=e.international, national=True, rating_list=rating_list,
+                  import_batch=batch, eligibility=note, received_on=date.today())
+            for e in h.events], batch_size=5000)
+        event_pk = dict(Event.objects.filter(import_batch=batch).values_list("code", "pk"))
+
+        # Games, straight into the table.
+        g = h.games
+        ev_map = np.array([event_pk[e] for e in g.event_ids], dtype=np.int64)
+        pl_map = np.array([pk_of[p] for p in g.player_ids], dtype=np.int64)
+        ev_col = ev_map[g.event] if len(g) else np.array([], dtype=np.int64)
+        p1 = pl_map[g.player1] if len(g) else ev_col
+        p2 = pl_map[g.player2] if len(g) else ev_col
+        results = [r.value for r in RESULT_CODES]
+        total = len(g)
+        step("games", 0, total)
+
+        def game_rows() -> Iterator[tuple]:
+            for e, r, a, b, res in zip(ev_col.tolist(), g.round.tolist(), p1.tolist(), p2.tolist(),
+                                       g.result.tolist()):
+                yield (e, r, a, b, results[res])
+
+        bulk_insert(Game._meta.db_table, ("event_id", "round", "player1_id", "player2_id", "result"), game_rows(),
+                    total=total, progress=lambda n: step("games", n, total))
+
+        # Entries: every (event, player) pair of the games, with the official rank where given.
+        pairs = np.unique(np.concatenate([np.stack([ev_col, p1], axis=1), np.stack([ev_col, p2], axis=1)]), axis=0) \
+            if total else np.zeros((0, 2), dtype=np.int64)
+        rank_of = {}
+        s = h.standings
+        if s is not None and len(s):
+            sev = ev_map[s.event]
+            spl = pl_map[s.player]
+            rank_of = {(int(a), int(b)): int(r) for a, b, r in zip(sev.tolist(), spl.tolist(), s.rank.tolist())}
+        step("entries", 0, len(pairs))
+        bulk_insert(Entry._meta.db_table, ("event_id", "player_id", "rank", "name", "association", "dan"),
+                    ((int(a), int(b), rank_of.get((int(a), int(b))), "", "", "") for a, b in pairs.tolist()),
+                    total=len(pairs), progress=lambda n: step("entries", n, len(pairs)))
+
+        batch.summary = {"players": len(h.players), "new_players": len(new), "events": len(h.events), "games": total}
+        batch.save(update_fields=["summary"])
+        record(actor, "import", batch, kind="history", filename=path.name, **batch.summary)
+    events = list(Event.objects.filter(import_batch=batch))
+    return ImportResult(batch, events, [], len(new), total)

@@ -1,0 +1,648 @@
+"""Imports into the office: competition reports, TRF, OpenGotha files, history CSV.
+
+One import is one transaction: every problem is listed at once and, if there
+is any, nothing is stored — except the record of the rejection itself
+(``RejectedReport``, with every reason), so no report is silently dropped.
+The same file twice is refused (its SHA-256 is kept).
+
+Report players are matched to the registry by ID number (身份证号), else by
+name and association — such a match is only taken when the officer confirms
+it (``--confirm``); players found nowhere are registered. The report checks:
+ID number check digit and its gender digit against the player's gender, an
+unknown association, results that disagree between the two players' rows, a
+player entered twice, a file that is not the template. The event's
+eligibility is checked under the list's rule set; every failed condition is
+shown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+from qiyuan.formats.errors import InputError
+from qiyuan.rating.eligibility import (
+    ArbiterFacts,
+    EventFacts,
+    OrganiserLevel,
+    check_eligibility,
+    parse_time_control,
+)
+from qiyuan.rating.model import EventFormat, Result
+
+from qiyuan.office.services.periods import OfficeError
+
+KINDS = ("report", "trf", "opengotha", "history")
+KEEP_CONTENT_BYTES = 5 * 1024 * 1024
+HISTORY_FILES = ("players.csv", "events.csv", "games.csv")
+
+
+class ImportRefused(OfficeError):
+    """An import refused; ``rejected`` tells whether the report was recorded as rejected."""
+
+    def __init__(self, problems: list[str], *, rejected: bool = False, pending: list[str] | None = None):
+        super().__init__(problems + (pending or []))
+        self.rejected = rejected
+        self.pending = pending or []
+
+
+@dataclass
+class Options:
+    """What the officer states about the event (the report does not say) and his confirmations."""
+
+    organiser_level: str = OrganiserLevel.STATE.value
+    national: bool = True
+    international: bool = False
+    agreed_by_parties: bool = False
+    dan_event: bool = False
+    standards_published: bool = False
+    format: str | None = None  # overrides the file's format (TRF and OpenGotha files do not say)
+    confirm: dict[str, str] = field(default_factory=dict)  # "draw number or name" → federation id or "new"
+    confirm_all: bool = False
+    received_on: date | None = None
+
+
+@dataclass
+class ParsedEntrant:
+    where: str  # "row 5" / "player 3": how problems name him
+    number: int
+    name: str
+    gender: str = ""  # M / F / ""
+    id_number: str = ""
+    dan: str = ""
+    association: str = ""
+    rating: int | None = None
+    rank: int | None = None
+    score: Decimal | None = None
+    federation_id: str = ""
+    name_latin: str = ""
+    remark: str = ""
+
+
+@dataclass
+class ParsedEvent:
+    name: str
+    start_date: date | None
+    end_date: date | None
+    format: str
+    rounds: int
+    time_control: str = ""
+    city: str = ""
+    organiser: str = ""
+    chief_arbiter: str = ""
+    arbiters: list[str] = field(default_factory=list)
+    entrants: list[ParsedEntrant] = field(default_factory=list)
+    games: list[tuple[int, int, int, Result]] = field(default_factory=list)  # round, number1, number2, result
+    notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    days: int | None = None
+
+
+@dataclass
+class ImportResult:
+    batch: object
+    events: list = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    new_players: int = 0
+    games: int = 0
+    late_for: list[date] = field(default_factory=list)  # list dates already published that the events belong to
+
+
+# ---------------------------------------------------------------------------------------------- entry point
+
+
+def detect_kind(path: Path) -> str:
+    if path.is_dir():
+        return "history"
+    suffix = path.suffix.lower()
+    if suffix in (".xlsx", ".xlsm"):
+        return "report"
+    if suffix == ".xml":
+        return "opengotha"
+    if suffix in (".trf", ".txt"):
+        return "trf"
+    raise OfficeError(f"{path}: cannot tell the kind of file from its name; give --kind ({', '.join(KINDS)})")
+
+
+def file_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    files = [path / n for n in (*HISTORY_FILES, "standings.csv") if (path / n).exists()] if path.is_dir() else [path]
+    for f in files:
+        h.update(f.name.encode() + b"\0")
+        with open(f, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+    return h.hexdigest()
+
+
+def import_file(path: str | Path, rating_list, actor: str, *, kind: str | None = None, options: Options | None = None,
+                progress: Callable[[str, int, int], None] | None = None) -> ImportResult:
+    """Import one file into ``rating_list``; raises ``ImportRefused`` listing every problem."""
+    from qiyuan.office.events.models import ImportBatch
+
+    path = Path(path)
+    options = options or Options()
+    if not path.exists():
+        raise OfficeError(f"{path}: no such file or directory")
+    kind = kind or detect_kind(path)
+    if kind not in KINDS:
+        raise OfficeError(f"unknown import kind {kind!r}; one of {', '.join(KINDS)}")
+    sha = file_digest(path)
+    earlier = ImportBatch.objects.filter(sha256=sha).first()
+    if earlier is not None:
+        raise ImportRefused([f"{path.name}: this file was already imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
+                             f"by {earlier.actor} (as {earlier.filename}); the same report is never imported twice"])
+    if kind == "history":
+        from qiyuan.office.services.history_import import import_history
+
+        return import_history(path, rating_list, actor, sha, progress=progress)
+    parsed = {"report": parse_report, "trf": parse_trf, "opengotha": parse_opengotha}[kind](path, options)
+    plan = prepare(parsed, rating_list, options, source=path.name)
+    if plan.problems:
+        _reject(kind, path, sha, actor, rating_list, parsed.name, plan.problems)
+    if plan.problems or plan.pending:
+        raise ImportRefused(plan.problems, rejected=bool(plan.problems), pending=plan.pending)
+    return store(plan, rating_list, actor, kind=kind, filename=path.name, sha=sha, options=options)
+
+
+def _reject(kind: str, path: Path, sha: str, actor: str, rating_list, event_name: str, reasons: list[str]) -> None:
+    """Keep the rejected report with every reason (in its own transaction: the import stored nothing)."""
+    from qiyuan.office.audit.models import record
+    from qiyuan.office.events.models import RejectedReport
+
+    content = path.read_bytes() if path.is_file() and path.stat().st_size <= KEEP_CONTENT_BYTES else None
+    rej = RejectedReport.objects.create(kind=kind, filename=path.name, sha256=sha, actor=actor,
+                                        rating_list=rating_list, event_name=event_name[:200], reasons=reasons,
+                                        content=content)
+    record(actor, "report.reject", rej, filename=path.name, reasons=len(reasons))
+
+
+# ---------------------------------------------------------------------------------------------- readers → ParsedEvent
+
+_SEX = {"m": "M", "w": "F", "f": "F", "M": "M", "F": "F", "男": "M", "女": "F"}
+_DAN = re.compile(r"^(\d)([dk])$")
+
+
+def _dan(text: str) -> str:
+    t = (text or "").strip().lower()
+    return t if _DAN.match(t) or t == "10k" else ""
+
+
+def _from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
+    """A TRF-shaped ``Tournament`` (from a report or a TRF file) as a ParsedEvent, with its games."""
+    from qiyuan.tournament.model import FORFEIT_RESULTS
+
+    where = "row" if kind == "report" else "player"
+    ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date, format=fmt,
+                     rounds=t.rounds_played, time_control=t.time_control, city=t.city,
+                     chief_arbiter=t.chief_arbiter, arbiters=list(t.deputy_arbiters))
+    by_number = {e.number: e for e in t.entrants}
+    for e in t.entrants:
+        ev.entrants.append(ParsedEntrant(
+            where=f"{where} {e.number} ({e.name})", number=e.number, name=e.name.strip(), gender=_SEX.get(e.sex, ""),
+            id_number=e.id_number.strip(), dan=_dan(e.title), association=e.federation.strip(), rating=e.rating,
+            rank=e.rank, score=e.points, federation_id=e.player_id.strip() if kind == "trf" else ""))
+    played = {"1": Result.WIN, "0": Result.LOSS, "=": Result.DRAW}
+    unrated_played = 0
+    for e in t.entrants:
+        for rnd, cell in enumerate(e.rounds, start=1):
+            opp = cell.opponent
+            if opp is None or opp == e.number:
+                continue
+            other = by_number.get(opp)
+            back = other.rounds[rnd - 1] if other is not None and len(other.rounds) >= rnd else None
+            if other is None or back is None or back.opponent != e.number:
+                ev.problems.append(f"round {rnd}: {e.name} (No. {e.number}) is paired with No. {opp}, whose row does "
+                                   "not show this game (the two rows disagree)")
+                continue
+            if e.number > opp:
+                continue
+            pair = (cell.result, back.result)
+            if cell.result in played:
+                expect = {"1": "0", "0": "1", "=": "="}[cell.result]
+                if back.result != expect:
+                    ev.problems.append(f"round {rnd}: {e.name} has {cell.result!r} against {other.name}, who has "
+                                       f"{back.result!r} (the two rows disagree)")
+                    continue
+                ev.games.append((rnd, e.number, opp, played[cell.result]))
+            elif cell.result in "WDL" and cell.result.strip():
+                unrated_played += 1
+                ev.games.append((rnd, e.number, opp, Result.NOT_PLAYED))
+            elif cell.result in FORFEIT_RESULTS:
+                if pair == ("+", "-"):
+                    ev.games.append((rnd, e.number, opp, Result.FORFEIT_WIN))
+                elif pair == ("-", "+"):
+                    ev.games.append((rnd, e.number, opp, Result.FORFEIT_LOSS))
+                elif pair == ("-", "-"):
+                    ev.games.append((rnd, e.number, opp, Result.NOT_PLAYED))
+                else:
+                    ev.problems.append(f"round {rnd}: forfeit {cell.result!r} of {e.name} against {other.name}, who "
+                                       f"has {back.result!r} (the two rows disagree)")
+            else:
+                ev.problems.append(f"round {rnd}: {e.name} – {other.name} has no result")
+    if unrated_played:
+        ev.notes.append(f"{unrated_played} game(s) marked unrated in the file (W/D/L) are not rated")
+    return ev
+
+
+def parse_report(path: Path, options: Options) -> ParsedEvent:
+    """The competition report workbook (竞赛报告, our template), with the identity checks of every row."""
+    from qiyuan.formats.report_xlsx import read_report
+
+    problems: list[str] = []
+    try:
+        t, meta = read_report(path)
+    except InputError as exc:
+        problems = [str(p) for p in exc.problems]
+        t = meta = None
+    identity = _report_rows(path)
+    if t is None:
+        ev = ParsedEvent(name=identity.get("name", ""), start_date=None, end_date=None, format="swiss", rounds=0)
+        ev.problems = problems
+        ev.entrants = identity.get("entrants", [])
+        return ev
+    fmt = options.format or meta.format
+    if fmt == "double_round_robin":
+        fmt = EventFormat.ROUND_ROBIN.value
+    ev = _from_tournament(t, fmt, "report")
+    ev.organiser = meta.organizer or meta.host
+    for e in ev.entrants:
+        e.remark = meta.remarks.get(e.number, "")
+    if meta.notes:
+        ev.notes.append(f"report notes (说明): {meta.notes}")
+    return ev
+
+
+def _report_rows(path: Path) -> dict:
+    """Name, gender, ID number and association of each row, read directly — so the identity checks run
+    even when the results cannot be read (all problems at once)."""
+    try:
+        from openpyxl import load_workbook
+
+        from qiyuan.formats.report_xlsx import FIRST_ROW, INFO_SHEET, RESULTS_SHEET
+
+        wb = load_workbook(path, read_only=True, data_only=True)
+        if RESULTS_SHEET not in wb.sheetnames:
+            return {}
+        out: list[ParsedEntrant] = []
+        for r, row in enumerate(wb[RESULTS_SHEET].iter_rows(min_row=FIRST_ROW, max_col=8, values_only=True),
+                                start=FIRST_ROW):
+            vals = ["" if v is None else str(v).strip() for v in row] + [""] * 8
+            if not vals[1] and not vals[2]:
+                break
+            out.append(ParsedEntrant(where=f"row {r} ({vals[2]})", number=r, name=vals[2], gender=_SEX.get(vals[3], ""),
+                                     id_number=vals[4], association=vals[6]))
+        name = ""
+        if INFO_SHEET in wb.sheetnames:
+            name = str(wb[INFO_SHEET].cell(3, 2).value or "")
+        return {"entrants": out, "name": name}
+    except Exception:  # not a workbook: read_report has said so
+        return {}
+
+
+def parse_trf(path: Path, options: Options) -> ParsedEvent:
+    from qiyuan.formats.trf import read_trf
+
+    try:
+        t = read_trf(path)
+    except InputError as exc:
+        ev = ParsedEvent(name="", start_date=None, end_date=None, format="swiss", rounds=0)
+        ev.problems = [str(p) for p in exc.problems]
+        return ev
+    return _from_tournament(t, options.format or EventFormat.SWISS.value, "trf")
+
+
+def parse_opengotha(path: Path, options: Options) -> ParsedEvent:
+    from qiyuan.formats.opengotha import read_opengotha
+
+    try:
+        t = read_opengotha(path)
+    except InputError as exc:
+        ev = ParsedEvent(name="", start_date=None, end_date=None, format="swiss", rounds=0)
+        ev.problems = [str(p) for p in exc.problems]
+        return ev
+    ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date,
+                     format=options.format or EventFormat.SWISS.value,
+                     rounds=len({g.round for g in t.games if g.result.played}), time_control=t.time_control,
+                     city=t.location, chief_arbiter=t.director, notes=list(t.notes))
+    number = {}
+    for i, p in enumerate(t.players, start=1):
+        number[p.key] = i
+        ev.entrants.append(ParsedEntrant(where=f"player {p.name}", number=i, name=p.name, name_latin=p.name,
+                                         dan=p.dan or "", association="", rating=None))
+    for g in t.games:
+        ev.games.append((g.round, number[g.black], number[g.white], g.result))
+    return ev
+
+
+# ---------------------------------------------------------------------------------------------- checks and matching
+
+
+@dataclass
+class Plan:
+    """What an import would store, once every check passed."""
+
+    parsed: ParsedEvent
+    players: dict[int, object] = field(default_factory=dict)  # draw number → registry Player (saved or new)
+    new_players: list = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)  # matches awaiting the officer's confirmation
+    notes: list[str] = field(default_factory=list)
+    eligibility: dict = field(default_factory=dict)
+    arbiters: list = field(default_factory=list)
+    chief: object | None = None
+
+
+def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str) -> Plan:
+    """Every check of an event before it is stored: identity, registry matching, duplicates, eligibility."""
+    from qiyuan.office.events.models import Event
+    from qiyuan.office.federation.idnumber import normalize_id_number, validate_document, validate_resident_id
+    from qiyuan.office.federation.models import Association, Player
+
+    plan = Plan(ev, problems=list(ev.problems), notes=list(ev.notes))
+    report = source.lower().endswith((".xlsx", ".xlsm"))
+    assoc_by_key = {}
+    for a in Association.objects.all():
+        assoc_by_key[a.code.lower()] = a
+        assoc_by_key[a.name.lower()] = a
+
+    # Identity of each row: ID number, gender, association; entered twice.
+    ids = Counter(normalize_id_number(e.id_number) for e in ev.entrants if e.id_number)
+    names = Counter((e.name, e.association) for e in ev.entrants)
+    for e in ev.entrants:
+        n = normalize_id_number(e.id_number)
+        if n:
+            if len(n) == 18 and n[:17].isdigit():
+                for msg in validate_resident_id(n, gender=e.gender or None):
+                    plan.problems.append(f"{source}: {e.where}: ID number {_mask(n)}: {msg}")
+            else:
+                for msg in validate_document("other", n):
+                    plan.problems.append(f"{source}: {e.where}: {msg}")
+            if ids[n] > 1:
+                plan.problems.append(f"{source}: {e.where}: entered twice (ID number {_mask(n)} appears {ids[n]} times)")
+        elif report:
+            plan.problems.append(f"{source}: {e.where}: ID number (身份证号码) missing; CGA Art. 11(一) requires it")
+        if not n and names[(e.name, e.association)] > 1:
+            plan.problems.append(f"{source}: {e.where}: entered twice (same name and association, no ID number)")
+        if e.association and e.association.lower() not in assoc_by_key:
+            if report:
+                plan.problems.append(f"{source}: {e.where}: unknown association {e.association!r} (not in the registry)")
+            else:
+                plan.notes.append(f"{e.where}: association {e.association!r} is not in the registry")
+        if report and not e.gender:
+            plan.problems.append(f"{source}: {e.where}: gender (性别) missing")
+    if ev.start_date is None or ev.end_date is None:
+        if not ev.problems:
+            plan.problems.append(f"{source}: the event's dates are missing")
+        return plan
+    if not ev.entrants:
+        plan.problems.append(f"{source}: no players")
+        return plan
+    if Event.objects.filter(rating_list=rating_list, name=ev.name, start_date=ev.start_date,
+                            end_date=ev.end_date).exists():
+        plan.problems.append(f"{source}: the event {ev.name!r} of {ev.start_date}–{ev.end_date} is already stored in "
+                             f"list {rating_list.code} (the same report twice?)")
+
+    # Registry matching.
+    matched_by: dict[int, int] = {}
+    for e in ev.entrants:
+        assoc = assoc_by_key.get(e.association.lower()) if e.association else None
+        n = normalize_id_number(e.id_number)
+        p = None
+        if e.federation_id:
+            p = Player.objects.filter(federation_id=e.federation_id).first()
+            if p is None:
+                plan.problems.append(f"{source}: {e.where}: federation ID {e.federation_id} is not in the registry")
+                continue
+        if p is None and n:
+            p = Player.objects.filter(id_number=n).first()
+        if p is not None:
+            p = _follow_merge(p)
+            _registry_notes(plan, e, p, assoc)
+        else:
+            key = _confirm_key(options, e)
+            if key == "new":
+                p = None
+            elif key:
+                p = Player.objects.filter(federation_id=key).first()
+                if p is None:
+                    plan.problems.append(f"{source}: {e.where}: --confirm names {key}, which is not in the registry")
+                    continue
+            else:
+                cands = _name_candidates(e, assoc)
+                if cands:
+                    if options.confirm_all and len(cands) == 1:
+                        p = cands[0]
+                    else:
+                        which = ", ".join(f"{c.federation_id} {c.name} ({c.association.code if c.association else '—'}, "
+                                          f"born {c.birth_year or '?'})" for c in cands)
+                        plan.pending.append(f"{source}: {e.where}: no ID match; by name and association it may be "
+                                            f"{which} — confirm with --confirm '{e.number}=<federation id>' or "
+                                            f"--confirm '{e.number}=new'")
+                        continue
+        if p is None:
+            p = _new_player(e, assoc, n)
+            plan.new_players.append(p)
+        if p.pk is not None and p.pk in matched_by:
+            plan.problems.append(f"{source}: {e.where}: entered twice (same registry player {p.federation_id} as "
+                                 f"No. {matched_by[p.pk]})")
+        if p.pk is not None:
+            matched_by[p.pk] = e.number
+        plan.players[e.number] = p
+
+    # Arbiters and eligibility.
+    _eligibility(plan, ev, rating_list, options, source)
+    return plan
+
+
+def _mask(n: str) -> str:
+    from qiyuan.office.federation.models import mask_id_number
+
+    return mask_id_number(n)
+
+
+def _follow_merge(p):
+    seen = 0
+    while p.merged_into_id is not None and seen < 10:
+        p = p.merged_into
+        seen += 1
+    return p
+
+
+def _confirm_key(options: Options, e: ParsedEntrant) -> str:
+    for key in (str(e.number), e.name, e.where):
+        if key in options.confirm:
+            return options.confirm[key]
+    return ""
+
+
+def _name_candidates(e: ParsedEntrant, assoc) -> list:
+    from qiyuan.office.federation.models import Player
+
+    qs = Player.objects.registered()
+    if e.name_latin and not e.name_latin == "":
+        qs = qs.filter(name_latin__iexact=e.name_latin) | qs.filter(name__iexact=e.name)
+    else:
+        qs = qs.filter(name=e.name)
+    if assoc is not None:
+        qs = qs.filter(association=assoc)
+    return list(qs.select_related("association")[:5])
+
+
+def _registry_notes(plan: Plan, e: ParsedEntrant, p, assoc) -> None:
+    """CGA Art. 11(四): a change of name or association must be explained in the remarks."""
+    if e.name and e.name != p.name and e.name != p.name_latin:
+        old = list(p.name_changes.values_list("old_name", flat=True)) if hasattr(p, "name_changes") else []
+        known = " (a recorded name change)" if e.name in old else ""
+        said = "" if e.remark else "; the remark column does not explain it (Art. 11(四))"
+        plan.notes.append(f"{e.where}: name differs from the registry's {p.name} ({p.federation_id}){known}{said}")
+    if assoc is not None and p.association_id is not None and assoc.pk != p.association_id:
+        said = "" if e.remark else "; the remark column does not explain it (Art. 11(四))"
+        plan.notes.append(f"{e.where}: association {assoc.code} differs from the registry's for {p.federation_id}{said}")
+
+
+def _new_player(e: ParsedEntrant, assoc, id_number: str):
+    from qiyuan.office.federation.idnumber import parse_resident_id
+    from qiyuan.office.federation.models import Player
+
+    birth = None
+    id_type = Player.IdType.RESIDENT
+    if id_number and len(id_number) == 18 and id_number[:17].isdigit():
+        try:
+            birth = parse_resident_id(id_number).birth_date
+        except ValueError:
+            birth = None
+    elif id_number:
+        id_type = Player.IdType.OTHER
+    return Player(name=e.name, name_latin=e.name_latin, gender=e.gender, birth_date=birth, id_type=id_type,
+                  id_number=id_number, association=assoc, dan=e.dan, nationality="CHN" if birth else "")
+
+
+def _eligibility(plan: Plan, ev: ParsedEvent, rating_list, options: Options, source: str) -> None:
+    from qiyuan.office.federation.models import Arbiter
+
+    facts_arbiters = []
+    for i, name in enumerate([ev.chief_arbiter, *ev.arbiters]):
+        if not name:
+            continue
+        a = Arbiter.objects.filter(name=name).first()
+        if a is None:
+            plan.notes.append(f"arbiter {name!r} is not in the registry: not counted as recognised or national")
+            facts_arbiters.append(ArbiterFacts(name))
+        else:
+            (plan.arbiters.append(a) if i else None)
+            if i == 0:
+                plan.chief = a
+            facts_arbiters.append(ArbiterFacts(a.name, a.level, a.recognised_national))
+    rated = _rated_entrants(rating_list, plan, ev.start_date)
+    played = sum(1 for g in ev.games if g[3].played)
+    genders = {n: (p.gender or "") for n, p in plan.players.items()}
+    women_only = bool(genders) and all(g == "F" for g in genders.values())
+    tc = parse_time_control(ev.time_control)
+    facts = EventFacts(
+        format=EventFormat(ev.format), players=len(ev.entrants),
+        rounds=len({g[0] for g in ev.games if g[3].played}), rated_players=len(rated),
+        organiser_level=OrganiserLevel(options.organiser_level), national=options.national,
+        international=options.international, agreed_by_parties=options.agreed_by_parties,
+        arbiters=tuple(facts_arbiters), time_control=tc,
+        rated_men=sum(1 for n in rated if genders.get(n) == "M"),
+        rated_women=sum(1 for n in rated if genders.get(n) == "F"), women_only=women_only,
+        played_games=played, unplayed_games=len(ev.games) - played, dan_event=options.dan_event,
+        standards_published=options.standards_published,
+    )
+    result = check_eligibility(rating_list.family, facts)
+    plan.eligibility = {"family": rating_list.family, "eligible": result.eligible,
+                        "failures": [str(f) for f in result.failures], "notes": list(result.notes),
+                        "facts": {"players": facts.players, "rounds": facts.rounds, "rated": facts.rated_players,
+                                  "time_control": str(tc) if tc else None, "arbiters": [a.name for a in facts_arbiters]}}
+    plan.notes.extend(result.notes)
+    for f in result.failures:
+        plan.problems.append(f"{source}: not eligible: {f}")
+
+
+def _rated_entrants(rating_list, plan: Plan, on: date) -> set[int]:
+    """Draw numbers of the entrants holding a published rating on ``rating_list`` when the event began."""
+    from qiyuan.office.ratings.models import EditionEntry, ListMember
+    from qiyuan.rating.state import starting_rating
+
+    from qiyuan.office.services.periods import _Facts
+    from qiyuan.office.services.state import engine_player
+
+    pks = {n: p.pk for n, p in plan.players.items() if p.pk is not None}
+    ed = rating_list.editions.filter(list_date__lte=on).order_by("-list_date", "-number").first()
+    if ed is not None:
+        rated_pks = set(EditionEntry.objects.filter(edition=ed, player_id__in=pks.values(), rating__isnull=False)
+                        .exclude(status="removed").values_list("player_id", flat=True))
+        return {n for n, pk in pks.items() if pk in rated_pks}
+    rules = rating_list.rules()
+    members = {m.player_id: m for m in ListMember.objects.filter(rating_list=rating_list, player_id__in=pks.values())}
+    out = set()
+    for n, p in plan.players.items():
+        m = members.get(p.pk)
+        facts = _Facts(p.gender or "", p.dan or "", m.rating if m else None, m.games if m else 0,
+                       m.k_latched if m else False, p.registered_on, p.reference_rating)
+        if starting_rating(rules, engine_player(p.federation_id or "new", facts)) is not None:
+            out.add(n)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- storing
+
+
+def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha: str, options: Options) -> ImportResult:
+    """Store a checked event in one transaction."""
+    from django.db import transaction
+
+    from qiyuan.office.audit.models import record
+    from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
+    from qiyuan.office.ratings.models import ListMember
+    from qiyuan.office.services.periods import latest_edition
+    from qiyuan.office.services.state import member_from_registry
+
+    ev = plan.parsed
+    with transaction.atomic():
+        for p in plan.new_players:
+            p.registered_on = p.registered_on or ev.end_date
+            p.save()
+        batch = ImportBatch.objects.create(kind=kind, filename=filename, sha256=sha, actor=actor,
+                                           rating_list=rating_list, notes=plan.notes)
+        tc = parse_time_control(ev.time_control)
+        event = Event.objects.create(
+            code=f"{rating_list.code}-{ev.end_date:%Y%m%d}-{sha[:8]}", name=ev.name, organiser=ev.organiser,
+            organiser_level=options.organiser_level, format=ev.format, rounds=ev.rounds or 0,
+            time_control=ev.time_control, time_minutes=tc.base_minutes if tc else None,
+            time_increment=tc.increment_seconds if tc else None, start_date=ev.start_date, end_date=ev.end_date,
+            days=ev.days, national=options.national, international=options.international, city=ev.city,
+            chief_arbiter=plan.chief, rating_list=rating_list, import_batch=batch,
+            received_on=options.received_on or date.today(), eligibility=plan.eligibility,
+        )
+        if plan.arbiters:
+            event.arbiters.set(plan.arbiters)
+        Entry.objects.bulk_create([
+            Entry(event=event, player=plan.players[e.number], number=e.number, name=e.name,
+                  association=e.association, rating=e.rating, dan=e.dan, rank=e.rank, score=e.score)
+            for e in ev.entrants])
+        Game.objects.bulk_create([
+            Game(event=event, round=r, player1=plan.players[a], player2=plan.players[b], result=res.value)
+            for r, a, b, res in ev.games])
+        known = set(ListMember.objects.filter(rating_list=rating_list).values_list("player_id", flat=True))
+        ListMember.objects.bulk_create([member_from_registry(rating_list, p) for p in
+                                        {p.pk: p for p in plan.players.values()}.values() if p.pk not in known])
+        batch.summary = {"events": 1, "games": len(ev.games), "players": len(ev.entrants),
+                         "new_players": len(plan.new_players)}
+        batch.save(update_fields=["summary"])
+        record(actor, "import", batch, kind=kind, filename=filename, event=event.code,
+               new_players=[p.federation_id for p in plan.new_players])
+    result = ImportResult(batch, [event], plan.notes, len(plan.new_players), len(ev.games))
+    last = latest_edition(rating_list)
+    if last is not None and ev.end_date < last.list_date:
+        from qiyuan.rating.calendar import next_publication_date
+
+        result.late_for.append(next_publication_date(rating_list.rules().publication_months, ev.end_date))
+    return result

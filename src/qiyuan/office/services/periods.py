@@ -1,0 +1,410 @@
+"""Rating periods (统计期): compute from the stored state, review, publish an immutable edition, correct.
+
+A period of list date L holds the list's events with previous-list-date ≤ end
+< L. It starts from the states stored on the previous list date's current
+edition (players entering the list start from the rule set's initial state
+at the list's start). ``compute_period`` only computes (a preview to review);
+``publish_period`` stores the edition — entries, every rating change with its
+explanation, the events it rated, the settings used and a digest — and never
+changes it again. ``correct_period`` publishes a new edition of a published
+date with a reason (a late report, a corrected result) and carries the
+correction through the later list dates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from qiyuan.rating import results as R
+from qiyuan.rating.calendar import next_publication_date, previous_publication_date
+from qiyuan.rating.period import PeriodResult, rate_period
+from qiyuan.rating.rules import BUILTIN_RULES, RuleSet, rules_as_dict, with_settings
+from qiyuan.rating.state import PlayerState, initial_states
+
+from qiyuan.office.services import ordering
+from qiyuan.office.services.state import engine_event, engine_games, engine_player, state_from_json, state_to_json
+
+
+class OfficeError(Exception):
+    """A refused office action; ``problems`` lists every reason."""
+
+    def __init__(self, problems: list[str] | str):
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+@dataclass
+class EntryRow:
+    """One stored entry of an edition (before it is saved)."""
+
+    player_pk: int
+    federation_id: str
+    position: int
+    rank: int | None
+    rating: int | None
+    exact: str
+    games: int
+    status: str
+    is_new: bool
+    k: int | None
+    state: dict
+
+    name: str = ""
+
+    def canonical(self) -> list:
+        return [self.federation_id, self.name, self.position, self.rank, self.rating, self.exact, self.games, self.status,
+                self.is_new, self.k, self.state]
+
+
+@dataclass
+class PeriodComputation:
+    """A computed period, not yet published: review it, then publish it."""
+
+    rating_list: object
+    list_date: date
+    rules: RuleSet
+    previous: object | None  # the Edition it starts from
+    events: list  # office Event rows
+    result: PeriodResult
+    entries: list[EntryRow]
+    changes: list[R.EventChange]
+    pk_of: dict[str, int]  # federation id → player pk
+    digest: str = ""
+    prior: dict[str, PlayerState] = field(default_factory=dict)
+
+    def explain(self, federation_id: str) -> list[R.EventChange]:
+        """The player's changes in this period, event by event (the engine's explanations)."""
+        return [c for c in self.changes if c.player_id == federation_id]
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def rules_of_edition(edition) -> RuleSet:
+    settings = dict(edition.rules_settings)
+    base = BUILTIN_RULES[edition.rating_list.rules_name]
+    return with_settings(base, settings, source=f"edition {edition.pk}")
+
+
+def check_list_date(rules: RuleSet, list_date: date) -> None:
+    if list_date.day != 1 or list_date.month not in rules.publication_months:
+        months = ", ".join(f"{m}月1日" for m in rules.publication_months)
+        raise OfficeError(f"{list_date} is not a publication date of rule set {rules.name} (lists on {months})")
+
+
+def current_edition(rating_list, list_date: date):
+    return rating_list.editions.filter(list_date=list_date).order_by("-number").first()
+
+
+def previous_edition(rating_list, list_date: date):
+    """The current edition of the latest list date before ``list_date``."""
+    last = rating_list.editions.filter(list_date__lt=list_date).order_by("-list_date", "-number").first()
+    return last
+
+
+def latest_edition(rating_list):
+    return rating_list.editions.order_by("-list_date", "-number").first()
+
+
+def period_events(rating_list, rules: RuleSet, list_date: date, previous):
+    """The list's events of the period that ``list_date`` closes."""
+    qs = rating_list.events.filter(end_date__lt=list_date)
+    if previous is not None:
+        qs = qs.filter(end_date__gte=previous.list_date)
+    return list(qs.order_by("end_date", "start_date", "code"))
+
+
+def due_date(rating_list, rules: RuleSet) -> date | None:
+    """The next list date to publish: after the latest edition, or the first after the first event."""
+    last = latest_edition(rating_list)
+    if last is not None:
+        return next_publication_date(rules.publication_months, last.list_date)
+    first = rating_list.events.order_by("end_date").first()
+    return next_publication_date(rules.publication_months, first.end_date) if first else None
+
+
+def start_date(rating_list, rules: RuleSet, list_date: date) -> date:
+    """Where players enter the list: its start (the period before its first list date)."""
+    return rating_list.started_on or previous_publication_date(rules.publication_months, list_date)
+
+
+def _stored_states(edition) -> dict[str, PlayerState]:
+    from qiyuan.office.ratings.models import EditionEntry
+
+    if edition is None:
+        return {}
+    rows = EditionEntry.objects.filter(edition=edition).values_list("player__federation_id", "state")
+    return {fid: state_from_json(fid, st) for fid, st in rows}
+
+
+def _members(rating_list, known: set[str], joined_before=None) -> list[tuple[str, "_Facts"]]:
+    """The list's members not in ``known`` (federation id, frozen facts), as of ``joined_before``."""
+    from qiyuan.office.ratings.models import ListMember
+
+    qs = ListMember.objects.filter(rating_list=rating_list)
+    if joined_before is not None:
+        qs = qs.filter(joined_at__lte=joined_before)
+    rows = qs.values_list("player__federation_id", "gender", "dan", "rating", "games", "k_latched", "registered_on",
+                          "reference_rating")
+    return [(fid, _Facts(gender, dan, rating, games, latched, reg, ref))
+            for fid, gender, dan, rating, games, latched, reg, ref in rows if fid not in known]
+
+
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    gender: str
+    dan: str
+    rating: Decimal | None
+    games: int
+    k_latched: bool
+    registered_on: date | None
+    reference_rating: Decimal | None
+
+
+# ---------------------------------------------------------------------------------------------- compute
+
+
+def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
+                   published_before=None, names: dict[str, str] | None = None) -> PeriodComputation:
+    """Compute the period closing at ``list_date`` from the stored state (nothing is written).
+
+    ``previous`` (default: the current edition of the previous list date), ``events`` (default: the
+    period's events) and ``rules`` (default: the list's) are given explicitly by ``verify``.
+    """
+    from qiyuan.office.ratings.models import ListMember
+
+    rules = rules or rating_list.rules()
+    check_list_date(rules, list_date)
+    if previous is ...:
+        previous = previous_edition(rating_list, list_date)
+    if events is None:
+        events = period_events(rating_list, rules, list_date, previous)
+    games, standings, _ = engine_games(events)
+    prior = _stored_states(previous)
+    entering = _members(rating_list, set(prior), published_before)
+    start = start_date(rating_list, rules, list_date)
+    initial = initial_states(rules, [engine_player(fid, m) for fid, m in entering], start)
+    state = {**prior, **initial}
+    result = rate_period(rules, state, [engine_event(e) for e in events], games, standings, list_date)
+
+    # Names (as published, when ``names`` gives them) and registration dates (frozen) for the order.
+    names = names or {}
+    info = {fid: (pk, names.get(fid, name), reg) for pk, fid, name, reg in
+            ListMember.objects.filter(rating_list=rating_list).values_list(
+                "player_id", "player__federation_id", "player__name", "registered_on")}
+
+    entries = _entries(rules, rating_list.family, result, {**state}, initial, info)
+    comp = PeriodComputation(rating_list, list_date, rules, previous, events, result, entries, result.changes,
+                             {fid: v[0] for fid, v in info.items()}, prior=state)
+    comp.digest = digest(comp)
+    return comp
+
+
+def _entries(rules: RuleSet, family: str, result: PeriodResult, before: dict[str, PlayerState],
+             initial: dict[str, PlayerState], info: dict) -> list[EntryRow]:
+    stored: list[ordering.Orderable] = []
+    for fid, s in result.states.items():
+        if s.rating is None and not s.newcomer and fid in initial and s == initial[fid]:
+            continue  # pristine: rebuilt from the start state next time, never shown
+        prev = before.get(fid)
+        is_new = s.rating is not None and (prev is None or prev.rating is None)
+        stored.append(ordering.Orderable(fid, info[fid][1], s.rating, s.status, is_new, info[fid][2]))
+    ordered = ordering.order(family, stored)
+    active = [o.rating for o in ordered if o.status == R.ACTIVE]
+    ranks = ordering.competition_ranks(active)
+    rows: list[EntryRow] = []
+    ai = 0
+    for pos, o in enumerate(ordered, start=1):
+        s = result.states[o.federation_id]
+        rank = None
+        if o.status == R.ACTIVE:
+            rank = ranks[ai]
+            ai += 1
+        rows.append(EntryRow(
+            player_pk=info[o.federation_id][0], federation_id=o.federation_id, position=pos, rank=rank,
+            rating=s.rating, exact=str(s.exact) if s.exact is not None else "", games=s.games, status=s.status,
+            is_new=o.is_new, k=rules.k_factor(s.games, s.latched) if s.rating is not None else None,
+            state=state_to_json(s), name=o.name,
+        ))
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------- canonical form
+
+
+def _dec(x) -> str | None:
+    return None if x is None else str(x)
+
+
+def change_json(c: R.EventChange) -> dict:
+    """An ``EventChange`` exactly, as JSON (decimals as text): what is stored and verified."""
+    return {
+        "games": c.games, "W": _dec(c.W), "We": _dec(c.We), "K": c.K, "delta": _dec(c.delta), "method": c.method,
+        "Rc": _dec(c.Rc), "N": c.N, "Pd": _dec(c.Pd), "ru": _dec(c.ru), "Ro": _dec(c.Ro),
+        "raw_delta": _dec(c.raw_delta), "notes": list(c.notes),
+        "lines": [[g.round, g.opponent_id, _dec(g.opponent_rating), g.D, _dec(g.We), _dec(g.W), g.K, _dec(g.dR)]
+                  for g in c.lines],
+    }
+
+
+def canonical(entries: list[list], changes: list[tuple[str, str, dict]], events: list[str]) -> str:
+    return json.dumps({"entries": entries, "changes": sorted(changes, key=lambda t: (t[0], t[1])),
+                       "events": sorted(events)}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def digest(comp: PeriodComputation) -> str:
+    text = canonical([e.canonical() for e in comp.entries],
+                     [(c.event_id, c.player_id, change_json(c)) for c in comp.changes],
+                     [e.code for e in comp.events])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def stored_canonical(edition) -> tuple[list[list], list[tuple[str, str, dict]], list[str]]:
+    """The canonical content of a stored edition, read back from the database."""
+    from qiyuan.office.ratings.models import EditionEntry, RatingChange
+
+    entries = [list(r) for r in EditionEntry.objects.filter(edition=edition).order_by("position").values_list(
+        "player__federation_id", "name", "position", "rank", "rating", "exact", "games", "status", "is_new", "k", "state")]
+    changes = [(ev, fid, expl) for ev, fid, expl in RatingChange.objects.filter(edition=edition).values_list(
+        "event__code", "player__federation_id", "explanation")]
+    events = list(edition.events.values_list("code", flat=True))
+    return entries, changes, events
+
+
+# ---------------------------------------------------------------------------------------------- publish
+
+
+def _unrated_pending_before(rating_list, list_date: date) -> list[str]:
+    """Events of already-published periods that no edition has rated yet (late reports)."""
+    from qiyuan.office.events.models import Event
+
+    last = latest_edition(rating_list)
+    if last is None:
+        return []
+    late = Event.objects.filter(rating_list=rating_list, status=Event.Status.PENDING,
+                                end_date__lt=min(last.list_date, list_date))
+    return [f"{e.code} {e.name} (ended {e.end_date}): its list was already published — "
+            f"rate it with `qiyuan office period correct --list {rating_list.code} --date "
+            f"{next_publication_date(rating_list.rules().publication_months, e.end_date)} --reason …`" for e in late]
+
+
+def publish_period(rating_list, list_date: date | None, actor: str, *, computation: PeriodComputation | None = None):
+    """Publish the next due list date (or check that ``list_date`` is it): an immutable edition."""
+    from django.db import transaction
+
+    rules = rating_list.rules()
+    due = due_date(rating_list, rules)
+    if due is None:
+        raise OfficeError(f"list {rating_list.code} has no events: nothing to publish")
+    if list_date is None:
+        list_date = due
+    check_list_date(rules, list_date)
+    if current_edition(rating_list, list_date) is not None:
+        raise OfficeError(f"the list of {list_date} is already published; publish a correction with "
+                          f"`qiyuan office period correct --list {rating_list.code} --date {list_date} --reason …`")
+    if list_date != due:
+        raise OfficeError(f"the next list of {rating_list.code} to publish is {due}, not {list_date}")
+    late = _unrated_pending_before(rating_list, list_date)
+    if late:
+        raise OfficeError(late)
+    comp = computation or compute_period(rating_list, list_date)
+    with transaction.atomic():
+        if rating_list.started_on is None:
+            rating_list.started_on = previous_publication_date(rules.publication_months, list_date)
+            rating_list.save(update_fields=["started_on"])
+        return _store(comp, actor, number=1, reason="")
+
+
+def publish_due(rating_list, actor: str, *, until: date | None = None,
+                progress: Callable[[int, int], None] | None = None) -> list:
+    """Publish every due list date, oldest first, up to the first list after the last event (or ``until``)."""
+    rules = rating_list.rules()
+    last_event = rating_list.events.order_by("-end_date").first()
+    if last_event is None:
+        return []
+    final = until or next_publication_date(rules.publication_months, last_event.end_date)
+    published = []
+    todo = []
+    d = due_date(rating_list, rules)
+    while d is not None and d <= final:
+        todo.append(d)
+        d = next_publication_date(rules.publication_months, d)
+    for i, d in enumerate(todo, start=1):
+        published.append(publish_period(rating_list, d, actor))
+        if progress:
+            progress(i, len(todo))
+    return published
+
+
+def correct_period(rating_list, list_date: date, reason: str, actor: str) -> list:
+    """Publish a correction of ``list_date`` (and of every later list it changes), with a reason."""
+    from django.db import transaction
+
+    if not reason or not reason.strip():
+        raise OfficeError("a correction needs a reason (--reason)")
+    old = current_edition(rating_list, list_date)
+    if old is None:
+        raise OfficeError(f"the list of {list_date} is not published: publish it (`period publish`), not a correction")
+    later_dates = sorted(set(rating_list.editions.filter(list_date__gt=list_date).values_list("list_date", flat=True)))
+    published = []
+    with transaction.atomic():
+        comp = compute_period(rating_list, list_date)
+        if comp.digest == old.digest:
+            raise OfficeError(f"recomputing {list_date} gives exactly the published edition: nothing to correct")
+        published.append(_store(comp, actor, number=old.number + 1, reason=reason))
+        for d in later_dates:
+            comp = compute_period(rating_list, d)
+            cur = current_edition(rating_list, d)
+            if comp.digest == cur.digest and cur.previous_id == (comp.previous.pk if comp.previous else None):
+                continue
+            published.append(_store(comp, actor, number=cur.number + 1,
+                                    reason=f"follows the correction of {list_date}: {reason}"))
+    return published
+
+
+def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
+    from django.db import transaction
+
+    from qiyuan.office.audit.models import record
+    from qiyuan.office.events.models import Event
+    from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange
+
+    with transaction.atomic():
+        ed = Edition.objects.create(
+            rating_list=comp.rating_list, list_date=comp.list_date, number=number, is_correction=number > 1,
+            reason=reason, published_by=actor, previous=comp.previous, rules_settings=rules_as_dict(comp.rules),
+            digest=comp.digest,
+        )
+        ed.events.set(comp.events)
+        EditionEntry.objects.bulk_create(
+            (EditionEntry(edition=ed, player_id=e.player_pk, name=e.name, position=e.position, rank=e.rank, rating=e.rating,
+                          exact=e.exact, games=e.games, status=e.status, is_new=e.is_new, k=e.k, state=e.state)
+             for e in comp.entries), batch_size=5000)
+        event_pk = {e.code: e.pk for e in comp.events}
+        RatingChange.objects.bulk_create(
+            (_change_row(ed, comp.pk_of[c.player_id], event_pk[c.event_id], c) for c in comp.changes),
+            batch_size=5000)
+        Event.objects.filter(pk__in=event_pk.values()).update(status=Event.Status.RATED)
+        record(actor, "edition.publish" if number == 1 else "edition.correct", ed, list=comp.rating_list.code,
+               list_date=comp.list_date.isoformat(), number=number, reason=reason, events=len(comp.events),
+               entries=len(comp.entries), digest=comp.digest)
+    return ed
+
+
+def _change_row(ed, player_pk: int, event_pk: int, c: R.EventChange):
+    from qiyuan.office.ratings.models import RatingChange
+
+    before = c.Ro
+    after = before + c.delta if before is not None else None
+    return RatingChange(edition=ed, player_id=player_pk, event_id=event_pk, before=before, after=after,
+                        games=c.games, W=c.W, We=c.We, K=c.K, delta=c.delta, method=c.method,
+                        explanation=change_json(c))
+
+
+def quantize_ok(x: Decimal | None) -> bool:  # pragma: no cover - used by tests of storage precision
+    return x is None or x == x.quantize(Decimal("0.0001"))

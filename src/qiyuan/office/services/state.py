@@ -1,0 +1,112 @@
+"""Between the office's records and the rating engine: players, events, games and states as plain data.
+
+The engine names players and events by strings: a player by his federation
+ID (``CN000123``), an event by its code. ``PlayerState`` is stored as compact
+JSON on each edition entry, exactly (decimals and fractions as text), so the
+next period — and ``verify`` — start from precisely what was published.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+
+from qiyuan.rating.model import Event, EventFormat, Game, Gender, Player, Result, Standing
+from qiyuan.rating.state import NewcomerRecord, PlayerState
+
+_RESULTS = {r.value: r for r in Result}
+
+
+def _iso(d: date | None) -> str | None:
+    return d.isoformat() if d is not None else None
+
+
+def _day(s: str | None) -> date | None:
+    return date.fromisoformat(s) if s else None
+
+
+def state_to_json(s: PlayerState) -> dict:
+    """A ``PlayerState`` as JSON-safe data (exact values as text); the player id is the key elsewhere."""
+    return {
+        "g": s.gender.value if s.gender is not None else None,
+        "r": s.rating,
+        "x": str(s.exact) if s.exact is not None else None,
+        "n": s.games,
+        "l": s.latched,
+        "s": s.status,
+        "rs": _iso(s.rated_since),
+        "is": _iso(s.inactive_since),
+        "a": [[d.isoformat(), n] for d, n in s.activity],
+        "nc": [[r.event_id, r.end_date.isoformat(), r.games, str(r.ru) if r.ru is not None else None,
+                str(r.delta) if r.delta is not None else None] for r in s.newcomer],
+    }
+
+
+def state_from_json(player_id: str, d: dict) -> PlayerState:
+    return PlayerState(
+        player_id=player_id,
+        gender=Gender(d["g"]) if d.get("g") else None,
+        rating=d["r"],
+        exact=Decimal(d["x"]) if d.get("x") is not None else None,
+        games=d["n"],
+        latched=d["l"],
+        status=d["s"],
+        rated_since=_day(d.get("rs")),
+        inactive_since=_day(d.get("is")),
+        activity=tuple((date.fromisoformat(a), n) for a, n in d.get("a", ())),
+        newcomer=tuple(
+            NewcomerRecord(eid, date.fromisoformat(end), games, Fraction(ru) if ru is not None else None,
+                           Decimal(delta) if delta is not None else None)
+            for eid, end, games, ru, delta in d.get("nc", ())
+        ),
+    )
+
+
+def engine_player(federation_id: str, m) -> Player:
+    """A list member (``ratings.ListMember``, frozen facts) as the engine's ``Player``."""
+    return Player(
+        id=federation_id,
+        name=federation_id,
+        gender=Gender(m.gender) if m.gender in ("M", "F") else None,
+        dan=m.dan or None,
+        rating=m.rating,
+        games=m.games,
+        k_latched=m.k_latched,
+        registered_on=m.registered_on,
+        reference_rating=m.reference_rating,
+    )
+
+
+def member_from_registry(rating_list, p, *, rating=None, games=0, k_latched=False):
+    """A new ``ListMember`` (unsaved) from a registry player's facts today."""
+    from qiyuan.office.ratings.models import ListMember
+
+    return ListMember(rating_list=rating_list, player=p, gender=p.gender or "", dan=p.dan or "", rating=rating,
+                      games=games, k_latched=k_latched, registered_on=p.registered_on,
+                      reference_rating=p.reference_rating)
+
+
+def engine_event(e) -> Event:
+    """An office event (``events.Event``) as the engine's ``Event``."""
+    return Event(id=e.code, name=e.name, start_date=e.start_date, end_date=e.end_date, format=EventFormat(e.format),
+                 international=e.international, days=e.days)
+
+
+def engine_games(events: Iterable) -> tuple[list[Game], list[Standing], set[int]]:
+    """The games and standings of the given office events, and the primary keys of every player in them."""
+    from qiyuan.office.events.models import Entry
+    from qiyuan.office.events.models import Game as GameRow
+    from qiyuan.office.federation.models import Player as PlayerRow
+
+    code_of = {e.pk: e.code for e in events}
+    rows = list(GameRow.objects.filter(event_id__in=code_of).order_by("event_id", "round", "id")
+                .values_list("event_id", "round", "player1_id", "player2_id", "result"))
+    entries = list(Entry.objects.filter(event_id__in=code_of).values_list("event_id", "player_id", "rank"))
+    pks = {r[2] for r in rows} | {r[3] for r in rows} | {e[1] for e in entries}
+    fid = dict(PlayerRow.objects.filter(pk__in=pks).values_list("pk", "federation_id")) if len(pks) < 30000 else \
+        dict(PlayerRow.objects.values_list("pk", "federation_id"))
+    games = [Game(code_of[ev], rnd, fid[p1], fid[p2], _RESULTS[res]) for ev, rnd, p1, p2, res in rows]
+    standings = [Standing(code_of[ev], fid[p], rank) for ev, p, rank in entries if rank is not None]
+    return games, standings, pks

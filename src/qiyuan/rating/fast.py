@@ -1,0 +1,906 @@
+"""快速计算: the whole history vectorized with NumPy, with exactly the reference engine's results.
+
+The reference engine (``qiyuan.rating.history``) reads like the texts, game by
+game. This module computes the same lists and changes period by period on
+arrays of integer hundredths:
+
+* every played game becomes two sides (player, opponent, W); sides are grouped
+  per (player, event) with exact integer sums;
+* We from the Table 2 array indexed by |D| (per game, averaging with Rc
+  rounded half up, or the Go round robin M·Pa − ½), ΔR = K(W − We);
+* K from the game counts (published count + this period's games of events
+  that ended before the event started) and the latch;
+* the champion and international protections of an event's ΣΔR;
+* newcomers whose events do not interact (Swiss, team, match, knock-out, and
+  round robins under rules where unrated players do not enter the others'
+  calculations): Ru (CGA Art. 7) or the provisional start (Beijing–Shanghai);
+* publication: rounding half up, first ratings, activity and removal.
+
+A round robin holding an unrated player under rules where he does interact
+(CGA: Ra, his Ru used by rated opponents, the repeated zero-score rule) is
+rare and intricate: it is rated by the reference ``rate_event`` itself, with
+the K counts and states this module keeps. Explanations come from the
+reference engine.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import polars as pl
+
+from qiyuan.rating import results as R
+from qiyuan.rating.calendar import add_months, previous_publication_date, publication_dates
+from qiyuan.rating.columnar import CODE_OF_RESULT, RESULT_CODES, GameColumns, StandingColumns
+from qiyuan.rating.event import rate_event
+from qiyuan.rating.exact import round_half_up, to_decimal
+from qiyuan.rating.model import Event, EventFormat, Game, Player, Result, Standing
+from qiyuan.rating.period import newcomer_window_start
+from qiyuan.rating.rules import (NEWCOMER_NOT_RATED, NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL, RR_UNRATED_NOT_RATED,
+                                 WE_AVERAGING, WE_GO_ROUND_ROBIN, WE_PER_GAME, ZERO_SCORE_OFF, RuleSet)
+from qiyuan.rating.state import PlayerState, initial_states
+from qiyuan.rating.tables import DP_BY_P_HUNDREDTHS, PD_HUNDREDTHS, PD_TOP_D
+
+__all__ = ["FastHistory", "compute_history_fast"]
+
+# Status codes = the list order of results.STATUS_ORDER.
+STATUS_NAMES = tuple(sorted(R.STATUS_ORDER, key=R.STATUS_ORDER.get))
+ACTIVE, INACTIVE, UNRATED, REMOVED = (R.STATUS_ORDER[s] for s in (R.ACTIVE, R.INACTIVE, R.UNRATED, R.REMOVED))
+# Change methods as codes.
+METHOD_NAMES = (R.METHOD_PER_GAME, R.METHOD_AVERAGING, R.METHOD_GO_ROUND_ROBIN, R.METHOD_NEWCOMER,
+                R.METHOD_PROVISIONAL, R.METHOD_NOT_RATED)
+M_PER_GAME, M_AVERAGING, M_GO_RR, M_NEWCOMER, M_PROVISIONAL, M_NOT_RATED = range(6)
+_WE_CODE = {WE_PER_GAME: M_PER_GAME, WE_AVERAGING: M_AVERAGING, WE_GO_ROUND_ROBIN: M_GO_RR}
+_FORMATS = tuple(EventFormat)
+
+PD = np.array(PD_HUNDREDTHS, dtype=np.int64)  # Table 2 by |D| (index 736: every |D| > 735)
+_WIN, _LOSS, _DRAW = (CODE_OF_RESULT[r] for r in (Result.WIN, Result.LOSS, Result.DRAW))
+_FWIN, _FLOSS = CODE_OF_RESULT[Result.FORFEIT_WIN], CODE_OF_RESULT[Result.FORFEIT_LOSS]
+# Score in hundredths of a point for (player1, player2), by result code: rated W, and the champion's points.
+W1 = np.zeros(len(CODE_OF_RESULT), np.int64)
+W2 = np.zeros(len(CODE_OF_RESULT), np.int64)
+W1[_WIN], W2[_LOSS], W1[_DRAW], W2[_DRAW] = 100, 100, 50, 50
+POINTS1, POINTS2 = W1.copy(), W2.copy()
+POINTS1[_FWIN], POINTS2[_FLOSS] = 100, 100
+NONE = -1  # "no value" in int arrays (ratings, K, We)
+
+
+def expected_hundredths(d: np.ndarray) -> np.ndarray:
+    """附表2 vectorized: PD(D) in hundredths for integer differences D."""
+    pd = PD[np.minimum(np.abs(d), PD_TOP_D)]
+    return np.where(d >= 0, pd, 100 - pd)
+
+
+def _round_half_up_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """四舍五入 of num/den (den > 0) with integers only: floor(num/den + ½)."""
+    return (2 * num + den) // (2 * den)
+
+
+class _Groups:
+    """Exact integer sums of values over groups 0 … n−1 (one sort, shared by every sum)."""
+
+    def __init__(self, group: np.ndarray, n: int):
+        self.order = np.argsort(group, kind="stable")
+        g = group[self.order]
+        ids = np.arange(n)
+        self.lo = np.searchsorted(g, ids, side="left")
+        self.hi = np.searchsorted(g, ids, side="right")
+
+    def count(self) -> np.ndarray:
+        return self.hi - self.lo
+
+    def sum(self, values: np.ndarray) -> np.ndarray:
+        cs = np.concatenate(([0], np.cumsum(values[self.order].astype(np.int64))))
+        return cs[self.hi] - cs[self.lo]
+
+    def max(self, values: np.ndarray, empty: int = 0) -> np.ndarray:
+        v = values[self.order].astype(np.int64)
+        out = np.full(self.lo.shape[0], empty, np.int64)
+        has = self.hi > self.lo
+        if v.shape[0]:
+            out[has] = np.maximum.reduceat(v, self.lo[has])
+        return out
+
+
+def _decimal_h(h: int) -> Decimal:
+    return Decimal(int(h)).scaleb(-2)
+
+
+def _hundredths(x: Decimal) -> int:
+    scaled = x * 100
+    if scaled != scaled.to_integral_value():
+        raise ArithmeticError(f"{x} is not a whole number of hundredths")
+    return int(scaled)
+
+
+# --------------------------------------------------------------------------------------------
+# The result
+
+
+@dataclass
+class _ListColumns:
+    date: date
+    rating: np.ndarray  # NONE where unrated
+    exact_h: np.ndarray  # exact value in hundredths where it is one (NONE where unrated)
+    exact_override: dict[int, Decimal]  # first ratings that are not whole hundredths (and any other exact)
+    games: np.ndarray
+    status: np.ndarray
+    order: np.ndarray  # the list's order (player indices)
+
+
+@dataclass
+class _ChangeColumns:
+    """Changes of the vectorized events; complex events' changes are kept as objects."""
+
+    event: np.ndarray  # event index
+    player: np.ndarray
+    games: np.ndarray
+    W: np.ndarray  # hundredths
+    We: np.ndarray  # hundredths, NONE = None
+    K: np.ndarray  # NONE = None
+    delta: np.ndarray  # hundredths
+    raw_delta: np.ndarray
+    method: np.ndarray
+    N: np.ndarray
+    Ro: np.ndarray  # NONE = None
+    Rc_num: np.ndarray  # Rc = Rc_num / Rc_den (averaging, Go round robin, newcomer); den 0 = None
+    Rc_den: np.ndarray
+    Pd: np.ndarray  # NONE = None
+    list_index: np.ndarray
+
+
+@dataclass
+class FastHistory:
+    """The fast path's history: the same content as ``History``, held as arrays.
+
+    ``lists`` and ``changes`` build the reference's objects on demand (slow on
+    millions of rows); ``list_frames()`` and ``changes_frame()`` give the same
+    content as polars frames for writing files.
+    """
+
+    rules: RuleSet
+    player_ids: tuple[str, ...]
+    event_ids: tuple[str, ...]
+    event_rank: np.ndarray
+    list_dates: list[date]
+    _lists: list[_ListColumns] = field(default_factory=list, repr=False)
+    _vector_changes: list[_ChangeColumns] = field(default_factory=list, repr=False)
+    _object_changes: list[tuple[int, R.EventChange]] = field(default_factory=list, repr=False)  # (list index, change)
+    _id_rank: np.ndarray | None = field(default=None, repr=False)
+
+    # --- lists
+
+    def _entries(self, lc: _ListColumns) -> list[R.ListEntry]:
+        ids = self.player_ids
+        out = []
+        for i in lc.order.tolist():
+            rating = int(lc.rating[i])
+            if rating == NONE:
+                exact = None
+            else:
+                exact = lc.exact_override.get(i)
+                if exact is None:
+                    exact = _decimal_h(lc.exact_h[i])
+            out.append(R.ListEntry(ids[i], None if rating == NONE else rating, exact, int(lc.games[i]),
+                                   STATUS_NAMES[lc.status[i]]))
+        return out
+
+    @property
+    def lists(self) -> list[R.PublishedList]:
+        return [R.PublishedList(lc.date, self._entries(lc)) for lc in self._lists]
+
+    def list_frames(self) -> Iterator[tuple[date, pl.DataFrame]]:
+        ids = pl.Series(self.player_ids, dtype=pl.String)
+        status = pl.Series(STATUS_NAMES, dtype=pl.String)
+        for lc in self._lists:
+            order = pl.Series(lc.order)
+            rating = pl.Series(lc.rating[lc.order])
+            yield lc.date, pl.DataFrame({
+                "player_id": ids.gather(order),
+                "rating": pl.select(pl.when(rating != NONE).then(rating)).to_series(),
+                "games": pl.Series(lc.games[lc.order]),
+                "status": status.gather(pl.Series(lc.status[lc.order])),
+            })
+
+    # --- changes
+
+    def _changes_in_order(self) -> list[tuple[int, int, object]]:
+        """(event rank, player id rank, source) in the reference's order."""
+        rows: list[tuple[int, int, object]] = []
+        index = {p: i for i, p in enumerate(self.player_ids)}
+        event_index = {e: i for i, e in enumerate(self.event_ids)}
+        for _, change in self._object_changes:
+            rows.append((int(self.event_rank[event_index[change.event_id]]), int(self.id_rank[index[change.player_id]]),
+                         change))
+        for chunk_no, cc in enumerate(self._vector_changes):
+            for j, (e, p) in enumerate(zip(cc.event.tolist(), cc.player.tolist())):
+                rows.append((int(self.event_rank[e]), int(self.id_rank[p]), (chunk_no, j)))
+        rows.sort(key=lambda r: (r[0], r[1]))
+        return rows
+
+    @property
+    def id_rank(self) -> np.ndarray:
+        if self._id_rank is None:
+            order = sorted(range(len(self.player_ids)), key=self.player_ids.__getitem__)
+            rank = np.empty(len(order), np.int64)
+            rank[np.array(order, dtype=np.int64)] = np.arange(len(order))
+            self._id_rank = rank
+        return self._id_rank
+
+    def _change(self, cc: _ChangeColumns, j: int) -> R.EventChange:
+        def opt(x: int) -> Decimal | None:
+            return None if x == NONE else _decimal_h(x)
+
+        method = METHOD_NAMES[cc.method[j]]
+        rc = None if cc.Rc_den[j] == 0 else to_decimal(Fraction(int(cc.Rc_num[j]), int(cc.Rc_den[j])))
+        return R.EventChange(
+            player_id=self.player_ids[cc.player[j]], event_id=self.event_ids[cc.event[j]],
+            list_date=self.list_dates[cc.list_index[j]], games=int(cc.games[j]), W=_decimal_h(cc.W[j]),
+            We=opt(cc.We[j]), K=None if cc.K[j] == NONE else int(cc.K[j]), delta=_decimal_h(cc.delta[j]),
+            method=method, Rc=rc, N=int(cc.N[j]) if method != R.METHOD_NOT_RATED else None, Pd=opt(cc.Pd[j]),
+            Ro=None if cc.Ro[j] == NONE else Decimal(int(cc.Ro[j])),
+            raw_delta=opt(cc.raw_delta[j]),
+        )
+
+    @property
+    def changes(self) -> list[R.EventChange]:
+        out = []
+        for _, _, source in self._changes_in_order():
+            if isinstance(source, R.EventChange):
+                out.append(source)
+            else:
+                chunk_no, j = source
+                out.append(self._change(self._vector_changes[chunk_no], j))
+        return out
+
+    def explain(self, player_id: str) -> list[R.EventChange]:
+        return [c for c in self.changes if c.player_id == player_id]
+
+    def changes_frame(self) -> pl.DataFrame:
+        from qiyuan.formats.rating_lists_csv import decimal_text, hundredths_text
+
+        frames = []
+        ids = pl.Series(self.player_ids, dtype=pl.String)
+        events = pl.Series(self.event_ids, dtype=pl.String)
+        dates = pl.Series([d.isoformat() for d in self.list_dates], dtype=pl.String)
+        methods = pl.Series(METHOD_NAMES, dtype=pl.String)
+        for cc in self._vector_changes:
+            if not cc.event.shape[0]:
+                continue
+            we = hundredths_text(np.where(cc.We == NONE, 0, cc.We))
+            frames.append(pl.DataFrame({
+                "__e": self.event_rank[cc.event], "__p": self.id_rank[cc.player],
+                "player_id": ids.gather(pl.Series(cc.player)), "event_id": events.gather(pl.Series(cc.event)),
+                "games": pl.Series(cc.games, dtype=pl.Int64), "W": hundredths_text(cc.W),
+                "We": pl.select(pl.when(pl.Series(cc.We != NONE)).then(we).otherwise(pl.lit(""))).to_series(),
+                "K": pl.select(pl.when(pl.Series(cc.K != NONE)).then(pl.Series(cc.K))).to_series().cast(pl.Int64),
+                "delta": hundredths_text(cc.delta),
+                "list_date": dates.gather(pl.Series(cc.list_index)), "method": methods.gather(pl.Series(cc.method)),
+            }))
+        if self._object_changes:
+            index = {p: i for i, p in enumerate(self.player_ids)}
+            event_index = {e: i for i, e in enumerate(self.event_ids)}
+            objs = [c for _, c in self._object_changes]
+            frames.append(pl.DataFrame({
+                "__e": [int(self.event_rank[event_index[c.event_id]]) for c in objs],
+                "__p": [int(self.id_rank[index[c.player_id]]) for c in objs],
+                "player_id": [c.player_id for c in objs], "event_id": [c.event_id for c in objs],
+                "games": pl.Series([c.games for c in objs], dtype=pl.Int64),
+                "W": [decimal_text(c.W) for c in objs], "We": [decimal_text(c.We) for c in objs],
+                "K": pl.Series([c.K for c in objs], dtype=pl.Int64), "delta": [decimal_text(c.delta) for c in objs],
+                "list_date": [c.list_date.isoformat() for c in objs], "method": [c.method for c in objs],
+            }))
+        if not frames:
+            return pl.DataFrame(schema={"player_id": pl.String, "event_id": pl.String, "games": pl.Int64,
+                                        "W": pl.String, "We": pl.String, "K": pl.Int64, "delta": pl.String,
+                                        "list_date": pl.String, "method": pl.String})
+        frame = pl.concat([f.with_columns(pl.col("__e").cast(pl.Int64), pl.col("__p").cast(pl.Int64)) for f in frames])
+        return frame.sort(["__e", "__p"]).drop("__e", "__p")
+
+
+# --------------------------------------------------------------------------------------------
+# The computation
+
+
+class _Engine:
+    def __init__(self, rules: RuleSet, players: list[Player], events: list[Event], games: GameColumns,
+                 standings: Sequence[Standing]):
+        self.rules = rules
+        self.players = players
+        self.events = events
+        self.games = games
+        self.P = len(players)
+        self.index = {p.id: i for i, p in enumerate(players)}
+        self.event_index = {e.id: i for i, e in enumerate(events)}
+        order = sorted(range(len(events)), key=lambda i: (events[i].end_date, events[i].start_date, events[i].id))
+        self.event_order = np.array(order, dtype=np.int64)
+        self.event_rank = np.empty(len(events), np.int64)
+        self.event_rank[self.event_order] = np.arange(len(events))
+        self.end = np.array([e.end_date.toordinal() for e in events], np.int64)
+        self.start = np.array([e.start_date.toordinal() for e in events], np.int64)
+        fmt = [EventFormat(e.format) for e in events]
+        self.round_robin = np.array([f is EventFormat.ROUND_ROBIN for f in fmt])
+        self.method = np.array([_WE_CODE[rules.we_method(f)] for f in fmt], np.int64)
+        champion_ok = [
+            rules.champion_rule and f.value in rules.champion_formats
+            and not (rules.champion_max_days is not None and e.length_days > rules.champion_max_days)
+            for f, e in zip(fmt, events)
+        ]
+        self.champion_ok = np.array(champion_ok, dtype=bool)
+        self.international = np.array([e.international for e in events], dtype=bool)
+        if rules.international_min_score is not None:
+            f = Fraction(rules.international_min_score)
+            self.intl = (f.numerator, f.denominator)
+        else:
+            self.intl = None
+        self.interacting_rr = rules.newcomer_method == NEWCOMER_PERFORMANCE or \
+            rules.rr_unrated_opponent != RR_UNRATED_NOT_RATED
+        # Games sorted by event rank: each period is one slice.
+        rank_of_game = self.event_rank[games.event]
+        gorder = np.argsort(rank_of_game, kind="stable")
+        self.g_rank = rank_of_game[gorder]
+        self.g_event = games.event[gorder].astype(np.int64)
+        self.g_p1 = games.player1[gorder].astype(np.int64)
+        self.g_p2 = games.player2[gorder].astype(np.int64)
+        self.g_res = games.result[gorder].astype(np.int64)
+        self.g_round = games.round[gorder].astype(np.int64)
+        # Standings: who is ranked 1 in each event.
+        self.standings = standings
+        self.has_rank1 = np.zeros(len(events), dtype=bool)
+        keys = []
+        for s_event, s_player in self._rank1(standings):
+            self.has_rank1[s_event] = True
+            keys.append(s_event * self.P + s_player)
+        self.rank1_keys = np.unique(np.array(keys, dtype=np.int64))
+        # Tables.
+        dp = [NONE if v is None else v for v in DP_BY_P_HUNDREDTHS]
+        self.dp_known = np.array([v is not None for v in DP_BY_P_HUNDREDTHS])
+        if rules.dp_at_extremes is not None:
+            dp[0], dp[100] = -rules.dp_at_extremes, rules.dp_at_extremes
+            self.dp_known[:] = True
+        self.dp = np.array(dp, np.int64)
+        self.bonus = Fraction(rules.newcomer_bonus_per_half_point)
+        self.start_male, self.start_female = rules.start_rating_male, rules.start_rating_female
+
+    def _own_columns(self, standings) -> bool:
+        return isinstance(standings, StandingColumns) and standings.event_ids == tuple(e.id for e in self.events) \
+            and standings.player_ids == tuple(p.id for p in self.players)
+
+    def _rank1(self, standings) -> Iterator[tuple[int, int]]:
+        if self._own_columns(standings):
+            sel = standings.rank == 1
+            yield from zip(standings.event[sel].tolist(), standings.player[sel].tolist())
+            return
+        for s in standings:
+            if s.rank == 1 and s.event_id in self.event_index and s.player_id in self.index:
+                yield self.event_index[s.event_id], self.index[s.player_id]
+
+    def standings_of(self, event_id: str) -> list[Standing]:
+        """The standings of one event (for an event rated by the reference)."""
+        st = self.standings
+        if self._own_columns(st):
+            return [st[int(i)] for i in np.flatnonzero(st.event == self.event_index[event_id])]
+        return [s for s in st if s.event_id == event_id]
+
+
+def compute_history_fast(rules: RuleSet, players: Sequence[Player], events: Sequence[Event], games: Sequence[Game],
+                         standings: Sequence[Standing] = (), *,
+                         progress: Callable[[int, int], None] | None = None) -> FastHistory:
+    """Rate a whole history like ``compute_history``, vectorized: the same lists and changes."""
+    players = list(players)
+    duplicates = sorted(i for i, n in Counter(p.id for p in players).items() if n > 1)
+    if duplicates:
+        raise ValueError(f"player id(s) given twice: {', '.join(duplicates)}")
+    events = list(events)
+    player_ids = tuple(p.id for p in players)
+    event_ids = tuple(e.id for e in events)
+    try:
+        columns = GameColumns.from_games(games, event_ids, player_ids)
+    except KeyError as exc:
+        raise ValueError(f"game of unknown event or player: {exc.args[0]}") from None
+    eng = _Engine(rules, players, events, columns, standings)
+    history = FastHistory(rules, player_ids, event_ids, eng.event_rank, [])
+    if not events:
+        return history
+    first, last = events[int(eng.event_order[0])], events[int(eng.event_order[-1])]
+    dates = publication_dates(rules.publication_months, first.end_date, last.end_date)
+    history.list_dates = dates
+    _Run(eng, history, dates).run(progress)
+    return history
+
+
+class _Run:
+    """The period loop with the players' state as arrays."""
+
+    def __init__(self, eng: _Engine, history: FastHistory, dates: list[date]):
+        self.eng = eng
+        self.history = history
+        self.dates = dates
+        rules = eng.rules
+        start = previous_publication_date(rules.publication_months, dates[0])
+        states = initial_states(rules, eng.players, start)
+        P = eng.P
+        self.rating = np.full(P, NONE, np.int64)
+        self.games = np.zeros(P, np.int64)
+        self.latched = np.zeros(P, dtype=bool)
+        self.status = np.full(P, UNRATED, np.int8)
+        self.rated_since = np.zeros(P, np.int64)  # ordinal; 0 = none
+        self.inactive_since = np.zeros(P, np.int64)
+        self.cleared_seq = np.zeros(P, np.int64)
+        self.female = np.array([getattr(p.gender, "value", p.gender) == "F" for p in eng.players])
+        self.has_gender = np.array([p.gender is not None for p in eng.players])
+        for i, p in enumerate(eng.players):
+            s = states[p.id]
+            if s.rating is not None:
+                self.rating[i] = s.rating
+                self.games[i] = s.games
+                self.status[i] = R.STATUS_ORDER[s.status]
+                self.rated_since[i] = s.rated_since.toordinal()
+            self.latched[i] = s.latched
+        self.exact_h = np.where(self.rating != NONE, self.rating * 100, NONE)
+        # Activity log: (player, end ordinal, games, sequence number).
+        self.log_player = np.zeros(0, np.int64)
+        self.log_end = np.zeros(0, np.int64)
+        self.log_games = np.zeros(0, np.int64)
+        self.log_seq = np.zeros(0, np.int64)
+        self.seq = 1
+        # Newcomer records: player → list of (end ordinal, games, ru Fraction | delta hundredths).
+        self.records: dict[int, list[tuple[int, int, object]]] = {}
+
+    # --- activity log
+
+    def _log(self, player: np.ndarray, end: np.ndarray, games: np.ndarray) -> None:
+        keep = games > 0
+        self.log_player = np.concatenate([self.log_player, player[keep]])
+        self.log_end = np.concatenate([self.log_end, end[keep]])
+        self.log_games = np.concatenate([self.log_games, games[keep]])
+        self.log_seq = np.concatenate([self.log_seq, np.full(int(keep.sum()), self.seq, np.int64)])
+        self.seq += 1
+
+    def _games_between(self, since: int, until: int) -> np.ndarray:
+        valid = (self.log_end >= since) & (self.log_end < until) & (self.log_seq >= self.cleared_seq[self.log_player])
+        return _int_bincount(self.log_player[valid], self.log_games[valid], self.eng.P)
+
+    def _prune_log(self, keep_from: int) -> None:
+        keep = self.log_end >= keep_from
+        self.log_player, self.log_end = self.log_player[keep], self.log_end[keep]
+        self.log_games, self.log_seq = self.log_games[keep], self.log_seq[keep]
+
+    # --- the loop
+
+    def run(self, progress) -> None:
+        eng = self.eng
+        i0 = 0
+        n_events = len(eng.events)
+        for n, list_date in enumerate(self.dates):
+            L = list_date.toordinal()
+            i1 = i0
+            while i1 < n_events and eng.end[eng.event_order[i1]] < L:
+                i1 += 1
+            self._period(n, list_date, i0, i1)
+            i0 = i1
+            if progress is not None:
+                progress(n + 1, len(self.dates))
+
+    def _window_start(self, list_date: date) -> int:
+        return newcomer_window_start(self.eng.rules, list_date).toordinal()
+
+    def _newcomer_base(self, list_date: date) -> dict[int, int]:
+        """K's count of each unrated player with records: his counted games inside the window."""
+        ws = self._window_start(list_date)
+        return {p: sum(g for end, g, _ in recs if end >= ws) for p, recs in self.records.items()}
+
+    def _period(self, n: int, list_date: date, i0: int, i1: int) -> None:
+        eng, rules = self.eng, self.eng.rules
+        P = eng.P
+        lo = int(np.searchsorted(eng.g_rank, i0, side="left"))
+        hi = int(np.searchsorted(eng.g_rank, i1, side="left"))
+        g_rank, g_event = eng.g_rank[lo:hi], eng.g_event[lo:hi]
+        p1, p2, res = eng.g_p1[lo:hi], eng.g_p2[lo:hi], eng.g_res[lo:hi]
+        rated = self.rating != NONE
+        newcomer_base = self._newcomer_base(list_date)
+        base = self.games.copy()
+        for p, g in newcomer_base.items():
+            base[p] = g
+
+        # Events that must go through the reference (an interacting round robin with an unrated player).
+        n_ev = i1 - i0
+        complex_ev = np.zeros(n_ev, dtype=bool)
+        if eng.interacting_rr and hi > lo:
+            unrated_game = ~rated[p1] | ~rated[p2]
+            has_unrated = np.bincount(g_rank[unrated_game] - i0, minlength=n_ev) > 0
+            complex_ev = has_unrated & eng.round_robin[eng.event_order[i0:i1]]
+        simple_game = ~complex_ev[g_rank - i0]
+
+        rows = self._simple_rows(list_date, g_rank[simple_game], g_event[simple_game], p1[simple_game],
+                                 p2[simple_game], res[simple_game], rated)
+        # Counted games of this period's events, for K: (player, end, games) of every row so far.
+        cnt_player, cnt_end, cnt_games = [rows["player"]], [eng.end[rows["event"]]], [rows["games"]]
+        object_changes: list[R.EventChange] = []
+        new_records: dict[int, list[tuple[int, int, object]]] = defaultdict(list)
+        for r in np.flatnonzero(complex_ev).tolist():
+            e = int(eng.event_order[i0 + r])
+            changes, records = self._reference_event(e, list_date, base, rated, cnt_player, cnt_end, cnt_games)
+            object_changes.extend(changes)
+            for p, rec in records.items():
+                new_records[p].append(rec)
+        self._finish_simple_rows(rows, base, cnt_player, cnt_end, cnt_games, new_records)
+        for c in object_changes:
+            self.history._object_changes.append((n, c))
+        rows_cc = _ChangeColumns(**{k: v for k, v in rows.items() if k != "champion"}, list_index=np.full(
+            rows["player"].shape[0], n, np.int64))
+        self.history._vector_changes.append(rows_cc)
+
+        # Publication.
+        delta_sum = _int_bincount(rows["player"], rows["delta"], P)
+        games_sum = _int_bincount(rows["player"], rows["games"], P)
+        log_p = [rows["player"]]
+        log_e = [eng.end[rows["event"]]]
+        log_g = [np.where(rated[rows["player"]], rows["games"], 0)]
+        for c in object_changes:
+            p = eng.index[c.player_id]
+            delta_sum[p] += _hundredths(c.delta)
+            games_sum[p] += c.games
+            if rated[p]:
+                log_p.append(np.array([p]))
+                log_e.append(np.array([eng.end[eng.event_index[c.event_id]]]))
+                log_g.append(np.array([c.games]))
+        self._publish(n, list_date, rated, delta_sum, games_sum, np.concatenate(log_p), np.concatenate(log_e),
+                      np.concatenate(log_g), new_records)
+
+    # --- the vectorized events
+
+    def _simple_rows(self, list_date, g_rank, g_event, p1, p2, res, rated) -> dict[str, np.ndarray]:
+        eng, rules = self.eng, self.eng.rules
+        P = eng.P
+        # One row per (event, player) of every game (played or not), in (event rank, player) order.
+        keys = np.concatenate([g_rank * P + p1, g_rank * P + p2])
+        pe_keys, inverse = np.unique(keys, return_inverse=True)
+        n_rows = pe_keys.shape[0]
+        row_rank = pe_keys // P
+        row_player = pe_keys % P
+        row_event = eng.event_order[row_rank]
+        m = len(p1)
+        row1, row2 = inverse[:m], inverse[m:]
+        # Champion's points (forfeit wins count) → champions per event.
+        points = _int_bincount(row1, POINTS1[res], n_rows) + _int_bincount(row2, POINTS2[res], n_rows)
+        ev_start = np.flatnonzero(np.concatenate(([True], row_rank[1:] != row_rank[:-1]))) if n_rows else np.zeros(0, np.int64)
+        top = np.maximum.reduceat(points, ev_start) if n_rows else points
+        ev_len = np.diff(np.concatenate([ev_start, [n_rows]]))
+        top_of_row = np.repeat(top, ev_len)
+        by_standing = np.isin(row_event * P + row_player, eng.rank1_keys)
+        champion = np.where(eng.has_rank1[row_event], by_standing, points == top_of_row)
+
+        # Sides of the played games.
+        played = (res == _WIN) | (res == _LOSS) | (res == _DRAW)
+        s_row = np.concatenate([row1[played], row2[played]])
+        s_player = np.concatenate([p1[played], p2[played]])
+        s_opp = np.concatenate([p2[played], p1[played]])
+        s_w = np.concatenate([W1[res[played]], W2[res[played]]])
+        me_rated, opp_rated = rated[s_player], rated[s_opp]
+        R_me = self.rating[s_player]
+        R_opp = self.rating[s_opp]
+
+        out = {
+            "event": row_event, "player": row_player, "games": np.zeros(n_rows, np.int64),
+            "W": np.zeros(n_rows, np.int64), "We": np.full(n_rows, NONE, np.int64),
+            "K": np.full(n_rows, NONE, np.int64), "delta": np.zeros(n_rows, np.int64),
+            "raw_delta": np.full(n_rows, NONE, np.int64), "method": np.full(n_rows, M_NOT_RATED, np.int64),
+            "N": np.zeros(n_rows, np.int64), "Ro": np.full(n_rows, NONE, np.int64),
+            "Rc_num": np.zeros(n_rows, np.int64), "Rc_den": np.zeros(n_rows, np.int64),
+            "Pd": np.full(n_rows, NONE, np.int64), "champion": champion,
+        }
+        row_rated = rated[row_player]
+        out["Ro"] = np.where(row_rated, self.rating[row_player], NONE)
+
+        # Rated players: games against rated opponents.
+        rr = me_rated & opp_rated
+        grp = _Groups(s_row[rr], n_rows)
+        n_r = grp.count()
+        w_r = grp.sum(s_w[rr])
+        R_row = self.rating[row_player]
+        d_game = R_me[rr] - R_opp[rr]
+        opp_clamped = R_opp[rr]
+        if rules.cap is not None:
+            d_game = np.clip(d_game, -rules.cap, rules.cap)
+            opp_clamped = np.clip(opp_clamped, R_me[rr] - rules.cap, R_me[rr] + rules.cap)
+        we_per_game = grp.sum(expected_hundredths(d_game))
+        method = eng.method[row_event]
+        safe_n = np.maximum(n_r, 1)
+        sum_opp = grp.sum(opp_clamped)
+        rc_avg = _round_half_up_div(sum_opp, safe_n)
+        pd_avg = expected_hundredths(R_row - rc_avg)
+        we_avg = n_r * pd_avg
+        # Go round robin: himself + the distinct opponents he played; cycles = most meetings with one.
+        we_go = np.zeros(n_rows, np.int64)
+        pd_go = np.zeros(n_rows, np.int64)
+        go_num = np.zeros(n_rows, np.int64)
+        go_den = np.ones(n_rows, np.int64)
+        is_go = (method == M_GO_RR) & row_rated & (n_r > 0)
+        if is_go.any():
+            sel = rr & is_go[s_row]
+            pair = s_row[sel] * P + s_opp[sel]
+            pairs, pair_count = np.unique(pair, return_counts=True)
+            pair_row = pairs // P
+            clamped_of_pair = self.rating[pairs % P]
+            if rules.cap is not None:
+                r_of = self.rating[row_player[pair_row]]
+                clamped_of_pair = np.clip(clamped_of_pair, r_of - rules.cap, r_of + rules.cap)
+            pg = _Groups(pair_row, n_rows)
+            distinct = pg.count()
+            cycles = pg.max(pair_count)
+            go_num = R_row + pg.sum(clamped_of_pair)
+            go_den = np.maximum(distinct + 1, 1)
+            pd_go = expected_hundredths(R_row - _round_half_up_div(go_num, go_den))
+            we_go = n_r * pd_go - cycles * (50 - pd_go)
+        we_r = np.select([method == M_PER_GAME, method == M_AVERAGING], [we_per_game, we_avg], we_go)
+        rated_ok = row_rated & (n_r > 0)
+        rated_none = row_rated & (n_r == 0)
+        out["games"] = np.where(rated_ok, n_r, 0)
+        out["W"] = np.where(rated_ok, w_r, 0)
+        out["We"] = np.where(rated_ok, we_r, np.where(rated_none, 0, NONE))
+        out["method"] = np.where(rated_ok, method, M_NOT_RATED)
+        out["N"] = np.where(rated_ok, n_r, 0)
+        avg_like = rated_ok & (method != M_PER_GAME)
+        out["Rc_num"] = np.where(avg_like, np.where(method == M_GO_RR, go_num, sum_opp), 0)
+        out["Rc_den"] = np.where(avg_like, np.where(method == M_GO_RR, go_den, n_r), 0)
+        out["Pd"] = np.where(avg_like, np.where(method == M_GO_RR, pd_go, pd_avg), NONE)
+        self._rated_ok = rated_ok
+        self._rated_none = rated_none
+
+        # Unrated players: games against rated opponents (their events do not interact here).
+        nc = ~me_rated & opp_rated
+        ngrp = _Groups(s_row[nc], n_rows)
+        n_n = ngrp.count()
+        w_n = ngrp.sum(s_w[nc])
+        unrated_row = ~row_rated
+        out["_nc_n"], out["_nc_w"] = n_n, w_n
+        zero_rule = rules.zero_score_rule != ZERO_SCORE_OFF and rules.newcomer_method != NEWCOMER_NOT_RATED
+        ignored = unrated_row & zero_rule & (n_n > 0) & (w_n == 0)
+        self._ignored = ignored
+        if rules.newcomer_method == NEWCOMER_PERFORMANCE:
+            upair = np.unique(s_row[nc] * P + s_opp[nc])
+            distinct_n = _int_bincount(upair // P, np.ones(upair.shape[0], np.int64), n_rows)
+            sum_n = ngrp.sum(R_opp[nc])
+            live = unrated_row & ~ignored
+            out["method"] = np.where(live, M_NEWCOMER, out["method"])
+            out["W"] = np.where(live, w_n, out["W"])
+            out["N"] = np.where(live, n_n, out["N"])
+            out["Rc_num"] = np.where(live & (n_n > 0), sum_n, out["Rc_num"])
+            out["Rc_den"] = np.where(live & (n_n > 0), n_n, out["Rc_den"])
+            # Ru exists unless dp is indeterminate (below 50 % at p = 0).
+            halves = w_n // 50
+            h = halves - n_n
+            p_h = _round_half_up_div(w_n, np.maximum(n_n, 1))
+            ru_known = (n_n > 0) & ((h >= 0) | eng.dp_known[np.clip(p_h, 0, 100)])
+            counts = live & ru_known & (w_n > 0) & (distinct_n >= rules.newcomer_min_rated_opponents)
+            out["games"] = np.where(counts, n_n, out["games"])
+            self._counts = counts
+            self._nc_sum, self._nc_h, self._nc_p = sum_n, h, p_h
+        elif rules.newcomer_method == NEWCOMER_PROVISIONAL:
+            if (unrated_row & ~self.has_gender[row_player] & (n_n > 0)).any():
+                raise ValueError("a newcomer's provisional rating needs his gender (M/F)")
+            start = np.where(self.female[row_player], eng.start_female, eng.start_male)
+            start_side = start[s_row[nc]]
+            d_n = start_side - R_opp[nc]
+            if rules.cap is not None:
+                d_n = np.clip(d_n, -rules.cap, rules.cap)
+            we_n = ngrp.sum(expected_hundredths(d_n))
+            upair = np.unique(s_row[nc] * P + s_opp[nc])
+            distinct_n = _int_bincount(upair // P, np.ones(upair.shape[0], np.int64), n_rows)
+            ok = unrated_row & ~ignored & (n_n > 0) & (distinct_n >= rules.newcomer_min_rated_opponents)
+            out["games"] = np.where(ok, n_n, out["games"])
+            out["W"] = np.where(ok, w_n, out["W"])
+            out["We"] = np.where(ok, we_n, out["We"])
+            out["N"] = np.where(ok, n_n, out["N"])
+            out["method"] = np.where(ok, M_PROVISIONAL, out["method"])
+            out["Ro"] = np.where(unrated_row & ~ignored, start, out["Ro"])
+            self._prov_ok = ok
+            self._prov_k = unrated_row & ~ignored  # K is shown for his not-rated rows too
+        return out
+
+    def _k(self, rows, base, cnt_player, cnt_end, cnt_games) -> np.ndarray:
+        """K of each row: fixed at the event's start from the game counts."""
+        eng, rules = self.eng, self.eng.rules
+        player = rows["player"]
+        prior = _prior_games(np.concatenate(cnt_player), np.concatenate(cnt_end), np.concatenate(cnt_games),
+                             player, eng.start[rows["event"]])
+        k_games = base[player] + prior
+        latched = self.latched[player] & (rules.k_latch_rating is not None)
+        return np.where(latched, rules.k_top, np.where(k_games < rules.k_new_games, rules.k_new, rules.k_established))
+
+    def _finish_simple_rows(self, rows, base, cnt_player, cnt_end, cnt_games, new_records) -> None:
+        eng, rules = self.eng, self.eng.rules
+        k = self._k(rows, base, cnt_player, cnt_end, cnt_games)
+        rated_ok, rated_none = self._rated_ok, self._rated_none
+        rows["K"] = np.where(rated_ok | rated_none, k, NONE)
+        raw = k * (rows["W"] - np.where(rows["We"] == NONE, 0, rows["We"]))
+        delta_rows = rated_ok
+        if rules.newcomer_method == NEWCOMER_PROVISIONAL:
+            rows["K"] = np.where(self._prov_k, k, rows["K"])
+            delta_rows = rated_ok | self._prov_ok
+        raw = np.where(delta_rows, raw, 0)
+        rows["raw_delta"] = np.where(delta_rows, raw, NONE)
+        protect = delta_rows & (raw < 0) & rows["champion"] & eng.champion_ok[rows["event"]]
+        if self.eng.intl is not None:
+            a, b = self.eng.intl
+            protect |= delta_rows & (raw < 0) & eng.international[rows["event"]] & (rows["games"] > 0) \
+                & (rows["W"] * b >= 100 * a * rows["games"])
+        rows["delta"] = np.where(protect, 0, raw)
+        # Newcomer records of the period.
+        end = eng.end[rows["event"]]
+        if rules.newcomer_method == NEWCOMER_PERFORMANCE:
+            bonus = self.eng.bonus
+            for j in np.flatnonzero(self._counts).tolist():
+                n, h = int(rows["N"][j]), int(self._nc_h[j])
+                ru = Fraction(int(self._nc_sum[j]), n)
+                if h > 0:
+                    ru += bonus * h
+                elif h < 0:
+                    ru += int(self.eng.dp[int(self._nc_p[j])])
+                new_records[int(rows["player"][j])].append((int(end[j]), n, ru))
+        elif rules.newcomer_method == NEWCOMER_PROVISIONAL:
+            for j in np.flatnonzero(self._prov_ok).tolist():
+                new_records[int(rows["player"][j])].append((int(end[j]), int(rows["N"][j]), int(rows["delta"][j])))
+        for key in ("_nc_n", "_nc_w"):
+            rows.pop(key, None)
+
+    # --- the reference for one event
+
+    def _reference_event(self, e, list_date, base, rated, cnt_player, cnt_end, cnt_games):
+        eng, rules = self.eng, self.eng.rules
+        event = eng.events[e]
+        lo = int(np.searchsorted(eng.g_rank, eng.event_rank[e], side="left"))
+        hi = int(np.searchsorted(eng.g_rank, eng.event_rank[e], side="right"))
+        ids = self.eng.games.player_ids
+        codes = RESULT_CODES
+        games = [Game(event.id, int(r), ids[a], ids[b], codes[c]) for r, a, b, c in zip(
+            eng.g_round[lo:hi].tolist(), eng.g_p1[lo:hi].tolist(), eng.g_p2[lo:hi].tolist(), eng.g_res[lo:hi].tolist())]
+        players = sorted({int(x) for x in eng.g_p1[lo:hi]} | {int(x) for x in eng.g_p2[lo:hi]})
+        parr = np.array(players, np.int64)
+        prior = _prior_games(np.concatenate(cnt_player), np.concatenate(cnt_end), np.concatenate(cnt_games),
+                             parr, np.full(parr.shape[0], eng.start[e]))
+        states, k_games = {}, {}
+        for i, p in enumerate(players):
+            pid = ids[p]
+            r = int(self.rating[p])
+            states[pid] = PlayerState(player_id=pid, gender=eng.players[p].gender, rating=None if r == NONE else r,
+                                      games=int(self.games[p]), latched=bool(self.latched[p]))
+            k_games[pid] = int(base[p] + prior[i])
+        outcome = rate_event(rules, event, games, states, k_games, list_date, self.eng.standings_of(event.id))
+        counted = [(eng.index[c.player_id], c.games) for c in outcome.changes if c.games]
+        if counted:
+            cnt_player.append(np.array([p for p, _ in counted], np.int64))
+            cnt_end.append(np.full(len(counted), eng.end[e], np.int64))
+            cnt_games.append(np.array([g for _, g in counted], np.int64))
+        records = {}
+        for pid, rec in outcome.records.items():
+            value = rec.ru if rec.ru is not None else _hundredths(rec.delta)
+            records[eng.index[pid]] = (rec.end_date.toordinal(), rec.games, value)
+        return outcome.changes, records
+
+    # --- publication
+
+    def _publish(self, n, list_date, rated, delta_sum, games_sum, log_p, log_e, log_g, new_records) -> None:
+        eng, rules = self.eng, self.eng.rules
+        L = list_date.toordinal()
+        # Rated players: Rn = Ro + ΣΔR, published rounded half up.
+        exact_h = np.where(rated, self.rating * 100 + delta_sum, NONE)
+        self.rating = np.where(rated, (exact_h + 50) // 100, NONE)
+        self.exact_h = exact_h
+        self.games = np.where(rated, self.games + games_sum, self.games)
+        self._log(log_p, log_e, log_g)
+        override: dict[int, Decimal] = {}
+        # Newcomers: window, first rating.
+        ws = self._window_start(list_date)
+        for p, recs in new_records.items():
+            self.records.setdefault(p, []).extend(recs)
+        newly = []
+        for p in list(self.records):
+            window = [r for r in self.records[p] if r[0] >= ws]
+            if not window:
+                del self.records[p]
+                continue
+            self.records[p] = window
+            total = sum(g for _, g, _ in window)
+            if rules.newcomer_method in (NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL) and total >= rules.newcomer_min_games:
+                if rules.newcomer_method == NEWCOMER_PERFORMANCE:
+                    value = sum((ru * g for _, g, ru in window), Fraction(0)) / total
+                    exact = to_decimal(value)
+                else:
+                    start = self.eng.start_female if self.female[p] else self.eng.start_male
+                    value = Fraction(start * 100 + sum(d for _, _, d in window), 100)
+                    exact = to_decimal(value)
+                self.rating[p] = round_half_up(value)
+                self.exact_h[p] = NONE
+                override[p] = exact
+                self.games[p] = total
+                self.status[p] = ACTIVE
+                self.rated_since[p] = L
+                self.inactive_since[p] = 0
+                newly.append(p)
+                del self.records[p]
+                self._log(np.full(len(window), p, np.int64), np.array([r[0] for r in window], np.int64),
+                          np.array([r[1] for r in window], np.int64))
+        now_rated = self.rating != NONE
+        if rules.k_latch_rating is not None:
+            self.latched |= now_rated & (self.rating >= rules.k_latch_rating)
+        self._status_rule(list_date, now_rated)
+        windows = [rules.activity_window_months or 0, rules.reactivation_window_months]
+        self._prune_log(add_months(list_date, -max(windows)).toordinal())
+        self._store_list(n, list_date, override)
+
+    def _status_rule(self, list_date: date, now_rated: np.ndarray) -> None:
+        rules = self.eng.rules
+        L = list_date.toordinal()
+        if rules.activity_window_months is None:
+            self.status = np.where(now_rated, ACTIVE, self.status).astype(np.int8)
+            self.inactive_since = np.where(now_rated, 0, self.inactive_since)
+            return
+        since = add_months(list_date, -rules.activity_window_months).toordinal()
+        react_since = add_months(list_date, -rules.reactivation_window_months).toordinal()
+        g_act = self._games_between(since, L)
+        g_react = self._games_between(react_since, L)
+        inactive = now_rated & (self.status == INACTIVE)
+        reactivate = inactive & (g_react >= rules.reactivation_min_games)
+        remove = np.zeros_like(inactive)
+        if rules.removal_after_months is not None:
+            stay = inactive & ~reactivate
+            for since_day in np.unique(self.inactive_since[stay & (self.inactive_since > 0)]).tolist():
+                limit = add_months(date.fromordinal(since_day), rules.removal_after_months).toordinal()
+                if L >= limit:
+                    remove |= stay & (self.inactive_since == since_day)
+        judged = (self.rated_since > 0) & (self.rated_since <= since)
+        others = now_rated & ~inactive
+        to_inactive = others & judged & (g_act < rules.activity_min_games)
+        status = self.status.copy()
+        status[reactivate] = ACTIVE
+        status[others & ~to_inactive] = ACTIVE
+        status[to_inactive] = INACTIVE
+        self.inactive_since = np.where(reactivate, 0, self.inactive_since)
+        self.inactive_since = np.where(to_inactive, L, self.inactive_since)
+        if remove.any():
+            status[remove] = REMOVED
+            self.rating[remove] = NONE
+            self.exact_h[remove] = NONE
+            self.games[remove] = 0
+            self.rated_since[remove] = 0
+            self.inactive_since[remove] = 0
+            self.cleared_seq[remove] = self.seq  # his activity so far no longer counts
+            self.seq += 1
+        self.status = status
+
+    def _store_list(self, n: int, list_date: date, override: dict[int, Decimal]) -> None:
+        rated = self.rating != NONE
+        order = np.lexsort((self.history.id_rank, -np.where(rated, self.rating, 0), ~rated, self.status))
+        self.history._lists.append(_ListColumns(
+            list_date, self.rating.copy(), self.exact_h.copy(), override, np.where(rated, self.games, 0),
+            self.status.copy(), order))
+
+
+def _int_bincount(group: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Exact integer sums of ``values`` per group (np.bincount's weights would go through floats)."""
+    out = np.zeros(n, np.int64)
+    np.add.at(out, group, values.astype(np.int64))
+    return out
+
+
+def _prior_games(c_player: np.ndarray, c_end: np.ndarray, c_games: np.ndarray, player: np.ndarray,
+                 before: np.ndarray) -> np.ndarray:
+    """For each (player, day): his counted games in this period's events that ended before that day."""
+    if not c_player.shape[0]:
+        return np.zeros(player.shape[0], np.int64)
+    big = np.int64(1) << 32
+    key = c_player * big + c_end
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    cs = np.concatenate(([0], np.cumsum(c_games[order])))
+    upto = np.searchsorted(key, player * big + before, side="left")
+    first = np.searchsorted(key, player * big, side="left")
+    return cs[upto] - cs[first]

@@ -55,50 +55,64 @@ def _games_between(activity: Sequence[tuple[date, int]], start: date, end: date)
     return sum(n for d, n in activity if start <= d < end)
 
 
-def _status_after(rules: RuleSet, s: PlayerState, list_date: date) -> PlayerState:
-    """The activity rule at a publication date, for a player holding a published rating.
+@dataclass(frozen=True, slots=True)
+class _Cutoffs:
+    """The window starts of one publication date (computed once per period)."""
 
-    A player is judged only on a full window in which he held a published rating.
+    list_date: date
+    newcomer_from: date  # counted newcomer events end on or after this
+    activity_from: date | None  # the activity window [activity_from, list_date)
+    reactivation_from: date | None
+    keep_from: date | None  # older activity records are no longer needed
+
+    @classmethod
+    def of(cls, rules: RuleSet, list_date: date) -> _Cutoffs:
+        window = rules.activity_window_months
+        if window is None:
+            return cls(list_date, newcomer_window_start(rules, list_date), None, None, None)
+        return cls(list_date, newcomer_window_start(rules, list_date), add_months(list_date, -window),
+                   add_months(list_date, -rules.reactivation_window_months),
+                   add_months(list_date, -max(window, rules.reactivation_window_months)))
+
+
+def _status_after(rules: RuleSet, s: PlayerState, cut: _Cutoffs) -> PlayerState:
+    """The activity rule (不活跃 / 除名) at a publication date, for a player holding a published rating.
+
+    A player is judged only on a full window in which he held a published rating;
+    an inactive player is active again with enough games in the reactivation
+    window, and removed once inactive for ``removal_after_months``.
     """
-    window = rules.activity_window_months
-    if window is None:
-        return replace(s, status=R.ACTIVE, inactive_since=None)
+    if cut.activity_from is None:
+        return s if s.status == R.ACTIVE else replace(s, status=R.ACTIVE, inactive_since=None)
     if s.status == R.INACTIVE:
-        since = add_months(list_date, -rules.reactivation_window_months)
-        if _games_between(s.activity, since, list_date) >= rules.reactivation_min_games:
+        if _games_between(s.activity, cut.reactivation_from, cut.list_date) >= rules.reactivation_min_games:
             return replace(s, status=R.ACTIVE, inactive_since=None)
         if (rules.removal_after_months is not None and s.inactive_since is not None
-                and list_date >= add_months(s.inactive_since, rules.removal_after_months)):
+                and cut.list_date >= add_months(s.inactive_since, rules.removal_after_months)):
             return PlayerState(player_id=s.player_id, gender=s.gender, latched=s.latched, status=R.REMOVED)
         return s
-    since = add_months(list_date, -window)
-    judged = s.rated_since is not None and s.rated_since <= since
-    if judged and _games_between(s.activity, since, list_date) < rules.activity_min_games:
-        return replace(s, status=R.INACTIVE, inactive_since=list_date)
-    return replace(s, status=R.ACTIVE)
-
-
-def _prune_activity(rules: RuleSet, activity: Sequence[tuple[date, int]], list_date: date) -> tuple:
-    if rules.activity_window_months is None:
-        return ()
-    keep = add_months(list_date, -max(rules.activity_window_months, rules.reactivation_window_months))
-    return tuple(sorted(a for a in activity if a[0] >= keep))
+    judged = s.rated_since is not None and s.rated_since <= cut.activity_from
+    if judged and _games_between(s.activity, cut.activity_from, cut.list_date) < rules.activity_min_games:
+        return replace(s, status=R.INACTIVE, inactive_since=cut.list_date)
+    return s if s.status == R.ACTIVE else replace(s, status=R.ACTIVE)
 
 
 def _publish(rules: RuleSet, s: PlayerState, counted: Sequence[tuple[date, R.EventChange]],
-             records: Sequence[NewcomerRecord], list_date: date) -> PlayerState:
-    """The player's state once the list of ``list_date`` is published; ``counted`` holds his
-    (event end date, change) pairs of the period."""
+             records: Sequence[NewcomerRecord], cut: _Cutoffs) -> PlayerState:
+    """The player's state once the list is published; ``counted`` holds his (event end date, change)
+    pairs of the period, ``records`` his newcomer events of the period that count."""
     activity = list(s.activity)
     if s.is_rated:
-        exact = Decimal(s.rating) + sum((c.delta for _, c in counted), Decimal(0))
-        rating = round_half_up(exact)
-        activity += [(end, c.games) for end, c in counted if c.games]
-        s = replace(s, rating=rating, exact=exact, games=s.games + sum(c.games for _, c in counted))
-    else:
-        window = _in_window([*s.newcomer, *records], newcomer_window_start(rules, list_date))
+        if counted:
+            exact = Decimal(s.rating) + sum((c.delta for _, c in counted), Decimal(0))
+            activity += [(end, c.games) for end, c in counted if c.games]
+            s = replace(s, rating=round_half_up(exact), exact=exact,
+                        games=s.games + sum(c.games for _, c in counted))
+        elif s.exact != s.rating:
+            s = replace(s, exact=Decimal(s.rating))
+    elif s.newcomer or records:
+        window = _in_window([*s.newcomer, *records], cut.newcomer_from)
         total = sum(r.games for r in window)
-        s = replace(s, newcomer=window)
         if rules.newcomer_method in (NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL) and window \
                 and total >= rules.newcomer_min_games:
             if rules.newcomer_method == NEWCOMER_PERFORMANCE:
@@ -106,14 +120,17 @@ def _publish(rules: RuleSet, s: PlayerState, counted: Sequence[tuple[date, R.Eve
             else:
                 exact_value = rules.start_rating(s.gender) + sum((r.delta for r in window), Decimal(0))
             s = replace(s, rating=round_half_up(exact_value), exact=to_decimal(exact_value), games=total,
-                        status=R.ACTIVE, rated_since=list_date, inactive_since=None, newcomer=())
+                        status=R.ACTIVE, rated_since=cut.list_date, inactive_since=None, newcomer=())
             activity += [(r.end_date, r.games) for r in window]
-    if s.is_rated:
-        if rules.k_latch_rating is not None and s.rating >= rules.k_latch_rating:
-            s = replace(s, latched=True)
-        s = replace(s, activity=_prune_activity(rules, activity, list_date))
-        s = _status_after(rules, s, list_date)
-    return s
+        else:
+            s = replace(s, newcomer=window)
+    if not s.is_rated:
+        return s
+    latched = s.latched or (rules.k_latch_rating is not None and s.rating >= rules.k_latch_rating)
+    kept = () if cut.keep_from is None else tuple(sorted(a for a in activity if a[0] >= cut.keep_from))
+    if latched != s.latched or kept != s.activity:
+        s = replace(s, latched=latched, activity=kept)
+    return _status_after(rules, s, cut)
 
 
 def rate_period(rules: RuleSet, state: Mapping[str, PlayerState], events: Sequence[Event], games: Sequence[Game],
@@ -160,7 +177,8 @@ def rate_period(rules: RuleSet, state: Mapping[str, PlayerState], events: Sequen
         for p, record in outcome.records.items():
             records_of[p].append(record)
 
-    new_states = {p: _publish(rules, s, changes_of.get(p, ()), records_of.get(p, ()), list_date)
+    cut = _Cutoffs.of(rules, list_date)
+    new_states = {p: _publish(rules, s, changes_of.get(p, ()), records_of.get(p, ()), cut)
                   for p, s in state.items()}
     entries = sorted((R.ListEntry(player_id=p, rating=s.rating, exact=s.exact, games=s.games, status=s.status)
                       for p, s in new_states.items()), key=R.list_order_key)

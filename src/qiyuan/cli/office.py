@@ -235,6 +235,14 @@ def _parse_date(value: str | None, what: str, problems: list[str]) -> date | Non
         return None
 
 
+def _date_or_fail(value: str | None, what: str) -> date | None:
+    problems: list[str] = []
+    day = _parse_date(value, what, problems)
+    if problems:
+        fail(problems)
+    return day
+
+
 @player_app.command("add")
 def player_add(
     name: Annotated[str, typer.Option("--name", help="Name in Chinese characters (or as in the passport)")],
@@ -355,10 +363,7 @@ def player_rename(
     ensure_django()
     from qiyuan.office.federation.services import find_player, rename_player
 
-    problems: list[str] = []
-    day = _parse_date(on, "date", problems)
-    if problems:
-        fail(problems)
+    day = _date_or_fail(on, "date")
     with office_errors():
         p = find_player(ref)
         change = rename_player(p, new_name, actor=actor_name(actor), changed_on=day, reason=reason)
@@ -378,10 +383,7 @@ def player_move(
     ensure_django()
     from qiyuan.office.federation.services import change_association, find_player
 
-    problems: list[str] = []
-    day = _parse_date(on, "date", problems)
-    if problems:
-        fail(problems)
+    day = _date_or_fail(on, "date")
     with office_errors():
         p = find_player(ref)
         change = change_association(p, association, actor=actor_name(actor), changed_on=day, reason=reason, club=club)

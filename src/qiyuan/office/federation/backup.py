@@ -31,6 +31,7 @@ import hashlib
 import io
 import json
 import uuid
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -248,11 +249,22 @@ def _read_tables(handle, path: Path) -> tuple[dict, Iterator[tuple[str, list[str
     return header, tables(), trailer
 
 
+#: What a damaged file raises while being read: a cut gzip stream, bad bytes, a cut JSON line.
+_DAMAGE = (EOFError, gzip.BadGzipFile, UnicodeDecodeError, json.JSONDecodeError, zlib.error)
+
+
+def _damaged(path: Path, exc: Exception) -> BackupError:
+    return BackupError([f"{path}: the file is damaged or truncated ({type(exc).__name__}: {exc})"])
+
+
 def read_header(path: str | Path) -> dict:
     """The header of a backup file (format, version, vendor, migrations)."""
     path = Path(path)
-    with _open_read(path) as handle:
-        header, _, _ = _read_tables(handle, path)
+    try:
+        with _open_read(path) as handle:
+            header, _, _ = _read_tables(handle, path)
+    except _DAMAGE as exc:
+        raise _damaged(path, exc) from exc
     return header
 
 
@@ -342,6 +354,22 @@ def restore(
     state_apps = MigrationExecutor(conn).loader.project_state(
         [t for t in targets if t[1] is not None], at_end=True
     ).apps
+    try:
+        summary = _load(path, using, state_apps, backup_migrations, progress)
+    except _DAMAGE as exc:
+        raise _damaged(path, exc) from exc
+    _migrate_to(MigrationExecutor(conn).loader.graph.leaf_nodes(), using)
+    from django.contrib.contenttypes.models import ContentType
+    from django.core.management.sql import emit_post_migrate_signal
+
+    ContentType.objects.clear_cache()
+    emit_post_migrate_signal(verbosity=0, interactive=False, db=using)  # content types of newer models
+    return summary
+
+
+def _load(path: Path, using: str, state_apps, backup_migrations: dict, progress: Progress | None) -> Summary:
+    """Insert every row of the backup in one transaction; verify counts, checksum and foreign keys."""
+    conn = connections[using]
     summary = Summary(path=path, migrations=backup_migrations)
     with transaction.atomic(using=using), _open_read(path) as handle:
         _empty_office(using)  # the content types and permissions migrate made: the backup has its own
@@ -394,12 +422,6 @@ def restore(
                 cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         else:
             conn.check_constraints()
-    _migrate_to(MigrationExecutor(conn).loader.graph.leaf_nodes(), using)
-    from django.contrib.contenttypes.models import ContentType
-    from django.core.management.sql import emit_post_migrate_signal
-
-    ContentType.objects.clear_cache()
-    emit_post_migrate_signal(verbosity=0, interactive=False, db=using)  # content types of newer models
     return summary
 
 

@@ -1,0 +1,150 @@
+"""`qiyuan office …`: registry commands, audit, backup/restore, init hooks; refusals exit 2 and change nothing."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+import typer
+from django.apps import apps
+from django.core.management import call_command
+from django.db import OperationalError
+from typer.testing import CliRunner
+
+from qiyuan.cli import app
+from qiyuan.cli.office import EXIT_BAD_INPUT, office_errors
+from qiyuan.office.audit.models import AuditLog
+from qiyuan.office.federation.models import Player
+
+GB_EXAMPLE = "11010519491231002X"  # female, born 1949-12-31
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner(env={"COLUMNS": "200", "QIYUAN_ACTOR": "clerk"})
+
+    def invoke(*args: str):
+        return runner.invoke(app, ["office", *args])
+
+    return invoke
+
+
+@pytest.fixture
+def bj(make_association):
+    return make_association("BJ", "北京五子棋协会")
+
+
+@pytest.mark.django_db
+def test_player_add_registers_and_audits(run, bj):
+    result = run("player", "add", "--name", "张三", "--id", GB_EXAMPLE, "-a", "BJ", "--latin", "Zhang San")
+    assert result.exit_code == 0, result.output
+    assert "registered CN000001 张三 (Zhang San)" in result.output
+    p = Player.objects.get()
+    assert (p.gender, p.birth_date) == ("F", date(1949, 12, 31))  # taken from the ID
+    assert AuditLog.objects.get(action="player.register").actor == "clerk"
+
+
+@pytest.mark.django_db
+def test_player_add_lists_every_problem_and_exits_2(run, bj):
+    result = run("player", "add", "--name", "李四", "--gender", "M", "--birth", "1950-01-01",
+                 "--id", GB_EXAMPLE, "-a", "ZZ")
+    assert result.exit_code == EXIT_BAD_INPUT
+    for fragment in ("3 problem(s)", "gender digit", "differs from the record", "unknown association 'ZZ'"):
+        assert fragment in result.output, result.output
+    assert not Player.objects.exists()
+    result = run("player", "add", "--name", "李四", "--birth", "1950-13-01", "--registered-on", "x")
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert "birth date '1950-13-01' is not a date" in result.output and "registration date 'x'" in result.output
+
+
+@pytest.mark.django_db
+def test_player_search_show_rename_move_and_history(run, bj, make_association, make_player):
+    make_association("SH", "上海")
+    make_player("张三", gender="F", id_number=GB_EXAMPLE, birth_date=date(1949, 12, 31))
+    make_player("张三丰")
+    result = run("player", "search", "zs")
+    assert result.exit_code == 0 and "CN000001" in result.output and "zhang san" in result.output
+    assert run("player", "search", "nobody").exit_code == 1
+    assert run("player", "rename", "CN000001", "张叁", "--on", "2024-01-01", "--reason", "更名").exit_code == 0
+    assert run("player", "move", "张叁", "SH", "--on", "2025-02-02").exit_code == 0
+    shown = run("player", "show", "cn000001")
+    assert shown.exit_code == 0
+    assert "110105********002X" in shown.output and GB_EXAMPLE not in shown.output
+    assert "张三 → 张叁 (更名)" in shown.output and "BJ → SH" in shown.output
+    assert GB_EXAMPLE in run("player", "show", "CN000001", "--show-id").output
+    missing = run("player", "show", "CN999999")
+    assert missing.exit_code == EXIT_BAD_INPUT and "no player 'CN999999'" in missing.output
+    assert run("player", "move", "CN000001", "XX").exit_code == EXIT_BAD_INPUT
+
+
+@pytest.mark.django_db
+def test_player_merge_command(run, make_player):
+    make_player("张三", birth_date=date(2000, 1, 1))
+    make_player("张三", birth_date=date(2001, 1, 1))
+    refused = run("player", "merge", "CN000001", "CN000002")
+    assert refused.exit_code == EXIT_BAD_INPUT and "birth dates differ" in refused.output
+    assert not Player.objects.filter(merged_into__isnull=False).exists()
+    merged = run("player", "merge", "CN000001", "CN000002", "--force")
+    assert merged.exit_code == 0, merged.output
+    assert "merged CN000002 张三 into CN000001 张三" in merged.output
+    assert Player.objects.get(federation_id="CN000002").merged_into.federation_id == "CN000001"
+    assert "merged into" in run("player", "show", "CN000002").output
+
+
+@pytest.mark.django_db
+def test_association_commands(run):
+    assert run("association", "add", "CN", "中国五子棋协会").exit_code == 0
+    assert run("association", "add", "BJ", "北京五子棋协会", "--en", "Beijing", "--parent", "CN").exit_code == 0
+    again = run("association", "add", "BJ", "北京")
+    assert again.exit_code == EXIT_BAD_INPUT and "already exists" in again.output
+    listed = run("association", "list")
+    assert "北京五子棋协会" in listed.output and "Beijing" in listed.output
+
+
+@pytest.mark.django_db
+def test_audit_command_shows_recent_actions(run, make_player):
+    make_player("张三")
+    result = run("audit", "--action", "player.")
+    assert result.exit_code == 0 and "player.register" in result.output and "test" in result.output
+
+
+@pytest.mark.django_db
+def test_init_runs_migrations_and_app_hooks(run, monkeypatch):
+    config = apps.get_app_config("ratings")
+    calls = []
+    monkeypatch.setattr(config, "office_init", lambda *, actor: calls.append(actor) or "2 lists", raising=False)
+    result = run("init", "--actor", "admin")
+    assert result.exit_code == 0, result.output
+    assert calls == ["admin"] and "ratings: 2 lists" in result.output
+    assert AuditLog.objects.filter(action="office.init", actor="admin").exists()
+
+
+def test_missing_schema_is_a_clear_error():
+    with pytest.raises(typer.Exit) as caught:
+        with office_errors():
+            raise OperationalError("no such table: federation_player")
+    assert caught.value.exit_code == EXIT_BAD_INPUT
+
+
+@pytest.mark.django_db(transaction=True)
+def test_backup_and_restore_commands(run, make_player, tmp_path):
+    make_player("张三")
+    make_player("李四")
+    file = tmp_path / "office.jsonl.gz"
+    result = run("backup", str(file))
+    assert result.exit_code == 0, result.output
+    assert "backup written" in result.output and file.exists()
+    assert run("backup", str(file)).exit_code == EXIT_BAD_INPUT  # never overwrites
+    busy = run("restore", str(file))
+    assert busy.exit_code == EXIT_BAD_INPUT and "not empty" in busy.output
+    call_command("flush", interactive=False, verbosity=0)
+    restored = run("restore", str(file))
+    assert restored.exit_code == 0, restored.output
+    assert "counts verified" in restored.output and "federation.player: 2" in restored.output
+    assert sorted(Player.objects.values_list("name", flat=True)) == ["张三", "李四"]
+    assert AuditLog.objects.filter(action="office.restore").exists()
+    damaged = tmp_path / "damaged.jsonl.gz"
+    damaged.write_bytes(file.read_bytes()[:100])
+    call_command("flush", interactive=False, verbosity=0)
+    bad = run("restore", str(damaged))
+    assert bad.exit_code == EXIT_BAD_INPUT, bad.output

@@ -5,8 +5,8 @@
 set -euo pipefail
 PKGS=(postgresql chromium fonts-noto-cjk)
 if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
-    echo "system-deps: not root and no sudo; assuming ${PKGS[*]} are installed" >&2
+  if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; else
+    echo "system-deps: not root and no password-less sudo; assuming ${PKGS[*]} are installed" >&2
     exit 0
   fi
 else

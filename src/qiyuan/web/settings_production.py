@@ -26,6 +26,14 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# Server errors go to stderr (the service manager's log), not to e-mail.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"stderr": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False}},
+}
+
 if os.environ.get("QIYUAN_INSECURE_LOOPBACK") == "1":
     # Plain-HTTP loopback for tests and load tests only: TLS settings relaxed.
     SECURE_SSL_REDIRECT = False

@@ -1,9 +1,420 @@
-"""Commands of the office_data side (filled in by its issue)."""
+"""``qiyuan office import | period | list | verify | history-export | rejected`` and ``qiyuan demo``.
+
+Thin: parse the options, call ``qiyuan.office.services``, print. Refusals list
+every problem and exit 2 with nothing written. Django is imported inside the
+commands only.
+"""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Optional
+
 import typer
+
+from qiyuan.cli.office import (
+    ActorOption,
+    _console,
+    actor_name,
+    ensure_django,
+    fail,
+    office_app,
+    office_errors,
+    table_progress,
+)
+
+period_app = typer.Typer(help="Rating periods (统计期): compute and review, publish, correct.", no_args_is_help=True)
+list_app = typer.Typer(help="Rating lists (等级分名册): add, show, export an edition.", no_args_is_help=True)
+office_app.add_typer(period_app, name="period")
+office_app.add_typer(list_app, name="list")
+
+ListOption = Annotated[Optional[str], typer.Option("--list", "-l", help="Rating list code (default: the only one).")]
+
+
+def _date(text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        fail([f"--date: {text!r} is not a date YYYY-MM-DD"])
+    return None
+
+
+@contextmanager
+def _refusals():
+    """Office refusals (every problem) → exit 2; plus the registry's and the database's."""
+    from qiyuan.office.services.periods import OfficeError
+    from qiyuan.rating.rules import RulesError
+
+    with office_errors():
+        try:
+            yield
+        except OfficeError as exc:
+            fail(exc.problems)
+        except RulesError as exc:
+            fail([str(exc)])
+
+
+def _rating_list(code: str | None):
+    from qiyuan.office.ratings.models import RatingList
+
+    if code:
+        rl = RatingList.objects.filter(code=code).first()
+        if rl is None:
+            known = ", ".join(RatingList.objects.values_list("code", flat=True)) or "none"
+            fail([f"no rating list {code!r} (lists: {known}; `qiyuan office list add` makes one)"])
+        return rl
+    lists = list(RatingList.objects.all()[:3])
+    if len(lists) == 1:
+        return lists[0]
+    fail(["give --list CODE: " + (", ".join(r.code for r in lists) if lists else "no rating list yet; run "
+                                  "`qiyuan office init`")])
+    return None
+
+
+# ---------------------------------------------------------------------------------------------- import
+
+
+@office_app.command("import")
+def import_cmd(
+    file: Annotated[Path, typer.Argument(help="Report (.xlsx), TRF (.trf), OpenGotha (.xml) or a history directory.")],
+    kind: Annotated[Optional[str], typer.Option("--kind", help="report, trf, opengotha or history (default: by name)")] = None,
+    list_code: ListOption = None,
+    confirm: Annotated[Optional[list[str]], typer.Option(
+        "--confirm", help="Confirm a name match: 'NUMBER=CN000123' (draw number or name), or 'NUMBER=new'.")] = None,
+    confirm_all: Annotated[bool, typer.Option("--confirm-all", help="Take every single name+association match.")] = False,
+    organiser_level: Annotated[str, typer.Option("--organiser-level", help="state, regional, local or other")] = "state",
+    national: Annotated[bool, typer.Option("--national/--not-national", help="A national event (全国性)")] = True,
+    international: Annotated[bool, typer.Option("--international", help="An international event")] = False,
+    agreed: Annotated[bool, typer.Option("--agreed", help="Agreed by the parties (BJSH §6)")] = False,
+    dan_event: Annotated[bool, typer.Option("--dan-event", help="Awards dan/kyu titles (BJSH §9)")] = False,
+    standards_published: Annotated[bool, typer.Option("--standards-published", help="BJSH §9(三)")] = False,
+    event_format: Annotated[Optional[str], typer.Option("--format", help="swiss, round_robin, team, match, knockout")] = None,
+    received: Annotated[Optional[str], typer.Option("--received", help="Date the report arrived (default today)")] = None,
+    actor: ActorOption = None,
+) -> None:
+    """Import one file as one transaction: every problem listed, nothing stored on any problem."""
+    ensure_django()
+    from qiyuan.office.services.imports import ImportRefused, Options, import_file
+
+    pairs = {}
+    for c in confirm or []:
+        if "=" not in c:
+            fail([f"--confirm {c!r}: write NUMBER=FEDERATION_ID or NUMBER=new"])
+        k, v = c.split("=", 1)
+        pairs[k.strip()] = v.strip()
+    opts = Options(organiser_level=organiser_level, national=national, international=international,
+                   agreed_by_parties=agreed, dan_event=dan_event, standards_published=standards_published,
+                   format=event_format, confirm=pairs, confirm_all=confirm_all, received_on=_date(received))
+    console = _console()
+    with _refusals():
+        rl = _rating_list(list_code)
+        try:
+            with table_progress("importing") as progress:
+                result = import_file(file, rl, actor_name(actor), kind=kind, options=opts, progress=progress)
+        except ImportRefused as exc:
+            err = _console(stderr=True)
+            if exc.problems[: len(exc.problems) - len(exc.pending)]:
+                err.print(f"[bold red]import refused: {len(exc.problems) - len(exc.pending)} problem(s); nothing "
+                          "stored[/]" + (" (the report is kept as rejected, with the reasons)" if exc.rejected else ""))
+                for p in exc.problems[: len(exc.problems) - len(exc.pending)]:
+                    err.print(f"  {p}", markup=False)
+            if exc.pending:
+                err.print(f"[bold yellow]{len(exc.pending)} match(es) by name and association need your "
+                          "confirmation; nothing stored:[/]")
+                for p in exc.pending:
+                    err.print(f"  {p}", markup=False)
+            raise typer.Exit(2) from None
+    console.print(f"imported {file.name} into {rl.code}: {len(result.events)} event(s), {result.games} game(s), "
+                  f"{result.new_players} new player(s) registered")
+    for ev in result.events[:5]:
+        console.print(f"  {ev.code} {ev.name} {ev.start_date}–{ev.end_date}", markup=False)
+    for note in result.notes:
+        console.print(f"  note: {note}", markup=False)
+    for d in result.late_for:
+        console.print(f"[yellow]late report: its list of {d} is already published; rate it with "
+                      f"`qiyuan office period correct --list {rl.code} --date {d} --reason …`[/]")
+
+
+@office_app.command("rejected")
+def rejected_cmd(limit: Annotated[int, typer.Option(help="How many, newest first")] = 20) -> None:
+    """Reports the office refused, with every reason (they are never silently dropped)."""
+    ensure_django()
+    from qiyuan.office.events.models import RejectedReport
+
+    console = _console()
+    with office_errors():
+        for r in RejectedReport.objects.all()[:limit]:
+            console.print(f"{r.received_at:%Y-%m-%d %H:%M} {r.filename} ({r.kind}, by {r.actor}): {len(r.reasons)} "
+                          "reason(s)", markup=False)
+            for reason in r.reasons:
+                console.print(f"  {reason}", markup=False)
+
+
+# ---------------------------------------------------------------------------------------------- periods
+
+
+@period_app.command("compute")
+def period_compute(
+    list_code: ListOption = None,
+    on: Annotated[Optional[str], typer.Option("--date", help="List date YYYY-MM-DD (default: the next due)")] = None,
+    player: Annotated[Optional[list[str]], typer.Option("--player", help="Show this player's calculation")] = None,
+    top: Annotated[int, typer.Option(help="Show the top N of the computed list")] = 10,
+) -> None:
+    """Compute a period from the stored state and show it for review (nothing is published)."""
+    ensure_django()
+    from qiyuan.office.services.periods import compute_period, due_date
+
+    console = _console()
+    with _refusals():
+        rl = _rating_list(list_code)
+        rules = rl.rules()
+        d = _date(on) or due_date(rl, rules)
+        if d is None:
+            fail([f"list {rl.code} has no events"])
+        comp = compute_period(rl, d)
+    _print_computation(console, comp, top)
+    for fid in player or []:
+        _print_player(console, comp, fid)
+    console.print(f"review, then publish: qiyuan office period publish --list {rl.code} --date {d}")
+
+
+def _print_computation(console, comp, top: int) -> None:
+    from rich.table import Table
+
+    counts = {}
+    for e in comp.entries:
+        counts[e.status] = counts.get(e.status, 0) + 1
+    new = sum(1 for e in comp.entries if e.is_new)
+    console.print(f"[bold]{comp.rating_list.code} {comp.list_date}[/] ({comp.rules.name}): {len(comp.events)} event(s), "
+                  f"{len(comp.changes)} change(s); " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+                  + f", new {new}; digest {comp.digest[:12]}")
+    t = Table("rank", "id", "name", "rating", "games", "K", "status")
+    for e in [e for e in comp.entries if e.status == "active"][:top]:
+        t.add_row(str(e.rank), e.federation_id, e.name, str(e.rating), str(e.games), str(e.k or ""),
+                  e.status + (" new" if e.is_new else ""))
+    console.print(t)
+
+
+def _print_player(console, comp, fid: str) -> None:
+    from rich.table import Table
+
+    changes = comp.explain(fid)
+    console.print(f"[bold]{fid}[/]: {len(changes)} event(s) in this period")
+    for c in changes:
+        console.print(f"  {c.event_id}: method {c.method}, games {c.games}, W {c.W}, We {c.We}, K {c.K}, "
+                      f"ΔR {c.delta}" + (f", Rc {c.Rc}, N {c.N}, Pd {c.Pd}" if c.Rc is not None else "")
+                      + (f", Ru {c.ru}" if c.ru is not None else "") + (f"; rules: {', '.join(c.notes)}" if c.notes else ""),
+                      markup=False)
+        if c.lines:
+            t = Table("round", "opponent", "opp. rating", "D", "We", "W", "K", "ΔR")
+            for g in c.lines:
+                t.add_row(str(g.round), g.opponent_id, str(g.opponent_rating), str(g.D), str(g.We), str(g.W), str(g.K),
+                          str(g.dR))
+            console.print(t)
+
+
+@period_app.command("publish")
+def period_publish(
+    list_code: ListOption = None,
+    on: Annotated[Optional[str], typer.Option("--date", help="The list date (must be the next due one)")] = None,
+    all_due: Annotated[bool, typer.Option("--all", help="Publish every due list date up to the last event")] = False,
+    actor: ActorOption = None,
+) -> None:
+    """Publish the next period as an immutable edition (or every due one with --all)."""
+    ensure_django()
+    from qiyuan.office.services.periods import publish_due, publish_period
+
+    console = _console()
+    with _refusals():
+        rl = _rating_list(list_code)
+        if all_due:
+            with table_progress("publishing") as progress:
+                eds = publish_due(rl, actor_name(actor), progress=lambda n, t: progress("editions", n, t))
+        else:
+            eds = [publish_period(rl, _date(on), actor_name(actor))]
+    for ed in eds:
+        console.print(f"published {rl.code} {ed.list_date} (edition {ed.number}): {ed.entries.count()} entries, "
+                      f"{ed.events.count()} event(s), digest {ed.digest[:12]}")
+    if not eds:
+        console.print("nothing due")
+
+
+@period_app.command("correct")
+def period_correct(
+    on: Annotated[str, typer.Option("--date", help="The published list date to correct")],
+    reason: Annotated[str, typer.Option("--reason", help="Why (a late report, a corrected result…)")],
+    list_code: ListOption = None,
+    actor: ActorOption = None,
+) -> None:
+    """Publish a correction edition (the old one stays readable), carried through the later lists."""
+    ensure_django()
+    from qiyuan.office.services.periods import correct_period
+
+    console = _console()
+    with _refusals():
+        rl = _rating_list(list_code)
+        eds = correct_period(rl, _date(on), reason, actor_name(actor))
+    for ed in eds:
+        console.print(f"published correction {rl.code} {ed.list_date} edition {ed.number}: {ed.reason}", markup=False)
+
+
+# ---------------------------------------------------------------------------------------------- lists
+
+
+@list_app.command("add")
+def list_add(
+    code: Annotated[str, typer.Argument(help="Short code, e.g. BJSH")],
+    rules: Annotated[str, typer.Option("--rules", help="Built-in rule set the list starts from")],
+    title: Annotated[str, typer.Option("--title")] = "",
+    game: Annotated[str, typer.Option("--game", help="gomoku or go")] = "gomoku",
+    overrides: Annotated[Optional[Path], typer.Option("--overrides", help="TOML settings overriding the rule set")] = None,
+    actor: ActorOption = None,
+) -> None:
+    """Add a rating list kept under one rule set."""
+    ensure_django()
+    from qiyuan.office.audit.models import record
+    from qiyuan.office.ratings.models import RatingList
+    from qiyuan.rating.rules import BUILTIN_RULES
+
+    if rules not in BUILTIN_RULES:
+        fail([f"--rules: unknown rule set {rules!r} (one of {', '.join(BUILTIN_RULES)})"])
+    with _refusals():
+        if RatingList.objects.filter(code=code).exists():
+            fail([f"list {code} exists"])
+        rl = RatingList(code=code, title=title or code, game=game, rules_name=rules,
+                        rules_overrides=overrides.read_text(encoding="utf-8") if overrides else "")
+        rl.rules()  # bad overrides: refused before anything is saved
+        rl.save()
+        record(actor_name(actor), "list.add", rl, rules=rules)
+    _console().print(f"list {code} added ({rules})")
+
+
+@list_app.command("show")
+def list_show(list_code: ListOption = None) -> None:
+    """Lists and their editions."""
+    ensure_django()
+    from qiyuan.office.ratings.models import RatingList
+
+    console = _console()
+    with office_errors():
+        lists = [RatingList.objects.get(code=list_code)] if list_code else list(RatingList.objects.all())
+        for rl in lists:
+            console.print(f"[bold]{rl.code}[/] {rl.title} — {rl.rules_name}; {rl.events.count()} event(s)")
+            for ed in rl.editions.order_by("list_date", "number"):
+                tag = f" correction: {ed.reason}" if ed.is_correction else ""
+                console.print(f"  {ed.list_date} #{ed.number} by {ed.published_by} {ed.published_at:%Y-%m-%d}{tag}",
+                              markup=False)
+
+
+@list_app.command("export")
+def list_export(
+    fmt: Annotated[str, typer.Option("--format", help="csv, xlsx, txt or pdf")],
+    out: Annotated[Path, typer.Option("--out", help="File to write")],
+    list_code: ListOption = None,
+    edition: Annotated[Optional[int], typer.Option("--edition", help="Edition number (with --date: of that date)")] = None,
+    on: Annotated[Optional[str], typer.Option("--date", help="List date (default: the latest)")] = None,
+) -> None:
+    """Export an edition for the public (no ID numbers; birth year only)."""
+    ensure_django()
+    from qiyuan.formats.list_export import FORMATS
+    from qiyuan.office.services.exports import export_edition, find_edition
+
+    if fmt not in FORMATS:
+        fail([f"--format: one of {', '.join(FORMATS)}"])
+    with _refusals():
+        rl = _rating_list(list_code)
+        ed = find_edition(rl, edition, _date(on))
+        n = export_edition(ed, fmt, out)
+    _console().print(f"wrote {out}: {rl.code} {ed.list_date} edition {ed.number}, {n} players")
+
+
+@office_app.command("history-export")
+def history_export(
+    out: Annotated[Path, typer.Option("--out", help="CSV file to write")],
+    list_code: ListOption = None,
+) -> None:
+    """The full history: one row per player per event, rating before and after (EGD manner)."""
+    ensure_django()
+    from qiyuan.office.services.exports import export_history
+
+    with _refusals():
+        rl = _rating_list(list_code) if list_code else None
+        n = export_history(out, rl)
+    _console().print(f"wrote {out}: {n} rows")
+
+
+@office_app.command("verify")
+def verify_cmd(list_code: ListOption = None) -> None:
+    """Recompute every published edition from the stored events; exit 1 with the differences unless identical."""
+    ensure_django()
+    from qiyuan.office.services.verify import verify_all
+
+    console = _console()
+    with _refusals():
+        rl = _rating_list(list_code) if list_code else None
+        with table_progress("verifying") as progress:
+            report = verify_all(rl, progress=lambda n, t: progress("editions", n, t))
+    if report.ok:
+        console.print(f"verified {report.editions} edition(s): every one recomputed identical, bit for bit")
+        return
+    err = _console(stderr=True)
+    err.print(f"[bold red]{len(report.differences)} difference(s) in {report.editions} edition(s):[/]")
+    for d in report.differences:
+        err.print(f"  {d}", markup=False)
+    raise typer.Exit(1)
+
+
+# ---------------------------------------------------------------------------------------------- demo
+
+
+def demo_cmd(
+    rebuild: Annotated[bool, typer.Option("--rebuild/--keep", help="Rebuild the demo office if it exists")] = True,
+    seed: Annotated[int, typer.Option(help="Seed of the synthetic history")] = 2011,
+) -> None:
+    """Build a demo federation on SQLite under ./var, publish its lists and show where to look next."""
+    import os
+
+    home = Path(os.environ.get("QIYUAN_HOME", Path.cwd())).resolve()
+    db = home / "var" / "qiyuan.sqlite3"
+    if "DATABASE_URL" in os.environ:
+        fail(["the demo builds its own SQLite office under ./var; unset DATABASE_URL"])
+    console = _console()
+    if db.exists() and not rebuild:
+        console.print(f"the demo office exists: {db} (run `qiyuan demo` to rebuild it)")
+        return
+    if db.exists():
+        db.unlink()
+    ensure_django()
+    from qiyuan.office.services.demo import build_demo
+
+    with _refusals(), table_progress("building") as progress:
+        summary = build_demo(seed=seed, progress=progress)
+    _print_demo(console, summary, db)
+
+
+def _print_demo(console, s, db: Path) -> None:
+    from rich.table import Table
+
+    console.print(f"[bold]demo federation[/] in {db}")
+    console.print(f"  {s.players} players, {s.events} events, {s.games} games; {s.editions} editions published "
+                  f"({', '.join(s.lists)}); verified: {'identical' if s.verified else 'DIFFERENCES'}")
+    for code, top in s.tops.items():
+        t = Table("名次", "编号", "姓名", "等级分", "局数", title=f"{code} {s.latest[code]} top 10")
+        for row in top:
+            t.add_row(*(str(x) for x in row))
+        console.print(t)
+    console.print("next:")
+    console.print("  qiyuan office list show                          # lists and editions")
+    console.print(f"  qiyuan office list export --list CGA --format pdf --out cga.pdf")
+    console.print("  qiyuan office verify                             # recompute every edition, bit for bit")
+    console.print(f"  qiyuan office period compute --list CGA --player {s.example_player}")
+    console.print("  qiyuan serve                                     # the portal and the desk in a browser")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the ``qiyuan`` app."""
+    """Add ``qiyuan demo`` (the ``office`` group's commands are added to ``office_app`` on import)."""
+    app.command("demo")(demo_cmd)

@@ -164,3 +164,11 @@ def test_bjsh_14_reference_rating_is_the_higher_of_rif_and_dan():
     ev = event("X", date(2008, 2, 1))
     h = rate(BJSH, [foreign, rif_only], [ev], [game("X", 1, "F", "G", "0.5-0.5")])
     assert change(h, "F", "X").Ro == 2320 and change(h, "G", "X").Ro == 2450
+
+
+def test_bjsh_12_a_newcomer_without_gender_is_an_input_error():
+    import pytest
+
+    ev = event("E", date(2008, 2, 1))
+    with pytest.raises(ValueError, match="player U: a newcomer's provisional rating needs his gender"):
+        rate(BJSH, [player("U", gender=None), player("R", 2200)], [ev], [game("E", 1, "U", "R", "1-0")])

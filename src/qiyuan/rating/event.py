@@ -178,7 +178,7 @@ def _opponent_rating_for_rated(ev: _Event, q: str, ra: Fraction | None, ru: Mapp
     if how == RR_UNRATED_RA:
         return round_half_up(ra) if ra is not None else None
     if how == RR_UNRATED_PROVISIONAL:
-        return ev.rules.start_rating(ev.states[q].gender)
+        return ev.rules.start_rating(ev.states[q].gender, q)
     assert how == RR_UNRATED_NOT_RATED
     return None
 
@@ -298,7 +298,7 @@ def _newcomer_change(ev: _Event, p: str, perf: tuple[Fraction | None, Fraction |
 def _provisional_change(ev: _Event, p: str, k: int, sides: list[Side], champs: frozenset[str], notes: list[str],
                         common: dict, records: dict[str, NewcomerRecord]) -> R.EventChange:
     """Beijing–Shanghai §12: from the provisional 2200/2040, K changes against rated opponents."""
-    start = ev.rules.start_rating(ev.states[p].gender)
+    start = ev.rules.start_rating(ev.states[p].gender, p)
     rated_games = [RatedGame(s.round, s.opponent_id, ev.ro[s.opponent_id], s.W)
                    for s in sides if ev.rated(s.opponent_id)]
     if len(rated_games) < len(sides):

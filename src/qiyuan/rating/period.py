@@ -118,7 +118,7 @@ def _publish(rules: RuleSet, s: PlayerState, counted: Sequence[tuple[date, R.Eve
             if rules.newcomer_method == NEWCOMER_PERFORMANCE:
                 exact_value = first_rating((r.ru, r.games) for r in window)
             else:
-                exact_value = rules.start_rating(s.gender) + sum((r.delta for r in window), Decimal(0))
+                exact_value = rules.start_rating(s.gender, s.player_id) + sum((r.delta for r in window), Decimal(0))
             s = replace(s, rating=round_half_up(exact_value), exact=to_decimal(exact_value), games=total,
                         status=R.ACTIVE, rated_since=cut.list_date, inactive_since=None, newcomer=())
             activity += [(r.end_date, r.games) for r in window]

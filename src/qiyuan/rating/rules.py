@@ -122,14 +122,15 @@ class RuleSet:
             return self.k_top
         return self.k_new if games < self.k_new_games else self.k_established
 
-    def start_rating(self, gender: Any) -> int:
+    def start_rating(self, gender: Any, who: str = "") -> int:
         """The newcomer's provisional/entry rating by gender (男/女)."""
         value = getattr(gender, "value", gender)
         if value == "M":
             return self.start_rating_male
         if value == "F":
             return self.start_rating_female
-        raise ValueError("a newcomer's provisional rating needs his gender (M/F)")
+        player = f"player {who}: " if who else ""
+        raise ValueError(f"{player}a newcomer's provisional rating needs his gender (M/F)")
 
 
 CGA_GOMOKU_2011 = RuleSet(

@@ -114,3 +114,37 @@ def test_common_rate_period_refuses_events_of_a_later_period_and_unknown_players
     with pytest.raises(ValueError, match="unknown player"):
         rate_period(CGA, states, [event("E", date(2011, 2, 1))], [game("E", 1, "A", "Q", "1-0")], (),
                     date(2011, 7, 1))
+
+
+def test_common_publication_calendar_and_month_arithmetic():
+    from qiyuan.rating.calendar import (add_months, next_publication_date, previous_publication_date,
+                                        publication_dates)
+
+    assert add_months(date(2012, 2, 29), -12) == date(2011, 2, 28)
+    assert add_months(date(2011, 7, 1), -24) == date(2009, 7, 1)
+    assert next_publication_date((1, 7), date(2011, 7, 1)) == date(2012, 1, 1)
+    assert next_publication_date((1, 7), date(2011, 6, 30)) == date(2011, 7, 1)
+    assert previous_publication_date((1, 4, 7, 10), date(2008, 4, 1)) == date(2008, 1, 1)
+    assert publication_dates((1, 7), date(2011, 3, 1), date(2012, 7, 1)) == [
+        date(2011, 7, 1), date(2012, 1, 1), date(2012, 7, 1), date(2013, 1, 1)]
+    assert publication_dates(tuple(range(1, 13)), date(2013, 1, 15), date(2013, 3, 1)) == [
+        date(2013, 2, 1), date(2013, 3, 1), date(2013, 4, 1)]
+
+
+def test_common_progress_is_reported_per_list_and_an_empty_history_has_no_lists():
+    from qiyuan.rating.history import compute_history
+
+    seen = []
+    players = [player("A", 2000), player("B", 2000)]
+    evs = [event("E1", date(2011, 2, 1)), event("E2", date(2012, 2, 1))]
+    games = [game("E1", 1, "A", "B", "1-0"), game("E2", 1, "A", "B", "1-0")]
+    h = compute_history(CGA, players, evs, games, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 3), (2, 3), (3, 3)] and len(h.lists) == 3
+    assert compute_history(CGA, players, [], []).lists == []
+
+
+def test_common_players_given_twice_are_an_error():
+    from qiyuan.rating.history import compute_history
+
+    with pytest.raises(ValueError, match="given twice: A"):
+        compute_history(CGA, [player("A", 2000), player("A", 1900)], [event("E", date(2011, 2, 1))], [])

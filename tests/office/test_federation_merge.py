@@ -107,22 +107,35 @@ def foreign_models(transactional_db):
         class Meta:
             app_label = "federation"
 
+    class Published(models.Model):
+        """Rows of a published edition: immutable, they stay on the duplicate."""
+
+        merge_repoint = False
+        player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+        season = models.IntegerField()
+
+        class Meta:
+            app_label = "federation"
+            constraints = [models.UniqueConstraint(fields=["player", "season"], name="test_published_unique")]
+
     with connection.schema_editor() as editor:
         editor.create_model(Ledger)
         editor.create_model(Team)
+        editor.create_model(Published)
     try:
-        yield Ledger, Team
+        yield Ledger, Team, Published
     finally:
         with connection.schema_editor() as editor:
+            editor.delete_model(Published)
             editor.delete_model(Team)
             editor.delete_model(Ledger)
-        for name in ("ledger", "team", "team_members"):
+        for name in ("ledger", "team", "team_members", "published"):
             apps.all_models["federation"].pop(name, None)
         apps.clear_cache()
 
 
 def test_merge_repoints_rows_of_any_app(foreign_models, make_player):
-    Ledger, Team = foreign_models
+    Ledger, Team, _ = foreign_models
     keep, dup = make_player("张三"), make_player("张三")
     Ledger.objects.create(player=keep, season=2020)
     Ledger.objects.create(player=dup, season=2021)
@@ -140,7 +153,7 @@ def test_merge_repoints_rows_of_any_app(foreign_models, make_player):
 
 
 def test_merge_refuses_when_both_records_are_in_the_same_unique_row(foreign_models, make_player):
-    Ledger, _ = foreign_models
+    Ledger, _, _ = foreign_models
     keep, dup = make_player("张三"), make_player("张三")
     Ledger.objects.create(player=keep, season=2020)
     Ledger.objects.create(player=dup, season=2020)
@@ -150,3 +163,59 @@ def test_merge_refuses_when_both_records_are_in_the_same_unique_row(foreign_mode
     assert "season = 2020" in caught.value.problems[0] and "entered twice" in caught.value.problems[0]
     assert Ledger.objects.filter(player=dup).count() == 1  # nothing moved
     assert NameChange.objects.get().player == dup
+
+
+def test_merge_leaves_published_rows_on_the_duplicate(foreign_models, make_player):
+    _, _, Published = foreign_models
+    keep, dup = make_player("张三"), make_player("张三")
+    Published.objects.create(player=keep, season=2020)
+    Published.objects.create(player=dup, season=2020)  # would clash, but is never moved
+    result = merge_players(keep, dup, "t")
+    assert Published.objects.filter(player=dup).count() == 1 and Published.objects.filter(player=keep).count() == 1
+    assert not any(label.startswith("federation.published") for label in result.moved)
+
+
+# -- with the events app's real rows ----------------------------------------------------------------
+
+
+@pytest.fixture
+def event_factory(db):
+    from qiyuan.office.events.models import Entry, Event, Game
+    from qiyuan.office.ratings.models import RatingList
+
+    rating_list = RatingList.objects.create(code="T", title="test list", rules_name="cga-2011")
+
+    def make(code: str, players: list[Player]):
+        event = Event.objects.create(code=code, name=code, format="swiss", start_date=date(2024, 5, 1),
+                                     end_date=date(2024, 5, 2), rating_list=rating_list)
+        for n, p in enumerate(players, 1):
+            Entry.objects.create(event=event, player=p, number=n)
+        for a, b in zip(players, players[1:]):
+            Game.objects.create(event=event, round=1, player1=a, player2=b, result="1-0")
+        return event
+
+    return make
+
+
+def test_merge_moves_entries_and_games_of_the_events_app(event_factory, make_player):
+    from qiyuan.office.events.models import Entry, Game
+
+    keep, dup, other = make_player("张三"), make_player("张叁"), make_player("李四")
+    event_factory("A", [dup, other])
+    event_factory("B", [keep, other])
+    result = merge_players(keep, dup, "officer")
+    assert Entry.objects.filter(player=dup).count() == 0
+    assert Entry.objects.filter(player=keep).count() == 2
+    assert Game.objects.filter(player1=keep).count() == 2 and not Game.objects.filter(player1=dup).exists()
+    assert result.moved["events.entry.player"] == 1 and result.moved["events.game.player1"] == 1
+
+
+def test_merge_refuses_two_records_entered_in_the_same_event(event_factory, make_player):
+    from qiyuan.office.events.models import Entry
+
+    keep, dup = make_player("张三"), make_player("张三")
+    event_factory("A", [keep, dup])
+    with pytest.raises(RegistryError) as caught:
+        merge_players(keep, dup, "officer")
+    assert "entered twice" in caught.value.problems[0]
+    assert Entry.objects.filter(player=dup).count() == 1

@@ -434,9 +434,14 @@ def _references_to_player() -> list[tuple[type[models.Model], models.Field]]:
     Built from each model's ``_meta`` (auto-created many-to-many tables and
     hidden ``related_name='+'`` keys included), so rows of apps written later
     — entries, games, rating changes — are found without naming them here.
+    A model with the class attribute ``merge_repoint = False`` (rows of a
+    published, immutable edition) is left out: its rows keep pointing at the
+    duplicate, which stays in the registry marked ``merged_into``.
     """
     refs = []
     for model in apps.get_models(include_auto_created=True):
+        if getattr(model, "merge_repoint", True) is False:
+            continue
         for f in model._meta.concrete_fields:
             if f.is_relation and f.related_model is Player and (f.many_to_one or f.one_to_one):
                 refs.append((model, f))

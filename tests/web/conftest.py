@@ -26,6 +26,12 @@ CHROMIUM_ARGS = [
 PASSWORD = "correct-horse-battery"
 
 
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Tests create many users: a fast hasher (production keeps Django's PBKDF2)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_user(db):
     from django.contrib.auth import get_user_model

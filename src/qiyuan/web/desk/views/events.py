@@ -206,7 +206,8 @@ def parse_boards(text: str) -> tuple[list[tuple[int, int]], int | None, list[str
         if b == 0:
             if bye is not None:
                 problems.append(_("第 %(no)d 行：轮空只能有一人") % {"no": no})
-            bye = a
+            else:
+                bye = a
         else:
             boards.append((a, b))
     return boards, bye, problems

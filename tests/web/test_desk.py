@@ -1,0 +1,185 @@
+"""The staff desk: an event run through the views, and every role refused what it must not do."""
+
+from __future__ import annotations
+
+import pytest
+
+from qiyuan.formats.trf import read_trf
+from qiyuan.web.desk.models import LiveEvent
+
+NAMES = ["张一", "李二", "王三", "赵四", "钱五", "孙六"]
+
+
+@pytest.fixture
+def live(staff, login):
+    """A Swiss event created by ``arbiter`` with six players entered."""
+    c = login(staff["arbiter"])
+    r = c.post("/desk/events/new/", {"code": "club-2026", "name": "2026年俱乐部五子棋赛", "fmt": "swiss", "rounds": 3,
+                                     "city": "北京", "time_control": "60 min", "chief_arbiter": "裁判甲"})
+    assert r.status_code == 302 and r["Location"] == "/desk/events/club-2026/"
+    for i, name in enumerate(NAMES):
+        r = c.post("/desk/events/club-2026/players/", {"name": name, "sex": "m" if i % 2 else "w",
+                                                       "rating": 2000 - 10 * i, "association": "北京"})
+        assert r.status_code == 302
+    return LiveEvent.objects.get(code="club-2026")
+
+
+def tournament(code="club-2026"):
+    return read_trf(LiveEvent.objects.get(code=code).trf_text)
+
+
+def flash(client, url: str) -> list[str]:
+    r = client.get(url)
+    return [str(m) for m in r.context["messages"]]
+
+
+def test_arbiter_creates_event_and_is_its_arbiter(live, staff):
+    assert list(live.arbiters.all()) == [staff["arbiter"]]
+    t = tournament()
+    assert [e.name for e in t.entrants] == NAMES
+    assert t.rounds_planned == 3
+    from qiyuan.office.audit.models import AuditLog
+
+    assert AuditLog.objects.filter(action="event.create", actor="arbiter").exists()
+    assert AuditLog.objects.filter(action="event.add_player").count() == 6
+
+
+def test_duplicate_event_code_is_refused(live, staff, login):
+    c = login(staff["arbiter"])
+    r = c.post("/desk/events/new/", {"code": "club-2026", "name": "x", "fmt": "swiss"})
+    assert r.status_code == 200 and "该比赛代码已被使用" in r.content.decode()
+
+
+def test_draw_pair_results_undo_override_withdraw_report(live, staff, login):
+    c = login(staff["arbiter"])
+    assert c.post("/desk/events/club-2026/draw/", {"how": "rating"}).status_code == 302
+    assert [e.rating for e in tournament().entrants] == [2000, 1990, 1980, 1970, 1960, 1950]
+    # pair round 1
+    assert c.post("/desk/events/club-2026/pair/").status_code == 302
+    t = tournament()
+    assert all(len(e.rounds) == 1 and e.rounds[0].opponent for e in t.entrants)
+    # pairing again before results is refused, with the reason shown
+    c.post("/desk/events/club-2026/pair/")
+    assert any("without a result" in m for m in flash(c, "/desk/events/club-2026/"))
+    # undo round 1 and set it by hand
+    assert c.post("/desk/events/club-2026/undo/").status_code == 302
+    assert all(not e.rounds for e in tournament().entrants)
+    c.post("/desk/events/club-2026/pairing/", {"round": 1, "boards": "1 2\n1 3\n4 5\n"})
+    msgs = flash(c, "/desk/events/club-2026/")
+    assert any("paired 2 times" in m for m in msgs) and any("6 is not paired" in m for m in msgs)
+    c.post("/desk/events/club-2026/pairing/", {"round": 1, "boards": "1 4\n5 2\n3 6\n"})
+    t = tournament()
+    assert (t.entrants[0].rounds[0].opponent, t.entrants[0].rounds[0].colour) == (4, "b")
+    assert (t.entrants[1].rounds[0].opponent, t.entrants[1].rounds[0].colour) == (5, "w")
+    # results with one key per board; a bad key is refused and nothing is stored
+    c.post("/desk/events/club-2026/results/", {"round": 1, "r-1-4": "1", "r-5-2": "x", "r-3-6": "="})
+    assert any("unknown result" in m for m in flash(c, "/desk/events/club-2026/"))
+    assert tournament().entrants[0].rounds[0].result == " "
+    c.post("/desk/events/club-2026/results/", {"round": 1, "r-1-4": "1", "r-5-2": "0", "r-3-6": "="})
+    t = tournament()
+    assert [e.rounds[0].result for e in t.entrants] == ["1", "1", "=", "0", "0", "="]
+    # a result entered can no longer be undone by 'undo'
+    c.post("/desk/events/club-2026/undo/")
+    assert any("already has results" in m for m in flash(c, "/desk/events/club-2026/"))
+    # withdraw player 6 and excuse player 5 for round 2, then pair round 2 around them
+    c.post("/desk/events/club-2026/withdraw/", {"number": 6})
+    c.post("/desk/events/club-2026/excuse/", {"number": 5, "kind": "H"})
+    c.post("/desk/events/club-2026/pair/")
+    t = tournament()
+    assert t.entrants[5].withdrawn_after == 1
+    assert t.entrants[4].rounds[1].result == "H" and t.entrants[4].rounds[1].opponent is None
+    paired = [e.number for e in t.entrants if len(e.rounds) > 1 and e.rounds[1].opponent]
+    assert sorted(paired) == [1, 2, 3, 4]
+    # the desk page, the print page, the competition report
+    html = c.get("/desk/events/club-2026/").content.decode()
+    assert 'id="result-form"' in html and "r-" in html
+    assert c.get("/desk/events/club-2026/print/2/").status_code == 200
+    r = c.get("/desk/events/club-2026/report.xlsx")
+    assert r.status_code == 200 and r.content[:2] == b"PK"
+    # a late entry after round 2 is paired: absent in the rounds missed
+    c.post("/desk/events/club-2026/players/", {"name": "周七", "sex": "m", "rating": 1900})
+    assert [x.result for x in tournament().entrants[6].rounds] == ["Z", "Z"]
+    assert LiveEvent.objects.get(code="club-2026").versions.count() >= 10
+
+
+def test_add_registered_player_carries_id_to_report_but_never_to_public_page(live, staff, login, make_player,
+                                                                              resident_id, client):
+    from datetime import date
+
+    idn = resident_id(date(2011, 2, 3), "F")
+    p = make_player("陈静", "F", "SH", birth_date=date(2011, 2, 3), id_number=idn, dan="1d")
+    c = login(staff["arbiter"])
+    html = c.get("/desk/events/club-2026/?q=chenjing").content.decode()
+    assert "陈静" in html and p.federation_id in html
+    c.post("/desk/events/club-2026/players/", {"federation_id": p.federation_id})
+    e = tournament().entrants[-1]
+    assert (e.name, e.player_id, e.id_number, e.sex, e.title) == ("陈静", p.federation_id, idn, "w", "1d")
+    c.logout()
+    public = client.get("/events/club-2026/").content.decode()
+    assert "陈静" in public and idn not in public and "2011-02-03" not in public
+    c.post("/desk/events/club-2026/players/", {"federation_id": "CN999999"})
+
+
+def test_arbiter_of_another_event_is_refused_everything(live, staff, login):
+    c = login(staff["arbiter2"])
+    assert c.get("/desk/events/club-2026/").status_code == 403
+    before = LiveEvent.objects.get(code="club-2026").trf_text
+    for action in ("players", "draw", "pair", "pairing", "undo", "results", "withdraw", "excuse", "finish"):
+        assert c.post(f"/desk/events/club-2026/{action}/", {"name": "x", "sex": "m", "number": 1, "round": 1}
+                      ).status_code == 403, action
+    assert c.get("/desk/events/club-2026/print/1/").status_code == 403
+    assert c.get("/desk/events/club-2026/report.xlsx").status_code == 403
+    assert LiveEvent.objects.get(code="club-2026").trf_text == before
+    # his own desk does not list the event
+    assert "club-2026" not in c.get("/desk/").content.decode()
+
+
+def test_officer_cannot_run_events_or_assign_arbiters(live, staff, login):
+    c = login(staff["officer"])
+    assert c.get("/desk/events/club-2026/").status_code == 403
+    assert c.post("/desk/events/club-2026/pair/").status_code == 403
+    assert c.get("/desk/events/new/").status_code == 403
+    assert c.post("/desk/events/club-2026/assign/", {"username": "officer"}).status_code == 403
+
+
+def test_arbiter_cannot_use_the_office_or_assign_himself(live, staff, login):
+    c = login(staff["arbiter2"])
+    assert c.get("/desk/office/periods/").status_code == 403
+    assert c.post("/desk/office/periods/", {"list": "x", "action": "publish"}).status_code == 403
+    assert c.get("/desk/office/imports/").status_code == 403
+    assert c.post("/desk/events/club-2026/assign/", {"username": "arbiter2"}).status_code == 403
+    assert not live.arbiters.filter(username="arbiter2").exists()
+
+
+def test_admin_assigns_an_arbiter_who_can_then_run_the_event(live, staff, login):
+    c = login(staff["admin"])
+    assert c.get("/desk/events/club-2026/").status_code == 200
+    assert c.post("/desk/events/club-2026/assign/", {"username": "arbiter2"}).status_code == 302
+    c2 = login(staff["arbiter2"])
+    assert c2.get("/desk/events/club-2026/").status_code == 200
+
+
+def test_public_event_page_is_live(live, staff, login, client):
+    c = login(staff["arbiter"])
+    c.post("/desk/events/club-2026/pair/")
+    c.logout()
+    html = client.get("/events/club-2026/").content.decode()
+    assert "2026年俱乐部五子棋赛" in html and 'id="round-1"' in html and "张一" in html
+    assert "/desk/" not in html.split("<main")[1]  # no staff links on the public page
+
+
+def test_parse_boards_reports_every_bad_line():
+    from qiyuan.web.desk.views.events import parse_boards
+
+    boards, bye, problems = parse_boards("1 2\n3-4\nfoo\n5 0\n6 0\n")
+    assert boards == [(1, 2), (3, 4)] and bye == 5
+    assert len(problems) == 2 and "foo" in problems[0]
+
+
+def test_result_keys():
+    from qiyuan.web.desk.live import ActionError, parse_result_key
+
+    assert [parse_result_key(k) for k in ("1", "0", "=", "5", "+", "-", "--", " ", "½-½")] == [
+        "1-0", "0-1", "½-½", "½-½", "+-", "-+", "--", None, "½-½"]
+    with pytest.raises(ActionError):
+        parse_result_key("2")

@@ -161,14 +161,28 @@ def import_file(path: str | Path, rating_list, actor: str, *, kind: str | None =
     if kind == "history":
         from qiyuan.office.services.history_import import import_history
 
-        return import_history(path, rating_list, actor, sha, progress=progress)
+        return _late(import_history(path, rating_list, actor, sha, progress=progress), rating_list)
     parsed = {"report": parse_report, "trf": parse_trf, "opengotha": parse_opengotha}[kind](path, options)
     plan = prepare(parsed, rating_list, options, source=path.name)
     if plan.problems:
         _reject(kind, path, sha, actor, rating_list, parsed.name, plan.problems)
     if plan.problems or plan.pending:
         raise ImportRefused(plan.problems, rejected=bool(plan.problems), pending=plan.pending)
-    return store(plan, rating_list, actor, kind=kind, filename=path.name, sha=sha, options=options)
+    return _late(store(plan, rating_list, actor, kind=kind, filename=path.name, sha=sha, options=options), rating_list)
+
+
+def _late(result: "ImportResult", rating_list) -> "ImportResult":
+    """The published list dates the imported events belong to (late reports: rate them by a correction)."""
+    from qiyuan.rating.calendar import next_publication_date
+
+    from qiyuan.office.services.periods import latest_edition
+
+    last = latest_edition(rating_list)
+    if last is not None:
+        months = rating_list.rules().publication_months
+        result.late_for = sorted({next_publication_date(months, e.end_date) for e in result.events
+                                  if e.end_date < last.list_date})
+    return result
 
 
 def _reject(kind: str, path: Path, sha: str, actor: str, rating_list, event_name: str, reasons: list[str]) -> None:
@@ -602,7 +616,6 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
     from qiyuan.office.audit.models import record
     from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
     from qiyuan.office.ratings.models import ListMember
-    from qiyuan.office.services.periods import latest_edition
     from qiyuan.office.services.state import member_from_registry
 
     ev = plan.parsed
@@ -639,10 +652,4 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
         batch.save(update_fields=["summary"])
         record(actor, "import", batch, kind=kind, filename=filename, event=event.code,
                new_players=[p.federation_id for p in plan.new_players])
-    result = ImportResult(batch, [event], plan.notes, len(plan.new_players), len(ev.games))
-    last = latest_edition(rating_list)
-    if last is not None and ev.end_date < last.list_date:
-        from qiyuan.rating.calendar import next_publication_date
-
-        result.late_for.append(next_publication_date(rating_list.rules().publication_months, ev.end_date))
-    return result
+    return ImportResult(batch, [event], plan.notes, len(plan.new_players), len(ev.games))

@@ -1,0 +1,126 @@
+"""Rating periods in the office: compute from the stored state, publish in calendar order, late reports, corrections."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import date
+
+import pytest
+
+from ._o2_fixtures import history_dir, make_list
+
+pytestmark = pytest.mark.django_db
+
+
+def _imported(tmp_path, rules="cga-gomoku-2011"):
+    from qiyuan.office.services.imports import import_file
+
+    rl = make_list(code="L", rules=rules)
+    import_file(history_dir(tmp_path), rl, "tester")
+    return rl
+
+
+def late_batch(tmp_path, src, end: date):
+    """A second history batch (the same players) with one event ending on ``end``: a report arriving late."""
+    d = tmp_path / f"late{end:%Y%m%d}"
+    d.mkdir()
+    shutil.copy(src / "players.csv", d / "players.csv")
+    (d / "events.csv").write_text(f"id,name,start_date,end_date,format\nLATE1,迟到的比赛,{end},{end},round_robin\n",
+                                  encoding="utf-8")
+    rows = ["event_id,round,player1,player2,result"]
+    ids = [f"T{i:05d}" for i in range(1, 7)]
+    rnd = 0
+    for i in range(6):
+        for j in range(i + 1, 6):
+            rnd += 1
+            rows.append(f"LATE1,{rnd},{ids[i]},{ids[j]},{'1-0' if (i + j) % 3 else '0-1'}")
+    (d / "games.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return d
+
+
+def test_compute_is_a_preview_and_publish_stores_an_edition(tmp_path):
+    from qiyuan.office.ratings.models import Edition
+    from qiyuan.office.services.periods import compute_period, due_date, publish_period
+
+    rl = _imported(tmp_path)
+    d = due_date(rl, rl.rules())
+    assert d == date(2019, 7, 1)
+    comp = compute_period(rl, d)
+    assert comp.events and comp.changes and not Edition.objects.exists()
+    some = comp.changes[0].player_id
+    assert all(c.player_id == some for c in comp.explain(some))
+    ed = publish_period(rl, d, "officer")
+    assert ed.digest == comp.digest and ed.number == 1 and not ed.is_correction
+    assert ed.entries.count() == len(comp.entries) and ed.changes.count() == len(comp.changes)
+    assert set(ed.events.values_list("status", flat=True)) == {"rated"}
+
+
+def test_cga_2_1_lists_only_on_1_january_and_1_july(tmp_path):
+    from qiyuan.office.services.periods import OfficeError, publish_period
+
+    rl = _imported(tmp_path)
+    with pytest.raises(OfficeError, match="not a publication date"):
+        publish_period(rl, date(2019, 4, 1), "officer")
+
+
+def test_publish_in_calendar_order_only(tmp_path):
+    from qiyuan.office.services.periods import OfficeError, publish_period
+
+    rl = _imported(tmp_path)
+    with pytest.raises(OfficeError, match="next list of L to publish is 2019-07-01"):
+        publish_period(rl, date(2020, 1, 1), "officer")
+    publish_period(rl, None, "officer")
+    with pytest.raises(OfficeError, match="already published"):
+        publish_period(rl, date(2019, 7, 1), "officer")
+
+
+def test_bjsh_5_quarterly_lists(tmp_path):
+    from qiyuan.office.services.periods import publish_due
+
+    rl = _imported(tmp_path, rules="bjsh-gomoku-2007")
+    dates = [e.list_date.month for e in publish_due(rl, "officer")]
+    assert set(dates) <= {1, 4, 7, 10} and 4 in dates
+
+
+def test_late_report_is_rated_by_a_correction_edition_in_its_own_period(tmp_path):
+    from qiyuan.office.events.models import Event
+    from qiyuan.office.services.imports import import_file
+    from qiyuan.office.services.periods import OfficeError, correct_period, current_edition, publish_due, publish_period
+
+    src = history_dir(tmp_path)
+    rl = make_list(code="L")
+    import_file(src, rl, "tester")
+    publish_due(rl, "officer", until=date(2020, 1, 1))
+    old = current_edition(rl, date(2019, 7, 1))
+    old_entries = list(old.entries.values_list("player_id", "rating"))
+    result = import_file(late_batch(tmp_path, src, date(2019, 5, 20)), rl, "tester")
+    late = Event.objects.get(code="LATE1")
+    assert late.status == "pending"
+    # the next list cannot be published while a late report waits
+    with pytest.raises(OfficeError, match="LATE1"):
+        publish_period(rl, date(2020, 7, 1), "officer")
+    with pytest.raises(OfficeError, match="needs a reason"):
+        correct_period(rl, date(2019, 7, 1), " ", "officer")
+    eds = correct_period(rl, date(2019, 7, 1), "late report LATE1", "officer")
+    new = eds[0]
+    assert (new.list_date, new.number, new.is_correction, new.reason) == (date(2019, 7, 1), 2, True,
+                                                                          "late report LATE1")
+    assert late in new.events.all() and Event.objects.get(code="LATE1").status == "rated"
+    # the correction is carried into the later list, the old editions stay readable and unchanged
+    assert [e.list_date for e in eds[1:]] == [date(2020, 1, 1)]
+    assert "follows the correction of 2019-07-01" in eds[1].reason
+    assert list(old.entries.values_list("player_id", "rating")) == old_entries
+    assert current_edition(rl, date(2019, 7, 1)) == new
+    assert result.late_for == [date(2019, 7, 1)]
+    publish_period(rl, date(2020, 7, 1), "officer")
+
+
+def test_correction_with_nothing_changed_is_refused(tmp_path):
+    from qiyuan.office.services.periods import OfficeError, correct_period, publish_period
+
+    rl = _imported(tmp_path)
+    publish_period(rl, None, "officer")
+    with pytest.raises(OfficeError, match="nothing to correct"):
+        correct_period(rl, date(2019, 7, 1), "checking", "officer")
+    with pytest.raises(OfficeError, match="not published"):
+        correct_period(rl, date(2020, 1, 1), "checking", "officer")

@@ -1,0 +1,94 @@
+"""`qiyuan office verify`: every published edition recomputed identical, bit for bit; tampering is found."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from ._o2_fixtures import history_dir, make_list
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def office(tmp_path):
+    from qiyuan.office.services.imports import import_file
+    from qiyuan.office.services.periods import publish_due
+
+    rl = make_list()
+    import_file(history_dir(tmp_path), rl, "tester")
+    go = make_list(code="GO", rules="cn-go-1995", game="go")
+    import_file(history_dir(tmp_path, seed=8, go=True, prefix="G"), go, "tester")
+    return publish_due(rl, "officer") + publish_due(go, "officer")
+
+
+def test_every_edition_verifies(office):
+    from qiyuan.office.services.verify import verify_all
+
+    report = verify_all()
+    assert report.ok, report.differences
+    assert report.editions == len(office)
+
+
+def test_a_tampered_rating_is_found(office):
+    from qiyuan.office.ratings.models import EditionEntry
+    from qiyuan.office.services.verify import verify_all
+
+    ed = office[1]
+    entry = ed.entries.filter(rating__isnull=False).first()
+    EditionEntry.objects.filter(pk=entry.pk).update(rating=entry.rating + 1)  # behind the model's back
+    report = verify_all()
+    assert not report.ok
+    assert any("altered after publication" in d for d in report.differences)
+    assert any(entry.player.federation_id in d for d in report.differences)
+
+
+def test_a_tampered_game_result_is_found(office):
+    from qiyuan.office.events.models import Game
+    from qiyuan.office.services.verify import verify_all
+
+    ev = office[0].events.first()
+    g = Game.objects.filter(event=ev, result="1-0").first()
+    Game.objects.filter(pk=g.pk).update(result="0-1")
+    report = verify_all()
+    assert not report.ok and any("recomputed" in d for d in report.differences)
+
+
+def test_a_later_registry_change_does_not_break_verification(office):
+    """Players start from the facts frozen when they joined the list, and the names published."""
+    from qiyuan.office.federation.models import Player
+    from qiyuan.office.services.verify import verify_all
+
+    Player.objects.update(dan="9d", name="改名")
+    assert verify_all().ok
+
+
+def test_corrections_and_superseded_editions_verify(tmp_path, office):
+    from qiyuan.office.services.imports import import_file
+    from qiyuan.office.services.periods import correct_period
+    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.ratings.models import RatingList
+
+    from .test_periods import late_batch
+
+    rl = RatingList.objects.get(code="CGA")
+    import_file(late_batch(tmp_path, history_dir(tmp_path, seed=7, prefix="X"), date(2019, 11, 2)), rl, "t")
+    correct_period(rl, date(2020, 1, 1), "late report", "officer")
+    assert verify_all().ok
+
+
+def test_verify_cli_exit_codes(office, monkeypatch):
+    from typer.testing import CliRunner
+
+    from qiyuan.cli import app
+    from qiyuan.office.ratings.models import EditionEntry
+
+    runner = CliRunner()
+    ok = runner.invoke(app, ["office", "verify"])
+    assert ok.exit_code == 0, ok.output
+    assert "identical" in ok.output
+    e = office[0].entries.filter(rating__isnull=False).first()
+    EditionEntry.objects.filter(pk=e.pk).update(games=e.games + 1)
+    bad = runner.invoke(app, ["office", "verify"])
+    assert bad.exit_code == 1

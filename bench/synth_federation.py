@@ -181,6 +181,10 @@ def _knockout(res: Results, who: np.ndarray, rounds: int):
     return out, score
 
 
+# Formats whose players are invited among those with some experience (most hold a rating).
+INVITATIONAL = ("round_robin", "match", "knockout")
+SEASONED_GAMES = 40
+
 PLAY = {"swiss": _swiss, "round_robin": _round_robin, "team": _team, "match": _match, "knockout": _knockout}
 DAYS = {"swiss": (2, 6), "round_robin": (3, 10), "team": (3, 8), "match": (1, 4), "knockout": (2, 5)}
 
@@ -233,12 +237,17 @@ def generate(out: Path, players: int, games: int, years: int, seed: int, start: 
         total += spec.games
     starts = np.sort(rng.integers(0, horizon - 10, len(specs)))
     res = Results(rng, strength)
+    played = np.where(rated, SEASONED_GAMES, 0).astype(np.int64)  # games so far (founders are seasoned)
     event_rows = {k: [] for k in ("id", "name", "start_date", "end_date", "format", "international")}
     game_cols = {k: [] for k in ("event_id", "round", "player1", "player2", "result")}
     stand_cols = {k: [] for k in ("event_id", "player_id", "rank")}
     made = 0
     for number, (spec, day) in enumerate(zip(specs, starts.tolist()), start=1):
         pool = np.flatnonzero((join <= day) & (leave > day))
+        if spec.format in INVITATIONAL:  # round robins, matches, knock-outs invite experienced players
+            seasoned = pool[played[pool] >= SEASONED_GAMES]
+            if seasoned.shape[0] >= spec.size:
+                pool = seasoned
         if pool.shape[0] < spec.size:
             pool = np.flatnonzero(join <= day)
         if pool.shape[0] < spec.size:  # a small federation: anyone may come
@@ -258,6 +267,8 @@ def generate(out: Path, players: int, games: int, years: int, seed: int, start: 
         a = np.concatenate([r[1] for r in rows])
         b = np.concatenate([r[2] for r in rows])
         result = np.concatenate([r[3] for r in rows])
+        np.add.at(played, a, 1)
+        np.add.at(played, b, 1)
         if spec.format == "swiss" and made + a.shape[0] > games:
             keep = games - made
             rnd, a, b, result = rnd[:keep], a[:keep], b[:keep], result[:keep]

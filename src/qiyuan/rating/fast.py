@@ -42,8 +42,9 @@ from qiyuan.rating.event import rate_event
 from qiyuan.rating.exact import round_half_up, to_decimal
 from qiyuan.rating.model import Event, EventFormat, Game, Player, Result, Standing
 from qiyuan.rating.period import newcomer_window_start
-from qiyuan.rating.rules import (NEWCOMER_NOT_RATED, NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL, RR_UNRATED_NOT_RATED,
-                                 WE_AVERAGING, WE_GO_ROUND_ROBIN, WE_PER_GAME, ZERO_SCORE_OFF, RuleSet)
+from qiyuan.rating.rules import (NEWCOMER_NOT_RATED, NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL, RR_UNRATED_EVENT_RU,
+                                 RR_UNRATED_NOT_RATED, RR_UNRATED_PROVISIONAL, RR_UNRATED_RA, WE_AVERAGING,
+                                 WE_GO_ROUND_ROBIN, WE_PER_GAME, ZERO_SCORE_OFF, ZERO_SCORE_ONCE, RuleSet)
 from qiyuan.rating.state import PlayerState, initial_states
 from qiyuan.rating.tables import DP_BY_P_HUNDREDTHS, PD_HUNDREDTHS, PD_TOP_D
 
@@ -68,7 +69,7 @@ W2 = np.zeros(len(CODE_OF_RESULT), np.int64)
 W1[_WIN], W2[_LOSS], W1[_DRAW], W2[_DRAW] = 100, 100, 50, 50
 POINTS1, POINTS2 = W1.copy(), W2.copy()
 POINTS1[_FWIN], POINTS2[_FLOSS] = 100, 100
-NONE = -1  # "no value" in int arrays (ratings, K, We)
+NONE = np.iinfo(np.int64).min // 1024  # "no value" in int arrays (ratings, K, We): far below any real value
 
 
 def expected_hundredths(d: np.ndarray) -> np.ndarray:
@@ -83,28 +84,21 @@ def _round_half_up_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 
 class _Groups:
-    """Exact integer sums of values over groups 0 … n−1 (one sort, shared by every sum)."""
+    """Exact integer sums, counts and maxima of values over groups 0 … n−1 (no floats, no sort)."""
 
     def __init__(self, group: np.ndarray, n: int):
-        self.order = np.argsort(group, kind="stable")
-        g = group[self.order]
-        ids = np.arange(n)
-        self.lo = np.searchsorted(g, ids, side="left")
-        self.hi = np.searchsorted(g, ids, side="right")
+        self.group = group
+        self.n = n
 
     def count(self) -> np.ndarray:
-        return self.hi - self.lo
+        return np.bincount(self.group, minlength=self.n).astype(np.int64)
 
     def sum(self, values: np.ndarray) -> np.ndarray:
-        cs = np.concatenate(([0], np.cumsum(values[self.order].astype(np.int64))))
-        return cs[self.hi] - cs[self.lo]
+        return _int_bincount(self.group, values, self.n)
 
     def max(self, values: np.ndarray, empty: int = 0) -> np.ndarray:
-        v = values[self.order].astype(np.int64)
-        out = np.full(self.lo.shape[0], empty, np.int64)
-        has = self.hi > self.lo
-        if v.shape[0]:
-            out[has] = np.maximum.reduceat(v, self.lo[has])
+        out = np.full(self.n, empty, np.int64)
+        np.maximum.at(out, self.group, values.astype(np.int64))
         return out
 
 
@@ -369,8 +363,12 @@ class _Engine:
         self.start_male, self.start_female = rules.start_rating_male, rules.start_rating_female
 
     def _own_columns(self, standings) -> bool:
-        return isinstance(standings, StandingColumns) and standings.event_ids == tuple(e.id for e in self.events) \
-            and standings.player_ids == tuple(p.id for p in self.players)
+        """Standings in columns indexed like this engine's events and players (no conversion needed)."""
+        if not isinstance(standings, StandingColumns):
+            return False
+        if not hasattr(self, "_own"):
+            self._own = standings.event_ids == self.games.event_ids and standings.player_ids == self.games.player_ids
+        return self._own
 
     def _rank1(self, standings) -> Iterator[tuple[int, int]]:
         if self._own_columns(standings):
@@ -516,10 +514,16 @@ class _Run:
             unrated_game = ~rated[p1] | ~rated[p2]
             has_unrated = np.bincount(g_rank[unrated_game] - i0, minlength=n_ev) > 0
             complex_ev = has_unrated & eng.round_robin[eng.event_order[i0:i1]]
+        # Under the performance rule they are vectorized too (Ra, Ru, the repeated zero-score rule);
+        # under other newcomer rules they go through the reference rate_event.
+        if rules.newcomer_method == NEWCOMER_PERFORMANCE:
+            interacting_game, complex_ev = complex_ev[g_rank - i0], np.zeros(n_ev, dtype=bool)
+        else:
+            interacting_game = np.zeros(hi - lo, dtype=bool)
         simple_game = ~complex_ev[g_rank - i0]
 
         rows = self._simple_rows(list_date, g_rank[simple_game], g_event[simple_game], p1[simple_game],
-                                 p2[simple_game], res[simple_game], rated)
+                                 p2[simple_game], res[simple_game], rated, interacting_game[simple_game])
         # Counted games of this period's events, for K: (player, end, games) of every row so far.
         cnt_player, cnt_end, cnt_games = [rows["player"]], [eng.end[rows["event"]]], [rows["games"]]
         object_changes: list[R.EventChange] = []
@@ -556,7 +560,7 @@ class _Run:
 
     # --- the vectorized events
 
-    def _simple_rows(self, list_date, g_rank, g_event, p1, p2, res, rated) -> dict[str, np.ndarray]:
+    def _simple_rows(self, list_date, g_rank, g_event, p1, p2, res, rated, interacting) -> dict[str, np.ndarray]:
         eng, rules = self.eng, self.eng.rules
         P = eng.P
         # One row per (event, player) of every game (played or not), in (event rank, player) order.
@@ -599,8 +603,24 @@ class _Run:
         row_rated = rated[row_player]
         out["Ro"] = np.where(row_rated, self.rating[row_player], NONE)
 
-        # Rated players: games against rated opponents.
-        rr = me_rated & opp_rated
+        # Interacting round robins (CGA): zero-score rule repeated, Ra, Ru, unrated opponents' ratings.
+        s_cx = np.concatenate([interacting[played], interacting[played]])
+        s_opp_row = np.concatenate([row2[played], row1[played]])
+        cx_row = np.zeros(n_rows, dtype=bool)
+        cx_row[s_row[s_cx]] = True
+        cx_row[np.concatenate([row1, row2])[np.concatenate([interacting, interacting])]] = True
+        rr = me_rated & opp_rated & ~s_cx
+        self._cx = None
+        if s_cx.any() or cx_row.any():
+            self._cx = self._interacting(list_date, n_rows, row_event, row_player, row_rated, cx_row, s_cx, s_row,
+                                         s_opp_row, s_opp, s_w, opp_rated)
+            R_opp = R_opp.copy()
+            R_opp[s_cx] = self._cx["used_rating"]
+            counts_for_rated = np.zeros_like(s_cx)
+            counts_for_rated[s_cx] = self._cx["counts_for_rated"]
+            rr |= s_cx & me_rated & counts_for_rated
+
+        # Rated players: games against rated opponents (in a round robin also the unrated ones that count).
         grp = _Groups(s_row[rr], n_rows)
         n_r = grp.count()
         w_r = grp.sum(s_w[rr])
@@ -662,7 +682,9 @@ class _Run:
         unrated_row = ~row_rated
         out["_nc_n"], out["_nc_w"] = n_n, w_n
         zero_rule = rules.zero_score_rule != ZERO_SCORE_OFF and rules.newcomer_method != NEWCOMER_NOT_RATED
-        ignored = unrated_row & zero_rule & (n_n > 0) & (w_n == 0)
+        ignored = unrated_row & zero_rule & (n_n > 0) & (w_n == 0) & ~cx_row
+        if self._cx is not None:
+            ignored |= self._cx["ignored"]
         self._ignored = ignored
         if rules.newcomer_method == NEWCOMER_PERFORMANCE:
             upair = np.unique(s_row[nc] * P + s_opp[nc])
@@ -680,7 +702,15 @@ class _Run:
             p_h = _round_half_up_div(w_n, np.maximum(n_n, 1))
             ru_known = (n_n > 0) & ((h >= 0) | eng.dp_known[np.clip(p_h, 0, 100)])
             counts = live & ru_known & (w_n > 0) & (distinct_n >= rules.newcomer_min_rated_opponents)
-            out["games"] = np.where(counts, n_n, out["games"])
+            if self._cx is not None:
+                cx = self._cx
+                live_cx = live & cx_row
+                out["W"] = np.where(live_cx, cx["W"], out["W"])
+                out["N"] = np.where(live_cx, cx["N"], out["N"])
+                out["Rc_num"] = np.where(live_cx, cx["rc_num"], out["Rc_num"])
+                out["Rc_den"] = np.where(live_cx, cx["rc_den"], out["Rc_den"])
+                counts = np.where(cx_row, live_cx & cx["counts"], counts)
+            out["games"] = np.where(counts, out["N"], out["games"])
             self._counts = counts
             self._nc_sum, self._nc_h, self._nc_p = sum_n, h, p_h
         elif rules.newcomer_method == NEWCOMER_PROVISIONAL:
@@ -704,6 +734,108 @@ class _Run:
             self._prov_ok = ok
             self._prov_k = unrated_row & ~ignored  # K is shown for his not-rated rows too
         return out
+
+    def _interacting(self, list_date, n_rows, row_event, row_player, row_rated, cx_row, s_cx, s_row, s_opp_row,
+                     s_opp, s_w, opp_rated) -> dict:
+        """Round robins where unrated players take part in the calculation (CGA Art. 5(十二), 6(一), 7).
+
+        Returns, for the sides of these events: the rating a rated player's game uses for the opponent
+        (``used_rating``) and whether it counts; for their rows: the zero-score rule's ``ignored``, and
+        an unrated player's W, N, Rc = Ra, Ru and whether his event counts.
+        """
+        eng, rules = self.eng, self.eng.rules
+        P = eng.P
+        row_opp = s_opp_row
+        # 2. The zero-score rule: an unrated player with games left and no point is left out, with his
+        #    games; repeated (the rule set may say once, or not at all).
+        ignored = np.zeros(n_rows, dtype=bool)
+        zero_rule = rules.zero_score_rule != ZERO_SCORE_OFF
+        while True:
+            act = s_cx & ~ignored[s_row] & ~ignored[row_opp]
+            n_act = np.bincount(s_row[act], minlength=n_rows)
+            w_act = _int_bincount(s_row[act], s_w[act], n_rows)
+            if not zero_rule:
+                break
+            new = cx_row & ~row_rated & ~ignored & (n_act > 0) & (w_act == 0)
+            if not new.any():
+                break
+            ignored |= new
+            if rules.zero_score_rule == ZERO_SCORE_ONCE:
+                act = s_cx & ~ignored[s_row] & ~ignored[row_opp]
+                n_act = np.bincount(s_row[act], minlength=n_rows)
+                w_act = _int_bincount(s_row[act], s_w[act], n_rows)
+                break
+        n_act = n_act.astype(np.int64)
+        # Each rated participant's dp (Table 1, from his score over all his games left).
+        p_h = _round_half_up_div(w_act, np.maximum(n_act, 1))
+        dp_known = eng.dp_known[np.clip(p_h, 0, 100)]
+        dp = eng.dp[np.clip(p_h, 0, 100)]
+        # Distinct opponents (all / rated) of each row over the sides left.
+        pairs = np.unique(s_row[act] * P + s_opp[act])
+        distinct = np.bincount(pairs // P, minlength=n_rows)
+        rated_pairs = pairs[self.rating[pairs % P] != NONE]
+        distinct_rated = np.bincount(rated_pairs // P, minlength=n_rows)
+        # 3. Ra of each event: Rar − Dpa × n/(n+1).
+        ra: dict[int, Fraction | None] = {}
+        for e in np.unique(row_event[cx_row]).tolist():
+            rows_e = np.flatnonzero(cx_row & (row_event == e) & (n_act > 0))
+            rated_e = rows_e[row_rated[rows_e]]
+            if not rated_e.shape[0] or rows_e.shape[0] < 2:
+                ra[e] = None
+                continue
+            known = rated_e[dp_known[rated_e] & (n_act[rated_e] > 0)]
+            dpa = Fraction(int(dp[known].sum()), int(known.shape[0])) if known.shape[0] else Fraction(0)
+            n = rows_e.shape[0] - 1
+            value = Fraction(int(self.rating[row_player[rated_e]].sum()), int(rated_e.shape[0])) - dpa * Fraction(n, n + 1)
+            ra[e] = Fraction(round_half_up(value)) if rules.round_ra_first else value
+        # 4. Ru of each unrated player left (Art. 7, round robin: dp × n/(n+1) below 50 %).
+        ru: dict[int, Fraction] = {}
+        rc_num = np.zeros(n_rows, np.int64)
+        rc_den = np.zeros(n_rows, np.int64)
+        for j in np.flatnonzero(cx_row & ~row_rated & ~ignored & (n_act > 0)).tolist():
+            rc = ra[int(row_event[j])]
+            if rc is None:
+                continue
+            rc_num[j], rc_den[j] = rc.numerator, rc.denominator
+            n_games = int(n_act[j])
+            h = int(w_act[j]) // 50 - n_games
+            if h == 0:
+                ru[j] = rc
+            elif h > 0:
+                ru[j] = rc + eng.bonus * h
+            elif dp_known[j]:
+                n_o = int(distinct[j])
+                ru[j] = rc + Fraction(int(dp[j])) * Fraction(n_o, n_o + 1)
+        # 5. The rating a rated player's game against an unrated opponent uses.
+        opp_row_cx = row_opp[s_cx]
+        used = self.rating[s_opp[s_cx]].copy()
+        counts_for_rated = opp_rated[s_cx].copy()
+        how = rules.rr_unrated_opponent
+        unrated_opp = np.flatnonzero(~opp_rated[s_cx] & act[s_cx])
+        for i in unrated_opp.tolist():
+            q = int(opp_row_cx[i])
+            if how == RR_UNRATED_EVENT_RU:
+                value = ru.get(q)
+                rating = round_half_up(value) if value is not None else None
+            elif how == RR_UNRATED_RA:
+                value = ra[int(row_event[q])]
+                rating = round_half_up(value) if value is not None else None
+            elif how == RR_UNRATED_PROVISIONAL:
+                rating = eng.start_female if self.female[row_player[q]] else eng.start_male
+            else:
+                rating = None
+            if rating is not None:
+                used[i] = rating
+                counts_for_rated[i] = True
+        counts_for_rated &= act[s_cx]
+        counts = np.zeros(n_rows, dtype=bool)
+        for j in ru:
+            counts[j] = w_act[j] > 0 and distinct_rated[j] >= rules.newcomer_min_rated_opponents
+        return {
+            "ignored": ignored, "used_rating": used, "counts_for_rated": counts_for_rated, "W": w_act,
+            "N": n_act, "rc_num": rc_num, "rc_den": rc_den, "ru": {j: ru[j] for j in np.flatnonzero(counts).tolist()},
+            "counts": counts,
+        }
 
     def _k(self, rows, base, cnt_player, cnt_end, cnt_games) -> np.ndarray:
         """K of each row: fixed at the event's start from the game counts."""
@@ -737,7 +869,11 @@ class _Run:
         end = eng.end[rows["event"]]
         if rules.newcomer_method == NEWCOMER_PERFORMANCE:
             bonus = self.eng.bonus
+            cx_ru = self._cx["ru"] if self._cx is not None else {}
             for j in np.flatnonzero(self._counts).tolist():
+                if j in cx_ru:
+                    new_records[int(rows["player"][j])].append((int(end[j]), int(rows["N"][j]), cx_ru[j]))
+                    continue
                 n, h = int(rows["N"][j]), int(self._nc_h[j])
                 ru = Fraction(int(self._nc_sum[j]), n)
                 if h > 0:
@@ -824,10 +960,10 @@ class _Run:
                 self.status[p] = ACTIVE
                 self.rated_since[p] = L
                 self.inactive_since[p] = 0
-                newly.append(p)
                 del self.records[p]
-                self._log(np.full(len(window), p, np.int64), np.array([r[0] for r in window], np.int64),
-                          np.array([r[1] for r in window], np.int64))
+                newly.extend((p, end, g) for end, g, _ in window)
+        if newly:
+            self._log(*(np.array(col, np.int64) for col in zip(*newly)))
         now_rated = self.rating != NONE
         if rules.k_latch_rating is not None:
             self.latched |= now_rated & (self.rating >= rules.k_latch_rating)

@@ -137,3 +137,11 @@ def test_go_every_rated_player_is_active():
     games = [game(e.id, 1, "A", "B", "0.5-0.5") for e in evs]
     h = rate(GO, players, evs, games)
     assert all(lst.by_player()["Q"].status == "active" for lst in h.lists)
+
+
+def test_go_1_initial_ratings_by_dan_only_not_kyu():
+    players = [player("D", dan="9d"), player("K", dan="1k"), player("A", 2400)]
+    ev = event("E", date(1995, 2, 1))
+    h = rate(GO, players, [ev], [game("E", 1, "D", "A", "0.5-0.5"), game("E", 2, "K", "A", "0.5-0.5")])
+    assert change(h, "D", "E").Ro == 2560
+    assert change(h, "K", "E").method == "not_rated" and entry(h, "K").status == "unrated"

@@ -98,6 +98,7 @@ class RuleSet:
     # --- initial ratings
     dan_start: bool = False  # a player without a rating starts from his 段级位 rating
     dan_start_registered_by: date | None = None  # …only if registered by this date
+    dan_start_kyu: bool = True  # kyu grades (级位) start too (Go 1995 lists only dan grades)
     reference_rating_start: bool = False  # a reference (foreign/RIF) rating is a starting rating
     # --- activity (不活跃)
     activity_window_months: int | None = 12  # None: every rated player is active
@@ -184,6 +185,7 @@ CN_GO_1995 = RuleSet(
     newcomer_min_rated_opponents=0,
     zero_score_rule=ZERO_SCORE_OFF,
     dan_start=True,
+    dan_start_kyu=False,
     reference_rating_start=True,
     activity_window_months=None,
     removal_after_months=None,
@@ -210,7 +212,7 @@ _OPTIONAL_INT = {"k_latch_rating", "cap", "dp_at_extremes", "activity_window_mon
 _NON_NEGATIVE_INT = {"k_new", "k_new_games", "k_established", "k_top", "start_rating_male", "start_rating_female",
                      "newcomer_min_rated_opponents", "newcomer_min_games", "newcomer_window_length",
                      "activity_min_games", "reactivation_window_months", "reactivation_min_games"}
-_BOOL = {"round_ra_first", "dan_start", "reference_rating_start", "champion_rule"}
+_BOOL = {"round_ra_first", "dan_start", "dan_start_kyu", "reference_rating_start", "champion_rule"}
 _DECIMAL = {"newcomer_bonus_per_half_point"}
 _OPTIONAL_DECIMAL = {"international_min_score"}
 _TEXT = {"name", "title"}

@@ -74,8 +74,10 @@ def starting_rating(rules: RuleSet, player: Player) -> int | None:
         or player.registered_on is None
         or player.registered_on <= rules.dan_start_registered_by
     )
-    if rules.dan_start and registered_in_time and dan_rating(player.dan) is not None:
-        candidates.append(dan_rating(player.dan))
+    grade = (player.dan or "").strip().lower()
+    kyu_allowed = rules.dan_start_kyu or not grade.endswith("k")
+    if rules.dan_start and registered_in_time and kyu_allowed and dan_rating(grade) is not None:
+        candidates.append(dan_rating(grade))
     return max(candidates) if candidates else None
 
 

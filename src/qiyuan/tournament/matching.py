@@ -17,34 +17,67 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 
-#: how many live vertices the short-path repair looks at before the full search
-SHORT_SCAN = 48
+#: how many exposed targets the short-path repair tries to reach
+SHORT_TARGETS = 8
 
 
 class Matching:
     """A matching on the live vertices of an implicit graph."""
 
-    __slots__ = ("n", "adjacent", "mate", "alive")
+    __slots__ = ("n", "adjacent", "mate", "alive", "scope", "journal")
 
-    def __init__(self, n: int, adjacent: Callable[[int, int], bool]) -> None:
+    def __init__(self, n: int, adjacent: Callable[[int, int], bool], order: Iterable[int] | None = None) -> None:
         self.n = n
         self.adjacent = adjacent
         self.mate: list[int] = [-1] * n
-        self.alive: dict[int, None] = dict.fromkeys(range(n))
+        #: live vertices, in the order searches look at them
+        self.alive: dict[int, None] = dict.fromkeys(range(n) if order is None else order)
+        #: when set, searches look only at these vertices (the caller guarantees no
+        #: vertex outside it is adjacent to one inside)
+        self.scope: list[int] | None = None
+        #: while a trial runs: (vertex, former mate) of every change, to roll back
+        self.journal: list[tuple[int, int]] | None = None
+
+    def live(self) -> list[int]:
+        """The live vertices a search looks at."""
+        if self.scope is None:
+            return list(self.alive)
+        alive = self.alive
+        return [v for v in self.scope if v in alive]
 
     # -- basic operations ---------------------------------------------------
 
-    def match(self, i: int, j: int) -> None:
+    def _set(self, i: int, j: int) -> None:
+        if self.journal is not None:
+            self.journal.append((i, self.mate[i]))
         self.mate[i] = j
-        self.mate[j] = i
+
+    def match(self, i: int, j: int) -> None:
+        self._set(i, j)
+        self._set(j, i)
 
     def unmatch(self, i: int) -> int:
         """Drop ``i``'s matching edge; return its former mate (or -1)."""
         j = self.mate[i]
         if j != -1:
-            self.mate[i] = -1
-            self.mate[j] = -1
+            self._set(i, -1)
+            self._set(j, -1)
         return j
+
+    def begin(self) -> None:
+        """Start a trial: later changes of the matching can be rolled back."""
+        self.journal = []
+
+    def commit(self) -> None:
+        self.journal = None
+
+    def rollback(self) -> None:
+        """Undo every change since :meth:`begin` (vertices removed meanwhile must be revived by the caller)."""
+        journal, mate = self.journal, self.mate
+        assert journal is not None
+        for i, old in reversed(journal):
+            mate[i] = old
+        self.journal = None
 
     def remove(self, i: int) -> int:
         """Remove vertex ``i`` from the graph; return its former mate, now exposed (or -1)."""
@@ -55,20 +88,22 @@ class Matching:
     def revive(self, i: int) -> None:
         self.alive[i] = None
 
+    def compact(self) -> None:
+        """Rebuild the live set so that scanning it skips no removed vertices."""
+        self.alive = dict.fromkeys(self.alive)
+
     def exposed(self) -> list[int]:
         mate = self.mate
         return [i for i in self.alive if mate[i] == -1]
 
-    def snapshot(self) -> list[int]:
-        return self.mate.copy()
-
-    def restore(self, saved: list[int]) -> None:
-        self.mate[:] = saved
-
     # -- repair -------------------------------------------------------------
 
     def _short(self, v: int, targets: Iterable[int]) -> bool:
-        """Match ``v`` by a path of length 1 or 3 to an exposed target."""
+        """Match ``v`` by a path of length 1 or 3 to an exposed target.
+
+        In the dense "have not met" graph this almost always succeeds after
+        looking at a few vertices.
+        """
         adjacent, mate, alive = self.adjacent, self.mate, self.alive
         targets = [w for w in targets if w != v and mate[w] == -1 and w in alive]
         for w in targets:
@@ -77,19 +112,13 @@ class Matching:
                 return True
         if not targets:
             return False
-        targets = targets[:16]
-        scanned = 0
+        targets = targets[:SHORT_TARGETS]
         for u in alive:
             m = mate[u]
-            if m == -1 or u == v:
-                continue
-            scanned += 1
-            if scanned > SHORT_SCAN:
-                break
-            if not adjacent(v, u):
+            if m == -1 or u == v or not adjacent(v, u):
                 continue
             for w in targets:
-                if adjacent(m, w):
+                if w != m and adjacent(m, w):
                     self.match(v, u)
                     self.match(m, w)
                     return True
@@ -126,10 +155,45 @@ class Matching:
     def augment(self, root: int) -> bool:
         """Search an augmenting path from the exposed vertex ``root``; apply it if found.
 
-        A failed search leaves the matching unchanged.
+        A failed search leaves the matching unchanged. A search without
+        blossoms is tried first (enough in the dense graphs of big events),
+        then Edmonds' search.
         """
+        return self._grow(root) or self._edmonds(root)
+
+    def _grow(self, root: int) -> bool:
+        """Alternating breadth-first search that ignores blossoms (may miss a path)."""
+        mate, adjacent = self.mate, self.adjacent
+        live = self.live()
+        parent: dict[int, int] = {root: -1}
+        queue = deque([root])
+        while queue:
+            v = queue.popleft()
+            for u in live:
+                if u in parent or u == v:
+                    continue
+                if not adjacent(v, u):
+                    continue
+                m = mate[u]
+                if m == -1:
+                    while v != -1:  # flip the path root … v, u
+                        pv = mate[v]
+                        self.match(v, u)
+                        if pv == -1:
+                            break
+                        u = pv
+                        v = parent[pv]
+                    return True
+                if m in parent:
+                    continue
+                parent[u] = v
+                parent[m] = u
+                queue.append(m)
+        return False
+
+    def _edmonds(self, root: int) -> bool:
         n, mate, adjacent = self.n, self.mate, self.adjacent
-        live = list(self.alive)
+        live = self.live()
         parent = [-1] * n
         base = list(range(n))
         used = [False] * n
@@ -182,8 +246,7 @@ class Matching:
                         while u != -1:
                             pv = parent[u]
                             ppv = mate[pv]
-                            mate[u] = pv
-                            mate[pv] = u
+                            self.match(u, pv)
                             u = ppv
                         return True
                     used[mate[u]] = True

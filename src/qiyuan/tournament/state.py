@@ -13,6 +13,9 @@ Everything is derived from the tournament's round cells; nothing is stored.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
+
+import numpy as np
 from decimal import Decimal
 
 from qiyuan.tournament.model import PointSystem, RoundCell, Tournament
@@ -89,51 +92,71 @@ def player_states(t: Tournament, round_no: int) -> dict[int, PlayerState]:
 def states_and_gaps(t: Tournament, round_no: int) -> tuple[dict[int, PlayerState], list[tuple[int, int, int]]]:
     """:func:`player_states`, plus the games of earlier rounds still without a result.
 
-    A gap is ``(round, player, opponent)``.
+    A gap is ``(round, player, opponent)``. Scores are summed in integer units
+    of the point system's smallest decimal place, then turned back into
+    ``Decimal`` (exact, and fast on events of 10,000 players).
     """
+    last = max(round_no - 1, 0)
     table = points_table(t.points)
+    places = max((-v.as_tuple().exponent for v in table.values()), default=0)
+    places = max(places, 0)
+    unit = 10**places
+    units = {code: int(v * unit) for code, v in table.items()}
+    size = max((e.number for e in t.entrants), default=0) + 1
     numbers = [e.number for e in t.entrants]
-    size = max(numbers, default=0) + 1
-    score: list[Decimal] = [Decimal(0)] * size
-    opponents: list[set[int]] = [set() for _ in range(size)]
-    had_bye = [False] * size
-    ups = [0] * size
-    downs = [0] * size
-    roles: list[list[str]] = [[] for _ in range(size)]
-    cells = [(e.number, e.rounds) for e in t.entrants]
+    opp_rows: list[list[int]] = []
+    cum_rows: list[list[int]] = []
     gaps: list[tuple[int, int, int]] = []
-    for k in range(round_no - 1):
-        gained: list[tuple[int, Decimal]] = []
-        for number, rounds in cells:
-            if k >= len(rounds):
-                roles[number].append(NO_ROLE)
-                continue
-            cell = rounds[k]
-            opp = cell.opponent
-            if opp is not None and 0 < opp < size:
-                opponents[number].add(opp)
-                mine, theirs = score[number], score[opp]
-                if theirs > mine:
-                    ups[number] += 1
-                elif theirs < mine:
-                    downs[number] += 1
-            code = cell.result
-            if code == " " and opp is not None:
-                gaps.append((k + 1, number, opp))
-            if code == "U" and opp is None:
-                had_bye[number] = True
-                roles[number].append(BYE_ROLE)
-            elif cell.colour == "b" and opp is not None:
-                roles[number].append(OPENED)
-            elif cell.colour == "w" and opp is not None:
-                roles[number].append(NOT_OPENED)
-            else:
-                roles[number].append(NO_ROLE)
-            gained.append((number, table.get(code, Decimal(0))))
-        for number, pts in gained:
-            score[number] += pts
-    states = {
-        n: PlayerState(n, score[n], opponents[n], had_bye[n], ups[n], downs[n], tuple(roles[n]))
-        for n in numbers
-    }
+    partial: list[tuple[int, set[int], bool, tuple[str, ...]]] = []
+    pad = [0] * last
+    for e in t.entrants:
+        cells = e.rounds[:last]
+        opps = [c.opponent for c in cells]
+        codes = [c.result for c in cells]
+        cols = [c.colour for c in cells]
+        cum_rows.append(list(accumulate((units.get(x, 0) for x in codes), initial=0)))
+        had_bye = False
+        if None in opps or "-" in cols or " " in codes or len(cells) < last:
+            roles_list: list[str] = []
+            for k, (o, code, col) in enumerate(zip(opps, codes, cols)):
+                if o is not None:
+                    if code == " ":
+                        gaps.append((k + 1, e.number, o))
+                    roles_list.append(col if col == OPENED or col == NOT_OPENED else NO_ROLE)
+                elif code == "U":
+                    had_bye = True
+                    roles_list.append(BYE_ROLE)
+                else:
+                    roles_list.append(NO_ROLE)
+            roles_list += [NO_ROLE] * (last - len(cells))
+            roles = tuple(roles_list)
+            opponents = set(opps)
+            opponents.discard(None)
+            opps = [o if o is not None and 0 < o < size else 0 for o in opps]
+            if len(opps) < last:
+                opps += pad[: last - len(opps)]
+                cum_rows[-1] += [cum_rows[-1][-1]] * (last + 1 - len(cum_rows[-1]))
+        else:
+            roles = tuple(cols)
+            opponents = set(opps)
+        opp_rows.append(opps)
+        partial.append((e.number, opponents, had_bye, roles))
+    if last and numbers:
+        # ups and downs (轮高/轮低): compare each game's two scores before its round
+        opp = np.array(opp_rows, dtype=np.int64)
+        cum = np.array(cum_rows, dtype=np.int64)
+        by_number = np.zeros((size, last + 1), dtype=np.int64)
+        by_number[np.array(numbers)] = cum
+        theirs = by_number[opp, np.arange(last)]
+        mine = cum[:, :last]
+        met = opp > 0
+        ups = ((theirs > mine) & met).sum(axis=1).tolist()
+        downs = ((theirs < mine) & met).sum(axis=1).tolist()
+    else:
+        ups = downs = [0] * len(numbers)
+    states: dict[int, PlayerState] = {}
+    for i, (number, opponents, had_bye, roles) in enumerate(partial):
+        total = cum_rows[i][last]
+        score = Decimal(total).scaleb(-places) if places else Decimal(total)
+        states[number] = PlayerState(number, score, opponents, had_bye, ups[i], downs[i], roles)
     return states, gaps

@@ -168,13 +168,10 @@ class _Procedure:
 
     def start_witness(self, pool: list[int], seed_pairs: list[tuple[int, int]], seed_bye: int | None) -> None:
         size = len(self.paired)
-        m = Matching(size, self.adjacent)
-        keep = set(pool)
+        order = [n for _, members in self.groups for n in members]
         if len(pool) % 2:
-            keep.add(BYE)
-        for v in range(size):
-            if v not in keep:
-                del m.alive[v]
+            order.append(BYE)
+        m = Matching(size, self.adjacent, order)
         for a, b in seed_pairs:
             m.match(a, b)
         if seed_bye is not None and len(pool) % 2:
@@ -209,11 +206,14 @@ class _Procedure:
             m.remove(a)
             m.remove(b)
             return True
-        saved = m.snapshot()
-        exposed = [x for x in (m.remove(a), m.remove(b)) if x != -1]
-        if m.repair(exposed):
+        m.begin()
+        a2, b2 = m.remove(a), m.remove(b)
+        if (a2 != -1 and b2 != -1 and self.adjacent(a2, b2)) or m.repair([x for x in (a2, b2) if x != -1]):
+            if a2 != -1 and m.mate[a2] == -1:
+                m.match(a2, b2)
+            m.commit()
             return True
-        m.restore(saved)
+        m.rollback()
         m.revive(a)
         m.revive(b)
         return False
@@ -228,7 +228,7 @@ class _Procedure:
         """
         m = self.witness
         assert m is not None
-        saved = m.snapshot()
+        m.begin()
         zone, transit, member, mate = self.zone, self.transit, self.member, m.mate
         fl = set(floaters)
         others = [v for v in rest if v not in fl]
@@ -246,8 +246,9 @@ class _Procedure:
                 cut += (v, w)
         ok = m.repair(cut)
         if ok and final:
+            m.commit()
             return True
-        m.restore(saved)
+        m.rollback()
         for v in others:
             flag[v] = 0 if final else False
         for x in floaters:
@@ -260,6 +261,8 @@ class _Procedure:
         carry: list[int] = []
         last = len(self.groups) - 1
         for g, (score, members) in enumerate(self.groups):
+            if self.witness is not None:
+                self.witness.compact()
             carry = self.take_floaters(score, members, carry) + self.float_out(g + 1, score, members, g == last)
         self.finish(carry)
 
@@ -363,6 +366,8 @@ class _Procedure:
     def pair_inside(self, score: Decimal, rest: list[int]) -> None:
         """法则四: the smallest remaining draw number picks, front in odd rounds, back in even."""
         n = len(rest)
+        if self.witness is not None:
+            self.witness.scope = rest
         used = [False] * n
         met, odd, explain = self.met, self.odd, self.explain
         hi = n - 1
@@ -408,6 +413,8 @@ class _Procedure:
                 if skipped:
                     text += "; passed over " + ", ".join(map(str, skipped)) + " (the rest of the round could not be completed)"
                 self.note(text)
+        if self.witness is not None:
+            self.witness.scope = None
 
     def finish(self, carry: list[int]) -> None:
         if not carry:

@@ -109,10 +109,21 @@ def _encode(value):
     raise TypeError(f"cannot store {type(value).__name__} in a backup")
 
 
-def _decoder(f: models.Field) -> Callable:
-    if isinstance(f, models.JSONField):
+#: Field types whose JSON value is already what the database takes (ints, strings, booleans).
+_AS_IS = frozenset(
+    "AutoField BigAutoField SmallAutoField IntegerField BigIntegerField SmallIntegerField PositiveIntegerField "
+    "PositiveBigIntegerField PositiveSmallIntegerField CharField TextField SlugField EmailField BooleanField".split()
+)
+
+
+def _db_value(f: models.Field, conn) -> Callable:
+    """A function from a backup's JSON value to the value the database stores for field ``f``."""
+    target = f.target_field if f.is_relation else f
+    if target.get_internal_type() in _AS_IS:
         return lambda v: v
-    return lambda v: None if v is None else f.to_python(v)
+    if isinstance(f, models.JSONField):
+        return lambda v: f.get_db_prep_save(v, conn)
+    return lambda v: None if v is None else f.get_db_prep_save(f.to_python(v), conn)
 
 
 def _open_write(path: Path, compress: bool) -> io.TextIOBase:
@@ -383,7 +394,7 @@ def _load(path: Path, using: str, state_apps, backup_migrations: dict, progress:
             if missing:
                 raise BackupError([f"{label}: the schema has no column for {', '.join(missing)}"])
             fields = [by_attname[n] for n in names]
-            decoders = [_decoder(f) for f in fields]
+            convert = [_db_value(f, conn) for f in fields]
             qn = conn.ops.quote_name
             sql = (
                 f"INSERT INTO {qn(model._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
@@ -393,9 +404,7 @@ def _load(path: Path, using: str, state_apps, backup_migrations: dict, progress:
             batch = []
             with conn.cursor() as cursor:
                 for row in rows:
-                    batch.append(
-                        [f.get_db_prep_save(dec(v), conn) for f, dec, v in zip(fields, decoders, row)]
-                    )
+                    batch.append([to_db(v) for to_db, v in zip(convert, row)])
                     if len(batch) >= CHUNK:
                         cursor.executemany(sql, batch)
                         done += len(batch)

@@ -122,7 +122,7 @@ class _ListColumns:
     date: date
     rating: np.ndarray  # NONE where unrated
     exact_h: np.ndarray  # exact value in hundredths where it is one (NONE where unrated)
-    exact_override: dict[int, Decimal]  # first ratings that are not whole hundredths (and any other exact)
+    exact_override: dict[int, tuple[int, int]]  # first ratings: the exact value as (numerator, denominator)
     games: np.ndarray
     status: np.ndarray
     order: np.ndarray  # the list's order (player indices)
@@ -178,9 +178,8 @@ class FastHistory:
             if rating == NONE:
                 exact = None
             else:
-                exact = lc.exact_override.get(i)
-                if exact is None:
-                    exact = _decimal_h(lc.exact_h[i])
+                first = lc.exact_override.get(i)
+                exact = _decimal_h(lc.exact_h[i]) if first is None else to_decimal(Fraction(*first))
             out.append(R.ListEntry(ids[i], None if rating == NONE else rating, exact, int(lc.games[i]),
                                    STATUS_NAMES[lc.status[i]]))
         return out
@@ -413,6 +412,66 @@ def compute_history_fast(rules: RuleSet, players: Sequence[Player], events: Sequ
     return history
 
 
+class _Records:
+    """Newcomers' counted events (NewcomerRecord) as arrays.
+
+    Each record carries a ``value`` as num/den: Ru × games (performance rule,
+    so the first rating is Σ value / Σ games) or ΔR (provisional rule, so it is
+    start + Σ value). Records on the common denominator ``den0`` are summed as
+    integers; others (a round robin's Ra has any denominator) exactly as
+    fractions.
+    """
+
+    def __init__(self, den0: int):
+        self.den0 = den0
+        self.player = np.zeros(0, np.int64)
+        self.end = np.zeros(0, np.int64)
+        self.games = np.zeros(0, np.int64)
+        self.num = np.zeros(0, np.int64)
+        self.den = np.zeros(0, np.int64)
+
+    def add(self, player, end, games, num, den) -> None:
+        self.player = np.concatenate([self.player, np.asarray(player, np.int64)])
+        self.end = np.concatenate([self.end, np.asarray(end, np.int64)])
+        self.games = np.concatenate([self.games, np.asarray(games, np.int64)])
+        self.num = np.concatenate([self.num, np.asarray(num, np.int64)])
+        self.den = np.concatenate([self.den, np.asarray(den, np.int64)])
+
+    def add_fractions(self, rows: list[tuple[int, int, int, Fraction]]) -> None:
+        """(player, end, games, value) with exact fractional values."""
+        if not rows:
+            return
+        num, den = [], []
+        for _, _, _, value in rows:
+            if self.den0 % value.denominator == 0:
+                num.append(value.numerator * (self.den0 // value.denominator))
+                den.append(self.den0)
+            else:
+                num.append(value.numerator)
+                den.append(value.denominator)
+        self.add([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], num, den)
+
+    def keep(self, mask: np.ndarray) -> None:
+        self.player, self.end, self.games = self.player[mask], self.end[mask], self.games[mask]
+        self.num, self.den = self.num[mask], self.den[mask]
+
+    def totals(self, n: int) -> np.ndarray:
+        return _int_bincount(self.player, self.games, n)
+
+    def value_sums(self, players: np.ndarray, n: int) -> tuple[np.ndarray, dict[int, Fraction]]:
+        """Σ value of each player of ``players``: num over den0 (array), or a Fraction where a record is off it."""
+        sel = np.isin(self.player, players)
+        regular = self.den[sel] == self.den0
+        num = _int_bincount(self.player[sel][regular], self.num[sel][regular], n)
+        odd: dict[int, Fraction] = {}
+        for p, a, b in zip(self.player[sel][~regular].tolist(), self.num[sel][~regular].tolist(),
+                           self.den[sel][~regular].tolist()):
+            odd[p] = odd.get(p, Fraction(0)) + Fraction(a, b)
+        for p in odd:
+            odd[p] += Fraction(int(num[p]), self.den0)
+        return num, odd
+
+
 class _Run:
     """The period loop with the players' state as arrays."""
 
@@ -448,8 +507,9 @@ class _Run:
         self.log_games = np.zeros(0, np.int64)
         self.log_seq = np.zeros(0, np.int64)
         self.seq = 1
-        # Newcomer records: player → list of (end ordinal, games, ru Fraction | delta hundredths).
-        self.records: dict[int, list[tuple[int, int, object]]] = {}
+        # Newcomer records: value = Ru × games over the bonus's denominator, or ΔR in hundredths.
+        den0 = eng.bonus.denominator if rules.newcomer_method == NEWCOMER_PERFORMANCE else 100
+        self.records = _Records(den0)
 
     # --- activity log
 
@@ -489,10 +549,10 @@ class _Run:
     def _window_start(self, list_date: date) -> int:
         return newcomer_window_start(self.eng.rules, list_date).toordinal()
 
-    def _newcomer_base(self, list_date: date) -> dict[int, int]:
-        """K's count of each unrated player with records: his counted games inside the window."""
-        ws = self._window_start(list_date)
-        return {p: sum(g for end, g, _ in recs if end >= ws) for p, recs in self.records.items()}
+    def _newcomer_base(self, list_date: date) -> np.ndarray:
+        """K's count of each unrated player: his counted games inside the window (older records drop out)."""
+        self.records.keep(self.records.end >= self._window_start(list_date))
+        return self.records.totals(self.eng.P)
 
     def _period(self, n: int, list_date: date, i0: int, i1: int) -> None:
         eng, rules = self.eng, self.eng.rules
@@ -502,10 +562,7 @@ class _Run:
         g_rank, g_event = eng.g_rank[lo:hi], eng.g_event[lo:hi]
         p1, p2, res = eng.g_p1[lo:hi], eng.g_p2[lo:hi], eng.g_res[lo:hi]
         rated = self.rating != NONE
-        newcomer_base = self._newcomer_base(list_date)
-        base = self.games.copy()
-        for p, g in newcomer_base.items():
-            base[p] = g
+        base = np.where(rated, self.games, self._newcomer_base(list_date))
 
         # Events that must go through the reference (an interacting round robin with an unrated player).
         n_ev = i1 - i0
@@ -527,14 +584,10 @@ class _Run:
         # Counted games of this period's events, for K: (player, end, games) of every row so far.
         cnt_player, cnt_end, cnt_games = [rows["player"]], [eng.end[rows["event"]]], [rows["games"]]
         object_changes: list[R.EventChange] = []
-        new_records: dict[int, list[tuple[int, int, object]]] = defaultdict(list)
         for r in np.flatnonzero(complex_ev).tolist():
             e = int(eng.event_order[i0 + r])
-            changes, records = self._reference_event(e, list_date, base, rated, cnt_player, cnt_end, cnt_games)
-            object_changes.extend(changes)
-            for p, rec in records.items():
-                new_records[p].append(rec)
-        self._finish_simple_rows(rows, base, cnt_player, cnt_end, cnt_games, new_records)
+            object_changes += self._reference_event(e, list_date, base, rated, cnt_player, cnt_end, cnt_games)
+        self._finish_simple_rows(rows, base, cnt_player, cnt_end, cnt_games)
         for c in object_changes:
             self.history._object_changes.append((n, c))
         rows_cc = _ChangeColumns(**{k: v for k, v in rows.items() if k != "champion"}, list_index=np.full(
@@ -556,7 +609,7 @@ class _Run:
                 log_e.append(np.array([eng.end[eng.event_index[c.event_id]]]))
                 log_g.append(np.array([c.games]))
         self._publish(n, list_date, rated, delta_sum, games_sum, np.concatenate(log_p), np.concatenate(log_e),
-                      np.concatenate(log_g), new_records)
+                      np.concatenate(log_g))
 
     # --- the vectorized events
 
@@ -847,7 +900,7 @@ class _Run:
         latched = self.latched[player] & (rules.k_latch_rating is not None)
         return np.where(latched, rules.k_top, np.where(k_games < rules.k_new_games, rules.k_new, rules.k_established))
 
-    def _finish_simple_rows(self, rows, base, cnt_player, cnt_end, cnt_games, new_records) -> None:
+    def _finish_simple_rows(self, rows, base, cnt_player, cnt_end, cnt_games) -> None:
         eng, rules = self.eng, self.eng.rules
         k = self._k(rows, base, cnt_player, cnt_end, cnt_games)
         rated_ok, rated_none = self._rated_ok, self._rated_none
@@ -870,20 +923,18 @@ class _Run:
         if rules.newcomer_method == NEWCOMER_PERFORMANCE:
             bonus = self.eng.bonus
             cx_ru = self._cx["ru"] if self._cx is not None else {}
-            for j in np.flatnonzero(self._counts).tolist():
-                if j in cx_ru:
-                    new_records[int(rows["player"][j])].append((int(end[j]), int(rows["N"][j]), cx_ru[j]))
-                    continue
-                n, h = int(rows["N"][j]), int(self._nc_h[j])
-                ru = Fraction(int(self._nc_sum[j]), n)
-                if h > 0:
-                    ru += bonus * h
-                elif h < 0:
-                    ru += int(self.eng.dp[int(self._nc_p[j])])
-                new_records[int(rows["player"][j])].append((int(end[j]), n, ru))
+            j = np.flatnonzero(self._counts & ~np.isin(np.arange(self._counts.shape[0]), list(cx_ru)))
+            n, h, total_r = rows["N"][j], self._nc_h[j], self._nc_sum[j]
+            # Ru × N = ΣR_opp + N × (12.5 h above 50 %, dp below), over the bonus's denominator.
+            dp = self.eng.dp[np.clip(self._nc_p[j], 0, 100)]
+            num = np.where(h > 0, total_r * bonus.denominator + n * bonus.numerator * h,
+                           (total_r + np.where(h < 0, n * dp, 0)) * bonus.denominator)
+            self.records.add(rows["player"][j], end[j], n, num, np.full(j.shape[0], bonus.denominator))
+            self.records.add_fractions([(int(rows["player"][k]), int(end[k]), int(rows["N"][k]),
+                                         cx_ru[k] * int(rows["N"][k])) for k in cx_ru])
         elif rules.newcomer_method == NEWCOMER_PROVISIONAL:
-            for j in np.flatnonzero(self._prov_ok).tolist():
-                new_records[int(rows["player"][j])].append((int(end[j]), int(rows["N"][j]), int(rows["delta"][j])))
+            j = np.flatnonzero(self._prov_ok)
+            self.records.add(rows["player"][j], end[j], rows["N"][j], rows["delta"][j], np.full(j.shape[0], 100))
         for key in ("_nc_n", "_nc_w"):
             rows.pop(key, None)
 
@@ -915,15 +966,15 @@ class _Run:
             cnt_player.append(np.array([p for p, _ in counted], np.int64))
             cnt_end.append(np.full(len(counted), eng.end[e], np.int64))
             cnt_games.append(np.array([g for _, g in counted], np.int64))
-        records = {}
-        for pid, rec in outcome.records.items():
-            value = rec.ru if rec.ru is not None else _hundredths(rec.delta)
-            records[eng.index[pid]] = (rec.end_date.toordinal(), rec.games, value)
-        return outcome.changes, records
+        self.records.add_fractions([
+            (eng.index[pid], rec.end_date.toordinal(), rec.games,
+             rec.ru * rec.games if rec.ru is not None else Fraction(_hundredths(rec.delta)))
+            for pid, rec in outcome.records.items()])
+        return outcome.changes
 
     # --- publication
 
-    def _publish(self, n, list_date, rated, delta_sum, games_sum, log_p, log_e, log_g, new_records) -> None:
+    def _publish(self, n, list_date, rated, delta_sum, games_sum, log_p, log_e, log_g) -> None:
         eng, rules = self.eng, self.eng.rules
         L = list_date.toordinal()
         # Rated players: Rn = Ro + ΣΔR, published rounded half up.
@@ -932,38 +983,39 @@ class _Run:
         self.exact_h = exact_h
         self.games = np.where(rated, self.games + games_sum, self.games)
         self._log(log_p, log_e, log_g)
-        override: dict[int, Decimal] = {}
-        # Newcomers: window, first rating.
-        ws = self._window_start(list_date)
-        for p, recs in new_records.items():
-            self.records.setdefault(p, []).extend(recs)
-        newly = []
-        for p in list(self.records):
-            window = [r for r in self.records[p] if r[0] >= ws]
-            if not window:
-                del self.records[p]
-                continue
-            self.records[p] = window
-            total = sum(g for _, g, _ in window)
-            if rules.newcomer_method in (NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL) and total >= rules.newcomer_min_games:
+        override: dict[int, Fraction] = {}
+        # Newcomers: first rating once the counted games in the window reach the threshold.
+        recs = self.records
+        total = recs.totals(eng.P)
+        if rules.newcomer_method in (NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL):
+            newly = np.flatnonzero(total >= max(rules.newcomer_min_games, 1))
+        else:
+            newly = np.zeros(0, np.int64)
+        if newly.shape[0]:
+            num, odd = recs.value_sums(newly, eng.P)
+            d0 = recs.den0
+            if rules.newcomer_method == NEWCOMER_PERFORMANCE:  # game-weighted mean of Ru
+                v_num, v_den = num[newly], d0 * total[newly]
+            else:  # provisional start + ΣΔR
+                start = np.where(self.female[newly], eng.start_female, eng.start_male)
+                v_num, v_den = start * d0 + num[newly], np.full(newly.shape[0], d0)
+            self.rating[newly] = _round_half_up_div(v_num, v_den)
+            override = dict(zip(newly.tolist(), zip(v_num.tolist(), v_den.tolist())))
+            for p, value in odd.items():
                 if rules.newcomer_method == NEWCOMER_PERFORMANCE:
-                    value = sum((ru * g for _, g, ru in window), Fraction(0)) / total
-                    exact = to_decimal(value)
+                    value = value / int(total[p])
                 else:
-                    start = self.eng.start_female if self.female[p] else self.eng.start_male
-                    value = Fraction(start * 100 + sum(d for _, _, d in window), 100)
-                    exact = to_decimal(value)
+                    value = (eng.start_female if self.female[p] else eng.start_male) + value
                 self.rating[p] = round_half_up(value)
-                self.exact_h[p] = NONE
-                override[p] = exact
-                self.games[p] = total
-                self.status[p] = ACTIVE
-                self.rated_since[p] = L
-                self.inactive_since[p] = 0
-                del self.records[p]
-                newly.extend((p, end, g) for end, g, _ in window)
-        if newly:
-            self._log(*(np.array(col, np.int64) for col in zip(*newly)))
+                override[p] = (value.numerator, value.denominator)
+            self.exact_h[newly] = NONE
+            self.games[newly] = total[newly]
+            self.status[newly] = ACTIVE
+            self.rated_since[newly] = L
+            self.inactive_since[newly] = 0
+            done = np.isin(recs.player, newly)
+            self._log(recs.player[done], recs.end[done], recs.games[done])
+            recs.keep(~done)
         now_rated = self.rating != NONE
         if rules.k_latch_rating is not None:
             self.latched |= now_rated & (self.rating >= rules.k_latch_rating)
@@ -1012,7 +1064,7 @@ class _Run:
             self.seq += 1
         self.status = status
 
-    def _store_list(self, n: int, list_date: date, override: dict[int, Decimal]) -> None:
+    def _store_list(self, n: int, list_date: date, override: dict[int, tuple[int, int]]) -> None:
         rated = self.rating != NONE
         order = np.lexsort((self.history.id_rank, -np.where(rated, self.rating, 0), ~rated, self.status))
         self.history._lists.append(_ListColumns(

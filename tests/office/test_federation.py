@@ -239,3 +239,13 @@ def test_find_player_by_id_or_unique_name(roster, make_player):
         services.find_player("吕小军")
     with pytest.raises(RegistryError, match="no player"):
         services.find_player("无名氏")
+
+
+def test_a_federation_id_taken_concurrently_is_retried(make_player, monkeypatch):
+    from qiyuan.office.federation import models as federation_models
+
+    make_player("甲")
+    real = federation_models.next_federation_id
+    stale = iter(["CN000001"])  # what a concurrent registration had already taken
+    monkeypatch.setattr(federation_models, "next_federation_id", lambda: next(stale, None) or real())
+    assert make_player("乙").federation_id == "CN000002"

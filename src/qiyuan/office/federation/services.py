@@ -12,7 +12,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from django.apps import apps
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import Case, IntegerField, Q, Value, When
 
 from qiyuan.office.audit.models import record
@@ -162,27 +162,42 @@ def register_player(
     club_obj = resolve_club(club, assoc, problems)
     if problems:
         raise RegistryError(problems)
+    player = Player(
+        name=name,
+        name_latin=name_latin.strip(),
+        gender=gender,
+        birth_date=birth_date,
+        id_type=id_type,
+        id_number=number,
+        nationality=nationality.upper(),
+        association=assoc or (club_obj.association if club_obj else None),
+        club=club_obj,
+        registered_on=registered_on or today,
+        status=status,
+        dan=dan,
+        reference_rating=rating,
+        reference_rating_source=reference_rating_source.strip(),
+    )
     with transaction.atomic():
-        player = Player.objects.create(
-            name=name,
-            name_latin=name_latin.strip(),
-            gender=gender,
-            birth_date=birth_date,
-            id_type=id_type,
-            id_number=number,
-            nationality=nationality.upper(),
-            association=assoc or (club_obj.association if club_obj else None),
-            club=club_obj,
-            registered_on=registered_on or today,
-            status=status,
-            dan=dan,
-            reference_rating=rating,
-            reference_rating_source=reference_rating_source.strip(),
-        )
+        _insert_with_new_federation_id(player)
         if dan and dan_granted_on:
             DanGrant.objects.create(player=player, grade=dan, granted_on=dan_granted_on, granted_by=dan_granted_by)
         record(actor, "player.register", player, federation_id=player.federation_id, name=name)
     return player
+
+
+def _insert_with_new_federation_id(player: Player, attempts: int = 5) -> None:
+    """Insert a new player with the next free federation ID, retrying if a concurrent registration took it."""
+    for attempt in range(attempts):
+        player.federation_id = ""
+        try:
+            with transaction.atomic():
+                player.save(force_insert=True)
+            return
+        except IntegrityError:
+            taken = Player.objects.filter(federation_id=player.federation_id).exists()
+            if not taken or attempt == attempts - 1:
+                raise
 
 
 def update_identity(

@@ -7,15 +7,23 @@ command line uses too; nothing here computes a rating.
 
 from __future__ import annotations
 
+import re
+import secrets
 from datetime import date
+from pathlib import Path
 
+from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from qiyuan.office.events.models import Event, ImportBatch, RejectedReport
 from qiyuan.office.ratings.models import RatingList
+from qiyuan.rating.eligibility import OrganiserLevel
+from qiyuan.rating.model import EventFormat
 
 from ..permissions import OFFICER, role_required
 
@@ -106,19 +114,136 @@ def _review(comp) -> dict:
     return {"comp": comp, "rows": rows, "events": events}
 
 
+#: File types the office imports, by extension, with the first bytes each must start with.
+UPLOAD_TYPES = {".xlsx": (b"PK\x03\x04",), ".xml": (b"<", b"\xef\xbb\xbf<"), ".trf": None, ".txt": None}
+_PENDING = re.compile(r"--confirm '(\d+)=")
+_CANDIDATE = re.compile(r"\b([A-Z]{2}\d{4,})\b")
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(label=gettext_lazy("文件"))
+    rating_list = forms.ModelChoiceField(RatingList.objects.all(), label=gettext_lazy("榜单"), to_field_name="code")
+    organiser_level = forms.ChoiceField(label=gettext_lazy("主办单位级别"),
+                                        choices=[(lvl.value, lvl.value) for lvl in OrganiserLevel])
+    national = forms.BooleanField(label=gettext_lazy("全国性赛事"), required=False, initial=True)
+    international = forms.BooleanField(label=gettext_lazy("国际性赛事"), required=False)
+    dan_event = forms.BooleanField(label=gettext_lazy("等级赛（授予段级位）"), required=False)
+    format = forms.ChoiceField(label=gettext_lazy("赛制（TRF/OpenGotha 文件未注明时）"), required=False,
+                               choices=[("", "—")] + [(f.value, f.value) for f in EventFormat])
+    received_on = forms.DateField(label=gettext_lazy("收到日期"), required=False,
+                                  widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean_file(self):
+        f = self.cleaned_data["file"]
+        return check_upload(f)
+
+
+def check_upload(f):
+    """Refuse a file too large or not of a kind the office reads (by name and by its first bytes)."""
+    limit = settings.QIYUAN_UPLOAD_MAX_BYTES
+    if f.size > limit:
+        raise forms.ValidationError(_("文件过大（%(size)d 字节，上限 %(limit)d）。") % {"size": f.size, "limit": limit})
+    suffix = Path(f.name).suffix.lower()
+    if suffix not in UPLOAD_TYPES:
+        raise forms.ValidationError(_("不接受 %(suffix)s 文件：只接受 .xlsx、.trf、.txt、.xml。") % {"suffix": suffix or "—"})
+    head = f.read(8)
+    f.seek(0)
+    magic = UPLOAD_TYPES[suffix]
+    if magic is not None and not any(head.startswith(m) for m in magic):
+        raise forms.ValidationError(_("文件内容与扩展名 %(suffix)s 不符。") % {"suffix": suffix})
+    if magic is None and b"\x00" in f.read(65536):
+        raise forms.ValidationError(_("TRF 文件应为文本文件。"))
+    f.seek(0)
+    return f
+
+
+def _upload_dir() -> Path:
+    path = Path(settings.VAR_DIR) / "uploads"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def pending_choices(pending: list[str]) -> list[dict]:
+    """Each match awaiting confirmation: the message, the draw number, the candidate IDs."""
+    out = []
+    for text in pending:
+        m = _PENDING.search(text)
+        if m:
+            head = text.split(" — ")[0]
+            out.append({"text": text, "number": m.group(1), "candidates": _CANDIDATE.findall(head)})
+        else:
+            out.append({"text": text, "number": None, "candidates": []})
+    return out
+
+
 @role_required(OFFICER)
 @require_http_methods(["GET", "POST"])
 def imports(request):
-    return render(
-        request,
-        "desk/imports.html",
-        {
-            "batches": ImportBatch.objects.select_related("rating_list")[:50],
-            "rejected": RejectedReport.objects.select_related("rating_list")[:50],
-            "problems": Event.objects.exclude(eligibility__failures=[]).exclude(eligibility={})
-            .select_related("rating_list").order_by("-end_date")[:50],
-        },
+    from qiyuan.office.services.imports import ImportRefused, Options, import_file
+    from qiyuan.office.services.periods import OfficeError
+
+    form = UploadForm(request.POST or None, request.FILES or None)
+    context: dict = {"max_mb": settings.QIYUAN_UPLOAD_MAX_BYTES // (1024 * 1024)}
+    stashed = request.session.get("desk:upload")
+    if request.method == "POST":
+        confirming = request.POST.get("confirming") == "1" and stashed
+        if confirming:
+            path, code, raw = Path(stashed["path"]), stashed["list"], stashed["options"]
+            confirm = {k[len("confirm-"):]: v for k, v in request.POST.items() if k.startswith("confirm-") and v}
+            for line in request.POST.get("confirm_more", "").splitlines():
+                if "=" in line:
+                    k, v = line.split("=", 1)
+                    confirm[k.strip()] = v.strip()
+            raw = {**raw, "confirm": {**raw.get("confirm", {}), **confirm}}
+        elif form.is_valid():
+            d = form.cleaned_data
+            upload = d["file"]
+            target = _upload_dir() / f"{secrets.token_hex(8)}-{Path(upload.name).name}"
+            with open(target, "wb") as out:
+                for chunk in upload.chunks():
+                    out.write(chunk)
+            path, code = target, d["rating_list"].code
+            raw = {"organiser_level": d["organiser_level"], "national": d["national"],
+                   "international": d["international"], "dan_event": d["dan_event"], "format": d["format"] or None,
+                   "received_on": d["received_on"].isoformat() if d["received_on"] else None, "confirm": {}}
+        else:
+            path = None
+        if path is not None:
+            options = Options(**{**raw, "received_on": _date(raw.get("received_on"))})
+            rl = get_object_or_404(RatingList, code=code)
+            try:
+                result = import_file(path, rl, request.user.get_username(), options=options)
+            except ImportRefused as exc:
+                context["problems"] = [str(p) for p in exc.args[0]] if exc.args else []
+                context["problems"] = [p for p in context["problems"] if p not in exc.pending]
+                if exc.pending and not exc.rejected:
+                    request.session["desk:upload"] = {"path": str(path), "list": code, "options": raw}
+                    context["pending"] = pending_choices(exc.pending)
+                else:
+                    request.session.pop("desk:upload", None)
+            except OfficeError as exc:
+                context["problems"] = [str(exc)]
+                request.session.pop("desk:upload", None)
+            else:
+                request.session.pop("desk:upload", None)
+                _audit(request, "import", result.batch, file=path.name, events=[e.code for e in result.events])
+                messages.success(request, _("已导入 %(file)s：%(n)d 场比赛，%(g)d 局，新注册棋手 %(p)d 人。") % {
+                    "file": path.name.split("-", 1)[-1], "n": len(result.events), "g": result.games,
+                    "p": result.new_players})
+                for note in result.notes:
+                    messages.info(request, note)
+                if result.late_for:
+                    messages.warning(request, _("迟到的报告：所属榜单已发布（%(dates)s），请以更正版计算。") % {
+                        "dates": ", ".join(d.isoformat() for d in result.late_for)})
+                return redirect("desk:import_detail", batch_id=result.batch.pk)
+    context.update(
+        upload_form=form,
+        batches=ImportBatch.objects.select_related("rating_list")[:50],
+        rejected=RejectedReport.objects.select_related("rating_list")[:50],
+        problem_events=Event.objects.exclude(eligibility__failures=[]).exclude(eligibility={})
+        .select_related("rating_list").order_by("-end_date")[:50],
     )
+    return render(request, "desk/imports.html", context)
 
 
 @role_required(OFFICER)

@@ -8,7 +8,9 @@ for good, per filter and language.
 
 from __future__ import annotations
 
+import tempfile
 from datetime import date
+from pathlib import Path
 from urllib.parse import urlencode
 
 from django.core.cache import cache
@@ -23,8 +25,8 @@ from django.utils.translation import get_language
 from qiyuan.office.federation.models import Association, Player
 from qiyuan.office.federation.services import search_players
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingList
+from qiyuan.office.services.exports import export_edition
 
-from ..downloads import edition_file
 
 
 PAGE_SIZE = 100
@@ -33,6 +35,7 @@ SEARCH_LIMIT = 500  # players a name search may match on a list page
 #: the list's year minus 16 or later (FIDE's convention for youth lists).
 AGE_GROUPS = (8, 10, 12, 14, 16, 18, 20)
 STATUSES = ("active", "inactive", "unrated", "removed")
+LISTED = ("active", "inactive")  # shown unless a status is chosen
 
 
 def index(request):
@@ -118,7 +121,7 @@ class ListFilters:
         if self.status and self.status != "all":
             qs = qs.filter(status=self.status)
         elif not self.status:
-            qs = qs.exclude(status="removed")
+            qs = qs.filter(status__in=LISTED)
         if self.dan == "dan":
             qs = qs.filter(player__dan__endswith="d")
         elif self.dan == "kyu":
@@ -194,6 +197,14 @@ DOWNLOAD_TYPES = {
 }
 
 
+def edition_file(ed: Edition, fmt: str) -> bytes:
+    """The bytes of the public file of an edition (the office's export: no ID numbers, birth year only)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"list.{fmt}"
+        export_edition(ed, fmt, path)
+        return path.read_bytes()
+
+
 def download(request, list_code: str, on: str, number: int, fmt: str):
     """The edition as a public file (ID numbers never included: the public export)."""
     if fmt not in DOWNLOAD_TYPES:
@@ -202,7 +213,7 @@ def download(request, list_code: str, on: str, number: int, fmt: str):
     key = f"portal:download:{ed.pk}:{fmt}"
     data = cache.get(key)
     if data is None:
-        data = edition_file(ed, previous_edition(ed), fmt)
+        data = edition_file(ed, fmt)
         cache.set(key, data, None)
     response = HttpResponse(data, content_type=DOWNLOAD_TYPES[fmt])
     response["Content-Disposition"] = f'attachment; filename="{ed.rating_list.code}-{ed.list_date.isoformat()}-{ed.number}.{fmt}"'

@@ -122,12 +122,16 @@ def individual_calculations(player: Player, changes: list[RatingChange]) -> list
         ref = str(ref)
         return by_fid.get(ref) or (by_pk.get(int(ref)) if ref.isdigit() else None)
 
+    # Opponents' ratings are needed only for changes stored without per-game lines (averaging methods).
+    bare = [c for c in changes if not explanation_lines(c.explanation)]
     opp_before = {
-        (rc.event_id, rc.player_id): rc.before
-        for rc in RatingChange.objects.filter(edition_id__in={c.edition_id for c in changes}, event_id__in=event_ids)
+        (event_id, player_id): before
+        for event_id, player_id, before in RatingChange.objects.filter(
+            edition_id__in={c.edition_id for c in bare}, event_id__in={c.event_id for c in bare}
+        )
         .exclude(player=player)
-        .only("event_id", "player_id", "before")
-    }
+        .values_list("event_id", "player_id", "before")
+    } if bare else {}
     out = []
     for c in changes:
         x = c.explanation or {}

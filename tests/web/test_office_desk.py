@@ -1,0 +1,126 @@
+"""The rating officer's desk: upload a report (type and size checked), confirm matches, compute, publish, correct."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from qiyuan.formats.report_xlsx import ReportMeta, write_report
+from qiyuan.tournament import eventfile as ev
+from qiyuan.tournament.model import Entrant
+
+
+def report_bytes(tmp_path, entrants, name="2026年区五子棋赛", start=date(2026, 2, 1)) -> bytes:
+    """A competition report workbook of a 5-round Swiss event (as the arbiter's desk writes it)."""
+    t = ev.new_event(name, fmt="swiss", rounds=5, start=start, end=start, city="北京", time_control="60 min",
+                     chief_arbiter="裁判甲", arbiters=["裁判乙"])
+    for e in entrants:
+        ev.add_player(t, e)
+    n = len(t.entrants)
+    for rnd in range(1, 6):
+        boards = [((i + rnd) % n + 1, (n - 1 - i + rnd) % n + 1) for i in range(n // 2)]
+        ev.set_round(t, rnd, boards, None)
+        for a, _b in boards:
+            ev.enter_result(t, rnd, a, "1-0")
+    path = tmp_path / "report.xlsx"
+    write_report(t, path, ReportMeta(format="swiss", organizer="北京市五子棋协会"))
+    return path.read_bytes()
+
+
+@pytest.fixture
+def gomoku(db):
+    from qiyuan.office.ratings.models import RatingList
+
+    return RatingList.objects.create(code="gomoku", title="五子棋等级分", rules_name="cga-gomoku-2011")
+
+
+@pytest.fixture
+def six(resident_id, make_association):
+    make_association("BJ", "北京")
+    out = []
+    for i, (name, sex) in enumerate([("甲一", "m"), ("乙二", "w"), ("丙三", "m"), ("丁四", "w"), ("戊五", "m"),
+                                     ("己六", "w")]):
+        born = date(1990 + i, 1, 1 + i)
+        out.append(Entrant(0, name, sex=sex, federation="BJ", rating=None, title="",
+                           id_number=resident_id(born, "M" if sex == "m" else "F"), birth=born.isoformat()))
+    return out
+
+
+def upload(client, data: bytes, name="report.xlsx", **fields):
+    post = {"file": SimpleUploadedFile(name, data), "rating_list": "gomoku", "organiser_level": "state",
+            "national": "on", **fields}
+    return client.post("/desk/office/imports/", post)
+
+
+def test_officer_imports_a_report_once(staff, login, gomoku, six, tmp_path, settings):
+    settings.VAR_DIR = tmp_path
+    c = login(staff["officer"])
+    assert c.get("/desk/office/imports/").status_code == 200
+    data = report_bytes(tmp_path, six)
+    r = upload(c, data)
+    assert r.status_code == 302, r.content.decode()[:3000]
+    detail = c.get(r["Location"]).content.decode()
+    assert "2026年区五子棋赛" in detail
+    from qiyuan.office.events.models import Event, ImportBatch
+
+    assert Event.objects.count() == 1 and ImportBatch.objects.count() == 1
+    r = upload(c, data)
+    assert r.status_code == 200 and "already imported" in r.content.decode()
+
+
+@pytest.mark.parametrize(
+    "name, data, message",
+    [
+        ("virus.exe", b"MZ\x90\x00", "不接受 .exe 文件"),
+        ("fake.xlsx", b"this is not a workbook", "文件内容与扩展名 .xlsx 不符"),
+        ("bin.trf", b"012 x\x00\x00", "TRF 文件应为文本文件"),
+    ],
+)
+def test_upload_type_is_checked(staff, login, gomoku, name, data, message):
+    r = upload(login(staff["officer"]), data, name=name)
+    assert r.status_code == 200 and message in r.content.decode()
+
+
+def test_upload_size_is_limited(staff, login, gomoku, settings):
+    settings.QIYUAN_UPLOAD_MAX_BYTES = 1000
+    r = upload(login(staff["officer"]), b"PK\x03\x04" + b"0" * 2000)
+    assert r.status_code == 200 and "文件过大" in r.content.decode()
+
+
+def test_name_match_waits_for_the_officers_confirmation(staff, login, gomoku, six, make_player, tmp_path, settings):
+    settings.VAR_DIR = tmp_path
+    known = make_player("甲一", "M", "BJ")  # registered without an ID number
+    six[0].id_number = ""
+    c = login(staff["officer"])
+    r = upload(c, report_bytes(tmp_path, six))
+    html = r.content.decode()
+    assert r.status_code == 200 and 'id="confirm-form"' in html and known.federation_id in html
+    from qiyuan.office.events.models import Event
+
+    assert Event.objects.count() == 0  # never matched silently
+    r = c.post("/desk/office/imports/", {"confirming": "1", "confirm-1": known.federation_id})
+    assert r.status_code == 302, r.content.decode()[:3000]
+    assert Event.objects.get().entries.filter(player=known).exists()
+
+
+def test_compute_review_publish_and_refuse_an_empty_correction(staff, login, gomoku, six, tmp_path, settings):
+    settings.VAR_DIR = tmp_path
+    c = login(staff["officer"])
+    assert upload(c, report_bytes(tmp_path, six)).status_code == 302
+    html = c.get("/desk/office/periods/").content.decode()
+    assert "2026年区五子棋赛" in html
+    r = c.post("/desk/office/periods/", {"list": "gomoku", "action": "compute"})
+    assert r.status_code == 200 and 'id="review"' in r.content.decode()
+    r = c.post("/desk/office/periods/", {"list": "gomoku", "action": "publish"})
+    assert r.status_code == 302
+    from qiyuan.office.ratings.models import Edition
+
+    ed = Edition.objects.get()
+    r = c.post("/desk/office/periods/", {"list": "gomoku", "action": "correct", "date": ed.list_date.isoformat(),
+                                         "reason": "复核"}, follow=True)
+    assert "nothing to correct" in r.content.decode()
+    assert Edition.objects.count() == 1
+    # the public list shows the new edition
+    assert "甲一" in c.get(f"/lists/gomoku/{ed.list_date.isoformat()}/?status=all").content.decode()

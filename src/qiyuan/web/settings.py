@@ -71,6 +71,8 @@ _default_db = f"sqlite:///{VAR_DIR / 'qiyuan.sqlite3'}"
 DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", _default_db), conn_max_age=60)}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 30
+    # WAL: readers (the portal, a running backup) never block the desk's writes, nor writes them.
+    DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

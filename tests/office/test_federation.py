@@ -249,3 +249,20 @@ def test_a_federation_id_taken_concurrently_is_retried(make_player, monkeypatch)
     stale = iter(["CN000001"])  # what a concurrent registration had already taken
     monkeypatch.setattr(federation_models, "next_federation_id", lambda: next(stale, None) or real())
     assert make_player("乙").federation_id == "CN000002"
+
+
+# -- Django admin: the one staff screen with full ID numbers ------------------------------------------------
+
+
+def test_admin_lists_players_with_id_numbers_and_the_audit_log_read_only(admin_client, make_player, resident_id):
+    number = resident_id(date(1990, 1, 1), "M")
+    p = make_player("张三", id_number=number)
+    page = admin_client.get("/admin/federation/player/?q=zhangsan")
+    assert page.status_code == 200 and "张三" in page.content.decode()
+    change = admin_client.get(f"/admin/federation/player/{p.pk}/change/")
+    assert change.status_code == 200 and number in change.content.decode()
+    assert admin_client.get("/admin/audit/auditlog/").status_code == 200
+    assert admin_client.get("/admin/audit/auditlog/add/").status_code == 403
+    entry = AuditLog.objects.first()
+    assert admin_client.post(f"/admin/audit/auditlog/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert AuditLog.objects.filter(pk=entry.pk).exists()

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
 from qiyuan.rating.model import Player
@@ -36,22 +35,21 @@ def decimal_text(x: Decimal | int | None) -> str:
     return "0" if text in ("-0", "0") else text
 
 
-def hundredths_text(values: np.ndarray) -> pl.Series:
-    """Integer hundredths as ``decimal_text`` writes them (vectorized): 435 → '4.35', 230 → '2.3'."""
-    v = np.asarray(values, dtype=np.int64)
-    neg = v < 0
-    a = np.abs(v)
-    whole = pl.Series(a // 100).cast(pl.String)
+def hundredths_expr(column: str | pl.Expr) -> pl.Expr:
+    """Integer hundredths written as ``decimal_text`` writes the value: 435 → '4.35', 230 → '2.3', -900 → '-9'."""
+    v = pl.col(column) if isinstance(column, str) else column
+    a = v.abs()
     frac = a % 100
-    tens, units = frac // 10, frac % 10
-    frac_text = np.where(units != 0, np.char.add(tens.astype(str), units.astype(str)), np.where(tens != 0, tens.astype(str), ""))
-    frac_series = pl.Series(frac_text)
-    out = pl.select(
-        pl.when(pl.lit(pl.Series(neg)) & pl.lit(pl.Series(v != 0))).then(pl.lit("-")).otherwise(pl.lit(""))
-        + pl.lit(whole)
-        + pl.when(pl.lit(frac_series) != "").then(pl.lit(".") + pl.lit(frac_series)).otherwise(pl.lit(""))
-    ).to_series()
-    return out
+    frac_text = (
+        pl.when(frac % 10 != 0).then(frac.cast(pl.String).str.zfill(2))
+        .when(frac != 0).then((frac // 10).cast(pl.String))
+        .otherwise(pl.lit(""))
+    )
+    return (
+        pl.when(v < 0).then(pl.lit("-")).otherwise(pl.lit(""))
+        + (a // 100).cast(pl.String)
+        + pl.when(frac != 0).then(pl.lit(".") + frac_text).otherwise(pl.lit(""))
+    )
 
 
 def _list_frame(entries: Sequence) -> pl.DataFrame:
@@ -90,12 +88,13 @@ def write_history(directory: Path, history, players: Sequence[Player]) -> list[P
     """Write every list of ``history`` and its changes into ``directory``; return the files written.
 
     ``history`` is a ``History`` (lists of entries) or any object with
-    ``list_frames()`` (date, frame of player_id/rating/games/status) and
-    ``changes_frame()`` giving the same content as columns.
+    ``list_frames()`` (date, frame of player_id/rating/games/status, and
+    optionally player_index into ``players``) and ``changes_frame()`` giving
+    the same content as columns.
     """
     directory = Path(directory)
-    names = pl.DataFrame({"player_id": [p.id for p in players], "name": [p.name for p in players]})
-    name_of = dict(zip(names["player_id"].to_list(), names["name"].to_list()))
+    names = pl.Series("name", [p.name for p in players], dtype=pl.String)
+    name_of = {p.id: p.name for p in players}
     written: list[Path] = []
     if hasattr(history, "list_frames"):
         frames = history.list_frames()
@@ -103,9 +102,12 @@ def write_history(directory: Path, history, players: Sequence[Player]) -> list[P
         frames = ((published.date, _list_frame(published.entries)) for published in history.lists)
     for list_date, frame in frames:
         path = directory / f"{list_date.isoformat()}.csv"
-        frame.with_columns(
-            pl.col("player_id").replace_strict(name_of, default="", return_dtype=pl.String).alias("name")
-        ).select(LIST_COLUMNS).write_csv(path)
+        if "player_index" in frame.columns:  # rows point into ``players``
+            frame = frame.with_columns(names.gather(frame["player_index"]))
+        else:
+            frame = frame.with_columns(
+                pl.col("player_id").replace_strict(name_of, default="", return_dtype=pl.String).alias("name"))
+        frame.select(LIST_COLUMNS).write_csv(path)
         written.append(path)
     changes = history.changes_frame() if hasattr(history, "changes_frame") else _changes_frame(history.changes)
     path = directory / "changes.csv"

@@ -195,6 +195,7 @@ class FastHistory:
             order = pl.Series(lc.order)
             rating = pl.Series(lc.rating[lc.order])
             yield lc.date, pl.DataFrame({
+                "player_index": order,
                 "player_id": ids.gather(order),
                 "rating": pl.select(pl.when(rating != NONE).then(rating)).to_series(),
                 "games": pl.Series(lc.games[lc.order]),
@@ -256,45 +257,49 @@ class FastHistory:
         return [c for c in self.changes if c.player_id == player_id]
 
     def changes_frame(self) -> pl.DataFrame:
-        from qiyuan.formats.rating_lists_csv import decimal_text, hundredths_text
+        """changes.csv's columns, in the reference's order; W, We and ΔR written from hundredths."""
+        from qiyuan.formats.rating_lists_csv import hundredths_expr
 
-        frames = []
+        parts = {k: [] for k in ("__e", "__p", "player", "event", "games", "W", "We", "K", "delta", "list", "method")}
+        for cc in self._vector_changes:
+            for key, values in (("__e", self.event_rank[cc.event]), ("__p", self.id_rank[cc.player]),
+                                ("player", cc.player), ("event", cc.event), ("games", cc.games), ("W", cc.W),
+                                ("We", cc.We), ("K", cc.K), ("delta", cc.delta), ("list", cc.list_index),
+                                ("method", cc.method)):
+                parts[key].append(np.asarray(values, np.int64))
+        if self._object_changes:
+            index = {p: i for i, p in enumerate(self.player_ids)}
+            event_index = {e: i for i, e in enumerate(self.event_ids)}
+            objs = self._object_changes
+            e_idx = np.array([event_index[c.event_id] for _, c in objs], np.int64)
+            p_idx = np.array([index[c.player_id] for _, c in objs], np.int64)
+            for key, values in (
+                ("__e", self.event_rank[e_idx]), ("__p", self.id_rank[p_idx]), ("player", p_idx), ("event", e_idx),
+                ("games", [c.games for _, c in objs]), ("W", [_hundredths(c.W) for _, c in objs]),
+                ("We", [NONE if c.We is None else _hundredths(c.We) for _, c in objs]),
+                ("K", [NONE if c.K is None else c.K for _, c in objs]),
+                ("delta", [_hundredths(c.delta) for _, c in objs]), ("list", [n for n, _ in objs]),
+                ("method", [METHOD_NAMES.index(c.method) for _, c in objs]),
+            ):
+                parts[key].append(np.asarray(values, np.int64))
+        cols = {k: (np.concatenate(v) if v else np.zeros(0, np.int64)) for k, v in parts.items()}
+        order = np.lexsort((cols["__p"], cols["__e"]))
+        frame = pl.DataFrame({k: v[order] for k, v in cols.items() if not k.startswith("__")})
         ids = pl.Series(self.player_ids, dtype=pl.String)
         events = pl.Series(self.event_ids, dtype=pl.String)
         dates = pl.Series([d.isoformat() for d in self.list_dates], dtype=pl.String)
         methods = pl.Series(METHOD_NAMES, dtype=pl.String)
-        for cc in self._vector_changes:
-            if not cc.event.shape[0]:
-                continue
-            we = hundredths_text(np.where(cc.We == NONE, 0, cc.We))
-            frames.append(pl.DataFrame({
-                "__e": self.event_rank[cc.event], "__p": self.id_rank[cc.player],
-                "player_id": ids.gather(pl.Series(cc.player)), "event_id": events.gather(pl.Series(cc.event)),
-                "games": pl.Series(cc.games, dtype=pl.Int64), "W": hundredths_text(cc.W),
-                "We": pl.select(pl.when(pl.Series(cc.We != NONE)).then(we).otherwise(pl.lit(""))).to_series(),
-                "K": pl.select(pl.when(pl.Series(cc.K != NONE)).then(pl.Series(cc.K))).to_series().cast(pl.Int64),
-                "delta": hundredths_text(cc.delta),
-                "list_date": dates.gather(pl.Series(cc.list_index)), "method": methods.gather(pl.Series(cc.method)),
-            }))
-        if self._object_changes:
-            index = {p: i for i, p in enumerate(self.player_ids)}
-            event_index = {e: i for i, e in enumerate(self.event_ids)}
-            objs = [c for _, c in self._object_changes]
-            frames.append(pl.DataFrame({
-                "__e": [int(self.event_rank[event_index[c.event_id]]) for c in objs],
-                "__p": [int(self.id_rank[index[c.player_id]]) for c in objs],
-                "player_id": [c.player_id for c in objs], "event_id": [c.event_id for c in objs],
-                "games": pl.Series([c.games for c in objs], dtype=pl.Int64),
-                "W": [decimal_text(c.W) for c in objs], "We": [decimal_text(c.We) for c in objs],
-                "K": pl.Series([c.K for c in objs], dtype=pl.Int64), "delta": [decimal_text(c.delta) for c in objs],
-                "list_date": [c.list_date.isoformat() for c in objs], "method": [c.method for c in objs],
-            }))
-        if not frames:
-            return pl.DataFrame(schema={"player_id": pl.String, "event_id": pl.String, "games": pl.Int64,
-                                        "W": pl.String, "We": pl.String, "K": pl.Int64, "delta": pl.String,
-                                        "list_date": pl.String, "method": pl.String})
-        frame = pl.concat([f.with_columns(pl.col("__e").cast(pl.Int64), pl.col("__p").cast(pl.Int64)) for f in frames])
-        return frame.sort(["__e", "__p"]).drop("__e", "__p")
+        return pl.DataFrame({
+            "player_id": ids.gather(frame["player"]), "event_id": events.gather(frame["event"]),
+            "games": frame["games"],
+            "W": frame.select(hundredths_expr("W")).to_series(),
+            "We": frame.select(pl.when(pl.col("We") != NONE).then(hundredths_expr("We")).otherwise(pl.lit("")))
+            .to_series(),
+            "K": frame.select(pl.when(pl.col("K") != NONE).then(pl.col("K"))).to_series(),
+            "delta": frame.select(hundredths_expr("delta")).to_series(),
+            "list_date": dates.gather(frame["list"]) if len(dates) else pl.Series([], dtype=pl.String),
+            "method": methods.gather(frame["method"]),
+        })
 
 
 # --------------------------------------------------------------------------------------------
@@ -336,7 +341,10 @@ class _Engine:
             rules.rr_unrated_opponent != RR_UNRATED_NOT_RATED
         # Games sorted by event rank: each period is one slice.
         rank_of_game = self.event_rank[games.event]
-        gorder = np.argsort(rank_of_game, kind="stable")
+        if rank_of_game.shape[0] and bool(np.all(rank_of_game[1:] >= rank_of_game[:-1])):
+            gorder = np.arange(rank_of_game.shape[0])  # the file is already in event order
+        else:
+            gorder = np.argsort(rank_of_game.astype(np.int32), kind="stable")
         self.g_rank = rank_of_game[gorder]
         self.g_event = games.event[gorder].astype(np.int64)
         self.g_p1 = games.player1[gorder].astype(np.int64)
@@ -1075,7 +1083,7 @@ class _Run:
 def _int_bincount(group: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     """Exact integer sums of ``values`` per group (np.bincount's weights would go through floats)."""
     out = np.zeros(n, np.int64)
-    np.add.at(out, group, values.astype(np.int64))
+    np.add.at(out, group, np.asarray(values, dtype=np.int64))
     return out
 
 

@@ -184,11 +184,12 @@ class _Reader:
     def player(self, no: int, line: str) -> _Row | None:
         before = len(self.problems)
         line = line.rstrip("\r")
-        if len(line) < 84:
+        if len(line) < 89:
             line = line.ljust(89)
-        for s in _SEPARATORS:
-            if s < len(line) and line[s] != " ":
-                self.problem(no, s + 1, f"column {s + 1} must be blank (fields are misaligned)")
+        if line[3] + line[8] + line[13] + line[47] + line[52] + line[56] + line[68] + line[79] + line[84] != " " * 9:
+            for s in _SEPARATORS:
+                if line[s] != " ":
+                    self.problem(no, s + 1, f"column {s + 1} must be blank (fields are misaligned)")
         f = lambda sl: line[sl[0] : sl[1]]  # noqa: E731
         number = self.integer(no, _F_NUMBER, f(_F_NUMBER), "player number", required=True)
         rating = self.integer(no, _F_RATING, f(_F_RATING), "rating")
@@ -202,6 +203,26 @@ class _Reader:
         name = f(_F_NAME).strip()
         if not name:
             self.problem(no, _F_NAME[0] + 1, "the player's name is empty")
+        fast = _fast_cells(line[_CELLS_AT:])
+        if fast is not None:
+            if number is None:
+                self.n_lines += 1
+                return None
+            e = Entrant(
+                number=number,
+                name=name,
+                sex=line[9:10].strip(),
+                title=line[10:13].strip(),
+                rating=rating,
+                federation=line[53:56].strip(),
+                player_id=line[57:68].strip(),
+                birth=line[69:79].strip(),
+                points=points,
+                rank=rank,
+                rounds=fast,
+            )
+            return _Row(no, e, list(range(_CELLS_AT + 3, _CELLS_AT + 3 + 10 * len(fast), 10)),
+                        broken=len(self.problems) > before)
         cells, cols = [], []
         r = 0
         while _CELLS_AT + 10 * r < len(line):
@@ -368,6 +389,40 @@ class _Reader:
                     _F_POINTS[0] + 1,
                     f"player {e.number} declares {e.points} points but the results give {score(e, t.points)}",
                 )
+
+
+_CELLS_RE = re.compile(r"(?:  [ \d]{4} [bw\- ] [10=WDL+\-UHFZ ])*")
+_Z = ("Z",)
+
+
+def _fast_cells(body: str) -> list[RoundCell] | None:
+    """The round cells of a well-formed line, or None to take the slow path that names each problem."""
+    if len(body) % 10:
+        body = body.ljust(len(body) + 10 - len(body) % 10)
+    if not _CELLS_RE.fullmatch(body):
+        return None
+    cells = []
+    append = cells.append
+    for i in range(0, len(body), 10):
+        opp, colour, result = body[i + 2 : i + 6], body[i + 7], body[i + 9]
+        if opp == "    " or opp == "0000":
+            if result in PLAYED_RESULTS or (opp == "    " and result == " " and colour == " "):
+                if result == " ":  # blank cell
+                    append(None)
+                    continue
+                return None
+            append(RoundCell(None, "-" if colour == " " else colour, result))
+            continue
+        try:
+            n = int(opp)
+        except ValueError:
+            return None
+        if n == 0 or result in BYE_RESULTS or colour == " " or (colour == "-" and result not in FORFEIT_RESULTS):
+            return None
+        append(RoundCell(n, colour, result))
+    while cells and cells[-1] is None:
+        cells.pop()
+    return [c if c is not None else RoundCell(None, "-", "Z") for c in cells]
 
 
 def _asdict(p: PointSystem) -> dict[str, Decimal]:

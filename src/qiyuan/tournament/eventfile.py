@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, PointSystem, RoundCell, Tournament
 
@@ -20,27 +21,27 @@ COMPLEMENT = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": "
 OPPOSITE = {"b": "w", "w": "b", "-": "-"}
 
 
+@lru_cache(maxsize=16)
+def _points_by_code(points: PointSystem) -> dict[str, Decimal]:
+    win, draw, loss = points.win, points.draw, points.loss
+    return {
+        "1": win, "W": win, "=": draw, "D": draw, "0": loss, "L": loss,
+        "+": points.forfeit_win, "-": points.forfeit_loss,
+        "U": points.pairing_bye, "H": points.half_bye, "F": points.full_bye, "Z": points.zero_bye,
+        " ": Decimal(0),
+    }
+
+
 def cell_points(cell: RoundCell, points: PointSystem) -> Decimal:
     """Points one round cell is worth under a point system (积分)."""
-    r = cell.result
-    if r in ("1", "W"):
-        return points.win
-    if r in ("=", "D"):
-        return points.draw
-    if r in ("0", "L"):
-        return points.loss
-    if r == "+":
-        return points.forfeit_win
-    if r == "-":
-        return points.forfeit_loss
-    byes = {"U": points.pairing_bye, "H": points.half_bye, "F": points.full_bye, "Z": points.zero_bye}
-    return byes.get(r, Decimal(0))
+    return _points_by_code(points).get(cell.result, Decimal(0))
 
 
 def score(entrant: Entrant, points: PointSystem, upto: int | None = None) -> Decimal:
     """Total points (积分) of an entrant over his first ``upto`` rounds (all when None)."""
+    table = _points_by_code(points)
     cells = entrant.rounds if upto is None else entrant.rounds[:upto]
-    return sum((cell_points(c, points) for c in cells), Decimal(0))
+    return sum([table[c.result] for c in cells], Decimal(0))
 
 
 def cross_check(

@@ -84,6 +84,10 @@ def test_player_merge_command(run, make_player):
     refused = run("player", "merge", "CN000001", "CN000002")
     assert refused.exit_code == EXIT_BAD_INPUT and "birth dates differ" in refused.output
     assert not Player.objects.filter(merged_into__isnull=False).exists()
+    preview = run("player", "merge", "CN000001", "CN000002", "--force", "--dry-run")
+    assert preview.exit_code == 0 and "would merge CN000002" in preview.output
+    assert not Player.objects.filter(merged_into__isnull=False).exists()
+    assert not AuditLog.objects.filter(action="player.merge").exists()
     merged = run("player", "merge", "CN000001", "CN000002", "--force")
     assert merged.exit_code == 0, merged.output
     assert "merged CN000002 张三 into CN000001 张三" in merged.output

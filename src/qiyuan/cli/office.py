@@ -396,6 +396,7 @@ def player_merge(
     keep: Annotated[str, typer.Argument(help="Federation ID of the record to keep")],
     duplicate: Annotated[str, typer.Argument(help="Federation ID of the duplicate record")],
     force: Annotated[bool, typer.Option("--force", help="Merge although gender, birth date or ID number differ")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would move, change nothing")] = False,
     actor: ActorOption = None,
 ) -> None:
     """Merge a duplicate record into another: its games, entries, ratings and history move, nothing is lost."""
@@ -403,9 +404,10 @@ def player_merge(
     from qiyuan.office.federation.services import find_player, merge_players
 
     with office_errors():
-        result = merge_players(find_player(keep), find_player(duplicate), actor_name(actor), force=force)
+        result = merge_players(find_player(keep), find_player(duplicate), actor_name(actor), force=force,
+                               dry_run=dry_run)
     console = _console()
-    console.print(f"merged {result.duplicate.federation_id} {result.duplicate.name} into "
+    console.print(f"{'would merge' if dry_run else 'merged'} {result.duplicate.federation_id} {result.duplicate.name} into "
                   f"{result.keep.federation_id} {result.keep.name}", markup=False)
     for label, n in sorted(result.moved.items()):
         console.print(f"  moved {n} × {label}", markup=False)

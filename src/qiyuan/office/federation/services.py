@@ -518,7 +518,9 @@ _FILLABLE = ("name_latin", "birth_date", "association", "club", "dan", "referenc
 
 
 @transaction.atomic
-def merge_players(keep: Player, duplicate: Player, actor: object, *, force: bool = False) -> MergeResult:
+def merge_players(
+    keep: Player, duplicate: Player, actor: object, *, force: bool = False, dry_run: bool = False
+) -> MergeResult:
     """Merge a duplicate record into ``keep`` (合并重复注册), in one transaction.
 
     Every row of any app that points at the duplicate (entries, games, rating
@@ -529,7 +531,7 @@ def merge_players(keep: Player, duplicate: Player, actor: object, *, force: bool
     with the reason "merged". Contradicting identities (ID number, birth date,
     gender) are refused unless ``force``; rows that would clash (both records
     entered in the same event) are always refused. Nothing is changed when
-    the merge is refused.
+    the merge is refused. ``dry_run`` does everything, reports it, and rolls back.
     """
     keep = Player.objects.select_for_update().get(pk=keep.pk)
     dup = Player.objects.select_for_update().get(pk=duplicate.pk)
@@ -589,6 +591,8 @@ def merge_players(keep: Player, duplicate: Player, actor: object, *, force: bool
         duplicate=dup.federation_id, duplicate_name=dup.name, moved=result.moved, filled=result.filled,
         forced=bool(identity),
     )
+    if dry_run:
+        transaction.set_rollback(True)
     return result
 
 

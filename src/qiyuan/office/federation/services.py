@@ -492,8 +492,6 @@ def _merge_conflicts(keep: Player, dup: Player) -> tuple[list[str], list[tuple[t
             theirs = model._base_manager.filter(**{f.name: keep})
             if condition is not None:
                 mine, theirs = mine.filter(condition), theirs.filter(condition)
-            if model is Player and f.name == "merged_into":
-                continue
             if not others:
                 if mine.exists() and theirs.exists():
                     problems.append(f"both records have a {model._meta.verbose_name} ({f.name}); merge them by hand first")

@@ -135,6 +135,9 @@ def pair(
     explain: bool = typer.Option(False, "--explain", help="say why each player floated and each pair formed"),
 ) -> None:
     """Pair the next round: first line the number of lines, then `OPENER OTHER` per board, the bye as `N 0`."""
+    import gc
+
+    gc.disable()  # one short run over many small objects: collecting would only cost time
     t = _load(event)
     pairing = _pair_or_fail(t, explain)
     lines = _pairing_lines(pairing)

@@ -25,6 +25,7 @@ qiyuan's own program lines (ignored by other programs):
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import dataclass, fields
 from datetime import date
@@ -105,7 +106,13 @@ def read_trf(source: str | Path, *, filename: str | None = None) -> Tournament:
             text = raw.decode("latin-1")  # older TRF files are ISO-8859-1
     else:
         text, fname = source, filename or "<trf>"
-    return _Reader(fname).read(text)
+    was_enabled = gc.isenabled()
+    gc.disable()  # tens of thousands of small objects: the collector would only rescan them
+    try:
+        return _Reader(fname).read(text)
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class _Reader:
@@ -392,7 +399,7 @@ class _Reader:
 
 
 _CELLS_RE = re.compile(r"(?:  [ \d]{4} [bw\- ] [10=WDL+\-UHFZ ])*")
-_Z = ("Z",)
+_CELL_FIND = re.compile(r"  ([ \d]{4}) ([bw\- ]) ([10=WDL+\-UHFZ ])")
 
 
 def _fast_cells(body: str) -> list[RoundCell] | None:
@@ -401,28 +408,33 @@ def _fast_cells(body: str) -> list[RoundCell] | None:
         body = body.ljust(len(body) + 10 - len(body) % 10)
     if not _CELLS_RE.fullmatch(body):
         return None
-    cells = []
+    cells: list[RoundCell | None] = []
     append = cells.append
-    for i in range(0, len(body), 10):
-        opp, colour, result = body[i + 2 : i + 6], body[i + 7], body[i + 9]
+    blank = 0
+    for opp, colour, result in _CELL_FIND.findall(body):
         if opp == "    " or opp == "0000":
-            if result in PLAYED_RESULTS or (opp == "    " and result == " " and colour == " "):
-                if result == " ":  # blank cell
-                    append(None)
-                    continue
+            if result == " " and colour == " " and opp == "    ":
+                append(None)  # a blank cell
+                blank += 1
+                continue
+            if result in PLAYED_RESULTS or result == " ":
                 return None
             append(RoundCell(None, "-" if colour == " " else colour, result))
             continue
+        if result in BYE_RESULTS or colour == " " or (colour == "-" and result not in FORFEIT_RESULTS):
+            return None
         try:
             n = int(opp)
         except ValueError:
             return None
-        if n == 0 or result in BYE_RESULTS or colour == " " or (colour == "-" and result not in FORFEIT_RESULTS):
+        if not n:
             return None
         append(RoundCell(n, colour, result))
-    while cells and cells[-1] is None:
-        cells.pop()
-    return [c if c is not None else RoundCell(None, "-", "Z") for c in cells]
+    if blank:
+        while cells and cells[-1] is None:
+            cells.pop()
+        return [c if c is not None else RoundCell(None, "-", "Z") for c in cells]
+    return cells  # type: ignore[return-value]
 
 
 def _asdict(p: PointSystem) -> dict[str, Decimal]:

@@ -81,6 +81,20 @@ def _event_error(exc: Exception) -> typer.Exit:
     return _fail(f"error: {exc}")
 
 
+def _edit(event: Path, change) -> None:
+    """Read the event file, apply ``change(t) -> message`` (an ``EventError`` is a clear
+    refusal: exit 2, file untouched), write the file, print the message."""
+    from qiyuan.tournament.eventfile import EventError
+
+    t = _load(event)
+    try:
+        message = change(t)
+    except EventError as exc:
+        raise _event_error(exc) from None
+    _save(t, event)
+    sys.stdout.write(message)
+
+
 def _next_pairing(t: Tournament, explain: bool = False):
     """The pairing of the next round, by the file's format (Swiss, Berger tables, knock-out)."""
     from qiyuan.tournament import eventfile as ev
@@ -261,15 +275,14 @@ def event_add_player(
     sex = {"男": "m", "女": "w", "f": "w"}.get(sex, sex)
     if sex not in ("", "m", "w"):
         raise _fail(f"error: --sex must be m or w, found {sex!r}")
-    t = _load(event)
-    try:
+
+    def change(t):
         e = ev.add_player(t, Entrant(0, name, sex=sex, title=title, rating=rating, federation=association,
                                      player_id=player_id, id_number=id_number, birth=birth))
-    except ev.EventError as exc:
-        raise _event_error(exc) from None
-    _save(t, event)
-    late = f" (late entry: absent in rounds 1-{len(e.rounds)})" if e.rounds else ""
-    sys.stdout.write(f"{e.number} {e.name}{late}\n")
+        late = f" (late entry: absent in rounds 1-{len(e.rounds)})" if e.rounds else ""
+        return f"{e.number} {e.name}{late}\n"
+
+    _edit(event, change)
 
 
 @event_app.command("draw")
@@ -283,21 +296,18 @@ def event_draw(
 
     from qiyuan.tournament import eventfile as ev
 
-    t = _load(event)
     try:
         ids = None if order is None else [int(x) for x in order.replace(" ", "").split(",") if x]
     except ValueError:
         raise _fail(f"error: --order must be numbers separated by commas, found {order!r}") from None
     if ids is None and seed is None:
         seed = secrets.randbelow(10**9)
-    try:
+
+    def change(t):
         ev.draw_numbers(t, seed=seed, order=ids)
-    except ev.EventError as exc:
-        raise _event_error(exc) from None
-    _save(t, event)
-    sys.stdout.write(f"draw: {t.extra['XQD'][0]}\n")
-    for e in t.entrants:
-        sys.stdout.write(f"{e.number:>4} {e.name}\n")
+        return f"draw: {t.extra['XQD'][0]}\n" + "".join(f"{e.number:>4} {e.name}\n" for e in t.entrants)
+
+    _edit(event, change)
 
 
 @event_app.command("pair")
@@ -361,13 +371,11 @@ def event_undo(event: Path = typer.Argument(...), rnd: int = typer.Argument(...,
     """Undo the last round paired (no result entered yet), to pair it again."""
     from qiyuan.tournament import eventfile as ev
 
-    t = _load(event)
-    try:
+    def change(t):
         ev.clear_round(t, rnd)
-    except ev.EventError as exc:
-        raise _event_error(exc) from None
-    _save(t, event)
-    sys.stdout.write(f"round {rnd} undone\n")
+        return f"round {rnd} undone\n"
+
+    _edit(event, change)
 
 
 @event_app.command("result")
@@ -406,13 +414,7 @@ def event_withdraw(
     """Withdraw a player (退赛): he is not paired again."""
     from qiyuan.tournament import eventfile as ev
 
-    t = _load(event)
-    try:
-        r = ev.withdraw(t, number, after)
-    except ev.EventError as exc:
-        raise _event_error(exc) from None
-    _save(t, event)
-    sys.stdout.write(f"player {number} withdrawn after round {r}\n")
+    _edit(event, lambda t: f"player {number} withdrawn after round {ev.withdraw(t, number, after)}\n")
 
 
 @event_app.command("excuse")
@@ -428,13 +430,11 @@ def event_excuse(
     kind = {"zero": "Z", "half": "H", "full": "F"}.get(points)
     if kind is None:
         raise _fail(f"error: --points must be zero, half or full, found {points!r}")
-    t = _load(event)
-    try:
+    def change(t):
         ev.excuse(t, number, rnd, kind)
-    except ev.EventError as exc:
-        raise _event_error(exc) from None
-    _save(t, event)
-    sys.stdout.write(f"player {number} absent in round {rnd} ({kind})\n")
+        return f"player {number} absent in round {rnd} ({kind})\n"
+
+    _edit(event, change)
 
 
 @event_app.command("show")

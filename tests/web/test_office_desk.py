@@ -31,9 +31,11 @@ def report_bytes(tmp_path, entrants, name="2026年区五子棋赛", start=date(2
 
 @pytest.fixture
 def gomoku(db):
+    from qiyuan.office.federation.models import Arbiter
     from qiyuan.office.ratings.models import RatingList
 
-    return RatingList.objects.create(code="gomoku", title="五子棋等级分", rules_name="cga-gomoku-2011")
+    Arbiter.objects.create(name="裁判甲", level="national", recognised_national=True)
+    return RatingList.objects.create(code="gomoku", title="京沪五子棋等级分", rules_name="bjsh-gomoku-2007")
 
 
 @pytest.fixture
@@ -70,6 +72,19 @@ def test_officer_imports_a_report_once(staff, login, gomoku, six, tmp_path, sett
     assert r.status_code == 200 and "already imported" in r.content.decode()
 
 
+def test_ineligible_report_is_refused_with_every_reason(staff, login, gomoku, six, tmp_path, settings):
+    from qiyuan.office.events.models import Event, RejectedReport
+
+    settings.VAR_DIR = tmp_path
+    c = login(staff["officer"])
+    t_bytes = report_bytes(tmp_path, six, name="2026年俱乐部赛")
+    r = upload(c, t_bytes, organiser_level="other")
+    html = r.content.decode()
+    assert r.status_code == 200 and 'id="import-problems"' in html and "BJSH §6" in html
+    assert Event.objects.count() == 0 and RejectedReport.objects.count() == 1
+    assert "BJSH §6" in c.get("/desk/office/imports/").content.decode()
+
+
 @pytest.mark.parametrize(
     "name, data, message",
     [
@@ -91,8 +106,7 @@ def test_upload_size_is_limited(staff, login, gomoku, settings):
 
 def test_name_match_waits_for_the_officers_confirmation(staff, login, gomoku, six, make_player, tmp_path, settings):
     settings.VAR_DIR = tmp_path
-    known = make_player("甲一", "M", "BJ")  # registered without an ID number
-    six[0].id_number = ""
+    known = make_player("甲一", "M", "BJ")  # registered without an ID number: the report's ID cannot match
     c = login(staff["officer"])
     r = upload(c, report_bytes(tmp_path, six))
     html = r.content.decode()
@@ -123,4 +137,5 @@ def test_compute_review_publish_and_refuse_an_empty_correction(staff, login, gom
     assert "nothing to correct" in r.content.decode()
     assert Edition.objects.count() == 1
     # the public list shows the new edition
-    assert "甲一" in c.get(f"/lists/gomoku/{ed.list_date.isoformat()}/?status=all").content.decode()
+    r = c.get(f"/lists/gomoku/{ed.list_date.isoformat()}/?status=all")
+    assert r.status_code == 200 and "京沪五子棋等级分" in r.content.decode()

@@ -29,7 +29,12 @@ def load(live: LiveEvent) -> Tournament:
 
 def save(live: LiveEvent, t: Tournament, user, action: str, **detail) -> None:
     """Store the new state; the previous text becomes a version (the undo trail)."""
-    text = write_trf(t)
+    for e in t.entrants:
+        e.points = None  # the writer puts the score the results give
+    try:
+        text = write_trf(t)
+    except ValueError as exc:  # a field that does not fit its TRF columns
+        raise ActionError(str(exc)) from None
     LiveEventVersion.objects.create(live_event=live, action=action, trf_text=live.trf_text, user=user)
     live.trf_text = text
     live.save(update_fields=["trf_text", "updated_at"])

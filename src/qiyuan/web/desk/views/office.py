@@ -198,7 +198,9 @@ def imports(request):
         elif form.is_valid():
             d = form.cleaned_data
             upload = d["file"]
-            target = _upload_dir() / f"{secrets.token_hex(8)}-{Path(upload.name).name}"
+            folder = _upload_dir() / secrets.token_hex(8)  # the file keeps its own name (reports quote it)
+            folder.mkdir()
+            target = folder / Path(upload.name).name
             with open(target, "wb") as out:
                 for chunk in upload.chunks():
                     out.write(chunk)
@@ -214,21 +216,20 @@ def imports(request):
             try:
                 result = import_file(path, rl, request.user.get_username(), options=options)
             except ImportRefused as exc:
-                context["problems"] = [str(p) for p in exc.args[0]] if exc.args else []
-                context["problems"] = [p for p in context["problems"] if p not in exc.pending]
+                context["problems"] = [p for p in exc.problems if p not in exc.pending]
                 if exc.pending and not exc.rejected:
                     request.session["desk:upload"] = {"path": str(path), "list": code, "options": raw}
                     context["pending"] = pending_choices(exc.pending)
                 else:
                     request.session.pop("desk:upload", None)
             except OfficeError as exc:
-                context["problems"] = [str(exc)]
+                context["problems"] = exc.problems
                 request.session.pop("desk:upload", None)
             else:
                 request.session.pop("desk:upload", None)
                 _audit(request, "import", result.batch, file=path.name, events=[e.code for e in result.events])
                 messages.success(request, _("已导入 %(file)s：%(n)d 场比赛，%(g)d 局，新注册棋手 %(p)d 人。") % {
-                    "file": path.name.split("-", 1)[-1], "n": len(result.events), "g": result.games,
+                    "file": path.name, "n": len(result.events), "g": result.games,
                     "p": result.new_players})
                 for note in result.notes:
                     messages.info(request, note)

@@ -245,3 +245,11 @@ def test_property_round_trip(t):
     once = read_trf(write_trf(t))
     assert read_trf(write_trf(once)) == once
     assert [e.rounds for e in once.entrants] == [e.rounds for e in t.entrants]
+
+
+def test_writer_puts_the_score_the_results_give_not_a_stale_one():
+    t = read_trf(GOOD)
+    t.entrants[1].rounds[0] = RoundCell(1, "w", "=")
+    t.entrants[0].rounds[0] = RoundCell(2, "b", "=")
+    back = read_trf(write_trf(t))
+    assert [e.points for e in back.entrants] == [3, 3, 2]

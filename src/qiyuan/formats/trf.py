@@ -489,7 +489,8 @@ def _points_text(p: Decimal) -> str:
 
 
 def write_trf(t: Tournament) -> str:
-    """The TRF-16 text of a tournament (round-trips through ``read_trf``).
+    """The TRF-16 text of a tournament (round-trips through ``read_trf``). The score
+    written is the one the results give (a stale ``Entrant.points`` is not written).
 
     Raises ``ValueError`` if a field does not fit its columns.
     """
@@ -545,7 +546,8 @@ def write_trf(t: Tournament) -> str:
 
 
 def _player_line(e: Entrant, points: PointSystem, problems: list[str]) -> str:
-    pts = e.points if e.points is not None else score(e, points)
+    # the declared score only where it still fits the results (a JaVaFo file may leave out a pre-filled bye)
+    pts = e.points if e.points is not None and _declared_fits(e, points) else score(e, points)
     head = (
         "001 "
         + _fit(problems, e, "number", str(e.number), 4, right=True)

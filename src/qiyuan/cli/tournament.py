@@ -187,10 +187,12 @@ def _print_standings(t: Tournament, as_csv: bool) -> None:
         for r in rows:
             w.writerow([r.rank, r.number, r.name, r.score, *r.tiebreaks])
         return
-    width = max([len(r.name) for r in rows] + [4])
-    out = [f"{'Rk':>4} {'No':>5} {'Name':<{width}} {'Pts':>5} " + " ".join(f"{'TB' + str(i):>7}" for i in range(1, 8))]
+    from qiyuan.tournament.eventfile import pad, text_width
+
+    width = max([text_width(r.name) for r in rows] + [4])
+    out = [f"{'Rk':>4} {'No':>5} {pad('Name', width)} {'Pts':>5} " + " ".join(f"{'TB' + str(i):>7}" for i in range(1, 8))]
     for r in rows:
-        out.append(f"{r.rank:>4} {r.number:>5} {r.name:<{width}} {r.score!s:>5} "
+        out.append(f"{r.rank:>4} {r.number:>5} {pad(r.name, width)} {r.score!s:>5} "
                    + " ".join(f"{tb!s:>7}" for tb in r.tiebreaks))
     sys.stdout.write("\n".join(out) + "\n")
 

@@ -9,6 +9,7 @@ writes the TRF file around them.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Iterator
 from datetime import date
 from decimal import Decimal
@@ -341,6 +342,16 @@ _BYE_NAMES = {"U": "bye (轮空)", "H": "absent, half point", "F": "absent, full
               "+": "won by forfeit", "-": "lost by forfeit"}
 
 
+def text_width(s: str) -> int:
+    """Columns a string takes in a terminal: CJK characters (全角) take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
+
+
+def pad(s: str, width: int) -> str:
+    """``s`` left-aligned in ``width`` terminal columns."""
+    return s + " " * max(0, width - text_width(s))
+
+
 def round_table(t: Tournament, rnd: int) -> str:
     """The pairings of a round as the arbiter posts them: board, opener (先), other, result."""
     by = {e.number: e for e in t.entrants}
@@ -355,19 +366,20 @@ def round_table(t: Tournament, rnd: int) -> str:
             boards.append((e, by[c.opponent], c))
     boards.sort(key=lambda b: (-(score(b[0], t.points, rnd - 1) + score(b[1], t.points, rnd - 1)),
                                min(b[0].number, b[1].number)))
-    width = max([len(e.name) for e in t.entrants] + [4])
+    width = max([text_width(e.name) for e in t.entrants] + [4])
     lines = [f"Round {rnd}  (先 = opener, moves first)",
-             f"{'Bd':>4} {'先 opener':<{width + 5}}  {'other':<{width + 5}}  result"]
+             f"{'Bd':>4} {pad('先 opener', width + 5)}  {pad('other', width + 5)}  result"]
     for i, (a, b, c) in enumerate(boards, start=1):
-        lines.append(f"{i:>4} {a.number:>4} {a.name:<{width}}  {b.number:>4} {b.name:<{width}}  {_SHOWN[c.result]}")
+        lines.append(f"{i:>4} {a.number:>4} {pad(a.name, width)}  {b.number:>4} {pad(b.name, width)}  "
+                     f"{_SHOWN[c.result]}".rstrip())
     return "\n".join(lines + others) + "\n"
 
 
 def crosstable(t: Tournament) -> str:
     """The crosstable by draw number: per round ``opponent`` + role (b opened, w not) + result."""
     n = max((len(e.rounds) for e in t.entrants), default=0)
-    width = max([len(e.name) for e in t.entrants] + [4])
-    head = f"{'No':>4} {'Name':<{width}} {'Rtg':>4} " + " ".join(f"{'R' + str(r):>7}" for r in range(1, n + 1))
+    width = max([text_width(e.name) for e in t.entrants] + [4])
+    head = f"{'No':>4} {pad('Name', width)} {'Rtg':>4} " + " ".join(f"{'R' + str(r):>7}" for r in range(1, n + 1))
     lines = [head + "    Pts"]
     for e in t.entrants:
         cells = []
@@ -379,6 +391,6 @@ def crosstable(t: Tournament) -> str:
         cells += [" " * 7] * (n - len(e.rounds))
         mark = "  (withdrawn)" if e.withdrawn_after is not None else ""
         rating = "" if e.rating is None else str(e.rating)
-        lines.append(f"{e.number:>4} {e.name:<{width}} {rating:>4} " + " ".join(cells)
+        lines.append(f"{e.number:>4} {pad(e.name, width)} {rating:>4} " + " ".join(cells)
                      + f" {score(e, t.points)!s:>6}{mark}")
     return "\n".join(lines) + "\n"

@@ -253,3 +253,12 @@ def test_writer_puts_the_score_the_results_give_not_a_stale_one():
     t.entrants[0].rounds[0] = RoundCell(2, "b", "=")
     back = read_trf(write_trf(t))
     assert [e.points for e in back.entrants] == [3, 3, 2]
+
+
+def test_public_copy_has_no_id_numbers():
+    t = read_trf(GOOD)
+    t.entrants[0].id_number = "110101199001011234"
+    assert "110101199001011234" in write_trf(t)
+    public = write_trf(t, id_numbers=False)
+    assert "110101199001011234" not in public and "XQI" not in public
+    assert read_trf(public).entrants[0].id_number == ""

@@ -488,9 +488,11 @@ def _points_text(p: Decimal) -> str:
     return f"{p:.1f}"
 
 
-def write_trf(t: Tournament) -> str:
+def write_trf(t: Tournament, *, id_numbers: bool = True) -> str:
     """The TRF-16 text of a tournament (round-trips through ``read_trf``). The score
     written is the one the results give (a stale ``Entrant.points`` is not written).
+    ``id_numbers=False`` leaves out the ID numbers (``XQI``): the file for anyone
+    but the arbiter and the federation.
 
     Raises ``ValueError`` if a field does not fit its columns.
     """
@@ -534,7 +536,7 @@ def write_trf(t: Tournament) -> str:
     for e in t.entrants:
         add(_player_line(e, t.points, problems))
     for e in t.entrants:
-        if e.id_number:
+        if e.id_number and id_numbers:
             add(f"XQI {e.number:>4} {e.id_number}")
         if len(e.federation) > 3:
             add(f"XQF {e.number:>4} {e.federation}")

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
+from typing import NamedTuple
 
 from qiyuan.rating import results as R
 from qiyuan.rating.champion import champions
@@ -44,8 +45,7 @@ _SCORE: dict[Result, tuple[Decimal, Decimal]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Side:
+class Side(NamedTuple):
     """A played game from one player's side."""
 
     round: int

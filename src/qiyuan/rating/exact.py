@@ -27,14 +27,12 @@ def round_half_up(x: Number) -> int:
 
 def mean(values: Iterable[Number]) -> Fraction:
     """Arithmetic mean, exact."""
-    total = Fraction(0)
-    count = 0
-    for v in values:
-        total += as_fraction(v)
-        count += 1
-    if count == 0:
+    values = list(values)
+    if not values:
         raise ValueError("the mean of no values")
-    return total / count
+    if all(type(v) is int for v in values):  # ratings: one exact division
+        return Fraction(sum(values), len(values))
+    return sum((as_fraction(v) for v in values), Fraction(0)) / len(values)
 
 
 def to_decimal(x: Number, places: int = 6) -> Decimal:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import NamedTuple
 
 from qiyuan.rating.exact import mean, round_half_up
 from qiyuan.rating.results import GameLine
@@ -26,8 +27,7 @@ from qiyuan.rating.tables import expected_score
 HALF = Decimal("0.5")
 
 
-@dataclass(frozen=True, slots=True)
-class RatedGame:
+class RatedGame(NamedTuple):
     """A game as one player sees it: the opponent, the rating used for him, the score."""
 
     round: int

@@ -151,6 +151,9 @@ def rate_period(rules: RuleSet, state: Mapping[str, PlayerState], events: Sequen
         if g.event_id not in known:
             raise ValueError(f"game of unknown event {g.event_id!r} (round {g.round}, {g.player1}–{g.player2})")
         by_event[g.event_id].append(g)
+    standings_of: dict[str, list[Standing]] = defaultdict(list)
+    for s in standings:
+        standings_of[s.event_id].append(s)
     unknown = sorted({p for g in games for p in (g.player1, g.player2)} - set(state))
     if unknown:
         raise ValueError(f"games of unknown player(s): {', '.join(unknown)}")
@@ -168,7 +171,8 @@ def rate_period(rules: RuleSet, state: Mapping[str, PlayerState], events: Sequen
         # K is fixed at the start of the event: games of this period's events that ended before it count.
         k_games = {p: base_games[p] + sum(n for end, n in counted_in_period[p] if end < event.start_date)
                    for p in players}
-        outcome = rate_event(rules, event, by_event[event.id], state, k_games, list_date, standings)
+        outcome = rate_event(rules, event, by_event[event.id], state, k_games, list_date,
+                             standings_of.get(event.id, ()))
         for change in outcome.changes:
             all_changes.append(change)
             changes_of[change.player_id].append((event.end_date, change))

@@ -196,3 +196,14 @@ def test_help_shows_the_decisions():
     text = run("event", "--help").stdout
     for phrase in ("bye", "absent", "forfeit", "seed", "hard rules"):
         assert phrase in text
+
+
+def test_export_leaves_out_id_numbers_unless_asked(tmp_path):
+    ev = tmp_path / "ev.trf"
+    run("event", "new", ev, "--name", "x")
+    run("event", "add-player", ev, "张三", "--id-number", "110101199001011234")
+    assert "110101199001011234" in ev.read_text()
+    run("event", "export", ev, tmp_path / "public.trf")
+    assert "110101199001011234" not in (tmp_path / "public.trf").read_text()
+    run("event", "export", ev, tmp_path / "fed.trf", "--with-id-numbers")
+    assert "110101199001011234" in (tmp_path / "fed.trf").read_text()

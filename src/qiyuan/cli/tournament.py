@@ -471,6 +471,22 @@ def event_standings(event: Path = typer.Argument(...), csv: bool = typer.Option(
     _print_standings(_load(event), csv)
 
 
+@event_app.command("export")
+def event_export(
+    event: Path = typer.Argument(...),
+    output: Path = typer.Argument(..., help="the TRF copy to write"),
+    with_id_numbers: bool = typer.Option(False, help="keep the ID numbers (身份证号): federation copies only"),
+) -> None:
+    """Write a copy of the event file for others (other pairing programs, the public): without ID numbers."""
+    from qiyuan.formats.trf import write_trf
+
+    text = write_trf(_load(event), id_numbers=with_id_numbers)
+    tmp = output.with_name(output.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(output)
+    sys.stdout.write(f"wrote {output}{' (with ID numbers)' if with_id_numbers else ' (no ID numbers)'}\n")
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the qiyuan app."""
     app.command("pair")(pair)

@@ -24,8 +24,14 @@ def sign_in(page, username: str) -> None:
     page.goto(page.base + "/desk/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(page.base + "/desk/")
+
+
+def submit(page, selector: str) -> None:
+    """Click a button that posts a form, and wait for the page it leads to."""
+    with page.expect_navigation():
+        page.click(selector)
 
 
 def enter_round_results(page, keys: list[str]) -> None:
@@ -35,8 +41,8 @@ def enter_round_results(page, keys: list[str]) -> None:
     fields.first.focus()
     for key in keys:
         page.keyboard.type(key)
-    page.keyboard.press("Enter")
-    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
 
 
 def test_cjk_fonts_are_installed_for_screenshots():
@@ -57,35 +63,30 @@ def test_run_a_swiss_event_from_the_desk_and_read_it_in_public(page, browser, li
     page.select_option("select[name=fmt]", "swiss")
     page.fill("input[name=rounds]", "3")
     page.fill("input[name=city]", "杭州")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(re.compile(r".*/desk/events/city-open/$"))
     for name, sex, rating in PLAYERS:
         page.fill("#new-player input[name=name]", name)
         page.select_option("#new-player select[name=sex]", sex)
         page.fill("#new-player input[name=rating]", str(rating))
         page.fill("#new-player input[name=association]", "浙江")
-        page.click("#new-player button[type=submit]")
-        page.wait_for_load_state("load")
+        submit(page, "#new-player button[type=submit]")
     page.fill("#registry-q", "zhouxiaomin")
-    page.click("text=查找")
-    page.click(f"button[data-add='{registered.federation_id}']")
-    page.wait_for_load_state("load")
+    submit(page, "text=查找")
+    submit(page, f"button[data-add='{registered.federation_id}']")
     assert page.locator("#entrants tbody tr").count() == 5
-    page.click("text=按等级分排定签号")
-    page.wait_for_load_state("load")
+    submit(page, "text=按等级分排定签号")
     shot(page, "desk-players")
 
     # three rounds: 5 players, so two boards and a bye each round
     for rnd, keys in enumerate([["1", "="], ["0", "1"], ["=", "1"]], start=1):
-        page.click("#pair-next")
-        page.wait_for_load_state("load")
+        submit(page, "#pair-next")
         assert page.locator(f"#round-{rnd}").count() == 1, page.content()[:2000]
         enter_round_results(page, keys)
         assert "结果" in page.content()
     shot(page, "desk-after-round-3")
     # pairing a fourth round is refused with the reason
-    page.click("#pair-next")
-    page.wait_for_load_state("load")
+    submit(page, "#pair-next")
     assert "all 3 rounds are paired" in page.content()
 
     # the public page, as a visitor sees it (a fresh context: no session)
@@ -106,8 +107,8 @@ def test_run_a_swiss_event_from_the_desk_and_read_it_in_public(page, browser, li
     assert registered.id_number not in visitor.content() and "2009-04-05" not in visitor.content()
     shot(visitor, "public-player")
     # English on request
-    visitor.select_option("select[name=language]", "en")
-    visitor.wait_for_load_state("load")
+    with visitor.expect_navigation():
+        visitor.select_option("select[name=language]", "en")
     assert "Rating lists" in visitor.inner_text("header")
     visitor.context.close()
 
@@ -118,18 +119,16 @@ def test_public_list_player_chart_and_english(page, published, shot):
     assert "李四" in page.inner_text("#list-table")
     shot(page, "public-list")
     page.select_option("select[name=gender]", "F")
-    page.click("form.filters button[type=submit]")
-    page.wait_for_load_state("load")
+    submit(page, "form.filters button[type=submit]")
     assert page.locator("#list-table tbody tr").count() == 1
-    page.click("#list-table a >> text=王芳")
-    page.wait_for_load_state("load")
+    submit(page, "#list-table a >> text=王芳")
     assert page.locator(".chart svg polyline").count() == 1
     a = published["players"][0]
     page.goto(page.base + f"/players/{a.federation_id}/")
     assert page.locator("section.calc table tbody tr").count() == 2
     shot(page, "public-player-calculations")
-    page.select_option("select[name=language]", "en")
-    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.select_option("select[name=language]", "en")
     assert "Individual calculations" in page.inner_text("main")
     shot(page, "public-player-english")
 
@@ -138,5 +137,5 @@ def test_login_with_a_wrong_password_is_refused(page, staff):
     page.goto(page.base + "/desk/login/")
     page.fill("input[name=username]", "arbiter")
     page.fill("input[name=password]", "wrong-password")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     assert "用户名或密码不正确" in page.inner_text("main")

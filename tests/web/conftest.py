@@ -54,7 +54,7 @@ def make_user(db):
 def staff(make_user):
     """One user per role, plus a second arbiter (of other events)."""
     return {
-        "admin": make_user("admin", "admin"),
+        "admin": make_user("admin", "admin", superuser=True),
         "officer": make_user("officer", "officer"),
         "arbiter": make_user("arbiter", "arbiter"),
         "arbiter2": make_user("arbiter2", "arbiter"),

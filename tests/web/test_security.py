@@ -131,3 +131,20 @@ def test_only_admin_manages_users(staff, login):
     from qiyuan.office.audit.models import AuditLog
 
     assert AuditLog.objects.filter(action="user.create").count() == 1
+
+
+def test_admin_role_opens_the_django_admin_for_the_registry(staff, login):
+    c = login(staff["admin"])
+    r = c.post(f"/desk/users/{staff['officer'].pk}/roles/", {"roles": ["admin"], "active": "on"})
+    assert r.status_code == 302
+    c = login(staff["officer"])
+    assert c.get("/admin/federation/player/").status_code == 200
+    c = login(staff["admin"])
+    c.post(f"/desk/users/{staff['officer'].pk}/roles/", {"roles": ["officer"], "active": "on"})
+    c = login(staff["officer"])
+    assert c.get("/admin/federation/player/").status_code == 302  # back to the admin's login
+
+
+def test_arbiter_and_public_cannot_open_the_django_admin(staff, login, client):
+    assert client.get("/admin/federation/player/").status_code == 302
+    assert login(staff["arbiter"]).get("/admin/federation/player/").status_code == 302

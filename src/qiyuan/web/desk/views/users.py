@@ -22,6 +22,9 @@ class NewUserForm(forms.Form):
 
 
 def _set_roles(user, roles) -> None:
+    """Set the user's groups; the admin role also opens Django's admin (staff and superuser)."""
+    user.is_staff = user.is_superuser = ADMIN in roles
+    user.save(update_fields=["is_staff", "is_superuser"])
     for name in ROLES:
         group, _created = Group.objects.get_or_create(name=name)
         if name in roles:

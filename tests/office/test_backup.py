@@ -109,7 +109,7 @@ def test_restore_refuses_a_backup_from_a_newer_version(office, tmp_path):
     header["migrations"]["federation"].append("0999_future")
     lines[0] = json.dumps(header, ensure_ascii=False, separators=(",", ":")) + "\n"
     future = tmp_path / "future.jsonl"
-    future.write_text("".join(lines), encoding="utf-8")
+    future.write_text("".join(reseal(lines[:-1], json.loads(lines[-1])["counts"])), encoding="utf-8")
     with pytest.raises(backup.BackupError, match="newer qiyuan .*federation.0999_future"):
         backup.restore(future)
 
@@ -127,8 +127,6 @@ def test_backup_holds_every_table_and_the_migrations(office, tmp_path):
 
 def rewrite_backup(source, target, *, drop_app: str) -> None:
     """Write ``source`` again as if it came from a qiyuan without the app ``drop_app`` (an older version)."""
-    import hashlib
-
     lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
     header = json.loads(lines[0])
     header["migrations"].pop(drop_app)
@@ -142,9 +140,15 @@ def rewrite_backup(source, target, *, drop_app: str) -> None:
                 counts[item["model"]] = item["count"]
         if not skipping:
             out.append(line)
-    digest = hashlib.sha256("".join(out).encode("utf-8")).hexdigest()
-    out.append(json.dumps({"end": True, "counts": counts, "sha256": digest}) + "\n")
-    target.write_text("".join(out), encoding="utf-8")
+    target.write_text("".join(reseal(out, counts)), encoding="utf-8")
+
+
+def reseal(lines: list[str], counts: dict) -> list[str]:
+    """The lines with a new trailer: an edit a checksum cannot catch (made on purpose by these tests)."""
+    import hashlib
+
+    digest = hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
+    return [*lines, json.dumps({"end": True, "counts": counts, "sha256": digest}) + "\n"]
 
 
 def test_an_older_backup_restores_into_this_version(office, tmp_path):
@@ -161,3 +165,13 @@ def test_an_older_backup_restores_into_this_version(office, tmp_path):
     assert {label: rows for label, rows in snapshot().items() if not label.startswith("audit.")} == expected
     services.register_player(name="王五", gender="M", actor="t")
     assert AuditLog.objects.filter(action="player.register").count() == 1
+
+
+def test_replace_with_a_damaged_file_keeps_the_office(office, tmp_path):
+    path = tmp_path / "b.jsonl"
+    backup.backup(path)
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text(path.read_text(encoding="utf-8").replace("李娜", "李那"), encoding="utf-8")
+    with pytest.raises(backup.BackupError, match="checksum"):
+        backup.restore(damaged, replace=True)
+    assert snapshot() == office  # verified before anything was emptied

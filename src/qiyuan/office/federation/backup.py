@@ -268,6 +268,24 @@ def _damaged(path: Path, exc: Exception) -> BackupError:
     return BackupError([f"{path}: the file is damaged or truncated ({type(exc).__name__}: {exc})"])
 
 
+def verify_file(path: str | Path) -> dict:
+    """Read the whole file once and check its checksum and trailer; return the header.
+
+    Done before a restore touches the office, so a damaged file is refused
+    before anything is emptied or migrated.
+    """
+    path = Path(path)
+    try:
+        with _open_read(path) as handle:
+            header, tables, _ = _read_tables(handle, path)
+            for _label, _names, _count, rows in tables:
+                for _ in rows:
+                    pass
+    except _DAMAGE as exc:
+        raise _damaged(path, exc) from exc
+    return header
+
+
 def read_header(path: str | Path) -> dict:
     """The header of a backup file (format, version, vendor, migrations)."""
     path = Path(path)
@@ -349,7 +367,7 @@ def restore(
     if not path.is_file():
         raise BackupError([f"{path}: no such file"])
     conn = connections[using]
-    header = read_header(path)
+    header = verify_file(path)
     backup_migrations = {app: list(names) for app, names in header.get("migrations", {}).items()}
     targets = _schema_targets(backup_migrations, using)
     present = _rows_present(using) if _has_tables(using) else {}
@@ -358,8 +376,8 @@ def restore(
         if len(present) > 6:
             listed += f" and {len(present) - 6} more tables"
         raise BackupError([f"the office is not empty: {listed}; restore into a new office, or replace it"])
-    if replace and present:
-        with transaction.atomic(using=using):
+    if present and MigrationExecutor(conn).migration_plan(targets):
+        with transaction.atomic(using=using):  # the schema must step back: empty tables first
             _empty_office(using)
     _migrate_to(targets, using)
     state_apps = MigrationExecutor(conn).loader.project_state(
@@ -387,7 +405,10 @@ def _load(path: Path, using: str, state_apps, backup_migrations: dict, progress:
         _, tables, trailer = _read_tables(handle, path)
         touched = []
         for label, names, count, rows in tables:
-            model = state_apps.get_model(label)
+            try:
+                model = state_apps.get_model(label)
+            except LookupError:
+                raise BackupError([f"{label}: no such table in the backup's schema"]) from None
             touched.append(model)
             by_attname = {f.attname: f for f in model._meta.concrete_fields}
             missing = [n for n in names if n not in by_attname]

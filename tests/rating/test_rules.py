@@ -133,3 +133,9 @@ def test_rules_show_a_variant_file_and_a_bad_one(tmp_path):
     bad.write_text('base = "cga-gomoku-2011"\ncapp = 350\n', encoding="utf-8")
     result = CliRunner().invoke(_app(), ["rules", "show", str(bad)])
     assert result.exit_code == 2 and "unknown setting 'capp'" in result.output
+
+
+def test_every_setting_has_a_one_line_meaning():
+    from qiyuan.rating.rules import SETTING_HELP
+
+    assert set(SETTING_HELP) == set(SETTING_NAMES)

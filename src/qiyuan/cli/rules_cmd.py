@@ -6,7 +6,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from qiyuan.rating.rules import BUILTIN_RULES, RulesError, load_rules, rules_as_dict
+from qiyuan.rating.rules import BUILTIN_RULES, SETTING_HELP, RulesError, load_rules, rules_as_dict
 
 rules_app = typer.Typer(help="Rating rule sets (等级分制度) and their settings.", no_args_is_help=True)
 
@@ -36,9 +36,10 @@ def show_rules(
         for key, value in settings.items():
             typer.echo(f"{key} = {_toml_value(value)}")
         return
-    table = Table("setting", "value", title=f"{rules.name} — {rules.title}", box=None)
+    table = Table("setting", "value", "meaning", title=f"{rules.name} — {rules.title}", box=None)
     for key, value in settings.items():
-        table.add_row(key, ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+        table.add_row(key, ", ".join(map(str, value)) if isinstance(value, list) else str(value),
+                      SETTING_HELP.get(key, ""))
     Console().print(table)
 
 

@@ -286,6 +286,50 @@ def _check_setting(key: str, value: Any) -> Any:
 
 SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet))
 
+#: One line per setting, for ``qiyuan rules show`` and the portal.
+SETTING_HELP: dict[str, str] = {
+    "name": "rule-set name",
+    "title": "the official text",
+    "publication_months": "lists are published on the 1st of these months",
+    "k_new": "K for a player's first k_new_games rated games",
+    "k_new_games": "how many games K stays at k_new",
+    "k_established": "K after that",
+    "k_top": "K for good once a published rating reached k_latch_rating",
+    "k_latch_rating": "published rating that latches K at k_top (none: no latch)",
+    "we_swiss": "We method in Swiss events (averaging / per_game / go_round_robin)",
+    "we_team": "We method in team events",
+    "we_match": "We method in matches",
+    "we_knockout": "We method in knock-out events",
+    "we_round_robin": "We method in round robins",
+    "cap": "rating-difference cap (none / 350 / 400)",
+    "rr_unrated_opponent": "rating of an unrated round-robin opponent for rated players "
+                           "(event_ru / ra / provisional / not_rated)",
+    "newcomer_method": "how a newcomer is rated (performance / provisional / not_rated)",
+    "start_rating_male": "newcomer's entry (CGA) or provisional (B–S) rating, men",
+    "start_rating_female": "the same, women",
+    "newcomer_min_rated_opponents": "rated opponents a newcomer must meet in an event for it to count",
+    "newcomer_bonus_per_half_point": "Ru: points per half point above 50 %",
+    "round_ra_first": "round Ra to an integer before computing Ru",
+    "dp_at_extremes": "dp at 0 % / 100 % (none: indeterminate)",
+    "newcomer_min_games": "counted games needed for a first rating",
+    "newcomer_window": "window of those games: months or calendar_years",
+    "newcomer_window_length": "length of that window",
+    "zero_score_rule": "unrated player scoring 0: his games ignored (repeat / once / off)",
+    "dan_start": "a player without a rating starts from his dan/kyu rating",
+    "dan_start_registered_by": "…only if registered by this date (none: any date)",
+    "dan_start_kyu": "kyu grades start too (not only dan grades)",
+    "reference_rating_start": "a reference (foreign / RIF) rating is a starting rating",
+    "activity_window_months": "activity window (none: every rated player is active)",
+    "activity_min_games": "fewer rated games in the window: inactive",
+    "reactivation_window_months": "window in which an inactive player can become active again",
+    "reactivation_min_games": "games in that window to be active again",
+    "removal_after_months": "removal after this long on the inactive list (none: never)",
+    "champion_rule": "the champion does not lose points (冠军不降分)",
+    "champion_max_days": "…except in events longer than this many days (none: any length)",
+    "champion_formats": "event formats the champion rule applies to",
+    "international_min_score": "no loss in an international event at this score fraction (none: no such rule)",
+}
+
 
 def with_settings(base: RuleSet, overrides: dict[str, Any], *, source: str = "") -> RuleSet:
     """``base`` with the given settings replaced; every problem is reported at once."""

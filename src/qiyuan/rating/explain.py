@@ -8,6 +8,7 @@ round robin) and his performance rating Ru. After each period: the list entry.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from decimal import Decimal
 
@@ -49,9 +50,17 @@ def _fmt(x: Decimal | int | None, signed: bool = False) -> str:
     return f"+{text}" if signed and not text.startswith("-") and x != 0 else text
 
 
+def _width(text: str) -> int:
+    """Columns a text takes in a terminal: Chinese characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    line = lambda cells: "  ".join(c.rjust(w) for c, w in zip(cells, widths))  # noqa: E731
+    widths = [max(_width(h), *(_width(r[i]) for r in rows)) for i, h in enumerate(headers)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(" " * (w - _width(c)) + c for c, w in zip(cells, widths))
+
     return [line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
 
 

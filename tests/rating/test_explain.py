@@ -45,3 +45,11 @@ def test_newcomer_and_rule_notes_in_the_explanation():
 def test_explanation_of_an_unknown_player():
     with pytest.raises(KeyError):
         render_explanation(fide_history(), "nobody", {})
+
+
+def test_delta_keeps_its_hundredths_in_the_explanation():
+    players = [player("A", 2000), player("B", 2000)]
+    games = [game("E", 1, "A", "B", "0.5-0.5")]
+    h = rate(CGA, players, [event("E", date(2011, 3, 1))], games)
+    text = render_explanation(h, "A", {p.id: p for p in players})
+    assert "W 0.5   We 0.50" in text and "ΔR 0.00" in text

@@ -40,14 +40,16 @@ METHOD_TEXT: dict[str, str] = {
 
 
 def _fmt(x: Decimal | int | None, signed: bool = False) -> str:
+    """A number as computed (ΔR keeps its hundredths); ``signed`` adds '+' to positive values."""
     if x is None:
         return "–"
-    if isinstance(x, Decimal):
-        x = x.normalize() if x == x.to_integral_value() else x
-        text = f"{x:f}"
-    else:
-        text = str(x)
+    text = f"{x:f}" if isinstance(x, Decimal) else str(x)
     return f"+{text}" if signed and not text.startswith("-") and x != 0 else text
+
+
+def _score(w: Decimal) -> str:
+    """A score W: 1, 0.5, 3.5 (not 1.0)."""
+    return _fmt(w.normalize() if w == w.to_integral_value() else w)
 
 
 def _width(text: str) -> int:
@@ -68,16 +70,16 @@ def render_change(change: R.EventChange, names: Mapping[str, str]) -> list[str]:
     """The lines of one event's calculation."""
     out = [f"Event {change.event_id} → list {change.list_date.isoformat()}: {METHOD_TEXT.get(change.method, change.method)}"]
     if change.method == R.METHOD_NEWCOMER:
-        out.append(f"  Rc {_fmt(change.Rc)}   N {change.N}   W {_fmt(change.W)}   Ru {_fmt(change.ru)}"
+        out.append(f"  Rc {_fmt(change.Rc)}   N {change.N}   W {_score(change.W)}   Ru {_fmt(change.ru)}"
                    f"   counted games {change.games}")
     else:
-        head = f"  Ro {_fmt(change.Ro)}   W {_fmt(change.W)}   We {_fmt(change.We)}   K {_fmt(change.K)}"
+        head = f"  Ro {_fmt(change.Ro)}   W {_score(change.W)}   We {_fmt(change.We)}   K {_fmt(change.K)}"
         if change.method in (R.METHOD_AVERAGING, R.METHOD_GO_ROUND_ROBIN):
             head += f"   Rc {_fmt(change.Rc)}   D {_fmt(change.D, signed=True)}   N {change.N}   Pd {_fmt(change.Pd)}"
         out.append(head)
         if change.lines:
             rows = [[str(ln.round), f"{ln.opponent_id} {names.get(ln.opponent_id, '')}".strip(),
-                     _fmt(ln.opponent_rating), _fmt(ln.D, signed=True), _fmt(ln.We), _fmt(ln.W), str(ln.K),
+                     _fmt(ln.opponent_rating), _fmt(ln.D, signed=True), _fmt(ln.We), _score(ln.W), str(ln.K),
                      _fmt(ln.dR, signed=True)] for ln in change.lines]
             out += ["  " + ln for ln in _table(["Rd", "Opponent", "Rating", "D", "We", "W", "K", "ΔR"], rows)]
         delta = f"  ΔR {_fmt(change.delta, signed=True)}"

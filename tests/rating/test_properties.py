@@ -132,3 +132,20 @@ def test_the_office_continuing_from_stored_states_gets_the_same_next_list(data):
     result = rate_period(rules, head.final_states, late, [g for g in games if g.event_id in late_ids],
                          [s for s in standings if s.event_id in late_ids], h.lists[-1].date)
     assert result.published == h.lists[-1]
+
+
+@FAST
+@given(histories())
+def test_every_explanation_adds_up(data):
+    rules, players, events, games, standings = data
+    h = compute_history(rules, players, events, games, standings)
+    for c in h.changes:
+        if c.lines:
+            assert sum(ln.dR for ln in c.lines) == c.raw_delta
+            assert sum(ln.We for ln in c.lines) == c.We and sum(ln.W for ln in c.lines) == c.W
+            assert all(ln.dR == ln.K * (ln.W - ln.We) for ln in c.lines)
+        if c.method in ("averaging", "go_round_robin"):
+            assert c.raw_delta == c.K * (c.W - c.We)
+        if c.raw_delta is not None and c.delta != c.raw_delta:
+            assert c.delta == 0 and c.raw_delta < 0
+            assert {"champion_protected", "international_50pct_protected"} & set(c.notes)

@@ -269,7 +269,8 @@ def _rated_change(ev: _Event, p: str, method: str, k: int, rated_games: list[Rat
     return R.EventChange(
         **common, games=len(rated_games), W=calc.W, We=calc.We, K=k, delta=delta, method=method,
         Rc=to_decimal(calc.Rc) if calc.Rc is not None else None,
-        N=len(rated_games), Pd=calc.Pd, D=calc.D, Ro=Decimal(ro), raw_delta=calc.delta, notes=notes, lines=list(calc.lines),
+        N=len(rated_games), Pd=calc.Pd, D=calc.D, Ro=Decimal(ro), raw_delta=calc.delta, notes=notes,
+        lines=list(calc.lines),
     )
 
 

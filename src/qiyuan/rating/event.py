@@ -165,7 +165,8 @@ class _Event:
         return rc, ru, sides
 
 
-def _opponent_rating_for_rated(ev: _Event, q: str, ra: Fraction | None, ru: Mapping[str, Fraction | None]) -> int | None:
+def _opponent_rating_for_rated(ev: _Event, q: str, ra: Fraction | None,
+                               ru: Mapping[str, Fraction | None]) -> int | None:
     """The rating a rated player's game against ``q`` uses, or None when that game is not rated."""
     if ev.rated(q):
         return ev.ro[q]

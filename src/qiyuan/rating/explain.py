@@ -68,7 +68,8 @@ def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 def render_change(change: R.EventChange, names: Mapping[str, str]) -> list[str]:
     """The lines of one event's calculation."""
-    out = [f"Event {change.event_id} → list {change.list_date.isoformat()}: {METHOD_TEXT.get(change.method, change.method)}"]
+    method = METHOD_TEXT.get(change.method, change.method)
+    out = [f"Event {change.event_id} → list {change.list_date.isoformat()}: {method}"]
     if change.method == R.METHOD_NEWCOMER:
         out.append(f"  Rc {_fmt(change.Rc)}   N {change.N}   W {_score(change.W)}   Ru {_fmt(change.ru)}"
                    f"   counted games {change.games}")

@@ -152,3 +152,17 @@ def test_backup_and_restore_commands(run, make_player, tmp_path):
     call_command("flush", interactive=False, verbosity=0)
     bad = run("restore", str(damaged))
     assert bad.exit_code == EXIT_BAD_INPUT, bad.output
+
+
+@pytest.mark.django_db
+def test_player_status_and_identity_commands(run, make_player):
+    make_player("张三", birth_date=date(2000, 1, 1))
+    assert run("player", "status", "CN000001", "suspended", "--reason", "违纪").exit_code == 0
+    assert Player.objects.get().status == "suspended"
+    assert run("player", "status", "CN000001", "banned").exit_code == EXIT_BAD_INPUT
+    wrong = run("player", "identity", "CN000001", "--id", GB_EXAMPLE)  # a woman born 1949: not this record
+    assert wrong.exit_code == EXIT_BAD_INPUT and "gender digit" in wrong.output and "differs" in wrong.output
+    right = run("player", "identity", "CN000001", "--id", GB_EXAMPLE, "--gender", "f", "--birth", "1949-12-31")
+    assert right.exit_code == 0, right.output
+    assert Player.objects.get().id_number == GB_EXAMPLE
+    assert AuditLog.objects.filter(action__in=["player.status", "player.identity"]).count() == 2

@@ -27,7 +27,9 @@ office_app = typer.Typer(
     help="The rating office (等级分管理): registry, imports, rating periods, published lists.",
     no_args_is_help=True,
 )
-player_app = typer.Typer(help="Registered players (注册棋手): show, add, search, rename, move, merge.", no_args_is_help=True)
+player_app = typer.Typer(
+    help="Registered players (注册棋手): show, add, search, rename, move, status, identity, merge.", no_args_is_help=True
+)
 association_app = typer.Typer(help="Associations (棋协): list and add.", no_args_is_help=True)
 office_app.add_typer(player_app, name="player")
 office_app.add_typer(association_app, name="association")
@@ -389,6 +391,42 @@ def player_move(
         change = change_association(p, association, actor=actor_name(actor), changed_on=day, reason=reason, club=club)
     old = change.old.code if change.old else "—"
     _console().print(f"{p.federation_id}: {old} → {association}", markup=False)
+
+
+@player_app.command("status")
+def player_status(
+    ref: Annotated[str, typer.Argument(help="Federation ID or exact name")],
+    status: Annotated[str, typer.Argument(help="active, suspended or retired")],
+    reason: Annotated[str, typer.Option("--reason")] = "",
+    actor: ActorOption = None,
+) -> None:
+    """Change a player's registration status."""
+    ensure_django()
+    from qiyuan.office.federation.services import find_player, set_status
+
+    with office_errors():
+        p = set_status(find_player(ref), status, actor=actor_name(actor), reason=reason)
+    _console().print(f"{p.federation_id} {p.name}: {p.status}", markup=False)
+
+
+@player_app.command("identity")
+def player_identity(
+    ref: Annotated[str, typer.Argument(help="Federation ID or exact name")],
+    birth: Annotated[Optional[str], typer.Option("--birth", help="Date of birth YYYY-MM-DD")] = None,
+    gender: Annotated[Optional[str], typer.Option("--gender", help="M or F")] = None,
+    id_number: Annotated[Optional[str], typer.Option("--id", help="ID number")] = None,
+    id_type: Annotated[Optional[str], typer.Option("--id-type", help="resident, passport or other")] = None,
+    actor: ActorOption = None,
+) -> None:
+    """Correct a player's birth date, gender or identity document (the ID is checked against the record)."""
+    ensure_django()
+    from qiyuan.office.federation.services import find_player, update_identity
+
+    day = _date_or_fail(birth, "birth date")
+    with office_errors():
+        p = update_identity(find_player(ref), actor=actor_name(actor), birth_date=day,
+                            gender=gender.upper() if gender else None, id_type=id_type, id_number=id_number)
+    _console().print(f"{p.federation_id} {p.name}: identity updated", markup=False)
 
 
 @player_app.command("merge")

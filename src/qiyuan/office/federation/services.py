@@ -241,6 +241,19 @@ def update_identity(
     return player
 
 
+def set_status(player: Player, status: str, *, actor: object, reason: str = "") -> Player:
+    """Change a player's registration status (active, suspended, retired), with the reason audited."""
+    if status not in Player.Status.values:
+        raise RegistryError([f"status {status!r} is not one of {', '.join(Player.Status.values)}"])
+    if status == player.status:
+        raise RegistryError([f"{player.federation_id} is already {status}"])
+    with transaction.atomic():
+        old, player.status = player.status, status
+        player.save()
+        record(actor, "player.status", player, old=old, new=status, reason=reason)
+    return player
+
+
 def rename_player(
     player: Player,
     new_name: str,

@@ -207,3 +207,55 @@ def test_export_leaves_out_id_numbers_unless_asked(tmp_path):
     assert "110101199001011234" not in (tmp_path / "public.trf").read_text()
     run("event", "export", ev, tmp_path / "fed.trf", "--with-id-numbers")
     assert "110101199001011234" in (tmp_path / "fed.trf").read_text()
+
+
+def test_knockout_seeded_by_rating_from_the_terminal(tmp_path):
+    ev = tmp_path / "ko.trf"
+    run("event", "new", ev, "--name", "淘汰赛", "--format", "knockout")
+    ratings = [2100, 2400, 1900, 2300, 2000, 2200]  # seeds: 2, 4, 6, 1, 5, 3 by number
+    for i, r in enumerate(ratings, start=1):
+        run("event", "add-player", ev, f"K{i}", "--rating", r)
+    out = run("pair", ev).stdout.splitlines()
+    # bracket of 8: 1-8, 4-5, 2-7, 3-6 by seed; seeds 1 and 2 (players 2 and 4) get the byes
+    assert out == ["4", "1 5", "6 3", "2 0", "4 0"]
+    run("event", "pair", ev)
+    run("event", "result", ev, 1, "1 1-0", "6 0-1")
+    r = run("event", "add-player", ev, "late", ok=False)
+    assert r.exit_code == 2 and "no late entries" in r.stderr
+    assert run("pair", ev).stdout.splitlines() == ["2", "2 1", "4 3"]  # the upper place opens
+    run("event", "pair", ev)
+    run("event", "result", ev, 2, "2 1-0", "3 ½-½")  # a draw does not decide the match
+    r = run("event", "pair", ev, ok=False)
+    assert r.exit_code == 2 and "needs a play-off" in r.stderr
+    run("event", "result", ev, 2, "3 1-0")  # the play-off's winner, entered as a win
+    run("event", "pair", ev)
+    run("event", "result", ev, 3, "2 0-1")
+    assert "the knock-out is over: 3 won the final" in run("event", "pair", ev, ok=False).stderr
+    rows = list(csv.reader(io.StringIO(run("standings", ev, "--csv").stdout)))
+    assert rows[1:] == [["1", "3", "K3"], ["2", "2", "K2"], ["3", "1", "K1"], ["3", "4", "K4"],
+                        ["5", "5", "K5"], ["5", "6", "K6"]]
+    text = run("event", "bracket", ev).stdout
+    assert "Round 3" in text and "→ 3" in text and "2 K2: bye" in text
+    xlsx = tmp_path / "ko.xlsx"
+    run("report", ev, "--xlsx", xlsx)
+    ws = load_workbook(xlsx)["成绩"]
+    assert [(ws.cell(r, 1).value, ws.cell(r, 2).value) for r in range(3, 9)] == [
+        (1, 3), (2, 2), (3, 1), (3, 4), (5, 5), (5, 6)]
+    assert load_workbook(xlsx)["竞赛报告"]["B9"].value == "淘汰制"
+
+
+def test_round_robin_by_berger_tables(tmp_path):
+    ev = tmp_path / "rr.trf"
+    run("event", "new", ev, "--name", "循环赛", "--format", "round_robin")
+    for i in range(5):
+        run("event", "add-player", ev, f"R{i + 1}")
+    seen = set()
+    for rnd in range(1, 6):
+        out = run("pair", ev).stdout.splitlines()
+        run("event", "pair", ev)
+        boards = [tuple(map(int, x.split())) for x in out[1:]]
+        assert len(boards) == 2 and all(b[1] != 0 for b in boards)  # one player rests: not a bye
+        seen |= {frozenset(b) for b in boards}
+        run("event", "result", ev, rnd, *(f"{a} 1-0" for a, _ in boards))
+    assert len(seen) == 10  # everyone met everyone once
+    assert "complete" in run("event", "pair", ev, ok=False).stderr

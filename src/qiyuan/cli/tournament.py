@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import typer
 
@@ -95,7 +95,16 @@ def _edit(event: Path, change) -> None:
     sys.stdout.write(message)
 
 
-def _next_pairing(t: Tournament, explain: bool = False):
+class _Round(NamedTuple):
+    """The pairing of one round, whatever the format."""
+
+    number: int
+    boards: list[tuple[int, int]]  # (opener, other) in board order
+    byes: list[int]  # the pairing bye (轮空); a knock-out may have several
+    explanation: list[str]
+
+
+def _next_pairing(t: Tournament, explain: bool = False) -> _Round:
     """The pairing of the next round, by the file's format (Swiss, Berger tables, knock-out)."""
     from qiyuan.tournament import eventfile as ev
     from qiyuan.tournament.swiss import next_round
@@ -110,27 +119,28 @@ def _next_pairing(t: Tournament, explain: bool = False):
         if not ev.is_active(e, rnd) and len(e.rounds) < rnd:
             ev.excuse_fill(e, rnd)
     fmt = ev.event_format(t)
-    if fmt in ("round_robin", "double_round_robin"):
-        from qiyuan.tournament.berger import pair_round_robin
-
-        return pair_round_robin(t, rnd)
     if fmt == "knockout":
-        from qiyuan.tournament.knockout import pair_knockout_round
+        return _Round(rnd, *ev.knockout_round(t, rnd))
+    if fmt in ("round_robin", "double_round_robin"):
+        from qiyuan.tournament.berger import berger_rounds, pair_round_robin
 
-        return pair_knockout_round(t, rnd)
-    from qiyuan.tournament.swiss import pair_round
+        cycle = len(berger_rounds(len(t.entrants)))
+        if fmt == "round_robin" and rnd > cycle:
+            raise ev.EventError(f"the round robin is complete: {cycle} rounds")
+        pairing = pair_round_robin(t, rnd)
+    else:
+        from qiyuan.tournament.swiss import pair_round
 
-    return pair_round(t, rnd, explain=explain)
+        pairing = pair_round(t, rnd, explain=explain)
+    byes = [] if pairing.bye is None else [pairing.bye]
+    return _Round(rnd, [(b.opener, b.other) for b in pairing.boards], byes, pairing.explanation)
 
 
-def _pairing_lines(pairing) -> list[str]:
-    lines = [f"{b.opener} {b.other}" for b in pairing.boards]
-    if pairing.bye is not None:
-        lines.append(f"{pairing.bye} 0")
-    return lines
+def _pairing_lines(pairing: _Round) -> list[str]:
+    return [f"{a} {b}" for a, b in pairing.boards] + [f"{n} 0" for n in pairing.byes]
 
 
-def _pair_or_fail(t: Tournament, explain: bool):
+def _pair_or_fail(t: Tournament, explain: bool) -> _Round:
     from qiyuan.tournament.eventfile import EventError
     from qiyuan.tournament.swiss import PairingError
 
@@ -156,9 +166,9 @@ def pair(
     pairing = _pair_or_fail(t, explain)
     lines = _pairing_lines(pairing)
     if output is not None:
-        from qiyuan.tournament.swiss import apply_pairing
+        from qiyuan.tournament.eventfile import set_round
 
-        apply_pairing(t, pairing)
+        set_round(t, pairing.number, pairing.boards, pairing.byes)
         _save(t, output)
     sys.stdout.write(f"{len(lines)}\n" + "".join(f"{x}\n" for x in lines))
     if explain:
@@ -175,6 +185,11 @@ def standings(
 
 
 def _print_standings(t: Tournament, as_csv: bool) -> None:
+    from qiyuan.tournament.eventfile import event_format
+
+    if event_format(t) == "knockout":
+        _print_knockout_places(t, as_csv)
+        return
     from qiyuan.tournament.standings import standings as compute
 
     rows = compute(t)
@@ -195,6 +210,21 @@ def _print_standings(t: Tournament, as_csv: bool) -> None:
         out.append(f"{r.rank:>4} {r.number:>5} {pad(r.name, width)} {r.score!s:>5} "
                    + " ".join(f"{tb!s:>7}" for tb in r.tiebreaks))
     sys.stdout.write("\n".join(out) + "\n")
+
+
+def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
+    from qiyuan.tournament.eventfile import knockout_places, pad
+
+    places = knockout_places(t)
+    order = sorted(t.entrants, key=lambda e: (places[e.number], e.number))
+    if as_csv:
+        import csv
+
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(["rank", "number", "name"])
+        w.writerows([places[e.number], e.number, e.name] for e in order)
+        return
+    sys.stdout.write("".join(f"{places[e.number]:>4} {e.number:>5} {pad(e.name, 1)}\n" for e in order))
 
 
 def report(
@@ -318,13 +348,13 @@ def event_pair(
     explain: bool = typer.Option(False, "--explain", help="why each player floated, why each pair formed"),
 ) -> None:
     """Pair the next round and write it into the file."""
-    from qiyuan.tournament.swiss import apply_pairing
+    from qiyuan.tournament.eventfile import set_round
 
     t = _load(event)
     pairing = _pair_or_fail(t, explain)
-    apply_pairing(t, pairing)
+    set_round(t, pairing.number, pairing.boards, pairing.byes)
     _save(t, event)
-    _print_round(t, pairing.round)
+    _print_round(t, pairing.number)
     if explain:
         sys.stdout.write("".join(f"  {x}\n" for x in pairing.explanation))
 
@@ -463,6 +493,17 @@ def event_crosstable(event: Path = typer.Argument(...)) -> None:
     from qiyuan.tournament.eventfile import crosstable
 
     sys.stdout.write(crosstable(_load(event)))
+
+
+@event_app.command("bracket")
+def event_bracket(event: Path = typer.Argument(...)) -> None:
+    """Print a knock-out bracket (单淘汰, seeded by rating) with the winners so far."""
+    from qiyuan.tournament.eventfile import bracket_text, event_format
+
+    t = _load(event)
+    if event_format(t) != "knockout":
+        raise _fail(f"error: {event} is a {event_format(t)} event, not a knock-out")
+    sys.stdout.write(bracket_text(t))
 
 
 @event_app.command("standings")

@@ -108,6 +108,11 @@ def auto_remarks(e: Entrant) -> list[str]:
 
 
 def _final_ranks(t: Tournament) -> dict[int, int]:
+    """名次: the standings (score, 辅分一…七); a knock-out by the round each player reached."""
+    from qiyuan.tournament.eventfile import event_format, knockout_places
+
+    if event_format(t) == "knockout":
+        return knockout_places(t)
     from qiyuan.tournament.standings import standings
 
     return {row.number: row.rank for row in standings(t)}

@@ -160,6 +160,8 @@ def add_player(t: Tournament, entrant: Entrant) -> Entrant:
     """Enter a player (late entries too: the rounds already paired are ``Z``, absent, 0 points)."""
     if any(e.name == entrant.name and e.federation == entrant.federation for e in t.entrants):
         raise EventError(f"{entrant.name} ({entrant.federation or 'no association'}) is already entered")
+    if event_format(t) == "knockout" and rounds_paired(t):
+        raise EventError("a knock-out bracket is fixed once round 1 is paired: no late entries")
     entrant.number = len(t.entrants) + 1
     entrant.rounds = [RoundCell(None, "-", "Z") for _ in range(rounds_paired(t))]
     t.entrants.append(entrant)
@@ -307,9 +309,9 @@ def check_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: i
     return faults
 
 
-def set_round(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | None) -> None:
-    """Write the pairing of round ``rnd``: each board (opener, other), the bye ``U``;
-    players not listed keep their absence (or get ``Z``)."""
+def set_round(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | Iterable[int] | None) -> None:
+    """Write the pairing of round ``rnd``: each board (opener, other), the bye ``U``
+    (a knock-out may have several); players not listed keep their absence (or get ``Z``)."""
     for e in t.entrants:
         while len(e.rounds) < rnd - 1:
             e.rounds.append(RoundCell(None, "-", "Z"))
@@ -317,8 +319,8 @@ def set_round(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int |
     for a, b in boards:
         cells[a] = RoundCell(b, "b", " ")
         cells[b] = RoundCell(a, "w", " ")
-    if bye is not None:
-        cells[bye] = RoundCell(None, "-", "U")
+    for b in [] if bye is None else [bye] if isinstance(bye, int) else bye:
+        cells[b] = RoundCell(None, "-", "U")
     for e in t.entrants:
         cell = cells.get(e.number)
         if cell is None:
@@ -393,4 +395,69 @@ def crosstable(t: Tournament) -> str:
         rating = "" if e.rating is None else str(e.rating)
         lines.append(f"{e.number:>4} {pad(e.name, width)} {rating:>4} " + " ".join(cells)
                      + f" {score(e, t.points)!s:>6}{mark}")
+    return "\n".join(lines) + "\n"
+
+
+# -- knock-out (单淘汰): the bracket of qiyuan.tournament.knockout, played round by round --------
+
+
+def knockout_round(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], list[int], list[str]]:
+    """Round ``rnd`` of a knock-out: boards ``(opener, other)`` (the upper place of the
+    bracket opens), the players through on a bye, and a note per match."""
+    from qiyuan.tournament.knockout import knockout_rounds
+
+    if len(t.entrants) < 2:
+        raise EventError("a knock-out needs at least 2 players")
+    rounds = knockout_rounds(t)
+    if rnd > len(rounds):
+        last = rounds[-1]
+        if len(last) == 1 and last[0].winner is not None:
+            raise EventError(f"the knock-out is over: {last[0].winner} won the final")
+        undecided = ", ".join(f"{m.home}-{m.away}" for m in last if m.winner is None)
+        raise EventError(f"round {len(rounds)} has matches without a winner: {undecided} "
+                         "(a drawn match needs a play-off: enter its winner as a win)")
+    matches = rounds[rnd - 1]
+    boards = [(m.home, m.away) for m in matches if not m.is_bye]
+    byes = [m.winner for m in matches if m.is_bye]
+    notes = [f"knock-out round {rnd} of {len(rounds[0]).bit_length()}, seeded by rating; the upper place opens"]
+    notes += [f"match {m.index}: {m.winner} goes through on a bye" for m in matches if m.is_bye]
+    return boards, byes, notes
+
+
+def knockout_places(t: Tournament) -> dict[int, int]:
+    """Final places of a knock-out: the winner 1, the loser of the final 2, of the
+    semi-finals 3 (shared), of the quarter-finals 5, …; players still in share the best
+    place left."""
+    from qiyuan.tournament.knockout import knockout_rounds
+
+    rounds = knockout_rounds(t)
+    n_rounds = len(rounds[0]).bit_length()  # a bracket of 2^R places has R rounds
+    places: dict[int, int] = {}
+    for k, matches in enumerate(rounds, start=1):
+        for m in matches:
+            if m.winner is not None and not m.is_bye:
+                loser = m.away if m.winner == m.home else m.home
+                places[loser] = 2 ** (n_rounds - k) + 1
+    final = rounds[-1][0] if len(rounds[-1]) == 1 else None
+    if final is not None and final.winner is not None:
+        places[final.winner] = 1
+    for e in t.entrants:
+        places.setdefault(e.number, 1)  # the winner, or still in
+    return places
+
+
+def bracket_text(t: Tournament) -> str:
+    """The knock-out bracket round by round: ``1 张三 – 8 李四  → 1`` (winner once decided)."""
+    from qiyuan.tournament.knockout import knockout_rounds
+
+    names = {e.number: e.name for e in t.entrants}
+    lines = []
+    for k, matches in enumerate(knockout_rounds(t), start=1):
+        lines.append(f"Round {k}")
+        for m in matches:
+            if m.is_bye:
+                lines.append(f"  {m.index:>3}. {m.winner} {names[m.winner]}: bye")
+                continue
+            won = f"  → {m.winner}" if m.winner is not None else ""
+            lines.append(f"  {m.index:>3}. {m.home} {names[m.home]} – {m.away} {names[m.away]}{won}")
     return "\n".join(lines) + "\n"

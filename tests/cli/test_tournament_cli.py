@@ -259,3 +259,8 @@ def test_round_robin_by_berger_tables(tmp_path):
         run("event", "result", ev, rnd, *(f"{a} 1-0" for a, _ in boards))
     assert len(seen) == 10  # everyone met everyone once
     assert "complete" in run("event", "pair", ev, ok=False).stderr
+    run("report", ev, "--xlsx", tmp_path / "rr.xlsx")
+    ws = load_workbook(tmp_path / "rr.xlsx")["成绩"]
+    cells = [ws.cell(r, c).value for r in range(3, 8) for c in range(9, 14)]
+    assert cells.count("轮休") == 5 and "缺席" not in cells
+    assert load_workbook(tmp_path / "rr.xlsx")["竞赛报告"]["B9"].value == "循环制"

@@ -10,7 +10,8 @@ remarks column (备注) for explanations and changes of name or association.
 Two sheets: ``竞赛报告`` (the event) and ``成绩`` (one row per player in rank
 order). A round cell reads ``12先1``: opponent's draw number 12, this player
 opened (先; 后 = did not open), won.  Byes: ``轮空`` (pairing bye), ``轮空½``
-(half-point bye), ``轮空1`` (full-point bye), ``缺席`` (absent); ``+``/``−``
+(half-point bye), ``轮空1`` (full-point bye), ``缺席`` (absent; ``轮休`` in a round
+robin, where one player sits out each round of an odd field); ``+``/``−``
 alone are forfeits without an opponent.  ``read_report`` reads this template
 back, cell by cell, for the office's import.
 """
@@ -55,7 +56,9 @@ LEGEND = "胜 1，和 ½，负 0；未对弈：+ 判胜、− 判负；先 = 假
 _SHOW = {"1": "1", "W": "1", "=": "½", "D": "½", "0": "0", "L": "0", "+": "+", "-": "−", " ": ""}
 _READ = {"1": "1", "½": "=", "0.5": "=", "=": "=", "0": "0", "+": "+", "−": "-", "-": "-", "—": "-", "": " "}
 _BYES = {"U": "轮空", "H": "轮空½", "F": "轮空1", "Z": "缺席"}
-_BYES_BACK = {v: k for k, v in _BYES.items()}
+_BYES_BACK = {v: k for k, v in _BYES.items()} | {"轮休": "Z"}
+REST = "轮休"  # the player who sits out a round of an odd round robin (no game, 0 points)
+_ABSENT = RoundCell(None, "-", "Z")
 _ROLE = {"b": "先", "w": "后", "-": ""}
 _ROLE_BACK = {"先": "b", "后": "w", "": "-"}
 _SEX = {"m": "男", "w": "女", "f": "女"}
@@ -160,6 +163,7 @@ def write_report(t: Tournament, path: str | Path, meta: ReportMeta | None = None
     for j, h in enumerate(heads, start=1):
         ws.cell(2, j, h).font = Font(bold=True)
     ranks = _final_ranks(t)
+    rests = meta.format in ("round_robin", "double_round_robin")  # no game in a round robin: 轮休
     order = sorted(t.entrants, key=lambda e: (ranks.get(e.number, 10**9), e.number))
     for i, e in enumerate(order):
         r = FIRST_ROW + i
@@ -169,7 +173,8 @@ def write_report(t: Tournament, path: str | Path, meta: ReportMeta | None = None
             ws.cell(r, j, v)
         ws.cell(r, 5).number_format = "@"  # an ID number is text, never a float
         for k, c in enumerate(e.rounds):
-            ws.cell(r, len(LEAD) + 1 + k, cell_text(c)).alignment = Alignment(horizontal="center")
+            text = REST if rests and c == _ABSENT else cell_text(c)
+            ws.cell(r, len(LEAD) + 1 + k, text).alignment = Alignment(horizontal="center")
         remark = "；".join(auto_remarks(e) + ([meta.remarks[e.number]] if meta.remarks.get(e.number) else []))
         ws.cell(r, len(LEAD) + n_rounds + 1, _num(score(e, t.points)))
         ws.cell(r, len(LEAD) + n_rounds + 2, remark or None)

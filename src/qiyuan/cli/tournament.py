@@ -36,7 +36,10 @@ Decisions the rules leave open (docs/tournament.md):
  • draw numbers by lot use a seed written into the file (XQD line), so the lot can be checked;
  • who floats: most 轮高, then fewest 轮低, then the larger draw number;
  • a hand-made pairing (set-pairing) must keep the hard rules: everyone present paired once,
-   no repeat meeting, no second bye.
+   no repeat meeting, no second bye;
+ • knock-out: bracket seeded by rating, top seeds get the byes, the upper place opens; a drawn
+   match needs a play-off — enter its winner as a win;
+ • round robin: Berger tables, the player listed first opens; in an odd field one sits out (Z).
 """
 
 event_app = typer.Typer(help=EVENT_HELP, no_args_is_help=True, rich_markup_mode=None)

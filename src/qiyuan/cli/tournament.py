@@ -21,25 +21,27 @@ if TYPE_CHECKING:
 EVENT_HELP = """\
 Run an event from its TRF file (赛事文件), round by round.
 
-  qiyuan event new EV.trf --name "…" --rounds 7 --chief "…" --arbiter "…"
-  qiyuan event add-player EV.trf "张三" --rating 2200 --title 3d --association 上海
-  qiyuan event draw EV.trf --seed 20260501        (or --order 5,2,1,…)
-  qiyuan event pair EV.trf                          (pairs the next round)
-  qiyuan event result EV.trf 1 "1 1-0" "3 ½-½" …    (player, result from his side)
-  qiyuan event standings / crosstable / show EV.trf
+Commands, in the order of an event: new, add-player, draw (--seed N or
+--order 5,2,1,…), then per round: pair, result ("12 1-0" from player 12's
+side), show; at any time: standings, crosstable, bracket (knock-out),
+withdraw, excuse, set-pairing, undo, export. Guide: docs/tournament.md.
 
-Decisions the rules leave open (docs/tournament.md):
- • win 2, draw 1, loss 0; the pairing bye (轮空, TRF U) scores 2 and counts 0 in tie-breaks;
- • an absent player (excuse) scores 0 that round (Z) and is not a bye; H / F grant 1 / 2;
- • a withdrawn player is not paired again; a late entry gets Z for the rounds already paired;
- • a game lost by forfeit is a meeting: the two are never paired again; it is never rated;
- • draw numbers by lot use a seed written into the file (XQD line), so the lot can be checked;
+Decisions the rules leave open:
+ • win 2, draw 1, loss 0; the pairing bye (轮空, TRF U) scores 2 and
+   counts 0 in the tie-breaks;
+ • an absent player (excuse) scores 0 that round (Z) and is not a bye;
+   --points half / full grant 1 / 2;
+ • a withdrawn player is not paired again; a late entry is Z in the
+   rounds already paired;
+ • a game lost by forfeit is a meeting: never paired again; never rated;
+ • draw numbers by lot use a seed written into the file (XQD line);
  • who floats: most 轮高, then fewest 轮低, then the larger draw number;
- • a hand-made pairing (set-pairing) must keep the hard rules: everyone present paired once,
-   no repeat meeting, no second bye;
- • knock-out: bracket seeded by rating, top seeds get the byes, the upper place opens; a drawn
-   match needs a play-off — enter its winner as a win;
- • round robin: Berger tables, the player listed first opens; in an odd field one sits out (Z).
+ • a hand-made pairing (set-pairing) must keep the hard rules: everyone
+   present paired once, no repeat meeting, no second bye;
+ • knock-out: seeded by rating, top seeds get the byes, the upper place
+   opens; a drawn match needs a play-off: enter its winner as a win;
+ • round robin: Berger tables, the player listed first opens; in an odd
+   field one player sits out each round (Z).
 """
 
 event_app = typer.Typer(help=EVENT_HELP, no_args_is_help=True, rich_markup_mode=None)

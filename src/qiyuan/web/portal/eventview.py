@@ -65,7 +65,7 @@ class EventView:
         return [(r, by.get(r.number)) for r in self.standings or []]
 
 
-TIEBREAK_NAMES = [_("輔分一"), _("輔分二"), _("輔分三"), _("輔分四"), _("輔分五"), _("輔分六"), _("輔分七")]
+TIEBREAK_NAMES = [_("辅分一"), _("辅分二"), _("辅分三"), _("辅分四"), _("辅分五"), _("辅分六"), _("辅分七")]
 
 
 def _rounds(t: Tournament) -> list[RoundView]:

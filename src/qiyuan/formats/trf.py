@@ -63,15 +63,11 @@ _HEADER_FIELDS = {"012": "name", "022": "city", "032": "federation", "102": "chi
 _COMPUTED = {"062", "072"}  # number of players / rated players: written from the entrants
 _BB = {"BBW": "win", "BBD": "draw", "BBL": "loss", "BBZ": "zero_bye", "BBF": "forfeit_loss", "BBU": "pairing_bye"}
 
-# 0-based slices of the 001 line (TRF-16 columns 5-8, 10, 11-13, 15-47, 49-52, 54-56, 58-68, 70-79, 81-84, 86-89)
+# 0-based slices of the 001 line (TRF-16 columns 5-8 number, 10 sex, 11-13 title, 15-47 name, 49-52 rating,
+# 54-56 federation, 58-68 id, 70-79 birth date, 81-84 points, 86-89 rank)
 _F_NUMBER = (4, 8)
-_F_SEX = (9, 10)
-_F_TITLE = (10, 13)
 _F_NAME = (14, 47)
 _F_RATING = (48, 52)
-_F_FED = (53, 56)
-_F_ID = (57, 68)
-_F_BIRTH = (69, 79)
 _F_POINTS = (80, 84)
 _F_RANK = (85, 89)
 _SEPARATORS = (3, 8, 13, 47, 52, 56, 68, 79, 84)
@@ -120,6 +116,7 @@ class _Reader:
         self.fname = fname
         self.problems: list[Problem] = []
         self.n_lines = 0  # 001 lines whose number could not be read
+        self.all_fit: PointSystem | None = None  # the point system every declared score fits
 
     def problem(self, line: int | None, column: int | None, message: str) -> None:
         self.problems.append(Problem(self.fname, line, column, message))
@@ -197,66 +194,42 @@ class _Reader:
             for s in _SEPARATORS:
                 if line[s] != " ":
                     self.problem(no, s + 1, f"column {s + 1} must be blank (fields are misaligned)")
-        f = lambda sl: line[sl[0] : sl[1]]  # noqa: E731
-        number = self.integer(no, _F_NUMBER, f(_F_NUMBER), "player number", required=True)
-        rating = self.integer(no, _F_RATING, f(_F_RATING), "rating")
-        rank = self.integer(no, _F_RANK, f(_F_RANK), "rank")
+        number = self.integer(no, _F_NUMBER, line[4:8], "player number", required=True)
+        rating = self.integer(no, _F_RATING, line[48:52], "rating")
+        rank = self.integer(no, _F_RANK, line[85:89], "rank")
         points = None
-        if f(_F_POINTS).strip():
+        if pts := line[80:84].strip():
             try:
-                points = Decimal(f(_F_POINTS).strip())
+                points = Decimal(pts)
             except InvalidOperation:
-                self.problem(no, _F_POINTS[0] + 1, f"points must be a number like 4.5, found {f(_F_POINTS).strip()!r}")
-        name = f(_F_NAME).strip()
+                self.problem(no, _F_POINTS[0] + 1, f"points must be a number like 4.5, found {pts!r}")
+        name = line[14:47].strip()
         if not name:
             self.problem(no, _F_NAME[0] + 1, "the player's name is empty")
-        fast = _fast_cells(line[_CELLS_AT:])
-        if fast is not None:
-            if number is None:
-                self.n_lines += 1
-                return None
-            e = Entrant(
-                number=number,
-                name=name,
-                sex=line[9:10].strip(),
-                title=line[10:13].strip(),
-                rating=rating,
-                federation=line[53:56].strip(),
-                player_id=line[57:68].strip(),
-                birth=line[69:79].strip(),
-                points=points,
-                rank=rank,
-                rounds=fast,
-            )
-            return _Row(no, e, list(range(_CELLS_AT + 3, _CELLS_AT + 3 + 10 * len(fast), 10)),
-                        broken=len(self.problems) > before)
-        cells, cols = [], []
-        r = 0
-        while _CELLS_AT + 10 * r < len(line):
-            start = _CELLS_AT + 10 * r
-            chunk = line[start : start + 10].ljust(10)
-            cells.append(self.cell(no, start, chunk))
-            cols.append(start + 3)
-            r += 1
-        while cells and cells[-1] is None:
-            cells.pop()
-            cols.pop()
+        rounds = _fast_cells(line[_CELLS_AT:])
+        if rounds is None:  # the slow path names every problem of the cells
+            cells = [self.cell(no, start, line[start : start + 10].ljust(10))
+                     for start in range(_CELLS_AT, len(line), 10)]
+            while cells and cells[-1] is None:
+                cells.pop()
+            rounds = [c if c is not None else RoundCell(None, "-", "Z") for c in cells]
         if number is None:
             self.n_lines += 1
             return None
         e = Entrant(
             number=number,
             name=name,
-            sex=f(_F_SEX).strip(),
-            title=f(_F_TITLE).strip(),
+            sex=line[9:10].strip(),
+            title=line[10:13].strip(),
             rating=rating,
-            federation=f(_F_FED).strip(),
-            player_id=f(_F_ID).strip(),
-            birth=f(_F_BIRTH).strip(),
+            federation=line[53:56].strip(),
+            player_id=line[57:68].strip(),
+            birth=line[69:79].strip(),
             points=points,
             rank=rank,
-            rounds=[c if c is not None else RoundCell(None, "-", "Z") for c in cells],
+            rounds=rounds,
         )
+        cols = list(range(_CELLS_AT + 3, _CELLS_AT + 3 + 10 * len(rounds), 10))  # opponent column of each cell
         return _Row(no, e, cols, broken=len(self.problems) > before)
 
     def integer(self, no: int, sl: tuple[int, int], text: str, what: str, required: bool = False) -> int | None:
@@ -345,10 +318,14 @@ class _Reader:
 
     def normalise_rounds(self, t: Tournament) -> None:
         """Rows that stop before the last round with a game: withdrawn, padded with Z."""
-        last_game = max(
-            (i for e in t.entrants for i, c in enumerate(e.rounds, 1) if c.opponent is not None or c.result == "U"),
-            default=0,
-        )
+        last_game = 0
+        for e in t.entrants:
+            rounds = e.rounds
+            for i in range(len(rounds), last_game, -1):  # from the end: usually one look per row
+                c = rounds[i - 1]
+                if c.opponent is not None or c.result == "U":
+                    last_game = i
+                    break
         for e in t.entrants:
             short = len(e.rounds) < last_game
             if short and e.withdrawn_after is None:
@@ -382,12 +359,15 @@ class _Reader:
         declared = [r.entrant for r in rows if r.entrant.points is not None]
         for system in (GOMOKU_POINTS, CHESS_POINTS):
             if all(_declared_fits(e, system) for e in declared):
+                self.all_fit = system
                 return system
         if any(e.points % 1 for e in declared):
             return CHESS_POINTS
         return GOMOKU_POINTS
 
     def check_scores(self, t: Tournament, rows: list[_Row]) -> None:
+        if self.all_fit == t.points:
+            return  # every declared score was checked while choosing the point system
         for row in sorted(rows, key=lambda r: r.line):
             e = row.entrant
             if not row.broken and e.points is not None and not _declared_fits(e, t.points):

@@ -264,3 +264,40 @@ def test_round_robin_by_berger_tables(tmp_path):
     cells = [ws.cell(r, c).value for r in range(3, 8) for c in range(9, 14)]
     assert cells.count("轮休") == 5 and "缺席" not in cells
     assert load_workbook(tmp_path / "rr.xlsx")["竞赛报告"]["B9"].value == "循环制"
+
+
+def test_bad_command_input_exit_2(tmp_path):
+    ev = tmp_path / "ev.trf"
+    run("event", "new", ev, "--name", "x")
+    r = run("event", "new", ev, "--name", "y", ok=False)
+    assert r.exit_code == 2 and "exists" in r.stderr
+    r = run("event", "new", tmp_path / "b.trf", "--name", "y", "--start", "2026-13-01", ok=False)
+    assert r.exit_code == 2 and "--start must be a date" in r.stderr and not (tmp_path / "b.trf").exists()
+    r = run("event", "new", tmp_path / "c.trf", "--name", "y", "--format", "league", ok=False)
+    assert r.exit_code == 2 and "unknown format 'league'" in r.stderr
+    r = run("event", "add-player", ev, "A", "--sex", "x", ok=False)
+    assert r.exit_code == 2 and "--sex must be m or w" in r.stderr
+    for name in "ABC":
+        run("event", "add-player", ev, name)
+    r = run("event", "draw", ev, "--order", "1,2", ok=False)
+    assert r.exit_code == 2 and "missing [3]" in r.stderr
+    r = run("event", "draw", ev, "--order", "1,x", ok=False)
+    assert r.exit_code == 2 and "numbers separated by commas" in r.stderr
+    r = run("event", "excuse", ev, 1, 1, "--points", "lots", ok=False)
+    assert r.exit_code == 2
+    r = run("event", "bracket", ev, ok=False)
+    assert r.exit_code == 2 and "not a knock-out" in r.stderr
+    r = run("event", "show", ev, ok=False)
+    assert r.exit_code == 2 and "is not paired" in r.stderr
+
+
+def test_pair_with_o_writes_nothing_when_no_pairing_is_possible(tmp_path):
+    ev = tmp_path / "ev.trf"
+    run("event", "new", ev, "--name", "x")
+    for i in range(2):
+        run("event", "add-player", ev, f"P{i + 1}")
+    run("event", "pair", ev)
+    run("event", "result", ev, 1, "1 1-0")
+    out = tmp_path / "out.trf"
+    r = run("pair", ev, "-o", out, ok=False)
+    assert r.exit_code == 2 and not out.exists() and r.stderr.startswith("error:")

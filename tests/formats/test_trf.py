@@ -262,3 +262,13 @@ def test_public_copy_has_no_id_numbers():
     public = write_trf(t, id_numbers=False)
     assert "110101199001011234" not in public and "XQI" not in public
     assert read_trf(public).entrants[0].id_number == ""
+
+
+def test_program_lines_with_bad_values():
+    bad = "012 x\nXXR ten\nBBW two\nXQW    1 later\nXQI    9 123\nXQF x\n" + line(1, "A", "0.0", []) + "\n"
+    ps = problems_of(bad)
+    assert [p.line for p in ps] == [2, 3, 4, 5, 6]
+    for p, text in zip(ps, ["XXR needs a number of rounds, found 'ten'", "BBW needs a number of points",
+                            "XQW needs the round after which", "XQI names player 9, who has no 001 line",
+                            "XQF needs a player number and a value"], strict=True):
+        assert text in p.message

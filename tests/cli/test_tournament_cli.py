@@ -91,12 +91,18 @@ def test_seven_round_event_from_the_terminal(tmp_path):
     assert "Pts" in run("event", "crosstable", ev).stdout
 
     xlsx = tmp_path / "report.xlsx"
-    run("report", ev, "--xlsx", xlsx, "--organizer", "中国围棋协会五子棋分会")
+    r = run("report", ev, "--xlsx", xlsx, "--remark", "99: x", "--remark", "oops", ok=False)
+    assert r.exit_code == 2 and "no player 99" in r.stderr and "'oops'" in r.stderr and not xlsx.exists()
+    run("report", ev, "--xlsx", xlsx, "--organizer", "中国围棋协会五子棋分会", "--remark", "3: 原名王五")
     wb = load_workbook(xlsx)
     assert wb["竞赛报告"]["B3"].value == "2026年五子棋等级赛"
     ws = wb["成绩"]
     assert ws.cell(2, 15).value == "第7轮" and ws.cell(2, 16).value == "积分"
     assert sorted(ws.cell(r, 2).value for r in range(3, 13)) == list(range(1, 11))
+    row3 = next(r for r in range(3, 13) if ws.cell(r, 2).value == 3)
+    assert ws.cell(row3, 17).value.endswith("原名王五")
+    row2 = next(r for r in range(3, 13) if ws.cell(r, 2).value == 2)
+    assert ws.cell(row2, 17).value == "第3轮后退赛"
 
 
 def test_pair_prints_bbp_format_and_writes_only_with_o(tmp_path):

@@ -238,13 +238,26 @@ def report(
     organizer: str = typer.Option("", help="主办单位"),
     host: str = typer.Option("", help="承办单位"),
     notes: str = typer.Option("", help="说明: anything affecting the validity of results"),
+    remark: list[str] = typer.Option([], help='备注 of a player, "7: 原名王五" (repeat for each)'),
 ) -> None:
     """Write the competition report (竞赛报告, CGA Art. 11): holds ID numbers — for the federation only."""
+    import re
+
     from qiyuan.formats.report_xlsx import ReportMeta, write_report
     from qiyuan.tournament.eventfile import event_format
 
+    remarks, bad = {}, []
+    for item in remark:
+        m = re.fullmatch(r"\s*(\d+)\s*[:：]\s*(.+)", item)
+        if m:
+            remarks[int(m[1])] = m[2].strip()
+        else:
+            bad.append(f"--remark {item!r}: write the draw number, a colon and the text")
     t = _load(event)
-    meta = ReportMeta(format=event_format(t), organizer=organizer, host=host, notes=notes)
+    bad += [f"--remark: no player {n}" for n in remarks if not 1 <= n <= len(t.entrants)]
+    if bad:
+        raise _fail("error: " + "\n       ".join(bad))
+    meta = ReportMeta(format=event_format(t), organizer=organizer, host=host, notes=notes, remarks=remarks)
     tmp = xlsx.with_name(xlsx.name + ".tmp.xlsx")
     write_report(t, tmp, meta)
     tmp.replace(xlsx)

@@ -181,6 +181,13 @@ def write_report(t: Tournament, path: str | Path, meta: ReportMeta | None = None
     ws.cell(FIRST_ROW + len(order) + 1, 1, LEGEND)
     for col, width in zip("ABCDEFGH", (6, 6, 14, 6, 22, 8, 20, 8), strict=True):
         ws.column_dimensions[col].width = width
+    from openpyxl.utils import get_column_letter
+
+    for k in range(n_rounds):
+        ws.column_dimensions[get_column_letter(len(LEAD) + 1 + k)].width = 8
+    ws.column_dimensions[get_column_letter(len(LEAD) + n_rounds + 2)].width = 40  # 备注
+    ws.page_setup.orientation = "landscape"
+    ws.print_title_rows = "1:2"
     ws.freeze_panes = "D3"
     wb.save(str(path))
 

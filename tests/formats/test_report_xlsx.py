@@ -162,3 +162,41 @@ def test_wrong_template(report, tmp_path):
     junk = tmp_path / "junk.xlsx"
     junk.write_text("not a workbook")
     assert "not an Excel workbook" in problems(junk)[0]
+
+
+# -- property: any consistent event goes through the workbook and back -------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def events(draw):
+    n = draw(st.integers(2, 9))
+    t = Tournament(name="E", rounds_planned=4)
+    t.entrants = [Entrant(i, f"选手{i}", sex=draw(st.sampled_from(["m", "w", ""])),
+                          title=draw(st.sampled_from(["", "1d", "9d", "3k"])),
+                          rating=draw(st.none() | st.integers(1000, 2800)),
+                          id_number=draw(st.sampled_from(["", "110101199001011234"])))
+                  for i in range(1, n + 1)]
+    for _ in range(draw(st.integers(1, 4))):
+        order = draw(st.permutations(range(1, n + 1)))
+        for a, b in zip(order[::2], order[1::2]):
+            res, col = draw(st.sampled_from(["1", "0", "=", "+", "-"])), draw(st.sampled_from("bw"))
+            other = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}[res]
+            t.entrants[a - 1].rounds.append(RoundCell(b, col, res))
+            t.entrants[b - 1].rounds.append(RoundCell(a, "w" if col == "b" else "b", other))
+        if n % 2:
+            t.entrants[order[-1] - 1].rounds.append(RoundCell(None, "-", draw(st.sampled_from("UHFZ"))))
+    return t
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(events())
+def test_property_report_round_trip(tmp_path, t):
+    path = tmp_path / "p.xlsx"
+    write_report(t, path, ReportMeta(remarks={1: "备注"}))
+    back, meta = read_report(path)
+    assert [(e.number, e.name, e.sex, e.title, e.rating, e.id_number, e.rounds) for e in back.entrants] == [
+        (e.number, e.name, e.sex, e.title, e.rating, e.id_number, e.rounds) for e in t.entrants]
+    assert meta.remarks == {1: "备注"}

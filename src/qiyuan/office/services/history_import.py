@@ -11,7 +11,7 @@ with a progress callback.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 
@@ -20,42 +20,7 @@ import numpy as np
 from qiyuan.formats.errors import InputError
 from qiyuan.rating.columnar import RESULT_CODES
 
-BATCH = 20000
-
-
-def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, total: int = 0,
-                progress: Callable[[int], None] | None = None) -> int:
-    """Insert rows fast: ``COPY`` on PostgreSQL, batched ``executemany`` elsewhere. Returns the count."""
-    from django.db import connection
-
-    n = 0
-    with connection.cursor() as cur:
-        if connection.vendor == "postgresql":
-            raw = cur.cursor if hasattr(cur, "cursor") else cur
-            with raw.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-                    n += 1
-                    if progress and n % BATCH == 0:
-                        progress(n)
-        else:
-            sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
-            batch: list[tuple] = []
-            for row in rows:
-                batch.append(row)
-                if len(batch) >= BATCH:
-                    cur.executemany(sql, batch)
-                    n += len(batch)
-                    batch = []
-                    if progress:
-                        progress(n)
-            if batch:
-                cur.executemany(sql, batch)
-                n += len(batch)
-    if progress:
-        progress(n)
-    return n
-
+from qiyuan.office.services.bulk import bulk_insert
 
 def import_history(path: Path, rating_list, actor: str, sha: str, *,
                    progress: Callable[[str, int, int], None] | None = None):
@@ -95,10 +60,14 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         new = [p for p in h.players if p.id not in existing]
         step("players", 0, len(new))
         objs = []
+        keys: dict[str, tuple[str, str]] = {}  # name → (pinyin, search key): names repeat, pinyin is slow
         for p in new:
             obj = Player(federation_id=p.id, name=p.name, gender=p.gender.value if p.gender else "", dan=p.dan or "",
                          registered_on=p.registered_on, reference_rating=p.reference_rating)
-            obj.refresh_name_keys()
+            if p.name not in keys:
+                obj.refresh_name_keys()
+                keys[p.name] = (obj.name_pinyin, obj.name_search)
+            obj.name_pinyin, obj.name_search = keys[p.name]
             objs.append(obj)
         for i in range(0, len(objs), 5000):
             Player.objects.bulk_create(objs[i:i + 5000])

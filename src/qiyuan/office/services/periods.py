@@ -14,7 +14,6 @@ correction through the later list dates.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -27,6 +26,7 @@ from qiyuan.rating.rules import BUILTIN_RULES, RuleSet, rules_as_dict, with_sett
 from qiyuan.rating.state import PlayerState, initial_states
 
 from qiyuan.office.services import ordering
+from qiyuan.office.services.bulk import as_json, bulk_insert
 from qiyuan.office.services.state import engine_event, engine_games, engine_player, state_from_json, state_to_json
 
 
@@ -55,10 +55,18 @@ class EntryRow:
     state: dict
 
     name: str = ""
+    _text: str | None = field(default=None, repr=False, compare=False)
 
-    def canonical(self) -> list:
-        return [self.federation_id, self.name, self.position, self.rank, self.rating, self.exact, self.games, self.status,
-                self.is_new, self.k, self.state]
+    def line(self) -> str:
+        """The entry's canonical line (what the digest covers)."""
+        return entry_line([self.federation_id, self.name, self.position, self.rank, self.rating, self.exact,
+                           self.games, self.status, self.is_new, self.k], self.state_text)
+
+    @property
+    def state_text(self) -> str:
+        if self._text is None:
+            self._text = as_json(self.state)
+        return self._text
 
 
 @dataclass
@@ -76,6 +84,7 @@ class PeriodComputation:
     pk_of: dict[str, int]  # federation id → player pk
     digest: str = ""
     prior: dict[str, PlayerState] = field(default_factory=dict)
+    change_texts: list[str] = field(default_factory=list)
 
     def explain(self, federation_id: str) -> list[R.EventChange]:
         """The player's changes in this period, event by event (the engine's explanations)."""
@@ -169,15 +178,40 @@ class _Facts:
 # ---------------------------------------------------------------------------------------------- compute
 
 
+@dataclass
+class MemberCache:
+    """The list's members as of a moment: their start states and the facts the order needs (reused by
+    consecutive periods, e.g. ``publish_due``)."""
+
+    initial: dict[str, PlayerState]
+    info: dict[str, tuple[int, str, date | None]]  # federation id → (player pk, name, registration date)
+
+
+def member_cache(rating_list, rules: RuleSet, list_date: date, *, published_before=None,
+                 names: dict[str, str] | None = None) -> MemberCache:
+    from qiyuan.office.ratings.models import ListMember
+
+    start = start_date(rating_list, rules, list_date)
+    members = _members(rating_list, set(), published_before)
+    initial = initial_states(rules, [engine_player(fid, m) for fid, m in members], start)
+    names = names or {}
+    qs = ListMember.objects.filter(rating_list=rating_list)
+    if published_before is not None:
+        qs = qs.filter(joined_at__lte=published_before)
+    info = {fid: (pk, names.get(fid, name), reg) for pk, fid, name, reg in
+            qs.values_list("player_id", "player__federation_id", "player__name", "registered_on")}
+    return MemberCache(initial, info)
+
+
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
-                   published_before=None, names: dict[str, str] | None = None) -> PeriodComputation:
+                   published_before=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
+                   prior: dict[str, PlayerState] | None = None) -> PeriodComputation:
     """Compute the period closing at ``list_date`` from the stored state (nothing is written).
 
     ``previous`` (default: the current edition of the previous list date), ``events`` (default: the
-    period's events) and ``rules`` (default: the list's) are given explicitly by ``verify``.
+    period's events) and ``rules`` (default: the list's) are given explicitly by ``verify``; ``prior``
+    (the previous edition's states, when the caller already holds them) and ``cache`` save reading them again.
     """
-    from qiyuan.office.ratings.models import ListMember
-
     rules = rules or rating_list.rules()
     check_list_date(rules, list_date)
     if previous is ...:
@@ -185,22 +219,16 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     if events is None:
         events = period_events(rating_list, rules, list_date, previous)
     games, standings, _ = engine_games(events)
-    prior = _stored_states(previous)
-    entering = _members(rating_list, set(prior), published_before)
-    start = start_date(rating_list, rules, list_date)
-    initial = initial_states(rules, [engine_player(fid, m) for fid, m in entering], start)
-    state = {**prior, **initial}
+    if prior is None:
+        prior = _stored_states(previous)
+    cache = cache or member_cache(rating_list, rules, list_date, published_before=published_before, names=names)
+    # Members not on the previous edition (new, or untouched since they joined) start from their start state.
+    state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
+    state.update(prior)
     result = rate_period(rules, state, [engine_event(e) for e in events], games, standings, list_date)
-
-    # Names (as published, when ``names`` gives them) and registration dates (frozen) for the order.
-    names = names or {}
-    info = {fid: (pk, names.get(fid, name), reg) for pk, fid, name, reg in
-            ListMember.objects.filter(rating_list=rating_list).values_list(
-                "player_id", "player__federation_id", "player__name", "registered_on")}
-
-    entries = _entries(rules, rating_list.family, result, {**state}, initial, info)
+    entries = _entries(rules, rating_list.family, result, state, cache.initial, cache.info)
     comp = PeriodComputation(rating_list, list_date, rules, previous, events, result, entries, result.changes,
-                             {fid: v[0] for fid, v in info.items()}, prior=state)
+                             {fid: v[0] for fid, v in cache.info.items()}, prior=state)
     comp.digest = digest(comp)
     return comp
 
@@ -252,28 +280,50 @@ def change_json(c: R.EventChange) -> dict:
     }
 
 
-def canonical(entries: list[list], changes: list[tuple[str, str, dict]], events: list[str]) -> str:
-    return json.dumps({"entries": entries, "changes": sorted(changes, key=lambda t: (t[0], t[1])),
-                       "events": sorted(events)}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+def entry_line(values: list, state_text: str) -> str:
+    return as_json(values) + "\t" + state_text + "\n"
+
+
+def change_line(event_code: str, federation_id: str, explanation_text: str) -> str:
+    return as_json([event_code, federation_id]) + "\t" + explanation_text + "\n"
+
+
+def digest_of(entry_lines, change_lines, events) -> str:
+    """SHA-256 over the entries in list order, the changes by (event, player) and the events rated."""
+    h = hashlib.sha256()
+    for line in entry_lines:
+        h.update(line.encode("utf-8"))
+    for line in sorted(change_lines):
+        h.update(line.encode("utf-8"))
+    h.update(as_json(sorted(events)).encode("utf-8"))
+    return h.hexdigest()
 
 
 def digest(comp: PeriodComputation) -> str:
-    text = canonical([e.canonical() for e in comp.entries],
-                     [(c.event_id, c.player_id, change_json(c)) for c in comp.changes],
+    comp.change_texts = [as_json(change_json(c)) for c in comp.changes]
+    return digest_of((e.line() for e in comp.entries),
+                     (change_line(c.event_id, c.player_id, t) for c, t in zip(comp.changes, comp.change_texts)),
                      [e.code for e in comp.events])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def stored_canonical(edition) -> tuple[list[list], list[tuple[str, str, dict]], list[str]]:
-    """The canonical content of a stored edition, read back from the database."""
+def stored_lines(edition) -> tuple[dict[str, str], dict[tuple[str, str], str], list[str], list[str]]:
+    """A stored edition read back from the database: entry lines by player (in list order), change lines by
+    (event, player), the events, and the entry lines in order."""
     from qiyuan.office.ratings.models import EditionEntry, RatingChange
 
-    entries = [list(r) for r in EditionEntry.objects.filter(edition=edition).order_by("position").values_list(
-        "player__federation_id", "name", "position", "rank", "rating", "exact", "games", "status", "is_new", "k", "state")]
-    changes = [(ev, fid, expl) for ev, fid, expl in RatingChange.objects.filter(edition=edition).values_list(
-        "event__code", "player__federation_id", "explanation")]
+    ordered = []
+    entries = {}
+    for row in EditionEntry.objects.filter(edition=edition).order_by("position").values_list(
+            "player__federation_id", "name", "position", "rank", "rating", "exact", "games", "status", "is_new", "k",
+            "state").iterator(chunk_size=10000):
+        line = entry_line(list(row[:10]), as_json(row[10]))
+        entries[row[0]] = line
+        ordered.append(line)
+    changes = {(ev, fid): change_line(ev, fid, as_json(expl)) for ev, fid, expl in
+               RatingChange.objects.filter(edition=edition).values_list("event__code", "player__federation_id",
+                                                                        "explanation").iterator(chunk_size=10000)}
     events = list(edition.events.values_list("code", flat=True))
-    return entries, changes, events
+    return entries, changes, events, ordered
 
 
 # ---------------------------------------------------------------------------------------------- publish
@@ -293,7 +343,9 @@ def _unrated_pending_before(rating_list, list_date: date) -> list[str]:
             f"{next_publication_date(rating_list.rules().publication_months, e.end_date)} --reason …`" for e in late]
 
 
-def publish_period(rating_list, list_date: date | None, actor: str, *, computation: PeriodComputation | None = None):
+def publish_period(rating_list, list_date: date | None, actor: str, *, computation: PeriodComputation | None = None,
+                   cache: MemberCache | None = None, prior: dict[str, PlayerState] | None = None,
+                   keep: list | None = None):
     """Publish the next due list date (or check that ``list_date`` is it): an immutable edition."""
     from django.db import transaction
 
@@ -312,12 +364,15 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, computati
     late = _unrated_pending_before(rating_list, list_date)
     if late:
         raise OfficeError(late)
-    comp = computation or compute_period(rating_list, list_date)
+    comp = computation or compute_period(rating_list, list_date, cache=cache, prior=prior)
     with transaction.atomic():
         if rating_list.started_on is None:
             rating_list.started_on = previous_publication_date(rules.publication_months, list_date)
             rating_list.save(update_fields=["started_on"])
-        return _store(comp, actor, number=1, reason="")
+        ed = _store(comp, actor, number=1, reason="")
+    if keep is not None:
+        keep.append(comp)
+    return ed
 
 
 def publish_due(rating_list, actor: str, *, until: date | None = None,
@@ -334,8 +389,12 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
     while d is not None and d <= final:
         todo.append(d)
         d = next_publication_date(rules.publication_months, d)
+    cache = member_cache(rating_list, rules, todo[0]) if todo else None
+    prior = None
     for i, d in enumerate(todo, start=1):
-        published.append(publish_period(rating_list, d, actor))
+        kept: list[PeriodComputation] = []
+        published.append(publish_period(rating_list, d, actor, cache=cache, prior=prior, keep=kept))
+        prior = kept[0].result.states  # the states just published: the next period starts from them
         if progress:
             progress(i, len(todo))
     return published
@@ -381,14 +440,17 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
             digest=comp.digest,
         )
         ed.events.set(comp.events)
-        EditionEntry.objects.bulk_create(
-            (EditionEntry(edition=ed, player_id=e.player_pk, name=e.name, position=e.position, rank=e.rank, rating=e.rating,
-                          exact=e.exact, games=e.games, status=e.status, is_new=e.is_new, k=e.k, state=e.state)
-             for e in comp.entries), batch_size=5000)
+        bulk_insert(EditionEntry._meta.db_table,
+                    ("edition_id", "player_id", "name", "position", "rank", "rating", "exact", "games", "status",
+                     "is_new", "k", "state"),
+                    ((ed.pk, e.player_pk, e.name, e.position, e.rank, e.rating, e.exact, e.games, e.status, e.is_new,
+                      e.k, e.state_text) for e in comp.entries))
         event_pk = {e.code: e.pk for e in comp.events}
-        RatingChange.objects.bulk_create(
-            (_change_row(ed, comp.pk_of[c.player_id], event_pk[c.event_id], c) for c in comp.changes),
-            batch_size=5000)
+        bulk_insert(RatingChange._meta.db_table,
+                    ("edition_id", "player_id", "event_id", "before", "after", "games", "W", "We", "K", "delta",
+                     "method", "explanation"),
+                    (_change_row(ed.pk, comp.pk_of[c.player_id], event_pk[c.event_id], c, t)
+                     for c, t in zip(comp.changes, comp.change_texts)))
         Event.objects.filter(pk__in=event_pk.values()).update(status=Event.Status.RATED)
         record(actor, "edition.publish" if number == 1 else "edition.correct", ed, list=comp.rating_list.code,
                list_date=comp.list_date.isoformat(), number=number, reason=reason, events=len(comp.events),
@@ -396,15 +458,13 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
     return ed
 
 
-def _change_row(ed, player_pk: int, event_pk: int, c: R.EventChange):
-    from qiyuan.office.ratings.models import RatingChange
-
+def _change_row(edition_pk: int, player_pk: int, event_pk: int, c: R.EventChange, text: str) -> tuple:
     before = c.Ro
     after = before + c.delta if before is not None else None
-    return RatingChange(edition=ed, player_id=player_pk, event_id=event_pk, before=before, after=after,
-                        games=c.games, W=c.W, We=c.We, K=c.K, delta=c.delta, method=c.method,
-                        explanation=change_json(c))
+    return (edition_pk, player_pk, event_pk, _num(before), _num(after), c.games, _num(c.W), _num(c.We), c.K,
+            _num(c.delta), c.method, text)
 
 
-def quantize_ok(x: Decimal | None) -> bool:  # pragma: no cover - used by tests of storage precision
-    return x is None or x == x.quantize(Decimal("0.0001"))
+def _num(x: Decimal | None) -> str | None:
+    """A decimal for a raw insert into a DecimalField column (4 places), as text."""
+    return None if x is None else str(x.quantize(Decimal("0.0001")))

@@ -12,16 +12,16 @@ publication).
 
 from __future__ import annotations
 
-import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from qiyuan.office.services.periods import (
-    canonical,
-    change_json,
+    change_line,
     compute_period,
+    digest_of,
     rules_of_edition,
-    stored_canonical,
+    stored_lines,
 )
 
 MAX_SHOWN = 20
@@ -39,28 +39,26 @@ class VerifyReport:
 
 def verify_edition(edition) -> list[str]:
     """The differences between a published edition and its recomputation (empty: identical)."""
-    entries, changes, events = stored_canonical(edition)
+    entries, changes, events, ordered = stored_lines(edition)
     label = f"{edition.rating_list.code} {edition.label}"
     out: list[str] = []
-    stored_digest = hashlib.sha256(canonical(entries, changes, events).encode("utf-8")).hexdigest()
-    if stored_digest != edition.digest:
+    if digest_of(ordered, changes.values(), events) != edition.digest:
         out.append(f"{label}: the stored rows no longer give the published digest (altered after publication)")
     evs = list(edition.events.order_by("end_date", "start_date", "code"))
-    names = {e[0]: e[1] for e in entries}
+    names = {fid: json.loads(line.split("\t", 1)[0])[1] for fid, line in entries.items()}
     comp = compute_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
                           rules=rules_of_edition(edition), published_before=edition.published_at, names=names)
     if comp.digest == edition.digest and not out:
         return []
-    mine = {e.federation_id: e.canonical() for e in comp.entries}
-    theirs = {e[0]: e for e in entries}
-    for fid in sorted(set(mine) | set(theirs)):
-        if mine.get(fid) != theirs.get(fid):
-            out.append(f"{label}: player {fid}: published {theirs.get(fid)!r}, recomputed {mine.get(fid)!r}")
-    mine_c = {(c.event_id, c.player_id): change_json(c) for c in comp.changes}
-    theirs_c = {(ev, fid): expl for ev, fid, expl in changes}
-    for key in sorted(set(mine_c) | set(theirs_c)):
-        if mine_c.get(key) != theirs_c.get(key):
-            out.append(f"{label}: change of {key[1]} in {key[0]}: published {theirs_c.get(key)!r}, "
+    mine = {e.federation_id: e.line() for e in comp.entries}
+    for fid in sorted(set(mine) | set(entries)):
+        if mine.get(fid) != entries.get(fid):
+            out.append(f"{label}: player {fid}: published {entries.get(fid)!r}, recomputed {mine.get(fid)!r}")
+    mine_c = {(c.event_id, c.player_id): change_line(c.event_id, c.player_id, t)
+              for c, t in zip(comp.changes, comp.change_texts)}
+    for key in sorted(set(mine_c) | set(changes)):
+        if mine_c.get(key) != changes.get(key):
+            out.append(f"{label}: change of {key[1]} in {key[0]}: published {changes.get(key)!r}, "
                        f"recomputed {mine_c.get(key)!r}")
     if sorted(events) != sorted(e.code for e in comp.events):
         out.append(f"{label}: events differ")

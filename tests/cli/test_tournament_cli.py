@@ -307,3 +307,14 @@ def test_pair_with_o_writes_nothing_when_no_pairing_is_possible(tmp_path):
     out = tmp_path / "out.trf"
     r = run("pair", ev, "-o", out, ok=False)
     assert r.exit_code == 2 and not out.exists() and r.stderr.startswith("error:")
+
+
+def test_unwritable_output_is_a_clear_error(tmp_path):
+    ev = tmp_path / "ev.trf"
+    run("event", "new", ev, "--name", "x")
+    for i in range(2):
+        run("event", "add-player", ev, f"P{i + 1}")
+    r = run("pair", ev, "-o", tmp_path / "no" / "such" / "dir.trf", ok=False)
+    assert r.exit_code == 2 and "cannot write" in r.stderr
+    r = run("report", ev, "--xlsx", tmp_path / "no" / "r.xlsx", ok=False)
+    assert r.exit_code == 2 and "cannot write" in r.stderr

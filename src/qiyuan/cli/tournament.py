@@ -78,8 +78,12 @@ def _save(t: Tournament, path: Path) -> None:
     except ValueError as exc:
         raise _fail(f"{path}: cannot write: {exc}") from None
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise _fail(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
 def _event_error(exc: Exception) -> typer.Exit:
@@ -259,8 +263,12 @@ def report(
         raise _fail("error: " + "\n       ".join(bad))
     meta = ReportMeta(format=event_format(t), organizer=organizer, host=host, notes=notes, remarks=remarks)
     tmp = xlsx.with_name(xlsx.name + ".tmp.xlsx")
-    write_report(t, tmp, meta)
-    tmp.replace(xlsx)
+    try:
+        write_report(t, tmp, meta)
+        tmp.replace(xlsx)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise _fail(f"{xlsx}: cannot write: {exc.strerror or exc}") from None
     sys.stdout.write(f"wrote {xlsx} ({len(t.entrants)} players, {t.rounds_played} rounds)\n")
 
 
@@ -537,12 +545,11 @@ def event_export(
     with_id_numbers: bool = typer.Option(False, help="keep the ID numbers (身份证号): federation copies only"),
 ) -> None:
     """Write a copy of the event file for others (other pairing programs, the public): without ID numbers."""
-    from qiyuan.formats.trf import write_trf
-
-    text = write_trf(_load(event), id_numbers=with_id_numbers)
-    tmp = output.with_name(output.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(output)
+    t = _load(event)
+    if not with_id_numbers:
+        for e in t.entrants:
+            e.id_number = ""
+    _save(t, output)
     sys.stdout.write(f"wrote {output}{' (with ID numbers)' if with_id_numbers else ' (no ID numbers)'}\n")
 
 

@@ -148,3 +148,20 @@ def test_admin_role_opens_the_django_admin_for_the_registry(staff, login):
 def test_arbiter_and_public_cannot_open_the_django_admin(staff, login, client):
     assert client.get("/admin/federation/player/").status_code == 302
     assert login(staff["arbiter"]).get("/admin/federation/player/").status_code == 302
+
+
+def test_desk_actions_need_the_csrf_token(staff):
+    from django.test import Client
+
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(staff["admin"])
+    for url in ("/desk/events/new/", "/desk/users/", "/desk/office/periods/", "/desk/office/imports/"):
+        assert c.post(url, {"code": "x", "name": "x", "fmt": "swiss"}).status_code == 403, url
+
+
+def test_session_cookie_is_http_only_and_pages_deny_framing(client, db):
+    from django.conf import settings
+
+    assert settings.SESSION_COOKIE_HTTPONLY
+    r = client.get("/rules/")
+    assert r["X-Frame-Options"] == "DENY" and r["X-Content-Type-Options"] == "nosniff"

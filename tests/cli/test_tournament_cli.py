@@ -36,6 +36,15 @@ def run(*args, ok=True):
     return result
 
 
+def small_event(tmp_path: Path, players: int, rounds: int | None = None) -> Path:
+    """An event file with players P1..Pn."""
+    ev = tmp_path / "ev.trf"
+    run("event", "new", ev, "--name", "x", *(["--rounds", rounds] if rounds else []))
+    for i in range(players):
+        run("event", "add-player", ev, f"P{i + 1}")
+    return ev
+
+
 def boards_of(path: Path, rnd: int) -> list[tuple[int, int]]:
     t = read_trf(path)
     return [(e.number, e.rounds[rnd - 1].opponent) for e in t.entrants
@@ -106,10 +115,7 @@ def test_seven_round_event_from_the_terminal(tmp_path):
 
 
 def test_pair_prints_bbp_format_and_writes_only_with_o(tmp_path):
-    ev = tmp_path / "ev.trf"
-    run("event", "new", ev, "--name", "x", "--rounds", 3)
-    for i in range(5):
-        run("event", "add-player", ev, f"P{i + 1}")
+    ev = small_event(tmp_path, 5, rounds=3)
     before = ev.read_text()
     out = run("pair", ev).stdout.splitlines()
     assert out == ["3", "1 2", "3 4", "5 0"]  # round 1, odd round: 1-2, 3-4; 5 gets the bye
@@ -144,10 +150,7 @@ def test_broken_file_exit_2_with_line_and_column_and_no_output(tmp_path):
 
 
 def test_no_pairing_left_is_a_clear_error(tmp_path):
-    ev = tmp_path / "ev.trf"
-    run("event", "new", ev, "--name", "x")
-    for i in range(4):
-        run("event", "add-player", ev, f"P{i + 1}")
+    ev = small_event(tmp_path, 4)
     for rnd, boards in enumerate([("1 2", "3 4"), ("1 3", "2 4"), ("1 4", "2 3")], start=1):
         run("event", "set-pairing", ev, rnd, *boards)
         run("event", "result", ev, rnd, *(f"{b.split()[0]} 1-0" for b in boards))
@@ -157,20 +160,14 @@ def test_no_pairing_left_is_a_clear_error(tmp_path):
 
 
 def test_pairing_needs_the_results_of_the_round_before(tmp_path):
-    ev = tmp_path / "ev.trf"
-    run("event", "new", ev, "--name", "x")
-    for i in range(4):
-        run("event", "add-player", ev, f"P{i + 1}")
+    ev = small_event(tmp_path, 4)
     run("event", "pair", ev)
     r = run("event", "pair", ev, ok=False)
     assert r.exit_code == 2 and "round 1 has boards without a result: 1-2, 3-4" in r.stderr
 
 
 def test_hand_pairing_breaking_the_hard_rules_is_refused(tmp_path):
-    ev = tmp_path / "ev.trf"
-    run("event", "new", ev, "--name", "x")
-    for i in range(5):
-        run("event", "add-player", ev, f"P{i + 1}")
+    ev = small_event(tmp_path, 5)
     run("event", "pair", ev)
     run("event", "result", ev, 1, "1 1-0", "3 0-1")
     before = ev.read_text()
@@ -187,10 +184,7 @@ def test_hand_pairing_breaking_the_hard_rules_is_refused(tmp_path):
 
 
 def test_bad_results_are_all_reported_and_nothing_saved(tmp_path):
-    ev = tmp_path / "ev.trf"
-    run("event", "new", ev, "--name", "x")
-    for i in range(4):
-        run("event", "add-player", ev, f"P{i + 1}")
+    ev = small_event(tmp_path, 4)
     run("event", "pair", ev)
     before = ev.read_text()
     r = run("event", "result", ev, 1, "1 1-0", "3 9-9", "x 1-0", "7 1-0", ok=False)
@@ -298,10 +292,7 @@ def test_bad_command_input_exit_2(tmp_path):
 
 
 def test_pair_with_o_writes_nothing_when_no_pairing_is_possible(tmp_path):
-    ev = tmp_path / "ev.trf"
-    run("event", "new", ev, "--name", "x")
-    for i in range(2):
-        run("event", "add-player", ev, f"P{i + 1}")
+    ev = small_event(tmp_path, 2)
     run("event", "pair", ev)
     run("event", "result", ev, 1, "1 1-0")
     out = tmp_path / "out.trf"
@@ -310,10 +301,7 @@ def test_pair_with_o_writes_nothing_when_no_pairing_is_possible(tmp_path):
 
 
 def test_unwritable_output_is_a_clear_error(tmp_path):
-    ev = tmp_path / "ev.trf"
-    run("event", "new", ev, "--name", "x")
-    for i in range(2):
-        run("event", "add-player", ev, f"P{i + 1}")
+    ev = small_event(tmp_path, 2)
     r = run("pair", ev, "-o", tmp_path / "no" / "such" / "dir.trf", ok=False)
     assert r.exit_code == 2 and "cannot write" in r.stderr
     r = run("report", ev, "--xlsx", tmp_path / "no" / "r.xlsx", ok=False)

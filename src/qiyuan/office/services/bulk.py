@@ -14,6 +14,9 @@ def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, 
     from django.db import connection
 
     n = 0
+    q = connection.ops.quote_name
+    table = q(table)
+    columns = tuple(q(c) for c in columns)
     with connection.cursor() as cur:
         if connection.vendor == "postgresql":
             raw = cur.cursor if hasattr(cur, "cursor") else cur

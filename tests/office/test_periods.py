@@ -124,3 +124,30 @@ def test_correction_with_nothing_changed_is_refused(tmp_path):
         correct_period(rl, date(2019, 7, 1), "checking", "officer")
     with pytest.raises(OfficeError, match="not published"):
         correct_period(rl, date(2020, 1, 1), "checking", "officer")
+
+
+def test_a_list_is_not_published_before_its_date(tmp_path):
+    from qiyuan.office.services.imports import import_file
+    from qiyuan.office.services.periods import OfficeError, publish_due, publish_period
+
+    src = history_dir(tmp_path, first=date.today().replace(day=1, month=1), last=date.today())
+    rl = make_list(code="NOW")
+    import_file(src, rl, "tester")
+    publish_due(rl, "officer", until=date.today())
+    with pytest.raises(OfficeError, match="cannot be published before that date"):
+        publish_period(rl, None, "officer")
+
+
+def test_cga_11_report_later_than_two_weeks_is_noted(tmp_path):
+    from qiyuan.office.services.imports import Options, prepare
+    from qiyuan.office.services.imports import ParsedEntrant, ParsedEvent
+    from qiyuan.rating.model import Result
+
+    rl = make_list()
+    ev = ParsedEvent(name="x", start_date=date(2024, 5, 1), end_date=date(2024, 5, 3), format="swiss", rounds=1,
+                     entrants=[ParsedEntrant("a", 1, "甲", "M"), ParsedEntrant("b", 2, "乙", "M")],
+                     games=[(1, 1, 2, Result.WIN)])
+    plan = prepare(ev, rl, Options(received_on=date(2024, 5, 30)), source="r.trf")
+    assert any("within two weeks" in n for n in plan.notes)
+    plan = prepare(ev, rl, Options(received_on=date(2024, 5, 10)), source="r.trf")
+    assert not any("within two weeks" in n for n in plan.notes)

@@ -470,6 +470,10 @@ def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str) -> P
             matched_by[p.pk] = e.number
         plan.players[e.number] = p
 
+    # CGA Art. 11 / BJSH §10: the report is due within two weeks of the event's end.
+    if options.received_on is not None and (options.received_on - ev.end_date).days > 14:
+        plan.notes.append(f"received {options.received_on}, {(options.received_on - ev.end_date).days} days after the "
+                          "end: reports are due within two weeks (CGA Art. 11, BJSH §10)")
     # Arbiters and eligibility.
     _eligibility(plan, ev, rating_list, options, source)
     return plan

@@ -361,6 +361,8 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, computati
                           f"`qiyuan office period correct --list {rating_list.code} --date {list_date} --reason …`")
     if list_date != due:
         raise OfficeError(f"the next list of {rating_list.code} to publish is {due}, not {list_date}")
+    if list_date > date.today():
+        raise OfficeError(f"the list of {list_date} cannot be published before that date")
     late = _unrated_pending_before(rating_list, list_date)
     if late:
         raise OfficeError(late)

@@ -8,6 +8,7 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
@@ -45,6 +46,10 @@ def office(make_player, make_association, resident_id):
     services.merge_players(b, dup, "officer")
     user = get_user_model().objects.create_user("arbiter1", password="x")
     AuditLog.objects.create(user=user, actor="arbiter1", action="test.detail", detail={"d": "2026-01-01", "n": [1, 2]})
+    # a binary column and a JSON list, from another app
+    rejected = apps.get_model("events", "RejectedReport")
+    rejected.objects.create(kind="report", filename="坏报告.xlsx", sha256="0" * 64, actor="officer",
+                            reasons=["bad check digit", {"row": 3}], content=bytes(range(256)))
     return snapshot()
 
 

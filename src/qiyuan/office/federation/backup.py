@@ -396,6 +396,40 @@ def restore(
     return summary
 
 
+def _insert_rows(conn, model, fields, convert, rows, report: Callable[[int], object]) -> int:
+    """Insert the rows into the model's table, keeping every value as stored; return how many.
+
+    PostgreSQL takes them through ``COPY … FROM STDIN`` (several times faster
+    than INSERTs); other databases through batched ``executemany``.
+    """
+    qn = conn.ops.quote_name
+    columns = ", ".join(qn(f.column) for f in fields)
+    table = qn(model._meta.db_table)
+    done = 0
+    if conn.vendor == "postgresql":
+        with conn.cursor() as cursor, cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row([to_db(v) for to_db, v in zip(convert, row)])
+                done += 1
+                if done % CHUNK == 0:
+                    report(done)
+        return done
+    sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
+    batch = []
+    with conn.cursor() as cursor:
+        for row in rows:
+            batch.append([to_db(v) for to_db, v in zip(convert, row)])
+            if len(batch) >= CHUNK:
+                cursor.executemany(sql, batch)
+                done += len(batch)
+                batch = []
+                report(done)
+        if batch:
+            cursor.executemany(sql, batch)
+            done += len(batch)
+    return done
+
+
 def _load(path: Path, using: str, state_apps, backup_migrations: dict, progress: Progress | None) -> Summary:
     """Insert every row of the backup in one transaction; verify counts, checksum and foreign keys."""
     conn = connections[using]
@@ -416,25 +450,7 @@ def _load(path: Path, using: str, state_apps, backup_migrations: dict, progress:
                 raise BackupError([f"{label}: the schema has no column for {', '.join(missing)}"])
             fields = [by_attname[n] for n in names]
             convert = [_db_value(f, conn) for f in fields]
-            qn = conn.ops.quote_name
-            sql = (
-                f"INSERT INTO {qn(model._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
-                f"VALUES ({', '.join(['%s'] * len(fields))})"
-            )
-            done = 0
-            batch = []
-            with conn.cursor() as cursor:
-                for row in rows:
-                    batch.append([to_db(v) for to_db, v in zip(convert, row)])
-                    if len(batch) >= CHUNK:
-                        cursor.executemany(sql, batch)
-                        done += len(batch)
-                        batch = []
-                        if progress:
-                            progress(label, done, count)
-                if batch:
-                    cursor.executemany(sql, batch)
-                    done += len(batch)
+            done = _insert_rows(conn, model, fields, convert, rows, lambda n: progress and progress(label, n, count))
             if progress:
                 progress(label, done, count)
             summary.counts[label] = done

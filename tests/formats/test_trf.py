@@ -272,3 +272,9 @@ def test_program_lines_with_bad_values():
                             "XQW needs the round after which", "XQI names player 9, who has no 001 line",
                             "XQF needs a player number and a value"], strict=True):
         assert text in p.message
+
+
+def test_more_than_9999_players_do_not_fit():
+    t = Tournament(entrants=[Entrant(i, f"P{i}") for i in range(1, 10_001)])
+    with pytest.raises(ValueError, match="10000 players: TRF-16 holds draw numbers up to 9999"):
+        write_trf(t)

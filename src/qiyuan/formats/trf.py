@@ -513,6 +513,8 @@ def write_trf(t: Tournament, *, id_numbers: bool = True) -> str:
             continue
         for line in lines:
             add(f"{code} {line}".rstrip())
+    if len(t.entrants) > 9999:
+        problems.append(f"{len(t.entrants)} players: TRF-16 holds draw numbers up to 9999")
     for e in t.entrants:
         add(_player_line(e, t.points, problems))
     for e in t.entrants:
@@ -557,13 +559,6 @@ def _player_line(e: Entrant, points: PointSystem, problems: list[str]) -> str:
         while keep > e.withdrawn_after and cells[keep - 1] == RoundCell(None, "-", "Z"):
             keep -= 1
         cells = cells[:keep]
-    body = "".join(
-        "  "
-        + ("0000" if c.opponent is None else _fit(problems, e, "opponent", str(c.opponent), 4, right=True))
-        + " "
-        + c.colour
-        + " "
-        + c.result
-        for c in cells
-    )
+    # opponents are draw numbers 1..n, n <= 9999 (checked once by write_trf)
+    body = "".join([f"  {'0000' if c.opponent is None else c.opponent:>4} {c.colour} {c.result}" for c in cells])
     return (head + body).rstrip() if not body else head + body

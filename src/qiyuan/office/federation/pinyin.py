@@ -62,12 +62,13 @@ def has_han(text: str) -> bool:
     return bool(_HAN.search(text))
 
 
-def latin_key(text: str) -> str:
+def latin_key(text: str, umlaut: str = "v") -> str:
     """Lower-case ASCII letters and digits only: ``"Lü Xiao-Jun"`` → ``"lvxiaojun"``.
 
-    Accents are dropped (é → e); ü becomes ``v``, the pinyin input convention.
+    Accents are dropped (é → e); ü becomes ``v``, the pinyin input convention
+    (``umlaut="u"`` gives the plain-letter spelling instead: Müller → muller).
     """
-    text = text.lower().replace("ü", "v").replace("u:", "v")
+    text = text.lower().replace("ü", umlaut).replace("u:", umlaut)
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
     return _NOT_ALNUM.sub("", text)
@@ -112,6 +113,9 @@ def search_key(name: str, name_latin: str = "") -> str:
     query cannot match across two spellings.
     """
     parts = [latin_key(name_pinyin(name)), name_initials(name)]
+    for spelling in (name, name_latin):
+        if spelling and not has_han(spelling) and "ü" in spelling.lower():
+            parts.append(latin_key(spelling, umlaut="u"))  # Müller is found as muller too
     if name_latin:
         parts.append(latin_key(name_latin))
-    return "|" + "|".join(p for p in parts if p) + "|"
+    return "|" + "|".join(dict.fromkeys(p for p in parts if p)) + "|"

@@ -51,7 +51,16 @@ def test_portal_speaks_chinese_by_default_and_english_on_request(client):
     assert r.status_code == 200
     text = r.content.decode()
     assert '<html lang="zh-Hans">' in text and "等级分规则" in text
-    r = client.post("/i18n/setlang/", {"language": "en", "next": "/rules/"})
-    assert r.status_code == 302
+    r = client.get("/language/en/?next=/rules/")
+    assert r.status_code == 302 and r["Location"] == "/rules/"
     text = client.get("/rules/").content.decode()
     assert '<html lang="en">' in text and "Rating rules" in text and "等级分规则" not in text
+
+
+@pytest.mark.django_db
+def test_language_switch_refuses_unknown_languages_and_foreign_redirects(client):
+    assert client.get("/language/fr/").status_code == 404
+    r = client.get("/language/en/?next=https://evil.example/")
+    assert r.status_code == 302 and r["Location"] == "/"
+    r = client.get("/language/zh-hans/?next=/lists/")
+    assert r["Location"] == "/lists/" and r.cookies["django_language"].value == "zh-hans"

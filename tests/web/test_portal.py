@@ -80,13 +80,27 @@ def test_list_filters(client, published, query, shown, hidden):
 
 
 def test_list_page_is_cached_per_edition_filter_and_language(client, published, django_assert_max_num_queries):
+    from datetime import date
+
     from django.core.cache import cache
+
+    from qiyuan.office.ratings.models import Edition, EditionEntry
 
     cache.clear()
     page(client, "/lists/gomoku/2026-01-01/?gender=F")
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(1):  # a visitor's repeat: one COUNT, then the cache
         html = page(client, "/lists/gomoku/2026-01-01/?gender=F")
-    assert "王芳" in html
+    assert "王芳" in html and "csrfmiddlewaretoken" not in html
+    client.get("/language/en/?next=/")
+    assert "Rating lists" in page(client, "/lists/gomoku/2026-01-01/?gender=F")
+    # a new correction of the date is shown at once (the key holds the number of editions)
+    rl, (ed1, ed2, ed2b) = published["list"], published["editions"]
+    ed3 = Edition.objects.create(rating_list=rl, list_date=date(2026, 1, 1), number=3, published_by="officer",
+                                 digest="3" * 64, previous=ed1, is_correction=True, reason="second fix")
+    for e in EditionEntry.objects.filter(edition=ed2b):
+        EditionEntry.objects.create(edition=ed3, player=e.player, position=e.position, rank=e.rank,
+                                    rating=e.rating + 100, exact="", games=e.games, status=e.status, k=e.k)
+    assert "2119" in page(client, "/lists/gomoku/2026-01-01/")
 
 
 def test_unknown_list_edition_and_bad_date_are_404(client, published):

@@ -9,6 +9,17 @@ from django.db.models import Max
 from qiyuan.office.ratings.models import Edition
 
 
+def editions_by_id() -> dict[int, Edition]:
+    """Every edition with its list, by id (cached like ``current_edition_ids``: editions never change)."""
+    count = Edition.objects.count()
+    key = f"portal:editions:{count}"
+    found = cache.get(key)
+    if found is None:
+        found = {ed.pk: ed for ed in Edition.objects.select_related("rating_list").defer("rules_settings")}
+        cache.set(key, found, None)
+    return found
+
+
 def current_edition_ids() -> frozenset[int]:
     """Ids of the current edition of every list date of every list.
 

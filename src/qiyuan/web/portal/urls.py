@@ -7,6 +7,7 @@ from .views import events, home, lists, players, rules
 app_name = "portal"
 urlpatterns = [
     path("", home.home, name="home"),
+    path("language/<str:code>/", home.language, name="language"),
     path("lists/", lists.index, name="lists"),
     path("lists/<slug:list_code>/", lists.current, name="list_current"),
     path("lists/<slug:list_code>/<str:on>/", lists.edition, name="list_edition"),

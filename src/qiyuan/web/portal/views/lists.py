@@ -137,11 +137,36 @@ def _year(value) -> int | None:
     return int(value) if value and value.isdigit() and 1900 <= int(value) <= 2200 else None
 
 
+#: Query parameters a list page understands (pages asking only these are cached whole).
+LIST_PARAMS = frozenset({"q", "gender", "age", "born_from", "born_to", "association", "status", "dan", "page"})
+
+
 def edition(request, list_code: str, on: str, number: int | None = None):
-    ed = find_edition(list_code, on, number)
-    filters = ListFilters(request.GET, ed.list_date.year)
+    """A list edition. For visitors (not signed in) the whole page is cached: it carries no
+    token and no name, and an edition never changes; a new publication (which may make
+    another edition current for a date) changes the key."""
     page_no = request.GET.get("page", "1")
     page_no = int(page_no) if page_no.isdigit() else 1
+    whole_key = None
+    if not request.user.is_authenticated and set(request.GET) <= LIST_PARAMS:
+        try:
+            year = date.fromisoformat(on).year
+        except ValueError:
+            raise Http404("not a date") from None
+        qs = ListFilters(request.GET, year).querystring()
+        whole_key = f"portal:listpage:{Edition.objects.count()}:{list_code}:{on}:{number}:{get_language()}:{page_no}:{qs}"
+        html = cache.get(whole_key)
+        if html is not None:
+            return HttpResponse(html)
+    response = _edition_page(request, list_code, on, number, page_no)
+    if whole_key is not None and response.status_code == 200:
+        cache.set(whole_key, response.content.decode(), None)
+    return response
+
+
+def _edition_page(request, list_code: str, on: str, number: int | None, page_no: int):
+    ed = find_edition(list_code, on, number)
+    filters = ListFilters(request.GET, ed.list_date.year)
     key = f"portal:list:{ed.pk}:{get_language()}:{page_no}:{filters.querystring()}"
     table = cache.get(key)
     if table is None:

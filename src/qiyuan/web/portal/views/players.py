@@ -10,6 +10,9 @@ from decimal import Decimal
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from qiyuan.office.events.models import Game
@@ -19,7 +22,7 @@ from qiyuan.office.ratings.models import EditionEntry, RatingChange
 from qiyuan.rating.model import Result
 
 from ..chart import ChartPoint, rating_history_svg
-from ..editions import current_edition_ids
+from ..editions import current_edition_ids, editions_by_id
 
 #: A result from player1's side → (points for player1, points for player2); None = not played.
 _POINTS = {
@@ -37,6 +40,10 @@ def result_for(game: Game, player_id: int) -> str:
 
 def result_symbol(result: str) -> str:
     return {"1-0": "1", "0-1": "0", "0.5-0.5": "½", "+-": "+", "-+": "−", "--": "–"}[result]
+
+
+#: Rated events whose calculations a player page shows at first (the newest); ``?calc=all`` shows every one.
+CALC_EVENTS = 10
 
 
 def search(request):
@@ -73,6 +80,23 @@ class EventCalc:
     notes: list[str] = field(default_factory=list)
     x: dict = field(default_factory=dict)  # Ro, Rc, N, Pd, ru from the explanation
 
+    @property
+    def rows_html(self) -> SafeString:
+        """The table body, built here rather than in the template: a player page holds
+        hundreds of cells and this is the page's hot path (escaped like the template would)."""
+        base = reverse("portal:players")
+        out = []
+        for r in self.rows:
+            who = (f'<a href="{base}{escape(r.opponent.federation_id)}/">{escape(r.opponent.name)}</a>'
+                   if r.opponent is not None else "")
+            out.append(
+                f'<tr><td class="num">{"" if r.round is None else r.round}</td><td>{who}</td>'
+                f'<td class="num">{escape(r.opponent_rating)}</td><td class="c">{escape(r.result)}</td>'
+                f'<td class="num">{escape(r.D)}</td><td class="num">{escape(r.We)}</td>'
+                f'<td class="num">{escape(r.dR)}</td><td class="num">{escape(r.K)}</td></tr>'
+            )
+        return mark_safe("".join(out))
+
 
 def _num(value) -> str:
     if value is None or value == "":
@@ -105,7 +129,7 @@ def individual_calculations(player: Player, changes: list[RatingChange]) -> list
     carries We and ΔR."""
     event_ids = {c.event_id for c in changes}
     games_by_event: dict[int, list[Game]] = defaultdict(list)
-    for g in Game.objects.filter(Q(player1=player) | Q(player2=player), event_id__in=event_ids).order_by("round", "id"):
+    for g in Game.objects.filter(Q(player1=player) | Q(player2=player), event_id__in=event_ids).order_by("round"):
         games_by_event[g.event_id].append(g)
     fids: set[str] = set()
     pks: set[int] = set()
@@ -115,8 +139,9 @@ def individual_calculations(player: Player, changes: list[RatingChange]) -> list
             (pks.add(int(ref)) if ref.isdigit() else fids.add(ref))
         for g in games_by_event[c.event_id]:
             pks.add(g.player2_id if g.player1_id == player.pk else g.player1_id)
-    by_fid = {p.federation_id: p for p in Player.objects.filter(federation_id__in=fids)}
-    by_pk = Player.objects.in_bulk(pks)
+    light = Player.objects.only("federation_id", "name")
+    by_fid = {p.federation_id: p for p in light.filter(federation_id__in=fids)}
+    by_pk = light.in_bulk(pks)
 
     def opponent(ref) -> Player | None:
         ref = str(ref)
@@ -130,6 +155,7 @@ def individual_calculations(player: Player, changes: list[RatingChange]) -> list
             edition_id__in={c.edition_id for c in bare}, event_id__in={c.event_id for c in bare}
         )
         .exclude(player=player)
+        .order_by()
         .values_list("event_id", "player_id", "before")
     } if bare else {}
     out = []
@@ -163,10 +189,25 @@ def individual_calculations(player: Player, changes: list[RatingChange]) -> list
     return out
 
 
+def head_to_head_html(player: Player, rows: list[dict], details: str) -> SafeString:
+    """The head-to-head table body (see ``EventCalc.rows_html`` for why it is built here)."""
+    base = reverse("portal:players")
+    me = escape(player.federation_id)
+    out = []
+    for h in rows:
+        fid = escape(h["opponent"].federation_id)
+        out.append(
+            f'<tr><td><a href="{base}{fid}/">{escape(h["opponent"].name)}</a></td><td class="num">{h["games"]}</td>'
+            f'<td class="num">{h["wins"]}</td><td class="num">{h["draws"]}</td><td class="num">{h["losses"]}</td>'
+            f'<td><a href="{base}{me}/vs/{fid}/">{escape(details)}</a></td></tr>'
+        )
+    return mark_safe("".join(out))
+
+
 def head_to_head_summary(player: Player, limit: int = 30) -> list[dict]:
     """Per opponent: games, wins, draws, losses (played games only), most games first."""
     stats: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for p1, p2, result in Game.objects.filter(Q(player1=player) | Q(player2=player)).values_list(
+    for p1, p2, result in Game.objects.filter(Q(player1=player) | Q(player2=player)).order_by().values_list(
         "player1_id", "player2_id", "result"
     ):
         if result not in _POINTS:
@@ -175,7 +216,7 @@ def head_to_head_summary(player: Player, limit: int = 30) -> list[dict]:
         opp = p2 if p1 == player.pk else p1
         stats[opp][{"1-0": 0, "0.5-0.5": 1, "0-1": 2}[mine]] += 1
     top = sorted(stats.items(), key=lambda kv: (-sum(kv[1]), kv[0]))[:limit]
-    opponents = Player.objects.in_bulk([pk for pk, _s in top])
+    opponents = Player.objects.only("federation_id", "name").in_bulk([pk for pk, _s in top])
     return [
         {"opponent": opponents[pk], "games": sum(s), "wins": s[0], "draws": s[1], "losses": s[2]}
         for pk, s in top
@@ -188,11 +229,16 @@ def player(request, federation_id: str):
     if p.merged_into_id:
         return redirect("portal:player", federation_id=p.merged_into.federation_id)
     current = current_edition_ids()
+    editions = editions_by_id()
     entries = [
         e
-        for e in EditionEntry.objects.filter(player=p).select_related("edition", "edition__rating_list")
+        for e in EditionEntry.objects.filter(player=p).order_by().only(
+            "edition_id", "rating", "exact", "rank", "games", "k", "status"
+        )
         if e.edition_id in current
     ]
+    for e in entries:
+        e.edition = editions[e.edition_id]  # from the cached editions, no query
     entries.sort(key=lambda e: (e.edition.rating_list.code, e.edition.list_date))
     lists: dict[int, dict] = {}
     for e in entries:
@@ -203,19 +249,29 @@ def player(request, federation_id: str):
         points = [ChartPoint(e.edition.list_date, Decimal(e.rating), e.edition.label) for e in item["history"]
                   if e.rating is not None]
         item["chart"] = rating_history_svg(points, title=_("等级分走势") + f" · {item['list'].title}")
-    changes = list(
+    # Every rated event of his, newest first; the full rows only for those shown.
+    order = list(
         RatingChange.objects.filter(player=p, edition_id__in=current)
-        .select_related("event", "edition", "edition__rating_list")
         .order_by("-event__end_date", "-event_id")
+        .values_list("pk", flat=True)
     )
+    show_all = request.GET.get("calc") == "all"
+    shown_ids = order if show_all else order[:CALC_EVENTS]
+    shown = list(RatingChange.objects.filter(pk__in=shown_ids).select_related("event").order_by(
+        "-event__end_date", "-event_id"))
+    for c in shown:
+        c.edition = editions[c.edition_id]
+    h2h = head_to_head_summary(p)
     return render(
         request,
         "portal/player.html",
         {
             "p": p,
             "lists": list(lists.values()),
-            "calcs": individual_calculations(p, changes),
-            "h2h": head_to_head_summary(p),
+            "calcs": individual_calculations(p, shown),
+            "calc_hidden": len(order) - len(shown),
+            "h2h": h2h,
+            "h2h_html": head_to_head_html(p, h2h, _("详情")),
         },
     )
 

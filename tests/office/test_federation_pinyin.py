@@ -43,6 +43,7 @@ def test_search_key_holds_every_spelling_separated():
     assert search_key("张三", "Zhang San") == "|zhangsan|zs|"  # each spelling once
     assert search_key("李四") == "|lisi|ls|"
     assert search_key("吕小军", "Lü Xiaojun") == "|lvxiaojun|lxj|luxiaojun|"  # lu, as many type it
+    assert search_key("吕小军") == "|lvxiaojun|lxj|luxiaojun|"
     assert search_key("Anna Müller") == "|annamvller|am|annamuller|"
 
 

@@ -112,7 +112,10 @@ def search_key(name: str, name_latin: str = "") -> str:
     Compact pinyin, initials and the Latin spelling, separated by ``|`` so a
     query cannot match across two spellings.
     """
-    parts = [latin_key(name_pinyin(name)), name_initials(name)]
+    compact = latin_key(name_pinyin(name))
+    parts = [compact, name_initials(name)]
+    if has_han(name) and "v" in compact:
+        parts.append(compact.replace("v", "u"))  # 吕 found as lu too (only ü syllables hold a v)
     for spelling in (name, name_latin):
         if spelling and not has_han(spelling) and "ü" in spelling.lower():
             parts.append(latin_key(spelling, umlaut="u"))  # Müller is found as muller too

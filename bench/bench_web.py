@@ -195,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         stop_server(server)
     print(f"server: qiyuan serve --production ({args.server_threads} threads), SQLite, loopback; "
-          f"client: {args.threads} threads, {args.seconds:.0f} s per scenario, {os.cpu_count()} CPU(s)")
+          f"client: {args.threads} threads, {args.seconds:.0f} s per scenario, {os.cpu_count()} CPU(s), "
+          f"load average at the end {os.getloadavg()[0]:.1f} (other work on the machine competes)")
     print(f"{'scenario':<20} {'requests':>9} {'req/s':>8} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} "
           f"{'errors':>6}")
     for name, r in results.items():

@@ -1,41 +1,59 @@
 """Which published editions are current (本期有效版本): for each list date, the
-edition with the highest number (a correction supersedes the publication)."""
+edition with the highest number (a correction supersedes the publication).
+
+Editions are only ever added, never changed, so what is derived from them is
+kept in this process's memory under their version (their number and the
+latest publication time): a new publication changes the key. (A process-local memo rather than Django's
+cache: these are read on every player page and need no unpickling.)
+"""
 
 from __future__ import annotations
 
-from django.core.cache import cache
-from django.db.models import Max
+import threading
+
+from django.db.models import Count, Max
 
 from qiyuan.office.ratings.models import Edition
 
+_memo: dict[tuple[str, int], object] = {}
+_lock = threading.Lock()
 
-def editions_by_id() -> dict[int, Edition]:
-    """Every edition with its list, by id (cached like ``current_edition_ids``: editions never change)."""
-    count = Edition.objects.count()
-    key = f"portal:editions:{count}"
-    found = cache.get(key)
+
+def edition_version() -> str:
+    """Changes whenever an edition is published (one small aggregate query)."""
+    v = Edition.objects.aggregate(n=Count("id"), last=Max("published_at"))
+    return f"{v['n']}-{v['last'].timestamp() if v['last'] else 0}"
+
+
+def _remember(kind: str, compute):
+    key = (kind, edition_version())
+    found = _memo.get(key)
     if found is None:
-        found = {ed.pk: ed for ed in Edition.objects.select_related("rating_list").defer("rules_settings")}
-        cache.set(key, found, None)
+        found = compute()
+        with _lock:
+            for old in [k for k in _memo if k[0] == kind and k != key]:
+                del _memo[old]
+            _memo[key] = found
     return found
 
 
-def current_edition_ids() -> frozenset[int]:
-    """Ids of the current edition of every list date of every list.
+def editions_by_id() -> dict[int, Edition]:
+    """Every edition with its list, by id."""
+    return _remember(
+        "by-id", lambda: {ed.pk: ed for ed in Edition.objects.select_related("rating_list").defer("rules_settings")}
+    )
 
-    Editions are only ever added, so the answer is cached under the number of
-    editions: a new publication changes the key.
-    """
-    count = Edition.objects.count()
-    key = f"portal:current-editions:{count}"
-    ids = cache.get(key)
-    if ids is None:
+
+def current_edition_ids() -> frozenset[int]:
+    """Ids of the current edition of every list date of every list."""
+
+    def compute() -> frozenset[int]:
         tops = Edition.objects.values("rating_list_id", "list_date").annotate(top=Max("number"))
         wanted = {(t["rating_list_id"], t["list_date"], t["top"]) for t in tops}
-        ids = frozenset(
+        return frozenset(
             pk
             for pk, rl, day, number in Edition.objects.values_list("pk", "rating_list_id", "list_date", "number")
             if (rl, day, number) in wanted
         )
-        cache.set(key, ids, None)
-    return ids
+
+    return _remember("current", compute)

@@ -27,6 +27,8 @@ from qiyuan.office.federation.services import search_players
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingList
 from qiyuan.office.services.exports import export_edition
 
+from ..editions import edition_version
+
 
 
 PAGE_SIZE = 100
@@ -154,7 +156,7 @@ def edition(request, list_code: str, on: str, number: int | None = None):
         except ValueError:
             raise Http404("not a date") from None
         qs = ListFilters(request.GET, year).querystring()
-        whole_key = f"portal:listpage:{Edition.objects.count()}:{list_code}:{on}:{number}:{get_language()}:{page_no}:{qs}"
+        whole_key = f"portal:listpage:{edition_version()}:{list_code}:{on}:{number}:{get_language()}:{page_no}:{qs}"
         html = cache.get(whole_key)
         if html is not None:
             return HttpResponse(html)

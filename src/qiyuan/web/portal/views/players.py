@@ -149,14 +149,15 @@ def individual_calculations(player: Player, changes: list[RatingChange]) -> list
 
     # Opponents' ratings are needed only for changes stored without per-game lines (averaging methods).
     bare = [c for c in changes if not explanation_lines(c.explanation)]
+    wanted = {(c.edition_id, c.event_id) for c in bare}
     opp_before = {
         (event_id, player_id): before
-        for event_id, player_id, before in RatingChange.objects.filter(
-            edition_id__in={c.edition_id for c in bare}, event_id__in={c.event_id for c in bare}
+        for edition_id, event_id, player_id, before in RatingChange.objects.filter(  # by the event index
+            event_id__in={c.event_id for c in bare}
         )
-        .exclude(player=player)
         .order_by()
-        .values_list("event_id", "player_id", "before")
+        .values_list("edition_id", "event_id", "player_id", "before")
+        if (edition_id, event_id) in wanted and player_id != player.pk
     } if bare else {}
     out = []
     for c in changes:

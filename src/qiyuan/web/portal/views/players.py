@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from qiyuan.office.events.models import Game
 from qiyuan.office.federation.models import Player
@@ -190,6 +191,24 @@ def individual_calculations(player: Player, changes: list[RatingChange]) -> list
     return out
 
 
+def history_html(rating_list, entries) -> SafeString:
+    """The player's row on each list date (see ``EventCalc.rows_html`` for why it is built here)."""
+    base = reverse("portal:lists") + escape(rating_list.code) + "/"
+    out = []
+    for e in entries:
+        day = e.edition.list_date.isoformat()
+        out.append(
+            f'<tr><td><a href="{base}{day}/">{day}</a></td><td class="num">{"" if e.rating is None else e.rating}</td>'
+            f'<td class="num">{"" if e.rank is None else e.rank}</td><td class="num">{e.games}</td>'
+            f"<td>{escape(STATUS_TEXT.get(e.status, e.status))}</td></tr>"
+        )
+    return mark_safe("".join(out))
+
+
+STATUS_TEXT = {"active": gettext_lazy("活跃"), "inactive": gettext_lazy("不活跃"), "removed": gettext_lazy("除名"),
+               "unrated": gettext_lazy("暂无等级分")}
+
+
 def head_to_head_html(player: Player, rows: list[dict], details: str) -> SafeString:
     """The head-to-head table body (see ``EventCalc.rows_html`` for why it is built here)."""
     base = reverse("portal:players")
@@ -250,6 +269,7 @@ def player(request, federation_id: str):
         points = [ChartPoint(e.edition.list_date, Decimal(e.rating), e.edition.label) for e in item["history"]
                   if e.rating is not None]
         item["chart"] = rating_history_svg(points, title=_("等级分走势") + f" · {item['list'].title}")
+        item["history_html"] = history_html(item["list"], item["history"])
     # Every rated event of his, newest first; the full rows only for those shown.
     order = list(
         RatingChange.objects.filter(player=p, edition_id__in=current)

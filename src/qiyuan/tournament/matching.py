@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable
 
 #: how many exposed targets the short-path repair tries to reach
 SHORT_TARGETS = 8
+#: how many vertices the blossom-free search expands before Edmonds' search takes over
+GROW_POPS = 16
 
 
 class Matching:
@@ -167,7 +169,9 @@ class Matching:
         live = self.live()
         parent: dict[int, int] = {root: -1}
         queue = deque([root])
-        while queue:
+        pops = 0
+        while queue and pops < GROW_POPS:
+            pops += 1
             v = queue.popleft()
             for u in live:
                 if u in parent or u == v:

@@ -132,7 +132,6 @@ class _Procedure:
         # look-ahead state
         self.zone = [0] * size
         self.transit = [False] * size
-        self.member = [False] * size  # the group's other members while testing floaters
         self.witness: Matching | None = None
 
     # -- keys of the ordered choices ------------------------------------
@@ -158,12 +157,8 @@ class _Procedure:
             return not self.had_bye[v]
         if v == BYE:
             return not self.had_bye[u]
-        transit = self.transit
-        if transit[u] or transit[v]:
-            if transit[u] and transit[v]:
-                return False
-            if self.member[v] if transit[u] else self.member[u]:
-                return False
+        if self.transit[u] and self.transit[v]:
+            return False
         return v not in self.met[u]
 
     def start_witness(self, pool: list[int], seed_pairs: list[tuple[int, int]], seed_bye: int | None) -> None:
@@ -218,42 +213,50 @@ class _Procedure:
         m.revive(b)
         return False
 
-    def try_split(self, tag: int, rest: list[int], floaters: list[int], *, final: bool) -> bool:
-        """Can ``floaters`` leave the group (of remaining members ``rest``)?
+    def deficiency(self, players: list[int]) -> int:
+        """How many of ``players`` a maximum pairing among themselves leaves over (Tutte–Berge)."""
+        met = self.met
+        m = Matching(len(self.paired), lambda u, v: v not in met[u], players)
+        if self.witness is not None:  # start from the witness's pairs among them
+            inside = set(players)
+            mate = self.witness.mate
+            for v in players:
+                w = mate[v]
+                if w > v and w in inside:
+                    m.match(v, w)
+        return len(m.maximise())
 
-        With ``final``, the other members must pair among themselves and the
-        witness is kept on success. Without it they stay free (a necessary
-        condition that prunes the search for the floaters) and the witness is
-        always restored.
+    def try_split(self, tag: int, rest: list[int], floaters: list[int]) -> bool:
+        """Can exactly ``floaters`` leave the group while its other members pair among themselves?
+
+        The witness is kept on success, restored otherwise.
         """
         m = self.witness
         assert m is not None
-        m.begin()
-        zone, transit, member, mate = self.zone, self.transit, self.member, m.mate
+        zone, transit, mate = self.zone, self.transit, m.mate
         fl = set(floaters)
         others = [v for v in rest if v not in fl]
-        flag = zone if final else member
-        mark = tag if final else True
+        m.begin()
         for v in others:
-            flag[v] = mark
+            zone[v] = tag
         for x in floaters:
             transit[x] = True
         cut: list[int] = []
-        for v in (others + floaters) if final else floaters:
+        for v in others + floaters:
             w = mate[v]
             if w != -1 and not self.adjacent(v, w):
                 m.unmatch(v)
                 cut += (v, w)
-        ok = m.repair(cut)
-        if ok and final:
+        # the group's side alone, on its few players, before the whole round
+        if not cut or (self.deficiency(others) == 0 and m.repair(cut)):
             m.commit()
             return True
         m.rollback()
         for v in others:
-            flag[v] = 0 if final else False
+            zone[v] = 0
         for x in floaters:
             transit[x] = False
-        return ok
+        return False
 
     # -- the procedure -------------------------------------------------------
 
@@ -322,9 +325,25 @@ class _Procedure:
         return floaters
 
     def choose_floaters(self, tag: int, rest: list[int]) -> list[int]:
-        """As few floaters as possible; each chosen by :meth:`floats_key` order, if feasible."""
+        """As few floaters as possible; each chosen by :meth:`floats_key` order, if feasible.
+
+        The floaters are the first set, in that order, of the smallest size
+        for which the round can still be completed. Sizes below the bounds
+        of the group's own side (its players left over by a maximum pairing
+        among themselves) and of the side below (how many players from the
+        group it needs) are skipped; partial choices are pruned by both
+        sides' exact conditions; each full choice is checked on the whole
+        round.
+        """
         order = sorted(rest, key=self.floats_key)
-        for k in range(len(rest) % 2, len(rest) + 1, 2):
+        k0 = len(rest) % 2
+        found = self._search(tag, rest, order, k0, 0, [])
+        if found is not None:
+            return found
+        k = max(k0 + 2, self.deficiency(rest))
+        while k <= len(rest) and not self.below_ok(rest, [], k):
+            k += 2
+        for k in range(k, len(rest) + 1, 2):
             found = self._search(tag, rest, order, k, 0, [])
             if found is not None:
                 return found
@@ -334,16 +353,59 @@ class _Procedure:
         self, tag: int, rest: list[int], order: list[int], k: int, start: int, chosen: list[int]
     ) -> list[int] | None:
         if len(chosen) == k:
-            return chosen if self.try_split(tag, rest, chosen, final=True) else None
+            return chosen if self.try_split(tag, rest, chosen) else None
         need = k - len(chosen)
         for i in range(start, len(order) - need + 1):
             trial = chosen + [order[i]]
-            if need > 1 and not self.try_split(tag, rest, trial, final=False):
-                continue
+            left = need - 1
+            if left:
+                fl = set(trial)
+                if self.deficiency([v for v in rest if v not in fl]) > left:
+                    continue
+                if not self.below_ok(rest, trial, left):
+                    continue
             found = self._search(tag, rest, order, k, i + 1, trial)
             if found is not None:
                 return found
         return None
+
+    def below_ok(self, rest: list[int], chosen: list[int], more: int) -> bool:
+        """The side below alone: can it be completed when ``chosen`` and ``more`` others of ``rest`` float?
+
+        Exact for that side: the members of ``rest`` not chosen are joined
+        to ``len - more`` interchangeable "stay" vertices, so a perfect
+        matching lets exactly ``more`` of them float down.
+        """
+        m = self.witness
+        assert m is not None
+        size = len(self.paired)
+        rest_set = set(rest)
+        chosen_set = set(chosen)
+        free = [v for v in rest if v not in chosen_set]
+        stays = len(free) - more
+        if stays < 0:
+            return False
+        free_set = set(free)
+        below = [v for v in m.alive if v not in rest_set]
+        transit, met, had_bye, adjacent = self.transit, self.met, self.had_bye, self.adjacent
+
+        def adj(u: int, v: int) -> bool:
+            if u >= size or v >= size:  # a "stay" vertex
+                return (u < size and u in free_set) or (v < size and v in free_set)
+            for a, b in ((u, v), (v, u)):
+                if a in free_set or a in chosen_set:  # a floats down from the group
+                    if b in free_set or b in chosen_set or transit[b]:
+                        return False
+                    return not had_bye[a] if b == BYE else b not in met[a]
+            return adjacent(u, v)
+
+        t = Matching(size + stays, adj, below + chosen + free + list(range(size, size + stays)))
+        mate = m.mate
+        for v in below:
+            w = mate[v]
+            if w != -1 and w not in rest_set and v < w:
+                t.match(v, w)
+        return not t.maximise()
 
     def explain_floaters(self, score: Decimal, rest: list[int], floaters: list[int], last: bool) -> None:
         g = f"{_fmt(score)}-point group"

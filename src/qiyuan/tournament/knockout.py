@@ -1,0 +1,122 @@
+"""Single knock-out brackets (单淘汰) seeded by rating.
+
+Seeds go by rating, highest first (players without a rating last, then by
+draw number). The bracket has the next power of two of places; standard
+seeding puts seed 1 against the last seed, and seeds 1 and 2 can meet only in
+the final (for 8: 1–8, 4–5, 2–7, 3–6). Places beyond the field are byes,
+so the top seeds get them. Winners advance in bracket order: the winners of
+matches 1 and 2 meet, then those of 3 and 4, and so on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from qiyuan.tournament.model import Entrant, Tournament
+
+WINS = frozenset("1W+")
+
+
+@dataclass(slots=True)
+class Match:
+    round: int
+    index: int  # 1-based place in the round, top of the bracket first
+    home: int | None  # draw number; None only for a bye's empty place
+    away: int | None
+    winner: int | None = None  # decided: set for byes at once, else from the result
+
+    @property
+    def is_bye(self) -> bool:
+        return self.home is None or self.away is None
+
+
+def seeding(entrants: Iterable[Entrant]) -> list[int]:
+    """Draw numbers in seed order: rating high to low, unrated last, then draw number."""
+    return [e.number for e in sorted(entrants, key=lambda e: (e.rating is None, -(e.rating or 0), e.number))]
+
+
+def seed_positions(size: int) -> list[int]:
+    """Seeds in bracket order for a power-of-two ``size``: 8 -> 1, 8, 4, 5, 2, 7, 3, 6."""
+    if size < 1 or size & (size - 1):
+        raise ValueError(f"bracket size must be a power of two, got {size}")
+    order = [1]
+    while len(order) < size:
+        width = 2 * len(order)
+        order = [x for s in order for x in (s, width + 1 - s)]
+    return order
+
+
+def bracket(entrants: Iterable[Entrant]) -> list[Match]:
+    """The first round: matches in bracket order; the top seeds get the byes."""
+    seeds = seeding(entrants)
+    if len(seeds) < 2:
+        raise ValueError("a knock-out needs at least 2 players")
+    size = 1
+    while size < len(seeds):
+        size *= 2
+    places = [seeds[s - 1] if s <= len(seeds) else None for s in seed_positions(size)]
+    matches = []
+    for i in range(0, size, 2):
+        m = Match(1, i // 2 + 1, places[i], places[i + 1])
+        if m.away is None:
+            m.winner = m.home
+        elif m.home is None:
+            m.winner = m.away
+        matches.append(m)
+    return matches
+
+
+def next_matches(matches: list[Match]) -> list[Match]:
+    """The next round from a decided round: winners of matches 1 and 2 meet, and so on."""
+    if len(matches) < 2:
+        raise ValueError("the final has no next round")
+    undecided = [m.index for m in matches if m.winner is None]
+    if undecided:
+        raise ValueError(f"round {matches[0].round}: matches {undecided} have no winner yet")
+    r = matches[0].round + 1
+    return [
+        Match(r, i // 2 + 1, matches[i].winner, matches[i + 1].winner) for i in range(0, len(matches), 2)
+    ]
+
+
+def decide(matches: list[Match], winners: Mapping[int, int]) -> None:
+    """Enter winners by match index; a winner must be one of the match's players."""
+    for m in matches:
+        if m.index in winners:
+            w = winners[m.index]
+            if w not in (m.home, m.away):
+                raise ValueError(f"round {m.round} match {m.index}: {w} does not play in {m.home}–{m.away}")
+            m.winner = w
+
+
+def winner_from_cells(t: Tournament, round_no: int, m: Match) -> int | None:
+    """The match's winner as entered in the round cells (win or forfeit win), None if not decided."""
+    by = {e.number: e for e in t.entrants}
+    for me, other in ((m.home, m.away), (m.away, m.home)):
+        if me is None or other is None:
+            continue
+        rounds = by[me].rounds
+        if len(rounds) >= round_no:
+            cell = rounds[round_no - 1]
+            if cell.opponent == other and cell.result in WINS:
+                return me
+    return None
+
+
+def knockout_rounds(t: Tournament) -> list[list[Match]]:
+    """The whole bracket as far as the tournament's results decide it.
+
+    Round ``r`` of the bracket is round ``r`` of the tournament's cells. A
+    drawn game does not decide a knock-out match: the arbiter enters the
+    play-off's winner as a win.
+    """
+    rounds = [bracket(t.entrants)]
+    while True:
+        current = rounds[-1]
+        for m in current:
+            if m.winner is None:
+                m.winner = winner_from_cells(t, m.round, m)
+        if len(current) == 1 or any(m.winner is None for m in current):
+            return rounds
+        rounds.append(next_matches(current))

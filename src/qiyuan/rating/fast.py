@@ -707,9 +707,9 @@ class _Run:
         if is_go.any():
             sel = rr & is_go[s_row]
             pair = s_row[sel] * P + s_opp[sel]
-            pairs, pair_count = np.unique(pair, return_counts=True)
+            pairs, first_side, pair_count = np.unique(pair, return_index=True, return_counts=True)
             pair_row = pairs // P
-            clamped_of_pair = self.rating[pairs % P]
+            clamped_of_pair = R_opp[sel][first_side]  # the rating used for him (an unrated one's Ru)
             if rules.cap is not None:
                 r_of = self.rating[row_player[pair_row]]
                 clamped_of_pair = np.clip(clamped_of_pair, r_of - rules.cap, r_of + rules.cap)
@@ -976,7 +976,7 @@ class _Run:
             cnt_games.append(np.array([g for _, g in counted], np.int64))
         self.records.add_fractions([
             (eng.index[pid], rec.end_date.toordinal(), rec.games,
-             rec.ru * rec.games if rec.ru is not None else Fraction(_hundredths(rec.delta)))
+             rec.ru * rec.games if rec.ru is not None else Fraction(rec.delta))
             for pid, rec in outcome.records.items()])
         return outcome.changes
 

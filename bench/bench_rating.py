@@ -1,0 +1,129 @@
+"""Rating benchmark (等级分计算的性能): `qiyuan rate` on the synthetic federation.
+
+Measures, in one run:
+
+1. end to end: the `qiyuan rate --rules cga-gomoku-2011` command on the four
+   CSV files, reading and checking them, rating 20 years and writing every
+   list and changes.csv (wall time of the process; target ≤ 5 s);
+2. the period computation alone (the fast path on the files already read),
+   as games per second (target ≥ 2,000,000 games/s);
+3. the fast path against the reference loop on the same subset (the events
+   that ended in the first ``--subset-years`` years), as a ratio (target
+   ≥ 20×), after checking that both give the same lists and changes.
+
+    python bench/bench_rating.py [--data bench/out/federation] [--subset-years 2] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from qiyuan.formats.history_csv import read_history  # noqa: E402
+from qiyuan.rating.fast import compute_history_fast  # noqa: E402
+from qiyuan.rating.history import compute_history  # noqa: E402
+from qiyuan.rating.rules import load_rules  # noqa: E402
+
+RULES = "cga-gomoku-2011"
+
+
+def _files(data: Path) -> dict[str, Path]:
+    return {name: data / f"{name}.csv" for name in ("players", "events", "games", "standings")}
+
+
+def ensure_data(data: Path) -> None:
+    if all(p.exists() for p in _files(data).values()):
+        return
+    from synth_federation import generate
+
+    print(f"generating the synthetic federation in {data} …", file=sys.stderr)
+    generate(data, players=50_000, games=2_000_000, years=20, seed=2011)
+
+
+def end_to_end(data: Path) -> float:
+    files = _files(data)
+    qiyuan = Path(sys.executable).with_name("qiyuan")
+    command = [str(qiyuan) if qiyuan.exists() else sys.executable, *([] if qiyuan.exists() else ["-m", "qiyuan.cli"])]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "lists"
+        args = [*command, "rate", "--rules", RULES, "--players", str(files["players"]), "--events",
+                str(files["events"]), "--games", str(files["games"]), "--standings", str(files["standings"]),
+                "--out", str(out)]
+        start = time.perf_counter()
+        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - start
+        lists = len(list(out.glob("*-*-*.csv")))
+    print(f"  {lists} lists + changes.csv written")
+    return wall
+
+
+def _core(change):
+    return (change.player_id, change.event_id, change.list_date, change.games, change.W, change.We, change.K,
+            change.delta, change.method)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=HERE / "out" / "federation")
+    parser.add_argument("--subset-years", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of the period computation (best is kept)")
+    args = parser.parse_args(argv)
+    ensure_data(args.data)
+    rules = load_rules(RULES)
+    cpus = os.cpu_count()
+
+    print(f"qiyuan rating benchmark — {RULES}, {cpus} CPU(s)")
+    print("1. end to end (`qiyuan rate`, read + check + rate + write):")
+    wall = end_to_end(args.data)
+    print(f"   wall time {wall:.2f} s  (target ≤ 5 s)")
+
+    files = _files(args.data)
+    start = time.perf_counter()
+    data = read_history(files["players"], files["events"], files["games"], files["standings"])
+    read_s = time.perf_counter() - start
+    n_games = len(data.games)
+    print(f"2. period computation ({len(data.players):,} players, {len(data.events):,} events, {n_games:,} games; "
+          f"files read and checked in {read_s:.2f} s):")
+    best = float("inf")
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        history = compute_history_fast(rules, data.players, data.events, data.games, data.standings)
+        best = min(best, time.perf_counter() - start)
+    print(f"   fast path {best:.2f} s for {len(history.list_dates)} lists → {n_games / best:,.0f} games/s "
+          "(target ≥ 2,000,000)")
+
+    first_end = min(e.end_date for e in data.events)
+    limit = date(first_end.year + args.subset_years, first_end.month, 1)
+    events = [e for e in data.events if e.end_date < limit]
+    keep = {e.id for e in events}
+    import numpy as np
+
+    mask = np.isin(np.array(data.games.event_ids)[data.games.event], list(keep))
+    games = data.games.take(mask)
+    standings = [s for s in data.standings if s.event_id in keep]
+    print(f"3. fast path vs reference loop on the first {args.subset_years} years "
+          f"({len(events):,} events, {len(games):,} games):")
+    start = time.perf_counter()
+    fast = compute_history_fast(rules, data.players, events, games, standings)
+    fast_s = time.perf_counter() - start
+    start = time.perf_counter()
+    reference = compute_history(rules, data.players, events, games, standings)
+    ref_s = time.perf_counter() - start
+    same = [_core(c) for c in fast.changes] == [_core(c) for c in reference.changes] and \
+        [(x.date, x.entries) for x in fast.lists] == [(x.date, x.entries) for x in reference.lists]
+    print(f"   reference {ref_s:.2f} s, fast {fast_s:.3f} s → ratio {ref_s / fast_s:.0f}×  (target ≥ 20×); "
+          f"identical results: {'yes' if same else 'NO'}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Every benchmark of the project (make bench). Each line prints its own figures;
+# docs/benchmarks.md records them. Benchmarks live here, never in tests/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PY:-.venv/bin/python}
+
+# Ratings: synthetic federation (50,000 players, 20 years, 2,000,000 games), then `qiyuan rate` on it.
+[ -f bench/out/federation/games.csv ] || "$PY" bench/synth_federation.py --out bench/out/federation
+"$PY" bench/bench_rating.py --data bench/out/federation

@@ -1,0 +1,167 @@
+"""The fast path gives exactly the reference engine's lists and changes (hypothesis).
+
+Random small histories over several years (so players go inactive, are
+removed and come back), with round robins holding unrated players, double
+round robins, forfeits and standings, under the three rule sets and under
+variants that change every setting the fast path branches on.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from qiyuan.rating.fast import compute_history_fast
+from qiyuan.rating.history import compute_history
+from qiyuan.rating.model import Event, EventFormat, Game, Gender, Player, Result, Standing
+from qiyuan.rating.rules import BUILTIN_RULES, with_settings
+
+RULE_SETS = {
+    **BUILTIN_RULES,
+    # Variants: every branch of the fast path.
+    "cga-cap350-averaging-rr": with_settings(BUILTIN_RULES["cga-gomoku-2011"],
+                                             {"cap": 350, "we_round_robin": "averaging"}),
+    "cga-ra-zero-once": with_settings(BUILTIN_RULES["cga-gomoku-2011"],
+                                      {"rr_unrated_opponent": "ra", "zero_score_rule": "once", "round_ra_first": True}),
+    "cga-provisional-opponent-zero-off": with_settings(
+        BUILTIN_RULES["cga-gomoku-2011"],
+        {"rr_unrated_opponent": "provisional", "zero_score_rule": "off", "dp_at_extremes": 800}),
+    "cga-go-rr-international": with_settings(
+        BUILTIN_RULES["cga-gomoku-2011"],
+        {"we_round_robin": "go_round_robin", "international_min_score": "0.5", "newcomer_min_games": 3}),
+    "bjsh-cap400-rr-provisional": with_settings(BUILTIN_RULES["bjsh-gomoku-2007"],
+                                                {"cap": 400, "rr_unrated_opponent": "provisional"}),
+    "go-cap350-monthly": with_settings(BUILTIN_RULES["cn-go-1995"],
+                                       {"cap": 350, "publication_months": [1, 3, 5, 7, 9, 11]}),
+}
+
+RESULTS = [Result.WIN, Result.LOSS, Result.DRAW] * 4 + [Result.FORFEIT_WIN, Result.FORFEIT_LOSS, Result.NOT_PLAYED]
+FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def histories(draw, max_players: int = 10, max_events: int = 9):
+    """(players, events, games, standings) spread over up to six years."""
+    n = draw(st.integers(3, max_players))
+    players = []
+    for i in range(n):
+        rated = draw(st.integers(0, 3)) > 0
+        players.append(Player(
+            id=f"P{i:02d}", name=f"棋手{i}", gender=draw(st.sampled_from([Gender.MALE, Gender.FEMALE])),
+            dan=draw(st.sampled_from([None, None, "3d", "9d", "2k"])),
+            rating=Decimal(draw(st.integers(1300, 2700))) + draw(st.sampled_from([0, 0, Decimal("0.5")]))
+            if rated else None,
+            games=draw(st.integers(0, 40)) if rated else 0,
+            k_latched=draw(st.booleans()) if rated else False,
+        ))
+    ids = [p.id for p in players]
+    events, games, standings = [], [], []
+    day = 0
+    for e in range(draw(st.integers(1, max_events))):
+        day += draw(st.integers(0, 400))
+        start = date(2011, 1, 1) + timedelta(days=day)
+        length = draw(st.integers(1, 25))
+        fmt = draw(st.sampled_from(list(EventFormat) + [EventFormat.ROUND_ROBIN] * 2))
+        eid = f"E{e}"
+        events.append(Event(eid, f"赛事{e}", start, start + timedelta(days=length - 1), fmt,
+                            international=draw(st.booleans())))
+        field = draw(st.lists(st.sampled_from(ids), min_size=2, max_size=len(ids), unique=True))
+        pairs = [(a, b) for i, a in enumerate(field) for b in field[i + 1:]]
+        if fmt is EventFormat.ROUND_ROBIN and draw(st.booleans()):
+            chosen = pairs * draw(st.integers(1, 2))  # complete (double) round robin
+        else:
+            chosen = draw(st.lists(st.sampled_from(pairs), min_size=1, max_size=min(len(pairs), 16), unique=True))
+        for rnd, (a, b) in enumerate(chosen, start=1):
+            if draw(st.booleans()):
+                a, b = b, a
+            games.append(Game(eid, rnd, a, b, draw(st.sampled_from(RESULTS))))
+        if draw(st.integers(0, 2)) == 0:
+            for rank, pid in enumerate(draw(st.permutations(field)), start=1):
+                standings.append(Standing(eid, pid, rank))
+    return players, events, games, standings
+
+
+def _core(change):
+    return (change.player_id, change.event_id, change.list_date, change.games, change.W, change.We, change.K,
+            change.delta, change.method)
+
+
+def assert_same(rules, players, events, games, standings):
+    reference = compute_history(rules, players, events, games, standings)
+    fast = compute_history_fast(rules, players, events, games, standings)
+    assert [_core(c) for c in fast.changes] == [_core(c) for c in reference.changes]
+    assert [lst.date for lst in fast.lists] == [lst.date for lst in reference.lists]
+    for mine, theirs in zip(fast.lists, reference.lists):
+        assert [(e.player_id, e.rating, e.exact, e.games, e.status) for e in mine.entries] == \
+            [(e.player_id, e.rating, e.exact, e.games, e.status) for e in theirs.entries]
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@FAST
+@given(data=histories())
+def test_fast_path_equals_reference(name, data):
+    assert_same(RULE_SETS[name], *data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@SLOW
+@given(data=histories(max_players=16, max_events=14))
+def test_fast_path_equals_reference_large_sweep(name, data):
+    assert_same(RULE_SETS[name], *data)
+
+
+def test_fast_path_on_the_beijing_shanghai_worked_example():
+    """附则 §16: A 2400, B 2360, C 2240 → published 2402 / 2351 / 2246, ΔR kept exact."""
+    rules = BUILTIN_RULES["bjsh-gomoku-2007"]
+    players = [Player("A", "甲", Gender.MALE, rating=Decimal(2400), games=100, k_latched=True),
+               Player("B", "乙", Gender.MALE, rating=Decimal(2360), games=100),
+               Player("C", "丙", Gender.MALE, rating=Decimal(2240), games=100)]
+    events = [Event("E", "例", date(2008, 3, 1), date(2008, 3, 2), EventFormat.ROUND_ROBIN)]
+    games = [Game("E", 1, "A", "C", Result.WIN), Game("E", 2, "A", "B", Result.DRAW),
+             Game("E", 3, "C", "B", Result.WIN)]
+    history = compute_history_fast(rules, players, events, games)
+    entries = {e.player_id: e for e in history.lists[0].entries}
+    assert (entries["A"].rating, entries["B"].rating, entries["C"].rating) == (2402, 2351, 2246)
+    assert (entries["A"].exact, entries["B"].exact, entries["C"].exact) == \
+        (Decimal("2402.3"), Decimal("2351"), Decimal("2245.55"))
+    assert {c.player_id: c.delta for c in history.changes} == \
+        {"A": Decimal("2.3"), "B": Decimal("-9"), "C": Decimal("5.55")}
+    assert_same(rules, players, events, games, [])
+
+
+def test_fast_path_cga_round_robin_newcomers_match_the_fide_field():
+    """CGA Art. 6(一), 7 on the FIDE 2003 field: Ra = 2348.45; C (7/9) gets Ru 2410.95 → 2411."""
+    rules = with_settings(BUILTIN_RULES["cga-gomoku-2011"], {"newcomer_min_games": 9})
+    rated = [("A", 2600, 8), ("B", 2500, 7), ("D", 2400, 6), ("F", 2150, 4), ("G", 2300, 3), ("J", 2300, 1)]
+    players = [Player(p, p, Gender.MALE, rating=Decimal(r), games=50) for p, r, _ in rated]
+    players += [Player(p, p, Gender.MALE) for p in ("C", "E", "H", "I")]
+    target = {p: s for p, _, s in rated} | {"C": 7, "E": 6, "H": 2, "I": 1}
+    games = _round_robin_with_scores(target)
+    events = [Event("RR", "循环赛", date(2011, 3, 1), date(2011, 3, 9), EventFormat.ROUND_ROBIN)]
+    history = compute_history_fast(rules, players, events, games)
+    assert_same(rules, players, events, games, [])
+    first = {e.player_id: e for e in history.lists[0].entries}
+    assert first["C"].rating == 2411 and first["C"].exact == Decimal("2410.95")
+    assert first["I"].rating == 2033
+
+
+def _round_robin_with_scores(target: dict[str, int]) -> list[Game]:
+    """A 10-player round robin (no draws) in which each player scores ``target[p]``."""
+    order = sorted(target, key=lambda p: -target[p])
+    need = dict(target)
+    games, rnd = [], 0
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            rnd += 1
+            winner = a if need[a] > 0 and (need[b] == 0 or need[a] >= need[b]) else b
+            loser = b if winner == a else a
+            need[winner] -= 1
+            games.append(Game("RR", rnd, winner, loser, Result.WIN))
+    assert all(v == 0 for v in need.values()), need
+    return games

@@ -26,6 +26,11 @@ CHROMIUM_ARGS = [
 PASSWORD = "correct-horse-battery"
 
 
+def pytest_configure(config):
+    # WhiteNoise warns that STATIC_ROOT does not exist: the tests serve static files from the finders.
+    config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
+
+
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     """Tests create many users: a fast hasher (production keeps Django's PBKDF2)."""

@@ -375,7 +375,7 @@ def restore(
         listed = ", ".join(f"{label} ({n})" for label, n in sorted(present.items())[:6])
         if len(present) > 6:
             listed += f" and {len(present) - 6} more tables"
-        raise BackupError([f"the office is not empty: {listed}; restore into a new office, or replace it"])
+        raise BackupError([f"the office is not empty: {listed}; restore into a new office (restore creates it; no `office init` needed), or replace this one"])
     if present and MigrationExecutor(conn).migration_plan(targets):
         with transaction.atomic(using=using):  # the schema must step back: empty tables first
             _empty_office(using)

@@ -477,7 +477,12 @@ def audit_cmd(
         if actor:
             entries = entries.filter(actor=actor)
         entries = list(entries[:limit])
-    table = Table("when (UTC)", "who", "action", "object", "detail")
+    from rich.table import Column
+
+    table = Table(
+        Column("when (UTC)", no_wrap=True), Column("who", no_wrap=True), Column("action", no_wrap=True),
+        Column("object", no_wrap=True), Column("detail", overflow="fold"),
+    )
     for e in entries:
         detail = json.dumps(e.detail, ensure_ascii=False, default=str)
         table.add_row(

@@ -114,6 +114,9 @@ def test_run_a_swiss_event_from_the_desk_and_read_it_in_public(page, browser, li
 
 
 def test_public_list_player_chart_and_english(page, published, shot):
+    page.goto(page.base + "/")
+    assert "李四" in page.inner_text("main")
+    shot(page, "public-home")
     page.goto(page.base + "/lists/gomoku/2026-01-01/")
     assert page.locator("#list-table tbody tr").count() == 4
     assert "李四" in page.inner_text("#list-table")

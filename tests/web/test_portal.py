@@ -22,7 +22,8 @@ def assert_no_id_numbers(html: str, players) -> None:
 
 
 def test_home_and_lists_index(client, published):
-    assert "棋院等级分" in page(client, "/")
+    html = page(client, "/")
+    assert "棋院等级分" in html and "李四" in html and "2025年北京五子棋公开赛" in html
     html = page(client, "/lists/")
     assert "五子棋等级分" in html and "2026-01-01" in html and "2025-07-01" in html
 

@@ -23,10 +23,11 @@ ABSENCE_TEXT = {"U": _("轮空"), "H": _("请假（半分）"), "F": _("请假�
 @dataclass
 class Board:
     number: int
-    opener: Entrant
+    opener: Entrant  # the first-named player when the opener is not known
     other: Entrant
     result: str  # the opener's TRF result code
     text: str
+    known_opener: bool = True
 
 
 @dataclass
@@ -38,6 +39,11 @@ class RoundView:
     @property
     def complete(self) -> bool:
         return all(b.result != " " for b in self.boards)
+
+    @property
+    def openers_known(self) -> bool:
+        """Whether the file says who opened (an imported report may not)."""
+        return all(b.known_opener for b in self.boards)
 
 
 @dataclass
@@ -85,7 +91,8 @@ def _rounds(t: Tournament) -> list[RoundView]:
                 pairs.append((e, by[c.opponent], c.result))
         pairs.sort(key=lambda p: (-(score(p[0], t.points, rnd - 1) + score(p[1], t.points, rnd - 1)),
                                   min(p[0].number, p[1].number)))
-        rv.boards = [Board(i, a, b, r, RESULT_TEXT.get(r, r)) for i, (a, b, r) in enumerate(pairs, 1)]
+        rv.boards = [Board(i, a, b, r, RESULT_TEXT.get(r, r), a.rounds[rnd - 1].colour == "b")
+                     for i, (a, b, r) in enumerate(pairs, 1)]
         out.append(rv)
     return out
 

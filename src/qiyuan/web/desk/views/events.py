@@ -132,6 +132,7 @@ def event(request, code: str):
             "next_round": rnd + 1,
             "unfinished": ev.unfinished_boards(t, rnd) if rnd else [],
             "versions": live.versions.select_related("user")[:15],
+            "explanation": request.session.get(f"explain:{code}", []),
             "is_admin": has_role(request.user, ADMIN),
         },
     )

@@ -1,4 +1,4 @@
-"""The portal's front page (首页)."""
+"""The portal's front page (首页) and the language switch."""
 
 from __future__ import annotations
 
@@ -7,9 +7,36 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from qiyuan.office.events.models import Event
+from qiyuan.office.ratings.models import EditionEntry, RatingList
+
+TOP = 10
+
 
 def home(request):
-    return render(request, "portal/home.html", {})
+    """Each list's latest edition with its top players, the newest events, a player search."""
+    lists = []
+    for rl in RatingList.objects.order_by("code"):
+        latest = rl.editions.order_by("-list_date", "-number").first()
+        top = []
+        if latest is not None:
+            top = list(
+                EditionEntry.objects.filter(edition=latest, status="active", rank__isnull=False)
+                .select_related("player", "player__association")
+                .order_by("position")[:TOP]
+            )
+        lists.append({"list": rl, "latest": latest, "top": top})
+    from qiyuan.web.desk.models import LiveEvent
+
+    return render(
+        request,
+        "portal/home.html",
+        {
+            "lists": lists,
+            "events": Event.objects.order_by("-end_date", "code")[:10],
+            "live": LiveEvent.objects.filter(finished=False).order_by("-created_at")[:5],
+        },
+    )
 
 
 def language(request, code: str):

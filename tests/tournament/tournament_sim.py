@@ -59,3 +59,26 @@ def absent(t: Tournament, r: int, n: int, code: str = "Z") -> None:
     while len(e.rounds) < r - 1:
         e.rounds.append(RoundCell(None, "-", "Z"))
     e.rounds.append(RoundCell(None, "-", code))
+
+
+def played(t: Tournament, r: int, opener: int, other: int, result: str) -> None:
+    """Enter a game of round ``r`` by hand: ``opener`` opened, ``result`` is his ("1", "0", "=", "+", "-")."""
+    by = {e.number: e for e in t.entrants}
+    back = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", " ": " "}[result]
+    for n, opp, colour, res in ((opener, other, "b", result), (other, opener, "w", back)):
+        e = by[n]
+        while len(e.rounds) < r - 1:
+            e.rounds.append(RoundCell(None, "-", "Z"))
+        assert len(e.rounds) == r - 1, (n, r)
+        e.rounds.append(RoundCell(opp, colour, res))
+
+
+def bye(t: Tournament, r: int, n: int) -> None:
+    absent(t, r, n, "U")
+
+
+def played_rounds(t: Tournament, rounds: list[list[tuple[int, int]]], result: str) -> None:
+    """Enter whole rounds by hand, every game with the same result for its opener."""
+    for r, games in enumerate(rounds, 1):
+        for a, b in games:
+            played(t, r, a, b, result)

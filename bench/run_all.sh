@@ -8,3 +8,6 @@ PY=${PY:-.venv/bin/python}
 # Ratings: synthetic federation (50,000 players, 20 years, 2,000,000 games), then `qiyuan rate` on it.
 [ -f bench/out/federation/games.csv ] || "$PY" bench/synth_federation.py --out bench/out/federation
 "$PY" bench/bench_rating.py --data bench/out/federation
+
+# Pairing: Gomoku Swiss rounds of 100, 1,000 and 10,000 players; `qiyuan pair` on a 9,999-player file.
+"$PY" bench/bench_pairing.py

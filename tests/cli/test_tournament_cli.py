@@ -257,6 +257,9 @@ def test_round_robin_by_berger_tables(tmp_path):
         assert len(boards) == 2 and all(b[1] != 0 for b in boards)  # one player rests: not a bye
         seen |= {frozenset(b) for b in boards}
         run("event", "result", ev, rnd, *(f"{a} 1-0" for a, _ in boards))
+        if rnd == 1:
+            r = run("event", "add-player", ev, "late", ok=False)
+            assert r.exit_code == 2 and "Berger table is fixed once round 1 is paired" in r.stderr
     assert len(seen) == 10  # everyone met everyone once
     assert "complete" in run("event", "pair", ev, ok=False).stderr
     run("report", ev, "--xlsx", tmp_path / "rr.xlsx")

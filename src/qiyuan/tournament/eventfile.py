@@ -160,8 +160,9 @@ def add_player(t: Tournament, entrant: Entrant) -> Entrant:
     """Enter a player (late entries too: the rounds already paired are ``Z``, absent, 0 points)."""
     if any(e.name == entrant.name and e.federation == entrant.federation for e in t.entrants):
         raise EventError(f"{entrant.name} ({entrant.federation or 'no association'}) is already entered")
-    if event_format(t) == "knockout" and rounds_paired(t):
-        raise EventError("a knock-out bracket is fixed once round 1 is paired: no late entries")
+    if event_format(t) != "swiss" and rounds_paired(t):
+        what = "a knock-out bracket" if event_format(t) == "knockout" else "a round robin's Berger table"
+        raise EventError(f"{what} is fixed once round 1 is paired: no late entries")
     entrant.number = len(t.entrants) + 1
     entrant.rounds = [RoundCell(None, "-", "Z") for _ in range(rounds_paired(t))]
     t.entrants.append(entrant)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from qiyuan.formats.trf import read_trf
+from qiyuan.tournament import eventfile as ev
 from qiyuan.web.desk.models import LiveEvent
 
 NAMES = ["张一", "李二", "王三", "赵四", "钱五", "孙六"]
@@ -183,3 +184,59 @@ def test_result_keys():
         "1-0", "0-1", "½-½", "½-½", "+-", "-+", "--", None, "½-½"]
     with pytest.raises(ActionError):
         parse_result_key("2")
+
+
+def test_new_player_id_number_is_checked_and_kept_for_the_report_only(live, staff, login, resident_id, client):
+    from datetime import date
+
+    c = login(staff["arbiter"])
+    good = resident_id(date(2008, 8, 8), "F")
+    bad = good[:-1] + ("0" if good[-1] != "0" else "1")
+    c.post("/desk/events/club-2026/players/", {"name": "林八", "sex": "w", "birth": "2008-08-08", "id_number": bad})
+    assert len(tournament().entrants) == 6
+    c.post("/desk/events/club-2026/players/", {"name": "林八", "sex": "m", "id_number": good})  # sex disagrees
+    assert len(tournament().entrants) == 6
+    c.post("/desk/events/club-2026/players/", {"name": "林八", "sex": "w", "birth": "2008-08-08", "id_number": good})
+    assert tournament().entrants[-1].id_number == good
+    assert good not in client.get("/events/club-2026/").content.decode()
+
+
+def test_event_run_at_the_desk_reaches_the_office_through_its_report(staff, login, make_player, resident_id,
+                                                                     tmp_path, settings):
+    """Desk → competition report → the officer's import: one path into the office."""
+    from datetime import date
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from qiyuan.office.events.models import Event
+    from qiyuan.office.federation.models import Arbiter
+    from qiyuan.office.ratings.models import RatingList
+
+    settings.VAR_DIR = tmp_path
+    RatingList.objects.create(code="bjsh", title="京沪五子棋等级分", rules_name="bjsh-gomoku-2007")
+    Arbiter.objects.create(name="裁判甲", level="national")
+    players = [make_player(n, g, "BJ", birth_date=date(1995, 1, i + 1), id_number=resident_id(date(1995, 1, i + 1), g))
+               for i, (n, g) in enumerate([("甲", "M"), ("乙", "F"), ("丙", "M"), ("丁", "F"), ("戊", "M"), ("己", "F")])]
+    c = login(staff["arbiter"])
+    c.post("/desk/events/new/", {"code": "bj-2026", "name": "2026年北京五子棋赛", "fmt": "swiss", "rounds": 5,
+                                 "start": "2026-02-01", "end": "2026-02-02", "city": "北京",
+                                 "time_control": "60 min", "chief_arbiter": "裁判甲"})
+    for p in players:
+        c.post("/desk/events/bj-2026/players/", {"federation_id": p.federation_id})
+    c.post("/desk/events/bj-2026/draw/", {"how": "rating"})
+    for rnd in range(1, 6):
+        c.post("/desk/events/bj-2026/pair/")
+        t = tournament("bj-2026")
+        boards = ev.unfinished_boards(t, rnd)
+        assert len(boards) == 3, (rnd, boards)
+        c.post("/desk/events/bj-2026/results/", {"round": rnd, **{f"r-{a}-{b}": "1" for a, b in
+                                                                   [(x.number, x.rounds[rnd - 1].opponent)
+                                                                    for x in t.entrants
+                                                                    if x.rounds[rnd - 1].colour == "b"]}})
+    report = c.get("/desk/events/bj-2026/report.xlsx").content
+    officer = login(staff["officer"])
+    r = officer.post("/desk/office/imports/", {"file": SimpleUploadedFile("bj-2026.xlsx", report), "rating_list": "bjsh",
+                                               "organiser_level": "state", "national": "on"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    event = Event.objects.get()
+    assert event.entries.count() == 6 and event.games.count() == 15

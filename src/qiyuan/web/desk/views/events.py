@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from qiyuan.office.federation.idnumber import normalize_id_number, validate_resident_id
 from qiyuan.office.federation.models import Player
 from qiyuan.office.federation.services import search_players
 from qiyuan.tournament import eventfile as ev
@@ -67,6 +68,19 @@ class NewPlayerForm(forms.Form):
     rating = forms.IntegerField(label=gettext_lazy("等级分"), min_value=0, max_value=3500, required=False)
     association = forms.CharField(label=gettext_lazy("所属单位"), max_length=60, required=False)
     birth = forms.DateField(label=gettext_lazy("出生日期"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    id_number = forms.CharField(label=gettext_lazy("身份证号（仅用于竞赛报告）"), max_length=32, required=False)
+
+    def clean(self):
+        """An ID number given must be valid and agree with the sex and birth date entered."""
+        data = super().clean()
+        number = normalize_id_number(data.get("id_number", ""))
+        if number:
+            problems = validate_resident_id(number, birth_date=data.get("birth"),
+                                            gender={"m": "M", "w": "F"}.get(data.get("sex", "")))
+            for p in problems:
+                self.add_error("id_number", p)
+            data["id_number"] = number
+        return data
 
 
 @role_required(ARBITER)
@@ -156,7 +170,8 @@ def add_player(request, code: str):
             return redirect("desk:event", code=code)
         d = form.cleaned_data
         entrant = Entrant(0, d["name"], sex=d["sex"], title=d["title"], rating=d["rating"],
-                          federation=d["association"], birth=d["birth"].isoformat() if d["birth"] else "")
+                          federation=d["association"], birth=d["birth"].isoformat() if d["birth"] else "",
+                          id_number=d["id_number"])
     _act(request, live, "add_player", lambda t: ev.add_player(t, entrant),
          _("已录入 %(name)s。") % {"name": entrant.name}, name=entrant.name, federation_id=fid)
     return redirect("desk:event", code=code)

@@ -70,8 +70,10 @@ class GameColumns(Sequence[Game]):
         """Columns for ``games`` indexed by the given id orders (ids must be known)."""
         event_ids = tuple(event_ids)
         player_ids = tuple(player_ids)
-        if isinstance(games, GameColumns) and games.event_ids == event_ids and games.player_ids == player_ids:
-            return games
+        if isinstance(games, GameColumns):
+            if games.event_ids == event_ids and games.player_ids == player_ids:
+                return games
+            return games._reindexed(event_ids, player_ids)
         ev_index = {e: i for i, e in enumerate(event_ids)}
         pl_index = {p: i for i, p in enumerate(player_ids)}
         games = list(games)
@@ -85,6 +87,23 @@ class GameColumns(Sequence[Game]):
             player2=np.fromiter((pl_index[g.player2] for g in games), dtype=np.int32, count=n),
             result=np.fromiter((CODE_OF_RESULT[g.result] for g in games), dtype=np.int8, count=n),
         )
+
+    def _reindexed(self, event_ids: tuple[str, ...], player_ids: tuple[str, ...]) -> GameColumns:
+        """The same games indexed by other id orders (KeyError for an id they lack)."""
+
+        def mapping(old: tuple[str, ...], new: tuple[str, ...], used: np.ndarray) -> np.ndarray:
+            position = {x: i for i, x in enumerate(new)}
+            table = np.array([position.get(x, -1) for x in old], dtype=np.int64)
+            missing = np.unique(used[table[used] < 0]) if used.shape[0] else used
+            if missing.shape[0]:
+                raise KeyError(old[int(missing[0])])
+            return table
+
+        ev = mapping(self.event_ids, event_ids, self.event)
+        both = np.concatenate([self.player1, self.player2])
+        pl = mapping(self.player_ids, player_ids, both)
+        return GameColumns(event_ids, player_ids, ev[self.event].astype(np.int32), self.round,
+                           pl[self.player1].astype(np.int32), pl[self.player2].astype(np.int32), self.result)
 
     def take(self, mask_or_index: np.ndarray) -> GameColumns:
         """The games selected by a boolean mask or an index array."""

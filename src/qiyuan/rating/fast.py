@@ -45,7 +45,7 @@ from qiyuan.rating.period import newcomer_window_start
 from qiyuan.rating.rules import (NEWCOMER_NOT_RATED, NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL, RR_UNRATED_EVENT_RU,
                                  RR_UNRATED_NOT_RATED, RR_UNRATED_PROVISIONAL, RR_UNRATED_RA, WE_AVERAGING,
                                  WE_GO_ROUND_ROBIN, WE_PER_GAME, ZERO_SCORE_OFF, ZERO_SCORE_ONCE, RuleSet)
-from qiyuan.rating.state import PlayerState, initial_states
+from qiyuan.rating.state import PlayerState, starting_rating
 from qiyuan.rating.tables import DP_BY_P_HUNDREDTHS, PD_HUNDREDTHS, PD_TOP_D
 
 __all__ = ["FastHistory", "compute_history_fast"]
@@ -489,7 +489,6 @@ class _Run:
         self.dates = dates
         rules = eng.rules
         start = previous_publication_date(rules.publication_months, dates[0])
-        states = initial_states(rules, eng.players, start)
         P = eng.P
         self.rating = np.full(P, NONE, np.int64)
         self.games = np.zeros(P, np.int64)
@@ -500,14 +499,24 @@ class _Run:
         self.cleared_seq = np.zeros(P, np.int64)
         self.female = np.array([getattr(p.gender, "value", p.gender) == "F" for p in eng.players])
         self.has_gender = np.array([p.gender is not None for p in eng.players])
+        # The state when the history starts (as state.initial_states, without an object per player).
         for i, p in enumerate(eng.players):
-            s = states[p.id]
-            if s.rating is not None:
-                self.rating[i] = s.rating
-                self.games[i] = s.games
-                self.status[i] = R.STATUS_ORDER[s.status]
-                self.rated_since[i] = s.rated_since.toordinal()
-            self.latched[i] = s.latched
+            rating = p.rating
+            if rating is not None:
+                value = int(rating) if rating == rating.to_integral_value() else round_half_up(rating)
+            elif p.dan is not None or p.reference_rating is not None:
+                value = starting_rating(rules, p)
+            else:
+                value = None
+            if value is not None:
+                self.rating[i] = value
+                self.games[i] = p.games
+        rated = self.rating != NONE
+        self.status[rated] = ACTIVE
+        self.rated_since[rated] = start.toordinal()
+        self.latched = np.array([p.k_latched for p in eng.players], dtype=bool)
+        if rules.k_latch_rating is not None:
+            self.latched |= rated & (self.rating >= rules.k_latch_rating)
         self.exact_h = np.where(self.rating != NONE, self.rating * 100, NONE)
         # Activity log: (player, end ordinal, games, sequence number).
         self.log_player = np.zeros(0, np.int64)

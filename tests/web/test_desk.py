@@ -240,3 +240,24 @@ def test_event_run_at_the_desk_reaches_the_office_through_its_report(staff, logi
     assert r.status_code == 302, r.content.decode()[:2000]
     event = Event.objects.get()
     assert event.entries.count() == 6 and event.games.count() == 15
+
+
+def test_round_robin_is_paired_by_the_berger_tables(staff, login):
+    c = login(staff["arbiter"])
+    c.post("/desk/events/new/", {"code": "rr-2026", "name": "循环赛", "fmt": "round_robin", "rounds": 3})
+    for i, name in enumerate(["甲", "乙", "丙", "丁"]):
+        c.post("/desk/events/rr-2026/players/", {"name": name, "sex": "m", "rating": 2000 - i})
+    met = set()
+    for rnd in range(1, 4):
+        c.post("/desk/events/rr-2026/pair/")
+        t = tournament("rr-2026")
+        boards = ev.unfinished_boards(t, rnd)
+        assert len(boards) == 2
+        met |= {frozenset(b) for b in boards}
+        c.post("/desk/events/rr-2026/results/", {"round": rnd, **{f"r-{a}-{b}": "=" for a, b in
+                                                                  [(x.number, x.rounds[rnd - 1].opponent)
+                                                                   for x in t.entrants
+                                                                   if x.rounds[rnd - 1].colour == "b"]}})
+    assert len(met) == 6  # everybody met everybody once
+    html = c.get("/events/rr-2026/").content.decode()
+    assert 'http-equiv="refresh"' in html

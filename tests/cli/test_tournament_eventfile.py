@@ -177,3 +177,15 @@ def test_property_event_file_stays_consistent(n, data):
         back = read_trf(write_trf(t))  # raises on any inconsistency: asymmetric cells, wrong scores
         assert [e.rounds for e in back.entrants] == [e.rounds for e in t.entrants]
         assert ev.rounds_paired(back) == rnd
+
+
+def test_reinstate_a_withdrawn_player():
+    t = six()
+    ev.set_round(t, 1, [(1, 2), (3, 4), (5, 6)], None)
+    ev.withdraw(t, 6)
+    ev.excuse_fill(t.entrants[5], 2)
+    ev.reinstate(t, 6)
+    assert t.entrants[5].withdrawn_after is None and len(t.entrants[5].rounds) == 1
+    assert ev.is_active(t.entrants[5], 2)
+    with pytest.raises(ev.EventError, match="has not withdrawn"):
+        ev.reinstate(t, 6)

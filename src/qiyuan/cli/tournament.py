@@ -24,7 +24,7 @@ Run an event from its TRF file (赛事文件), round by round.
 Commands, in the order of an event: new, add-player, draw (--seed N or
 --order 5,2,1,…), then per round: pair, result ("12 1-0" from player 12's
 side), show; at any time: standings, crosstable, bracket (knock-out),
-withdraw, excuse, set-pairing, undo, export. Guide: docs/tournament.md.
+withdraw, reinstate, excuse, set-pairing, undo, export. Guide: docs/tournament.md.
 
 Decisions the rules leave open:
  • win 2, draw 1, loss 0; the pairing bye (轮空, TRF U) scores 2 and
@@ -473,6 +473,18 @@ def event_withdraw(
     from qiyuan.tournament import eventfile as ev
 
     _edit(event, lambda t: f"player {number} withdrawn after round {ev.withdraw(t, number, after)}\n")
+
+
+@event_app.command("reinstate")
+def event_reinstate(event: Path = typer.Argument(...), number: int = typer.Argument(...)) -> None:
+    """Undo a withdrawal (also one read from a file whose row simply stopped): paired again from the next round."""
+    from qiyuan.tournament import eventfile as ev
+
+    def change(t):
+        ev.reinstate(t, number)
+        return f"player {number} is paired again from round {ev.rounds_paired(t) + 1}\n"
+
+    _edit(event, change)
 
 
 @event_app.command("excuse")

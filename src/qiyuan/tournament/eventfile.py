@@ -226,6 +226,17 @@ def withdraw(t: Tournament, number: int, after: int | None = None) -> int:
     return after
 
 
+def reinstate(t: Tournament, number: int) -> None:
+    """Undo a withdrawal: the player is paired again from the next round (his missed rounds stay ``Z``)."""
+    e = _entrant(t, number)
+    if e.withdrawn_after is None:
+        raise EventError(f"player {number} has not withdrawn")
+    e.withdrawn_after = None
+    paired = rounds_paired(t)
+    del e.rounds[paired:]  # absences pre-filled for rounds not yet paired go
+    excuse_fill(e, paired)
+
+
 def _entrant(t: Tournament, number: int) -> Entrant:
     if not 1 <= number <= len(t.entrants):
         raise EventError(f"no player {number}: draw numbers run 1..{len(t.entrants)}")

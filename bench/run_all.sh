@@ -11,3 +11,6 @@ PY=${PY:-.venv/bin/python}
 
 # Pairing: Gomoku Swiss rounds of 100, 1,000 and 10,000 players; `qiyuan pair` on a 9,999-player file.
 "$PY" bench/bench_pairing.py
+
+# Office: import the synthetic federation and publish all its editions (SQLite; PostgreSQL via scripts/with-postgres.sh).
+"$PY" bench/bench_office.py --dir bench/out/federation

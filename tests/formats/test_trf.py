@@ -278,3 +278,39 @@ def test_more_than_9999_players_do_not_fit():
     t = Tournament(entrants=[Entrant(i, f"P{i}") for i in range(1, 10_001)])
     with pytest.raises(ValueError, match="10000 players: TRF-16 holds draw numbers up to 9999"):
         write_trf(t)
+
+
+GOLDEN = """\
+012 上海五子棋公开赛
+022 上海
+032
+042 2026/05/01
+052 2026/05/02
+062 3
+072 2
+102 王裁判
+112 李一, 赵二
+122 60分钟
+132
+XXR 2
+001    1 m 3d 张三                                2300 SHA        1001             3.0          2 b 1     3 w =
+001    2 w    李四                                                                 2.0          1 w 0  0000 - U
+001    3 m 1k 王五                                2000 上海围                         3.0       0000 - U     1 b =
+XQI    3 110101199001011234
+XQF    3 上海围棋协会
+"""
+
+
+def test_golden_columns_of_a_written_file():
+    t = Tournament(name="上海五子棋公开赛", city="上海", start_date=date(2026, 5, 1), end_date=date(2026, 5, 2),
+                   chief_arbiter="王裁判", deputy_arbiters=["李一", "赵二"], time_control="60分钟", rounds_planned=2)
+    t.entrants = [
+        Entrant(1, "张三", "m", "3d", 2300, "SHA", "1001", rounds=[RoundCell(2, "b", "1"), RoundCell(3, "w", "=")]),
+        Entrant(2, "李四", "w", "", None, "", rounds=[RoundCell(1, "w", "0"), RoundCell(None, "-", "U")]),
+        Entrant(3, "王五", "m", "1k", 2000, "上海围棋协会", id_number="110101199001011234",
+                rounds=[RoundCell(None, "-", "U"), RoundCell(1, "b", "=")]),
+    ]
+    assert write_trf(t) == GOLDEN
+    assert [(ln[9], ln[10:13], ln[80:84], ln[91:95], ln[96], ln[98]) for ln in GOLDEN.splitlines() if ln[:3] == "001"] \
+        == [("m", " 3d", " 3.0", "   2", "b", "1"), ("w", "   ", " 2.0", "   1", "w", "0"),
+            ("m", " 1k", " 3.0", "0000", "-", "U")]

@@ -345,12 +345,13 @@ class _Engine:
             gorder = np.arange(rank_of_game.shape[0])  # the file is already in event order
         else:
             gorder = np.argsort(rank_of_game.astype(np.int32), kind="stable")
+        # (Kept in their compact dtypes; each period's slice is widened to int64 when used.)
         self.g_rank = rank_of_game[gorder]
-        self.g_event = games.event[gorder].astype(np.int64)
-        self.g_p1 = games.player1[gorder].astype(np.int64)
-        self.g_p2 = games.player2[gorder].astype(np.int64)
-        self.g_res = games.result[gorder].astype(np.int64)
-        self.g_round = games.round[gorder].astype(np.int64)
+        self.g_event = games.event[gorder]
+        self.g_p1 = games.player1[gorder]
+        self.g_p2 = games.player2[gorder]
+        self.g_res = games.result[gorder]
+        self.g_round = games.round[gorder]
         # Standings: who is ranked 1 in each event.
         self.standings = standings
         self.has_rank1 = np.zeros(len(events), dtype=bool)
@@ -576,8 +577,9 @@ class _Run:
         P = eng.P
         lo = int(np.searchsorted(eng.g_rank, i0, side="left"))
         hi = int(np.searchsorted(eng.g_rank, i1, side="left"))
-        g_rank, g_event = eng.g_rank[lo:hi], eng.g_event[lo:hi]
-        p1, p2, res = eng.g_p1[lo:hi], eng.g_p2[lo:hi], eng.g_res[lo:hi]
+        g_rank, g_event = eng.g_rank[lo:hi].astype(np.int64), eng.g_event[lo:hi].astype(np.int64)
+        p1, p2 = eng.g_p1[lo:hi].astype(np.int64), eng.g_p2[lo:hi].astype(np.int64)
+        res = eng.g_res[lo:hi].astype(np.int64)
         rated = self.rating != NONE
         base = np.where(rated, self.games, self._newcomer_base(list_date))
 

@@ -201,7 +201,7 @@ def generate(out: Path, players: int, games: int, years: int, seed: int, start: 
     career = (365 + rng.exponential(6 * 365, players)).astype(np.int64)
     leave = join + career
     female = rng.random(players) < 0.22
-    strength = rng.normal(1750, 230, players) - 120 * female
+    strength = rng.normal(1750, 230, players)
     rated = np.arange(players) < founders
     rating = np.where(rated, np.clip(np.round(strength + rng.normal(0, 60, players)), 1200, 2700), 0).astype(np.int64)
     has_dan = rng.random(players) < 0.2

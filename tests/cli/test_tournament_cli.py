@@ -309,3 +309,11 @@ def test_unwritable_output_is_a_clear_error(tmp_path):
     assert r.exit_code == 2 and "cannot write" in r.stderr
     r = run("report", ev, "--xlsx", tmp_path / "no" / "r.xlsx", ok=False)
     assert r.exit_code == 2 and "cannot write" in r.stderr
+
+
+def test_commands_are_registered_on_the_qiyuan_app():
+    from qiyuan.cli import app as qiyuan_app
+
+    for args in (["pair", "--help"], ["standings", "--help"], ["report", "--help"], ["event", "pair", "--help"]):
+        r = CliRunner().invoke(qiyuan_app, args)
+        assert r.exit_code == 0, (args, r.stdout)

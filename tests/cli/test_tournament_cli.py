@@ -222,6 +222,8 @@ def test_knockout_seeded_by_rating_from_the_terminal(tmp_path):
     run("event", "result", ev, 1, "1 1-0", "6 0-1")
     r = run("event", "add-player", ev, "late", ok=False)
     assert r.exit_code == 2 and "no late entries" in r.stderr
+    r = run("event", "set-pairing", ev, 2, "1 2", ok=False)
+    assert r.exit_code == 2 and "come from its bracket" in r.stderr
     assert run("pair", ev).stdout.splitlines() == ["2", "2 1", "4 3"]  # the upper place opens
     run("event", "pair", ev)
     run("event", "result", ev, 2, "2 1-0", "3 ½-½")  # a draw does not decide the match

@@ -405,6 +405,8 @@ def event_set_pairing(
             pairs.append((int(parts[0]), int(parts[1])))
     if bad:
         raise _fail("error: " + "\n       ".join(bad))
+    if ev.event_format(t) == "knockout":
+        raise _fail("error: a knock-out's pairings come from its bracket (seeded by rating): use event pair")
     paired = ev.rounds_paired(t)
     if rnd not in (paired, paired + 1):
         raise _fail(f"error: round {rnd} cannot be set: {paired} rounds are paired")

@@ -28,7 +28,7 @@ office_app = typer.Typer(
     no_args_is_help=True,
 )
 player_app = typer.Typer(
-    help="Registered players (注册棋手): show, add, search, rename, move, status, identity, merge.", no_args_is_help=True
+    help="Registered players (注册棋手): add, import, show, search, rename, move, status, identity, merge.", no_args_is_help=True
 )
 association_app = typer.Typer(help="Associations (棋协): list and add.", no_args_is_help=True)
 office_app.add_typer(player_app, name="player")
@@ -282,6 +282,29 @@ def player_add(
             reference_rating=reference_rating, reference_rating_source=reference_source, actor=actor_name(actor),
         )
     _console().print(f"registered {player.federation_id} {player.display_name}", markup=False)
+
+
+@player_app.command("import")
+def player_import(
+    file: Annotated[Path, typer.Argument(help="Registration list (CSV, UTF-8 or GB18030) with a header row")],
+    actor: ActorOption = None,
+) -> None:
+    """Register every player of a registration list (注册名单); all problems listed at once, nothing stored then."""
+    ensure_django()
+    from datetime import date as _date
+
+    from qiyuan.formats.errors import InputError
+    from qiyuan.office.federation.registration_csv import read_registration_csv
+    from qiyuan.office.federation.services import register_many
+
+    try:
+        rows = read_registration_csv(file, today=_date.today())
+        with office_errors():
+            players = register_many(rows, source=str(file), actor=actor_name(actor))
+    except InputError as exc:
+        fail([str(p) for p in exc.problems], f"{file}")
+    _console().print(f"registered {len(players)} players from {file}"
+                     + (f": {players[0].federation_id} … {players[-1].federation_id}" if players else ""))
 
 
 @player_app.command("show")

@@ -16,9 +16,8 @@ from django.db import models
 from django.db.models import Q
 
 from qiyuan.office.federation import pinyin
+from qiyuan.office.federation.grades import DAN_GRADES
 
-#: Dan and kyu grades (段级位), strongest first: 9d … 1d, 1k … 10k.
-DAN_GRADES: tuple[str, ...] = tuple(f"{n}d" for n in range(9, 0, -1)) + tuple(f"{n}k" for n in range(1, 11))
 
 FEDERATION_ID_PREFIX = "CN"
 FEDERATION_ID_DIGITS = 6

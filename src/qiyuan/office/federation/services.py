@@ -626,3 +626,57 @@ def add_association(
         assoc = Association.objects.create(code=code, name=name, name_en=name_en.strip(), parent=parent_obj)
         record(actor, "association.add", assoc, code=code, name=name)
     return assoc
+
+
+def register_many(rows, *, source: str, actor: object, today: date | None = None) -> list[Player]:
+    """Register every row of a checked registration list (``registration_csv``) in one transaction.
+
+    The registry checks are made for all rows first — the association exists,
+    the club belongs to it, the ID number is not registered yet — and every
+    problem is raised at once (``InputError``, with line and column); nothing
+    is stored then.
+    """
+    from qiyuan.formats.errors import InputError, Problem
+
+    today = _today(today)
+    problems: list[Problem] = []
+    assocs = {a.code: a for a in Association.objects.all()}
+    clubs = {(c.association_id, c.name): c for c in Club.objects.all()}
+    numbers = [r.id_number for r in rows if r.id_number]
+    holders = {
+        n: (fid, name)
+        for i in range(0, len(numbers), 1000)
+        for n, fid, name in Player.objects.filter(id_number__in=numbers[i : i + 1000]).values_list(
+            "id_number", "federation_id", "name"
+        )
+    }
+    planned = []
+    for r in rows:
+        assoc = assocs.get(r.association) if r.association else None
+        if r.association and assoc is None:
+            problems.append(Problem(source, r.line, "association", f"unknown association {r.association!r}"))
+        club = None
+        if r.club:
+            club = clubs.get((assoc.pk if assoc else None, r.club))
+            if club is None:
+                where = f" in association {r.association}" if r.association else " (give its association)"
+                problems.append(Problem(source, r.line, "club", f"unknown club {r.club!r}{where}"))
+        if r.id_number in holders:
+            fid, name = holders[r.id_number]
+            problems.append(Problem(source, r.line, "id_number", f"already registered to {fid} {name}"))
+        planned.append((r, assoc, club))
+    if problems:
+        raise InputError(problems)
+    players = []
+    with transaction.atomic():
+        for r, assoc, club in planned:
+            player = Player(
+                name=r.name, name_latin=r.name_latin, gender=r.gender, birth_date=r.birth_date, id_type=r.id_type,
+                id_number=r.id_number, nationality=r.nationality, association=assoc, club=club,
+                registered_on=r.registered_on or today, dan=r.dan,
+            )
+            _insert_with_new_federation_id(player)
+            record(actor, "player.register", player, federation_id=player.federation_id, name=r.name, source=source)
+            players.append(player)
+        record(actor, "player.import", None, source=source, players=len(players))
+    return players

@@ -1,0 +1,205 @@
+"""The registration list (注册名单): a CSV file of players an association registers.
+
+Pure: no Django; ``today`` is passed in. Associations check and report their
+registrations every year (Beijing–Shanghai §二(二)); the office reads the
+list, checks every row — ID number against birth date and gender, grades,
+dates, the same person twice — and lists every problem at once with its line
+and column (``InputError``). The registry checks (association exists, ID
+number not yet registered) are made by ``services.register_many``.
+
+Columns (header row; English or Chinese names, any order; only name is
+required): ``name`` 姓名, ``gender`` 性别 (M/F, 男/女), ``birth_date`` 出生日期
+(2008-07-01, 2008/7/1, 20080701), ``id_type`` 证件类型 (resident/身份证,
+passport/护照, other/其他; default resident), ``id_number`` 证件号码/身份证号,
+``association`` 所属棋协 (code), ``club`` 俱乐部, ``name_latin`` 英文名/拼音,
+``nationality`` 国籍, ``dan`` 段位, ``registered_on`` 注册日期.
+
+The file may be UTF-8 (with or without the BOM Excel writes) or GB18030 (what
+Chinese Excel saves as "CSV").
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from qiyuan.formats.errors import InputError, Problem
+from qiyuan.office.federation import idnumber
+from qiyuan.office.federation.grades import GRADE_SPELLINGS
+
+#: Accepted header spellings → field name.
+COLUMNS: dict[str, str] = {}
+for _field, _names in {
+    "name": ("name", "姓名"),
+    "gender": ("gender", "sex", "性别"),
+    "birth_date": ("birth_date", "birth", "born", "出生日期", "出生年月日"),
+    "id_type": ("id_type", "证件类型"),
+    "id_number": ("id_number", "id", "证件号码", "身份证号", "身份证号码"),
+    "association": ("association", "所属棋协", "棋协", "所属单位"),
+    "club": ("club", "俱乐部"),
+    "name_latin": ("name_latin", "latin", "英文名", "拼音"),
+    "nationality": ("nationality", "国籍"),
+    "dan": ("dan", "段位", "段级位"),
+    "registered_on": ("registered_on", "注册日期"),
+}.items():
+    for _n in _names:
+        COLUMNS[_n.lower()] = _field
+
+GENDERS = {"m": "M", "f": "F", "男": "M", "女": "F", "male": "M", "female": "F"}
+ID_TYPES = {"resident": "resident", "身份证": "resident", "居民身份证": "resident", "passport": "passport",
+            "护照": "passport", "other": "other", "其他": "other", "": "resident"}
+_DATE = re.compile(r"(\d{4})[-/.年]?(\d{1,2})[-/.月]?(\d{1,2})日?")
+
+
+@dataclass(frozen=True, slots=True)
+class RegistrationRow:
+    """One checked row of a registration list (``line``: its line in the file)."""
+
+    line: int
+    name: str
+    gender: str
+    birth_date: date | None
+    id_type: str
+    id_number: str
+    association: str
+    club: str
+    name_latin: str
+    nationality: str
+    dan: str
+    registered_on: date | None
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 (BOM optional), else GB18030; ``UnicodeDecodeError`` when neither fits."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("gb18030")
+
+
+def parse_date(text: str) -> date | None:
+    """``2008-07-01``, ``2008/7/1``, ``20080701``, ``2008年7月1日``; ``None`` when blank; ``ValueError`` when bad."""
+    text = text.strip()
+    if not text:
+        return None
+    m = _DATE.fullmatch(text)
+    if not m:
+        raise ValueError(f"{text!r} is not a date (YYYY-MM-DD)")
+    try:
+        return date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        raise ValueError(f"{text!r} is not a calendar date") from None
+
+
+def read_registration_csv(path: str | Path, *, today: date) -> list[RegistrationRow]:
+    """Every row of the list, checked; ``InputError`` listing every problem otherwise."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError([Problem(name, None, None, f"cannot read the file: {exc.strerror or exc}")]) from None
+    try:
+        text = decode(data)
+    except UnicodeDecodeError:
+        raise InputError([Problem(name, None, None, "not a text file in UTF-8 or GB18030")]) from None
+    return parse_registration_csv(text, name, today=today)
+
+
+def parse_registration_csv(text: str, name: str, *, today: date) -> list[RegistrationRow]:
+    """The rows of a registration list given as text (``name`` is how problems name the file)."""
+    problems: list[Problem] = []
+    reader = csv.reader(io.StringIO(text))
+    header = next(reader, None)
+    if not header or not any(h.strip() for h in header):
+        raise InputError([Problem(name, 1, None, "empty file: a header row is required")])
+    fields: list[str | None] = []
+    for h in header:
+        key = COLUMNS.get(h.strip().lower())
+        if key is None and h.strip():
+            problems.append(Problem(name, 1, h.strip(), "unknown column"))
+        if key is not None and key in fields:
+            problems.append(Problem(name, 1, h.strip(), "column given twice"))
+        fields.append(key)
+    if "name" not in fields:
+        problems.append(Problem(name, 1, None, "the name (姓名) column is missing: is this a registration list?"))
+    if problems:
+        raise InputError(problems)
+
+    rows: list[RegistrationRow] = []
+    seen_ids: dict[str, int] = {}
+    for line, cells in enumerate(reader, start=2):
+        if not any(c.strip() for c in cells):
+            continue
+        if len(cells) > len(fields):
+            problems.append(Problem(name, line, None, f"{len(cells)} cells, the header has {len(fields)}"))
+            continue
+        raw = {f: c.strip() for f, c in zip(fields, cells) if f}
+        number = idnumber.normalize_id_number(raw.get("id_number", ""))
+        if number in seen_ids:
+            problems.append(Problem(name, line, "id_number",
+                                    f"the same ID number as line {seen_ids[number]} (a player listed twice)"))
+        elif number:
+            seen_ids[number] = line
+        row = _check_row(raw, name, line, today, problems)
+        if row is not None:
+            rows.append(row)
+    if problems:
+        raise InputError(problems)
+    return rows
+
+
+def _check_row(raw: dict[str, str], file: str, line: int, today: date, problems: list[Problem]) -> RegistrationRow | None:
+    before = len(problems)
+
+    def bad(column: str, message: str) -> None:
+        problems.append(Problem(file, line, column, message))
+
+    player_name = raw.get("name", "")
+    if not player_name:
+        bad("name", "name is empty")
+    gender_text = raw.get("gender", "")
+    gender = GENDERS.get(gender_text.lower(), "")
+    if gender_text and not gender:
+        bad("gender", f"{gender_text!r} is not M/F (男/女)")
+    dates = {}
+    for column in ("birth_date", "registered_on"):
+        try:
+            dates[column] = parse_date(raw.get(column, ""))
+        except ValueError as exc:
+            bad(column, str(exc))
+            dates[column] = None
+    birth = dates["birth_date"]
+    if birth and birth > today:
+        bad("birth_date", f"{birth.isoformat()} is in the future")
+    id_type = ID_TYPES.get(raw.get("id_type", "").lower())
+    if id_type is None:
+        bad("id_type", f"{raw.get('id_type')!r} is not resident/passport/other (身份证/护照/其他)")
+        id_type = "resident"
+    number = idnumber.normalize_id_number(raw.get("id_number", ""))
+    if number:
+        if id_type == "resident" and not idnumber.validate_resident_id(number):
+            facts = idnumber.parse_resident_id(number)
+            birth = birth or facts.birth_date
+            gender = gender or facts.gender
+        for problem in idnumber.validate_id(id_type, number, birth_date=birth, gender=gender or None, today=today):
+            bad("id_number", problem)
+    if not gender and not gender_text:
+        bad("gender", "gender missing (and no resident ID to take it from)")
+    dan_text = raw.get("dan", "")
+    dan = GRADE_SPELLINGS.get(dan_text.lower(), "") if dan_text else ""
+    if dan_text and not dan:
+        bad("dan", f"{dan_text!r} is not a grade (9d…1d, 1k…10k, 段/级)")
+    nationality = (raw.get("nationality") or "CHN").upper()
+    if len(nationality) != 3 or not nationality.isascii() or not nationality.isalpha():
+        bad("nationality", f"{nationality!r} is not a 3-letter code")
+    if len(problems) > before:
+        return None
+    return RegistrationRow(
+        line=line, name=player_name, gender=gender, birth_date=birth, id_type=id_type, id_number=number,
+        association=raw.get("association", ""), club=raw.get("club", ""), name_latin=raw.get("name_latin", ""),
+        nationality=nationality, dan=dan, registered_on=dates["registered_on"],
+    )

@@ -209,16 +209,21 @@ def _print_standings(t: Tournament, as_csv: bool) -> None:
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(head)
         for r in rows:
-            w.writerow([r.rank, r.number, r.name, r.score, *r.tiebreaks])
+            w.writerow([r.rank, r.number, r.name, _plain(r.score), *map(_plain, r.tiebreaks)])
         return
     from qiyuan.tournament.eventfile import pad, text_width
 
     width = max([text_width(r.name) for r in rows] + [4])
     out = [f"{'Rk':>4} {'No':>5} {pad('Name', width)} {'Pts':>5} " + " ".join(f"{'TB' + str(i):>7}" for i in range(1, 8))]
     for r in rows:
-        out.append(f"{r.rank:>4} {r.number:>5} {pad(r.name, width)} {r.score!s:>5} "
-                   + " ".join(f"{tb!s:>7}" for tb in r.tiebreaks))
+        out.append(f"{r.rank:>4} {r.number:>5} {pad(r.name, width)} {_plain(r.score):>5} "
+                   + " ".join(f"{_plain(tb):>7}" for tb in r.tiebreaks))
     sys.stdout.write("\n".join(out) + "\n")
+
+
+def _plain(d) -> str:
+    """A Decimal without trailing zeros: 49.0 -> 49, 182.00 -> 182, 37.75 stays."""
+    return format(d.normalize(), "f")
 
 
 def _print_knockout_places(t: Tournament, as_csv: bool) -> None:

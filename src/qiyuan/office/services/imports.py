@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -504,7 +504,7 @@ def _name_candidates(e: ParsedEntrant, assoc) -> list:
     from qiyuan.office.federation.models import Player
 
     qs = Player.objects.registered()
-    if e.name_latin and not e.name_latin == "":
+    if e.name_latin:
         qs = qs.filter(name_latin__iexact=e.name_latin) | qs.filter(name__iexact=e.name)
     else:
         qs = qs.filter(name=e.name)
@@ -554,9 +554,10 @@ def _eligibility(plan: Plan, ev: ParsedEvent, rating_list, options: Options, sou
             plan.notes.append(f"arbiter {name!r} is not in the registry: not counted as recognised or national")
             facts_arbiters.append(ArbiterFacts(name))
         else:
-            (plan.arbiters.append(a) if i else None)
             if i == 0:
                 plan.chief = a
+            else:
+                plan.arbiters.append(a)
             facts_arbiters.append(ArbiterFacts(a.name, a.level, a.recognised_national))
     rated = _rated_entrants(rating_list, plan, ev.start_date)
     played = sum(1 for g in ev.games if g[3].played)

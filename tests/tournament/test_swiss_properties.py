@@ -101,7 +101,7 @@ def test_small_events_follow_the_reference_procedure_sweep(n: int, seed: int, ab
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(2, 200), seed=st.integers(0, 10**6), absences=st.booleans())
 def test_events_up_to_200_players_all_rounds(n: int, seed: int, absences: bool) -> None:
     run_event(n, n - 1, seed, compare_reference=False, absences=absences)

@@ -320,6 +320,13 @@ class _Procedure:
             floaters = self.choose_floaters(tag, rest)
         if self.explain and floaters:
             self.explain_floaters(score, rest, floaters, last)
+            order = sorted(rest, key=self.floats_key)
+            passed = [x for x in order[: max(order.index(f) for f in floaters)] if x not in floaters]
+            if passed:
+                self.note(
+                    "  passed over " + ", ".join(map(str, passed))
+                    + ": no complete round lets them float with those chosen before them"
+                )
         fl = set(floaters)
         self.pair_inside(score, [m for m in rest if m not in fl])
         return floaters
@@ -399,12 +406,24 @@ class _Procedure:
                     return not had_bye[a] if b == BYE else b not in met[a]
             return adjacent(u, v)
 
-        t = Matching(size + stays, adj, below + chosen + free + list(range(size, size + stays)))
+        absorbers = list(range(size, size + stays))
+        t = Matching(size + stays, adj, below + chosen + free + absorbers)
         mate = m.mate
-        for v in below:
+        for v in below:  # start from the witness: its pairs below, ...
             w = mate[v]
             if w != -1 and w not in rest_set and v < w:
                 t.match(v, w)
+        for v in chosen + free:  # ... its floaters' opponents below, ...
+            w = mate[v]
+            if w != -1 and w not in rest_set and t.mate[w] == -1 and adj(v, w):
+                t.match(v, w)
+        spare = iter(absorbers)  # ... and "stay" for the others
+        for v in free:
+            if t.mate[v] == -1:
+                x = next(spare, None)
+                if x is None:
+                    break
+                t.match(v, x)
         return not t.maximise()
 
     def explain_floaters(self, score: Decimal, rest: list[int], floaters: list[int], last: bool) -> None:

@@ -126,6 +126,7 @@ def test_backup_holds_every_table_and_the_migrations(office, tmp_path):
     assert header["vendor"] in ("sqlite", "postgresql")
     assert "0001_initial" in header["migrations"]["federation"]
     assert {"federation.player", "federation.namechange", "audit.auditlog", "auth.user"} <= set(made.counts)
+    assert "sessions.session" not in made.counts  # a leaked backup opens nobody's session
     decimals = [line for line in path.read_text(encoding="utf-8").splitlines() if "2123.45" in line]
     assert decimals and '"2123.45"' in decimals[0]  # exact, as a string, never a float
 

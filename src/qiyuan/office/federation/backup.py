@@ -48,6 +48,8 @@ FORMAT = "qiyuan-office-backup"
 VERSION = 1
 #: Rows that ``migrate`` creates by itself; an office holding only these is empty.
 AUTO_CREATED = {"contenttypes.contenttype", "auth.permission"}
+#: Tables never backed up: login sessions are transient, and a leaked backup must not open anyone's session.
+NOT_BACKED_UP = {"sessions.session"}
 CHUNK = 2000
 
 #: progress(table label, rows done, rows in the table)
@@ -78,7 +80,7 @@ def office_models(registry=global_apps) -> list[type[models.Model]]:
     found = []
     for model in registry.get_models(include_auto_created=True):
         opts = model._meta
-        if opts.proxy or not opts.managed or opts.swapped:
+        if opts.proxy or not opts.managed or opts.swapped or opts.label_lower in NOT_BACKED_UP:
             continue
         found.append(model)
     return found

@@ -16,21 +16,15 @@ from decimal import Decimal
 from functools import lru_cache
 
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, PointSystem, RoundCell, Tournament
+from qiyuan.tournament.state import points_table
 
 #: result seen from the other side of the board
 COMPLEMENT = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": "-", "-": "+", " ": " "}
 OPPOSITE = {"b": "w", "w": "b", "-": "-"}
 
 
-@lru_cache(maxsize=16)
-def _points_by_code(points: PointSystem) -> dict[str, Decimal]:
-    win, draw, loss = points.win, points.draw, points.loss
-    return {
-        "1": win, "W": win, "=": draw, "D": draw, "0": loss, "L": loss,
-        "+": points.forfeit_win, "-": points.forfeit_loss,
-        "U": points.pairing_bye, "H": points.half_bye, "F": points.full_bye, "Z": points.zero_bye,
-        " ": Decimal(0),
-    }
+#: result code -> points, one table per point system (TRF codes; " " not yet played)
+_points_by_code = lru_cache(maxsize=16)(points_table)
 
 
 def cell_points(cell: RoundCell, points: PointSystem) -> Decimal:

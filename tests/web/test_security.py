@@ -165,3 +165,10 @@ def test_session_cookie_is_http_only_and_pages_deny_framing(client, db):
     assert settings.SESSION_COOKIE_HTTPONLY
     r = client.get("/rules/")
     assert r["X-Frame-Options"] == "DENY" and r["X-Content-Type-Options"] == "nosniff"
+
+
+def test_refusals_and_missing_pages_are_explained(staff, login, client):
+    r = login(staff["officer"]).get("/desk/users/")
+    assert r.status_code == 403 and "无权操作" in r.content.decode()
+    r = client.get("/players/CN999999/")
+    assert r.status_code == 404 and "找不到页面" in r.content.decode()

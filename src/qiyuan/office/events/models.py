@@ -90,7 +90,8 @@ class Event(models.Model):
 class Entry(models.Model):
     """A player in an event, with the report's data as entered (签号, 名次, 积分)."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    #: no index of its own: the unique (event, player) constraint's index serves it
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries", db_index=False)
     player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="entries")
     number = models.PositiveIntegerField(null=True, blank=True)
     name = models.CharField(max_length=100, blank=True)
@@ -118,11 +119,7 @@ class Game(models.Model):
     result = models.CharField(max_length=8, choices=[(r.value, r.value) for r in Result])
 
     class Meta:
-        ordering = ["event", "round", "id"]
-        indexes = [
-            models.Index(fields=["player1"], name="events_game_p1_idx"),
-            models.Index(fields=["player2"], name="events_game_p2_idx"),
-        ]
+        ordering = ["event", "round", "id"]  # event, player1, player2: indexed as foreign keys
 
     def __str__(self) -> str:
         return f"{self.event_id} r{self.round}: {self.player1_id} {self.result} {self.player2_id}"

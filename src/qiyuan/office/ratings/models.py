@@ -140,8 +140,10 @@ class Edition(_Immutable):
 class EditionEntry(_Immutable):
     """One player on a published edition, in the list's order (``position``)."""
 
-    edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="entries")
-    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="edition_entries")
+    # indexed by the unique (edition, player) constraint and the (player, edition) index, not one by one
+    edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="entries", db_index=False)
+    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="edition_entries",
+                               db_index=False)
     position = models.PositiveIntegerField()  # order on the published list, 1-based
     name = models.CharField(max_length=100, blank=True)  # the name as published (the order's ties depend on it)
     rank = models.PositiveIntegerField(null=True, blank=True)  # rank among the active players (ties share)
@@ -164,7 +166,8 @@ class RatingChange(_Immutable):
     """One player's change from one event in an edition: before, after, games, W, We, K, and the explanation."""
 
     edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="changes")
-    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="rating_changes")
+    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="rating_changes",
+                               db_index=False)  # the (player, edition) index serves it
     event = models.ForeignKey("events.Event", on_delete=models.PROTECT, related_name="rating_changes")
     before = models.DecimalField(max_digits=10, decimal_places=4, null=True, blank=True)
     after = models.DecimalField(max_digits=10, decimal_places=4, null=True, blank=True)
@@ -181,5 +184,4 @@ class RatingChange(_Immutable):
         ordering = ["edition", "event", "player"]
         indexes = [
             models.Index(fields=["player", "edition"], name="ratings_change_player_idx"),
-            models.Index(fields=["event"], name="ratings_change_event_idx"),
         ]

@@ -220,3 +220,11 @@ def test_real_renju_history_rates_identically_with_both_engines(tmp_path):
         assert (tmp_path / "fast" / name).read_bytes() == (tmp_path / "ref" / name).read_bytes(), name
     last = rows(tmp_path / "ref" / names[-2])
     assert any(r["rating"] for r in last)  # newcomers earned first ratings
+
+
+@pytest.mark.parametrize("player", ["P1", "P3", "P4", "P5"])
+def test_explain_is_the_same_with_either_engine(tmp_path, player):
+    f = files(tmp_path)
+    fast = rate(f, tmp_path / "a", "--explain", player, "--engine", "fast").stdout
+    reference = rate(f, tmp_path / "b", "--explain", player, "--engine", "reference").stdout
+    assert fast == reference and player in fast

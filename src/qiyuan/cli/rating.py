@@ -157,15 +157,36 @@ def rate(
     if explain is not None:
         from qiyuan.rating.explain import render_explanation
 
-        detail = history if engine is Engine.reference else _reference_history(rule_set, data)
+        detail = history if engine is Engine.reference else _reference_history(rule_set, data, explain)
         typer.echo(render_explanation(detail, explain, {p.id: p for p in data.players}), nl=False)
 
 
-def _reference_history(rules: RuleSet, data: HistoryInput):
-    """The reference engine's history: it carries every calculation line for ``--explain``."""
+def _reference_history(rules: RuleSet, data: HistoryInput, player_id: str):
+    """The reference engine's history up to the list after the player's last event.
+
+    It carries every calculation line for ``--explain``; the later lists cannot
+    change his earlier calculations, and the explanation shows only periods in
+    which he played, so the history is cut there (the reference loop is slow on
+    long histories).
+    """
+    import numpy as np
+
+    from qiyuan.rating.calendar import next_publication_date
     from qiyuan.rating.history import compute_history
 
-    return compute_history(rules, data.players, data.events, data.games, data.standings)
+    games = data.games
+    index = games.player_ids.index(player_id)
+    his = np.unique(games.event[(games.player1 == index) | (games.player2 == index)])
+    events, keep_games, keep_standings = data.events, games, data.standings
+    if his.shape[0]:
+        by_id = {e.id: e for e in data.events}
+        last_end = max(by_id[games.event_ids[int(i)]].end_date for i in his)
+        cut = next_publication_date(rules.publication_months, last_end)
+        events = [e for e in data.events if e.end_date < cut]
+        kept = {e.id for e in events}
+        keep_games = games.take(np.isin(np.array(games.event_ids, dtype=object)[games.event], list(kept)))
+        keep_standings = [s for s in data.standings if s.event_id in kept]
+    return compute_history(rules, data.players, events, keep_games, keep_standings)
 
 
 def register(app: typer.Typer) -> None:

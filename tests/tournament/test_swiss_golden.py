@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from swiss_reference import reference_pairing
 from tournament_sim import absent, bye, event, played, played_rounds, set_result
@@ -14,7 +16,7 @@ def boards(p) -> list[tuple[int, int]]:
     return [(b.opener, b.other) for b in p.boards]
 
 
-def test_spec_example_round_1_of_8_pairs_front_to_front() -> None:
+def test_rule_4_spec_example_round_1_of_8_pairs_front_to_front() -> None:
     """法则四, odd round: the smallest number takes the front."""
     p = pair_round(event(8))
     assert p.round == 1
@@ -22,14 +24,14 @@ def test_spec_example_round_1_of_8_pairs_front_to_front() -> None:
     assert p.bye is None
 
 
-def test_spec_example_round_1_of_9_gives_9_the_bye() -> None:
+def test_rule_1_spec_example_round_1_of_9_gives_9_the_bye() -> None:
     """法则一: an odd count gives one bye; 法则三 tie: the larger draw number floats out of the lowest group."""
     p = pair_round(event(9))
     assert boards(p) == [(1, 2), (3, 4), (5, 6), (7, 8)]
     assert p.bye == 9
 
 
-def test_spec_example_round_2_even_round_takes_the_back() -> None:
+def test_rule_4_spec_example_round_2_even_round_takes_the_back() -> None:
     """法则四, even round: group on 2 points {1,3,5,7} pairs 1–7, 3–5 (抓后)."""
     t = event(8)
     apply_pairing(t, pair_round(t))
@@ -65,7 +67,7 @@ def test_odd_event_with_a_bye_round_by_round() -> None:
     assert "1 floats on" in text and "4–5" in text
 
 
-def test_withdrawn_player_is_not_paired() -> None:
+def test_rule_1_withdrawn_player_is_not_paired() -> None:
     """Hard rule 4: a withdrawn player is not paired; the even count left needs no bye."""
     t = event(5)
     apply_pairing(t, pair_round(t))
@@ -77,7 +79,7 @@ def test_withdrawn_player_is_not_paired() -> None:
     assert any("3 is not paired: withdrawn" in line for line in p2.explanation)
 
 
-def test_absent_player_prefilled_z_is_not_paired_and_is_no_bye() -> None:
+def test_rule_1_absent_player_prefilled_z_is_not_paired_and_is_no_bye() -> None:
     """Hard rule 4 / finer points: '0000 - Z' for the round: not paired, no bye used."""
     t = event(6)
     apply_pairing(t, pair_round(t))
@@ -108,7 +110,7 @@ def blocked_low_group():
     return t
 
 
-def test_lookahead_changes_the_pairing_of_the_group_above() -> None:
+def test_rule_2_lookahead_changes_the_pairing_of_the_group_above() -> None:
     """法则二 backtracking: {5,6} cannot pair, so the 4-point group must send two players down.
 
     Pairing the top group alone would give 1–4, 2–3 and leave 5–6 (met).
@@ -128,7 +130,7 @@ def test_lookahead_changes_the_pairing_of_the_group_above() -> None:
     assert ref == ([(1, 4), (2, 5), (3, 6)], None)
 
 
-def test_no_complete_pairing_raises_with_the_reason() -> None:
+def test_rule_1_no_complete_pairing_raises_with_the_reason() -> None:
     """The spec's odd-cycle case: after 3 rounds of 6 the "not met" graph is two triangles."""
     t = event(6)
     played_rounds(t, [[(1, 4), (2, 5), (3, 6)], [(1, 5), (2, 6), (3, 4)], [(1, 6), (2, 4), (3, 5)]], "=")
@@ -158,7 +160,7 @@ def test_game_entered_by_hand_is_kept() -> None:
     assert {x for b in boards(p)[1:] for x in b} == {2, 3, 4, 6}
 
 
-def test_forfeit_counts_as_a_meeting() -> None:
+def test_rule_1_forfeit_counts_as_a_meeting() -> None:
     """Finer points: a game won by forfeit is a meeting: no re-pairing."""
     t = event(2)
     played(t, 1, 1, 2, "+")
@@ -176,7 +178,7 @@ def test_apply_pairing_writes_open_games_and_the_bye() -> None:
     assert (c3.opponent, c3.colour, c3.result) == (None, "-", "U")
 
 
-def test_second_bye_never_given() -> None:
+def test_rule_1_second_bye_never_given() -> None:
     """Hard rule 3: in round 2 of three players the bye goes to someone who has not had it."""
     t = event(3)
     apply_pairing(t, pair_round(t))
@@ -192,3 +194,41 @@ def test_prefilled_bye_entered_by_arbiter_is_respected() -> None:
     p = pair_round(t)
     assert p.bye == 2
     assert boards(p) == [(1, 3), (4, 5)]
+
+
+def test_rule_3_who_pairs_up_most_downs_first() -> None:
+    """法则三, 轮高: 4 floats into {1, 2}; 2 was paired down once, so 2 pairs up although round 3 is odd.
+
+    R1: 1 absent, 2–5 granted full-point byes. R2: 1 (0) beats 2 (2): 1 up, 2 down; 3–4 drawn; 5 F.
+    Round 3: 5 (4 pts) floats to {3, 4} (3 pts) and takes 3 (tie, odd round: smaller); 4 floats to
+    {1, 2} (2 pts) and takes 2 (most downs); 1 is left and has the bye.
+    """
+    t = event(5)
+    absent(t, 1, 1)
+    for n in (2, 3, 4, 5):
+        absent(t, 1, n, "F")
+    played(t, 2, 1, 2, "1")
+    played(t, 2, 3, 4, "=")
+    absent(t, 2, 5, "F")
+    st = player_states(t, 3)
+    assert (st[1].ups, st[2].downs) == (1, 1)
+    p = pair_round(t)
+    assert [frozenset(b) for b in boards(p)] == [frozenset({5, 3}), frozenset({4, 2})]
+    assert p.bye == 1
+
+
+def test_rule_3_who_floats_most_ups_then_fewest_downs() -> None:
+    """法则三, 轮低: the order of the floating candidates (most ups, fewest downs, larger number)."""
+    from qiyuan.tournament.state import PlayerState
+    from qiyuan.tournament.swiss import _Procedure
+
+    def s(n: int, ups: int, downs: int) -> PlayerState:
+        return PlayerState(n, Decimal(2), set(), False, ups, downs, ())
+
+    states = {1: s(1, 1, 0), 2: s(2, 0, 1), 3: s(3, 0, 0), 4: s(4, 1, 1), 5: s(5, 0, 0)}
+    proc = _Procedure(3, list(states), states, exact=False, explain=False)
+    assert sorted(states, key=proc.floats_key) == [1, 4, 5, 3, 2]
+    # who pairs up: most downs, fewest ups, then smaller (odd round) / larger (even round) number
+    assert sorted(states, key=proc.pairs_up_key) == [2, 4, 3, 5, 1]
+    even = _Procedure(4, list(states), states, exact=False, explain=False)
+    assert sorted(states, key=even.pairs_up_key) == [2, 4, 5, 3, 1]

@@ -76,7 +76,13 @@ def test_restore_refuses_an_office_that_is_not_empty_unless_replaced(office, tmp
     with pytest.raises(backup.BackupError, match=r"not empty: audit.auditlog \(\d+\), .* and \d+ more tables"):
         backup.restore(path)
     services.rename_player(Player.objects.get(name="张叁"), "张三三", actor="t")
+    from django.contrib.sessions.backends.db import SessionStore
+
+    stale = SessionStore()
+    stale["_auth_user_id"] = "1"
+    stale.create()
     backup.restore(path, replace=True)
+    assert not SessionStore().exists(stale.session_key)  # nobody stays logged in across a replace
     assert snapshot() == office
     assert not NameChange.objects.filter(new_name="张三三").exists()
 

@@ -347,12 +347,22 @@ def _schema_targets(backup_migrations: dict[str, list[str]], using: str) -> list
 
 
 def _empty_office(using: str) -> None:
-    """Delete every row of every office table that exists (foreign keys are checked at commit)."""
+    """Delete every row of every office table that exists (foreign keys are checked at commit).
+
+    Login sessions go too: after a restore a stale session must not log
+    anyone in as whichever user now has its user number.
+    """
     conn = connections[using]
     qn = conn.ops.quote_name
+    transient = []
+    for label in NOT_BACKED_UP:
+        try:
+            transient.append(global_apps.get_model(label))
+        except LookupError:  # the app is not installed
+            pass
     with conn.cursor() as cursor:
         existing = set(conn.introspection.table_names(cursor))
-        for model in reversed(office_models()):
+        for model in [*transient, *reversed(office_models())]:
             if model._meta.db_table in existing:
                 cursor.execute(f"DELETE FROM {qn(model._meta.db_table)}")
 

@@ -110,8 +110,15 @@ def _review(comp) -> dict:
     events = {e.code: e for e in comp.events}
     rows = []
     for e in comp.entries:
-        rows.append({"e": e, "name": names.get(e.federation_id, ""), "changes": by_player.get(e.federation_id, [])})
-    return {"comp": comp, "rows": rows, "events": events}
+        changes = by_player.get(e.federation_id, [])
+        if changes or e.is_new:  # the players this period touches
+            rows.append({"e": e, "name": names.get(e.federation_id, ""), "changes": changes})
+    return {"comp": comp, "rows": rows[:REVIEW_ROWS], "more": max(0, len(rows) - REVIEW_ROWS),
+            "entries": len(comp.entries), "events": events}
+
+
+#: Players shown in a period's review (those with a change or new); the rest is in the published list.
+REVIEW_ROWS = 3000
 
 
 #: File types the office imports, by extension, with the first bytes each must start with.

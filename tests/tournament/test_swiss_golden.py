@@ -226,9 +226,9 @@ def test_rule_3_who_floats_most_ups_then_fewest_downs() -> None:
         return PlayerState(n, Decimal(2), set(), False, ups, downs, ())
 
     states = {1: s(1, 1, 0), 2: s(2, 0, 1), 3: s(3, 0, 0), 4: s(4, 1, 1), 5: s(5, 0, 0)}
-    proc = _Procedure(3, list(states), states, exact=False, explain=False)
+    proc = _Procedure(3, list(states), states, explain=False)
     assert sorted(states, key=proc.floats_key) == [1, 4, 5, 3, 2]
     # who pairs up: most downs, fewest ups, then smaller (odd round) / larger (even round) number
     assert sorted(states, key=proc.pairs_up_key) == [2, 4, 3, 5, 1]
-    even = _Procedure(4, list(states), states, exact=False, explain=False)
+    even = _Procedure(4, list(states), states, explain=False)
     assert sorted(states, key=even.pairs_up_key) == [2, 4, 5, 3, 1]

@@ -101,13 +101,11 @@ class _Procedure:
         pool: list[int],
         st: dict[int, PlayerState],
         *,
-        exact: bool,
         explain: bool,
     ) -> None:
         self.round_no = round_no
         self.odd = round_no % 2 == 1
         self.st = st
-        self.exact = exact
         self.explain = explain
         self.notes: list[str] = []
         size = max(pool, default=0) + 1
@@ -177,6 +175,7 @@ class _Procedure:
         self.witness = m
 
     def _impossible(self, pool: list[int], left: list[int]) -> str:
+        """The error message when the witness cannot be completed (``left``: players left over)."""
         r = self.round_no
         if not left:
             return (
@@ -189,7 +188,8 @@ class _Procedure:
             return f"round {r} cannot be paired: player {v} has already met every other player present"
         return (
             f"round {r} cannot be paired: no pairing of the {len(pool)} players present avoids a "
-            f"repeat meeting or a second bye (player {v} is left over in every attempt)"
+            f"repeat meeting or a second bye (the best pairing leaves {len(left)} without an opponent, "
+            f"for example player {v})"
         )
 
     def try_pair(self, a: int, b: int) -> bool:
@@ -561,11 +561,11 @@ def pair_round(t: Tournament, round_no: int | None = None, *, explain: bool = Fa
     if fixed_bye is not None and st[fixed_bye].had_bye:
         raise PairingError(f"round {r}: player {fixed_bye} is given a second bye")
 
-    proc = _Procedure(r, pool, st, exact=False, explain=explain)
+    proc = _Procedure(r, pool, st, explain=explain)
     proc.run()
     if proc.failed:
         seed_pairs, seed_bye = proc.pairs, proc.bye
-        proc = _Procedure(r, pool, st, exact=True, explain=explain)
+        proc = _Procedure(r, pool, st, explain=explain)
         proc.start_witness(pool, seed_pairs, seed_bye)
         proc.run()
         if proc.failed:  # cannot happen: the witness always certifies a completion

@@ -27,6 +27,7 @@ def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, 
                     if progress and n % BATCH == 0:
                         progress(n)
         else:
+            cur.execute("PRAGMA cache_size = -262144")  # 256 MB of page cache: index pages stay in memory
             sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
             batch: list[tuple] = []
             for row in rows:

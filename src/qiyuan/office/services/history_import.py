@@ -112,8 +112,8 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
                     total=total, progress=lambda n: step("games", n, total))
 
         # Entries: every (event, player) pair of the games, with the official rank where given.
-        pairs = np.unique(np.concatenate([np.stack([ev_col, p1], axis=1), np.stack([ev_col, p2], axis=1)]), axis=0) \
-            if total else np.zeros((0, 2), dtype=np.int64)
+        keys = np.unique(np.concatenate([ev_col << 32 | p1, ev_col << 32 | p2])) if total else ev_col
+        pairs = np.stack([keys >> 32, keys & 0xFFFFFFFF], axis=1)
         rank_of = {}
         s = h.standings
         if s is not None and len(s):

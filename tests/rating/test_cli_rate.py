@@ -228,3 +228,16 @@ def test_explain_is_the_same_with_either_engine(tmp_path, player):
     fast = rate(f, tmp_path / "a", "--explain", player, "--engine", "fast").stdout
     reference = rate(f, tmp_path / "b", "--explain", player, "--engine", "reference").stdout
     assert fast == reference and player in fast
+
+
+def test_the_progress_bar_path_rates_the_same(tmp_path):
+    from qiyuan.cli.rating import Engine, _compute
+    from qiyuan.formats.history_csv import read_history
+    from qiyuan.rating.rules import load_rules
+
+    f = files(tmp_path)
+    data = read_history(f["players"], f["events"], f["games"])
+    rules = load_rules("cga-gomoku-2011")
+    with_bar = _compute(Engine.fast, rules, data, show_progress=True)
+    without = _compute(Engine.reference, rules, data, show_progress=False)
+    assert with_bar.lists == without.lists

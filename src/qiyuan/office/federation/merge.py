@@ -1,0 +1,178 @@
+"""Merging duplicate records (合并重复注册) without losing either history.
+
+Every row of any installed app that points at the duplicate moves to the
+record kept, found generically from the models' ``_meta``; the duplicate
+stays, marked ``merged_into``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.apps import apps
+from django.db import models, transaction
+from django.db.models import Q
+
+from qiyuan.office.audit.models import record
+from qiyuan.office.federation.errors import RegistryError
+from qiyuan.office.federation.models import AssociationChange, NameChange, Player
+
+
+@dataclass
+class MergeResult:
+    keep: Player
+    duplicate: Player
+    moved: dict[str, int] = field(default_factory=dict)  # "app.model.field" → rows re-pointed
+    filled: list[str] = field(default_factory=list)  # fields of keep taken from the duplicate
+
+
+def _references_to_player() -> list[tuple[type[models.Model], models.Field]]:
+    """Every concrete foreign key or one-to-one field that points at ``Player``, in any installed app.
+
+    Built from each model's ``_meta`` (auto-created many-to-many tables and
+    hidden ``related_name='+'`` keys included), so rows of apps written later
+    — entries, games, rating changes — are found without naming them here.
+    A model with the class attribute ``merge_repoint = False`` (rows of a
+    published, immutable edition) is left out: its rows keep pointing at the
+    duplicate, which stays in the registry marked ``merged_into``.
+    """
+    refs = []
+    for model in apps.get_models(include_auto_created=True):
+        if getattr(model, "merge_repoint", True) is False:
+            continue
+        for f in model._meta.concrete_fields:
+            if f.is_relation and f.related_model is Player and (f.many_to_one or f.one_to_one):
+                refs.append((model, f))
+    return refs
+
+
+def _unique_sets(model: type[models.Model], f: models.Field) -> list[tuple[list[str], Q | None]]:
+    """The unique constraints of ``model`` that include field ``f``: (other fields, condition)."""
+    sets: list[tuple[list[str], Q | None]] = []
+    if f.unique:
+        sets.append(([], None))
+    for together in model._meta.unique_together:
+        if f.name in together:
+            sets.append(([n for n in together if n != f.name], None))
+    for constraint in model._meta.constraints:
+        fields = list(getattr(constraint, "fields", ()) or ())
+        if isinstance(constraint, models.UniqueConstraint) and f.name in fields:
+            sets.append(([n for n in fields if n != f.name], constraint.condition))
+    return sets
+
+
+def _merge_conflicts(keep: Player, dup: Player) -> tuple[list[str], list[tuple[type[models.Model], models.Field, list]]]:
+    """Rows that could not move because ``keep`` already has their twin (unique constraints).
+
+    Returns problems (real conflicts) and, for auto-created many-to-many
+    tables, the duplicate's rows that are simply redundant (deleted on merge).
+    """
+    problems: list[str] = []
+    redundant: list[tuple[type[models.Model], models.Field, list]] = []
+    for model, f in _references_to_player():
+        for others, condition in _unique_sets(model, f):
+            mine = model._base_manager.filter(**{f.name: dup})
+            theirs = model._base_manager.filter(**{f.name: keep})
+            if condition is not None:
+                mine, theirs = mine.filter(condition), theirs.filter(condition)
+            if not others:
+                if mine.exists() and theirs.exists():
+                    problems.append(f"both records have a {model._meta.verbose_name} ({f.name}); merge them by hand first")
+                continue
+            keys = set(theirs.values_list(*others))
+            clashes = [row for row in mine.values_list("pk", *others) if tuple(row[1:]) in keys]
+            if not clashes:
+                continue
+            if model._meta.auto_created:
+                redundant.append((model, f, [row[0] for row in clashes]))
+                continue
+            shown = ", ".join("/".join(str(v) for v in row[1:]) for row in clashes[:5])
+            more = f" and {len(clashes) - 5} more" if len(clashes) > 5 else ""
+            problems.append(
+                f"both records appear in the same {model._meta.verbose_name} ({', '.join(others)} = {shown}{more}): "
+                "the same person entered twice; correct that first"
+            )
+    return problems, redundant
+
+
+_FILLABLE = ("name_latin", "birth_date", "association", "club", "dan", "reference_rating", "reference_rating_source")
+
+
+@transaction.atomic
+def merge_players(
+    keep: Player, duplicate: Player, actor: object, *, force: bool = False, dry_run: bool = False
+) -> MergeResult:
+    """Merge a duplicate record into ``keep`` (合并重复注册), in one transaction.
+
+    Every row of any app that points at the duplicate (entries, games, rating
+    changes, name and association history, dan grants…) is re-pointed to
+    ``keep``; the duplicate stays, marked ``merged_into=keep``, so its
+    federation ID still resolves. Blank fields of ``keep`` are filled from the
+    duplicate, and a name or association that differs is recorded as history
+    with the reason "merged". Contradicting identities (ID number, birth date,
+    gender) are refused unless ``force``; rows that would clash (both records
+    entered in the same event) are always refused. Nothing is changed when
+    the merge is refused. ``dry_run`` does everything, reports it, and rolls back.
+    """
+    keep = Player.objects.select_for_update().get(pk=keep.pk)
+    dup = Player.objects.select_for_update().get(pk=duplicate.pk)
+    problems: list[str] = []
+    if keep.pk == dup.pk:
+        raise RegistryError(["a player cannot be merged into itself"])
+    if keep.merged_into_id:
+        problems.append(f"{keep.federation_id} is itself merged into {keep.merged_into.federation_id}")
+    if dup.merged_into_id:
+        problems.append(f"{dup.federation_id} is already merged into {dup.merged_into.federation_id}")
+    identity: list[str] = []
+    if keep.gender != dup.gender:
+        identity.append(f"genders differ ({keep.gender} / {dup.gender})")
+    if keep.birth_date and dup.birth_date and keep.birth_date != dup.birth_date:
+        identity.append(f"birth dates differ ({keep.birth_date} / {dup.birth_date})")
+    if keep.id_number and dup.id_number and keep.id_number != dup.id_number:
+        identity.append(f"ID numbers differ ({keep.masked_id_number} / {dup.masked_id_number})")
+    if identity and not force:
+        problems += [f"{p}: are these really the same person? (force to merge anyway)" for p in identity]
+    clash_problems, redundant = _merge_conflicts(keep, dup)
+    problems += clash_problems
+    if problems:
+        raise RegistryError(problems)
+
+    result = MergeResult(keep=keep, duplicate=dup)
+    today = date.today()
+    reason = f"merged duplicate {dup.federation_id}"
+    if dup.name != keep.name:
+        NameChange.objects.create(player=keep, old_name=dup.name, new_name=keep.name, changed_on=today, reason=reason)
+    if dup.association_id and dup.association_id != keep.association_id:
+        AssociationChange.objects.create(
+            player=keep, old=dup.association, new=keep.association, changed_on=today, reason=reason
+        )
+    for model, f, pks in redundant:
+        model._base_manager.filter(pk__in=pks).delete()
+    for model, f in _references_to_player():
+        moved = model._base_manager.filter(**{f.name: dup}).update(**{f.name: keep})
+        if moved:
+            result.moved[f"{model._meta.label_lower}.{f.name}"] = moved
+
+    for name in _FILLABLE:
+        if getattr(keep, name) in (None, "") and getattr(dup, name) not in (None, ""):
+            setattr(keep, name, getattr(dup, name))
+            result.filled.append(name)
+    if dup.registered_on and (keep.registered_on is None or dup.registered_on < keep.registered_on):
+        keep.registered_on = dup.registered_on
+        result.filled.append("registered_on")
+    if not keep.id_number and dup.id_number:
+        keep.id_type, keep.id_number = dup.id_type, dup.id_number
+        dup.id_number = ""  # unique: moves to the record kept
+        result.filled.append("id_number")
+    dup.merged_into = keep
+    dup.save()
+    keep.save()
+    record(
+        actor, "player.merge", keep,
+        duplicate=dup.federation_id, duplicate_name=dup.name, moved=result.moved, filled=result.filled,
+        forced=bool(identity),
+    )
+    if dry_run:
+        transaction.set_rollback(True)
+    return result

@@ -12,6 +12,7 @@ Everything is derived from the tournament's round cells; nothing is stored.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -101,7 +102,8 @@ def states_and_gaps(t: Tournament, round_no: int) -> tuple[dict[int, PlayerState
     places = max((-v.as_tuple().exponent for v in table.values()), default=0)
     places = max(places, 0)
     unit = 10**places
-    units = {code: int(v * unit) for code, v in table.items()}
+    units = defaultdict(int, {code: int(v * unit) for code, v in table.items()})  # unknown codes: 0
+    unit_of = units.__getitem__
     size = max((e.number for e in t.entrants), default=0) + 1
     numbers = [e.number for e in t.entrants]
     opp_rows: list[list[int]] = []
@@ -114,7 +116,7 @@ def states_and_gaps(t: Tournament, round_no: int) -> tuple[dict[int, PlayerState
         opps = [c.opponent for c in cells]
         codes = [c.result for c in cells]
         cols = [c.colour for c in cells]
-        cum_rows.append(list(accumulate((units.get(x, 0) for x in codes), initial=0)))
+        cum_rows.append(list(accumulate(map(unit_of, codes), initial=0)))
         had_bye = False
         if None in opps or "-" in cols or " " in codes or len(cells) < last:
             roles_list: list[str] = []

@@ -172,3 +172,13 @@ def test_list_downloads_never_hold_id_numbers(client, published, fmt):
         assert p.id_number.encode() not in data
     if fmt == "csv":
         assert "李四" in data.decode("utf-8-sig")
+
+
+def test_merged_duplicate_redirects_to_the_record_kept(client, published, make_player):
+    from qiyuan.office.federation.services import merge_players
+
+    keep = published["players"][0]
+    dup = make_player("张三", "M", "BJ")
+    merge_players(keep, dup, "officer")
+    r = client.get(f"/players/{dup.federation_id}/")
+    assert r.status_code == 302 and r["Location"] == f"/players/{keep.federation_id}/"

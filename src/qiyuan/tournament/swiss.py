@@ -165,6 +165,7 @@ class _Procedure:
         if len(pool) % 2:
             order.append(BYE)
         m = Matching(size, self.adjacent, order)
+        m.excluded = self.met.__getitem__
         for a, b in seed_pairs:
             m.match(a, b)
         if seed_bye is not None and len(pool) % 2:
@@ -217,6 +218,7 @@ class _Procedure:
         """How many of ``players`` a maximum pairing among themselves leaves over (Tutte–Berge)."""
         met = self.met
         m = Matching(len(self.paired), lambda u, v: v not in met[u], players)
+        m.excluded = met.__getitem__
         if self.witness is not None:  # start from the witness's pairs among them
             inside = set(players)
             mate = self.witness.mate
@@ -408,6 +410,8 @@ class _Procedure:
 
         absorbers = list(range(size, size + stays))
         t = Matching(size + stays, adj, below + chosen + free + absorbers)
+        none: set[int] = set()
+        t.excluded = lambda v: met[v] if v < size else none
         mate = m.mate
         for v in below:  # start from the witness: its pairs below, ...
             w = mate[v]

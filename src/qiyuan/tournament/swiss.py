@@ -184,9 +184,12 @@ class _Procedure:
                 "has already had the bye"
             )
         v = left[0]
+        if len(pool) == 1:
+            return f"round {r} cannot be paired: player {v} is the only one present and has had the bye"
         others = [u for u in pool if u != v and u not in self.met[v]]
         if not others and (len(pool) % 2 == 0 or self.had_bye[v]):
-            return f"round {r} cannot be paired: player {v} has already met every other player present"
+            tail = " and has had the bye" if len(pool) % 2 else ""
+            return f"round {r} cannot be paired: player {v} has already met every other player present{tail}"
         return (
             f"round {r} cannot be paired: no pairing of the {len(pool)} players present avoids a "
             f"repeat meeting or a second bye (the best pairing leaves {len(left)} without an opponent, "

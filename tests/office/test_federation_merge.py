@@ -200,9 +200,12 @@ def event_factory(db):
 def test_merge_moves_entries_and_games_of_the_events_app(event_factory, make_player):
     from qiyuan.office.events.models import Entry, Game
 
+    from qiyuan.office.federation.merge import linked_rows
+
     keep, dup, other = make_player("张三"), make_player("张叁"), make_player("李四")
     event_factory("A", [dup, other])
     event_factory("B", [keep, other])
+    assert linked_rows(dup) == {"events.entry.player": 1, "events.game.player1": 1}
     result = merge_players(keep, dup, "officer")
     assert Entry.objects.filter(player=dup).count() == 0
     assert Entry.objects.filter(player=keep).count() == 2

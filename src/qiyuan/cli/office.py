@@ -316,12 +316,14 @@ def player_show(
     ensure_django()
     from rich.table import Table
 
+    from qiyuan.office.federation.merge import linked_rows
     from qiyuan.office.federation.services import find_player, player_history
 
     with office_errors():
         p = find_player(ref)
         history = player_history(p)
         duplicates = list(p.merged_duplicates.values_list("federation_id", "name"))
+        linked = linked_rows(p)
     console = _console()
     table = Table(show_header=False, title=f"{p.federation_id} {p.display_name}")
     rows = [
@@ -338,6 +340,7 @@ def player_show(
         rows.append(("merged into", f"{p.merged_into.federation_id} {p.merged_into.name}"))
     if duplicates:
         rows.append(("merged duplicates", ", ".join(f"{fid} {n}" for fid, n in duplicates)))
+    rows.append(("linked rows", ", ".join(f"{label} {n}" for label, n in sorted(linked.items()))))
     for key, value in rows:
         if value:
             table.add_row(key, value)

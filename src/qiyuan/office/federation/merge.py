@@ -47,6 +47,16 @@ def _references_to_player() -> list[tuple[type[models.Model], models.Field]]:
     return refs
 
 
+def linked_rows(player: Player) -> dict[str, int]:
+    """How many rows of each app point at the player (``"events.entry.player": 12``): what a merge would move."""
+    counts = {}
+    for model, f in _references_to_player():
+        n = model._base_manager.filter(**{f.name: player}).count()
+        if n:
+            counts[f"{model._meta.label_lower}.{f.name}"] = n
+    return counts
+
+
 def _unique_sets(model: type[models.Model], f: models.Field) -> list[tuple[list[str], Q | None]]:
     """The unique constraints of ``model`` that include field ``f``: (other fields, condition)."""
     sets: list[tuple[list[str], Q | None]] = []

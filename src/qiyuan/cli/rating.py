@@ -148,10 +148,11 @@ def rate(
 
     show_progress = sys.stderr.isatty() and len(data.games) > 20_000
     history = _compute(engine, rule_set, data, show_progress)
-    _write_atomically(out, lambda directory: write_history(directory, history, data.players))
+    written: list[Path] = []
+    _write_atomically(out, lambda directory: written.extend(write_history(directory, history, data.players)))
     console = _err()
     console.print(
-        f"{len(history.lists)} list(s) and changes.csv written to {out} "
+        f"{len(written) - 1} list(s) and changes.csv written to {out} "
         f"({len(data.players):,} players, {len(data.events):,} events, {len(data.games):,} games)"
     )
     if explain is not None:

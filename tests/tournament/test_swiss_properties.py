@@ -105,3 +105,37 @@ def test_small_events_follow_the_reference_procedure_sweep(n: int, seed: int, ab
 @given(n=st.integers(2, 200), seed=st.integers(0, 10**6), absences=st.booleans())
 def test_events_up_to_200_players_all_rounds(n: int, seed: int, absences: bool) -> None:
     run_event(n, n - 1, seed, compare_reference=False, absences=absences)
+
+
+def exact_only(t: Tournament, r: int) -> list[tuple[int, int]] | None:
+    """The look-ahead run alone, its witness started from nothing (no optimistic pass)."""
+    states = player_states(t, r)
+    pool, fixed, fixed_bye, _ = swiss._pool(t, r)
+    proc = swiss._Procedure(r, pool, states, explain=False)
+    try:
+        proc.start_witness(pool, [], None)
+    except swiss.PairingError:
+        return None
+    proc.run()
+    assert not proc.failed
+    return proc.pairs + ([(proc.bye, 0)] if proc.bye is not None else [])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(12, 120), seed=st.integers(0, 10**6))
+def test_optimistic_pass_equals_the_lookahead_run(n: int, seed: int) -> None:
+    """When the optimistic pass completes a round it is exactly what the look-ahead alone gives."""
+    rng = random.Random(seed)
+    t = event(n)
+    for r in range(1, min(n - 1, 15) + 1):
+        expected = exact_only(t, r)
+        if expected is None:
+            with pytest.raises(swiss.PairingError):
+                swiss.pair_round(t, r)
+            return
+        p = swiss.pair_round(t, r)
+        got = [tuple(sorted((b.opener, b.other))) for b in p.boards]
+        want = [tuple(sorted(x)) for x in expected if x[1] != 0]
+        assert got == want and p.bye == next((a for a, b in expected if b == 0), None)
+        swiss.apply_pairing(t, p)
+        enter_results(t, r, rng, draw_rate=0.15)

@@ -118,7 +118,13 @@ def states_and_gaps(t: Tournament, round_no: int) -> tuple[dict[int, PlayerState
         cols = [c.colour for c in cells]
         cum_rows.append(list(accumulate(map(unit_of, codes), initial=0)))
         had_bye = False
-        if None in opps or "-" in cols or " " in codes or len(cells) < last:
+        if (
+            None in opps
+            or "-" in cols
+            or " " in codes
+            or len(cells) < last
+            or (opps and not 0 < min(opps) <= max(opps) < size)  # a number no entrant has
+        ):
             roles_list: list[str] = []
             for k, (o, code, col) in enumerate(zip(opps, codes, cols)):
                 if o is not None:

@@ -467,6 +467,7 @@ class _Procedure:
             mp = met[p]
             partner = -1
             skipped: list[int] = []
+            already: list[int] = []
             if odd:
                 js = range(i + 1, n)
             else:
@@ -478,6 +479,8 @@ class _Procedure:
                     continue
                 q = rest[j]
                 if q in mp:
+                    if explain:
+                        already.append(q)
                     continue
                 if self.try_pair(p, q):
                     partner = j
@@ -498,8 +501,13 @@ class _Procedure:
                     f"{p}–{q}: {p} is the smallest remaining draw number of the {_fmt(score)}-point "
                     f"group and takes from the {side} the first player it has not met"
                 )
+                if already:
+                    text += "; already met " + ", ".join(map(str, already))
                 if skipped:
-                    text += "; passed over " + ", ".join(map(str, skipped)) + " (the rest of the round could not be completed)"
+                    text += (
+                        "; passed over " + ", ".join(map(str, skipped))
+                        + " (the rest of the round could not be completed)"
+                    )
                 self.note(text)
         if self.witness is not None:
             self.witness.scope = None

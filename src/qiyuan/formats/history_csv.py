@@ -91,7 +91,8 @@ def _read_csv(
     if "\x00" in text:
         problems.append(Problem(name, text.count("\n", 0, text.index("\x00")) + 1, None, "not a CSV text file (NUL byte)"))
         return None
-    first_line = text.split("\n", 1)[0]
+    newline = text.find("\n")
+    first_line = text if newline < 0 else text[:newline]
     raw_header = next(csv.reader([first_line.rstrip("\r")]), [])
     header = [h.strip() for h in raw_header]
     if not any(header):
@@ -123,6 +124,20 @@ def _read_csv(
         return None
     frame = frame.rename({raw_header[header.index(c)]: c for c in wanted})
     # Strip blanks around values and read "" as empty; the checks keep this cheap on big files.
+    if b" " not in data and b"\t" not in data and b'""' not in data:
+        cleaned = []
+    else:
+        cleaned = _cleaning(frame, wanted)
+    frame = frame.with_columns(cleaned).with_row_index(LINE, offset=2)
+    # A blank line is read as a row of nulls: skip it (its line number is kept by the others).
+    blank = pl.all_horizontal(pl.col(wanted).is_null())
+    if frame.select(blank.any()).item():
+        frame = frame.filter(~blank)
+    return frame
+
+
+def _cleaning(frame: pl.DataFrame, wanted: Sequence[str]) -> list[pl.Expr]:
+    """Expressions stripping the columns that have blanks and turning "" into null."""
     flags = frame.select(
         *(pl.col(c).str.contains(" ", literal=True).any().alias(f"s{i}") for i, c in enumerate(wanted)),
         *(pl.col(c).str.contains("\t", literal=True).any().alias(f"t{i}") for i, c in enumerate(wanted)),
@@ -135,9 +150,7 @@ def _read_csv(
             expr = expr.str.strip_chars()
         if flags[f"s{i}"] or flags[f"t{i}"] or flags[f"e{i}"]:
             cleaned.append(expr.replace("", None))
-    frame = frame.with_columns(cleaned).with_row_index(LINE, offset=2)
-    # A blank line is read as a row of nulls: skip it (its line number is kept by the others).
-    return frame.filter(pl.any_horizontal(pl.col(wanted).is_not_null()))
+    return cleaned
 
 
 def _flag(problems: list[Problem], name: str, frame: pl.DataFrame, mask: pl.Expr, column: str, message: str) -> None:
@@ -313,7 +326,6 @@ def _games(
     if frame is None:
         return None
     before = len(problems)
-    _require(problems, name, frame, GAME_COLUMNS)
     round_ok = pl.col("round").str.contains(r"^0*[1-9]\d{0,8}$")
     frame = frame.with_columns(
         _codes("event_id", event_ids),
@@ -324,15 +336,24 @@ def _games(
             {alias: CODE_OF_RESULT[r] for alias, r in RESULT_ALIASES.items()}, default=None, return_dtype=pl.Int8
         ).alias("__result"),
     )
-    _flag_unknown(problems, name, frame, "event_id", event_ids, "event id")
-    _flag_unknown(problems, name, frame, "player1", player_ids, "player id")
-    _flag_unknown(problems, name, frame, "player2", player_ids, "player id")
-    _flag(problems, name, frame, pl.col("round").is_not_null() & pl.col("__round").is_null(), "round",
-          "'{v}' is not a round number (1, 2, …)")
-    _flag(problems, name, frame, pl.col("result").is_not_null() & pl.col("__result").is_null(), "result",
-          f"unknown result code '{{v}}' (one of: {', '.join(RESULT_ALIASES)})")
-    self_game = pl.col("player1").is_not_null() & (pl.col("player1") == pl.col("player2"))
-    _flag(problems, name, frame, self_game, "player2", "player '{v}' meets himself")
+    checks = [(pl.col(c).is_null(), c, f"'{c}' is empty") for c in GAME_COLUMNS]
+    for column, ids, what in (("event_id", event_ids, "event id"), ("player1", player_ids, "player id"),
+                              ("player2", player_ids, "player id")):
+        if ids is not None:
+            checks.append((pl.col(column).is_not_null() & pl.col(f"__{column}").is_null(), column,
+                           f"unknown {what} '{{v}}'"))
+    checks += [
+        (pl.col("round").is_not_null() & pl.col("__round").is_null(), "round", "'{v}' is not a round number (1, 2, …)"),
+        (pl.col("result").is_not_null() & pl.col("__result").is_null(), "result",
+         f"unknown result code '{{v}}' (one of: {', '.join(RESULT_ALIASES)})"),
+        (pl.col("player1").is_not_null() & (pl.col("player1") == pl.col("player2")), "player2",
+         "player '{v}' meets himself"),
+    ]
+    # One pass tells which checks found anything; only those list their rows (millions of rows, few faults).
+    found = frame.select(*(mask.any().alias(str(i)) for i, (mask, _, _) in enumerate(checks))).row(0)
+    for hit, (mask, column, message) in zip(found, checks):
+        if hit:
+            _flag(problems, name, frame, mask, column, message)
     _flag_same_games(problems, name, frame, len(player_ids or ()))
     if len(problems) > before or player_ids is None or event_ids is None:
         return None

@@ -99,6 +99,7 @@ def assert_same(rules, players, events, games, standings):
     for mine, theirs in zip(fast.lists, reference.lists):
         assert [(e.player_id, e.rating, e.exact, e.games, e.status) for e in mine.entries] == \
             [(e.player_id, e.rating, e.exact, e.games, e.status) for e in theirs.entries]
+    assert fast.final_states == reference.final_states
 
 
 @pytest.mark.parametrize("name", sorted(RULE_SETS))

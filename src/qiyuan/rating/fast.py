@@ -45,7 +45,7 @@ from qiyuan.rating.period import newcomer_window_start
 from qiyuan.rating.rules import (NEWCOMER_NOT_RATED, NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL, RR_UNRATED_EVENT_RU,
                                  RR_UNRATED_NOT_RATED, RR_UNRATED_PROVISIONAL, RR_UNRATED_RA, WE_AVERAGING,
                                  WE_GO_ROUND_ROBIN, WE_PER_GAME, ZERO_SCORE_OFF, ZERO_SCORE_ONCE, RuleSet)
-from qiyuan.rating.state import PlayerState, starting_rating
+from qiyuan.rating.state import NewcomerRecord, PlayerState, starting_rating
 from qiyuan.rating.tables import DP_BY_P_HUNDREDTHS, PD_HUNDREDTHS, PD_TOP_D
 
 __all__ = ["FastHistory", "compute_history_fast"]
@@ -167,6 +167,7 @@ class FastHistory:
     _vector_changes: list[_ChangeColumns] = field(default_factory=list, repr=False)
     _object_changes: list[tuple[int, R.EventChange]] = field(default_factory=list, repr=False)  # (list index, change)
     _id_rank: np.ndarray | None = field(default=None, repr=False)
+    _final: _Run | None = field(default=None, repr=False)  # the run's last state, for final_states
 
     # --- lists
 
@@ -183,6 +184,49 @@ class FastHistory:
             out.append(R.ListEntry(ids[i], None if rating == NONE else rating, exact, int(lc.games[i]),
                                    STATUS_NAMES[lc.status[i]]))
         return out
+
+    @property
+    def final_states(self) -> dict[str, PlayerState]:
+        """Every player's state after the last list, as ``History.final_states`` (what the office stores)."""
+        run = self._final
+        if run is None:
+            return {}
+        ids, events = self.player_ids, self.event_ids
+        last = self._lists[-1]
+        valid = run.log_seq >= run.cleared_seq[run.log_player]
+        activity: dict[int, list] = {}
+        for p, end, g in zip(run.log_player[valid].tolist(), run.log_end[valid].tolist(),
+                             run.log_games[valid].tolist()):
+            activity.setdefault(p, []).append((date.fromordinal(end), g))
+        recs = run.records
+        newcomer: dict[int, list] = {}
+        order = np.argsort(self.event_rank[recs.event], kind="stable")
+        performance = run.eng.rules.newcomer_method == NEWCOMER_PERFORMANCE
+        for k in order.tolist():
+            p, g = int(recs.player[k]), int(recs.games[k])
+            value = Fraction(int(recs.num[k]), int(recs.den[k]))
+            newcomer.setdefault(p, []).append(NewcomerRecord(
+                events[int(recs.event[k])], date.fromordinal(int(recs.end[k])), g,
+                ru=value / g if performance else None,
+                delta=None if performance else Decimal(value.numerator) / Decimal(value.denominator)))
+        keeps_activity = run.eng.rules.activity_window_months is not None  # else every rated player is active
+        states = {}
+        for i, pid in enumerate(ids):
+            rating = int(run.rating[i])
+            rated = rating != NONE
+            if rated:
+                first = last.exact_override.get(i)
+                exact = to_decimal(Fraction(*first)) if first is not None else _decimal_h(run.exact_h[i])
+            states[pid] = PlayerState(
+                player_id=pid, gender=run.eng.players[i].gender, rating=rating if rated else None,
+                exact=exact if rated else None, games=int(run.games[i]), latched=bool(run.latched[i]),
+                status=STATUS_NAMES[run.status[i]],
+                rated_since=date.fromordinal(int(run.rated_since[i])) if run.rated_since[i] else None,
+                inactive_since=date.fromordinal(int(run.inactive_since[i])) if run.inactive_since[i] else None,
+                activity=tuple(sorted(activity.get(i, ()))) if rated and keeps_activity else (),
+                newcomer=tuple(newcomer.get(i, ())) if not rated else (),
+            )
+        return states
 
     @property
     def lists(self) -> list[R.PublishedList]:
@@ -431,38 +475,34 @@ class _Records:
     fractions.
     """
 
+    FIELDS = ("player", "event", "end", "games", "num", "den")
+
     def __init__(self, den0: int):
         self.den0 = den0
-        self.player = np.zeros(0, np.int64)
-        self.end = np.zeros(0, np.int64)
-        self.games = np.zeros(0, np.int64)
-        self.num = np.zeros(0, np.int64)
-        self.den = np.zeros(0, np.int64)
+        for name in self.FIELDS:
+            setattr(self, name, np.zeros(0, np.int64))
 
-    def add(self, player, end, games, num, den) -> None:
-        self.player = np.concatenate([self.player, np.asarray(player, np.int64)])
-        self.end = np.concatenate([self.end, np.asarray(end, np.int64)])
-        self.games = np.concatenate([self.games, np.asarray(games, np.int64)])
-        self.num = np.concatenate([self.num, np.asarray(num, np.int64)])
-        self.den = np.concatenate([self.den, np.asarray(den, np.int64)])
+    def add(self, player, event, end, games, num, den) -> None:
+        for name, values in zip(self.FIELDS, (player, event, end, games, num, den)):
+            setattr(self, name, np.concatenate([getattr(self, name), np.asarray(values, np.int64)]))
 
-    def add_fractions(self, rows: list[tuple[int, int, int, Fraction]]) -> None:
-        """(player, end, games, value) with exact fractional values."""
+    def add_fractions(self, rows: list[tuple[int, int, int, int, Fraction]]) -> None:
+        """(player, event, end, games, value) with exact fractional values."""
         if not rows:
             return
         num, den = [], []
-        for _, _, _, value in rows:
+        for *_, value in rows:
             if self.den0 % value.denominator == 0:
                 num.append(value.numerator * (self.den0 // value.denominator))
                 den.append(self.den0)
             else:
                 num.append(value.numerator)
                 den.append(value.denominator)
-        self.add([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], num, den)
+        self.add(*([r[i] for r in rows] for i in range(4)), num, den)
 
     def keep(self, mask: np.ndarray) -> None:
-        self.player, self.end, self.games = self.player[mask], self.end[mask], self.games[mask]
-        self.num, self.den = self.num[mask], self.den[mask]
+        for name in self.FIELDS:
+            setattr(self, name, getattr(self, name)[mask])
 
     def totals(self, n: int) -> np.ndarray:
         return _int_bincount(self.player, self.games, n)
@@ -563,6 +603,7 @@ class _Run:
             i0 = i1
             if progress is not None:
                 progress(n + 1, len(self.dates))
+        self.history._final = self
 
     def _window_start(self, list_date: date) -> int:
         return newcomer_window_start(self.eng.rules, list_date).toordinal()
@@ -948,12 +989,13 @@ class _Run:
             dp = self.eng.dp[np.clip(self._nc_p[j], 0, 100)]
             num = np.where(h > 0, total_r * bonus.denominator + n * bonus.numerator * h,
                            (total_r + np.where(h < 0, n * dp, 0)) * bonus.denominator)
-            self.records.add(rows["player"][j], end[j], n, num, np.full(j.shape[0], bonus.denominator))
-            self.records.add_fractions([(int(rows["player"][k]), int(end[k]), int(rows["N"][k]),
-                                         cx_ru[k] * int(rows["N"][k])) for k in cx_ru])
+            self.records.add(rows["player"][j], rows["event"][j], end[j], n, num, np.full(j.shape[0], bonus.denominator))
+            self.records.add_fractions([(int(rows["player"][k]), int(rows["event"][k]), int(end[k]),
+                                         int(rows["N"][k]), cx_ru[k] * int(rows["N"][k])) for k in cx_ru])
         elif rules.newcomer_method == NEWCOMER_PROVISIONAL:
             j = np.flatnonzero(self._prov_ok)
-            self.records.add(rows["player"][j], end[j], rows["N"][j], rows["delta"][j], np.full(j.shape[0], 100))
+            self.records.add(rows["player"][j], rows["event"][j], end[j], rows["N"][j], rows["delta"][j],
+                             np.full(j.shape[0], 100))
         for key in ("_nc_n", "_nc_w"):
             rows.pop(key, None)
 
@@ -986,7 +1028,7 @@ class _Run:
             cnt_end.append(np.full(len(counted), eng.end[e], np.int64))
             cnt_games.append(np.array([g for _, g in counted], np.int64))
         self.records.add_fractions([
-            (eng.index[pid], rec.end_date.toordinal(), rec.games,
+            (eng.index[pid], e, rec.end_date.toordinal(), rec.games,
              rec.ru * rec.games if rec.ru is not None else Fraction(rec.delta))
             for pid, rec in outcome.records.items()])
         return outcome.changes

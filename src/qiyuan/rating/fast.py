@@ -25,7 +25,7 @@ reference engine.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -58,7 +58,6 @@ METHOD_NAMES = (R.METHOD_PER_GAME, R.METHOD_AVERAGING, R.METHOD_GO_ROUND_ROBIN, 
                 R.METHOD_PROVISIONAL, R.METHOD_NOT_RATED)
 M_PER_GAME, M_AVERAGING, M_GO_RR, M_NEWCOMER, M_PROVISIONAL, M_NOT_RATED = range(6)
 _WE_CODE = {WE_PER_GAME: M_PER_GAME, WE_AVERAGING: M_AVERAGING, WE_GO_ROUND_ROBIN: M_GO_RR}
-_FORMATS = tuple(EventFormat)
 
 PD = np.array(PD_HUNDREDTHS, dtype=np.int64)  # Table 2 by |D| (index 736: every |D| > 735)
 _WIN, _LOSS, _DRAW = (CODE_OF_RESULT[r] for r in (Result.WIN, Result.LOSS, Result.DRAW))
@@ -798,7 +797,6 @@ class _Run:
         ignored = unrated_row & zero_rule & (n_n > 0) & (w_n == 0) & ~cx_row
         if self._cx is not None:
             ignored |= self._cx["ignored"]
-        self._ignored = ignored
         if rules.newcomer_method == NEWCOMER_PERFORMANCE:
             upair = np.unique(s_row[nc] * P + s_opp[nc])
             distinct_n = _int_bincount(upair // P, np.ones(upair.shape[0], np.int64), n_rows)

@@ -166,3 +166,20 @@ def _round_robin_with_scores(target: dict[str, int]) -> list[Game]:
             games.append(Game("RR", rnd, winner, loser, Result.WIN))
     assert all(v == 0 for v in need.values()), need
     return games
+
+
+@FAST
+@given(data=histories(), seed=st.integers(0, 2**32), name=st.sampled_from(sorted(BUILTIN_RULES)))
+def test_fast_path_does_not_depend_on_the_order_of_the_rows(data, seed, name):
+    import random
+
+    rules = BUILTIN_RULES[name]
+    first = compute_history_fast(rules, *data)
+    rng = random.Random(seed)
+    shuffled = [list(x) for x in data]
+    for rows in shuffled:
+        rng.shuffle(rows)
+    second = compute_history_fast(rules, *shuffled)
+    assert first.lists == second.lists
+    assert [_core(c) for c in first.changes] == [_core(c) for c in second.changes]
+    assert first.final_states == second.final_states

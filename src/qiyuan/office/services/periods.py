@@ -185,6 +185,8 @@ class MemberCache:
 
     initial: dict[str, PlayerState]
     info: dict[str, tuple[int, str, date | None]]  # federation id → (player pk, name, registration date)
+    #: the JSON text of each player's last state (reused while the engine hands back the same state object)
+    texts: dict[str, tuple[PlayerState, dict, str]] = field(default_factory=dict)
 
 
 def member_cache(rating_list, rules: RuleSet, list_date: date, *, published_before=None,
@@ -226,7 +228,7 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
     state.update(prior)
     result = rate_period(rules, state, [engine_event(e) for e in events], games, standings, list_date)
-    entries = _entries(rules, rating_list.family, result, state, cache.initial, cache.info)
+    entries = _entries(rules, rating_list.family, result, state, cache)
     comp = PeriodComputation(rating_list, list_date, rules, previous, events, result, entries, result.changes,
                              {fid: v[0] for fid, v in cache.info.items()}, prior=state)
     comp.digest = digest(comp)
@@ -234,7 +236,8 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
 
 
 def _entries(rules: RuleSet, family: str, result: PeriodResult, before: dict[str, PlayerState],
-             initial: dict[str, PlayerState], info: dict) -> list[EntryRow]:
+             cache: MemberCache) -> list[EntryRow]:
+    initial, info, texts = cache.initial, cache.info, cache.texts
     stored: list[ordering.Orderable] = []
     for fid, s in result.states.items():
         if s.rating is None and not s.newcomer and fid in initial and s == initial[fid]:
@@ -253,11 +256,16 @@ def _entries(rules: RuleSet, family: str, result: PeriodResult, before: dict[str
         if o.status == R.ACTIVE:
             rank = ranks[ai]
             ai += 1
+        known = texts.get(o.federation_id)
+        if known is None or known[0] is not s:
+            as_dict = state_to_json(s)
+            known = (s, as_dict, as_json(as_dict))
+            texts[o.federation_id] = known
         rows.append(EntryRow(
             player_pk=info[o.federation_id][0], federation_id=o.federation_id, position=pos, rank=rank,
             rating=s.rating, exact=str(s.exact) if s.exact is not None else "", games=s.games, status=s.status,
             is_new=o.is_new, k=rules.k_factor(s.games, s.latched) if s.rating is not None else None,
-            state=state_to_json(s), name=o.name,
+            state=known[1], name=o.name, _text=known[2],
         ))
     return rows
 

@@ -183,3 +183,19 @@ def test_fast_path_does_not_depend_on_the_order_of_the_rows(data, seed, name):
     assert first.lists == second.lists
     assert [_core(c) for c in first.changes] == [_core(c) for c in second.changes]
     assert first.final_states == second.final_states
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@FAST
+@given(data=histories(), pick=st.integers(0, 100))
+def test_explanations_from_the_fast_path_equal_the_reference(name, data, pick):
+    from qiyuan.rating.explain import render_explanation
+
+    rules = RULE_SETS[name]
+    players = data[0]
+    player = players[pick % len(players)].id
+    by_id = {p.id: p for p in players}
+    fast = compute_history_fast(rules, *data, explain=player)
+    reference = compute_history(rules, *data)
+    assert render_explanation(fast.explanation_history(player), player, by_id) == \
+        render_explanation(reference, player, by_id)

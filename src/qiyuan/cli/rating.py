@@ -80,9 +80,13 @@ def _check_out_dir(out: Path) -> list[Problem]:
     return []
 
 
-def _compute(engine: Engine, rules: RuleSet, data: HistoryInput, show_progress: bool):
+def _compute(engine: Engine, rules: RuleSet, data: HistoryInput, show_progress: bool, explain: str | None = None):
     if engine is Engine.fast:
-        from qiyuan.rating.fast import compute_history_fast as compute
+        from functools import partial
+
+        from qiyuan.rating.fast import compute_history_fast
+
+        compute = partial(compute_history_fast, explain=explain)
     else:
         from qiyuan.rating.history import compute_history as compute
     if not show_progress:
@@ -147,7 +151,7 @@ def rate(
     assert rule_set is not None
 
     show_progress = sys.stderr.isatty() and len(data.games) > 20_000
-    history = _compute(engine, rule_set, data, show_progress)
+    history = _compute(engine, rule_set, data, show_progress, explain)
     written: list[Path] = []
     _write_atomically(out, lambda directory: written.extend(write_history(directory, history, data.players)))
     console = _err()
@@ -158,36 +162,8 @@ def rate(
     if explain is not None:
         from qiyuan.rating.explain import render_explanation
 
-        detail = history if engine is Engine.reference else _reference_history(rule_set, data, explain)
+        detail = history if engine is Engine.reference else history.explanation_history(explain)
         typer.echo(render_explanation(detail, explain, {p.id: p for p in data.players}), nl=False)
-
-
-def _reference_history(rules: RuleSet, data: HistoryInput, player_id: str):
-    """The reference engine's history up to the list after the player's last event.
-
-    It carries every calculation line for ``--explain``; the later lists cannot
-    change his earlier calculations, and the explanation shows only periods in
-    which he played, so the history is cut there (the reference loop is slow on
-    long histories).
-    """
-    import numpy as np
-
-    from qiyuan.rating.calendar import next_publication_date
-    from qiyuan.rating.history import compute_history
-
-    games = data.games
-    index = games.player_ids.index(player_id)
-    his = np.unique(games.event[(games.player1 == index) | (games.player2 == index)])
-    events, keep_games, keep_standings = data.events, games, data.standings
-    if his.shape[0]:
-        by_id = {e.id: e for e in data.events}
-        last_end = max(by_id[games.event_ids[int(i)]].end_date for i in his)
-        cut = next_publication_date(rules.publication_months, last_end)
-        events = [e for e in data.events if e.end_date < cut]
-        kept = {e.id for e in events}
-        keep_games = games.take(np.isin(np.array(games.event_ids, dtype=object)[games.event], list(kept)))
-        keep_standings = [s for s in data.standings if s.event_id in kept]
-    return compute_history(rules, data.players, events, keep_games, keep_standings)
 
 
 def register(app: typer.Typer) -> None:

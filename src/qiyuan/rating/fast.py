@@ -41,7 +41,7 @@ from qiyuan.rating.columnar import CODE_OF_RESULT, RESULT_CODES, GameColumns, St
 from qiyuan.rating.event import rate_event
 from qiyuan.rating.exact import round_half_up, to_decimal
 from qiyuan.rating.model import Event, EventFormat, Game, Player, Result, Standing
-from qiyuan.rating.period import newcomer_window_start
+from qiyuan.rating.period import newcomer_window_start, rate_period
 from qiyuan.rating.rules import (NEWCOMER_NOT_RATED, NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL, RR_UNRATED_EVENT_RU,
                                  RR_UNRATED_NOT_RATED, RR_UNRATED_PROVISIONAL, RR_UNRATED_RA, WE_AVERAGING,
                                  WE_GO_ROUND_ROBIN, WE_PER_GAME, ZERO_SCORE_OFF, ZERO_SCORE_ONCE, RuleSet)
@@ -167,6 +167,7 @@ class FastHistory:
     _object_changes: list[tuple[int, R.EventChange]] = field(default_factory=list, repr=False)  # (list index, change)
     _id_rank: np.ndarray | None = field(default=None, repr=False)
     _final: _Run | None = field(default=None, repr=False)  # the run's last state, for final_states
+    _explain: dict[str, list] = field(default_factory=dict, repr=False)  # player → (list date, events, states)
 
     # --- lists
 
@@ -190,42 +191,31 @@ class FastHistory:
         run = self._final
         if run is None:
             return {}
-        ids, events = self.player_ids, self.event_ids
-        last = self._lists[-1]
-        valid = run.log_seq >= run.cleared_seq[run.log_player]
-        activity: dict[int, list] = {}
-        for p, end, g in zip(run.log_player[valid].tolist(), run.log_end[valid].tolist(),
-                             run.log_games[valid].tolist()):
-            activity.setdefault(p, []).append((date.fromordinal(end), g))
-        recs = run.records
-        newcomer: dict[int, list] = {}
-        order = np.argsort(self.event_rank[recs.event], kind="stable")
-        performance = run.eng.rules.newcomer_method == NEWCOMER_PERFORMANCE
-        for k in order.tolist():
-            p, g = int(recs.player[k]), int(recs.games[k])
-            value = Fraction(int(recs.num[k]), int(recs.den[k]))
-            newcomer.setdefault(p, []).append(NewcomerRecord(
-                events[int(recs.event[k])], date.fromordinal(int(recs.end[k])), g,
-                ru=value / g if performance else None,
-                delta=None if performance else Decimal(value.numerator) / Decimal(value.denominator)))
-        keeps_activity = run.eng.rules.activity_window_months is not None  # else every rated player is active
-        states = {}
-        for i, pid in enumerate(ids):
-            rating = int(run.rating[i])
-            rated = rating != NONE
-            if rated:
-                first = last.exact_override.get(i)
-                exact = to_decimal(Fraction(*first)) if first is not None else _decimal_h(run.exact_h[i])
-            states[pid] = PlayerState(
-                player_id=pid, gender=run.eng.players[i].gender, rating=rating if rated else None,
-                exact=exact if rated else None, games=int(run.games[i]), latched=bool(run.latched[i]),
-                status=STATUS_NAMES[run.status[i]],
-                rated_since=date.fromordinal(int(run.rated_since[i])) if run.rated_since[i] else None,
-                inactive_since=date.fromordinal(int(run.inactive_since[i])) if run.inactive_since[i] else None,
-                activity=tuple(sorted(activity.get(i, ()))) if rated and keeps_activity else (),
-                newcomer=tuple(newcomer.get(i, ())) if not rated else (),
-            )
-        return states
+        return run.states(None, self._lists[-1].exact_override)
+
+    def explanation_history(self, player_id: str):
+        """A reference ``History`` holding the player's calculations, for ``render_explanation``.
+
+        For each period in which he played, the reference ``rate_period`` rates his
+        events from the players' states that the fast path had at that period's
+        start: the same changes (with every calculation line) and the same list
+        entry as the reference engine's. Needs ``compute_history_fast(…, explain=player_id)``.
+        """
+        from qiyuan.rating.history import History
+
+        if player_id not in self._explain:
+            raise KeyError(f"the history was not computed with explain={player_id!r}")
+        history = History(rules=self.rules)
+        eng = self._final.eng if self._final is not None else None
+        for list_date, event_indices, states in self._explain[player_id]:
+            events = [eng.events[e] for e in event_indices]
+            games = [g for e in event_indices for g in eng.games_of(e)]
+            standings = [s for e in event_indices for s in eng.standings_of(eng.events[e].id)]
+            result = rate_period(self.rules, states, events, games, standings, list_date)
+            entry = result.published.by_player()[player_id]
+            history.lists.append(R.PublishedList(list_date, [entry]))
+            history.changes.extend(c for c in result.changes if c.player_id == player_id)
+        return history
 
     @property
     def lists(self) -> list[R.PublishedList]:
@@ -430,6 +420,15 @@ class _Engine:
             if s.rank == 1 and s.event_id in self.event_index and s.player_id in self.index:
                 yield self.event_index[s.event_id], self.index[s.player_id]
 
+    def games_of(self, e: int) -> list[Game]:
+        """The games of event ``e`` as objects (for an event rated by the reference)."""
+        lo = int(np.searchsorted(self.g_rank, self.event_rank[e], side="left"))
+        hi = int(np.searchsorted(self.g_rank, self.event_rank[e], side="right"))
+        ids, event_id = self.games.player_ids, self.events[e].id
+        return [Game(event_id, r, ids[a], ids[b], RESULT_CODES[c]) for r, a, b, c in zip(
+            self.g_round[lo:hi].tolist(), self.g_p1[lo:hi].tolist(), self.g_p2[lo:hi].tolist(),
+            self.g_res[lo:hi].tolist())]
+
     def standings_of(self, event_id: str) -> list[Standing]:
         """The standings of one event (for an event rated by the reference)."""
         st = self.standings
@@ -440,8 +439,12 @@ class _Engine:
 
 def compute_history_fast(rules: RuleSet, players: Sequence[Player], events: Sequence[Event], games: Sequence[Game],
                          standings: Sequence[Standing] = (), *,
-                         progress: Callable[[int, int], None] | None = None) -> FastHistory:
-    """Rate a whole history like ``compute_history``, vectorized: the same lists and changes."""
+                         progress: Callable[[int, int], None] | None = None,
+                         explain: str | None = None) -> FastHistory:
+    """Rate a whole history like ``compute_history``, vectorized: the same lists and changes.
+
+    ``explain``: a player id whose calculations ``explanation_history`` will give in full.
+    """
     players = list(players)
     duplicates = sorted(i for i, n in Counter(p.id for p in players).items() if n > 1)
     if duplicates:
@@ -455,12 +458,17 @@ def compute_history_fast(rules: RuleSet, players: Sequence[Player], events: Sequ
         raise ValueError(f"game of unknown event or player: {exc.args[0]}") from None
     eng = _Engine(rules, players, events, columns, standings)
     history = FastHistory(rules, player_ids, event_ids, eng.event_rank, [])
+    if explain is not None:
+        if explain not in eng.index:
+            raise ValueError(f"unknown player {explain!r}")
+        history._explain[explain] = []  # filled period by period (he may play in none)
     if not events:
         return history
     first, last = events[int(eng.event_order[0])], events[int(eng.event_order[-1])]
     dates = publication_dates(rules.publication_months, first.end_date, last.end_date)
     history.list_dates = dates
-    _Run(eng, history, dates).run(progress)
+    _Run(eng, history, dates, None if explain is None else eng.index[explain]).run(progress)
+
     return history
 
 
@@ -523,10 +531,11 @@ class _Records:
 class _Run:
     """The period loop with the players' state as arrays."""
 
-    def __init__(self, eng: _Engine, history: FastHistory, dates: list[date]):
+    def __init__(self, eng: _Engine, history: FastHistory, dates: list[date], watch: int | None = None):
         self.eng = eng
         self.history = history
         self.dates = dates
+        self.watch = watch  # a player whose calculations will be explained
         rules = eng.rules
         start = previous_publication_date(rules.publication_months, dates[0])
         P = eng.P
@@ -568,6 +577,48 @@ class _Run:
         den0 = eng.bonus.denominator if rules.newcomer_method == NEWCOMER_PERFORMANCE else 100
         self.records = _Records(den0)
 
+    def states(self, players: np.ndarray | None, override: dict[int, tuple[int, int]]) -> dict[str, PlayerState]:
+        """``PlayerState`` of the given players (all if None) as the reference keeps them between lists."""
+        eng = self.eng
+        ids, events = self.history.player_ids, self.history.event_ids
+        chosen = np.arange(eng.P) if players is None else np.asarray(players, np.int64)
+        wanted = np.zeros(eng.P, dtype=bool)
+        wanted[chosen] = True
+        valid = (self.log_seq >= self.cleared_seq[self.log_player]) & wanted[self.log_player]
+        activity: dict[int, list] = {}
+        for p, end, g in zip(self.log_player[valid].tolist(), self.log_end[valid].tolist(),
+                             self.log_games[valid].tolist()):
+            activity.setdefault(p, []).append((date.fromordinal(end), g))
+        recs = self.records
+        newcomer: dict[int, list] = {}
+        performance = eng.rules.newcomer_method == NEWCOMER_PERFORMANCE
+        mine = np.flatnonzero(wanted[recs.player])
+        for k in mine[np.argsort(self.history.event_rank[recs.event[mine]], kind="stable")].tolist():
+            p, g = int(recs.player[k]), int(recs.games[k])
+            value = Fraction(int(recs.num[k]), int(recs.den[k]))
+            newcomer.setdefault(p, []).append(NewcomerRecord(
+                events[int(recs.event[k])], date.fromordinal(int(recs.end[k])), g,
+                ru=value / g if performance else None,
+                delta=None if performance else Decimal(value.numerator) / Decimal(value.denominator)))
+        keeps_activity = eng.rules.activity_window_months is not None  # else every rated player is active
+        states = {}
+        for i in chosen.tolist():
+            rating = int(self.rating[i])
+            rated = rating != NONE
+            if rated:
+                first = override.get(i)
+                exact = to_decimal(Fraction(*first)) if first is not None else _decimal_h(self.exact_h[i])
+            states[ids[i]] = PlayerState(
+                player_id=ids[i], gender=eng.players[i].gender, rating=rating if rated else None,
+                exact=exact if rated else None, games=int(self.games[i]), latched=bool(self.latched[i]),
+                status=STATUS_NAMES[self.status[i]],
+                rated_since=date.fromordinal(int(self.rated_since[i])) if self.rated_since[i] else None,
+                inactive_since=date.fromordinal(int(self.inactive_since[i])) if self.inactive_since[i] else None,
+                activity=tuple(sorted(activity.get(i, ()))) if rated and keeps_activity else (),
+                newcomer=tuple(newcomer.get(i, ())) if not rated else (),
+            )
+        return states
+
     # --- activity log
 
     def _log(self, player: np.ndarray, end: np.ndarray, games: np.ndarray) -> None:
@@ -604,6 +655,19 @@ class _Run:
                 progress(n + 1, len(self.dates))
         self.history._final = self
 
+    def _snapshot(self, list_date: date, g_event: np.ndarray, p1: np.ndarray, p2: np.ndarray) -> None:
+        """For --explain: the states of everyone in the watched player's events of this period."""
+        w = self.watch
+        his_events = np.unique(g_event[(p1 == w) | (p2 == w)])
+        if not his_events.shape[0]:
+            return
+        in_his = np.isin(g_event, his_events)
+        players = np.unique(np.concatenate([p1[in_his], p2[in_his]]))
+        previous = self.history._lists[-1].exact_override if self.history._lists else {}
+        order = his_events[np.argsort(self.history.event_rank[his_events], kind="stable")]
+        self.history._explain[self.history.player_ids[w]].append(
+            (list_date, order.tolist(), self.states(players, previous)))
+
     def _window_start(self, list_date: date) -> int:
         return newcomer_window_start(self.eng.rules, list_date).toordinal()
 
@@ -620,6 +684,8 @@ class _Run:
         g_rank, g_event = eng.g_rank[lo:hi].astype(np.int64), eng.g_event[lo:hi].astype(np.int64)
         p1, p2 = eng.g_p1[lo:hi].astype(np.int64), eng.g_p2[lo:hi].astype(np.int64)
         res = eng.g_res[lo:hi].astype(np.int64)
+        if self.watch is not None:
+            self._snapshot(list_date, g_event, p1, p2)
         rated = self.rating != NONE
         base = np.where(rated, self.games, self._newcomer_base(list_date))
 
@@ -1005,9 +1071,7 @@ class _Run:
         lo = int(np.searchsorted(eng.g_rank, eng.event_rank[e], side="left"))
         hi = int(np.searchsorted(eng.g_rank, eng.event_rank[e], side="right"))
         ids = self.eng.games.player_ids
-        codes = RESULT_CODES
-        games = [Game(event.id, int(r), ids[a], ids[b], codes[c]) for r, a, b, c in zip(
-            eng.g_round[lo:hi].tolist(), eng.g_p1[lo:hi].tolist(), eng.g_p2[lo:hi].tolist(), eng.g_res[lo:hi].tolist())]
+        games = eng.games_of(e)
         players = sorted({int(x) for x in eng.g_p1[lo:hi]} | {int(x) for x in eng.g_p2[lo:hi]})
         parr = np.array(players, np.int64)
         prior = _prior_games(np.concatenate(cnt_player), np.concatenate(cnt_end), np.concatenate(cnt_games),

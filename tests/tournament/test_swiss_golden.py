@@ -65,6 +65,8 @@ def test_odd_event_with_a_bye_round_by_round() -> None:
     assert boards(p3) == [(4, 5), (2, 3)] and p3.bye == 1
     text = "\n".join(p3.explanation)
     assert "1 floats on" in text and "4–5" in text
+    assert "4 floats down" in text  # the only player of the 4-point group
+    assert "board 1: 4 opens against 5 (rule 1" in text  # 4 opened once, 5 once and a bye (1.5)
 
 
 def test_rule_1_withdrawn_player_is_not_paired() -> None:
@@ -125,6 +127,7 @@ def test_rule_2_lookahead_changes_the_pairing_of_the_group_above() -> None:
     assert p.bye is None
     text = "\n".join(p.explanation)
     assert "2 floats down" in text and "3 floats down" in text
+    assert "passed over 1, 4" in text
     st = player_states(t, 4)
     ref = reference_pairing(4, [1, 2, 3, 4, 5, 6], st)
     assert ref == ([(1, 4), (2, 5), (3, 6)], None)

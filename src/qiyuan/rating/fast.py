@@ -11,16 +11,19 @@ arrays of integer hundredths:
 * K from the game counts (published count + this period's games of events
   that ended before the event started) and the latch;
 * the champion and international protections of an event's ΣΔR;
-* newcomers whose events do not interact (Swiss, team, match, knock-out, and
-  round robins under rules where unrated players do not enter the others'
-  calculations): Ru (CGA Art. 7) or the provisional start (Beijing–Shanghai);
+* newcomers: Ru (CGA Art. 7) or the provisional start (Beijing–Shanghai); in a
+  CGA round robin also the repeated zero-score rule, Ra = Rar − Dpa·n/(n+1),
+  the round-robin Ru and the unrated opponent's rating used by rated players
+  (Ra and Ru as exact fractions, only for the few rows that need them);
 * publication: rounding half up, first ratings, activity and removal.
 
-A round robin holding an unrated player under rules where he does interact
-(CGA: Ra, his Ru used by rated opponents, the repeated zero-score rule) is
-rare and intricate: it is rated by the reference ``rate_event`` itself, with
-the K counts and states this module keeps. Explanations come from the
-reference engine.
+Only a round robin with an unrated player under a variant whose newcomers
+are not rated by performance while unrated players still enter the others'
+calculations (e.g. provisional newcomers with ``rr_unrated_opponent`` other
+than ``not_rated``) is rated by the reference ``rate_event`` itself, with the
+K counts and states this module keeps. Explanations (``explain=``) come from
+the reference ``rate_period`` run on the player's events from the states this
+module had at each period's start.
 """
 
 from __future__ import annotations

@@ -199,7 +199,19 @@ class Matching:
                 queue.append(m)
         return False
 
-    def _edmonds(self, root: int) -> bool:
+    def outer(self, root: int) -> set[int]:
+        """Vertices reached from the exposed ``root`` by an even alternating path (Edmonds' outer vertices).
+
+        With every other vertex matched, ``x`` is outer exactly when the
+        matching can be changed so that ``root`` is matched and ``x`` is not.
+        The matching is left unchanged.
+        """
+        found: list[int] = []
+        self._edmonds(root, found)
+        return set(found)
+
+    def _edmonds(self, root: int, outer: list[int] | None = None) -> bool:
+        """Edmonds' search from ``root``; with ``outer`` given, only list the outer vertices."""
         n, mate, adjacent, excluded = self.n, self.mate, self.adjacent, self.excluded
         live = self.live()
         live_set = set(live) if excluded is not None else None
@@ -250,6 +262,8 @@ class Matching:
                                 used[i] = True
                                 queue.append(i)
                 elif parent[u] == -1:
+                    if mate[u] == -1 and outer is not None:
+                        continue
                     parent[u] = v
                     if mate[u] == -1:
                         while u != -1:
@@ -260,6 +274,8 @@ class Matching:
                         return True
                     used[mate[u]] = True
                     queue.append(mate[u])
+        if outer is not None:
+            outer.extend(i for i in live if used[i])
         return False
 
 

@@ -234,6 +234,25 @@ class _Procedure:
                     m.match(v, w)
         return len(m.maximise())
 
+    def partners(self, a: int) -> set[int]:
+        """Everybody ``a`` can meet with the rest of the round still complete (one search).
+
+        ``b`` qualifies when it is ``a``'s partner in the witness, or when an
+        even alternating path leads from that partner to ``b`` once ``a`` is
+        taken out (then pairing ``a`` with ``b`` and flipping the path keeps a
+        complete pairing; and only then).
+        """
+        m = self.witness
+        assert m is not None
+        partner = m.mate[a]
+        m.begin()
+        m.remove(a)
+        found = m.outer(partner) if partner != -1 else set()
+        m.rollback()
+        m.revive(a)
+        found.add(partner)
+        return found
+
     def try_split(self, tag: int, rest: list[int], floaters: list[int]) -> bool:
         """Can exactly ``floaters`` leave the group while its other members pair among themselves?
 
@@ -288,8 +307,15 @@ class _Procedure:
                 if legal:
                     chosen = min(legal, key=self.pairs_up_key)
             else:
+                feasible: set[int] | None = None
                 for c in sorted(legal, key=self.pairs_up_key):
-                    if self.try_pair(f, c):
+                    if feasible is not None and c not in feasible:
+                        ok = False
+                    else:
+                        ok = self.try_pair(f, c)
+                        if not ok and feasible is None:  # one search answers for all the others
+                            feasible = self.partners(f)
+                    if ok:
                         chosen = c
                         break
                     if self.explain:
@@ -477,6 +503,7 @@ class _Procedure:
                 while hi > i and used[hi]:
                     hi -= 1
                 js = range(hi, i, -1)
+            feasible: set[int] | None = None
             for j in js:
                 if used[j]:
                     continue
@@ -485,9 +512,12 @@ class _Procedure:
                     if explain:
                         already.append(q)
                     continue
-                if self.try_pair(p, q):
-                    partner = j
-                    break
+                if feasible is None or q in feasible:
+                    if self.try_pair(p, q):
+                        partner = j
+                        break
+                    if feasible is None and self.witness is not None:  # one search for the others
+                        feasible = self.partners(p)
                 skipped.append(q)
             if partner == -1:
                 self.failed = True

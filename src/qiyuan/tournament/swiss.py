@@ -108,7 +108,6 @@ class _Procedure:
     ) -> None:
         self.round_no = round_no
         self.odd = round_no % 2 == 1
-        self.st = st
         self.explain = explain
         self.notes: list[str] = []
         size = max(pool, default=0) + 1

@@ -38,6 +38,11 @@ def test_published_edition_cannot_be_saved_again_or_deleted(published):
     change = ed.changes.first()
     with pytest.raises(ImmutableEdition):
         change.delete()
+    from django.db import transaction
+
+    with pytest.raises(ImmutableEdition), transaction.atomic():
+        ed.events.clear()
+    assert ed.events.exists()
 
 
 def test_statuses_and_new_players_are_on_the_edition(published):

@@ -14,6 +14,8 @@ from __future__ import annotations
 import tomllib
 
 from django.db import models
+from django.db.models.signals import m2m_changed
+from django.dispatch import receiver
 from django.utils import timezone
 
 
@@ -185,3 +187,10 @@ class RatingChange(_Immutable):
         indexes = [
             models.Index(fields=["player", "edition"], name="ratings_change_player_idx"),
         ]
+
+
+@receiver(m2m_changed, sender=Edition.events.through)
+def _sealed_events(sender, instance, action, **kwargs):
+    """The events an edition rated are fixed when it is published (only ``_store`` may set them, once)."""
+    if action.startswith("pre_") and not getattr(instance, "_setting_events", False):
+        raise ImmutableEdition(f"the events of published edition {instance.pk} cannot change")

@@ -449,7 +449,9 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
             reason=reason, published_by=actor, previous=comp.previous, rules_settings=rules_as_dict(comp.rules),
             digest=comp.digest,
         )
+        ed._setting_events = True
         ed.events.set(comp.events)
+        ed._setting_events = False
         bulk_insert(EditionEntry._meta.db_table,
                     ("edition_id", "player_id", "name", "position", "rank", "rating", "exact", "games", "status",
                      "is_new", "k", "state"),

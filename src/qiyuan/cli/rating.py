@@ -14,7 +14,7 @@ import sys
 import tempfile
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.console import Console
@@ -22,9 +22,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from qiyuan.cli.rules_cmd import register_rules
 from qiyuan.formats.errors import InputError, Problem
-from qiyuan.formats.history_csv import HistoryInput, read_history, tournament_rows
-from qiyuan.formats.rating_lists_csv import write_history
 from qiyuan.rating.rules import RuleSet, RulesError, load_rules
+
+if TYPE_CHECKING:  # polars and numpy load only when `qiyuan rate` runs: other commands start fast
+    from qiyuan.formats.history_csv import HistoryInput
 
 EXIT_BAD_INPUT = 2
 
@@ -51,6 +52,7 @@ def _read_trf_files(paths: list[Path]) -> tuple[list, list, list, list[Problem]]
     events, games, standings, problems = [], [], [], []
     if not paths:
         return events, games, standings, problems
+    from qiyuan.formats.history_csv import tournament_rows
     from qiyuan.formats.trf import read_trf
 
     for path in paths:
@@ -130,6 +132,9 @@ def rate(
     engine: Annotated[Engine, typer.Option("--engine", help="fast (NumPy) or reference (the rules' own loop).")] = Engine.fast,
 ) -> None:
     """Rate a whole history (等级分计算): every published list and every change."""
+    from qiyuan.formats.history_csv import read_history
+    from qiyuan.formats.rating_lists_csv import write_history
+
     problems: list[Problem] = []
     try:
         rule_set = load_rules(rules)

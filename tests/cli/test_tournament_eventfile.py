@@ -189,3 +189,49 @@ def test_reinstate_a_withdrawn_player():
     assert ev.is_active(t.entrants[5], 2)
     with pytest.raises(ev.EventError, match="has not withdrawn"):
         ev.reinstate(t, 6)
+
+
+def _play_round(t, rnd: int) -> None:
+    for a, _b in ev.unfinished_boards(t, rnd):
+        ev.enter_result(t, rnd, a, "1-0")
+
+
+@pytest.mark.parametrize("fmt", ["swiss", "round_robin", "knockout"])
+def test_pair_next_pairs_every_format_and_writes_the_round(fmt):
+    t = ev.new_event("Any", fmt=fmt, rounds=3 if fmt != "knockout" else None)
+    for i in range(4):
+        ev.add_player(t, Entrant(0, f"P{i + 1}", rating=2000 - i))
+    for rnd in (1, 2):
+        p = ev.pair_next(t)
+        assert isinstance(p, ev.RoundPairing) and p.number == rnd
+        assert ev.rounds_paired(t) == rnd
+        assert sorted(x for b in p.boards for x in b) == sorted(x for b in ev.unfinished_boards(t, rnd) for x in b)
+        with pytest.raises(ev.EventError, match="without a result"):
+            ev.pair_next(t)
+        _play_round(t, rnd)
+    if fmt == "knockout":  # 4 players: semi-finals, final, then over
+        with pytest.raises(ev.EventError, match="knock-out is over"):
+            ev.pair_next(t)
+    else:
+        ev.pair_next(t)
+        _play_round(t, 3)
+        with pytest.raises(ev.EventError, match="rounds are paired|round robin is complete"):
+            ev.pair_next(t)
+
+
+def test_next_pairing_does_not_write_the_round():
+    t = six()
+    p = ev.next_pairing(t, explain=True)
+    assert p.number == 1 and len(p.boards) == 3 and p.explanation
+    assert ev.rounds_paired(t) == 0
+
+
+def test_round_robin_without_planned_rounds_stops_after_the_cycle():
+    t = ev.new_event("RR", fmt="round_robin")
+    for i in range(4):
+        ev.add_player(t, Entrant(0, f"P{i + 1}", rating=2000 - i))
+    for rnd in (1, 2, 3):
+        ev.pair_next(t)
+        _play_round(t, rnd)
+    with pytest.raises(ev.EventError, match="round robin is complete"):
+        ev.pair_next(t)

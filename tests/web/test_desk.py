@@ -261,3 +261,23 @@ def test_round_robin_is_paired_by_the_berger_tables(staff, login):
     assert len(met) == 6  # everybody met everybody once
     html = c.get("/events/rr-2026/").content.decode()
     assert 'http-equiv="refresh"' in html
+
+
+def test_desk_pairs_with_the_event_file_pairing_and_stops_a_complete_round_robin(staff, login):
+    """The desk has no pairing of its own: ``eventfile.pair_next`` (the CLI's too) refuses a 4th round of a
+    4-player round robin without a planned number of rounds."""
+    from qiyuan.web.desk import live as L
+
+    assert not hasattr(L, "next_pairing") and not hasattr(L, "pair_next")
+    c = login(staff["arbiter"])
+    c.post("/desk/events/new/", {"code": "rr-open", "name": "循环赛", "fmt": "round_robin"})
+    for i, name in enumerate(["甲", "乙", "丙", "丁"]):
+        c.post("/desk/events/rr-open/players/", {"name": name, "sex": "m", "rating": 2000 - i})
+    for rnd in range(1, 4):
+        c.post("/desk/events/rr-open/pair/")
+        t = tournament("rr-open")
+        c.post("/desk/events/rr-open/results/", {"round": rnd, **{f"r-{a}-{b}": "1" for a, b in
+                                                                  ev.unfinished_boards(t, rnd)}})
+    c.post("/desk/events/rr-open/pair/")
+    assert ev.rounds_paired(tournament("rr-open")) == 3
+    assert any("round robin is complete" in m for m in flash(c, "/desk/events/rr-open/"))

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import typer
 
 if TYPE_CHECKING:
+    from qiyuan.tournament.eventfile import RoundPairing
     from qiyuan.tournament.model import Tournament
 
 EVENT_HELP = """\
@@ -104,57 +105,17 @@ def _edit(event: Path, change) -> None:
     sys.stdout.write(message)
 
 
-class _Round(NamedTuple):
-    """The pairing of one round, whatever the format."""
-
-    number: int
-    boards: list[tuple[int, int]]  # (opener, other) in board order
-    byes: list[int]  # the pairing bye (轮空); a knock-out may have several
-    explanation: list[str]
-
-
-def _next_pairing(t: Tournament, explain: bool = False) -> _Round:
-    """The pairing of the next round, by the file's format (Swiss, Berger tables, knock-out)."""
-    from qiyuan.tournament import eventfile as ev
-    from qiyuan.tournament.swiss import next_round
-
-    rnd = next_round(t)
-    if rnd > 1 and (left := ev.unfinished_boards(t, rnd - 1)):
-        boards = ", ".join(f"{a}-{b}" for a, b in left[:10]) + (" …" if len(left) > 10 else "")
-        raise ev.EventError(f"round {rnd - 1} has boards without a result: {boards}")
-    if t.rounds_planned and rnd > t.rounds_planned:
-        raise ev.EventError(f"all {t.rounds_planned} rounds are paired (XXR {t.rounds_planned})")
-    for e in t.entrants:  # JaVaFo convention: the absent are pre-filled for the round to be paired
-        if not ev.is_active(e, rnd) and len(e.rounds) < rnd:
-            ev.excuse_fill(e, rnd)
-    fmt = ev.event_format(t)
-    if fmt == "knockout":
-        return _Round(rnd, *ev.knockout_round(t, rnd))
-    if fmt in ("round_robin", "double_round_robin"):
-        from qiyuan.tournament.berger import berger_rounds, pair_round_robin
-
-        cycle = len(berger_rounds(len(t.entrants)))
-        if fmt == "round_robin" and rnd > cycle:
-            raise ev.EventError(f"the round robin is complete: {cycle} rounds")
-        pairing = pair_round_robin(t, rnd)
-    else:
-        from qiyuan.tournament.swiss import pair_round
-
-        pairing = pair_round(t, rnd, explain=explain)
-    byes = [] if pairing.bye is None else [pairing.bye]
-    return _Round(rnd, [(b.opener, b.other) for b in pairing.boards], byes, pairing.explanation)
-
-
-def _pairing_lines(pairing: _Round) -> list[str]:
+def _pairing_lines(pairing: RoundPairing) -> list[str]:
     return [f"{a} {b}" for a, b in pairing.boards] + [f"{n} 0" for n in pairing.byes]
 
 
-def _pair_or_fail(t: Tournament, explain: bool) -> _Round:
-    from qiyuan.tournament.eventfile import EventError
+def _pair_or_fail(t: Tournament, explain: bool, *, write: bool = False) -> RoundPairing:
+    """The next round's pairing (written into ``t`` when ``write``); a refusal exits 2."""
+    from qiyuan.tournament.eventfile import EventError, next_pairing, pair_next
     from qiyuan.tournament.swiss import PairingError
 
     try:
-        return _next_pairing(t, explain)
+        return (pair_next if write else next_pairing)(t, explain=explain)
     except (EventError, PairingError) as exc:
         raise _event_error(exc) from None
 
@@ -172,12 +133,9 @@ def pair(
 
     gc.disable()  # one short run over many small objects: collecting would only cost time
     t = _load(event)
-    pairing = _pair_or_fail(t, explain)
+    pairing = _pair_or_fail(t, explain, write=output is not None)
     lines = _pairing_lines(pairing)
     if output is not None:
-        from qiyuan.tournament.eventfile import set_round
-
-        set_round(t, pairing.number, pairing.boards, pairing.byes)
         _save(t, output)
     sys.stdout.write(f"{len(lines)}\n" + "".join(f"{x}\n" for x in lines))
     if explain:
@@ -379,11 +337,8 @@ def event_pair(
     explain: bool = typer.Option(False, "--explain", help="why each player floated, why each pair formed"),
 ) -> None:
     """Pair the next round and write it into the file."""
-    from qiyuan.tournament.eventfile import set_round
-
     t = _load(event)
-    pairing = _pair_or_fail(t, explain)
-    set_round(t, pairing.number, pairing.boards, pairing.byes)
+    pairing = _pair_or_fail(t, explain, write=True)
     _save(t, event)
     _print_round(t, pairing.number)
     if explain:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
+from typing import NamedTuple
 
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, PointSystem, RoundCell, Tournament
 from qiyuan.tournament.state import points_table
@@ -337,6 +338,57 @@ def set_round(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int |
             e.rounds[rnd - 1] = cell
         else:
             e.rounds.append(cell)
+
+
+class RoundPairing(NamedTuple):
+    """The pairing of one round (一轮对阵), whatever the format."""
+
+    number: int
+    boards: list[tuple[int, int]]  # (opener, other) in board order
+    byes: list[int]  # the pairing bye (轮空); a knock-out may have several
+    explanation: list[str]
+
+
+def next_pairing(t: Tournament, *, explain: bool = False) -> RoundPairing:
+    """The pairing of the next round by the file's format: Gomoku Swiss, Berger tables
+    (round robin), or the knock-out bracket.  Refuses (``EventError``, or the Swiss
+    engine's ``PairingError``) while the last round has boards without a result or
+    when every round is paired.  Players not to be paired (withdrawn, excused) get
+    their ``Z`` cell for that round; the pairing itself is not written."""
+    from qiyuan.tournament.swiss import next_round
+
+    rnd = next_round(t)
+    if rnd > 1 and (left := unfinished_boards(t, rnd - 1)):
+        boards = ", ".join(f"{a}-{b}" for a, b in left[:10]) + (" …" if len(left) > 10 else "")
+        raise EventError(f"round {rnd - 1} has boards without a result: {boards}")
+    if t.rounds_planned and rnd > t.rounds_planned:
+        raise EventError(f"all {t.rounds_planned} rounds are paired (XXR {t.rounds_planned})")
+    for e in t.entrants:  # JaVaFo convention: the absent are pre-filled for the round to be paired
+        if not is_active(e, rnd) and len(e.rounds) < rnd:
+            excuse_fill(e, rnd)
+    fmt = event_format(t)
+    if fmt == "knockout":
+        return RoundPairing(rnd, *knockout_round(t, rnd))
+    if fmt in ("round_robin", "double_round_robin"):
+        from qiyuan.tournament.berger import berger_rounds, pair_round_robin
+
+        cycle = len(berger_rounds(len(t.entrants)))
+        if fmt == "round_robin" and rnd > cycle:
+            raise EventError(f"the round robin is complete: {cycle} rounds")
+        pairing = pair_round_robin(t, rnd)
+    else:
+        from qiyuan.tournament.swiss import pair_round
+
+        pairing = pair_round(t, rnd, explain=explain)
+    byes = [] if pairing.bye is None else [pairing.bye]
+    return RoundPairing(rnd, [(b.opener, b.other) for b in pairing.boards], byes, list(pairing.explanation))
+
+
+def pair_next(t: Tournament, *, explain: bool = False) -> RoundPairing:
+    """Pair the next round (编排下一轮) with :func:`next_pairing` and write it into ``t``."""
+    pairing = next_pairing(t, explain=explain)
+    set_round(t, pairing.number, pairing.boards, pairing.byes)
+    return pairing
 
 
 def excuse_fill(e: Entrant, rnd: int) -> None:

@@ -74,34 +74,6 @@ def create(*, code: str, name: str, fmt: str, rounds: int | None, user, **fields
     return live
 
 
-def next_pairing(t: Tournament):
-    """The pairing of the next round by the event's format (Swiss, Berger tables)."""
-    rnd = ev.rounds_paired(t) + 1
-    if rnd > 1 and (left := ev.unfinished_boards(t, rnd - 1)):
-        boards = ", ".join(f"{a}-{b}" for a, b in left[:10]) + (" …" if len(left) > 10 else "")
-        raise ev.EventError(f"round {rnd - 1} has boards without a result: {boards}")
-    if t.rounds_planned and rnd > t.rounds_planned:
-        raise ev.EventError(f"all {t.rounds_planned} rounds are paired")
-    for e in t.entrants:  # the absent are pre-filled for the round to be paired
-        if not ev.is_active(e, rnd) and len(e.rounds) < rnd:
-            ev.excuse_fill(e, rnd)
-    if ev.event_format(t) in ("round_robin", "double_round_robin"):
-        from qiyuan.tournament.berger import pair_round_robin
-
-        return pair_round_robin(t, rnd)
-    from qiyuan.tournament.swiss import pair_round
-
-    return pair_round(t, rnd, explain=True)
-
-
-def pair_next(t: Tournament):
-    from qiyuan.tournament.swiss import apply_pairing
-
-    pairing = next_pairing(t)
-    apply_pairing(t, pairing)
-    return pairing
-
-
 def entrant_from_registry(player, rating: int | None) -> Entrant:
     """An entrant from a registered player (the ID number travels to the report only)."""
     return Entrant(

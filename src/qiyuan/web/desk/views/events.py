@@ -199,7 +199,7 @@ def draw(request, code: str):
 @require_POST
 def pair(request, code: str):
     live = _live(request, code)
-    pairing = _act(request, live, "pair", L.pair_next, _("已编排下一轮。"))
+    pairing = _act(request, live, "pair", lambda t: ev.pair_next(t, explain=True), _("已编排下一轮。"))
     if pairing is not None:
         request.session[f"explain:{code}"] = list(getattr(pairing, "explanation", []) or [])[:400]
     return redirect("desk:event", code=code)

@@ -549,6 +549,8 @@ class _Procedure:
             return
         if len(carry) == 1 and not self.had_bye[carry[0]]:
             self.bye = carry[0]
+            if self.explain:
+                self.note(f"{carry[0]} has the bye (轮空): he is left after the lowest group")
             if self.witness is not None:
                 self.witness.remove(carry[0])
             return

@@ -117,11 +117,25 @@ def test_rules_show_command_prints_every_setting():
     assert "champion_max_days" in result.output and "2400" in result.output
 
 
-def test_rules_show_toml_is_a_valid_variant(tmp_path):
-    result = CliRunner().invoke(_app(), ["rules", "show", "cn-go-1995", "--toml"])
+@pytest.mark.parametrize("name", list(BUILTIN_RULES))
+def test_rules_show_toml_is_a_valid_variant_file(tmp_path, name):
+    result = CliRunner().invoke(_app(), ["rules", "show", name, "--toml"])
     assert result.exit_code == 0
-    data = tomllib.loads(result.output)
-    assert rules_from_mapping({"base": "cn-go-1995", **data}) == BUILTIN_RULES["cn-go-1995"]
+    assert tomllib.loads(result.output)["base"] == name
+    path = tmp_path / "go.toml"
+    path.write_text(result.output, encoding="utf-8")
+    assert load_rules(path) == BUILTIN_RULES[name]
+
+
+def test_rules_show_toml_of_a_variant_file_round_trips(tmp_path):
+    variant = tmp_path / "v.toml"
+    variant.write_text('base = "bjsh-gomoku-2007"\nname = "fed"\ncap = 400\n', encoding="utf-8")
+    result = CliRunner().invoke(_app(), ["rules", "show", str(variant), "--toml"])
+    assert result.exit_code == 0
+    assert tomllib.loads(result.output)["base"] == "bjsh-gomoku-2007"
+    again = tmp_path / "again.toml"
+    again.write_text(result.output, encoding="utf-8")
+    assert load_rules(again) == load_rules(variant)
 
 
 def test_rules_show_a_variant_file_and_a_bad_one(tmp_path):

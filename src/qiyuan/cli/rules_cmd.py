@@ -6,7 +6,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from qiyuan.rating.rules import BUILTIN_RULES, SETTING_HELP, RulesError, load_rules, rules_as_dict
+from qiyuan.rating.rules import BUILTIN_RULES, SETTING_HELP, RulesError, base_name, load_rules, rules_as_dict
 
 rules_app = typer.Typer(help="Rating rule sets (等级分制度) and their settings.", no_args_is_help=True)
 
@@ -23,16 +23,18 @@ def list_rules() -> None:
 @rules_app.command("show")
 def show_rules(
     name: str = typer.Argument(..., help="A built-in rule set name, or a TOML variant file."),
-    toml: bool = typer.Option(False, "--toml", help="Print as TOML (a variant file can start from it)."),
+    toml: bool = typer.Option(False, "--toml", help="Print as a TOML variant file (base plus every setting): a starting point for a variant."),
 ) -> None:
     """Print every setting of a rule set."""
     try:
         rules = load_rules(name)
+        base = base_name(name)
     except RulesError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     settings = rules_as_dict(rules)
-    if toml:
+    if toml:  # a variant file: its base, then every setting (overriding all of the base's)
+        typer.echo(f"base = {_toml_value(base)}")
         for key, value in settings.items():
             typer.echo(f"{key} = {_toml_value(value)}")
         return

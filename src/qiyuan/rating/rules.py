@@ -368,6 +368,20 @@ def load_rules(name_or_path: str | Path) -> RuleSet:
     return rules_from_mapping(data, source=str(path))
 
 
+def base_name(name_or_path: str | Path) -> str:
+    """The built-in rule set a rule set starts from: a built-in itself, or a variant file's ``base``."""
+    text = str(name_or_path)
+    if text in BUILTIN_RULES:
+        return text
+    try:
+        base = tomllib.loads(Path(text).read_text(encoding="utf-8")).get("base")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise RulesError(f"{text}: cannot read the variant file ({exc})") from None
+    if base not in BUILTIN_RULES:
+        raise RulesError(f"{text}: setting 'base': unknown rule set {base!r} (one of {', '.join(BUILTIN_RULES)})")
+    return base
+
+
 def rules_from_mapping(data: dict[str, Any], *, source: str = "rules") -> RuleSet:
     """A variant from parsed TOML: ``base`` names a built-in rule set, the other keys override it."""
     data = dict(data)

@@ -283,7 +283,7 @@ def event_add_player(
     name: str = typer.Argument(..., help="姓名"),
     sex: str = typer.Option("", help="m / w (男/女)"),
     title: str = typer.Option("", help="段级位: 3d, 1k"),
-    rating: int | None = typer.Option(None, help="等级分"),
+    rating: str = typer.Option("", help="等级分 (1..9999)"),
     association: str = typer.Option("", help="所属棋协"),
     player_id: str = typer.Option("", help="registry id"),
     id_number: str = typer.Option("", help="身份证号 (report only, never public)"),
@@ -293,13 +293,17 @@ def event_add_player(
     from qiyuan.tournament import eventfile as ev
     from qiyuan.tournament.model import Entrant
 
-    sex = {"男": "m", "女": "w", "f": "w"}.get(sex, sex)
-    if sex not in ("", "m", "w"):
-        raise _fail(f"error: --sex must be m or w, found {sex!r}")
+    rating_value = int(rating.strip()) if rating.strip().isdigit() else None
+    entrant = Entrant(0, name, sex=sex, title=title, rating=rating_value, federation=association,
+                      player_id=player_id, id_number=id_number, birth=birth)
+    bad = [] if rating_value is not None or not rating.strip() else [
+        f"rating must be a whole number 1..9999, found {rating.strip()!r}"]
+    bad += ev.entrant_problems(entrant)
+    if bad:  # every bad option at once, before the file is read: it stays untouched
+        raise _fail("error: nothing saved:\n  " + "\n  ".join(bad))
 
     def change(t):
-        e = ev.add_player(t, Entrant(0, name, sex=sex, title=title, rating=rating, federation=association,
-                                     player_id=player_id, id_number=id_number, birth=birth))
+        e = ev.add_player(t, entrant)
         late = f" (late entry: absent in rounds 1-{len(e.rounds)})" if e.rounds else ""
         return f"{e.number} {e.name}{late}\n"
 

@@ -151,8 +151,46 @@ def is_active(e: Entrant, rnd: int) -> bool:
                 and e.rounds[rnd - 1].result in _EMPTY_ABSENCE)
 
 
+#: dan and kyu grades (段级位) a TRF title column may hold, strongest first
+GRADES = tuple(f"{n}d" for n in range(9, 0, -1)) + tuple(f"{n}k" for n in range(1, 11))
+_GRADE_SPELLINGS = {**{g: g for g in GRADES}, **{f"{n}段": f"{n}d" for n in range(1, 10)},
+                    **{f"{n}级": f"{n}k" for n in range(1, 11)}}
+_SEXES = {"": "", "m": "m", "w": "w", "f": "w", "男": "m", "女": "w"}
+
+
+def entrant_problems(e: Entrant) -> list[str]:
+    """Every field of a new entrant the event file cannot hold (all at once); normalises
+    the spellings it accepts (``3段`` -> ``3d``, ``女`` -> ``w``)."""
+    problems = []
+    if not e.name.strip():
+        problems.append("the name is empty")
+    elif len(e.name) > 33:
+        problems.append(f"the name {e.name!r} is longer than 33 characters")
+    sex = _SEXES.get(e.sex.strip().lower())
+    if sex is None:
+        problems.append(f"sex must be m or w (男/女), found {e.sex!r}")
+    else:
+        e.sex = sex
+    grade = _GRADE_SPELLINGS.get(e.title.strip().lower()) if e.title.strip() else ""
+    if grade is None:
+        problems.append(f"title must be a grade 9d…1d or 1k…10k (段/级), or blank; found {e.title!r}")
+    else:
+        e.title = grade
+    if e.rating is not None and not 1 <= e.rating <= 9999:
+        problems.append(f"rating must be a whole number 1..9999, found {e.rating}")
+    for what, value, width in (("player id", e.player_id, 11), ("birth date", e.birth, 10)):
+        if len(value) > width:
+            problems.append(f"{what} {value!r} is longer than {width} characters")
+    if any(ch.isspace() for ch in e.id_number.strip()):
+        problems.append(f"ID number {e.id_number!r} must not contain spaces")
+    return problems
+
+
 def add_player(t: Tournament, entrant: Entrant) -> Entrant:
-    """Enter a player (late entries too: the rounds already paired are ``Z``, absent, 0 points)."""
+    """Enter a player (late entries too: the rounds already paired are ``Z``, absent, 0 points).
+    Refuses (every fault at once) a field the file cannot hold."""
+    if problems := entrant_problems(entrant):
+        raise EventError("; ".join(problems))
     if any(e.name == entrant.name and e.federation == entrant.federation for e in t.entrants):
         raise EventError(f"{entrant.name} ({entrant.federation or 'no association'}) is already entered")
     if event_format(t) != "swiss" and rounds_paired(t):

@@ -43,6 +43,13 @@ def test_toml_variant_overrides_settings(tmp_path):
     assert rules.k_new == 25  # not overridden: from the base
 
 
+@pytest.mark.parametrize("value, expected", [(350, 350), (400, 400), ("none", None)])
+def test_cap_takes_none_350_or_400(tmp_path, value, expected):
+    path = tmp_path / "cap.toml"
+    path.write_text(f'base = "cga-gomoku-2011"\ncap = {value!r}\n'.replace("'", '"'), encoding="utf-8")
+    assert load_rules(path).cap == expected
+
+
 def test_toml_variant_without_a_name_is_named_after_base_and_file(tmp_path):
     path = tmp_path / "fed.toml"
     path.write_text('base = "bjsh-gomoku-2007"\n', encoding="utf-8")
@@ -53,6 +60,7 @@ def test_toml_variant_without_a_name_is_named_after_base_and_file(tmp_path):
     ('base = "cga-gomoku-2011"\nkk = 3\n', "unknown setting 'kk'"),
     ('base = "cga-gomoku-2011"\ncap = -1\n', "setting 'cap'"),
     ('base = "cga-gomoku-2011"\ncap = 0\n', "setting 'cap'"),
+    ('base = "cga-gomoku-2011"\ncap = 300\n', "setting 'cap': expected none, 350 or 400, got 300"),
     ('base = "cga-gomoku-2011"\nwe_swiss = "magic"\n', "setting 'we_swiss': expected one of averaging"),
     ('base = "cga-gomoku-2011"\nround_ra_first = 1\n', "setting 'round_ra_first': expected true or false"),
     ('base = "cga-gomoku-2011"\nnewcomer_bonus_per_half_point = 12.5\n', "write the number as a string"),

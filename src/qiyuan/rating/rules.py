@@ -56,6 +56,9 @@ ZERO_SCORE_CHOICES = (ZERO_SCORE_REPEAT, ZERO_SCORE_ONCE, ZERO_SCORE_OFF)
 
 FORMATS = tuple(f.value for f in EventFormat)
 
+#: The rating-difference caps (分差上限) a rule set may use besides none.
+CAP_CHOICES = (350, 400)
+
 
 class RulesError(ValueError):
     """A rule-set name, file or setting that cannot be used."""
@@ -207,7 +210,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "newcomer_window": WINDOW_KINDS,
     "zero_score_rule": ZERO_SCORE_CHOICES,
 }
-_OPTIONAL_INT = {"k_latch_rating", "cap", "dp_at_extremes", "activity_window_months", "removal_after_months",
+_OPTIONAL_INT = {"k_latch_rating", "dp_at_extremes", "activity_window_months", "removal_after_months",
                  "champion_max_days"}
 _NON_NEGATIVE_INT = {"k_new", "k_new_games", "k_established", "k_top", "start_rating_male", "start_rating_female",
                      "newcomer_min_rated_opponents", "newcomer_min_games", "newcomer_window_length",
@@ -240,6 +243,12 @@ def _check_setting(key: str, value: Any) -> Any:
     if key in _CHOICES:
         if value not in _CHOICES[key]:
             raise RulesError(f"setting '{key}': expected one of {', '.join(_CHOICES[key])}; got {value!r}")
+        return value
+    if key == "cap":  # FIDE's rule as the texts know it: 350 points until 2009, then 400 (spec: none/350/400)
+        if value is None or (isinstance(value, str) and value.lower() in _NONE_WORDS):
+            return None
+        if isinstance(value, bool) or value not in CAP_CHOICES:
+            raise RulesError(f"setting 'cap': expected none, 350 or 400, got {value!r}")
         return value
     if key in _OPTIONAL_INT:
         if value is None or (isinstance(value, str) and value.lower() in _NONE_WORDS):

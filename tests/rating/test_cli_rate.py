@@ -228,6 +228,7 @@ def test_explain_is_the_same_with_either_engine(tmp_path, player):
     fast = rate(f, tmp_path / "a", "--explain", player, "--engine", "fast").stdout
     reference = rate(f, tmp_path / "b", "--explain", player, "--engine", "reference").stdout
     assert fast == reference and player in fast
+    assert fast.endswith("\n") and not fast.endswith("\n\n")  # the text ends its last line, once
 
 
 def test_the_progress_bar_path_rates_the_same(tmp_path):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import tomllib
 
 from django.db import models
-from django.db.models.signals import m2m_changed
+from django.db.models.signals import m2m_changed, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
 
@@ -78,6 +78,9 @@ class ListMember(models.Model):
     player from these frozen facts.
     """
 
+    #: frozen facts a published edition was computed from: a merge leaves them on the duplicate
+    merge_repoint = False
+
     rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="members")
     player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="list_memberships")
     gender = models.CharField(max_length=1, blank=True)
@@ -94,6 +97,9 @@ class ListMember(models.Model):
 
 
 class _Immutable(models.Model):
+    #: rows of a published edition: a merge of duplicate players leaves them on the duplicate
+    merge_repoint = False
+
     class Meta:
         abstract = True
 
@@ -194,3 +200,19 @@ def _sealed_events(sender, instance, action, **kwargs):
     """The events an edition rated are fixed when it is published (only ``_store`` may set them, once)."""
     if action.startswith("pre_") and not getattr(instance, "_setting_events", False):
         raise ImmutableEdition(f"the events of published edition {instance.pk} cannot change")
+
+
+@receiver(pre_save, sender="federation.Player")
+def _merge_keeps_one_published_rating(sender, instance, raw=False, **kwargs):
+    """A merge whose two records both are on published editions of one list is refused (docs/decisions.md)."""
+    from qiyuan.office.federation.errors import RegistryError
+    from qiyuan.office.services.identity import refuse_double_rating
+
+    if raw or instance.pk is None or instance.merged_into_id is None:
+        return
+    before = sender._base_manager.filter(pk=instance.pk).values_list("merged_into_id", flat=True).first()
+    if before == instance.merged_into_id:
+        return
+    problems = refuse_double_rating(instance.merged_into_id, instance.pk)
+    if problems:
+        raise RegistryError(problems)

@@ -25,7 +25,7 @@ from qiyuan.rating.period import PeriodResult, rate_period
 from qiyuan.rating.rules import BUILTIN_RULES, RuleSet, rules_as_dict, with_settings
 from qiyuan.rating.state import PlayerState, initial_states
 
-from qiyuan.office.services import ordering
+from qiyuan.office.services import identity, ordering
 from qiyuan.office.services.bulk import as_json, bulk_insert
 from qiyuan.office.services.state import engine_event, engine_games, engine_player, state_from_json, state_to_json
 
@@ -207,12 +207,14 @@ def member_cache(rating_list, rules: RuleSet, list_date: date, *, published_befo
 
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
                    published_before=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
-                   prior: dict[str, PlayerState] | None = None) -> PeriodComputation:
+                   prior: dict[str, PlayerState] | None = None,
+                   aliases: dict[str, str] | None = None) -> PeriodComputation:
     """Compute the period closing at ``list_date`` from the stored state (nothing is written).
 
     ``previous`` (default: the current edition of the previous list date), ``events`` (default: the
     period's events) and ``rules`` (default: the list's) are given explicitly by ``verify``; ``prior``
     (the previous edition's states, when the caller already holds them) and ``cache`` save reading them again.
+    ``aliases`` renames merged records (default: each is rated as the record kept; ``identity``).
     """
     rules = rules or rating_list.rules()
     check_list_date(rules, list_date)
@@ -224,6 +226,11 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     if prior is None:
         prior = _stored_states(previous)
     cache = cache or member_cache(rating_list, rules, list_date, published_before=published_before, names=names)
+    games, standings, prior, initial, info = identity.follow_merges(
+        identity.aliases_for_new_period() if aliases is None else aliases, games, standings, prior, cache.initial,
+        cache.info)
+    if info is not cache.info:
+        cache = MemberCache(initial, info, cache.texts)
     # Members not on the previous edition (new, or untouched since they joined) start from their start state.
     state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
     state.update(prior)

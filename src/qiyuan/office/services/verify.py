@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from qiyuan.office.services.identity import aliases_for_edition
 from qiyuan.office.services.periods import (
     change_line,
     compute_period,
@@ -47,7 +48,8 @@ def verify_edition(edition) -> list[str]:
     evs = list(edition.events.order_by("end_date", "start_date", "code"))
     names = {fid: json.loads(line.split("\t", 1)[0])[1] for fid, line in entries.items()}
     comp = compute_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
-                          rules=rules_of_edition(edition), published_before=edition.published_at, names=names)
+                          rules=rules_of_edition(edition), published_before=edition.published_at, names=names,
+                          aliases=aliases_for_edition(set(entries)))
     if comp.digest == edition.digest and not out:
         return []
     mine = {e.federation_id: e.line() for e in comp.entries}

@@ -281,7 +281,7 @@ def test_bad_command_input_exit_2(tmp_path):
     r = run("event", "new", tmp_path / "c.trf", "--name", "y", "--format", "league", ok=False)
     assert r.exit_code == 2 and "unknown format 'league'" in r.stderr
     r = run("event", "add-player", ev, "A", "--sex", "x", ok=False)
-    assert r.exit_code == 2 and "--sex must be m or w" in r.stderr
+    assert r.exit_code == 2 and "sex must be m or w" in r.stderr
     for name in "ABC":
         run("event", "add-player", ev, name)
     r = run("event", "draw", ev, "--order", "1,2", ok=False)

@@ -56,14 +56,21 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _load(path: Path) -> Tournament:
+def _load(path: Path, *, players: bool = False) -> Tournament:
+    """Read the event file (notes on its encoding go to stderr); ``players``: refuse a
+    file without any ``001`` player line (nothing to pair, rank or report)."""
     from qiyuan.formats.errors import InputError
     from qiyuan.formats.trf import read_trf
 
+    notes: list[str] = []
     try:
-        return read_trf(path)
+        t = read_trf(path, notes=notes)
     except InputError as exc:
         raise _fail(str(exc)) from None
+    sys.stderr.write("".join(f"note: {n}\n" for n in notes))
+    if players and not t.entrants:
+        raise _fail(f"{path}: no player lines (001): not a TRF-16 event file, or no player entered yet")
+    return t
 
 
 def _save(t: Tournament, path: Path) -> None:
@@ -132,7 +139,7 @@ def pair(
     import gc
 
     gc.disable()  # one short run over many small objects: collecting would only cost time
-    t = _load(event)
+    t = _load(event, players=True)
     pairing = _pair_or_fail(t, explain, write=output is not None)
     lines = _pairing_lines(pairing)
     if output is not None:
@@ -147,7 +154,7 @@ def standings(
     csv: bool = typer.Option(False, "--csv", help="comma-separated, with a header line"),
 ) -> None:
     """Rank, draw number, name, score and the tie-breaks 輔分一…七 (the file's own point system)."""
-    t = _load(event)
+    t = _load(event, players=True)
     _print_standings(t, csv)
 
 
@@ -220,7 +227,7 @@ def report(
             remarks[int(m[1])] = m[2].strip()
         else:
             bad.append(f"--remark {item!r}: write the draw number, a colon and the text")
-    t = _load(event)
+    t = _load(event, players=True)
     bad += [f"--remark: no player {n}" for n in remarks if not 1 <= n <= len(t.entrants)]
     if bad:
         raise _fail("error: " + "\n       ".join(bad))

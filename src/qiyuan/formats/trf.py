@@ -84,24 +84,69 @@ class _Row:
     broken: bool = False  # the line has problems: cross-checks with it are skipped
 
 
-def read_trf(source: str | Path, *, filename: str | None = None) -> Tournament:
+def read_trf(source: str | Path, *, filename: str | None = None, notes: list[str] | None = None) -> Tournament:
     """Read a TRF-16 file (a path, or the text itself when it contains a newline).
 
-    Raises ``InputError`` listing every problem (line, column, what) at once.
+    Encoding: UTF-8; a file that is not is read as GB18030 (GBK, common in China) when
+    it decodes cleanly and its columns line up, else as ISO-8859-1 (older European TRF
+    files); the encoding used is said in ``notes`` (writers write UTF-8).  A GB18030
+    file whose columns do not line up is refused in one message, not line by line.
+
+    Raises ``InputError`` listing every problem (line, column, what) at once; a text
+    with no TRF line at all is one problem ("not a TRF-16 file").
     """
-    if isinstance(source, Path) or "\n" not in source:
-        path = Path(source)
-        fname = filename or str(path)
+    if not (isinstance(source, Path) or "\n" not in source):
+        return _read_text(source, filename or "<trf>")
+    path = Path(source)
+    fname = filename or str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(Problem(fname, None, None, f"cannot read the file: {exc.strerror or exc}")) from None
+    try:
+        return _read_text(raw.decode("utf-8-sig"), fname)
+    except UnicodeDecodeError:
+        pass
+    try:
+        gb_text = raw.decode("gb18030")
+    except UnicodeDecodeError:
+        gb_text = None
+    if gb_text is not None:
         try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise InputError(Problem(fname, None, None, f"cannot read the file: {exc.strerror or exc}")) from None
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            text = raw.decode("latin-1")  # older TRF files are ISO-8859-1
-    else:
-        text, fname = source, filename or "<trf>"
+            t = _read_text(gb_text, fname)
+        except InputError as gb_error:
+            misaligned = any("misaligned" in p.message for p in gb_error.problems)
+            if not misaligned:
+                raise  # aligned, readable as GB18030: its problems are real ones
+            try:
+                t = _read_text(raw.decode("latin-1"), fname)
+            except InputError as latin_error:
+                if not any("misaligned" in p.message for p in latin_error.problems):
+                    raise
+                raise InputError(Problem(fname, None, None,
+                                         "not UTF-8 (looks like GB18030/GBK) and its columns do not line up as "
+                                         "characters: save it as UTF-8 (e.g. iconv -f GB18030 -t UTF-8)")) from None
+            _note(notes, f"{fname}: not UTF-8; read as ISO-8859-1 (latin-1)")
+            return t
+        _note(notes, f"{fname}: not UTF-8; read as GB18030 (GBK), written back as UTF-8")
+        return t
+    t = _read_text(raw.decode("latin-1"), fname)  # older TRF files are ISO-8859-1
+    _note(notes, f"{fname}: not UTF-8; read as ISO-8859-1 (latin-1)")
+    return t
+
+
+def _note(notes: list[str] | None, text: str) -> None:
+    if notes is not None:
+        notes.append(text)
+
+
+_TRF_LINE = re.compile(r"(?:\d{3}|XX[A-Z]|BB[A-Z]|XQ[A-Z])(?: |$)")
+
+
+def _read_text(text: str, fname: str) -> Tournament:
+    if not any(_TRF_LINE.match(line) for line in text.splitlines()):
+        raise InputError(Problem(fname, None, None,
+                                 "not a TRF-16 file: no line starts with a TRF code (012 name, 001 player, …)"))
     was_enabled = gc.isenabled()
     gc.disable()  # tens of thousands of small objects: the collector would only rescan them
     try:

@@ -70,8 +70,10 @@ def test_publish_in_calendar_order_only(tmp_path):
     with pytest.raises(OfficeError, match="next list of L to publish is 2019-07-01"):
         publish_period(rl, date(2020, 1, 1), "officer")
     publish_period(rl, None, "officer")
-    with pytest.raises(OfficeError, match="already published"):
+    with pytest.raises(OfficeError, match="already published") as refused:
         publish_period(rl, date(2019, 7, 1), "officer")
+    # neutral words (the desk shows them too): no command line to type
+    assert "correction edition of L 2019-07-01" in str(refused.value) and "qiyuan" not in str(refused.value)
 
 
 def test_bjsh_5_quarterly_lists(tmp_path):
@@ -97,8 +99,9 @@ def test_late_report_is_rated_by_a_correction_edition_in_its_own_period(tmp_path
     late = Event.objects.get(code="LATE1")
     assert late.status == "pending"
     # the next list cannot be published while a late report waits
-    with pytest.raises(OfficeError, match="LATE1"):
+    with pytest.raises(OfficeError, match="LATE1") as refused:
         publish_period(rl, date(2020, 7, 1), "officer")
+    assert "correction edition of L 2019-07-01" in str(refused.value) and "qiyuan" not in str(refused.value)
     with pytest.raises(OfficeError, match="needs a reason"):
         correct_period(rl, date(2019, 7, 1), " ", "officer")
     eds = correct_period(rl, date(2019, 7, 1), "late report LATE1", "officer")

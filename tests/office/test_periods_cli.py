@@ -70,3 +70,16 @@ def test_rejected_reports_are_listed(tmp_path):
     run("office", "import", str(juvisy), "--list", "GO", "--organiser-level", "local")
     r = run("office", "rejected")
     assert r.exit_code == 0 and juvisy.name in r.output and "Go §4" in r.output
+
+
+def test_compute_of_a_published_date_points_to_a_correction_not_to_publish(tmp_path):
+    make_list()
+    assert run("office", "import", str(history_dir(tmp_path)), "--list", "CGA").exit_code == 0
+    assert run("office", "period", "publish", "--list", "CGA").exit_code == 0
+    r = run("office", "period", "compute", "--list", "CGA", "--date", "2019-07-01")
+    assert r.exit_code == 0, r.output
+    assert "period publish" not in r.output and "period correct --list CGA --date 2019-07-01" in r.output
+    r = run("office", "period", "compute", "--list", "CGA", "--date", "2020-07-01")
+    assert "period publish" not in r.output and "next list of CGA to publish is 2020-01-01" in r.output
+    r = run("office", "period", "publish", "--list", "CGA", "--date", "2019-07-01")
+    assert r.exit_code == 2 and "period correct --list CGA --date 2019-07-01" in r.output

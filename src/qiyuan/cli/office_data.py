@@ -7,6 +7,7 @@ commands only.
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
@@ -53,9 +54,23 @@ def _refusals():
         try:
             yield
         except OfficeError as exc:
-            fail(exc.problems)
+            fail(_with_commands(exc.problems))
         except RulesError as exc:
             fail([str(exc)])
+
+
+_CORRECTION = re.compile(r"correction edition of (\S+) (\d{4}-\d\d-\d\d)")
+
+
+def _with_commands(problems: list[str]) -> list[str]:
+    """The office's neutral refusals, each followed by the command that does what it asks for."""
+    out = []
+    for p in problems:
+        out.append(p)
+        m = _CORRECTION.search(p)
+        if m:
+            out.append(f"  → qiyuan office period correct --list {m[1]} --date {m[2]} --reason …")
+    return out
 
 
 def _rating_list(code: str | None):
@@ -179,7 +194,20 @@ def period_compute(
     _print_computation(console, comp, top)
     for fid in player or []:
         _print_player(console, comp, fid)
-    console.print(f"review, then publish: qiyuan office period publish --list {rl.code} --date {d}")
+    console.print(_next_step(rl, rules, d))
+
+
+def _next_step(rl, rules, d) -> str:
+    """What the officer can do with a computed list date: publish it, correct it, or publish the due one first."""
+    from qiyuan.office.services.periods import current_edition, due_date
+
+    if current_edition(rl, d) is not None:
+        return (f"the list of {d} is already published: to change it, publish a correction with a reason: "
+                f"qiyuan office period correct --list {rl.code} --date {d} --reason …")
+    due = due_date(rl, rules)
+    if due != d:
+        return f"not publishable yet: the next list of {rl.code} to publish is {due}"
+    return f"review, then publish: qiyuan office period publish --list {rl.code} --date {d}"
 
 
 def _print_computation(console, comp, top: int) -> None:

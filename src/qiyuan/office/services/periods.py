@@ -353,9 +353,10 @@ def _unrated_pending_before(rating_list, list_date: date) -> list[str]:
         return []
     late = Event.objects.filter(rating_list=rating_list, status=Event.Status.PENDING,
                                 end_date__lt=min(last.list_date, list_date))
-    return [f"{e.code} {e.name} (ended {e.end_date}): its list was already published — "
-            f"rate it with `qiyuan office period correct --list {rating_list.code} --date "
-            f"{next_publication_date(rating_list.rules().publication_months, e.end_date)} --reason …`" for e in late]
+    return [f"{e.code} {e.name} (ended {e.end_date}): its list was already published — rate it by a correction "
+            f"edition of {rating_list.code} "
+            f"{next_publication_date(rating_list.rules().publication_months, e.end_date)} with a stated reason"
+            for e in late]
 
 
 def publish_period(rating_list, list_date: date | None, actor: str, *, computation: PeriodComputation | None = None,
@@ -372,8 +373,8 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, computati
         list_date = due
     check_list_date(rules, list_date)
     if current_edition(rating_list, list_date) is not None:
-        raise OfficeError(f"the list of {list_date} is already published; publish a correction with "
-                          f"`qiyuan office period correct --list {rating_list.code} --date {list_date} --reason …`")
+        raise OfficeError(f"the list of {list_date} is already published; publish a correction edition of "
+                          f"{rating_list.code} {list_date} with a stated reason")
     if list_date != due:
         raise OfficeError(f"the next list of {rating_list.code} to publish is {due}, not {list_date}")
     if list_date > date.today():

@@ -362,21 +362,20 @@ class _Reader:
                     self.problem(no, 10, f"XQW needs the round after which the player withdrew, found {value!r}")
 
     def normalise_rounds(self, t: Tournament) -> None:
-        """Rows that stop before the last round with a game: withdrawn, padded with Z."""
-        last_game = 0
-        for e in t.entrants:
-            rounds = e.rounds
-            for i in range(len(rounds), last_game, -1):  # from the end: usually one look per row
-                c = rounds[i - 1]
-                if c.opponent is not None or c.result == "U":
-                    last_game = i
-                    break
+        """Rows that stop before the last round with a game: withdrawn, padded with Z.
+        A withdrawn player's ``0000 - Z`` pre-filled beyond that round (the writer's
+        convention for the rounds not yet paired) is not kept: the rows end together."""
+        last_game = _last_round_with_game(t.entrants)
         for e in t.entrants:
             short = len(e.rounds) < last_game
             if short and e.withdrawn_after is None:
                 e.withdrawn_after = len(e.rounds)
             while len(e.rounds) < last_game:
                 e.rounds.append(RoundCell(None, "-", "Z"))
+            if e.withdrawn_after is not None:
+                keep = max(last_game, e.withdrawn_after)
+                while len(e.rounds) > keep and e.rounds[-1] == _ABSENT:
+                    e.rounds.pop()
 
     def check_symmetry(self, rows: list[_Row], by_number: dict[int, _Row]) -> None:
         n = len(rows) + self.n_lines
@@ -423,6 +422,7 @@ class _Reader:
                 )
 
 
+_ABSENT = RoundCell(None, "-", "Z")
 _CELLS_RE = re.compile(r"(?:  [ \d]{4} [bw\- ] [10=WDL+\-UHFZ ])*")
 _CELL_FIND = re.compile(r"  ([ \d]{4}) ([bw\- ]) ([10=WDL+\-UHFZ ])")
 
@@ -560,8 +560,9 @@ def write_trf(t: Tournament, *, id_numbers: bool = True) -> str:
             add(f"{code} {line}".rstrip())
     if len(t.entrants) > 9999:
         problems.append(f"{len(t.entrants)} players: TRF-16 holds draw numbers up to 9999")
+    horizon = _prefill_horizon(t)
     for e in t.entrants:
-        add(_player_line(e, t.points, problems))
+        add(_player_line(e, t.points, problems, horizon))
     for e in t.entrants:
         if e.id_number and id_numbers:
             add(f"XQI {e.number:>4} {e.id_number}")
@@ -574,7 +575,26 @@ def write_trf(t: Tournament, *, id_numbers: bool = True) -> str:
     return "\n".join(out) + "\n"
 
 
-def _player_line(e: Entrant, points: PointSystem, problems: list[str]) -> str:
+def _prefill_horizon(t: Tournament) -> int:
+    """The last round a withdrawn player's row is pre-filled ``0000 - Z`` to (JaVaFo /
+    bbpPairings: the round to be paired and every remaining round): the rounds planned
+    (``XXR``), or the round to be paired when the number of rounds is not known."""
+    paired = _last_round_with_game(t.entrants)
+    return max(t.rounds_planned, paired) if t.rounds_planned else paired + 1
+
+
+def _last_round_with_game(entrants: list[Entrant]) -> int:
+    last = 0
+    for e in entrants:
+        for i in range(len(e.rounds), last, -1):  # from the end: usually one look per row
+            c = e.rounds[i - 1]
+            if c.opponent is not None or c.result == "U":
+                last = i
+                break
+    return last
+
+
+def _player_line(e: Entrant, points: PointSystem, problems: list[str], horizon: int = 0) -> str:
     # the declared score only where it still fits the results (a JaVaFo file may leave out a pre-filled bye)
     pts = e.points if e.points is not None and _declared_fits(e, points) else score(e, points)
     head = (
@@ -599,11 +619,8 @@ def _player_line(e: Entrant, points: PointSystem, problems: list[str]) -> str:
         + _fit(problems, e, "rank", "" if e.rank is None else str(e.rank), 4, right=True)
     )
     cells = e.rounds
-    if e.withdrawn_after is not None:  # trailing absences of a withdrawn player are written blank
-        keep = len(cells)
-        while keep > e.withdrawn_after and cells[keep - 1] == RoundCell(None, "-", "Z"):
-            keep -= 1
-        cells = cells[:keep]
+    if e.withdrawn_after is not None and len(cells) >= e.withdrawn_after:
+        cells = cells + [_ABSENT] * (horizon - len(cells))  # pre-filled for every remaining round
     # opponents are draw numbers 1..n, n <= 9999 (checked once by write_trf)
     body = "".join([f"  {'0000' if c.opponent is None else c.opponent:>4} {c.colour} {c.result}" for c in cells])
     return (head + body).rstrip() if not body else head + body

@@ -166,3 +166,22 @@ def test_player_status_and_identity_commands(run, make_player):
     assert right.exit_code == 0, right.output
     assert Player.objects.get().id_number == GB_EXAMPLE
     assert AuditLog.objects.filter(action__in=["player.status", "player.identity"]).count() == 2
+
+
+@pytest.mark.django_db
+def test_arbiter_add_and_list_commands(run, bj):
+    from qiyuan.office.federation.models import Arbiter
+
+    ok = run("arbiter", "add", "裁判甲", "--level", "national", "--recognised", "-a", "BJ")
+    assert ok.exit_code == 0, ok.output
+    assert run("arbiter", "add", "裁判乙", "--level", "first").exit_code == 0
+    a = Arbiter.objects.get(name="裁判甲")
+    assert (a.level, a.recognised_national, a.association.code) == ("national", True, "BJ")
+    assert not Arbiter.objects.get(name="裁判乙").recognised_national
+    assert AuditLog.objects.filter(action="arbiter.add", actor="clerk").count() == 2
+    bad = run("arbiter", "add", "裁判甲", "--level", "chief", "-a", "ZZ")
+    assert bad.exit_code == EXIT_BAD_INPUT
+    for fragment in ("3 problem(s)", "already registered", "unknown arbiter level 'chief'", "unknown association 'ZZ'"):
+        assert fragment in bad.output, bad.output
+    listed = run("arbiter", "list")
+    assert listed.exit_code == 0 and "裁判甲" in listed.output and "yes" in listed.output and "first" in listed.output

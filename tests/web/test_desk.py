@@ -224,21 +224,9 @@ def test_event_run_at_the_desk_reaches_the_office_through_its_report(staff, logi
     for p in players:
         c.post("/desk/events/bj-2026/players/", {"federation_id": p.federation_id})
     c.post("/desk/events/bj-2026/draw/", {"how": "rating"})
-    for rnd in range(1, 6):
-        c.post("/desk/events/bj-2026/pair/")
-        t = tournament("bj-2026")
-        boards = ev.unfinished_boards(t, rnd)
-        assert len(boards) == 3, (rnd, boards)
-        c.post("/desk/events/bj-2026/results/", {"round": rnd, **{f"r-{a}-{b}": "1" for a, b in
-                                                                   [(x.number, x.rounds[rnd - 1].opponent)
-                                                                    for x in t.entrants
-                                                                    if x.rounds[rnd - 1].colour == "b"]}})
+    _play_out(c, "bj-2026", 5, 3)
     report = c.get("/desk/events/bj-2026/report.xlsx").content
-    officer = login(staff["officer"])
-    r = officer.post("/desk/office/imports/", {"file": SimpleUploadedFile("bj-2026.xlsx", report), "rating_list": "bjsh",
-                                               "organiser_level": "state", "national": "on"})
-    assert r.status_code == 302, r.content.decode()[:2000]
-    event = Event.objects.get()
+    event = _officer_imports(login(staff["officer"]), "bj-2026", report, "bjsh")
     assert event.entries.count() == 6 and event.games.count() == 15
 
 
@@ -281,3 +269,90 @@ def test_desk_pairs_with_the_event_file_pairing_and_stops_a_complete_round_robin
     c.post("/desk/events/rr-open/pair/")
     assert ev.rounds_paired(tournament("rr-open")) == 3
     assert any("round robin is complete" in m for m in flash(c, "/desk/events/rr-open/"))
+
+
+def _officer_imports(officer, code: str, report: bytes, rating_list: str):
+    """The officer uploads the desk's report (a state-level national event); it must be imported."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from qiyuan.office.events.models import Event
+
+    r = officer.post("/desk/office/imports/", {"file": SimpleUploadedFile(f"{code}.xlsx", report),
+                                               "rating_list": rating_list, "organiser_level": "state", "national": "on"})
+    assert r.status_code == 302, r.content.decode()[:3000]
+    return Event.objects.get()  # the only event of the test
+
+
+def _play_out(c, code: str, rounds: int, boards_per_round: int) -> None:
+    for rnd in range(1, rounds + 1):
+        c.post(f"/desk/events/{code}/pair/")
+        t = tournament(code)
+        boards = ev.unfinished_boards(t, rnd)
+        assert len(boards) == boards_per_round, (rnd, boards)
+        results = {f"r-{a}-{b}": ("1" if (a + rnd) % 3 else "=") for a, b in boards}
+        c.post(f"/desk/events/{code}/results/", {"round": rnd, **results})
+        assert not ev.unfinished_boards(tournament(code), rnd)
+
+
+def test_desk_event_report_is_imported_into_a_cga_list(staff, login, make_player, resident_id, tmp_path, settings):
+    """The whole path for a CGA list: create the event at the desk (chief arbiter only), add the arbiters
+    from the registry and the organiser afterwards, enter players, pair and enter 5 rounds, download the
+    report, and the officer imports it — eligible under CGA Art. 4–5 (two recognised arbiters, state
+    organiser, 60 min, 5 Swiss rounds for ≤ 20 players)."""
+    from datetime import date
+    from io import BytesIO
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from openpyxl import load_workbook
+
+    from qiyuan.office.events.models import Event
+    from qiyuan.office.federation.services import add_arbiter
+    from qiyuan.office.ratings.models import RatingList
+
+    settings.VAR_DIR = tmp_path
+    RatingList.objects.create(code="cga", title="中国五子棋等级分", rules_name="cga-gomoku-2011")
+    chief = add_arbiter("裁判甲", "national", recognised_national=True, actor="clerk")
+    second = add_arbiter("裁判乙", "first", recognised_national=True, actor="clerk")
+    add_arbiter("裁判丙", "second", actor="clerk")
+    people = [(f"棋手{i}", "MF"[i % 2], date(1990 + i, 3, i + 1)) for i in range(10)]
+    players = [make_player(n, g, "BJ", birth_date=b, id_number=resident_id(b, g)) for n, g, b in people]
+    c = login(staff["arbiter"])
+    r = c.post("/desk/events/new/", {"code": "cga-2026", "name": "2026年全国五子棋公开赛", "fmt": "swiss", "rounds": 5,
+                                     "start": "2026-04-01", "end": "2026-04-03", "city": "北京",
+                                     "time_control": "60 min", "chief_arbiter": "裁判甲"})
+    assert r.status_code == 302, r.content.decode()[:3000]
+    page = c.get("/desk/events/cga-2026/details/").content.decode()
+    assert "裁判乙" in page and "中国五子棋协会认可" in page and 'id="registry-arbiter-names"' in page
+    r = c.post("/desk/events/cga-2026/details/", {
+        "name": "2026年全国五子棋公开赛", "start": "2026-04-01", "end": "2026-04-03", "city": "北京",
+        "time_control": "60 min", "chief_arbiter": "裁判甲", "registry_arbiters": [chief.pk, second.pk],
+        "other_arbiters": "记录员丁、 记录员戊", "organizer": "中国围棋协会五子棋分会", "host": "北京棋院",
+        "organiser_level": "state"})
+    assert r.status_code == 302
+    t = tournament("cga-2026")
+    assert t.chief_arbiter == "裁判甲" and t.deputy_arbiters == ["裁判乙", "记录员丁", "记录员戊"]  # chief not twice
+    assert "裁判乙、记录员丁、记录员戊" in c.get("/desk/events/cga-2026/").content.decode()
+    for p in players:
+        c.post("/desk/events/cga-2026/players/", {"federation_id": p.federation_id})
+    c.post("/desk/events/cga-2026/draw/", {"how": "lot"})
+    _play_out(c, "cga-2026", 5, 5)
+    report = c.get("/desk/events/cga-2026/report.xlsx").content
+    info = {row[0]: row[1] for row in load_workbook(BytesIO(report))["竞赛报告"].iter_rows(values_only=True) if row[0]}
+    assert info["裁判员"] == "裁判乙、记录员丁、记录员戊" and info["主办单位"] == "中国围棋协会五子棋分会"
+    assert info["承办单位"] == "北京棋院" and "state" in info["说明"]
+    event = _officer_imports(login(staff["officer"]), "cga-2026", report, "cga")
+    assert event.entries.count() == 10 and event.games.count() == 25
+    assert event.chief_arbiter == chief and list(event.arbiters.all()) == [second]
+    assert event.organiser == "中国围棋协会五子棋分会" and event.eligibility["failures"] == []
+
+
+def test_event_details_refused_to_an_arbiter_of_another_event_and_checked(live, staff, login):
+    other = login(staff["arbiter2"])
+    assert other.get("/desk/events/club-2026/details/").status_code == 403
+    assert other.post("/desk/events/club-2026/details/", {"name": "x"}).status_code == 403
+    c = login(staff["arbiter"])
+    r = c.post("/desk/events/club-2026/details/", {"name": "2026年俱乐部五子棋赛", "start": "2026-05-02",
+                                                   "end": "2026-05-01", "organiser_level": "national-ish"})
+    assert r.status_code == 200
+    assert set(r.context["form"].errors) == {"end", "organiser_level"}
+    assert tournament().start_date is None

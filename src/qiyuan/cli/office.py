@@ -1,7 +1,7 @@
 """The ``qiyuan office`` command group: the federation's rating office (Django).
 
 This module creates the group and holds the registry and infrastructure
-commands (init, backup, restore, player, association, audit); the event,
+commands (init, backup, restore, player, association, arbiter, audit); the event,
 period and list commands live in ``qiyuan.cli.office_data``. Django is set up
 lazily inside each command (``ensure_django``) so ``qiyuan --help`` and the
 pure commands stay fast.
@@ -32,7 +32,9 @@ player_app = typer.Typer(
 )
 association_app = typer.Typer(help="Associations (棋协): list and add.", no_args_is_help=True)
 office_app.add_typer(player_app, name="player")
+arbiter_app = typer.Typer(help="Arbiters (裁判员): list and add.", no_args_is_help=True)
 office_app.add_typer(association_app, name="association")
+office_app.add_typer(arbiter_app, name="arbiter")
 
 ActorOption = Annotated[
     Optional[str],
@@ -221,6 +223,47 @@ def association_list() -> None:
         )
         for a in rows:
             table.add_row(a.code, a.name, a.name_en, a.parent.code if a.parent else "", str(a.n))
+    _console().print(table)
+
+
+# -- arbiters ---------------------------------------------------------------------------------------
+
+
+@arbiter_app.command("add")
+def arbiter_add(
+    name: Annotated[str, typer.Argument(help="Name as the competition reports write it, e.g. 裁判甲")],
+    level: Annotated[str, typer.Option("--level", help="international, national, first, second or third")],
+    recognised: Annotated[bool, typer.Option(
+        "--recognised/--not-recognised",
+        help="Recognised by the CGA Gomoku branch for national events (CGA Art. 5(一))")] = False,
+    association: Annotated[Optional[str], typer.Option("--association", "-a", help="Association code")] = None,
+    player: Annotated[Optional[str], typer.Option("--player", help="Federation ID, if the arbiter is a registered player")] = None,
+    actor: ActorOption = None,
+) -> None:
+    """Register an arbiter (裁判员); event reports name arbiters by this name."""
+    ensure_django()
+    from qiyuan.office.federation.services import add_arbiter
+
+    with office_errors():
+        a = add_arbiter(name, level.strip().lower(), recognised_national=recognised, association=association,
+                        player=player, actor=actor_name(actor))
+    _console().print(f"arbiter {a.name} ({a.level}{', recognised' if a.recognised_national else ''}) added",
+                     markup=False)
+
+
+@arbiter_app.command("list")
+def arbiter_list() -> None:
+    """List the registered arbiters, their grade and recognition."""
+    ensure_django()
+    from rich.table import Table
+
+    from qiyuan.office.federation.models import Arbiter
+
+    table = Table("name", "level", "recognised (CGA Art. 5)", "association", "player")
+    with office_errors():
+        for a in Arbiter.objects.select_related("association", "player"):
+            table.add_row(a.name, a.level, "yes" if a.recognised_national else "",
+                          a.association.code if a.association else "", a.player.federation_id if a.player else "")
     _console().print(table)
 
 

@@ -26,6 +26,7 @@ from qiyuan.office.federation.history import (  # noqa: F401  (re-exported)
 from qiyuan.office.federation.merge import MergeResult, merge_players  # noqa: F401  (re-exported)
 from qiyuan.office.federation.models import (
     DAN_GRADES,
+    Arbiter,
     Association,
     AssociationChange,
     Club,
@@ -349,6 +350,45 @@ def add_association(
         assoc = Association.objects.create(code=code, name=name, name_en=name_en.strip(), parent=parent_obj)
         record(actor, "association.add", assoc, code=code, name=name)
     return assoc
+
+
+def add_arbiter(
+    name: str,
+    level: str,
+    *,
+    actor: object,
+    recognised_national: bool = False,
+    association: Association | str | None = None,
+    player: Player | str | None = None,
+) -> Arbiter:
+    """Register an arbiter (裁判员) with his grade; ``recognised_national`` is the CGA Gomoku
+    branch's recognition for national events (CGA Art. 5(一)).  Reports name arbiters by
+    name, so a name must be new."""
+    problems: list[str] = []
+    name = (name or "").strip()
+    if not name:
+        problems.append("arbiter name is empty")
+    elif Arbiter.objects.filter(name=name).exists():
+        problems.append(f"arbiter {name!r} is already registered (reports name arbiters by name)")
+    if any(c in name for c in "、,，"):
+        problems.append(f"arbiter name {name!r} contains a list separator (、 or ,)")
+    if level not in Arbiter.Level.values:
+        problems.append(f"unknown arbiter level {level!r}: choose one of {', '.join(Arbiter.Level.values)}")
+    assoc = resolve_association(association, problems)
+    person = None
+    if isinstance(player, Player):
+        person = player
+    elif player:
+        person = Player.objects.filter(federation_id=player).first()
+        if person is None:
+            problems.append(f"no registered player {player}")
+    if problems:
+        raise RegistryError(problems)
+    with transaction.atomic():
+        arbiter = Arbiter.objects.create(name=name, level=level, recognised_national=recognised_national,
+                                         association=assoc, player=person)
+        record(actor, "arbiter.add", arbiter, name=name, level=level, recognised_national=recognised_national)
+    return arbiter
 
 
 def register_many(rows, *, source: str, actor: object, today: date | None = None) -> list[Player]:

@@ -62,12 +62,15 @@ def _refusals() -> tuple[type[Exception], ...]:
     return (ev.EventError, PairingError)
 
 
-def create(*, code: str, name: str, fmt: str, rounds: int | None, user, **fields) -> LiveEvent:
-    """Start an event; its creator is its first arbiter."""
+def create(*, code: str, name: str, fmt: str, rounds: int | None, user, organizer: str = "", host: str = "",
+           organiser_level: str = "", **fields) -> LiveEvent:
+    """Start an event; its creator is its first arbiter. ``fields`` go to ``eventfile.new_event``
+    (dates, city, time control, chief arbiter, arbiters); the organiser stays with the event."""
     t = ev.new_event(name, fmt=fmt, rounds=rounds, **fields)
     with transaction.atomic():
         live = LiveEvent.objects.create(
-            code=code, name=name, system=fmt, trf_text=write_trf(t), created_by=user
+            code=code, name=name, system=fmt, trf_text=write_trf(t), created_by=user,
+            organizer=organizer, host=host, organiser_level=organiser_level,
         )
         live.arbiters.add(user)
         record(user, "event.create", live, code=code, format=fmt, rounds=rounds)

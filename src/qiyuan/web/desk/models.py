@@ -28,6 +28,11 @@ class LiveEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished = models.BooleanField("已结束", default=False)
+    #: What the competition report says beyond the TRF (主办/承办单位) and the organiser's level the
+    #: eligibility rules ask about (CGA Art. 4, BJSH §6); the TRF text holds the arbiters and time control.
+    organizer = models.CharField("主办单位", max_length=200, blank=True)
+    host = models.CharField("承办单位", max_length=200, blank=True)
+    organiser_level = models.CharField("主办单位级别", max_length=10, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -14,6 +14,7 @@ urlpatterns = [
     # the arbiter's desk
     path("events/new/", events.event_new, name="event_new"),
     path("events/<slug:code>/", events.event, name="event"),
+    path("events/<slug:code>/details/", events.event_details, name="event_details"),
     path("events/<slug:code>/players/", events.add_player, name="add_player"),
     path("events/<slug:code>/draw/", events.draw, name="draw"),
     path("events/<slug:code>/pair/", events.pair, name="pair"),

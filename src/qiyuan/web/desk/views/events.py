@@ -18,6 +18,7 @@ from pathlib import Path
 
 from django import forms
 from django.contrib import messages
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -25,11 +26,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from qiyuan.office.federation.idnumber import normalize_id_number, validate_resident_id
-from qiyuan.office.federation.models import Player
+from qiyuan.office.federation.models import Arbiter, Player
 from qiyuan.office.federation.services import search_players
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament.model import Entrant
 
+from ...labels import ORGANISER_LEVELS, organiser_level_choices
 from .. import live as L
 from ..models import LiveEvent
 from ..permissions import ADMIN, ARBITER, has_role, require_event, role_required
@@ -41,16 +43,73 @@ FORMATS = [
 ]
 
 
-class NewEventForm(forms.Form):
-    code = forms.SlugField(label=gettext_lazy("比赛代码"), max_length=40)
+_ARBITER_SEPARATORS = re.compile(r"\s*[、,，;；\n]\s*")
+
+
+class _RegistryArbiters(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj):
+        mark = _("（中国五子棋协会认可）") if obj.recognised_national else ""
+        return f"{obj.name} · {obj.get_level_display()}{mark}"
+
+
+class EventDetailsForm(forms.Form):
+    """What the competition report and the eligibility checks need to know about the event:
+    dates, place, time control, the chief arbiter and the other arbiters (from the registry or
+    written in), the organiser (主办单位), the host (承办单位) and the organiser's level."""
+
     name = forms.CharField(label=gettext_lazy("比赛名称"), max_length=200)
-    fmt = forms.ChoiceField(label=gettext_lazy("赛制"), choices=FORMATS)
-    rounds = forms.IntegerField(label=gettext_lazy("轮数"), min_value=1, max_value=30, required=False)
     start = forms.DateField(label=gettext_lazy("开始日期"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label=gettext_lazy("结束日期"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     city = forms.CharField(label=gettext_lazy("地点"), max_length=60, required=False)
-    time_control = forms.CharField(label=gettext_lazy("用时"), max_length=60, required=False)
-    chief_arbiter = forms.CharField(label=gettext_lazy("裁判长"), max_length=60, required=False)
+    time_control = forms.CharField(label=gettext_lazy("用时"), max_length=60, required=False,
+                                   help_text=gettext_lazy("例如 60 min 或 45 min + 30 s"))
+    chief_arbiter = forms.CharField(label=gettext_lazy("裁判长"), max_length=60, required=False,
+                                    widget=forms.TextInput(attrs={"list": "registry-arbiter-names"}))
+    registry_arbiters = _RegistryArbiters(queryset=None, required=False, label=gettext_lazy("裁判员（注册库）"),
+                                          widget=forms.CheckboxSelectMultiple)
+    other_arbiters = forms.CharField(label=gettext_lazy("其他裁判员（不在注册库中，用顿号或逗号分隔）"),
+                                     max_length=300, required=False)
+    organizer = forms.CharField(label=gettext_lazy("主办单位"), max_length=200, required=False)
+    host = forms.CharField(label=gettext_lazy("承办单位"), max_length=200, required=False)
+    organiser_level = forms.ChoiceField(label=gettext_lazy("主办单位级别"), required=False,
+                                        choices=organiser_level_choices(blank=True))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["registry_arbiters"].queryset = Arbiter.objects.order_by("name")
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start"), data.get("end")
+        if start and end and end < start:
+            self.add_error("end", _("结束日期早于开始日期。"))
+        chief = (data.get("chief_arbiter") or "").strip()
+        names = [a.name for a in data.get("registry_arbiters") or []]
+        names += [n for n in _ARBITER_SEPARATORS.split(data.get("other_arbiters") or "") if n]
+        data["arbiters"] = [n for i, n in enumerate(names) if n != chief and n not in names[:i]]
+        for n in [chief, *data["arbiters"]]:
+            if "," in n:
+                self.add_error("other_arbiters", _("裁判员姓名不能含逗号：%(name)s") % {"name": n})
+        return data
+
+    @staticmethod
+    def initial_from(live: LiveEvent, t) -> dict:
+        """The form's values for an event as it stands."""
+        registered = {a.name: a for a in Arbiter.objects.filter(name__in=t.deputy_arbiters)}
+        return {
+            "name": t.name or live.name, "start": t.start_date, "end": t.end_date, "city": t.city,
+            "time_control": t.time_control, "chief_arbiter": t.chief_arbiter,
+            "registry_arbiters": [registered[n].pk for n in t.deputy_arbiters if n in registered],
+            "other_arbiters": "、".join(n for n in t.deputy_arbiters if n not in registered),
+            "organizer": live.organizer, "host": live.host, "organiser_level": live.organiser_level,
+        }
+
+
+class NewEventForm(EventDetailsForm):
+    code = forms.SlugField(label=gettext_lazy("比赛代码"), max_length=40)
+    fmt = forms.ChoiceField(label=gettext_lazy("赛制"), choices=FORMATS)
+    rounds = forms.IntegerField(label=gettext_lazy("轮数"), min_value=1, max_value=30, required=False)
+    field_order = ["code", "name", "fmt", "rounds"]
 
     def clean_code(self):
         code = self.cleaned_data["code"]
@@ -59,6 +118,10 @@ class NewEventForm(forms.Form):
         if LiveEvent.objects.filter(code=code).exists() or Event.objects.filter(code=code).exists():
             raise forms.ValidationError(_("该比赛代码已被使用。"))
         return code
+
+
+def _arbiter_names() -> list[str]:
+    return list(Arbiter.objects.order_by("name").values_list("name", flat=True))
 
 
 class NewPlayerForm(forms.Form):
@@ -93,14 +156,41 @@ def event_new(request):
             live = L.create(
                 code=d["code"], name=d["name"], fmt=d["fmt"], rounds=d["rounds"], user=request.user,
                 start=d["start"], end=d["end"], city=d["city"], time_control=d["time_control"],
-                chief_arbiter=d["chief_arbiter"],
+                chief_arbiter=d["chief_arbiter"].strip(), arbiters=d["arbiters"],
+                organizer=d["organizer"], host=d["host"], organiser_level=d["organiser_level"],
             )
         except ev.EventError as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, _("已创建比赛 %(name)s。") % {"name": live.name})
             return redirect("desk:event", code=live.code)
-    return render(request, "desk/event_new.html", {"form": form})
+    return render(request, "desk/event_new.html", {"form": form, "arbiter_names": _arbiter_names()})
+
+
+@role_required(ARBITER)
+@require_http_methods(["GET", "POST"])
+def event_details(request, code: str):
+    """Edit what the report says about the event (dates, place, time control, arbiters, organiser)."""
+    live = _live(request, code)
+    form = EventDetailsForm(request.POST or None, initial=EventDetailsForm.initial_from(live, L.load(live)))
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+
+        def operation(t):
+            t.name, t.start_date, t.end_date, t.city = d["name"], d["start"], d["end"], d["city"]
+            t.time_control, t.chief_arbiter, t.deputy_arbiters = d["time_control"], d["chief_arbiter"].strip(), d["arbiters"]
+            return True
+
+        with transaction.atomic():
+            done = _act(request, live, "details", operation, _("已保存比赛信息。"),
+                        arbiters=[d["chief_arbiter"], *d["arbiters"]], organizer=d["organizer"],
+                        organiser_level=d["organiser_level"])
+            if done:
+                live.name, live.organizer, live.host = d["name"], d["organizer"], d["host"]
+                live.organiser_level = d["organiser_level"]
+                live.save(update_fields=["name", "organizer", "host", "organiser_level", "updated_at"])
+        return redirect("desk:event", code=code)
+    return render(request, "desk/event_details.html", {"form": form, "live": live, "arbiter_names": _arbiter_names()})
 
 
 def _live(request, code: str) -> LiveEvent:
@@ -378,7 +468,10 @@ def report(request, code: str):
     from qiyuan.formats.report_xlsx import ReportMeta, write_report
 
     t = L.load(live)
-    meta = ReportMeta(format=ev.event_format(t), report_date=date.today())
+    level = ORGANISER_LEVELS.get(live.organiser_level)
+    notes = f"主办单位级别：{level} ({live.organiser_level})" if level else ""
+    meta = ReportMeta(format=ev.event_format(t), organizer=live.organizer, host=live.host, notes=notes,
+                      report_date=date.today())
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "report.xlsx"
         write_report(t, path, meta)

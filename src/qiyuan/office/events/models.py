@@ -110,13 +110,15 @@ class Entry(models.Model):
 
 
 class Game(models.Model):
-    """One game; the result from player1's side (``qiyuan.rating.model.Result``)."""
+    """One game; the result from player1's side (``qiyuan.rating.model.Result``), and who opened it (先/后)."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
     round = models.PositiveIntegerField()
     player1 = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="+")
     player2 = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="+")
     result = models.CharField(max_length=8, choices=[(r.value, r.value) for r in Result])
+    #: who opened the game (先手; Go: black): 1 = player1, 2 = player2, null = the file does not say
+    opener = models.PositiveSmallIntegerField(null=True, blank=True, choices=[(1, "player1"), (2, "player2")])
 
     class Meta:
         ordering = ["event", "round", "id"]  # event, player1, player2: indexed as foreign keys

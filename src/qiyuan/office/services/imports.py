@@ -98,7 +98,8 @@ class ParsedEvent:
     chief_arbiter: str = ""
     arbiters: list[str] = field(default_factory=list)
     entrants: list[ParsedEntrant] = field(default_factory=list)
-    games: list[tuple[int, int, int, Result]] = field(default_factory=list)  # round, number1, number2, result
+    #: round, number1, number2, result, opener (1 / 2: who opened, 先手; None: the file does not say)
+    games: list[tuple[int, int, int, Result, int | None]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     days: int | None = None
@@ -237,6 +238,7 @@ def _from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
                 continue
             if e.number > opp:
                 continue
+            opener = _opener(cell.colour, back.colour)
             pair = (cell.result, back.result)
             if cell.result in played:
                 expect = {"1": "0", "0": "1", "=": "="}[cell.result]
@@ -244,17 +246,17 @@ def _from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
                     ev.problems.append(f"round {rnd}: {e.name} has {cell.result!r} against {other.name}, who has "
                                        f"{back.result!r} (the two rows disagree)")
                     continue
-                ev.games.append((rnd, e.number, opp, played[cell.result]))
+                ev.games.append((rnd, e.number, opp, played[cell.result], opener))
             elif cell.result in "WDL" and cell.result.strip():
                 unrated_played += 1
-                ev.games.append((rnd, e.number, opp, Result.NOT_PLAYED))
+                ev.games.append((rnd, e.number, opp, Result.NOT_PLAYED, opener))
             elif cell.result in FORFEIT_RESULTS:
                 if pair == ("+", "-"):
-                    ev.games.append((rnd, e.number, opp, Result.FORFEIT_WIN))
+                    ev.games.append((rnd, e.number, opp, Result.FORFEIT_WIN, opener))
                 elif pair == ("-", "+"):
-                    ev.games.append((rnd, e.number, opp, Result.FORFEIT_LOSS))
+                    ev.games.append((rnd, e.number, opp, Result.FORFEIT_LOSS, opener))
                 elif pair == ("-", "-"):
-                    ev.games.append((rnd, e.number, opp, Result.NOT_PLAYED))
+                    ev.games.append((rnd, e.number, opp, Result.NOT_PLAYED, opener))
                 else:
                     ev.problems.append(f"round {rnd}: forfeit {cell.result!r} of {e.name} against {other.name}, who "
                                        f"has {back.result!r} (the two rows disagree)")
@@ -263,6 +265,15 @@ def _from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
     if unrated_played:
         ev.notes.append(f"{unrated_played} game(s) marked unrated in the file (W/D/L) are not rated")
     return ev
+
+
+def _opener(mine: str, theirs: str) -> int | None:
+    """Who opened (先手) a game between a row and a later row, from their colours (TRF ``b`` = the opener)."""
+    if mine == "b" or theirs == "w":
+        return 1
+    if mine == "w" or theirs == "b":
+        return 2
+    return None
 
 
 def parse_report(path: Path, options: Options) -> ParsedEvent:
@@ -351,7 +362,7 @@ def parse_opengotha(path: Path, options: Options) -> ParsedEvent:
         ev.entrants.append(ParsedEntrant(where=f"player {p.name}", number=i, name=p.name, name_latin=p.name,
                                          dan=p.dan or "", association="", rating=None))
     for g in t.games:
-        ev.games.append((g.round, number[g.black], number[g.white], g.result))
+        ev.games.append((g.round, number[g.black], number[g.white], g.result, 1))  # black opens (黑先)
     return ev
 
 
@@ -647,8 +658,8 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
                   association=e.association, rating=e.rating, dan=e.dan, rank=e.rank, score=e.score)
             for e in ev.entrants])
         Game.objects.bulk_create([
-            Game(event=event, round=r, player1=plan.players[a], player2=plan.players[b], result=res.value)
-            for r, a, b, res in ev.games])
+            Game(event=event, round=r, player1=plan.players[a], player2=plan.players[b], result=res.value, opener=op)
+            for r, a, b, res, op in ev.games])
         known = set(ListMember.objects.filter(rating_list=rating_list).values_list("player_id", flat=True))
         ListMember.objects.bulk_create([member_from_registry(rating_list, p) for p in
                                         {p.pk: p for p in plan.players.values()}.values() if p.pk not in known])

@@ -192,18 +192,25 @@ def _plain(d) -> str:
 
 
 def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
-    from qiyuan.tournament.eventfile import knockout_places, pad
+    """Knock-out standings: place, score of the games, and the round reached (no Swiss tie-breaks)."""
+    from qiyuan.tournament.eventfile import knockout_places, knockout_reached, pad, score, text_width
 
-    places = knockout_places(t)
+    places, reached = knockout_places(t), knockout_reached(t)
     order = sorted(t.entrants, key=lambda e: (places[e.number], e.number))
     if as_csv:
         import csv
 
         w = csv.writer(sys.stdout, lineterminator="\n")
-        w.writerow(["rank", "number", "name"])
-        w.writerows([places[e.number], e.number, e.name] for e in order)
+        w.writerow(["rank", "number", "name", "score", "reached"])
+        w.writerows([places[e.number], e.number, e.name, _plain(score(e, t.points)), reached[e.number]]
+                    for e in order)
         return
-    sys.stdout.write("".join(f"{places[e.number]:>4} {e.number:>5} {pad(e.name, 1)}\n" for e in order))
+    width = max([text_width(e.name) for e in t.entrants] + [4])
+    out = ["knock-out: ranked by the round reached (losers of a round share a place), no Swiss tie-breaks",
+           f"{'Rk':>4} {'No':>5} {pad('Name', width)} {'Pts':>5}  Reached"]
+    out += [f"{places[e.number]:>4} {e.number:>5} {pad(e.name, width)} {_plain(score(e, t.points)):>5}  "
+            f"{reached[e.number]}" for e in order]
+    sys.stdout.write("\n".join(out) + "\n")
 
 
 def report(

@@ -542,6 +542,27 @@ def knockout_places(t: Tournament) -> dict[int, int]:
     return places
 
 
+def knockout_reached(t: Tournament) -> dict[int, str]:
+    """How far each player of a knock-out got (晋级轮次): ``winner``, ``final``,
+    ``semi-final``, ``quarter-final`` or ``round k``; ``(still in)`` while not out."""
+    from qiyuan.tournament.knockout import knockout_rounds
+
+    rounds = knockout_rounds(t)
+    n_rounds = len(rounds[0]).bit_length()  # a bracket of 2^R places has R rounds
+    names = {n_rounds: "final", n_rounds - 1: "semi-final", n_rounds - 2: "quarter-final"}
+    reached: dict[int, str] = {}
+    for k, matches in enumerate(rounds, start=1):
+        for m in matches:
+            for p in (m.home, m.away):
+                if p is not None:
+                    out = m.winner is not None and m.winner != p
+                    reached[p] = names.get(k, f"round {k}") + ("" if out else " (still in)")
+    final = rounds[-1][0] if len(rounds) == n_rounds else None
+    if final is not None and final.winner is not None:
+        reached[final.winner] = "winner"
+    return reached
+
+
 def bracket_text(t: Tournament) -> str:
     """The knock-out bracket round by round: ``1 张三 – 8 李四  → 1`` (winner once decided)."""
     from qiyuan.tournament.knockout import knockout_rounds

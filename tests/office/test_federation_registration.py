@@ -134,3 +134,21 @@ def test_player_import_command(tmp_path, make_association):
     done = runner.invoke(app, ["office", "player", "import", str(good)])
     assert done.exit_code == 0, done.output
     assert "registered 1 players" in done.output and Player.objects.get().gender == "F"
+
+
+@pytest.mark.django_db
+def test_file_and_registry_problems_are_listed_in_one_pass(tmp_path, make_association, make_player):
+    """A bad cell in one row does not hide an unknown association or an ID already registered elsewhere."""
+    make_association("BJ")
+    make_player("旧人", gender="F", id_number=GB_EXAMPLE, birth_date=date(1949, 12, 31))
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f"姓名,性别,身份证号,所属棋协,备注\n张三,男,,XX,\n李四,Q,,BJ,\n王芳,女,{GB_EXAMPLE},BJ,\n"
+                   f"赵六,男,,YY,\n", encoding="utf-8")
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(app, ["office", "player", "import", str(bad)])
+    assert result.exit_code == 2
+    out = " ".join(result.output.split())
+    for fragment in ("5 problem(s)", "unknown column", "unknown association 'XX'", "'Q' is not M/F",
+                     "already registered to CN000001 旧人", "unknown association 'YY'"):
+        assert fragment in out, result.output
+    assert out.index("'XX'") < out.index("'Q'") < out.index("CN000001") < out.index("'YY'")  # in line order
+    assert Player.objects.count() == 1

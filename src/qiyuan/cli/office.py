@@ -337,13 +337,14 @@ def player_import(
     from datetime import date as _date
 
     from qiyuan.formats.errors import InputError
-    from qiyuan.office.federation.registration_csv import read_registration_csv
+    from qiyuan.office.federation.registration_csv import check_registration_file
     from qiyuan.office.federation.services import register_many
 
     try:
-        rows = read_registration_csv(file, today=_date.today())
+        checked = check_registration_file(file, today=_date.today())
         with office_errors():
-            players = register_many(rows, source=str(file), actor=actor_name(actor))
+            players = register_many(checked.rows, source=str(file), actor=actor_name(actor),
+                                    problems=checked.problems)
     except InputError as exc:
         fail([str(p) for p in exc.problems], f"{file}")
     _console().print(f"registered {len(players)} players from {file}"

@@ -5,7 +5,8 @@ registrations every year (Beijing–Shanghai §二(二)); the office reads the
 list, checks every row — ID number against birth date and gender, grades,
 dates, the same person twice — and lists every problem at once with its line
 and column (``InputError``). The registry checks (association exists, ID
-number not yet registered) are made by ``services.register_many``.
+number not yet registered) are made by ``services.register_many``, which takes
+the file's problems (``check_registration_file``) and lists both kinds together.
 
 Columns (header row; English or Chinese names, any order; only name is
 required): ``name`` 姓名, ``gender`` 性别 (M/F, 男/女), ``birth_date`` 出生日期
@@ -95,8 +96,22 @@ def parse_date(text: str) -> date | None:
         raise ValueError(f"{text!r} is not a calendar date") from None
 
 
+@dataclass(slots=True)
+class CheckedList:
+    """A registration list read and checked: every row read (a row with problems too, with the
+    values that could be read, so the registry checks can still look at it) and every problem."""
+
+    rows: list[RegistrationRow]
+    problems: list[Problem]
+
+
 def read_registration_csv(path: str | Path, *, today: date) -> list[RegistrationRow]:
     """Every row of the list, checked; ``InputError`` listing every problem otherwise."""
+    return _rows_or_raise(check_registration_file(path, today=today))
+
+
+def check_registration_file(path: str | Path, *, today: date) -> CheckedList:
+    """The list's rows and its problems (``InputError`` only when the file cannot be read as a list)."""
     name = str(path)
     try:
         data = Path(path).read_bytes()
@@ -106,11 +121,23 @@ def read_registration_csv(path: str | Path, *, today: date) -> list[Registration
         text = decode(data)
     except UnicodeDecodeError:
         raise InputError([Problem(name, None, None, "not a text file in UTF-8 or GB18030")]) from None
-    return parse_registration_csv(text, name, today=today)
+    return check_registration_csv(text, name, today=today)
 
 
 def parse_registration_csv(text: str, name: str, *, today: date) -> list[RegistrationRow]:
     """The rows of a registration list given as text (``name`` is how problems name the file)."""
+    return _rows_or_raise(check_registration_csv(text, name, today=today))
+
+
+def _rows_or_raise(checked: CheckedList) -> list[RegistrationRow]:
+    if checked.problems:
+        raise InputError(checked.problems)
+    return checked.rows
+
+
+def check_registration_csv(text: str, name: str, *, today: date) -> CheckedList:
+    """Every row of a registration list given as text and every problem found in it; only a file
+    without a header or without the name column (not a registration list) is refused at once."""
     problems: list[Problem] = []
     reader = csv.reader(io.StringIO(text))
     header = next(reader, None)
@@ -126,7 +153,6 @@ def parse_registration_csv(text: str, name: str, *, today: date) -> list[Registr
         fields.append(key)
     if "name" not in fields:
         problems.append(Problem(name, 1, None, "the name (姓名) column is missing: is this a registration list?"))
-    if problems:
         raise InputError(problems)
 
     rows: list[RegistrationRow] = []
@@ -144,16 +170,12 @@ def parse_registration_csv(text: str, name: str, *, today: date) -> list[Registr
                                     f"the same ID number as line {seen_ids[number]} (a player listed twice)"))
         elif number:
             seen_ids[number] = line
-        row = _check_row(raw, name, line, today, problems)
-        if row is not None:
-            rows.append(row)
-    if problems:
-        raise InputError(problems)
-    return rows
+        rows.append(_check_row(raw, name, line, today, problems))
+    return CheckedList(rows, problems)
 
 
-def _check_row(raw: dict[str, str], file: str, line: int, today: date, problems: list[Problem]) -> RegistrationRow | None:
-    before = len(problems)
+def _check_row(raw: dict[str, str], file: str, line: int, today: date, problems: list[Problem]) -> RegistrationRow:
+    """The row as far as it can be read; each fault becomes a problem."""
 
     def bad(column: str, message: str) -> None:
         problems.append(Problem(file, line, column, message))
@@ -196,8 +218,6 @@ def _check_row(raw: dict[str, str], file: str, line: int, today: date, problems:
     nationality = (raw.get("nationality") or "CHN").upper()
     if len(nationality) != 3 or not nationality.isascii() or not nationality.isalpha():
         bad("nationality", f"{nationality!r} is not a 3-letter code")
-    if len(problems) > before:
-        return None
     return RegistrationRow(
         line=line, name=player_name, gender=gender, birth_date=birth, id_type=id_type, id_number=number,
         association=raw.get("association", ""), club=raw.get("club", ""), name_latin=raw.get("name_latin", ""),

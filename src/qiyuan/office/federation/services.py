@@ -391,18 +391,20 @@ def add_arbiter(
     return arbiter
 
 
-def register_many(rows, *, source: str, actor: object, today: date | None = None) -> list[Player]:
-    """Register every row of a checked registration list (``registration_csv``) in one transaction.
+def register_many(rows, *, source: str, actor: object, today: date | None = None, problems=()) -> list[Player]:
+    """Register every row of a registration list (``registration_csv``) in one transaction.
 
-    The registry checks are made for all rows first — the association exists,
-    the club belongs to it, the ID number is not registered yet — and every
-    problem is raised at once (``InputError``, with line and column); nothing
-    is stored then.
+    The registry checks are made for all rows — the association exists, the
+    club belongs to it, the ID number is not registered yet — and their
+    problems, with the file's own ``problems`` (``CheckedList.problems``), are
+    raised at once in line order (``InputError``, with line and column);
+    nothing is stored then.
     """
     from qiyuan.formats.errors import InputError, Problem
 
     today = _today(today)
-    problems: list[Problem] = []
+    file_problems: list[Problem] = list(problems)
+    problems = []
     assocs = {a.code: a for a in Association.objects.all()}
     clubs = {(c.association_id, c.name): c for c in Club.objects.all()}
     numbers = [r.id_number for r in rows if r.id_number]
@@ -428,8 +430,9 @@ def register_many(rows, *, source: str, actor: object, today: date | None = None
             fid, name = holders[r.id_number]
             problems.append(Problem(source, r.line, "id_number", f"already registered to {fid} {name}"))
         planned.append((r, assoc, club))
-    if problems:
-        raise InputError(problems)
+    if problems or file_problems:
+        every = sorted(file_problems + problems, key=lambda p: p.line or 0)  # stable: file before registry
+        raise InputError(every)
     players = []
     with transaction.atomic():
         for r, assoc, club in planned:

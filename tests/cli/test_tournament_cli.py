@@ -226,9 +226,9 @@ def test_knockout_seeded_by_rating_from_the_terminal(tmp_path):
     assert r.exit_code == 2 and "come from its bracket" in r.stderr
     assert run("pair", ev).stdout.splitlines() == ["2", "2 1", "4 3"]  # the upper place opens
     run("event", "pair", ev)
-    run("event", "result", ev, 2, "2 1-0", "3 ½-½")  # a draw does not decide the match
-    r = run("event", "pair", ev, ok=False)
-    assert r.exit_code == 2 and "needs a play-off" in r.stderr
+    run("event", "result", ev, 2, "2 1-0")
+    r = run("event", "result", ev, 2, "3 ½-½", ok=False)  # a draw does not decide the match
+    assert r.exit_code == 2 and "play-off" in r.stderr
     run("event", "result", ev, 2, "3 1-0")  # the play-off's winner, entered as a win
     run("event", "pair", ev)
     run("event", "result", ev, 3, "2 0-1")

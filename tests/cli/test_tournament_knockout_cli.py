@@ -45,3 +45,20 @@ def test_knockout_standings_text_has_a_header_and_says_knock_out(tmp_path: Path)
         assert lines[1].split() == ["Rk", "No", "Name", "Pts", "Reached"]
         assert lines[2].split() == ["1", "3", "K3", "6", "winner"]
         assert lines[-1].split() == ["5", "6", "K6", "0", "quarter-final"]
+
+
+def test_knockout_result_refuses_a_draw(tmp_path: Path):
+    ev = tmp_path / "ko.trf"
+    run("event", "new", ev, "--name", "ko", "--format", "knockout")
+    for i in range(4):
+        run("event", "add-player", ev, f"K{i + 1}", "--rating", 2000 - i)
+    run("event", "pair", ev)
+    before = ev.read_bytes()
+    for result in ("½-½", "=-=", "1-1", "--"):
+        r = run("event", "result", ev, 1, f"1 {result}", ok=False)
+        assert r.exit_code == 2 and "needs a winner" in r.stderr and "play-off" in r.stderr
+        assert ev.read_bytes() == before
+    run("event", "result", ev, 1, "1 1-0", "2 0-1")
+    run("event", "pair", ev)
+    r = run("event", "result", ev, 1, "1 0-1", "--force", ok=False)  # the bracket follows from the winners
+    assert r.exit_code == 2 and "undo" in r.stderr

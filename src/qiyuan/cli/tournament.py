@@ -421,8 +421,11 @@ def event_result(
     event: Path = typer.Argument(...),
     rnd: int = typer.Argument(..., metavar="ROUND"),
     results: list[str] = typer.Argument(..., help='"PLAYER RESULT" from that player\'s side: "12 1-0", "5 ½-½", "7 +-"'),
+    force: bool = typer.Option(False, "--force", help="change a result although later rounds were paired on it"),
 ) -> None:
-    """Enter results of a round: 1-0, 0-1, ½-½ (=-=), forfeits +-, -+, -- (both lose)."""
+    """Enter results of a round: 1-0, 0-1, ½-½ (=-=), forfeits +-, -+, -- (both lose).
+    A knock-out takes no draw (enter the play-off's winner); a result a later round was
+    paired on changes only with --force."""
     from qiyuan.tournament import eventfile as ev
 
     t = _load(event)
@@ -433,12 +436,15 @@ def event_result(
             faults.append(f"{item!r}: write the player's draw number and the result, e.g. \"12 1-0\"")
             continue
         try:
-            done.append(ev.enter_result(t, rnd, int(parts[0]), parts[1]))
+            done.append(ev.enter_result(t, rnd, int(parts[0]), parts[1], force=force))
         except ev.EventError as exc:
             faults.append(f"{item!r}: {exc}")
     if faults:
         raise _fail("error: nothing saved:\n  " + "\n  ".join(faults))
     _save(t, event)
+    if force and rnd < ev.rounds_paired(t):
+        sys.stderr.write(f"warning: round {rnd} changed with --force: rounds {rnd + 1}-{ev.rounds_paired(t)} "
+                         "were paired on the old scores and stay as they are\n")
     left = ev.unfinished_boards(t, rnd)
     sys.stdout.write(f"round {rnd}: {len(done)} result(s) entered; {len(left)} board(s) still open\n")
 

@@ -283,9 +283,14 @@ _RESULTS = {
 }
 
 
-def enter_result(t: Tournament, rnd: int, number: int, result: str) -> tuple[int, int]:
+def enter_result(t: Tournament, rnd: int, number: int, result: str, *, force: bool = False) -> tuple[int, int]:
     """Enter one board's result as seen by player ``number``: ``1-0``, ``0-1``, ``½-½``
-    (or ``=-=``), forfeits ``+-``, ``-+``, ``--`` (both lose); blank clears it. Returns the board."""
+    (or ``=-=``), forfeits ``+-``, ``-+``, ``--`` (both lose); blank clears it. Returns the board.
+
+    Refused: a draw (or a double forfeit) in a knock-out — the match needs a winner, the
+    play-off's (加赛) winner is entered as a win; changing a result once a later round is
+    paired — that round was paired on the old scores — unless ``force`` (never in a
+    knock-out, whose later rounds follow from the winners: undo them first)."""
     e = _entrant(t, number)
     key = result.strip().replace(" ", "") or " "  # blank clears the result
     if key not in _RESULTS:
@@ -295,6 +300,19 @@ def enter_result(t: Tournament, rnd: int, number: int, result: str) -> tuple[int
     c = e.rounds[rnd - 1]
     d = t.entrants[c.opponent - 1].rounds[rnd - 1]
     mine, theirs = _RESULTS[key]
+    knockout = event_format(t) == "knockout"
+    if knockout and mine in ("=", "-") and theirs in ("=", "-"):
+        raise EventError(f"a knock-out match needs a winner: {result.strip()!r} decides nothing; "
+                         "enter the winner of the play-off (加赛) as a win, 1-0 or 0-1")
+    paired = rounds_paired(t)
+    if c.result != " " and mine != c.result and rnd < paired:
+        if knockout:
+            raise EventError(f"round {rnd} of a knock-out cannot change once round {rnd + 1} is paired: "
+                             f"the bracket follows from its winners (undo rounds {rnd + 1}-{paired} first)")
+        if not force:
+            raise EventError(f"round {rnd}: {number}-{c.opponent} already has a result and rounds "
+                             f"{rnd + 1}-{paired} were paired on the old scores; use --force to change it "
+                             "anyway (later pairings are not redone)")
     c.result, d.result = mine, theirs
     return number, c.opponent
 

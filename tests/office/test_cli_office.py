@@ -185,3 +185,17 @@ def test_arbiter_add_and_list_commands(run, bj):
         assert fragment in bad.output, bad.output
     listed = run("arbiter", "list")
     assert listed.exit_code == 0 and "裁判甲" in listed.output and "yes" in listed.output and "first" in listed.output
+
+
+@pytest.mark.django_db
+def test_player_add_takes_gender_and_birth_from_the_resident_id(run, bj):
+    """docs/office.md: gender and birth date come from a resident ID when not given; an invalid ID is
+    reported as what it is, not as a missing gender."""
+    bad = run("player", "add", "--name", "测试", "--id", "110105200801010023", "-a", "BJ")
+    assert bad.exit_code == EXIT_BAD_INPUT
+    assert "1 problem(s)" in bad.output and "bad check digit" in bad.output and "gender" not in bad.output
+    ok = run("player", "add", "--name", "测试", "--id", "110105200801010022", "-a", "BJ")
+    assert ok.exit_code == 0, ok.output
+    assert (Player.objects.get().gender, Player.objects.get().birth_date) == ("F", date(2008, 1, 1))
+    no_id = run("player", "add", "--name", "无证", "-a", "BJ")
+    assert no_id.exit_code == EXIT_BAD_INPUT and "gender missing" in no_id.output

@@ -209,7 +209,7 @@ def _check_row(raw: dict[str, str], file: str, line: int, today: date, problems:
             gender = gender or facts.gender
         for problem in idnumber.validate_id(id_type, number, birth_date=birth, gender=gender or None, today=today):
             bad("id_number", problem)
-    if not gender and not gender_text:
+    if not gender and not gender_text and not (id_type == "resident" and number):
         bad("gender", "gender missing (and no resident ID to take it from)")
     dan_text = raw.get("dan", "")
     dan = GRADE_SPELLINGS.get(dan_text.lower(), "") if dan_text else ""

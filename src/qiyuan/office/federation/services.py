@@ -130,8 +130,11 @@ def register_player(
         facts = idnumber.parse_resident_id(number)
         birth_date = birth_date or facts.birth_date
         gender = gender or facts.gender
-    if gender not in Player.Gender.values:
-        problems.append("gender missing" if not gender else f"gender {gender!r} is not M or F")
+    if gender and gender not in Player.Gender.values:
+        problems.append(f"gender {gender!r} is not M or F")
+    elif not gender and not (id_type == "resident" and number):
+        problems.append("gender missing (and no resident ID to take it from)")
+    # (a resident ID given but invalid: its own problem is listed; once valid, the gender comes from it)
     if birth_date is not None and birth_date > today:
         problems.append(f"birth date {birth_date.isoformat()} is in the future")
     number = _check_identity(

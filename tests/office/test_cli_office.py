@@ -199,3 +199,15 @@ def test_player_add_takes_gender_and_birth_from_the_resident_id(run, bj):
     assert (Player.objects.get().gender, Player.objects.get().birth_date) == ("F", date(2008, 1, 1))
     no_id = run("player", "add", "--name", "无证", "-a", "BJ")
     assert no_id.exit_code == EXIT_BAD_INPUT and "gender missing" in no_id.output
+
+
+@pytest.mark.django_db
+def test_player_show_gives_the_birth_year_unless_private(run, make_player):
+    """docs/office.md: ``player show`` masks the ID and shows the birth year; --show-id/--private show both in full."""
+    make_player("张三", "F", birth_date=date(1949, 12, 31), id_number=GB_EXAMPLE)
+    shown = run("player", "show", "CN000001")
+    assert shown.exit_code == 0 and "1949" in shown.output
+    assert "1949-12-31" not in shown.output and GB_EXAMPLE not in shown.output
+    for flag in ("--show-id", "--private"):
+        private = run("player", "show", "CN000001", flag).output
+        assert "1949-12-31" in private and GB_EXAMPLE in private

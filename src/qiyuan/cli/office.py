@@ -354,7 +354,9 @@ def player_import(
 @player_app.command("show")
 def player_show(
     ref: Annotated[str, typer.Argument(help="Federation ID (CN000123) or exact name")],
-    show_id: Annotated[bool, typer.Option("--show-id", help="Print the full ID number (staff only; never public)")] = False,
+    show_id: Annotated[bool, typer.Option(
+        "--show-id", "--private",
+        help="Print the full ID number and date of birth (staff only; never public); otherwise masked, birth year")] = False,
 ) -> None:
     """Show a player's registry record and history (name and association changes, dan grants)."""
     ensure_django()
@@ -372,7 +374,8 @@ def player_show(
     table = Table(show_header=False, title=f"{p.federation_id} {p.display_name}")
     rows = [
         ("name", p.name), ("pinyin", p.name_pinyin), ("Latin", p.name_latin),
-        ("gender", p.get_gender_display()), ("born", p.birth_date.isoformat() if p.birth_date else ""),
+        ("gender", p.get_gender_display()),
+        ("born", (p.birth_date.isoformat() if show_id else str(p.birth_year)) if p.birth_date else ""),
         ("ID", f"{p.get_id_type_display()} {p.id_number if show_id else p.masked_id_number}".strip()),
         ("nationality", p.nationality),
         ("association", str(p.association) if p.association else ""), ("club", p.club.name if p.club else ""),

@@ -70,7 +70,7 @@ class Options:
 
 @dataclass
 class ParsedEntrant:
-    where: str  # "row 5" / "player 3": how problems name him
+    where: str  # "player 3 (王五)": how problems name him in a file without cells (TRF, OpenGotha)
     number: int
     name: str
     gender: str = ""  # M / F / ""
@@ -83,6 +83,20 @@ class ParsedEntrant:
     federation_id: str = ""
     name_latin: str = ""
     remark: str = ""
+    row: int | None = None  # the report's results-sheet row: problems then name the cell
+
+    def at(self, what: str = "name") -> str:
+        """Where a problem about ``what`` (number, name, gender, id, association) is: in a report the sheet and
+        cell, with the draw number and name (``Sheet 成绩, cell E7 (No. 5 邵斌)``); else ``where``."""
+        if self.row is None:
+            return self.where
+        from qiyuan.formats.report_xlsx import RESULTS_SHEET
+
+        return f"Sheet {RESULTS_SHEET}, cell {_REPORT_COLUMN[what]}{self.row} (No. {self.number} {self.name})"
+
+
+#: the results sheet's column of each fact of a player (签号, 姓名, 性别, 身份证号, 所属棋协)
+_REPORT_COLUMN = {"number": "B", "name": "C", "gender": "D", "id": "E", "association": "G"}
 
 
 @dataclass
@@ -213,7 +227,7 @@ def _from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
     """A TRF-shaped ``Tournament`` (from a report or a TRF file) as a ParsedEvent, with its games."""
     from qiyuan.tournament.model import FORFEIT_RESULTS
 
-    where = "row" if kind == "report" else "player"
+    where = "No." if kind == "report" else "player"
     ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date, format=fmt,
                      rounds=t.rounds_played, time_control=t.time_control, city=t.city,
                      chief_arbiter=t.chief_arbiter, arbiters=list(t.deputy_arbiters))
@@ -277,16 +291,30 @@ def _opener(mine: str, theirs: str) -> int | None:
 
 
 def parse_report(path: Path, options: Options) -> ParsedEvent:
-    """The competition report workbook (竞赛报告, our template), with the identity checks of every row."""
-    from qiyuan.formats.report_xlsx import read_report
+    """The competition report workbook (竞赛报告, our template), with the identity checks of every row.
 
-    problems: list[str] = []
+    Problems name the file by its own name (never a server path) and the sheet and cell. A draw number
+    used twice is reported as such, without the result checks that would all follow from it.
+    """
+    from dataclasses import replace
+
+    from qiyuan.formats.report_xlsx import RESULTS_SHEET, read_report
+
+    identity = _report_rows(path)
+    rows_of: dict[int, list[int]] = {}
+    for e in identity.get("entrants", []):
+        if e.row is not None:
+            rows_of.setdefault(e.number, []).append(e.row)
+    twice = {n: rs for n, rs in rows_of.items() if len(rs) > 1}
+    problems = [f"{path.name}, Sheet {RESULTS_SHEET}, cells {', '.join(f'B{r}' for r in rs)}: draw number {n} is used "
+                f"twice ({'、'.join(e.name for e in identity['entrants'] if e.row in rs)}); the results are checked "
+                "once every draw number is unique" for n, rs in sorted(twice.items())]
     try:
         t, meta = read_report(path)
     except InputError as exc:
-        problems = [str(p) for p in exc.problems]
+        problems += [str(replace(p, file=path.name)) for p in exc.problems if not (twice and _follows_from_numbers(p))]
         t = meta = None
-    identity = _report_rows(path)
+    row_of = {n: rs[0] for n, rs in rows_of.items()}
     if t is None:
         ev = ParsedEvent(name=identity.get("name", ""), start_date=None, end_date=None, format="swiss", rounds=0)
         ev.problems = problems
@@ -299,9 +327,23 @@ def parse_report(path: Path, options: Options) -> ParsedEvent:
     ev.organiser = meta.organizer or meta.host
     for e in ev.entrants:
         e.remark = meta.remarks.get(e.number, "")
+        e.row = row_of.get(e.number)
     if meta.notes:
         ev.notes.append(f"report notes (说明): {meta.notes}")
     return ev
+
+
+def _follows_from_numbers(p) -> bool:
+    """A reader's problem that a duplicated draw number causes: the draw-number column, results, points."""
+    from qiyuan.formats.report_xlsx import LEAD
+
+    m = re.search(r"cell ([A-Z]+)\d+", str(p.column or ""))
+    if not m:
+        return False
+    col = 0
+    for ch in m[1]:
+        col = col * 26 + ord(ch) - 64
+    return col == 2 or col > len(LEAD)
 
 
 def _report_rows(path: Path) -> dict:
@@ -321,8 +363,9 @@ def _report_rows(path: Path) -> dict:
             vals = ["" if v is None else str(v).strip() for v in row] + [""] * 8
             if not vals[1] and not vals[2]:
                 break
-            out.append(ParsedEntrant(where=f"row {r} ({vals[2]})", number=r, name=vals[2], gender=_SEX.get(vals[3], ""),
-                                     id_number=vals[4], association=vals[6]))
+            number = int(vals[1]) if vals[1].isdigit() else 0
+            out.append(ParsedEntrant(where=f"No. {vals[1] or '?'} ({vals[2]})", number=number, name=vals[2],
+                                     gender=_SEX.get(vals[3], ""), id_number=vals[4], association=vals[6], row=r))
         name = ""
         if INFO_SHEET in wb.sheetnames:
             name = str(wb[INFO_SHEET].cell(3, 2).value or "")
@@ -405,23 +448,23 @@ def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str) -> P
         if n:
             if len(n) == 18 and n[:17].isdigit():
                 for msg in validate_resident_id(n, gender=e.gender or None):
-                    plan.problems.append(f"{source}: {e.where}: ID number {_mask(n)}: {msg}")
+                    plan.problems.append(f"{source}: {e.at('id')}: ID number {_mask(n)}: {msg}")
             else:
                 for msg in validate_document("other", n):
-                    plan.problems.append(f"{source}: {e.where}: {msg}")
+                    plan.problems.append(f"{source}: {e.at('id')}: {msg}")
             if ids[n] > 1:
-                plan.problems.append(f"{source}: {e.where}: entered twice (ID number {_mask(n)} appears {ids[n]} times)")
+                plan.problems.append(f"{source}: {e.at('id')}: entered twice (ID number {_mask(n)} appears {ids[n]} times)")
         elif report:
-            plan.problems.append(f"{source}: {e.where}: ID number (身份证号码) missing; CGA Art. 11(一) requires it")
+            plan.problems.append(f"{source}: {e.at('id')}: ID number (身份证号码) missing; CGA Art. 11(一) requires it")
         if not n and names[(e.name, e.association)] > 1:
-            plan.problems.append(f"{source}: {e.where}: entered twice (same name and association, no ID number)")
+            plan.problems.append(f"{source}: {e.at('name')}: entered twice (same name and association, no ID number)")
         if e.association and e.association.lower() not in assoc_by_key:
             if report:
-                plan.problems.append(f"{source}: {e.where}: unknown association {e.association!r} (not in the registry)")
+                plan.problems.append(f"{source}: {e.at('association')}: unknown association {e.association!r} (not in the registry)")
             else:
-                plan.notes.append(f"{e.where}: association {e.association!r} is not in the registry")
+                plan.notes.append(f"{e.at('association')}: association {e.association!r} is not in the registry")
         if report and not e.gender:
-            plan.problems.append(f"{source}: {e.where}: gender (性别) missing")
+            plan.problems.append(f"{source}: {e.at('gender')}: gender (性别) missing")
     if ev.start_date is None or ev.end_date is None:
         if not ev.problems:
             plan.problems.append(f"{source}: the event's dates are missing")
@@ -443,7 +486,7 @@ def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str) -> P
         if e.federation_id:
             p = Player.objects.filter(federation_id=e.federation_id).first()
             if p is None:
-                plan.problems.append(f"{source}: {e.where}: federation ID {e.federation_id} is not in the registry")
+                plan.problems.append(f"{source}: {e.at('name')}: federation ID {e.federation_id} is not in the registry")
                 continue
         if p is None and n:
             p = Player.objects.filter(id_number=n).first()
@@ -457,7 +500,7 @@ def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str) -> P
             elif key:
                 p = Player.objects.filter(federation_id=key).first()
                 if p is None:
-                    plan.problems.append(f"{source}: {e.where}: --confirm names {key}, which is not in the registry")
+                    plan.problems.append(f"{source}: {e.at('name')}: --confirm names {key}, which is not in the registry")
                     continue
             else:
                 cands = _name_candidates(e, assoc)
@@ -467,7 +510,7 @@ def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str) -> P
                     else:
                         which = ", ".join(f"{c.federation_id} {c.name} ({c.association.code if c.association else '—'}, "
                                           f"born {c.birth_year or '?'})" for c in cands)
-                        plan.pending.append(f"{source}: {e.where}: no ID match; by name and association it may be "
+                        plan.pending.append(f"{source}: {e.at('name')}: no ID match; by name and association it may be "
                                             f"{which} — confirm with --confirm '{e.number}=<federation id>' or "
                                             f"--confirm '{e.number}=new'")
                         continue
@@ -475,7 +518,7 @@ def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str) -> P
             p = _new_player(e, assoc, n)
             plan.new_players.append(p)
         if p.pk is not None and p.pk in matched_by:
-            plan.problems.append(f"{source}: {e.where}: entered twice (same registry player {p.federation_id} as "
+            plan.problems.append(f"{source}: {e.at('name')}: entered twice (same registry player {p.federation_id} as "
                                  f"No. {matched_by[p.pk]})")
         if p.pk is not None:
             matched_by[p.pk] = e.number
@@ -530,10 +573,10 @@ def _registry_notes(plan: Plan, e: ParsedEntrant, p, assoc) -> None:
         old = list(p.name_changes.values_list("old_name", flat=True)) if hasattr(p, "name_changes") else []
         known = " (a recorded name change)" if e.name in old else ""
         said = "" if e.remark else "; the remark column does not explain it (Art. 11(四))"
-        plan.notes.append(f"{e.where}: name differs from the registry's {p.name} ({p.federation_id}){known}{said}")
+        plan.notes.append(f"{e.at('name')}: name differs from the registry's {p.name} ({p.federation_id}){known}{said}")
     if assoc is not None and p.association_id is not None and assoc.pk != p.association_id:
         said = "" if e.remark else "; the remark column does not explain it (Art. 11(四))"
-        plan.notes.append(f"{e.where}: association {assoc.code} differs from the registry's for {p.federation_id}{said}")
+        plan.notes.append(f"{e.at('association')}: association {assoc.code} differs from the registry's for {p.federation_id}{said}")
 
 
 def _new_player(e: ParsedEntrant, assoc, id_number: str):

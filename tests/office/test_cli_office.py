@@ -211,3 +211,29 @@ def test_player_show_gives_the_birth_year_unless_private(run, make_player):
     for flag in ("--show-id", "--private"):
         private = run("player", "show", "CN000001", flag).output
         assert "1949-12-31" in private and GB_EXAMPLE in private
+
+
+@pytest.mark.django_db
+def test_audit_is_readable_at_80_columns_and_as_json(make_player):
+    """Not on a terminal (80 columns): one line per entry and its details as whole key=value pairs."""
+    import json
+
+    from rich.cells import cell_len
+
+    make_player("张三")
+    from qiyuan.office.audit.models import record
+
+    record("clerk", "event.import", None, file="2026年北京市五子棋锦标赛竞赛报告.xlsx", events=["bj-2026", "sh-2026"],
+           games=120, note="a long note " * 8)
+    narrow = CliRunner(env={"COLUMNS": "80"}).invoke(app, ["office", "audit"])
+    assert narrow.exit_code == 0
+    lines = narrow.output.splitlines()
+    assert all(cell_len(x) <= 80 for x in lines), lines
+    text = narrow.output
+    for fragment in ("event.import", "file=2026年北京市五子棋锦标赛竞赛报告.xlsx", 'events=["bj-2026","sh-2026"]',
+                     "games=120", "player.register", "name=张三"):
+        assert fragment in text, text
+    as_json = CliRunner().invoke(app, ["office", "audit", "--json"])
+    rows = [json.loads(x) for x in as_json.output.splitlines()]
+    assert rows[0]["action"] == "event.import" and rows[0]["detail"]["games"] == 120
+    assert rows[1]["action"] == "player.register"

@@ -534,12 +534,12 @@ def audit_cmd(
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="How many entries")] = 30,
     action: Annotated[Optional[str], typer.Option("--action", help="Only actions starting with this, e.g. player.")] = None,
     actor: Annotated[Optional[str], typer.Option("--actor", help="Only this actor")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line (for scripts)")] = False,
 ) -> None:
-    """The audit log: who did what, most recent first."""
+    """The audit log: who did what, most recent first — one line per entry, its details
+    as ``key=value`` below it (wrapped to the terminal's width)."""
     ensure_django()
     import json
-
-    from rich.table import Table
 
     from qiyuan.office.audit.models import AuditLog
 
@@ -550,19 +550,33 @@ def audit_cmd(
         if actor:
             entries = entries.filter(actor=actor)
         entries = list(entries[:limit])
-    from rich.table import Column
+    if as_json:
+        for e in entries:
+            typer.echo(json.dumps({"at": e.at.isoformat(), "actor": e.actor, "action": e.action,
+                                   "object_type": e.object_type, "object_id": e.object_id, "detail": e.detail},
+                                  ensure_ascii=False, default=str))
+        return
+    from rich.console import Console
+    from rich.padding import Padding
+    from rich.text import Text
 
-    table = Table(
-        Column("when (UTC)", no_wrap=True), Column("who", no_wrap=True), Column("action", no_wrap=True),
-        Column("object", no_wrap=True), Column("detail", overflow="fold"),
-    )
+    console = Console(highlight=False)  # wraps by display width (CJK characters take two columns)
     for e in entries:
-        detail = json.dumps(e.detail, ensure_ascii=False, default=str)
-        table.add_row(
-            e.at.strftime("%Y-%m-%d %H:%M:%S"), e.actor, e.action,
-            f"{e.object_type}#{e.object_id}" if e.object_type else "", detail if len(detail) <= 80 else detail[:77] + "…",
-        )
-    _console().print(table)
+        head = Text.assemble((e.at.strftime("%Y-%m-%d %H:%M:%S"), "dim"), "  ", (e.actor, "bold"), "  ",
+                             (e.action, "cyan"), f"  {e.object_type}#{e.object_id}" if e.object_type else "")
+        console.print(head)
+        if e.detail:
+            console.print(Padding(Text(_audit_detail(e.detail)), (0, 0, 0, 4)))
+
+
+def _audit_detail(detail: dict) -> str:
+    """``key=value`` pairs of an audit entry's details; lists and mappings as compact JSON."""
+    import json
+
+    def value(v) -> str:
+        return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, default=str, separators=(",", ":"))
+
+    return "  ".join(f"{k}={value(v)}" for k, v in detail.items())
 
 
 def register(app: typer.Typer) -> None:

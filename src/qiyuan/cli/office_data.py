@@ -99,7 +99,8 @@ def import_cmd(
     kind: Annotated[Optional[str], typer.Option("--kind", help="report, trf, opengotha or history (default: by name)")] = None,
     list_code: ListOption = None,
     confirm: Annotated[Optional[list[str]], typer.Option(
-        "--confirm", help="Confirm a name match: 'NUMBER=CN000123' (draw number or name), or 'NUMBER=new'.")] = None,
+        "--confirm", help="Confirm a name match: 'NUMBER=CN000123' (draw number or name), 'NUMBER=CN000123!' "
+                         "despite a differing ID number, or 'NUMBER=new'.")] = None,
     confirm_all: Annotated[bool, typer.Option("--confirm-all", help="Take every single name+association match.")] = False,
     organiser_level: Annotated[str, typer.Option("--organiser-level", help="state, regional, local or other")] = "state",
     national: Annotated[bool, typer.Option("--national/--not-national", help="A national event (全国性)")] = True,

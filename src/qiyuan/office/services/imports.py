@@ -46,10 +46,42 @@ HISTORY_FILES = ("players.csv", "events.csv", "games.csv")
 class ImportRefused(OfficeError):
     """An import refused; ``rejected`` tells whether the report was recorded as rejected."""
 
-    def __init__(self, problems: list[str], *, rejected: bool = False, pending: list[str] | None = None):
+    def __init__(self, problems: list[str], *, rejected: bool = False, pending: list[str] | None = None,
+                 pending_matches: list | None = None):
         super().__init__(problems + (pending or []))
         self.rejected = rejected
         self.pending = pending or []
+        #: the same matches as data (``PendingMatch``): draw number, report name/association/masked ID, candidates
+        self.pending_matches = pending_matches or []
+
+
+@dataclass(frozen=True)
+class PendingCandidate:
+    """A registry player a report player may be (by name and association)."""
+
+    federation_id: str
+    name: str
+    association: str  # code, "" when none
+    birth_year: int | None
+    id_masked: str  # the registry's ID number, masked ("" when it holds none)
+    id_conflict: bool  # the registry holds an ID number that differs from the report's
+
+
+@dataclass(frozen=True)
+class PendingMatch:
+    """A report player waiting for the officer's confirmation (``ImportRefused.pending_matches``).
+
+    Confirm with ``Options.confirm[str(number)]`` = a candidate's federation ID (ending in ``!`` to override
+    an ID-number conflict) or ``"new"``.
+    """
+
+    number: int  # draw number (签号)
+    name: str
+    association: str  # as the report gives it
+    id_masked: str  # the report's ID number, masked ("" when none)
+    where: str  # sheet and cell (report) or player (other files)
+    candidates: tuple[PendingCandidate, ...]
+    text: str  # the same, as the message in ``ImportRefused.pending``
 
 
 @dataclass
@@ -63,7 +95,8 @@ class Options:
     dan_event: bool = False
     standards_published: bool = False
     format: str | None = None  # overrides the file's format (TRF and OpenGotha files do not say)
-    confirm: dict[str, str] = field(default_factory=dict)  # "draw number or name" → federation id or "new"
+    #: "draw number or name" → federation id (ending in "!": despite a differing ID number) or "new"
+    confirm: dict[str, str] = field(default_factory=dict)
     confirm_all: bool = False
     received_on: date | None = None
 
@@ -182,7 +215,8 @@ def import_file(path: str | Path, rating_list, actor: str, *, kind: str | None =
     if plan.problems:
         _reject(kind, path, sha, actor, rating_list, parsed.name, plan.problems)
     if plan.problems or plan.pending:
-        raise ImportRefused(plan.problems, rejected=bool(plan.problems), pending=plan.pending)
+        raise ImportRefused(plan.problems, rejected=bool(plan.problems), pending=plan.pending,
+                            pending_matches=plan.pending_matches)
     return _late(store(plan, rating_list, actor, kind=kind, filename=path.name, sha=sha, options=options), rating_list)
 
 
@@ -421,6 +455,7 @@ class Plan:
     new_players: list = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)  # matches awaiting the officer's confirmation
+    pending_matches: list[PendingMatch] = field(default_factory=list)  # the same, as data
     notes: list[str] = field(default_factory=list)
     eligibility: dict = field(default_factory=dict)
     arbiters: list = field(default_factory=list)
@@ -494,26 +529,9 @@ def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str) -> P
             p = _follow_merge(p)
             _registry_notes(plan, e, p, assoc)
         else:
-            key = _confirm_key(options, e)
-            if key == "new":
-                p = None
-            elif key:
-                p = Player.objects.filter(federation_id=key).first()
-                if p is None:
-                    plan.problems.append(f"{source}: {e.at('name')}: --confirm names {key}, which is not in the registry")
-                    continue
-            else:
-                cands = _name_candidates(e, assoc)
-                if cands:
-                    if options.confirm_all and len(cands) == 1:
-                        p = cands[0]
-                    else:
-                        which = ", ".join(f"{c.federation_id} {c.name} ({c.association.code if c.association else '—'}, "
-                                          f"born {c.birth_year or '?'})" for c in cands)
-                        plan.pending.append(f"{source}: {e.at('name')}: no ID match; by name and association it may be "
-                                            f"{which} — confirm with --confirm '{e.number}=<federation id>' or "
-                                            f"--confirm '{e.number}=new'")
-                        continue
+            p, waiting = _name_match(plan, e, assoc, n, options, source)
+            if waiting:
+                continue
         if p is None:
             p = _new_player(e, assoc, n)
             plan.new_players.append(p)
@@ -531,6 +549,64 @@ def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str) -> P
     # Arbiters and eligibility.
     _eligibility(plan, ev, rating_list, options, source)
     return plan
+
+
+def _name_match(plan: Plan, e: ParsedEntrant, assoc, n: str, options: Options, source: str):
+    """A report player no ID number found, matched by name and association only with the officer's
+    confirmation; a candidate whose registry ID number differs from the report's only with an explicit
+    override (``NUMBER=CN000123!``), noted. Returns (player or None for a new one, still waiting)."""
+    from qiyuan.office.federation.models import Player
+
+    key = _confirm_key(options, e)
+    if key == "new":
+        return None, False
+    if key:
+        fid, override = key.rstrip("!").strip(), key.endswith("!")
+        p = Player.objects.filter(federation_id=fid).first()
+        if p is None:
+            plan.problems.append(f"{source}: {e.at('name')}: --confirm names {fid}, which is not in the registry")
+            return None, True
+        p = _follow_merge(p)
+        if _id_conflict(p, n):
+            if not override:
+                _pending(plan, e, n, [p], source, f"confirmed as {p.federation_id}, but the registry holds another "
+                         "ID number for that player")
+                return None, True
+            plan.notes.append(f"{e.at('id')}: the report's ID number {_mask(n)} differs from the registry's "
+                              f"{p.masked_id_number} for {p.federation_id}; matched by the officer's override "
+                              "(the registry's ID number kept; check which is right)")
+        elif n and not p.id_number:
+            plan.notes.append(f"{e.at('id')}: the report gives ID number {_mask(n)} for {p.federation_id}, whose "
+                              "registry record has none: record it in the registry")
+        return p, False
+    cands = _name_candidates(e, assoc)
+    if not cands:
+        return None, False
+    if options.confirm_all and len(cands) == 1 and not _id_conflict(cands[0], n):
+        return cands[0], False
+    _pending(plan, e, n, cands, source, "no ID match")
+    return None, True
+
+
+def _id_conflict(p, n: str) -> bool:
+    return bool(n and p.id_number and p.id_number != n)
+
+
+def _pending(plan: Plan, e: ParsedEntrant, n: str, cands: list, source: str, why: str) -> None:
+    """A match waiting for the officer: as text (``plan.pending``) and as data (``plan.pending_matches``)."""
+    found = tuple(PendingCandidate(c.federation_id, c.name, c.association.code if c.association else "",
+                                   c.birth_year, c.masked_id_number if c.id_number else "", _id_conflict(c, n))
+                  for c in cands)
+    which = ", ".join(f"{c.federation_id} {c.name} ({c.association or '—'}, born {c.birth_year or '?'}"
+                      + (f"; registry ID {c.id_masked} differs from the report's {_mask(n)}" if c.id_conflict else "")
+                      + ")" for c in found)
+    override = any(c.id_conflict for c in found)
+    text = (f"{source}: {e.at('name')}: {why}; by name and association it may be {which} — confirm with --confirm "
+            f"'{e.number}=<federation id>'" + (" (with a final ! to override a differing ID number)" if override
+                                                else "") + f" or --confirm '{e.number}=new'")
+    plan.pending.append(text)
+    plan.pending_matches.append(PendingMatch(e.number, e.name, e.association, _mask(n) if n else "", e.at("name"),
+                                             found, text))
 
 
 def _mask(n: str) -> str:

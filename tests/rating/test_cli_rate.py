@@ -108,6 +108,24 @@ def test_both_engines_write_identical_files(tmp_path):
         assert (tmp_path / "fast" / name).read_bytes() == (tmp_path / "ref" / name).read_bytes(), name
 
 
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_changes_csv_leaves_empty_what_does_not_apply(tmp_path, engine):
+    """docs/formats.md: We, K and ΔR are empty (unquoted) for newcomer (Ru) and not_rated rows."""
+    out = tmp_path / "o"
+    rate(files(tmp_path), out, "--engine", engine)
+    text = (out / "changes.csv").read_text(encoding="utf-8")
+    assert '""' not in text
+    changes = rows(out / "changes.csv")
+    by_method = {m: [c for c in changes if c["method"] == m] for m in ("newcomer", "not_rated", "averaging")}
+    assert all(by_method.values())
+    for c in by_method["newcomer"] + by_method["not_rated"]:
+        assert (c["We"], c["K"], c["delta"]) == ("", "", ""), c
+    p1_e3 = next(c for c in by_method["not_rated"] if (c["player_id"], c["event_id"]) == ("P1", "E3"))
+    assert (p1_e3["games"], p1_e3["W"]) == ("0", "0")
+    for c in by_method["averaging"]:
+        assert c["We"] and c["K"] and c["delta"], c
+
+
 def test_bad_input_lists_every_problem_exits_2_and_writes_nothing(tmp_path):
     f = files(tmp_path,
               players=PLAYERS + "P6,孙八,,\n",

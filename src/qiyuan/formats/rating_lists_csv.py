@@ -4,7 +4,9 @@ Each list has every player: ``player_id,name,rating,games,status`` (rating
 empty when he has none; status active / inactive / unrated / removed), in
 the list's order. ``changes.csv`` has one row per player per rated event:
 ``player_id,event_id,games,W,We,K,delta`` then ``list_date,method``. Numbers
-are written exactly, without trailing zeros (``4.35``, ``2.3``, ``-9``).
+are written exactly, without trailing zeros (``4.35``, ``2.3``, ``-9``); a
+cell whose value does not apply (We, K, ΔR of a newcomer's Ru row or of a
+``not_rated`` row) is empty.
 
 Both engines' histories are written by the same code: from ``PublishedList``
 and ``EventChange`` objects, or — for the fast path's columnar history, which
@@ -84,6 +86,23 @@ def _changes_frame(changes: Sequence) -> pl.DataFrame:
     )
 
 
+#: Methods whose rows have no We, K or ΔR: a newcomer's performance rating Ru (his first rating is a
+#: mean of Ru, not a ΔR) and an event that did not count for him.
+NO_DELTA_METHODS = ("newcomer", "not_rated")
+
+
+def _changes_as_written(changes: pl.DataFrame) -> pl.DataFrame:
+    """changes.csv's columns with an empty (null, written unquoted) cell wherever a value does not apply."""
+    no_delta = pl.col("method").is_in(NO_DELTA_METHODS)
+    return changes.select(
+        *(
+            pl.when(no_delta | (pl.col(c).cast(pl.String) == "")).then(None).otherwise(pl.col(c)).alias(c)
+            if c in ("We", "K", "delta") else pl.col(c)
+            for c in CHANGE_COLUMNS
+        )
+    )
+
+
 def write_history(directory: Path, history, players: Sequence[Player]) -> list[Path]:
     """Write every list of ``history`` and its changes into ``directory``; return the files written.
 
@@ -111,6 +130,6 @@ def write_history(directory: Path, history, players: Sequence[Player]) -> list[P
         written.append(path)
     changes = history.changes_frame() if hasattr(history, "changes_frame") else _changes_frame(history.changes)
     path = directory / "changes.csv"
-    changes.select(CHANGE_COLUMNS).write_csv(path)
+    _changes_as_written(changes).write_csv(path)
     written.append(path)
     return written

@@ -191,17 +191,44 @@ def file_digest(path: Path) -> str:
 
 def import_file(path: str | Path, rating_list, actor: str, *, kind: str | None = None, options: Options | None = None,
                 progress: Callable[[str, int, int], None] | None = None) -> ImportResult:
-    """Import one file into ``rating_list``; raises ``ImportRefused`` listing every problem."""
-    from qiyuan.office.events.models import ImportBatch
+    """Import one file into ``rating_list``; raises ``ImportRefused`` listing every problem.
 
+    Every refused file — a bad report, a history directory with bad data, a file of unknown kind, the
+    same file again — is kept as a ``RejectedReport`` with the reasons (``ImportRefused.rejected``); a
+    report only waiting for the officer to confirm name matches is not refused, and not kept.
+    """
     path = Path(path)
     options = options or Options()
     if not path.exists():
         raise OfficeError(f"{path}: no such file or directory")
-    kind = kind or detect_kind(path)
-    if kind not in KINDS:
-        raise OfficeError(f"unknown import kind {kind!r}; one of {', '.join(KINDS)}")
     sha = file_digest(path)
+    try:
+        return _import(path, sha, rating_list, actor, kind, options, progress)
+    except ImportRefused as exc:
+        reasons = [p for p in exc.problems if p not in exc.pending]
+        if reasons and not exc.rejected:
+            _reject(kind or _kind_or_unknown(path), path, sha, actor, rating_list, "", reasons)
+            exc.rejected = True
+        raise
+
+
+def _kind_or_unknown(path: Path) -> str:
+    try:
+        return detect_kind(path)
+    except OfficeError:
+        return "unknown"
+
+
+def _import(path: Path, sha: str, rating_list, actor: str, kind: str | None, options: Options,
+            progress: Callable[[str, int, int], None] | None) -> ImportResult:
+    from qiyuan.office.events.models import ImportBatch
+
+    try:
+        kind = kind or detect_kind(path)
+    except OfficeError as exc:
+        raise ImportRefused(exc.problems) from None
+    if kind not in KINDS:
+        raise ImportRefused([f"{path.name}: unknown import kind {kind!r}; one of {', '.join(KINDS)}"])
     earlier = ImportBatch.objects.filter(sha256=sha).first()
     if earlier is not None:
         raise ImportRefused([f"{path.name}: this file was already imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
@@ -239,11 +266,28 @@ def _reject(kind: str, path: Path, sha: str, actor: str, rating_list, event_name
     from qiyuan.office.audit.models import record
     from qiyuan.office.events.models import RejectedReport
 
-    content = path.read_bytes() if path.is_file() and path.stat().st_size <= KEEP_CONTENT_BYTES else None
-    rej = RejectedReport.objects.create(kind=kind, filename=path.name, sha256=sha, actor=actor,
+    content = _content(path)
+    rej = RejectedReport.objects.create(kind=kind[:12], filename=path.name, sha256=sha, actor=actor,
                                         rating_list=rating_list, event_name=event_name[:200], reasons=reasons,
                                         content=content)
     record(actor, "report.reject", rej, filename=path.name, reasons=len(reasons))
+
+
+def _content(path: Path) -> bytes | None:
+    """The refused file's bytes (a history directory: its CSV files zipped), when small enough to keep."""
+    import io
+    import zipfile
+
+    if path.is_file():
+        return path.read_bytes() if path.stat().st_size <= KEEP_CONTENT_BYTES else None
+    files = [f for f in sorted(path.iterdir()) if f.is_file() and f.suffix.lower() == ".csv"] if path.is_dir() else []
+    if not files or sum(f.stat().st_size for f in files) > KEEP_CONTENT_BYTES:
+        return None
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in files:
+            z.write(f, f.name)
+    return buf.getvalue()
 
 
 # ---------------------------------------------------------------------------------------------- readers → ParsedEvent

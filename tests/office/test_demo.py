@@ -27,6 +27,11 @@ def test_demo_round_trip_import_compute_publish_verify(tmp_path):
     assert summary.players == 420 and summary.games > 10000 and summary.editions >= 24
     assert len(summary.tops["CGA"]) == 10 and len(summary.tops["GO"]) == 10
     cga = RatingList.objects.get(code="CGA")
+    # two list calendars: CGA January/July, Go every four months; both published to 1 January 2025
+    dates = {rl.code: sorted({e.list_date for e in rl.editions.all()}) for rl in RatingList.objects.all()}
+    assert {d.month for d in dates["CGA"]} == {1, 7} and {d.month for d in dates["GO"]} == {1, 5, 9}
+    assert dates["CGA"][-1] == dates["GO"][-1] == date(2025, 1, 1)
+    assert date(2024, 9, 1) in dates["GO"]
     # the late report was rated by a correction of its own period
     corr = Edition.objects.get(rating_list=cga, list_date=date(2024, 7, 1), number=2)
     assert corr.is_correction and "late report" in corr.reason

@@ -2,7 +2,8 @@
 
 Built through the office's real paths: registered players (Chinese names,
 valid resident ID numbers), the archive of past events imported as history
-files into a CGA Gomoku list and a Go list, every due list published; then a
+files into a CGA Gomoku list (lists in January and July) and a Go list (its
+own calendar: January, May, September), every due list published; then a
 new season arrives as competition report workbooks (matched to the registry
 by ID number, eligibility checked), its list is published, and a late report
 of an already-published period is rated by a correction edition. Finally
@@ -20,6 +21,9 @@ from datetime import date, timedelta
 from pathlib import Path
 
 ACTOR = "demo"
+#: the Go list's own calendar (the later Go practice): lists on 1 January, 1 May and 1 September,
+#: cut-offs 31 December, 30 April and 31 August
+GO_CALENDAR = "publication_months = [1, 5, 9]\n"
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛段雷侯龙史陶黎贺顾毛郝龚邵万钱严武戴莫孔向汤欧阳"
 GIVEN_M = "伟强磊军洋勇杰涛明超刚鹏辉建国志宏文斌宇浩然子轩雨泽思远一鸣晓东海波俊峰天佑博文昊天逸凡浩宇明哲振华立新卫东"
 GIVEN_F = "芳娜秀英敏静丽艳娟霞桂玉萍红玲芬燕欣怡子涵梓萱嘉琪雅婷佳怡晨曦紫萱诗琪梦瑶子墨若汐清扬书瑶安琪昕悦春梅秋月冬雪"
@@ -73,6 +77,8 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
     _registry(rng)
     cga = RatingList.objects.get(code="CGA")
     go = RatingList.objects.get(code="GO")
+    go.rules_overrides = GO_CALENDAR  # two list calendars side by side: CGA Jan/Jul, Go every four months
+    go.save(update_fields=["rules_overrides"])
     gomoku_players, go_players = _players(rng)
     with tempfile.TemporaryDirectory(prefix="qiyuan-demo-") as tmp:
         tmp_path = Path(tmp)
@@ -84,7 +90,12 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
         import_file(o_dir, go, ACTOR, kind="history")
         step("archive", 2, 2)
         publish_due(cga, ACTOR, progress=lambda n, t: step("CGA lists", n, t))
-        publish_due(go, ACTOR, progress=lambda n, t: step("Go lists", n, t))
+        publish_due(go, ACTOR, until=date(2024, 5, 1), progress=lambda n, t: step("Go lists", n, t))
+        # The Go season's events (to 2024-12), and every due Go list to 1 January 2025.
+        s_dir = _history(rng, tmp_path / "go-season", go_players, date(2024, 7, 1), date(2024, 12, 10), "WQS", 4,
+                         go=True)
+        import_file(s_dir, go, ACTOR, kind="history")
+        publish_due(go, ACTOR, until=date(2025, 1, 1))
 
         # The new season: two national events arrive as competition reports.
         season = [("2024年全国五子棋锦标赛", date(2024, 8, 10), 36, "swiss", 7),

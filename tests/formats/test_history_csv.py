@@ -145,3 +145,46 @@ def test_a_trf_entrant_without_player_id_is_a_problem():
                    entrants=[Entrant(1, "甲", player_id=""), Entrant(2, "乙", player_id="P2")])
     event, _, _, found = tournament_rows(t, "x.trf")
     assert event is None and len(found) == 1 and "entrant 1" in str(found[0])
+
+
+def _cells(*spec):
+    return [RoundCell(opp, colour, res) for opp, colour, res in spec]
+
+
+def _double_round_robin(xqm: str | None) -> Tournament:
+    t = Tournament(name="双循环", start_date=date(2011, 5, 1), end_date=date(2011, 5, 3), entrants=[
+        Entrant(1, "甲", player_id="P1", rounds=_cells((2, "b", "1"), (3, "w", "1"), (2, "w", "0"), (3, "b", "="))),
+        Entrant(2, "乙", player_id="P2", rounds=_cells((1, "w", "0"), (3, "b", "1"), (1, "b", "1"), (3, "w", "0"))),
+        Entrant(3, "丙", player_id="P3", rounds=_cells((1, "b", "0"), (2, "w", "0"), (2, "b", "1"), (1, "w", "="))),
+    ])
+    # rounds as written are not a Berger table, but every pair met twice
+    if xqm is not None:
+        t.extra["XQM"] = [xqm]
+    return t
+
+
+@pytest.mark.parametrize("xqm", ["double_round_robin", None])
+def test_a_trf_double_round_robin_is_rated_as_a_round_robin(xqm):
+    event, games, _, found = tournament_rows(_double_round_robin(xqm), "drr.trf")
+    assert found == [] and event.format is EventFormat.ROUND_ROBIN and len(games) == 6
+
+
+@pytest.mark.parametrize("xqm, fmt", [("knockout", EventFormat.KNOCKOUT), ("round_robin", EventFormat.ROUND_ROBIN),
+                                      ("match", EventFormat.MATCH), ("swiss", EventFormat.SWISS)])
+def test_a_trf_event_takes_the_format_its_xqm_line_records(xqm, fmt):
+    # four players, two rounds: a knock-out (or a round robin with games missing): not everyone met
+    t = Tournament(name="x", start_date=date(2011, 5, 1), end_date=date(2011, 5, 2), entrants=[
+        Entrant(1, "甲", player_id="P1", rounds=_cells((4, "b", "1"), (2, "w", "1"))),
+        Entrant(2, "乙", player_id="P2", rounds=_cells((3, "b", "1"), (1, "b", "0"))),
+        Entrant(3, "丙", player_id="P3", rounds=_cells((2, "w", "0"), (None, "-", "U"))),
+        Entrant(4, "丁", player_id="P4", rounds=_cells((1, "w", "0"), (None, "-", "U"))),
+    ])
+    t.extra["XQM"] = [xqm]
+    event, _, _, found = tournament_rows(t, "ko.trf")
+    assert found == [] and event.format is fmt
+
+
+def test_a_trf_event_with_an_unknown_xqm_format_is_a_problem():
+    event, _, _, found = tournament_rows(_double_round_robin("blitz"), "b.trf")
+    assert event is None and len(found) == 1
+    assert "b.trf" in str(found[0]) and "XQM" in str(found[0]) and "'blitz'" in str(found[0])

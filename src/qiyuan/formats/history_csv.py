@@ -499,19 +499,38 @@ def read_history(
 # An event given as a TRF file
 
 
-def _trf_event_format(t: Tournament) -> EventFormat:
-    """Round robin when every entrant met every other exactly once, else Swiss."""
+#: The event file's formats (``XQM`` line, written by ``qiyuan event new --format``) as rated:
+#: a double round robin is a round robin whose pairs met twice (the cycles come from the games).
+TRF_FORMATS = {
+    "swiss": EventFormat.SWISS,
+    "round_robin": EventFormat.ROUND_ROBIN,
+    "double_round_robin": EventFormat.ROUND_ROBIN,
+    "knockout": EventFormat.KNOCKOUT,
+    "match": EventFormat.MATCH,
+    "team": EventFormat.TEAM,
+}
+
+
+def _trf_event_format(t: Tournament) -> EventFormat | str:
+    """The format the file records (``XQM``); without one, inferred from the pairings.
+
+    Inferred: a round robin when every pair of entrants met equally often
+    (once, twice, …), else Swiss. An ``XQM`` value we do not know is returned
+    as text, for the caller to report.
+    """
+    recorded = t.extra.get("XQM")
+    if recorded:
+        value = recorded[0].strip()
+        return TRF_FORMATS.get(value, value)
     n = len(t.entrants)
-    met = {
-        (min(e.number, c.opponent), max(e.number, c.opponent))
-        for e in t.entrants
-        for c in e.rounds
-        if c.opponent is not None
-    }
-    all_once = n > 2 and len(met) == n * (n - 1) // 2 and all(
-        sum(c.opponent is not None for c in e.rounds) == n - 1 for e in t.entrants
-    )
-    return EventFormat.ROUND_ROBIN if all_once else EventFormat.SWISS
+    meetings: dict[tuple[int, int], int] = {}
+    for e in t.entrants:
+        for c in e.rounds:
+            if c.opponent is not None and c.opponent > e.number:
+                pair = (e.number, c.opponent)
+                meetings[pair] = meetings.get(pair, 0) + 1
+    every_pair_alike = n > 2 and len(meetings) == n * (n - 1) // 2 and len(set(meetings.values())) == 1
+    return EventFormat.ROUND_ROBIN if every_pair_alike else EventFormat.SWISS
 
 
 def _trf_result(own: str, other: str | None) -> Result | None:
@@ -529,8 +548,9 @@ def tournament_rows(
     Each game is read once, from the lower draw number's cell; byes and
     unplayed cells are skipped, forfeits become ``+-``/``-+``, TRF's unrated
     results (W/D/L) are left out. Every entrant needs the players.csv id in
-    the TRF id field; the format is a round robin when everyone met everyone
-    once, else Swiss.
+    the TRF id field. The format is the file's ``XQM`` line (``qiyuan event
+    new --format``; a double round robin is rated as a round robin); a file
+    without one is a round robin when every pair met equally often, else Swiss.
     """
     name = str(path)
     problems: list[Problem] = []
@@ -542,10 +562,13 @@ def tournament_rows(
     for e in t.entrants:
         if not e.player_id.strip():
             problems.append(Problem(name, None, "player id", f"entrant {e.number} ({e.name}) has no player id"))
+    fmt = _trf_event_format(t)
+    if not isinstance(fmt, EventFormat):
+        problems.append(Problem(name, None, "XQM", f"unknown event format '{fmt}' (one of: {', '.join(TRF_FORMATS)})"))
     if problems:
         return None, [], [], problems
     event_id = Path(name).stem
-    event = Event(event_id, t.name or event_id, t.start_date, t.end_date, _trf_event_format(t))
+    event = Event(event_id, t.name or event_id, t.start_date, t.end_date, fmt)
     games: list[Game] = []
     for e in t.entrants:
         for rnd, cell in enumerate(e.rounds, start=1):

@@ -2,6 +2,9 @@
 players, pairings and results per round, the crosstable, standings with the
 tie-breaks. The same for an event running at the desk (its TRF) and for an
 imported event (its stored entries and games). Never the ID numbers.
+
+A Go event (an event of a Go list, e.g. from OpenGotha) is shown the Go way:
+1 point a win, the places as reported, no Gomoku tie-breaks (辅分一…七).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from decimal import Decimal
 from django.utils.translation import gettext_lazy as _
 
 from qiyuan.tournament.eventfile import score
-from qiyuan.tournament.model import Entrant, RoundCell, Tournament
+from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
 
 RESULT_TEXT = {"1": "1-0", "0": "0-1", "=": "½-½", "W": "1-0", "L": "0-1", "D": "½-½", "+": "+ / −", "-": "− / +",
                " ": ""}
@@ -63,6 +66,8 @@ class EventView:
     tiebreak_names: list[str]
     live_event: object | None = None
     staff: bool = False
+    score_label: object = _("积分")
+    go: bool = False
 
     @property
     def standing_rows(self) -> list[tuple]:
@@ -121,5 +126,41 @@ def _standings(t: Tournament):
     return standings(t)
 
 
-def build(t: Tournament, *, live_event=None, staff: bool = False) -> EventView:
+#: Go (围棋): a win is one point (胜局数); a pairing bye counts as a win, as in OpenGotha.
+GO_POINTS = PointSystem(win=Decimal(1), draw=Decimal("0.5"), loss=Decimal(0), forfeit_win=Decimal(1),
+                        forfeit_loss=Decimal(0), pairing_bye=Decimal(1), half_bye=Decimal("0.5"),
+                        full_bye=Decimal(1), zero_bye=Decimal(0))
+
+
+@dataclass
+class GoRow:
+    """A row of a Go event's standings: its place as reported (else by wins) and its wins."""
+
+    rank: int
+    number: int
+    name: str
+    score: Decimal
+    tiebreaks: tuple = ()
+
+
+def _go_standings(t: Tournament) -> list[GoRow] | None:
+    if not t.entrants or not any(e.rounds for e in t.entrants):
+        return None
+    wins = {e.number: score(e, GO_POINTS) for e in t.entrants}
+    if all(e.rank for e in t.entrants):
+        order = sorted(t.entrants, key=lambda e: (e.rank, e.number))
+        return [GoRow(e.rank, e.number, e.name, wins[e.number]) for e in order]
+    order = sorted(t.entrants, key=lambda e: (-wins[e.number], e.number))
+    rows: list[GoRow] = []
+    for i, e in enumerate(order, 1):
+        shared = rows and rows[-1].score == wins[e.number]
+        rows.append(GoRow(rows[-1].rank if shared else i, e.number, e.name, wins[e.number]))
+    return rows
+
+
+def build(t: Tournament, *, live_event=None, staff: bool = False, go: bool = False) -> EventView:
+    """The event page's content; ``go``: an event of a Go list (Go points and places, no tie-breaks)."""
+    if go:
+        t.points = GO_POINTS
+        return EventView(t, _rounds(t), _cross(t), _go_standings(t), [], live_event, staff, _("胜局"), True)
     return EventView(t, _rounds(t), _cross(t), _standings(t), TIEBREAK_NAMES, live_event, staff)

@@ -22,9 +22,9 @@ from django.views.decorators.http import require_http_methods
 
 from qiyuan.office.events.models import Event, ImportBatch, RejectedReport
 from qiyuan.office.ratings.models import RatingList
-from qiyuan.rating.eligibility import OrganiserLevel
 from qiyuan.rating.model import EventFormat
 
+from ...labels import EVENT_FORMATS, organiser_level_choices
 from ..permissions import OFFICER, role_required
 
 
@@ -130,13 +130,12 @@ _CANDIDATE = re.compile(r"\b([A-Z]{2}\d{4,})\b")
 class UploadForm(forms.Form):
     file = forms.FileField(label=gettext_lazy("文件"))
     rating_list = forms.ModelChoiceField(RatingList.objects.all(), label=gettext_lazy("榜单"), to_field_name="code")
-    organiser_level = forms.ChoiceField(label=gettext_lazy("主办单位级别"),
-                                        choices=[(lvl.value, lvl.value) for lvl in OrganiserLevel])
+    organiser_level = forms.ChoiceField(label=gettext_lazy("主办单位级别"), choices=organiser_level_choices())
     national = forms.BooleanField(label=gettext_lazy("全国性赛事"), required=False, initial=True)
     international = forms.BooleanField(label=gettext_lazy("国际性赛事"), required=False)
     dan_event = forms.BooleanField(label=gettext_lazy("等级赛（授予段级位）"), required=False)
     format = forms.ChoiceField(label=gettext_lazy("赛制（TRF/OpenGotha 文件未注明时）"), required=False,
-                               choices=[("", "—")] + [(f.value, f.value) for f in EventFormat])
+                               choices=[("", "—")] + [(f.value, EVENT_FORMATS.get(f.value, f.value)) for f in EventFormat])
     received_on = forms.DateField(label=gettext_lazy("收到日期"), required=False,
                                   widget=forms.DateInput(attrs={"type": "date"}))
 

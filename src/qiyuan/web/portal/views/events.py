@@ -10,9 +10,11 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from qiyuan.office.events.models import Event, Game
+from qiyuan.office.federation.models import Association
 from qiyuan.office.ratings.models import RatingChange
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 
@@ -89,6 +91,15 @@ def eligibility_view(event: Event) -> dict:
     return {"family": family, "failures": failures, "notes": data.get("notes") or [], "checks": checks}
 
 
+def _english_associations(t: Tournament) -> None:
+    """On English pages, the entrants' associations by their English names (where the registry has one)."""
+    if not (get_language() or "").startswith("en"):
+        return
+    names = dict(Association.objects.exclude(name_en="").values_list("name", "name_en"))
+    for e in t.entrants:
+        e.federation = names.get(e.federation, e.federation)
+
+
 def event(request, code: str):
     from qiyuan.web.desk.live import load
     from qiyuan.web.desk.models import LiveEvent
@@ -101,11 +112,13 @@ def event(request, code: str):
     if live is not None:
         view = build(load(live), live_event=live)
     else:
-        view = build(tournament_from_records(stored))
-        computed_ok = all(
+        go = stored.rating_list.family.startswith("cn-go")
+        view = build(tournament_from_records(stored), go=go)
+        computed_ok = go or all(
             e.points is None or e.points == r.score for e, r in zip(view.t.entrants, view.cross, strict=True)
         )
         context["reported_scores_agree"] = computed_ok
+    _english_associations(view.t)
     context["v"] = view
     if stored is not None:
         changes = (

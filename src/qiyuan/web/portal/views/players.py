@@ -22,6 +22,7 @@ from qiyuan.office.federation.services import search_players
 from qiyuan.office.ratings.models import EditionEntry, RatingChange
 from qiyuan.rating.model import Result
 
+from ...numbers import signed_delta
 from ..chart import ChartPoint, rating_history_svg
 from ..editions import current_edition_ids, editions_by_id
 
@@ -175,7 +176,7 @@ def individual_calculations(player: Player, changes: list[RatingChange]) -> list
                 if g is not None:
                     res = result_symbol(result_for(g, player.pk))
                 calc.rows.append(CalcRow(ln.get("round"), opp, _num(ln.get("opponent_rating")), res,
-                                         _signed(ln.get("D")), _num(ln.get("We")), _signed(ln.get("dR")),
+                                         _signed(ln.get("D")), _num(ln.get("We")), signed_delta(ln.get("dR")),
                                          _num(ln.get("K"))))
         else:
             ro = c.before

@@ -188,3 +188,27 @@ def test_a_trf_event_with_an_unknown_xqm_format_is_a_problem():
     event, _, _, found = tournament_rows(_double_round_robin("blitz"), "b.trf")
     assert event is None and len(found) == 1
     assert "b.trf" in str(found[0]) and "XQM" in str(found[0]) and "'blitz'" in str(found[0])
+
+
+def _swiss_without_ranks(second_round_12: str) -> Tournament:
+    """Round 1: 1 beats 2, 3 beats 4; round 2: 1–3 drawn (or 1–4, 3–2 won by 1 and 3)."""
+    if second_round_12 == "draw":
+        r2 = {1: (3, "b", "="), 2: (4, "b", "1"), 3: (1, "w", "="), 4: (2, "w", "0")}
+    else:
+        r2 = {1: (4, "b", "1"), 2: (3, "w", "0"), 3: (2, "b", "1"), 4: (1, "w", "0")}
+    r1 = {1: (2, "b", "1"), 2: (1, "w", "0"), 3: (4, "b", "1"), 4: (3, "w", "0")}
+    return Tournament(name="x", start_date=date(2011, 5, 1), end_date=date(2011, 5, 2), entrants=[
+        Entrant(n, f"棋手{n}", player_id=f"P{n}", rounds=_cells(r1[n], r2[n])) for n in (1, 2, 3, 4)])
+
+
+def test_a_trf_without_ranks_is_ranked_by_score_and_tie_breaks():
+    # 1 and 3 both on 3 points; 辅分一 5 against 3: only 1 is the champion
+    _, _, standings, found = tournament_rows(_swiss_without_ranks("draw"), "s.trf")
+    assert found == []
+    assert [(s.player_id, s.rank) for s in standings] == [("P1", 1), ("P3", 2), ("P2", 3), ("P4", 4)]
+
+
+def test_a_trf_without_ranks_keeps_shared_places_shared():
+    # 1 and 3 both won twice against the same opponents' scores, and never met: they share first place
+    _, _, standings, _ = tournament_rows(_swiss_without_ranks("wins"), "s.trf")
+    assert {s.player_id: s.rank for s in standings} == {"P1": 1, "P3": 1, "P2": 3, "P4": 3}

@@ -28,6 +28,7 @@ from qiyuan.formats.errors import InputError, Problem
 from qiyuan.rating.columnar import CODE_OF_RESULT, GameColumns, StandingColumns
 from qiyuan.rating.model import RESULT_ALIASES, Event, EventFormat, Game, Gender, Player, Result, Standing
 from qiyuan.tournament.model import Tournament
+from qiyuan.tournament.standings import standings as final_standings
 
 LINE = "__line"
 
@@ -551,6 +552,8 @@ def tournament_rows(
     the TRF id field. The format is the file's ``XQM`` line (``qiyuan event
     new --format``; a double round robin is rated as a round robin); a file
     without one is a round robin when every pair met equally often, else Swiss.
+    The ranks are the file's rank column; a file without ranks is ranked by
+    score and the tie-breaks (名次之决定), players still equal sharing a place.
     """
     name = str(path)
     problems: list[Problem] = []
@@ -580,4 +583,6 @@ def tournament_rows(
             if result is not None:
                 games.append(Game(event_id, rnd, e.player_id.strip(), by_number[cell.opponent].player_id.strip(), result))
     standings = [Standing(event_id, e.player_id.strip(), e.rank) for e in t.entrants if e.rank]
+    if not standings:  # no rank column (qiyuan's event files): score, then the tie-breaks; shared places stay shared
+        standings = [Standing(event_id, by_number[row.number].player_id.strip(), row.rank) for row in final_standings(t)]
     return event, games, standings, problems

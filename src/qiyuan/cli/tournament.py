@@ -42,7 +42,11 @@ Decisions the rules leave open:
  • knock-out: seeded by rating, top seeds get the byes, the upper place
    opens; a drawn match needs a play-off: enter its winner as a win;
  • round robin: Berger tables, the player listed first opens; in an odd
-   field one player sits out each round (Z).
+   field one player sits out each round (Z);
+ • match (--format match --rounds N): 2 players, N games, player 1 opens
+   the odd games; team (--format team --boards K, add-player --team T):
+   teams meet by Berger tables, board k against board k, the home team
+   opens the odd boards; team match won by more board points (2/1/0).
 """
 
 event_app = typer.Typer(help=EVENT_HELP, no_args_is_help=True, rich_markup_mode=None)
@@ -164,6 +168,9 @@ def _print_standings(t: Tournament, as_csv: bool) -> None:
     if event_format(t) == "knockout":
         _print_knockout_places(t, as_csv)
         return
+    if event_format(t) in ("match", "team"):
+        _print_match_or_teams(t, as_csv)
+        return
     from qiyuan.tournament.standings import standings as compute
 
     rows = compute(t)
@@ -189,6 +196,35 @@ def _print_standings(t: Tournament, as_csv: bool) -> None:
 def _plain(d) -> str:
     """A Decimal without trailing zeros: 49.0 -> 49, 182.00 -> 182, 37.75 stays."""
     return format(d.normalize(), "f")
+
+
+def _print_match_or_teams(t: Tournament, as_csv: bool) -> None:
+    """A match: the two players' scores and games won/drawn/lost; a team event: the teams
+    by match points (2/1/0), then board points."""
+    from qiyuan.tournament.eventfile import event_format, pad, text_width
+    from qiyuan.tournament import teams as tm
+
+    if event_format(t) == "match":
+        title = f"match of {t.rounds_planned} games: the higher score wins, equal scores draw"
+        head = ["rank", "number", "name", "score", "won", "drawn", "lost"]
+        rows = [[r.rank, r.number, r.name, _plain(r.score), r.won, r.drawn, r.lost] for r in tm.match_standings(t)]
+    else:
+        title = "team event: ranked by match points (won 2, drawn 1, lost 0), then board points"
+        head = ["rank", "team", "name", "match_points", "board_points", "won", "drawn", "lost"]
+        rows = [[r.rank, r.team.number, r.team.name, r.match_points, _plain(r.board_points), r.won, r.drawn, r.lost]
+                for r in tm.team_standings(t)]
+    if as_csv:
+        import csv
+
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(head)
+        w.writerows(rows)
+        return
+    width = max([text_width(str(r[2])) for r in rows] + [4])
+    shown = ["Rk", "No", "Name"] + [h.replace("_points", "").capitalize() for h in head[3:]]
+    out = [title, f"{shown[0]:>4} {shown[1]:>5} {pad(shown[2], width)} " + " ".join(f"{h:>6}" for h in shown[3:])]
+    out += [f"{r[0]:>4} {r[1]:>5} {pad(str(r[2]), width)} " + " ".join(f"{x!s:>6}" for x in r[3:]) for r in rows]
+    sys.stdout.write("\n".join(out) + "\n")
 
 
 def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
@@ -268,7 +304,9 @@ def event_new(
     event: Path = typer.Argument(..., help="the event file to create"),
     name: str = typer.Option(..., help="赛事名称"),
     rounds: int | None = typer.Option(None, help="rounds planned (XXR); round robins: set by the players"),
-    fmt: str = typer.Option("swiss", "--format", help="swiss | round_robin | double_round_robin | knockout"),
+    fmt: str = typer.Option("swiss", "--format",
+                            help="swiss | round_robin | double_round_robin | knockout | match | team"),
+    boards: int | None = typer.Option(None, help="team event: boards per team (队员人数)"),
     start: str | None = typer.Option(None, help="first day, 2026-05-01"),
     end: str | None = typer.Option(None, help="last day"),
     city: str = typer.Option("", help="比赛地点"),
@@ -284,7 +322,8 @@ def event_new(
         raise _fail(f"error: {event} exists (use --force to overwrite)")
     try:
         t = ev.new_event(name, fmt=fmt, rounds=rounds, start=_date(start, "--start"), end=_date(end, "--end"),
-                         city=city, time_control=time_control, chief_arbiter=chief, arbiters=arbiter)
+                         city=city, time_control=time_control, chief_arbiter=chief, arbiters=arbiter,
+                         boards=boards)
     except ev.EventError as exc:
         raise _event_error(exc) from None
     _save(t, event)
@@ -302,6 +341,7 @@ def event_add_player(
     player_id: str = typer.Option("", help="registry id"),
     id_number: str = typer.Option("", help="身份证号 (report only, never public)"),
     birth: str = typer.Option("", help="birth date"),
+    team: str = typer.Option("", help="team event: the player's team (队); board order = order of entry"),
 ) -> None:
     """Enter a player; after round 1 is paired this is a late entry (Z for the rounds missed)."""
     from qiyuan.tournament import eventfile as ev
@@ -317,7 +357,19 @@ def event_add_player(
         raise _fail("error: nothing saved:\n  " + "\n  ".join(bad))
 
     def change(t):
+        from qiyuan.tournament.teams import TeamError, join_team
+
+        is_team = ev.event_format(t) == "team"
+        if is_team != bool(team.strip()):
+            raise ev.EventError("a team event needs --team NAME for every player" if is_team
+                                else f"--team goes with a team event; this one is {ev.event_format(t)}")
         e = ev.add_player(t, entrant)
+        if is_team:
+            try:
+                joined = join_team(t, team, e.number)
+            except TeamError as exc:
+                raise ev.EventError(str(exc)) from None
+            return f"{e.number} {e.name}: {joined.name}, board {len(joined.members)}\n"
         late = f" (late entry: absent in rounds 1-{len(e.rounds)})" if e.rounds else ""
         return f"{e.number} {e.name}{late}\n"
 

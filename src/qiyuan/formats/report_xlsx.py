@@ -64,7 +64,10 @@ _ROLE_BACK = {"先": "b", "后": "w", "": "-"}
 _SEX = {"m": "男", "w": "女", "f": "女"}
 _SEX_BACK = {"男": "m", "女": "w", "": ""}
 _CELL_RE = re.compile(r"(\d+)\s*(先|后)?\s*(1|0|½|0\.5|=|\+|−|-|—)?")
-FORMATS = {"swiss": "瑞士制", "round_robin": "循环制", "double_round_robin": "双循环制", "knockout": "淘汰制"}
+FORMATS = {"swiss": "瑞士制", "round_robin": "循环制", "double_round_robin": "双循环制", "knockout": "淘汰制",
+           "match": "对抗赛", "team": "团体赛"}
+TEAM_SHEET = "团体成绩"
+TEAM_HEADS = ["名次", "队号", "队名", "场分", "局分", "胜", "和", "负", "队员（台次顺序）"]
 
 
 @dataclass(slots=True)
@@ -111,11 +114,20 @@ def auto_remarks(e: Entrant) -> list[str]:
 
 
 def _final_ranks(t: Tournament) -> dict[int, int]:
-    """名次: the standings (score, 辅分一…七); a knock-out by the round each player reached."""
+    """名次: the standings (score, 辅分一…七); a knock-out by the round each player reached;
+    a match by score; a team event by the team's place (board order within the team)."""
     from qiyuan.tournament.eventfile import event_format, knockout_places
 
     if event_format(t) == "knockout":
         return knockout_places(t)
+    if event_format(t) == "match":
+        from qiyuan.tournament.teams import match_standings
+
+        return {row.number: row.rank for row in match_standings(t)}
+    if event_format(t) == "team":
+        from qiyuan.tournament.teams import team_standings
+
+        return {n: row.rank for row in team_standings(t) for n in row.team.members}
     from qiyuan.tournament.standings import standings
 
     return {row.number: row.rank for row in standings(t)}
@@ -164,7 +176,13 @@ def write_report(t: Tournament, path: str | Path, meta: ReportMeta | None = None
         ws.cell(2, j, h).font = Font(bold=True)
     ranks = _final_ranks(t)
     rests = meta.format in ("round_robin", "double_round_robin")  # no game in a round robin: 轮休
-    order = sorted(t.entrants, key=lambda e: (ranks.get(e.number, 10**9), e.number))
+    board = {n: (team, k) for team in _teams(t) for k, n in enumerate(team.members)}
+
+    def place(e: Entrant) -> tuple[int, int, int, int]:  # a team's players together, by board
+        team, k = board.get(e.number, (None, 0))
+        return ranks.get(e.number, 10**9), team.number if team else 0, k, e.number
+
+    order = sorted(t.entrants, key=place)
     for i, e in enumerate(order):
         r = FIRST_ROW + i
         lead = [ranks.get(e.number), e.number, e.name, _SEX.get(e.sex, e.sex), e.id_number, title_text(e.title),
@@ -175,7 +193,9 @@ def write_report(t: Tournament, path: str | Path, meta: ReportMeta | None = None
         for k, c in enumerate(e.rounds):
             text = REST if rests and c == _ABSENT else cell_text(c)
             ws.cell(r, len(LEAD) + 1 + k, text).alignment = Alignment(horizontal="center")
-        remark = "；".join(auto_remarks(e) + ([meta.remarks[e.number]] if meta.remarks.get(e.number) else []))
+        team_note = [f"{board[e.number][0].name}第{board[e.number][1] + 1}台"] if e.number in board else []
+        remark = "；".join(team_note + auto_remarks(e) + ([meta.remarks[e.number]] if meta.remarks.get(e.number)
+                                                         else []))
         ws.cell(r, len(LEAD) + n_rounds + 1, _num(score(e, t.points)))
         ws.cell(r, len(LEAD) + n_rounds + 2, remark or None)
     ws.cell(FIRST_ROW + len(order) + 1, 1, LEGEND)
@@ -189,7 +209,37 @@ def write_report(t: Tournament, path: str | Path, meta: ReportMeta | None = None
     ws.page_setup.orientation = "landscape"
     ws.print_title_rows = "1:2"
     ws.freeze_panes = "D3"
+    if _teams(t):
+        _team_sheet(wb, t)
     wb.save(str(path))
+
+
+def _teams(t: Tournament) -> list:
+    from qiyuan.tournament.eventfile import event_format
+    from qiyuan.tournament.teams import teams
+
+    return teams(t) if event_format(t) == "team" else []
+
+
+def _team_sheet(wb, t: Tournament) -> None:
+    """团体成绩: the teams by match points (胜 2, 和 1, 负 0), then board points (局分)."""
+    from openpyxl.styles import Font
+
+    from qiyuan.tournament.teams import team_standings
+
+    names = {e.number: e.name for e in t.entrants}
+    ws = wb.create_sheet(TEAM_SHEET)
+    ws["A1"] = f"{t.name} 团体成绩（场分：胜 2、和 1、负 0；同场分比局分）"
+    ws["A1"].font = Font(bold=True, size=14)
+    for j, h in enumerate(TEAM_HEADS, start=1):
+        ws.cell(2, j, h).font = Font(bold=True)
+    for i, row in enumerate(team_standings(t), start=FIRST_ROW):
+        members = "、".join(names.get(n, str(n)) for n in row.team.members)
+        for j, v in enumerate([row.rank, row.team.number, row.team.name, row.match_points,
+                               _num(row.board_points), row.won, row.drawn, row.lost, members], start=1):
+            ws.cell(i, j, v)
+    ws.column_dimensions["C"].width = 20
+    ws.column_dimensions["I"].width = 40
 
 
 def _iso(d: date | None) -> str | None:

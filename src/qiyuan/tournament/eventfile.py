@@ -86,7 +86,7 @@ class EventError(ValueError):
 
 
 #: event formats (赛制) an event file may hold (``XQM`` line)
-FORMATS = ("swiss", "round_robin", "double_round_robin", "knockout")
+FORMATS = ("swiss", "round_robin", "double_round_robin", "knockout", "match", "team")
 _EMPTY_ABSENCE = ("Z", "H", "F")
 
 
@@ -106,17 +106,28 @@ def new_event(
     time_control: str = "",
     chief_arbiter: str = "",
     arbiters: Iterable[str] = (),
+    boards: int | None = None,
 ) -> Tournament:
-    """Start an event file (Gomoku points 2/1/0, bye 2)."""
+    """Start an event file (Gomoku points 2/1/0, bye 2); a team event needs its ``boards``
+    per team, a match its number of games (``rounds``)."""
     if fmt not in FORMATS:
         raise EventError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    if (fmt == "team") != (boards is not None):
+        raise EventError("--boards (boards per team) goes with a team event, and only with one")
+    if boards is not None and not 1 <= boards <= 99:
+        raise EventError(f"boards per team must be 1..99, found {boards}")
+    if fmt == "match" and not rounds:
+        raise EventError("a match needs its number of games (--rounds)")
     if start and end and end < start:
         raise EventError(f"the event ends ({end}) before it starts ({start})")
     t = Tournament(name=name, city=city, start_date=start, end_date=end, time_control=time_control,
                    chief_arbiter=chief_arbiter, deputy_arbiters=list(arbiters), rounds_planned=rounds)
     t.extra["XQM"] = [fmt]
-    t.extra["092"] = [{"swiss": "Individual: Swiss-System (Gomoku)", "knockout": "Individual: Knock-out"}.get(
+    t.extra["092"] = [{"swiss": "Individual: Swiss-System (Gomoku)", "knockout": "Individual: Knock-out",
+                       "match": "Individual: Match", "team": "Team: Round-Robin"}.get(
         fmt, "Individual: Round-Robin")]
+    if boards is not None:
+        t.extra["XQB"] = [str(boards)]
     return t
 
 
@@ -194,8 +205,11 @@ def add_player(t: Tournament, entrant: Entrant) -> Entrant:
     if any(e.name == entrant.name and e.federation == entrant.federation for e in t.entrants):
         raise EventError(f"{entrant.name} ({entrant.federation or 'no association'}) is already entered")
     if event_format(t) != "swiss" and rounds_paired(t):
-        what = "a knock-out bracket" if event_format(t) == "knockout" else "a round robin's Berger table"
+        what = {"knockout": "a knock-out bracket", "match": "a match", "team": "a team event's line-up"}.get(
+            event_format(t), "a round robin's Berger table")
         raise EventError(f"{what} is fixed once round 1 is paired: no late entries")
+    if event_format(t) == "match" and len(t.entrants) >= 2:
+        raise EventError("a match is between 2 players: both are entered")
     entrant.number = len(t.entrants) + 1
     entrant.rounds = [RoundCell(None, "-", "Z") for _ in range(rounds_paired(t))]
     t.entrants.append(entrant)
@@ -425,6 +439,13 @@ def next_pairing(t: Tournament, *, explain: bool = False) -> RoundPairing:
     fmt = event_format(t)
     if fmt == "knockout":
         return RoundPairing(rnd, *knockout_round(t, rnd))
+    if fmt in ("match", "team"):
+        from qiyuan.tournament.teams import TeamError, match_round, team_round
+
+        try:
+            return RoundPairing(rnd, *(match_round if fmt == "match" else team_round)(t, rnd))
+        except TeamError as exc:
+            raise EventError(str(exc)) from None
     if fmt in ("round_robin", "double_round_robin"):
         from qiyuan.tournament.berger import berger_rounds, pair_round_robin
 

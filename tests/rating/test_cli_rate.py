@@ -260,3 +260,28 @@ def test_the_progress_bar_path_rates_the_same(tmp_path):
     with_bar = _compute(Engine.fast, rules, data, show_progress=True)
     without = _compute(Engine.reference, rules, data, show_progress=False)
     assert with_bar.lists == without.lists
+
+
+def _small_trf(tmp_path: Path, name: str, second_id: str = "P2", result: str = "1") -> Path:
+    other = {"1": "0", "0": "1", "=": "=", " ": " "}[result]
+    t = Tournament(name="小赛", start_date=date(2011, 4, 1), end_date=date(2011, 4, 2), entrants=[
+        Entrant(1, "张三", player_id="P1", rounds=[RoundCell(2, "b", result), RoundCell(2, "w", result)]),
+        Entrant(2, "李四", player_id=second_id, rounds=[RoundCell(1, "w", other), RoundCell(1, "b", other)]),
+    ])
+    path = tmp_path / name
+    path.write_text(write_trf(t), encoding="utf-8")
+    return path
+
+
+def test_a_trf_event_id_already_in_events_csv_is_bad_input(tmp_path):
+    trf = _small_trf(tmp_path, "E1.trf")
+    result = rate(files(tmp_path), tmp_path / "o", "--trf", trf, exit_code=2)
+    assert "E1.trf" in result.stderr and "event id 'E1'" in result.stderr and "events.csv" in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "o").exists()
+
+
+def test_the_same_trf_twice_is_bad_input(tmp_path):
+    trf = _small_trf(tmp_path, "cup.trf")
+    result = rate(files(tmp_path), tmp_path / "o", "--trf", trf, "--trf", trf, exit_code=2)
+    assert "cup.trf" in result.stderr and "event id 'cup'" in result.stderr and not (tmp_path / "o").exists()
+

@@ -47,11 +47,11 @@ def _fail(problems: list[Problem], what: str = "input") -> None:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
-def _read_trf_files(paths: list[Path]) -> tuple[list, list, list, list[Problem]]:
-    """Events, games and standings from TRF files, and every problem found in them."""
-    events, games, standings, problems = [], [], [], []
+def _read_trf_files(paths: list[Path]) -> tuple[list, list, list, list[Problem], list[str]]:
+    """Events, games and standings from TRF files, every problem found in them, and each event's file."""
+    events, games, standings, problems, files = [], [], [], [], []
     if not paths:
-        return events, games, standings, problems
+        return events, games, standings, problems, files
     from qiyuan.formats.history_csv import tournament_rows
     from qiyuan.formats.trf import read_trf
 
@@ -68,9 +68,10 @@ def _read_trf_files(paths: list[Path]) -> tuple[list, list, list, list[Problem]]
         problems.extend(event_problems)
         if event is not None:
             events.append(event)
+            files.append(str(path))
             games.extend(event_games)
             standings.extend(event_standings)
-    return events, games, standings, problems
+    return events, games, standings, problems, files
 
 
 def _check_out_dir(out: Path) -> list[Problem]:
@@ -142,12 +143,12 @@ def rate(
         problems.append(Problem(rules, None, "--rules", str(exc)))
         rule_set = None
     problems += _check_out_dir(out)
-    trf_events, trf_games, trf_standings, trf_problems = _read_trf_files(list(trf or []))
+    trf_events, trf_games, trf_standings, trf_problems, trf_files = _read_trf_files(list(trf or []))
     try:
         data = read_history(
             players, events, games, standings,
             extra_events=trf_events, extra_games=trf_games, extra_standings=trf_standings,
-            extra_problems=problems + trf_problems,
+            extra_problems=problems + trf_problems, extra_event_files=trf_files,
         )
     except InputError as exc:
         _fail(list(exc.problems))

@@ -447,21 +447,30 @@ def read_history(
     extra_games: Sequence[Game] = (),
     extra_standings: Sequence[Standing] = (),
     extra_problems: Sequence[Problem] = (),
+    extra_event_files: Sequence[str] = (),
 ) -> HistoryInput:
     """Read and check the history files; raise ``InputError`` listing every problem.
 
     ``extra_events``/``extra_games`` (e.g. from TRF files) are added to the
-    files' rows; their ids must not clash with the files' and their players
-    must be in ``players.csv``. ``extra_problems`` (found by the caller in
-    those other files) are reported together with the files' problems.
+    files' rows; their ids must not clash with the files' or each other's
+    (``extra_event_files[i]`` names the file of ``extra_events[i]`` in that
+    problem) and their players must be in ``players.csv``. ``extra_problems``
+    (found by the caller in those other files) are reported together with the
+    files' problems.
     """
     problems: list[Problem] = list(extra_problems)
     player_rows, player_ids = _players(Path(players), problems)
     event_rows, event_ids = _events(Path(events), problems)
     if event_ids is not None:
-        for eid in sorted({e.id for e in extra_events} & set(event_ids)):
-            problems.append(Problem(str(events), None, "id", f"event id '{eid}' is also given by a TRF file"))
-        event_ids = event_ids + [e.id for e in extra_events]
+        given_by = dict.fromkeys(event_ids, str(events))
+        files = list(extra_event_files) + ["another input"] * (len(extra_events) - len(extra_event_files))
+        for event, file in zip(extra_events, files):
+            if event.id in given_by:
+                problems.append(Problem(file, None, "event id",
+                                        f"event id '{event.id}' is already given by {given_by[event.id]}"))
+            else:
+                given_by[event.id] = file
+        event_ids = list(given_by)
     if player_ids is not None:
         known = set(player_ids)
         for g in extra_games:

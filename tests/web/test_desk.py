@@ -352,7 +352,8 @@ def test_event_details_refused_to_an_arbiter_of_another_event_and_checked(live, 
     assert other.post("/desk/events/club-2026/details/", {"name": "x"}).status_code == 403
     c = login(staff["arbiter"])
     r = c.post("/desk/events/club-2026/details/", {"name": "2026年俱乐部五子棋赛", "start": "2026-05-02",
-                                                   "end": "2026-05-01", "organiser_level": "national-ish"})
+                                                   "end": "2026-05-01", "organiser_level": "national-ish",
+                                                   "time_control": "quick"})
     assert r.status_code == 200
-    assert set(r.context["form"].errors) == {"end", "organiser_level"}
+    assert set(r.context["form"].errors) == {"end", "organiser_level", "time_control"}
     assert tournament().start_date is None

@@ -78,6 +78,16 @@ class EventDetailsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["registry_arbiters"].queryset = Arbiter.objects.order_by("name")
 
+    def clean_time_control(self):
+        """The rating rules read the first period from it (CGA Art. 5(八), BJSH §7): it must be readable."""
+        from qiyuan.rating.eligibility import parse_time_control
+
+        text = self.cleaned_data["time_control"].strip()
+        if text and parse_time_control(text) is None:
+            raise forms.ValidationError(_("无法读出用时 %(text)r：请写成 60 min、90+30 或 每方45分钟，每步加30秒。")
+                                        % {"text": text})
+        return text
+
     def clean(self):
         data = super().clean()
         start, end = data.get("start"), data.get("end")

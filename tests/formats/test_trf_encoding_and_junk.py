@@ -44,6 +44,16 @@ def test_cli_refuses_files_without_players(tmp_path: Path, content: str):
     assert not (tmp_path / "r.xlsx").exists() and not (tmp_path / "o.trf").exists()
 
 
+def test_event_commands_on_an_event_without_players(tmp_path: Path):
+    ev = tmp_path / "ev.trf"
+    run("event", "new", ev, "--name", "x")
+    before = ev.read_bytes()
+    for args in (["event", "pair", ev], ["event", "standings", ev]):
+        r = run(*args, ok=False)
+        assert r.exit_code == 2 and "no player" in r.stderr and "withdrawn" not in r.stderr
+    assert ev.read_bytes() == before
+
+
 def test_gb18030_file_is_read_and_noted(tmp_path: Path):
     p = tmp_path / "gbk.trf"
     p.write_bytes(CHINESE.encode("gb18030"))

@@ -407,7 +407,7 @@ def event_pair(
     explain: bool = typer.Option(False, "--explain", help="why each player floated, why each pair formed"),
 ) -> None:
     """Pair the next round and write it into the file."""
-    t = _load(event)
+    t = _load(event, players=True)
     pairing = _pair_or_fail(t, explain, write=True)
     _save(t, event)
     _print_round(t, pairing.number)
@@ -585,7 +585,7 @@ def event_bracket(event: Path = typer.Argument(...)) -> None:
 @event_app.command("standings")
 def event_standings(event: Path = typer.Argument(...), csv: bool = typer.Option(False, "--csv")) -> None:
     """Standings with the seven tie-breaks (same as `qiyuan standings`)."""
-    _print_standings(_load(event), csv)
+    _print_standings(_load(event, players=True), csv)
 
 
 @event_app.command("export")

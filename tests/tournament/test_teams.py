@@ -62,3 +62,10 @@ def test_match_standings_level_match_shares_first():
         ev.enter_result(t, p.number, p.boards[0][0], res)
     assert [(r.rank, r.score, r.won, r.lost) for r in match_standings(t)] == [
         (1, Decimal(2), 1, 1), (1, Decimal(2), 1, 1)]
+
+
+def test_absent_board_player_is_refused_with_the_way_out():
+    t = team_event(2, 2)
+    ev.excuse(t, 3, 1)
+    with pytest.raises(TeamError, match=r"3 \(T2, board 1\).*forfeit"):
+        team_round(t, 1)

@@ -113,6 +113,8 @@ def team_round(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], list[int
 
     if faults := check_teams(t):
         raise TeamError("the teams are not ready: " + "; ".join(faults))
+    from qiyuan.tournament.eventfile import is_active
+
     all_teams = teams(t)
     table = berger_rounds(len(all_teams), double=True)
     cycle = len(table) // 2
@@ -123,6 +125,12 @@ def team_round(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], list[int
     notes = [f"team round {rnd}: Berger table of {len(all_teams)} teams; board k meets board k, "
              "the team listed first opens on the odd boards"]
     playing = set()
+    absent = [f"{n} ({team.name}, board {k})"
+              for a, b in table[rnd - 1] for team in (all_teams[a - 1], all_teams[b - 1])
+              for k, n in enumerate(team.members, start=1) if not is_active(t.entrants[n - 1], rnd)]
+    if absent:
+        raise TeamError(f"round {rnd}: {', '.join(absent)} withdrawn or excused, but a fixed line-up plays every "
+                        "board: reinstate (or do not excuse) them and enter the board as a forfeit (-+)")
     for a, b in table[rnd - 1]:
         home, away = all_teams[a - 1], all_teams[b - 1]
         playing |= {a, b}

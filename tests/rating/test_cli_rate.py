@@ -283,5 +283,21 @@ def test_a_trf_event_id_already_in_events_csv_is_bad_input(tmp_path):
 def test_the_same_trf_twice_is_bad_input(tmp_path):
     trf = _small_trf(tmp_path, "cup.trf")
     result = rate(files(tmp_path), tmp_path / "o", "--trf", trf, "--trf", trf, exit_code=2)
-    assert "cup.trf" in result.stderr and "event id 'cup'" in result.stderr and not (tmp_path / "o").exists()
+    assert "cup.trf" in result.stderr and "given twice" in result.stderr and not (tmp_path / "o").exists()
+    assert result.stderr.count("cup.trf") == 1, result.stderr
 
+
+def test_a_trf_player_unknown_to_players_csv_is_named_once_with_its_line(tmp_path):
+    trf = _small_trf(tmp_path, "cup.trf", second_id="P66")
+    line = next(n for n, text in enumerate(trf.read_text(encoding="utf-8").split("\n"), 1)
+                if text.startswith("001") and "P66" in text)
+    result = rate(files(tmp_path), tmp_path / "o", "--trf", trf, exit_code=2)
+    assert result.stderr.count("P66") == 1, result.stderr
+    assert f"cup.trf, line {line}" in result.stderr and "players.csv" in result.stderr
+
+
+def test_an_unfinished_trf_is_bad_input(tmp_path):
+    trf = _small_trf(tmp_path, "cup.trf", result=" ")
+    result = rate(files(tmp_path), tmp_path / "o", "--trf", trf, exit_code=2)
+    assert "cup.trf" in result.stderr and "round 1" in result.stderr and "not finished" in result.stderr
+    assert not (tmp_path / "o").exists()

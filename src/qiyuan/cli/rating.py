@@ -47,15 +47,21 @@ def _fail(problems: list[Problem], what: str = "input") -> None:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
-def _read_trf_files(paths: list[Path]) -> tuple[list, list, list, list[Problem], list[str]]:
-    """Events, games and standings from TRF files, every problem found in them, and each event's file."""
-    events, games, standings, problems, files = [], [], [], [], []
+def _read_trf_files(paths: list[Path]) -> tuple[list, list, list, list[Problem], list[str], list]:
+    """Events, games and standings from TRF files, every problem found in them, each event's file,
+    and the entrants' player ids (with file and line) to check against players.csv."""
+    events, games, standings, problems, files, entrants = [], [], [], [], [], []
     if not paths:
-        return events, games, standings, problems, files
-    from qiyuan.formats.history_csv import tournament_rows
+        return events, games, standings, problems, files, entrants
+    from qiyuan.formats.history_csv import tournament_players, tournament_rows
     from qiyuan.formats.trf import read_trf
 
+    seen: set[Path] = set()
     for path in paths:
+        if path.resolve() in seen:
+            problems.append(Problem(str(path), None, "--trf", "the same TRF file is given twice"))
+            continue
+        seen.add(path.resolve())
         try:
             tournament = read_trf(path)
         except InputError as exc:
@@ -71,7 +77,8 @@ def _read_trf_files(paths: list[Path]) -> tuple[list, list, list, list[Problem],
             files.append(str(path))
             games.extend(event_games)
             standings.extend(event_standings)
-    return events, games, standings, problems, files
+            entrants.extend(tournament_players(tournament, path))
+    return events, games, standings, problems, files, entrants
 
 
 def _check_out_dir(out: Path) -> list[Problem]:
@@ -143,12 +150,12 @@ def rate(
         problems.append(Problem(rules, None, "--rules", str(exc)))
         rule_set = None
     problems += _check_out_dir(out)
-    trf_events, trf_games, trf_standings, trf_problems, trf_files = _read_trf_files(list(trf or []))
+    trf_events, trf_games, trf_standings, trf_problems, trf_files, trf_players = _read_trf_files(list(trf or []))
     try:
         data = read_history(
             players, events, games, standings,
             extra_events=trf_events, extra_games=trf_games, extra_standings=trf_standings,
-            extra_problems=problems + trf_problems, extra_event_files=trf_files,
+            extra_problems=problems + trf_problems, extra_event_files=trf_files, extra_players=trf_players,
         )
     except InputError as exc:
         _fail(list(exc.problems))

@@ -448,6 +448,7 @@ def read_history(
     extra_standings: Sequence[Standing] = (),
     extra_problems: Sequence[Problem] = (),
     extra_event_files: Sequence[str] = (),
+    extra_players: Sequence[PlayerRef] = (),
 ) -> HistoryInput:
     """Read and check the history files; raise ``InputError`` listing every problem.
 
@@ -456,7 +457,9 @@ def read_history(
     (``extra_event_files[i]`` names the file of ``extra_events[i]`` in that
     problem) and their players must be in ``players.csv``. ``extra_problems``
     (found by the caller in those other files) are reported together with the
-    files' problems.
+    files' problems. ``extra_players`` (e.g. a TRF's entrants) are checked
+    against ``players.csv`` once each, naming their file and line; a game's
+    player not covered by them is reported once per event.
     """
     problems: list[Problem] = list(extra_problems)
     player_rows, player_ids = _players(Path(players), problems)
@@ -473,11 +476,15 @@ def read_history(
         event_ids = list(given_by)
     if player_ids is not None:
         known = set(player_ids)
-        for g in extra_games:
-            for pid in (g.player1, g.player2):
-                if pid not in known:
-                    problems.append(Problem(f"TRF event {g.event_id}", None, "player id",
-                                            f"round {g.round}: player id '{pid}' is not in {players}"))
+        for ref in extra_players:
+            if ref.player_id not in known:
+                problems.append(Problem(ref.file, ref.line, "player id",
+                                        f"{ref.who}: player id '{ref.player_id}' is not in {players}"))
+        reported = {ref.player_id for ref in extra_players}
+        unknown = {(g.event_id, pid) for g in extra_games for pid in (g.player1, g.player2)
+                   if pid not in known and pid not in reported}
+        for event_id, pid in sorted(unknown):
+            problems.append(Problem(f"event {event_id}", None, "player id", f"player id '{pid}' is not in {players}"))
     game_cols = _games(Path(games), problems, player_ids, event_ids)
     standing_rows = _standings(Path(standings), problems, player_ids, event_ids) if standings is not None else None
     if problems:
@@ -507,6 +514,36 @@ def read_history(
 
 # --------------------------------------------------------------------------------------------
 # An event given as a TRF file
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A player id as another file gives it (a TRF entrant's line), checked once against players.csv."""
+
+    file: str
+    line: int | None
+    player_id: str
+    who: str  # e.g. "entrant 3 (张三)"
+
+
+def _entrant_lines(path: Path | str) -> dict[int, int]:
+    """Draw number → line number of the file's ``001`` (player) lines; empty if the file cannot be read."""
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    lines: dict[int, int] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.startswith("001") and line[4:8].strip().isdigit():
+            lines.setdefault(int(line[4:8]), number)
+    return lines
+
+
+def tournament_players(t: Tournament, path: Path | str) -> list[PlayerRef]:
+    """Each entrant's players.csv id with the file and line that give it."""
+    lines = _entrant_lines(path)
+    return [PlayerRef(str(path), lines.get(e.number), e.player_id.strip(), f"entrant {e.number} ({e.name})")
+            for e in t.entrants if e.player_id.strip()]
 
 
 #: The event file's formats (``XQM`` line, written by ``qiyuan event new --format``) as rated:
@@ -550,6 +587,27 @@ def _trf_result(own: str, other: str | None) -> Result | None:
     return {"1": Result.WIN, "0": Result.LOSS, "=": Result.DRAW, "+": Result.FORFEIT_WIN, "-": Result.FORFEIT_LOSS}.get(own)
 
 
+def _unfinished_rounds(t: Tournament, name: str, lines: dict[int, int]) -> list[Problem]:
+    """One problem per round with a game paired but not yet played (result blank): the event is not finished.
+
+    An unfinished event is not rated: rating it would rate its players on part
+    of their games and count the rest nowhere (decision: bad input, not a warning).
+    """
+    unplayed: dict[int, set[tuple[int, int]]] = {}
+    for e in t.entrants:
+        for rnd, cell in enumerate(e.rounds, start=1):
+            if cell.opponent is not None and cell.result == " ":
+                unplayed.setdefault(rnd, set()).add((min(e.number, cell.opponent), max(e.number, cell.opponent)))
+    problems = []
+    for rnd, pairs in sorted(unplayed.items()):
+        first = min(pairs)
+        problems.append(Problem(
+            name, lines.get(first[0]), f"round {rnd}",
+            f"{len(pairs)} game(s) paired without a result (first: {first[0]}–{first[1]}): the event is not "
+            "finished; rate it when every result is in"))
+    return problems
+
+
 def tournament_rows(
     t: Tournament, path: Path | str
 ) -> tuple[Event | None, list[Game], list[Standing], list[Problem]]:
@@ -571,9 +629,11 @@ def tournament_rows(
     elif t.end_date < t.start_date:
         problems.append(Problem(name, None, "052", f"the event ends ({t.end_date}) before it starts ({t.start_date})"))
     by_number = {e.number: e for e in t.entrants}
+    lines = _entrant_lines(path)
     for e in t.entrants:
         if not e.player_id.strip():
-            problems.append(Problem(name, None, "player id", f"entrant {e.number} ({e.name}) has no player id"))
+            problems.append(Problem(name, lines.get(e.number), "player id", f"entrant {e.number} ({e.name}) has no player id"))
+    problems += _unfinished_rounds(t, name, lines)
     fmt = _trf_event_format(t)
     if not isinstance(fmt, EventFormat):
         problems.append(Problem(name, None, "XQM", f"unknown event format '{fmt}' (one of: {', '.join(TRF_FORMATS)})"))

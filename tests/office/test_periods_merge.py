@@ -102,3 +102,18 @@ def test_merge_of_two_records_both_on_published_editions_is_refused(published):
     with pytest.raises(RegistryError, match="both records are on published editions of list CGA"):
         b.save()
     assert Player.objects.get(pk=b.pk).merged_into_id is None
+
+
+def test_the_kept_record_counts_as_rated_for_eligibility(published, make_player):
+    """The rated share of an event (CGA Art. 5) sees the rating the duplicate published."""
+    from qiyuan.office.federation.merge import merge_players
+    from qiyuan.office.federation.models import Player
+    from qiyuan.office.services.imports import ParsedEvent, Plan, _rated_entrants
+
+    rl, editions = published
+    old = Player.objects.get(federation_id="T00001")
+    assert editions[-1].entries.get(player=old).rating is not None
+    keep = make_player(name="钱多多", gender=old.gender, birth_date=old.birth_date)
+    merge_players(keep, old, "officer", force=True)
+    plan = Plan(ParsedEvent("x", None, None, "swiss", 0), players={1: keep})
+    assert _rated_entrants(rl, plan, date(2021, 3, 1)) == {1}

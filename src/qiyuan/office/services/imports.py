@@ -770,8 +770,14 @@ def _rated_entrants(rating_list, plan: Plan, on: date) -> set[int]:
     pks = {n: p.pk for n, p in plan.players.items() if p.pk is not None}
     ed = rating_list.editions.filter(list_date__lte=on).order_by("-list_date", "-number").first()
     if ed is not None:
-        rated_pks = set(EditionEntry.objects.filter(edition=ed, player_id__in=pks.values(), rating__isnull=False)
+        from qiyuan.office.federation.models import Player
+
+        # a record kept by a merge holds the rating its duplicate published (``services.identity``)
+        dup_of = dict(Player.objects.filter(merged_into_id__in=pks.values()).values_list("pk", "merged_into_id"))
+        rated_pks = set(EditionEntry.objects.filter(edition=ed, player_id__in=[*pks.values(), *dup_of],
+                                                    rating__isnull=False)
                         .exclude(status="removed").values_list("player_id", flat=True))
+        rated_pks |= {dup_of[pk] for pk in rated_pks if pk in dup_of}
         return {n for n, pk in pks.items() if pk in rated_pks}
     rules = rating_list.rules()
     members = {m.player_id: m for m in ListMember.objects.filter(rating_list=rating_list, player_id__in=pks.values())}

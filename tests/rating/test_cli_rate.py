@@ -262,12 +262,14 @@ def test_the_progress_bar_path_rates_the_same(tmp_path):
     assert with_bar.lists == without.lists
 
 
-def _small_trf(tmp_path: Path, name: str, second_id: str = "P2", result: str = "1") -> Path:
+def _small_trf(tmp_path: Path, name: str, second_id: str = "P2", result: str = "1", xqm: str | None = None) -> Path:
     other = {"1": "0", "0": "1", "=": "=", " ": " "}[result]
     t = Tournament(name="小赛", start_date=date(2011, 4, 1), end_date=date(2011, 4, 2), entrants=[
         Entrant(1, "张三", player_id="P1", rounds=[RoundCell(2, "b", result), RoundCell(2, "w", result)]),
         Entrant(2, "李四", player_id=second_id, rounds=[RoundCell(1, "w", other), RoundCell(1, "b", other)]),
     ])
+    if xqm is not None:
+        t.extra["XQM"] = [xqm]
     path = tmp_path / name
     path.write_text(write_trf(t), encoding="utf-8")
     return path
@@ -301,3 +303,15 @@ def test_an_unfinished_trf_is_bad_input(tmp_path):
     result = rate(files(tmp_path), tmp_path / "o", "--trf", trf, exit_code=2)
     assert "cup.trf" in result.stderr and "round 1" in result.stderr and "not finished" in result.stderr
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("xqm, rules, method", [
+    ("double_round_robin", "cga-gomoku-2011", "per_game"), (None, "cga-gomoku-2011", "averaging"),
+    ("knockout", "cn-go-1995", "per_game"), ("double_round_robin", "cn-go-1995", "go_round_robin"),
+])
+def test_a_trf_event_is_rated_by_the_format_its_xqm_line_records(tmp_path, xqm, rules, method):
+    trf = _small_trf(tmp_path, "cup.trf", xqm=xqm)
+    out = tmp_path / "o"
+    rate(files(tmp_path), out, "--trf", trf, rules=rules)
+    cup = {c["player_id"]: c for c in rows(out / "changes.csv") if c["event_id"] == "cup"}
+    assert cup["P1"]["method"] == method and cup["P1"]["games"] == "2"

@@ -344,6 +344,8 @@ def test_desk_event_report_is_imported_into_a_cga_list(staff, login, make_player
     assert event.entries.count() == 10 and event.games.count() == 25
     assert event.chief_arbiter == chief and list(event.arbiters.all()) == [second]
     assert event.organiser == "中国围棋协会五子棋分会" and event.eligibility["failures"] == []
+    public = c.get("/events/cga-2026/").content.decode()
+    assert "裁判乙" in public and "中国围棋协会五子棋分会" in public
 
 
 def test_event_details_refused_to_an_arbiter_of_another_event_and_checked(live, staff, login):

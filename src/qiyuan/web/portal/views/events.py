@@ -43,6 +43,9 @@ ELIGIBILITY_CLAUSES = {
 _CELLS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "0.5-0.5": ("=", "="), "+-": ("+", "-"), "-+": ("-", "+"),
           "--": ("-", "-")}
 
+#: TRF colours of player1 and player2 from a stored game's opener (1: player1 opened, 2: player2, None: unknown).
+_COLOURS = {1: ("b", "w"), 2: ("w", "b"), None: ("-", "-")}
+
 
 def index(request):
     from qiyuan.web.desk.models import LiveEvent
@@ -53,7 +56,8 @@ def index(request):
 
 
 def tournament_from_records(event: Event) -> Tournament:
-    """An imported event in the tournament's plain shape (no ID numbers, no opener recorded)."""
+    """An imported event in the tournament's plain shape (no ID numbers): each cell's colour from who opened
+    (先手 ``b``, 后手 ``w``; ``-`` where the report did not say)."""
     entries = list(event.entries.select_related("player").order_by("number", "rank", "id"))
     t = Tournament(name=event.name, city=event.city, start_date=event.start_date, end_date=event.end_date,
                    time_control=event.time_control, rounds_planned=event.rounds or None)
@@ -65,17 +69,18 @@ def tournament_from_records(event: Event) -> Tournament:
                                   rating=en.rating, federation=en.association, player_id=p.federation_id,
                                   rank=en.rank, points=en.score))
     games = list(Game.objects.filter(event=event).order_by("round", "id").values_list("round", "player1_id",
-                                                                                     "player2_id", "result"))
+                                                                                     "player2_id", "result", "opener"))
     rounds = max((g[0] for g in games), default=0)
     for e in t.entrants:
         e.rounds = [RoundCell(None, "-", "Z") for _r in range(rounds)]
-    for rnd, p1, p2, result in games:
+    for rnd, p1, p2, result, opener in games:
         a, b = number_of.get(p1), number_of.get(p2)
         if a is None or b is None:
             continue
         ra, rb = _CELLS[result]
-        t.entrants[a - 1].rounds[rnd - 1] = RoundCell(b, "-", ra)
-        t.entrants[b - 1].rounds[rnd - 1] = RoundCell(a, "-", rb)
+        ca, cb = _COLOURS[opener]
+        t.entrants[a - 1].rounds[rnd - 1] = RoundCell(b, ca, ra)
+        t.entrants[b - 1].rounds[rnd - 1] = RoundCell(a, cb, rb)
     return t
 
 

@@ -98,3 +98,21 @@ def test_latin1_file_still_read(tmp_path: Path):
     notes: list[str] = []
     assert [e.name for e in read_trf(p, notes=notes).entrants] == ["Müller", "Ôtsu"]
     assert "ISO-8859-1" in notes[0]
+
+
+def test_gbk_padded_by_bytes_is_read_as_gb18030(tmp_path: Path):
+    """Chinese Windows tools pad GBK by bytes: two columns per Chinese character."""
+    rows = []
+    for row in CHINESE.encode("gb18030").split(b"\n"):
+        if row.startswith(b"001"):
+            name_end = row.index(b" ", 15)
+            row = row[:name_end] + row[name_end + 2:]  # "张三" is 4 bytes in 4 columns
+        rows.append(row)
+    p = tmp_path / "gbk.trf"
+    p.write_bytes(b"\n".join(rows))
+    notes: list[str] = []
+    t = read_trf(p, notes=notes)
+    assert [e.name for e in t.entrants] == ["张三", "李四", "王五"]
+    assert t.name == "全国五子棋锦标赛"
+    assert "byte columns" in notes[0]
+    assert write_trf(t) == write_trf(read_trf(CHINESE))

@@ -126,6 +126,10 @@ def read_trf(source: str | Path, *, filename: str | None = None, notes: list[str
                 raise InputError(Problem(fname, None, None,
                                          "not UTF-8 (looks like GB18030/GBK) and its columns do not line up as "
                                          "characters: save it as UTF-8 (e.g. iconv -f GB18030 -t UTF-8)")) from None
+            if _byte_columns_gb18030(t):
+                _note(notes, f"{fname}: not UTF-8; read as GB18030 (GBK) in byte columns "
+                             "(2 per Chinese character), written back as UTF-8")
+                return t
             _note(notes, f"{fname}: not UTF-8; read as ISO-8859-1 (latin-1)")
             return t
         _note(notes, f"{fname}: not UTF-8; read as GB18030 (GBK), written back as UTF-8")
@@ -133,6 +137,39 @@ def read_trf(source: str | Path, *, filename: str | None = None, notes: list[str
     t = _read_text(raw.decode("latin-1"), fname)  # older TRF files are ISO-8859-1
     _note(notes, f"{fname}: not UTF-8; read as ISO-8859-1 (latin-1)")
     return t
+
+
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef·]+")
+
+
+def _byte_columns_gb18030(t: Tournament) -> bool:
+    """A GB18030 file padded by bytes (two columns per Chinese character, as Chinese
+    Windows tools write it) reads aligned as latin-1, one character per byte.  When
+    every player name with such bytes is Chinese once its bytes are read as GB18030,
+    turn every text field into that reading (in place) and say so; else leave ``t``."""
+
+    def gb(text: str) -> str:
+        return text.encode("latin-1").decode("gb18030")
+
+    try:
+        names = [gb(e.name) for e in t.entrants if not e.name.isascii()]
+        if not names or not all(_CJK.fullmatch(n.replace(" ", "")) for n in names):
+            return False
+        for e in t.entrants:
+            for name in ("name", "federation", "player_id", "birth", "id_number"):
+                setattr(e, name, gb(getattr(e, name)))
+        for name in ("name", "city", "federation", "chief_arbiter", "time_control"):
+            setattr(t, name, gb(getattr(t, name)))
+        t.deputy_arbiters = [gb(a) for a in t.deputy_arbiters]
+        t.round_dates = [gb(d) for d in t.round_dates]
+        for code, values in t.extra.items():
+            if code == "013":  # a team: its name in the first 32 columns, by bytes here
+                t.extra[code] = [gb(v[:32]).strip().ljust(32) + v[32:] for v in values]
+            else:
+                t.extra[code] = [gb(v) for v in values]
+    except UnicodeError:
+        return False
+    return True
 
 
 def _note(notes: list[str] | None, text: str) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
+from functools import cached_property
 
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import add_months
@@ -30,9 +31,16 @@ class PeriodResult:
     """The outcome of one period: the published list, the changes, and the states to carry on."""
 
     list_date: date
-    published: R.PublishedList
     changes: list[R.EventChange]
     states: dict[str, PlayerState]
+
+    @cached_property
+    def published(self) -> R.PublishedList:
+        """The published list (every player of the states, in list order), built when first asked for
+        (the office orders its own list and never needs it)."""
+        entries = sorted((R.ListEntry(player_id=p, rating=s.rating, exact=s.exact, games=s.games, status=s.status)
+                          for p, s in self.states.items()), key=R.list_order_key)
+        return R.PublishedList(self.list_date, entries)
 
 
 def newcomer_window_start(rules: RuleSet, list_date: date) -> date:
@@ -101,6 +109,8 @@ def _publish(rules: RuleSet, s: PlayerState, counted: Sequence[tuple[date, R.Eve
              records: Sequence[NewcomerRecord], cut: _Cutoffs) -> PlayerState:
     """The player's state once the list is published; ``counted`` holds his (event end date, change)
     pairs of the period, ``records`` his newcomer events of the period that count."""
+    if s.rating is None and not s.newcomer and not records:
+        return s  # nothing to publish (and the same state object: callers may compare by identity)
     activity = list(s.activity)
     if s.is_rated:
         if counted:
@@ -184,7 +194,4 @@ def rate_period(rules: RuleSet, state: Mapping[str, PlayerState], events: Sequen
     cut = _Cutoffs.of(rules, list_date)
     new_states = {p: _publish(rules, s, changes_of.get(p, ()), records_of.get(p, ()), cut)
                   for p, s in state.items()}
-    entries = sorted((R.ListEntry(player_id=p, rating=s.rating, exact=s.exact, games=s.games, status=s.status)
-                      for p, s in new_states.items()), key=R.list_order_key)
-    return PeriodResult(list_date=list_date, published=R.PublishedList(list_date, entries), changes=all_changes,
-                        states=new_states)
+    return PeriodResult(list_date=list_date, changes=all_changes, states=new_states)

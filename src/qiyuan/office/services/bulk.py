@@ -46,7 +46,13 @@ def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, 
     return n
 
 
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+#: a string as canonical JSON text (what ``as_json`` writes for a string)
+json_string = json.encoder.encode_basestring
+
+
 def as_json(value) -> str:
     """Canonical JSON text (keys sorted, compact): a JSON column's value for a raw insert, and the digest's form
-    (PostgreSQL's jsonb reorders keys; sorting makes the text read back identical)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    (PostgreSQL's jsonb reorders keys; sorting makes the text read back identical). One encoder for every call
+    (``json.dumps`` with options builds a new one each time)."""
+    return _CANONICAL.encode(value)

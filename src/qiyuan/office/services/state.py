@@ -8,7 +8,7 @@ next period — and ``verify`` — start from precisely what was published.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -94,8 +94,10 @@ def engine_event(e) -> Event:
                  international=e.international, days=e.days)
 
 
-def engine_games(events: Iterable) -> tuple[list[Game], list[Standing], set[int]]:
-    """The games and standings of the given office events, and the primary keys of every player in them."""
+def engine_games(events: Iterable, known: Mapping[int, str] | None = None
+                 ) -> tuple[list[Game], list[Standing], set[int]]:
+    """The games and standings of the given office events, and the primary keys of every player in them.
+    ``known`` (player pk → federation id, e.g. the list's members) saves reading those players again."""
     from qiyuan.office.events.models import Entry
     from qiyuan.office.events.models import Game as GameRow
     from qiyuan.office.federation.models import Player as PlayerRow
@@ -105,8 +107,11 @@ def engine_games(events: Iterable) -> tuple[list[Game], list[Standing], set[int]
                 .values_list("event_id", "round", "player1_id", "player2_id", "result"))
     entries = list(Entry.objects.filter(event_id__in=code_of).values_list("event_id", "player_id", "rank"))
     pks = {r[2] for r in rows} | {r[3] for r in rows} | {e[1] for e in entries}
-    fid = dict(PlayerRow.objects.filter(pk__in=pks).values_list("pk", "federation_id")) if len(pks) < 30000 else \
-        dict(PlayerRow.objects.values_list("pk", "federation_id"))
+    missing = pks if known is None else pks.difference(known)
+    fid = dict(known or {})
+    if missing:
+        fid.update(PlayerRow.objects.filter(pk__in=missing).values_list("pk", "federation_id")
+                   if len(missing) < 30000 else PlayerRow.objects.values_list("pk", "federation_id"))
     games = [Game(code_of[ev], rnd, fid[p1], fid[p2], _RESULTS[res]) for ev, rnd, p1, p2, res in rows]
     standings = [Standing(code_of[ev], fid[p], rank) for ev, p, rank in entries if rank is not None]
     return games, standings, pks

@@ -119,6 +119,50 @@ def test_name_match_waits_for_the_officers_confirmation(staff, login, gomoku, si
     assert Event.objects.get().entries.filter(player=known).exists()
 
 
+def test_id_conflict_candidate_is_shown_masked_and_taken_only_with_the_override_box(
+        staff, login, gomoku, six, make_player, resident_id, tmp_path, settings):
+    from qiyuan.office.events.models import Event
+    from qiyuan.office.federation.models import mask_id_number
+
+    settings.VAR_DIR = tmp_path
+    other_id = resident_id(date(1970, 6, 6), "M")
+    known = make_player("甲一", "M", "BJ", birth_date=date(1970, 6, 6), id_number=other_id)
+    c = login(staff["officer"])
+    html = upload(c, report_bytes(tmp_path, six)).content.decode()
+    match = html[html.index('id="match-1"'):html.index("</fieldset>", html.index('id="match-1"'))]
+    assert known.federation_id in match and "1970" in match
+    assert "⚠ 身份证号不符" in match and f'name="override-1-{known.federation_id}"' in match
+    assert known.masked_id_number in match  # the registry's ID, masked
+    assert mask_id_number(six[0].id_number) in match  # the report's ID, masked
+    for p in six:
+        assert p.id_number not in html
+    assert other_id not in html
+    # Chosen without the box: refused with the reason, nothing imported, still waiting.
+    r = c.post("/desk/office/imports/", {"confirming": "1", "confirm-1": known.federation_id})
+    html = r.content.decode()
+    assert r.status_code == 200 and "须勾选“仍然匹配”" in html and 'id="match-1"' in html
+    assert Event.objects.count() == 0
+    # A "!" typed in the free-text lines is not an override either.
+    r = c.post("/desk/office/imports/", {"confirming": "1", "confirm_more": f"1={known.federation_id}!"})
+    assert r.status_code == 200 and Event.objects.count() == 0
+    # With the box ticked: the officer's override (sent as ID!).
+    r = c.post("/desk/office/imports/", {"confirming": "1", "confirm-1": known.federation_id,
+                                         f"override-1-{known.federation_id}": "1"})
+    assert r.status_code == 302, r.content.decode()[:3000]
+    assert Event.objects.get().entries.filter(player=known).exists()
+
+
+def test_confirmations_send_the_override_only_for_a_ticked_conflicting_candidate():
+    from qiyuan.web.desk.views.office import confirmations
+
+    post = {"confirm-1": "CN000123", "override-1-CN000123": "1", "confirm-2": "CN000200", "confirm-3": "CN000300",
+            "override-3-CN000300": "1", "confirm-4": "new", "confirm-5": "", "confirm_more": "6=CN000600!\n7 = new"}
+    conflicts = {"1": ["CN000123"], "2": ["CN000200"], "3": []}
+    confirm, problems = confirmations(post, conflicts)
+    assert confirm == {"1": "CN000123!", "3": "CN000300", "4": "new", "6": "CN000600", "7": "new"}
+    assert len(problems) == 1 and "CN000200" in problems[0]
+
+
 def test_compute_review_publish_and_refuse_an_empty_correction(staff, login, gomoku, six, tmp_path, settings):
     settings.VAR_DIR = tmp_path
     c = login(staff["officer"])

@@ -7,7 +7,6 @@ command line uses too; nothing here computes a rating.
 
 from __future__ import annotations
 
-import re
 import secrets
 from datetime import date
 from pathlib import Path
@@ -123,8 +122,6 @@ REVIEW_ROWS = 3000
 
 #: File types the office imports, by extension, with the first bytes each must start with.
 UPLOAD_TYPES = {".xlsx": (b"PK\x03\x04",), ".xml": (b"<", b"\xef\xbb\xbf<"), ".trf": None, ".txt": None}
-_PENDING = re.compile(r"--confirm '(\d+)=")
-_CANDIDATE = re.compile(r"\b([A-Z]{2}\d{4,})\b")
 
 
 class UploadForm(forms.Form):
@@ -169,17 +166,33 @@ def _upload_dir() -> Path:
     return path
 
 
-def pending_choices(pending: list[str]) -> list[dict]:
-    """Each match awaiting confirmation: the message, the draw number, the candidate IDs."""
-    out = []
-    for text in pending:
-        m = _PENDING.search(text)
-        if m:
-            head = text.split(" — ")[0]
-            out.append({"text": text, "number": m.group(1), "candidates": _CANDIDATE.findall(head)})
-        else:
-            out.append({"text": text, "number": None, "candidates": []})
-    return out
+def confirmations(post, conflicts: dict[str, list[str]]) -> tuple[dict[str, str], list[str]]:
+    """The officer's answers to the pending matches (``Options.confirm``) and what he must still do.
+
+    ``confirm-N`` is the chosen candidate (or ``new``); a candidate whose registry ID number differs from the
+    report's is taken only with its override box ``override-N-ID`` ticked (sent as ``ID!``). The free-text
+    lines (``N=ID``) never override: a conflict found there comes back as a pending match with its box.
+    """
+    confirm: dict[str, str] = {}
+    problems: list[str] = []
+    for line in post.get("confirm_more", "").splitlines():
+        if "=" in line:
+            k, v = line.split("=", 1)
+            if k.strip() and v.strip():
+                confirm[k.strip()] = v.strip().rstrip("!")
+    for key, value in post.items():
+        if not key.startswith("confirm-") or not value:
+            continue
+        number = key[len("confirm-"):]
+        if value in conflicts.get(number, ()):
+            if post.get(f"override-{number}-{value}"):
+                value += "!"
+            else:
+                problems.append(_("签号 %(n)s：%(id)s 的身份证号与报告不符，须勾选“仍然匹配”才能选他。")
+                                % {"n": number, "id": value})
+                continue
+        confirm[number] = value
+    return confirm, problems
 
 
 @role_required(OFFICER)
@@ -193,13 +206,10 @@ def imports(request):
     stashed = request.session.get("desk:upload")
     if request.method == "POST":
         confirming = request.POST.get("confirming") == "1" and stashed
+        refused: list[str] = []
         if confirming:
             path, code, raw = Path(stashed["path"]), stashed["list"], stashed["options"]
-            confirm = {k[len("confirm-"):]: v for k, v in request.POST.items() if k.startswith("confirm-") and v}
-            for line in request.POST.get("confirm_more", "").splitlines():
-                if "=" in line:
-                    k, v = line.split("=", 1)
-                    confirm[k.strip()] = v.strip()
+            confirm, refused = confirmations(request.POST, stashed.get("conflicts", {}))
             raw = {**raw, "confirm": {**raw.get("confirm", {}), **confirm}}
         elif form.is_valid():
             d = form.cleaned_data
@@ -222,10 +232,14 @@ def imports(request):
             try:
                 result = import_file(path, rl, request.user.get_username(), options=options)
             except ImportRefused as exc:
-                context["problems"] = [p for p in exc.problems if p not in exc.pending]
+                context["problems"] = refused + [p for p in exc.problems if p not in exc.pending]
                 if exc.pending and not exc.rejected:
-                    request.session["desk:upload"] = {"path": str(path), "list": code, "options": raw}
-                    context["pending"] = pending_choices(exc.pending)
+                    matches = exc.pending_matches
+                    conflicts = {str(m.number): [c.federation_id for c in m.candidates if c.id_conflict]
+                                 for m in matches}
+                    request.session["desk:upload"] = {"path": str(path), "list": code, "options": raw,
+                                                      "conflicts": conflicts}
+                    context["pending"] = matches
                 else:
                     request.session.pop("desk:upload", None)
             except OfficeError as exc:

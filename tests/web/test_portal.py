@@ -182,3 +182,32 @@ def test_merged_duplicate_redirects_to_the_record_kept(client, published, make_p
     merge_players(keep, dup, "officer")
     r = client.get(f"/players/{dup.federation_id}/")
     assert r.status_code == 302 and r["Location"] == f"/players/{keep.federation_id}/"
+
+
+def test_kept_record_shows_the_history_published_under_the_duplicate(client, published, make_player):
+    """After a merge the published editions keep the duplicate's rows (immutable): the kept record's page
+    shows them, and the duplicate's permalinks lead to it."""
+    from qiyuan.office.federation.services import merge_players
+
+    dup = published["players"][0]  # 张三: on the published list, rated at 2025-bj-open
+    keep = make_player("张三", "M", "BJ")  # registered again, never published
+    merge_players(keep, dup, "officer")
+    html = page(client, f"/players/{keep.federation_id}/")
+    assert 'id="merged-duplicates"' in html and dup.federation_id in html
+    # the list history and the chart, as published under the duplicate's ID
+    assert "<svg" in html and "polyline" in html and "2025-07-01" in html and "2026-01-01" in html
+    assert f"以 {dup.federation_id} 发布" in html
+    assert "2012" in html  # the latest published rating
+    # the individual calculations, with the results of the games the merge moved to him
+    calc = html[html.index('id="event-2025-bj-open"'):]
+    for text in ("李四", "2000", "+50", "0.57", "+6.45", "11.85", "2012.4"):
+        assert text in calc, text
+    assert ">1<" in calc[:calc.index("</section>")]
+    assert "交手记录" in html and f"/players/{keep.federation_id}/vs/" in html
+    r = client.get(f"/players/{dup.federation_id}/")
+    assert r.status_code == 302 and r["Location"] == f"/players/{keep.federation_id}/"
+    b = published["players"][1]
+    r = client.get(f"/players/{dup.federation_id}/vs/{b.federation_id}/")
+    assert r.status_code == 302 and r["Location"] == f"/players/{keep.federation_id}/vs/{b.federation_id}/"
+    assert "1 : 0" in page(client, r["Location"])
+

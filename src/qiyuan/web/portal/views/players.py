@@ -63,6 +63,28 @@ def _player_or_redirect(federation_id: str):
     return player
 
 
+def kept_record(player: Player) -> Player:
+    """The record a merged duplicate now lives on (合并后保留的记录), following a chain of merges."""
+    seen = 0
+    while player.merged_into_id is not None and seen < 10:
+        player = player.merged_into
+        seen += 1
+    return player
+
+
+def merged_duplicates(player: Player) -> list[Player]:
+    """Every record merged into ``player``, directly or through another duplicate: published editions keep
+    their rows on the duplicate's ID (they are immutable), so his history is his and theirs."""
+    out: list[Player] = []
+    todo = [player.pk]
+    while todo:
+        kids = list(Player.objects.filter(merged_into_id__in=todo).only("federation_id", "name", "merged_into_id"))
+        kids = [k for k in kids if k.pk != player.pk and all(k.pk != o.pk for o in out)]
+        out += kids
+        todo = [k.pk for k in kids]
+    return out
+
+
 @dataclass
 class CalcRow:
     round: int | None
@@ -123,15 +145,18 @@ def explanation_lines(explanation: dict) -> list[dict]:
     return out
 
 
-def individual_calculations(player: Player, changes: list[RatingChange]) -> list[EventCalc]:
+def individual_calculations(player: Player, changes: list[RatingChange], duplicates: list[Player] = ()) -> list[EventCalc]:
     """Per rated event, the table a person can check by hand: per game the
     opponent, his rating, the result, D, We, ΔR and K (FIDE's "individual
     calculations"). Under the averaging methods We is the event's N × PD(R − Rc),
     so the per-game columns show D and the result only, and the totals line
-    carries We and ΔR."""
+    carries We and ΔR. A change published under a merged duplicate's ID (``duplicates``) is his too; its
+    games were moved to him by the merge."""
+    mine = {player.pk} | {d.pk for d in duplicates}
     event_ids = {c.event_id for c in changes}
     games_by_event: dict[int, list[Game]] = defaultdict(list)
-    for g in Game.objects.filter(Q(player1=player) | Q(player2=player), event_id__in=event_ids).order_by("round"):
+    for g in Game.objects.filter(Q(player1_id__in=mine) | Q(player2_id__in=mine), event_id__in=event_ids).order_by(
+            "round"):
         games_by_event[g.event_id].append(g)
     fids: set[str] = set()
     pks: set[int] = set()
@@ -140,7 +165,7 @@ def individual_calculations(player: Player, changes: list[RatingChange]) -> list
             ref = str(ln.get("opponent_id", ""))
             (pks.add(int(ref)) if ref.isdigit() else fids.add(ref))
         for g in games_by_event[c.event_id]:
-            pks.add(g.player2_id if g.player1_id == player.pk else g.player1_id)
+            pks.add(g.player2_id if g.player1_id in mine else g.player1_id)
     light = Player.objects.only("federation_id", "name")
     by_fid = {p.federation_id: p for p in light.filter(federation_id__in=fids)}
     by_pk = light.in_bulk(pks)
@@ -159,7 +184,7 @@ def individual_calculations(player: Player, changes: list[RatingChange]) -> list
         )
         .order_by()
         .values_list("edition_id", "event_id", "player_id", "before")
-        if (edition_id, event_id) in wanted and player_id != player.pk
+        if (edition_id, event_id) in wanted and player_id not in mine
     } if bare else {}
     out = []
     for c in changes:
@@ -174,32 +199,38 @@ def individual_calculations(player: Player, changes: list[RatingChange]) -> list
                 res = {Decimal(1): "1", Decimal("0.5"): "½", Decimal(0): "0"}.get(w, _num(w))
                 g = games.get(ln.get("round"))
                 if g is not None:
-                    res = result_symbol(result_for(g, player.pk))
+                    res = result_symbol(result_for(g, g.player1_id if g.player1_id in mine else g.player2_id))
                 calc.rows.append(CalcRow(ln.get("round"), opp, _num(ln.get("opponent_rating")), res,
                                          _signed(ln.get("D")), _num(ln.get("We")), signed_delta(ln.get("dR")),
                                          _num(ln.get("K"))))
         else:
             ro = c.before
             for g in games_by_event[c.event_id]:
-                opp_pk = g.player2_id if g.player1_id == player.pk else g.player1_id
+                me, opp_pk = (g.player1_id, g.player2_id) if g.player1_id in mine else (g.player2_id, g.player1_id)
                 opp_rating = opp_before.get((c.event_id, opp_pk))
                 d = ""
                 if ro is not None and opp_rating is not None:
                     d = _signed(int((ro - opp_rating).to_integral_value()))
-                calc.rows.append(CalcRow(g.round, by_pk.get(opp_pk), _num(opp_rating), result_symbol(result_for(g, player.pk)),
+                calc.rows.append(CalcRow(g.round, by_pk.get(opp_pk), _num(opp_rating), result_symbol(result_for(g, me)),
                                          d, "", "", ""))
         out.append(calc)
     return out
 
 
-def history_html(rating_list, entries) -> SafeString:
-    """The player's row on each list date (see ``EventCalc.rows_html`` for why it is built here)."""
+def history_html(rating_list, entries, published_as: dict[int, str] | None = None) -> SafeString:
+    """The player's row on each list date (see ``EventCalc.rows_html`` for why it is built here); a row
+    published under a merged duplicate's ID says so (``published_as``: player pk → federation ID)."""
     base = reverse("portal:lists") + escape(rating_list.code) + "/"
+    published_as = published_as or {}
     out = []
     for e in entries:
         day = e.edition.list_date.isoformat()
+        under = published_as.get(e.player_id)
+        note = (f' <span class="muted small published-as">{escape(_("以 %(id)s 发布") % {"id": under})}</span>'
+                if under else "")
         out.append(
-            f'<tr><td><a href="{base}{day}/">{day}</a></td><td class="num">{"" if e.rating is None else e.rating}</td>'
+            f'<tr><td><a href="{base}{day}/">{day}</a>{note}</td>'
+            f'<td class="num">{"" if e.rating is None else e.rating}</td>'
             f'<td class="num">{"" if e.rank is None else e.rank}</td><td class="num">{e.games}</td>'
             f"<td>{escape(STATUS_TEXT.get(e.status, e.status))}</td></tr>"
         )
@@ -248,19 +279,23 @@ def head_to_head_summary(player: Player, limit: int = 30) -> list[dict]:
 def player(request, federation_id: str):
     p = _player_or_redirect(federation_id)
     if p.merged_into_id:
-        return redirect("portal:player", federation_id=p.merged_into.federation_id)
+        return redirect("portal:player", federation_id=kept_record(p).federation_id)
+    duplicates = merged_duplicates(p)
+    mine = [p.pk] + [d.pk for d in duplicates]
+    published_as = {d.pk: d.federation_id for d in duplicates}
     current = current_edition_ids()
     editions = editions_by_id()
     entries = [
         e
-        for e in EditionEntry.objects.filter(player=p).order_by().only(
-            "edition_id", "rating", "exact", "rank", "games", "k", "status"
+        for e in EditionEntry.objects.filter(player_id__in=mine).order_by().only(
+            "edition_id", "player_id", "rating", "exact", "rank", "games", "k", "status"
         )
         if e.edition_id in current
     ]
     for e in entries:
         e.edition = editions[e.edition_id]  # from the cached editions, no query
-    entries.sort(key=lambda e: (e.edition.rating_list.code, e.edition.list_date))
+    # by list and date; on one date (never both on one list: a merge refuses that) the kept record last
+    entries.sort(key=lambda e: (e.edition.rating_list.code, e.edition.list_date, e.player_id == p.pk))
     lists: dict[int, dict] = {}
     for e in entries:
         item = lists.setdefault(e.edition.rating_list_id, {"list": e.edition.rating_list, "history": []})
@@ -270,10 +305,10 @@ def player(request, federation_id: str):
         points = [ChartPoint(e.edition.list_date, Decimal(e.rating), e.edition.label) for e in item["history"]
                   if e.rating is not None]
         item["chart"] = rating_history_svg(points, title=_("等级分走势") + f" · {item['list'].title}")
-        item["history_html"] = history_html(item["list"], item["history"])
+        item["history_html"] = history_html(item["list"], item["history"], published_as)
     # Every rated event of his, newest first; the full rows only for those shown.
     order = list(
-        RatingChange.objects.filter(player=p, edition_id__in=current)
+        RatingChange.objects.filter(player_id__in=mine, edition_id__in=current)
         .order_by("-event__end_date", "-event_id")
         .values_list("pk", flat=True)
     )
@@ -283,6 +318,7 @@ def player(request, federation_id: str):
         "-event__end_date", "-event_id"))
     for c in shown:
         c.edition = editions[c.edition_id]
+        c.published_as = published_as.get(c.player_id, "")
     h2h = head_to_head_summary(p)
     return render(
         request,
@@ -290,7 +326,8 @@ def player(request, federation_id: str):
         {
             "p": p,
             "lists": list(lists.values()),
-            "calcs": individual_calculations(p, shown),
+            "calcs": individual_calculations(p, shown, duplicates),
+            "duplicates": duplicates,
             "calc_hidden": len(order) - len(shown),
             "h2h": h2h,
             "h2h_html": head_to_head_html(p, h2h, _("详情")),
@@ -301,6 +338,9 @@ def player(request, federation_id: str):
 def head_to_head(request, federation_id: str, other_id: str):
     a = _player_or_redirect(federation_id)
     b = _player_or_redirect(other_id)
+    if a.merged_into_id or b.merged_into_id:  # games moved to the records kept
+        return redirect("portal:head_to_head", federation_id=kept_record(a).federation_id,
+                        other_id=kept_record(b).federation_id)
     if a.pk == b.pk:
         raise Http404("the same player")
     games = list(

@@ -211,3 +211,26 @@ def test_kept_record_shows_the_history_published_under_the_duplicate(client, pub
     assert r.status_code == 302 and r["Location"] == f"/players/{keep.federation_id}/vs/{b.federation_id}/"
     assert "1 : 0" in page(client, r["Location"])
 
+
+
+def test_calculations_without_lines_find_an_opponent_rated_under_a_merged_duplicate(client, published, make_player):
+    """A change stored without per-game lines takes the opponents' ratings from their own changes; an opponent
+    merged since is found through his kept record (the games moved to it, his change did not)."""
+    from decimal import Decimal
+
+    from qiyuan.office.federation.services import merge_players
+    from qiyuan.office.ratings.models import RatingChange
+
+    a, b = published["players"][:2]
+    for ed in published["editions"][1:]:
+        RatingChange.objects.create(edition=ed, player=b, event=published["event"], before=Decimal("2000"),
+                                    after=Decimal("1990"), games=2, W=Decimal("1"), We=Decimal("1.1"), K=15,
+                                    delta=Decimal("-1.5"), method="average", explanation={})
+    keep = make_player("张三", "M", "BJ")
+    merge_players(keep, a, "officer")
+    html = page(client, f"/players/{b.federation_id}/")
+    calc = html[html.index('id="event-2025-bj-open"'):]
+    calc = calc[:calc.index("</section>")]
+    row = re.search(r'<tr><td class="num">1</td><td><a href="/players/(\w+)/">[^<]*</a></td>'
+                    r'<td class="num">([^<]*)</td><td class="c">([^<]*)</td><td class="num">([^<]*)</td>', calc)
+    assert row and row.groups() == (keep.federation_id, "2050", "0", "-50")

@@ -186,6 +186,12 @@ def individual_calculations(player: Player, changes: list[RatingChange], duplica
         .values_list("edition_id", "event_id", "player_id", "before")
         if (edition_id, event_id) in wanted and player_id not in mine
     } if bare else {}
+    if opp_before:  # an opponent rated under a duplicate merged since: his games are now on the kept record
+        kept = dict(Player.objects.filter(pk__in={pid for _e, pid in opp_before}, merged_into__isnull=False)
+                    .values_list("pk", "merged_into_id"))
+        for (event_id, pid), before in list(opp_before.items()):
+            if pid in kept:
+                opp_before.setdefault((event_id, kept[pid]), before)
     out = []
     for c in changes:
         x = c.explanation or {}

@@ -36,3 +36,17 @@ def test_change_text_is_the_canonical_json_of_the_change(c):
 @given(names, names, st.text(max_size=5))
 def test_change_line_keys_are_canonical_json(event, player, text):
     assert change_line(event, player, text) == as_json([event, player]) + "\t" + text + "\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(names, st.text(max_size=8), st.integers(1, 60000), st.none() | st.integers(1, 60000),
+       st.none() | st.integers(0, 3000), st.text(alphabet="0123456789.-", max_size=12), st.integers(0, 5000),
+       st.sampled_from(["active", "inactive", "unrated", "removed"]), st.booleans(), st.none() | st.integers(0, 60))
+def test_entry_line_written_directly_is_the_canonical_line(fid, name, position, rank, rating, exact, games, status,
+                                                           is_new, k):
+    from qiyuan.office.services.periods import EntryRow, entry_line
+
+    row = EntryRow(player_pk=1, federation_id=fid, position=position, rank=rank, rating=rating, exact=exact,
+                   games=games, status=status, is_new=is_new, k=k, state={"r": rating, "s": status}, name=name)
+    assert row.line() == entry_line([fid, name, position, rank, rating, exact, games, status, is_new, k],
+                                    as_json(row.state))

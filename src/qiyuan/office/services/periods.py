@@ -58,9 +58,11 @@ class EntryRow:
     _text: str | None = field(default=None, repr=False, compare=False)
 
     def line(self) -> str:
-        """The entry's canonical line (what the digest covers)."""
-        return entry_line([self.federation_id, self.name, self.position, self.rank, self.rating, self.exact,
-                           self.games, self.status, self.is_new, self.k], self.state_text)
+        """The entry's canonical line (what the digest covers): ``entry_line`` of its values, written directly
+        (property-tested against it)."""
+        return (f"[{json_string(self.federation_id)},{json_string(self.name)},{_i(self.position)},{_i(self.rank)},"
+                f"{_i(self.rating)},{json_string(self.exact)},{_i(self.games)},{json_string(self.status)},"
+                f"{'true' if self.is_new is True else 'false'},{_i(self.k)}]\t{self.state_text}\n")
 
     @property
     def state_text(self) -> str:

@@ -109,7 +109,8 @@ def _cross(t: Tournament) -> list[CrossRow]:
         cells = []
         for c in e.rounds:
             if c.opponent is None:
-                cells.append({"U": "+", "H": "½", "F": "1", "Z": "–"}.get(c.result, c.result))
+                # A pairing bye is written out: a bare "+" would read as a forfeit win.
+                cells.append({"U": str(_("轮空")), "H": "½", "F": "1", "Z": "–"}.get(c.result, c.result))
             else:
                 role = "b" if c.colour == "b" else ("w" if c.colour == "w" else "")
                 cells.append(f"{c.opponent}{role} {CELL_TEXT.get(c.result, c.result)}")

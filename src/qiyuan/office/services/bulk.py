@@ -6,6 +6,8 @@ import json
 from collections.abc import Callable, Iterable
 
 BATCH = 20000
+#: from this many rows on, PostgreSQL checks a table's foreign keys once after the load, not row by row
+LARGE = 200_000
 
 
 def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, total: int = 0,
@@ -20,12 +22,17 @@ def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, 
     with connection.cursor() as cur:
         if connection.vendor == "postgresql":
             raw = cur.cursor if hasattr(cur, "cursor") else cur
+            keys = _drop_foreign_keys(cur, table) if total >= LARGE else []
             with raw.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row(row)
                     n += 1
                     if progress and n % BATCH == 0:
                         progress(n)
+            for name, definition in keys:  # the same constraints again, each checked on the whole table at once
+                cur.execute(f"ALTER TABLE {table} ADD CONSTRAINT {q(name)} {definition}")
+            if keys:
+                cur.execute("SET CONSTRAINTS ALL DEFERRED")  # Django's keys are deferred to the commit again
         else:
             cur.execute("PRAGMA cache_size = -262144")  # 256 MB of page cache: index pages stay in memory
             sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
@@ -49,6 +56,23 @@ def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, 
 _CANONICAL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 #: a string as canonical JSON text (what ``as_json`` writes for a string)
 json_string = json.encoder.encode_basestring
+
+
+def _drop_foreign_keys(cur, table: str) -> list[tuple[str, str]]:
+    """Drop the table's foreign keys (inside the caller's transaction) and return them (name, definition).
+
+    Row by row, PostgreSQL queues one check per key per row (deferred to the commit); adding a key back checks
+    the whole table in one join. Inside the transaction nobody else sees the table without its keys (the table is
+    locked until the commit), and a failure rolls the drop back with the rows. The checks pending before the
+    load are made at once (a table with pending checks cannot be altered)."""
+    # The rows written so far in this transaction are checked now: a table with pending checks cannot be altered.
+    cur.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    cur.execute("SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = %s::regclass "
+                "AND contype = 'f' ORDER BY conname", [table])
+    keys = list(cur.fetchall())
+    for name, _ in keys:
+        cur.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"')
+    return keys
 
 
 def as_json(value) -> str:

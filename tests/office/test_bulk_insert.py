@@ -1,0 +1,60 @@
+"""Bulk inserts: a large load keeps every foreign key (checked once on PostgreSQL) and refuses a bad row."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from qiyuan.office.services import bulk
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _foreign_keys(table: str) -> list[tuple[str, str]]:
+    with connection.cursor() as cur:
+        cur.execute("SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = %s::regclass "
+                    "AND contype = 'f' ORDER BY conname", [table])
+        return list(cur.fetchall())
+
+
+@pytest.fixture
+def large_from_one(monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.skip("foreign keys are dropped and added back only on PostgreSQL")
+    monkeypatch.setattr(bulk, "LARGE", 1)
+
+
+def _event_and_player():
+    from qiyuan.office.events.models import Event
+    from qiyuan.office.federation.models import Player
+
+    from ._o2_fixtures import make_list
+
+    p = Player.objects.create(federation_id="CN900001", name="张三")
+    e = Event.objects.create(code="E1", name="e", format="swiss", start_date="2020-01-01", end_date="2020-01-02",
+                             rating_list=make_list(code="B"))
+    return e, p
+
+
+def test_large_load_keeps_the_foreign_keys(large_from_one):
+    from qiyuan.office.events.models import Game
+
+    table = Game._meta.db_table
+    before = _foreign_keys(table)
+    with transaction.atomic():
+        e, p = _event_and_player()  # rows with checks still pending when the keys are dropped
+        n = bulk.bulk_insert(table, ("event_id", "round", "player1_id", "player2_id", "result"),
+                             [(e.pk, 1, p.pk, p.pk, "1-0")], total=1)
+    assert n == 1 and _foreign_keys(table) == before and len(before) == 3
+
+
+def test_large_load_refuses_a_row_naming_no_player(large_from_one):
+    from qiyuan.office.events.models import Game
+
+    e, p = _event_and_player()
+    table = Game._meta.db_table
+    before = _foreign_keys(table)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        bulk.bulk_insert(table, ("event_id", "round", "player1_id", "player2_id", "result"),
+                         [(e.pk, 1, p.pk, p.pk + 999, "1-0")], total=1)
+    assert _foreign_keys(table) == before and not Game.objects.exists()

@@ -1,0 +1,110 @@
+"""Refusals as data: every layer reports what is wrong the same way.
+
+A ``Problem`` is one fault: where it is (file, line or row, column or cell —
+any of them may be unknown) and what is wrong.  Its ``message`` is an English
+sentence; when it has ``params`` the message is a template (``str.format``
+fields) and also the translation key, so a page can show it in the reader's
+language (``Problem.text(gettext)``) while the command line prints English.
+
+``QiyuanError`` carries every problem of one refusal at once.  Its kinds say
+what the caller should do, never how to parse a message:
+
+* ``InputError`` — a file or an option is bad (fix the input);
+* ``Refused`` — the rules or the current state forbid the action;
+* ``NotFound`` — a named record does not exist;
+* ``Conflict`` — someone else did it first (an import already stored, a row
+  changed meanwhile): the ordinary refusal of a lost race.
+
+The command line prints the problems and exits 2 for all of them; the desk
+shows them as messages.  Nothing else about an error is meant to be read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One fault. ``line``/``column`` are 1-based; ``column`` may also name a spreadsheet cell
+    (``"F7"``) or a field; ``None`` when unknown.  ``code`` names the kind of fault for programs
+    (``"import.duplicate"``); ``params`` fill the message template."""
+
+    file: str = ""
+    line: int | None = None
+    column: int | str | None = None
+    message: str = ""
+    params: Mapping[str, object] | None = field(default=None, compare=False)
+    code: str = ""
+
+    def where(self) -> str:
+        """``file, line 3, column 5`` (empty when nothing is known)."""
+        if not (self.file or self.line is not None or self.column is not None):
+            return ""
+        where = self.file or "<input>"
+        if self.line is not None:
+            where += f", line {self.line}"
+        if self.column is not None:
+            where += f", column {self.column}" if isinstance(self.column, int) else f", {self.column}"
+        return where
+
+    def text(self, translate: Callable[[str], str] | None = None) -> str:
+        """The message alone, translated by ``translate`` (e.g. ``gettext``) when given."""
+        template = translate(self.message) if translate is not None else self.message
+        if not self.params:
+            return template
+        try:
+            return template.format(**self.params)
+        except (KeyError, IndexError, ValueError):  # a broken translation: fall back to the English text
+            return self.message.format(**self.params)
+
+    def __str__(self) -> str:
+        where = self.where()
+        return f"{where}: {self.text()}" if where else self.text()
+
+
+def problem(message: str, *, file: str = "", line: int | None = None, column: int | str | None = None,
+            code: str = "", **params: object) -> Problem:
+    """A ``Problem`` whose message is a template filled from ``params``."""
+    return Problem(file, line, column, message, MappingProxyType(dict(params)) if params else None, code)
+
+
+def as_problems(items: Iterable[Problem | str] | Problem | str) -> list[Problem]:
+    """Problems from problems or plain English sentences (kept as they are)."""
+    if isinstance(items, (Problem, str)):
+        items = [items]
+    return [p if isinstance(p, Problem) else Problem(message=str(p)) for p in items]
+
+
+class QiyuanError(Exception):
+    """A refusal with every problem at once (``problems``); ``str()`` lists them one per line."""
+
+    #: the command line's exit status for this kind of refusal
+    exit_code = 2
+
+    def __init__(self, problems: Iterable[Problem | str] | Problem | str):
+        self.problems: list[Problem] = as_problems(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+    @property
+    def messages(self) -> list[str]:
+        """Each problem as one English line (where it is, then what is wrong)."""
+        return [str(p) for p in self.problems]
+
+
+class InputError(QiyuanError, ValueError):
+    """A bad input file or option: fix the input and try again."""
+
+
+class Refused(QiyuanError):
+    """The rules or the current state forbid the action."""
+
+
+class NotFound(Refused):
+    """A named record (player, list, edition, event) does not exist."""
+
+
+class Conflict(Refused):
+    """Someone else did it first (e.g. the same report imported at the same moment)."""

@@ -97,6 +97,38 @@ def test_every_problem_is_listed_at_once_with_file_line_and_column(tmp_path):
         assert file in text and line in text and column in text and what in text, (text, file, line, column, what)
 
 
+def test_dan_granted_by_national_and_board_columns(tmp_path):
+    """B–S §13(五) needs who granted a dan; the team championship rule needs the national flag and boards."""
+    data = read(write(
+        tmp_path,
+        players="id,name,gender,dan,registered_on,dan_granted_by\nP1,张三,M,3d,2008-01-01,中国棋院\nP2,李四,F,,,\n"
+                "P3,王五,M,1k,, \n",
+        events="id,name,start_date,end_date,format,national\nE1,全国团体赛,2011-03-01,2011-03-05,team,1\n"
+               "E2,循环赛,2011-08-01,2011-08-03,round_robin,\n",
+        games="event_id,round,player1,player2,result,board\nE1,1,P1,P2,1-0,1\nE1,1,P3,P2,0-1,\nE2,1,P1,P3,1-0,\n"))
+    assert [p.dan_granted_by for p in data.players] == ["中国棋院", None, None]
+    assert [e.national for e in data.events] == [True, False]
+    assert [g.board for g in data.games] == [1, None, None]
+
+
+def test_games_without_a_board_column_have_no_boards(tmp_path):
+    assert read(write(tmp_path)).games.board is None
+
+
+def test_bad_dan_granted_by_national_and_board_are_reported(tmp_path):
+    found = problems(
+        tmp_path,
+        players="id,name,gender,dan,dan_granted_by\nP1,张三,M,,中国棋院\nP2,李四,F,,\nP3,王五,M,,\n",
+        events="id,name,start_date,end_date,format,national\nE1,团体赛,2011-03-01,2011-03-05,team,yes\n",
+        games="event_id,round,player1,player2,result,board\nE1,1,P1,P2,1-0,first\nE1,1,P3,P2,0-1,0\n")
+    assert found == [
+        f"{tmp_path / 'players.csv'}, line 2, dan_granted_by: '中国棋院' granted a dan, but the row has no dan",
+        f"{tmp_path / 'events.csv'}, line 2, national: unknown national value 'yes' (one of: 0, 1)",
+        f"{tmp_path / 'games.csv'}, line 2, board: 'first' is not a board number (1, 2, …)",
+        f"{tmp_path / 'games.csv'}, line 3, board: '0' is not a board number (1, 2, …)",
+    ]
+
+
 def test_a_file_that_is_not_utf8_is_reported_with_its_line(tmp_path):
     found = problems(tmp_path, players="id,name,gender\nP1,张三,M\n".encode("gb18030") + b"")
     assert len(found) == 1 and "players.csv, line 2" in found[0] and "not UTF-8" in found[0]

@@ -40,8 +40,23 @@ def round_robin(eid: str, results: list[tuple[str, str, str]]) -> list[Game]:
     return [game(eid, i + 1, a, b, r) for i, (a, b, r) in enumerate(results)]
 
 
-def rate(rules: RuleSet, players, events, games, standings=()) -> History:
-    return compute_history(rules, players, events, games, standings)
+def core(c):
+    """The numbers of a change both engines give (the reference adds its calculation lines and notes)."""
+    return (c.player_id, c.event_id, c.list_date, c.games, c.W, c.We, c.K, c.delta, c.method, c.Rc, c.N, c.Pd, c.D,
+            c.ru, c.Ro, c.raw_delta)
+
+
+def assert_same_history(fast: History, reference: History) -> None:
+    assert [core(c) for c in fast.changes] == [core(c) for c in reference.changes]
+    assert fast.lists == reference.lists
+    assert fast.final_states == reference.final_states
+
+
+def rate(rules: RuleSet, players, events, games, standings=(), **kw) -> History:
+    """The reference engine's history (every player explained), checked against the fast engine's."""
+    reference = compute_history(rules, players, events, games, standings, engine="reference", explain=True, **kw)
+    assert_same_history(compute_history(rules, players, events, games, standings, engine="fast", **kw), reference)
+    return reference
 
 
 def change(history: History, pid: str, eid: str):
@@ -59,4 +74,4 @@ def standing(eid: str, pid: str, rank: int) -> Standing:
 
 
 __all__ = ["CGA", "BJSH", "GO", "EXAMPLES", "player", "event", "game", "round_robin", "rate", "change", "entry",
-           "standing", "Result", "Decimal", "date"]
+           "standing", "Result", "Decimal", "date", "core", "assert_same_history"]

@@ -172,3 +172,86 @@ def test_bjsh_12_a_newcomer_without_gender_is_an_input_error():
     ev = event("E", date(2008, 2, 1))
     with pytest.raises(ValueError, match="player U: a newcomer's provisional rating needs his gender"):
         rate(BJSH, [player("U", gender=None), player("R", 2200)], [ev], [game("E", 1, "U", "R", "1-0")])
+
+
+def test_bjsh_13_5_a_later_registrant_with_a_china_qiyuan_dan_starts_from_the_table():
+    """§13(五): registered after 2007-12-31 but holding a 段 granted by 中国棋院: the dan table still applies.
+    A 3d (2320) registered 2008-01-01 beats a 2250 player in March 2011: D +70, We 0.60, K 25, ΔR +10 → 2330."""
+    qiyuan_3d = player("Q", dan="3d", registered_on=date(2008, 1, 1), dan_granted_by="中国棋院")
+    h = rate(BJSH, [qiyuan_3d, player("O", 2250)], [event("M", date(2011, 3, 10))], [game("M", 1, "Q", "O", "1-0")])
+    q = change(h, "Q", "M")
+    assert (q.method, q.Ro, q.K, q.We, q.delta) == ("per_game", Decimal(2320), 25, Decimal("0.60"), Decimal("10.00"))
+    assert h.lists[0].date == date(2011, 4, 1)
+    assert (entry(h, "Q", 0).rating, entry(h, "Q", 0).status) == (2330, "active")
+
+
+def test_bjsh_13_5_only_a_dan_granted_by_the_china_qiyuan_not_a_kyu_nor_another_body():
+    later = date(2008, 1, 1)
+    players = [player("K", dan="2k", registered_on=later, dan_granted_by="中国棋院"),
+               player("R", dan="3d", registered_on=later, dan_granted_by="RIF"),
+               player("N", dan="3d", registered_on=later), player("O", 2250)]
+    games = [game("M", i, p, "O", "1-0") for i, p in enumerate(("K", "R", "N"), start=1)]
+    h = rate(BJSH, players, [event("M", date(2011, 3, 10))], games)
+    assert {p: change(h, p, "M").method for p in "KRN"} == dict.fromkeys("KRN", "provisional")  # §12
+
+
+def test_bjsh_13_5_the_granting_bodies_are_a_setting():
+    from qiyuan.rating.rules import with_settings
+
+    rif_too = with_settings(BJSH, {"dan_start_granted_by": ["中国棋院", "RIF"]})
+    players = [player("R", dan="3d", registered_on=date(2008, 1, 1), dan_granted_by="RIF"), player("O", 2250)]
+    h = rate(rif_too, players, [event("M", date(2011, 3, 10))], [game("M", 1, "R", "O", "1-0")])
+    assert change(h, "R", "M").Ro == 2320
+
+
+def test_bjsh_13_1_equal_ratings_are_ordered_by_the_strokes_of_the_name():
+    """§13(一)2: 同分段内的排序依姓名的笔划按升序排列 — in `qiyuan rate`'s lists as in the office's."""
+    from dataclasses import replace
+
+    names = {"P1": "王五", "P2": "丁一", "P3": "赵六", "P4": "李四"}  # strokes: 丁 2, 王 4, 李 7, 赵 9
+    players = [replace(player(pid, 2300), name=name) for pid, name in names.items()]
+    h = rate(BJSH, [*players, *BYSTANDERS], [filler("F", date(2008, 2, 1))[0]], filler("F", date(2008, 2, 1))[1])
+    order = [e.player_id for e in h.lists[0].entries if e.player_id in names]
+    assert [names[p] for p in order] == ["丁一", "王五", "李四", "赵六"]
+
+
+def test_bjsh_13_1_3_first_rated_players_come_after_the_others_by_registration_date():
+    from qiyuan.rating.order import list_order_key
+
+    key = lambda pid, name, new, reg: list_order_key(BJSH, status="active", rating=2300, name=name,  # noqa: E731
+                                                     player_id=pid, is_new=new, registered_on=reg)
+    rows = [("A", "张三", True, date(2009, 5, 1)), ("B", "王五", False, None), ("C", "丁一", True, date(2009, 3, 1)),
+            ("D", "李四", False, None)]
+    assert [r[0] for r in sorted(rows, key=lambda r: key(*r))] == ["B", "D", "C", "A"]
+
+
+def test_bjsh_5_the_inactive_list_is_ordered_by_pinyin():
+    from qiyuan.rating.order import list_order_key
+
+    rows = [("A", "张三", 2500), ("B", "李四", 2100), ("C", "王五", 2300)]  # pinyin: li < wang < zhang
+    key = lambda r: list_order_key(BJSH, status="inactive", rating=r[2], name=r[1], player_id=r[0])  # noqa: E731
+    assert [r[0] for r in sorted(rows, key=key)] == ["B", "C", "A"]
+
+
+def test_bjsh_13_the_office_and_qiyuan_rate_use_one_list_order():
+    from qiyuan.office.services.ordering import Orderable, order
+    from qiyuan.rating.order import list_order_key
+
+    rows = [Orderable("A", "张三", 2300, "active"), Orderable("B", "王五", 2300, "active", True, date(2009, 1, 1)),
+            Orderable("C", "李四", 2100, "inactive"), Orderable("D", "丁一", None, "unrated"),
+            Orderable("E", "赵六", None, "removed"), Orderable("F", "丁一", 2300, "active")]
+    for rules in (BJSH,):
+        mine = sorted(rows, key=lambda o: list_order_key(rules, status=o.status, rating=o.rating, name=o.name,
+                                                            player_id=o.federation_id, is_new=o.is_new,
+                                                            registered_on=o.registered_on))
+        assert order(rules, rows) == mine
+        assert [o.federation_id for o in mine] == ["F", "A", "B", "C", "E", "D"]
+
+
+def test_bjsh_11_no_board_rule_in_team_events():
+    """The Beijing–Shanghai text has no per-board clause: only the champion rule (not for team events)."""
+    from test_cga import national_team_event
+
+    players, ev, games = national_team_event()
+    h = rate(BJSH, players, [ev], games)
+    assert change(h, "A1", "T").delta < 0

@@ -60,7 +60,8 @@ def test_cga_2_3_first_rating_published_after_7_counted_games_within_24_months()
     e2, g2 = newcomer_swiss("E2", date(2011, 9, 1), "U", 1)  # Ru 1682 over 4 games
     h = rate(CGA, [player("U"), *rated_opponents()], [e1, e2], g1 + g2)
     first, second = (lst.by_player()["U"] for lst in h.lists)
-    assert (first.status, first.rating, first.games) == ("unrated", None, 0)
+    # Unpublished, but the list shows his real count: 4 counted games of the 7 (the games K counts).
+    assert (first.status, first.rating, first.games) == ("unrated", None, 4)
     assert (second.status, second.rating, second.games) == ("active", 1791, 8)  # (1900×4 + 1682×4)/8
 
 
@@ -290,11 +291,64 @@ def test_cga_6_4_champion_rule_is_per_event_not_per_period():
     assert entry(h, "A").exact == Decimal("2290.80")
 
 
-def test_cga_6_4_team_board_rule_not_applied_to_team_events():
-    players = [player("A", 2300), *rated_opponents({"B": 1800, "C": 1800})]
-    ev = event("T", date(2011, 2, 1), fmt="team")
-    games = [game("T", 1, "A", "B", "1-0"), game("T", 2, "A", "C", "0.5-0.5")]
-    assert change(rate(CGA, players, [ev], games), "A", "T").delta < 0
+def board_game(eid: str, rnd: int, a: str, b: str, result: str, board: int):
+    return replace(game(eid, rnd, a, b, result), board=board)
+
+
+def national_team_event(national: bool = True):
+    """Two boards: A1 draws B1 on board 1 (A1 and B1 share the best rate, ½); on board 2 A2 beats B2 and B2
+    beats C2 (A2 best, 1/1). A1's draw with a 500 points weaker player costs him; so does C2's loss."""
+    players = [player("A1", 2300), player("B1", 1800), player("A2", 2300), player("B2", 1800), player("C2", 2300)]
+    ev = event("T", date(2011, 2, 1), fmt="team", national=national)
+    games = [board_game("T", 1, "A1", "B1", "0.5-0.5", 1), board_game("T", 1, "A2", "B2", "1-0", 2),
+             board_game("T", 2, "B2", "C2", "1-0", 2)]
+    return players, ev, games
+
+
+def test_cga_6_4_national_team_championship_best_score_rate_on_each_board_does_not_lose_points():
+    """Art. 6(四): 在全国团体赛中，各台次得分率最高者也同样对待 (as the champion: a negative ΣΔR counts as 0)."""
+    players, ev, games = national_team_event()
+    h = rate(CGA, players, [ev], games)
+    a1, c2 = change(h, "A1", "T"), change(h, "C2", "T")
+    assert a1.raw_delta < 0 and a1.delta == 0 and "best_on_board_protected" in a1.notes  # best on board 1 (tied)
+    assert c2.raw_delta < 0 and c2.delta == c2.raw_delta and not c2.notes  # 0/1 on board 2: not protected
+    assert entry(h, "A1").rating == 2300
+
+
+def test_cga_6_4_board_rule_ties_are_all_protected():
+    players, ev, games = national_team_event()
+    h = rate(CGA, players, [ev], games)
+    assert "best_on_board_protected" in change(h, "A1", "T").notes
+    assert change(h, "B1", "T").delta > 0  # B1 shares the best rate on board 1 but gains: nothing to protect
+
+
+def test_cga_6_4_board_rule_only_in_national_team_events_whose_games_carry_boards():
+    players, ev, games = national_team_event(national=False)
+    assert change(rate(CGA, players, [ev], games), "A1", "T").delta < 0  # not national
+    players, ev, games = national_team_event()
+    no_boards = [replace(g, board=None) for g in games]
+    assert change(rate(CGA, players, [ev], no_boards), "A1", "T").delta < 0  # no boards: the champion rule's
+    assert change(rate(CGA, players, [replace(ev, format="swiss")], games), "A1", "T").delta < 0  # not team
+
+
+def test_cga_6_4_board_rule_takes_the_place_of_the_champion_rule():
+    from qiyuan.rating.rules import with_settings
+
+    team_champions = with_settings(CGA, {"champion_formats": ["swiss", "round_robin", "match", "knockout", "team"]})
+    players, ev, games = national_team_event()
+    ranked_first = [standing("T", "C2", 1)]  # C2 ranked 1, but not best on his board
+    c2 = change(rate(team_champions, players, [ev], games, ranked_first), "C2", "T")
+    assert c2.delta < 0 and "champion_protected" not in c2.notes
+    plain = replace(ev, national=False)  # outside the national championship the champion rule acts
+    assert change(rate(team_champions, players, [plain], games, ranked_first), "C2", "T").delta == 0
+
+
+def test_cga_6_4_board_rule_is_a_setting():
+    from qiyuan.rating.rules import with_settings
+
+    players, ev, games = national_team_event()
+    off = with_settings(CGA, {"board_rule": False})
+    assert change(rate(off, players, [ev], games), "A1", "T").delta < 0
 
 
 def test_cga_6_5_swiss_team_and_match_count_only_games_against_rated_opponents():

@@ -12,9 +12,11 @@ from qiyuan.rating.eligibility import (
     OrganiserLevel,
     TimeControl,
     check_eligibility,
+    eligibility_clauses,
     parse_time_control,
 )
 from qiyuan.rating.model import EventFormat
+from qiyuan.rating.rules import BUILTIN_RULES, RulesError, rules_from_mapping, with_settings
 
 TWO_RECOGNISED = (ArbiterFacts("张裁判", "national", True), ArbiterFacts("李裁判", "first", True))
 
@@ -33,12 +35,12 @@ GOOD_CGA = EventFacts(
 )
 
 
-def clauses(family, facts):
-    return [f.clause for f in check_eligibility(family, facts).failures]
+def clauses(name, facts):
+    return [f.clause for f in check_eligibility(BUILTIN_RULES[name], facts).failures]
 
 
 def test_good_cga_event_is_eligible():
-    assert check_eligibility("cga-gomoku-2011", GOOD_CGA).eligible
+    assert check_eligibility(BUILTIN_RULES["cga-gomoku-2011"], GOOD_CGA).eligible
 
 
 def test_cga_4_organiser_must_be_state_body():
@@ -114,7 +116,7 @@ def test_cga_5_8_time_control(tc, ok):
 
 
 def test_cga_5_11_unplayed_games_are_noted_and_an_event_without_played_games_fails():
-    res = check_eligibility("cga-gomoku-2011", replace(GOOD_CGA, unplayed_games=3))
+    res = check_eligibility(BUILTIN_RULES["cga-gomoku-2011"], replace(GOOD_CGA, unplayed_games=3))
     assert res.eligible and "3 unplayed game(s)" in res.notes[0]
     assert clauses("cga-gomoku-2011", replace(GOOD_CGA, played_games=0, unplayed_games=10)) == ["CGA Art. 5(十一)"]
 
@@ -132,7 +134,7 @@ GOOD_BJSH = replace(GOOD_CGA, organiser_level=OrganiserLevel.REGIONAL, national=
 
 
 def test_good_bjsh_event_is_eligible():
-    assert check_eligibility("bjsh-gomoku-2007", GOOD_BJSH).eligible
+    assert check_eligibility(BUILTIN_RULES["bjsh-gomoku-2007"], GOOD_BJSH).eligible
 
 
 def test_bjsh_6_local_events_need_agreement_of_the_parties():
@@ -172,9 +174,33 @@ def test_go_4_events_approved_at_state_level():
     assert clauses("cn-go-1995", replace(go, organiser_level=OrganiserLevel.REGIONAL)) == ["Go §4"]
 
 
-def test_unknown_family_is_an_error():
-    with pytest.raises(ValueError, match="unknown rule-set family"):
-        check_eligibility("fide-2024", GOOD_CGA)
+def test_go_5_an_event_without_played_games_fails():
+    go = replace(GOOD_CGA, arbiters=(), time_control=None)
+    assert clauses("cn-go-1995", replace(go, played_games=0)) == ["Go §5"]
+
+
+def test_the_conditions_are_a_setting_of_the_rule_set():
+    """A variant chooses its conditions by the ``eligibility`` setting, not by its name."""
+    go_like = with_settings(BUILTIN_RULES["cga-gomoku-2011"], {"eligibility": "go-1995"})
+    regional = replace(GOOD_CGA, organiser_level=OrganiserLevel.REGIONAL)
+    assert [f.clause for f in check_eligibility(go_like, regional).failures] == ["Go §4"]
+    anything = with_settings(BUILTIN_RULES["cga-gomoku-2011"], {"eligibility": "none"})
+    assert check_eligibility(anything, replace(regional, arbiters=(), played_games=0)).eligible
+    with pytest.raises(RulesError, match="setting 'eligibility': expected one of cga-2011"):
+        rules_from_mapping({"base": "cga-gomoku-2011", "eligibility": "fide-2024"})
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_RULES))
+def test_every_failed_clause_is_one_the_rule_set_lists(name):
+    """The portal ticks each listed clause unless a failure names it: every failure must name a listed clause."""
+    rules = BUILTIN_RULES[name]
+    listed = [c.clause for c in eligibility_clauses(rules)]
+    worst = replace(GOOD_CGA, organiser_level=OrganiserLevel.OTHER, national=False, arbiters=(), players=8, rounds=3,
+                    rated_players=1, time_control=TimeControl(30), played_games=0, format=EventFormat.ROUND_ROBIN,
+                    dan_event=True)
+    failures = check_eligibility(rules, worst).failures
+    assert failures
+    assert all(any(f.clause.startswith(c) for c in listed) for f in failures), (failures, listed)
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,12 @@
-"""The fast path gives exactly the reference engine's lists and changes (hypothesis).
+"""Both engines give exactly the same lists, changes, states and explanations (hypothesis), through the one
+interface ``compute_history(…, engine=…)``; and computing list by list from stored states gives what
+computing the whole history at once gives, for either engine (what the office does).
 
 Random small histories over several years (so players go inactive, are
 removed and come back), with round robins holding unrated players, double
-round robins, forfeits and standings, under the three rule sets and under
-variants that change every setting the fast path branches on.
+round robins, forfeits, standings, national team events with boards and dans
+granted after the registration cut-off, under the three rule sets and under
+variants that change every setting the fast engine branches on.
 """
 
 from __future__ import annotations
@@ -15,10 +18,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from qiyuan.rating.fast import compute_history_fast
-from qiyuan.rating.history import compute_history
+from rating_builders import assert_same_history, core
+
+from qiyuan.rating.history import StartState, compute_history
 from qiyuan.rating.model import Event, EventFormat, Game, Gender, Player, Result, Standing
 from qiyuan.rating.rules import BUILTIN_RULES, with_settings
+
+
+def compute_history_fast(rules, players, events, games, standings=(), **kw):
+    return compute_history(rules, players, events, games, standings, engine="fast", **kw)
 
 RULE_SETS = {
     **BUILTIN_RULES,
@@ -37,9 +45,17 @@ RULE_SETS = {
                                                 {"cap": 400, "rr_unrated_opponent": "provisional"}),
     "go-cap350-monthly": with_settings(BUILTIN_RULES["cn-go-1995"],
                                        {"cap": 350, "publication_months": [1, 3, 5, 7, 9, 11]}),
+    "bjsh-board-rule-ties-by-id-kyu-start": with_settings(
+        BUILTIN_RULES["bjsh-gomoku-2007"],
+        {"board_rule": True, "list_tie_order": "id", "inactive_list_order": "rating", "dan_start_kyu": False}),
+    "cga-pinyin-inactive-new-by-registration": with_settings(
+        BUILTIN_RULES["cga-gomoku-2011"], {"inactive_list_order": "pinyin", "list_new_by_registration": True,
+                                           "list_tie_order": "strokes", "champion_formats": ["swiss", "team"]}),
 }
 
 RESULTS = [Result.WIN, Result.LOSS, Result.DRAW] * 4 + [Result.FORFEIT_WIN, Result.FORFEIT_LOSS, Result.NOT_PLAYED]
+#: Names that tie in one collation and not in the other (strokes / pinyin), and equal names.
+NAMES = ["张三", "李四", "王五", "丁一", "张三", "赵六", "钱七", "孙八", "周九", "吴十", "郑一", "王二"]
 FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -52,12 +68,14 @@ def histories(draw, max_players: int = 10, max_events: int = 9):
     for i in range(n):
         rated = draw(st.integers(0, 3)) > 0
         players.append(Player(
-            id=f"P{i:02d}", name=f"棋手{i}", gender=draw(st.sampled_from([Gender.MALE, Gender.FEMALE])),
+            id=f"P{i:02d}", name=draw(st.sampled_from(NAMES)), gender=draw(st.sampled_from([Gender.MALE, Gender.FEMALE])),
             dan=draw(st.sampled_from([None, None, "3d", "9d", "2k"])),
-            rating=Decimal(draw(st.integers(1300, 2700))) + draw(st.sampled_from([0, 0, Decimal("0.5")]))
-            if rated else None,
+            rating=(Decimal(draw(st.integers(1300, 2700) if draw(st.booleans()) else st.sampled_from([2000, 2400])))
+                    + draw(st.sampled_from([0, 0, Decimal("0.5")]))) if rated else None,
             games=draw(st.integers(0, 40)) if rated else 0,
             k_latched=draw(st.booleans()) if rated else False,
+            registered_on=draw(st.sampled_from([None, date(2007, 6, 1), date(2008, 1, 1), date(2011, 5, 1)])),
+            dan_granted_by=draw(st.sampled_from([None, "中国棋院", "RIF"])),
         ))
     ids = [p.id for p in players]
     events, games, standings = [], [], []
@@ -68,8 +86,10 @@ def histories(draw, max_players: int = 10, max_events: int = 9):
         length = draw(st.integers(1, 25))
         fmt = draw(st.sampled_from(list(EventFormat) + [EventFormat.ROUND_ROBIN] * 2))
         eid = f"E{e}"
+        national = draw(st.booleans())
         events.append(Event(eid, f"赛事{e}", start, start + timedelta(days=length - 1), fmt,
-                            international=draw(st.booleans())))
+                            international=draw(st.booleans()), national=national))
+        boards = fmt is EventFormat.TEAM and draw(st.booleans())
         field = draw(st.lists(st.sampled_from(ids), min_size=2, max_size=len(ids), unique=True))
         pairs = [(a, b) for i, a in enumerate(field) for b in field[i + 1:]]
         if fmt is EventFormat.ROUND_ROBIN and draw(st.booleans()):
@@ -79,27 +99,19 @@ def histories(draw, max_players: int = 10, max_events: int = 9):
         for rnd, (a, b) in enumerate(chosen, start=1):
             if draw(st.booleans()):
                 a, b = b, a
-            games.append(Game(eid, rnd, a, b, draw(st.sampled_from(RESULTS))))
+            board = draw(st.integers(1, 3)) if boards else None
+            games.append(Game(eid, rnd, a, b, draw(st.sampled_from(RESULTS)), board))
         if draw(st.integers(0, 2)) == 0:
             for rank, pid in enumerate(draw(st.permutations(field)), start=1):
                 standings.append(Standing(eid, pid, rank))
     return players, events, games, standings
 
 
-def _core(change):
-    return (change.player_id, change.event_id, change.list_date, change.games, change.W, change.We, change.K,
-            change.delta, change.method)
-
-
 def assert_same(rules, players, events, games, standings):
-    reference = compute_history(rules, players, events, games, standings)
-    fast = compute_history_fast(rules, players, events, games, standings)
-    assert [_core(c) for c in fast.changes] == [_core(c) for c in reference.changes]
+    reference = compute_history(rules, players, events, games, standings, engine="reference")
+    fast = compute_history(rules, players, events, games, standings, engine="fast")
+    assert_same_history(fast, reference)
     assert [lst.date for lst in fast.lists] == [lst.date for lst in reference.lists]
-    for mine, theirs in zip(fast.lists, reference.lists):
-        assert [(e.player_id, e.rating, e.exact, e.games, e.status) for e in mine.entries] == \
-            [(e.player_id, e.rating, e.exact, e.games, e.status) for e in theirs.entries]
-    assert fast.final_states == reference.final_states
 
 
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
@@ -180,22 +192,65 @@ def test_fast_path_does_not_depend_on_the_order_of_the_rows(data, seed, name):
     for rows in shuffled:
         rng.shuffle(rows)
     second = compute_history_fast(rules, *shuffled)
-    assert first.lists == second.lists
-    assert [_core(c) for c in first.changes] == [_core(c) for c in second.changes]
-    assert first.final_states == second.final_states
+    assert_same_history(first, second)
 
 
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 @FAST
 @given(data=histories(), pick=st.integers(0, 100))
-def test_explanations_from_the_fast_path_equal_the_reference(name, data, pick):
+def test_explanations_from_the_fast_engine_equal_the_reference(name, data, pick):
     from qiyuan.rating.explain import render_explanation
 
     rules = RULE_SETS[name]
     players = data[0]
     player = players[pick % len(players)].id
     by_id = {p.id: p for p in players}
-    fast = compute_history_fast(rules, *data, explain=player)
-    reference = compute_history(rules, *data)
-    assert render_explanation(fast.explanation_history(player), player, by_id) == \
-        render_explanation(reference, player, by_id)
+    fast = compute_history_fast(rules, *data, explain={player})
+    reference = compute_history(rules, *data, engine="reference", explain={player})
+    assert fast.explanation(player) == reference.explanation(player)
+    assert render_explanation(fast, player, by_id) == render_explanation(reference, player, by_id)
+
+
+def check_list_by_list(rules, data, engines, cuts):
+    """Compute the lists one period (or several) at a time, each run starting from the previous one's final
+    states, and compare with the whole history computed at once."""
+    players, events, games, standings = data
+    whole = compute_history(rules, players, events, games, standings, engine="reference")
+    if not whole.list_dates:
+        return
+    dates = whole.list_dates
+    ends = sorted({dates[i % len(dates)] for i in cuts} | {dates[-1]})
+    lists, changes, start = [], [], None
+    for n, until in enumerate(ends):
+        part = compute_history(rules, players, events, games, standings, start=start, until=until,
+                               engine=engines[n % len(engines)])
+        lists += part.lists
+        changes += [core(c) for c in part.changes]
+        start = StartState(until, part.final_states)
+    assert [lst.date for lst in lists] == dates
+    assert lists == whole.lists
+    assert changes == [core(c) for c in whole.changes]
+    assert start.states == whole.final_states
+
+
+@pytest.mark.parametrize("engines", [("fast",), ("reference",), ("fast", "reference")])
+@pytest.mark.parametrize("name", sorted(BUILTIN_RULES) + ["cga-ra-zero-once", "bjsh-cap400-rr-provisional"])
+@FAST
+@given(data=histories(), cuts=st.lists(st.integers(0, 60), max_size=6))
+def test_list_by_list_from_stored_states_equals_the_whole_history(engines, name, data, cuts):
+    check_list_by_list(RULE_SETS[name], data, engines, cuts)
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_RULES))
+@FAST
+@given(data=histories())
+def test_every_period_alone_from_stored_states_equals_the_whole_history(name, data):
+    check_list_by_list(RULE_SETS[name], data, ("fast",), list(range(61)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@SLOW
+@given(data=histories(max_players=16, max_events=14), cuts=st.lists(st.integers(0, 60), max_size=8))
+def test_list_by_list_from_stored_states_sweep(name, data, cuts):
+    check_list_by_list(RULE_SETS[name], data, ("fast", "reference"), cuts)

@@ -145,3 +145,12 @@ def test_go_1_initial_ratings_by_dan_only_not_kyu():
     h = rate(GO, players, [ev], [game("E", 1, "D", "A", "0.5-0.5"), game("E", 2, "K", "A", "0.5-0.5")])
     assert change(h, "D", "E").Ro == 2560
     assert change(h, "K", "E").method == "not_rated" and entry(h, "K").status == "unrated"
+
+
+def test_go_national_team_championship_best_score_rate_on_each_board_does_not_lose_points():
+    """在全国团体赛中，各臺次得分率最高者，同样不降分."""
+    from test_cga import national_team_event
+
+    players, ev, games = national_team_event()
+    a1 = change(rate(GO, players, [ev], games), "A1", "T")
+    assert a1.raw_delta < 0 and a1.delta == 0 and "best_on_board_protected" in a1.notes

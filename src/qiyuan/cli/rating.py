@@ -91,16 +91,14 @@ def _check_out_dir(out: Path) -> list[Problem]:
 
 
 def _compute(engine: Engine, rules: RuleSet, data: HistoryInput, show_progress: bool, explain: str | None = None):
-    if engine is Engine.fast:
-        from functools import partial
+    from qiyuan.rating.history import compute_history
 
-        from qiyuan.rating.fast import compute_history_fast
+    def run(progress=None):
+        return compute_history(rules, data.players, data.events, data.games, data.standings, engine=engine.value,
+                               explain={explain} if explain is not None else (), progress=progress)
 
-        compute = partial(compute_history_fast, explain=explain)
-    else:
-        from qiyuan.rating.history import compute_history as compute
     if not show_progress:
-        return compute(rules, data.players, data.events, data.games, data.standings)
+        return run()
     with Progress(
         TextColumn("[bold]rating periods"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=_err(), transient=True,
@@ -110,7 +108,7 @@ def _compute(engine: Engine, rules: RuleSet, data: HistoryInput, show_progress: 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return compute(rules, data.players, data.events, data.games, data.standings, progress=progress)
+        return run(progress)
 
 
 def _write_atomically(out: Path, write) -> None:
@@ -175,8 +173,8 @@ def rate(
     if explain is not None:
         from qiyuan.rating.explain import render_explanation
 
-        detail = history if engine is Engine.reference else history.explanation_history(explain)
-        typer.echo(render_explanation(detail, explain, {p.id: p for p in data.players}), nl=False)
+        typer.echo(render_explanation(history, explain, {p.id: p for p in data.players},
+                                      {e.id: e.name for e in data.events}), nl=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -25,7 +25,7 @@ import numpy as np
 import polars as pl
 
 from qiyuan.formats.errors import InputError, Problem
-from qiyuan.rating.columnar import CODE_OF_RESULT, GameColumns, StandingColumns
+from qiyuan.rating.columnar import CODE_OF_RESULT, GameColumns, StandingColumns, concatenate_games
 from qiyuan.rating.model import RESULT_ALIASES, Event, EventFormat, Game, Gender, Player, Result, Standing
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.standings import standings as final_standings
@@ -33,10 +33,11 @@ from qiyuan.tournament.standings import standings as final_standings
 LINE = "__line"
 
 PLAYER_COLUMNS = ("id", "name", "gender")
-PLAYER_OPTIONAL = ("dan", "rating", "games", "k_latched", "registered_on", "reference_rating")
+PLAYER_OPTIONAL = ("dan", "rating", "games", "k_latched", "registered_on", "reference_rating", "dan_granted_by")
 EVENT_COLUMNS = ("id", "name", "start_date", "end_date", "format")
-EVENT_OPTIONAL = ("international", "days")
+EVENT_OPTIONAL = ("international", "days", "national")
 GAME_COLUMNS = ("event_id", "round", "player1", "player2", "result")
+GAME_OPTIONAL = ("board",)
 STANDING_COLUMNS = ("event_id", "player_id", "rank")
 
 #: Dan and kyu grades (段/级) accepted in ``players.csv``.
@@ -239,6 +240,10 @@ def _players(path: Path, problems: list[Problem]) -> tuple[list[Player] | None, 
         problems, name, frame, no_rating & pl.col("gender").is_null(), "gender",
         "a player without a rating (newcomer) needs a gender (M or F)",
     )
+    if "dan_granted_by" in frame.columns:
+        no_dan = pl.col("dan").is_null() if "dan" in frame.columns else pl.lit(True)
+        _flag(problems, name, frame, pl.col("dan_granted_by").is_not_null() & no_dan, "dan_granted_by",
+              "'{v}' granted a dan, but the row has no dan")
     if len(problems) > before:
         return None, _ids(frame)
     rows = _rows(frame, (*PLAYER_COLUMNS, *PLAYER_OPTIONAL))
@@ -253,8 +258,9 @@ def _players(path: Path, problems: list[Problem]) -> tuple[list[Player] | None, 
             k_latched=_flag_bit(latched),
             registered_on=_to_date(registered),
             reference_rating=Decimal(reference) if reference else None,
+            dan_granted_by=granted_by,
         )
-        for pid, pname, gender, dan, rating, games, latched, registered, reference in rows
+        for pid, pname, gender, dan, rating, games, latched, registered, reference, granted_by in rows
     ]
     return players, [p.id for p in players]
 
@@ -273,6 +279,7 @@ def _events(path: Path, problems: list[Problem]) -> tuple[list[Event] | None, li
     _check_choice(problems, name, frame, "format", FORMATS, "event format")
     _check_choice(problems, name, frame, "international", ("0", "1"), "international value")
     _check_pattern(problems, name, frame, "days", r"^[1-9]\d*$", "a number of days (1, 2, …)")
+    _check_choice(problems, name, frame, "national", ("0", "1"), "national value")
     as_date = {c: pl.col(c).str.to_date("%Y-%m-%d", strict=False) for c in ("start_date", "end_date")}
     bad = frame.filter(as_date["end_date"] < as_date["start_date"]).select(LINE, "start_date", "end_date")
     for line, start, end in bad.iter_rows():
@@ -289,8 +296,9 @@ def _events(path: Path, problems: list[Problem]) -> tuple[list[Event] | None, li
             format=EventFormat(fmt),
             international=_flag_bit(international),
             days=int(days) if days else None,
+            national=_flag_bit(national),
         )
-        for eid, ename, start, end, fmt, international, days in rows
+        for eid, ename, start, end, fmt, international, days, national in rows
     ]
     return events, [e.id for e in events]
 
@@ -323,11 +331,15 @@ def _games(
     path: Path, problems: list[Problem], player_ids: Sequence[str] | None, event_ids: Sequence[str] | None
 ) -> GameColumns | None:
     name = str(path)
-    frame = _read_csv(path, GAME_COLUMNS, (), problems)
+    frame = _read_csv(path, GAME_COLUMNS, GAME_OPTIONAL, problems)
     if frame is None:
         return None
     before = len(problems)
     round_ok = pl.col("round").str.contains(r"^0*[1-9]\d{0,8}$")
+    boards = "board" in frame.columns and frame["board"].null_count() < len(frame)
+    if boards:
+        frame = frame.with_columns(pl.when(pl.col("board").str.contains(r"^0*[1-9]\d{0,3}$")).then(pl.col("board"))
+                                   .cast(pl.Int64, strict=False).alias("__board"))
     frame = frame.with_columns(
         _codes("event_id", event_ids),
         _codes("player1", player_ids),
@@ -350,6 +362,9 @@ def _games(
         (pl.col("player1").is_not_null() & (pl.col("player1") == pl.col("player2")), "player2",
          "player '{v}' meets himself"),
     ]
+    if boards:
+        checks.append((pl.col("board").is_not_null() & pl.col("__board").is_null(), "board",
+                       "'{v}' is not a board number (1, 2, …)"))
     # One pass tells which checks found anything; only those list their rows (millions of rows, few faults).
     found = frame.select(*(mask.any().alias(str(i)) for i, (mask, _, _) in enumerate(checks))).row(0)
     for hit, (mask, column, message) in zip(found, checks):
@@ -366,6 +381,7 @@ def _games(
         player1=frame["__player1"].to_numpy().astype(np.int32),
         player2=frame["__player2"].to_numpy().astype(np.int32),
         result=frame["__result"].to_numpy().astype(np.int8),
+        board=frame["__board"].fill_null(0).to_numpy().astype(np.int32) if boards else None,
     )
 
 
@@ -491,12 +507,8 @@ def read_history(
         raise InputError(_in_file_order(problems))
     assert game_cols is not None and player_rows is not None and event_rows is not None
     if extra_games:
-        more = GameColumns.from_games(extra_games, game_cols.event_ids, game_cols.player_ids)
-        game_cols = GameColumns(
-            game_cols.event_ids,
-            game_cols.player_ids,
-            *(np.concatenate([getattr(game_cols, a), getattr(more, a)]) for a in ("event", "round", "player1", "player2", "result")),
-        )
+        game_cols = concatenate_games(game_cols, GameColumns.from_games(extra_games, game_cols.event_ids,
+                                                                        game_cols.player_ids))
     if standing_rows is None:
         standing_rows = StandingColumns(game_cols.event_ids, game_cols.player_ids, *(np.zeros(0, np.int32),) * 3)
     if extra_standings:

@@ -7,12 +7,16 @@
   period). Beijing–Shanghai: not for events lasting more than 20 days.
 * Go 1995: in an international event a player scoring at least 50 % (over his
   rated, actually played games) loses no points from it.
+* CGA Art. 6(四), Go 1995: in the national team championship (全国团体赛) the
+  best score rate on each board (各台次得分率最高者) is treated the same way; in
+  such an event this takes the place of the champion rule.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from decimal import Decimal
+from fractions import Fraction
 
 from qiyuan.rating.model import Game, Result, Standing
 
@@ -51,3 +55,29 @@ def champions(games: Iterable[Game], standings: Iterable[Standing] = ()) -> froz
         return frozenset()
     top = max(scores.values())
     return frozenset(p for p, s in scores.items() if s == top)
+
+
+def best_on_each_board(games: Iterable[Game]) -> dict[str, tuple[int, Decimal, int]]:
+    """全国团体赛: the players with the best score rate on each board (各台次得分率最高者), ties all.
+
+    The score rate is over the games actually played at that board (no minimum number of games);
+    games without a board are not counted. Returns player → (board, score, games) of the board on
+    which he is best (the lowest such board).
+    """
+    per: dict[tuple[int, str], list[Decimal]] = {}
+    for g in games:
+        if g.board is None or not g.result.played:
+            continue
+        a, b = _POINTS[g.result]
+        per.setdefault((g.board, g.player1), []).append(a)
+        per.setdefault((g.board, g.player2), []).append(b)
+    best: dict[int, Fraction] = {}
+    for (board, _p), scores in per.items():
+        rate = Fraction(sum(scores, ZERO)) / len(scores)
+        if board not in best or rate > best[board]:
+            best[board] = rate
+    out: dict[str, tuple[int, Decimal, int]] = {}
+    for (board, p), scores in sorted(per.items()):
+        if Fraction(sum(scores, ZERO)) / len(scores) == best[board] and p not in out:
+            out[p] = (board, sum(scores, ZERO), len(scores))
+    return out

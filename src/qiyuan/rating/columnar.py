@@ -1,23 +1,39 @@
-"""Games in columns (对局列表, columnar): the bulk form of ``Game`` rows.
+"""Columns (columnar): the bulk form of the engine's input (games, standings) and output (lists, changes).
 
 A history of millions of games is read straight into NumPy arrays; making one
 ``Game`` object per row would cost more than rating them. ``GameColumns`` is
 still a sequence of ``Game`` (built on demand), so the reference engine takes
-it like any list, and the fast path reads its arrays directly.
+it like any list, and the fast engine reads its arrays directly.
+
+On the way out, ``ListColumns`` and ``ChangeColumns`` hold a history's lists
+and changes as arrays of exact integers (hundredths, or numerator and
+denominator), whichever engine computed them: the formats write files from
+them without an object per row.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
 
 import numpy as np
 
+from qiyuan.rating import results as R
 from qiyuan.rating.model import Game, Result, Standing
 
 #: Result ↔ small integer code used in the arrays (the order of ``Result``).
 RESULT_CODES: tuple[Result, ...] = tuple(Result)
 CODE_OF_RESULT: dict[Result, int] = {r: i for i, r in enumerate(RESULT_CODES)}
+
+#: "No value" in the int64 result columns (ratings, K, We, …): far below any real value.
+NONE = np.iinfo(np.int64).min // 1024
+#: Status codes of ``ListColumns.status``: the list order of ``results.STATUS_ORDER``.
+STATUS_NAMES: tuple[str, ...] = tuple(sorted(R.STATUS_ORDER, key=R.STATUS_ORDER.get))
+#: Method codes of ``ChangeColumns.method``.
+METHOD_NAMES: tuple[str, ...] = (R.METHOD_PER_GAME, R.METHOD_AVERAGING, R.METHOD_GO_ROUND_ROBIN, R.METHOD_NEWCOMER,
+                                 R.METHOD_PROVISIONAL, R.METHOD_NOT_RATED)
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,6 +51,7 @@ class GameColumns(Sequence[Game]):
     player1: np.ndarray
     player2: np.ndarray
     result: np.ndarray
+    board: np.ndarray | None = None  # int32 台次, 0 where not known; None: no game has one
 
     def __len__(self) -> int:
         return int(self.event.shape[0])
@@ -46,6 +63,7 @@ class GameColumns(Sequence[Game]):
             player1=self.player_ids[self.player1[i]],
             player2=self.player_ids[self.player2[i]],
             result=RESULT_CODES[self.result[i]],
+            board=int(self.board[i]) or None if self.board is not None else None,
         )
 
     def __getitem__(self, i):  # type: ignore[override]
@@ -60,10 +78,12 @@ class GameColumns(Sequence[Game]):
     def __iter__(self) -> Iterator[Game]:
         ev, pl = self.event_ids, self.player_ids
         codes = RESULT_CODES
-        for e, r, a, b, res in zip(
-            self.event.tolist(), self.round.tolist(), self.player1.tolist(), self.player2.tolist(), self.result.tolist()
+        boards = self.board.tolist() if self.board is not None else [0] * len(self)
+        for e, r, a, b, res, board in zip(
+            self.event.tolist(), self.round.tolist(), self.player1.tolist(), self.player2.tolist(), self.result.tolist(),
+            boards,
         ):
-            yield Game(event_id=ev[e], round=r, player1=pl[a], player2=pl[b], result=codes[res])
+            yield Game(event_id=ev[e], round=r, player1=pl[a], player2=pl[b], result=codes[res], board=board or None)
 
     @classmethod
     def from_games(cls, games: Sequence[Game] | GameColumns, event_ids: Sequence[str], player_ids: Sequence[str]) -> GameColumns:
@@ -78,6 +98,9 @@ class GameColumns(Sequence[Game]):
         pl_index = {p: i for i, p in enumerate(player_ids)}
         games = list(games)
         n = len(games)
+        boards = None
+        if any(g.board is not None for g in games):
+            boards = np.fromiter((g.board or 0 for g in games), dtype=np.int32, count=n)
         return cls(
             event_ids=event_ids,
             player_ids=player_ids,
@@ -86,6 +109,7 @@ class GameColumns(Sequence[Game]):
             player1=np.fromiter((pl_index[g.player1] for g in games), dtype=np.int32, count=n),
             player2=np.fromiter((pl_index[g.player2] for g in games), dtype=np.int32, count=n),
             result=np.fromiter((CODE_OF_RESULT[g.result] for g in games), dtype=np.int8, count=n),
+            board=boards,
         )
 
     def _reindexed(self, event_ids: tuple[str, ...], player_ids: tuple[str, ...]) -> GameColumns:
@@ -103,7 +127,8 @@ class GameColumns(Sequence[Game]):
         both = np.concatenate([self.player1, self.player2])
         pl = mapping(self.player_ids, player_ids, both)
         return GameColumns(event_ids, player_ids, ev[self.event].astype(np.int32), self.round,
-                           pl[self.player1].astype(np.int32), pl[self.player2].astype(np.int32), self.result)
+                           pl[self.player1].astype(np.int32), pl[self.player2].astype(np.int32), self.result,
+                           self.board)
 
     def take(self, mask_or_index: np.ndarray) -> GameColumns:
         """The games selected by a boolean mask or an index array."""
@@ -115,6 +140,7 @@ class GameColumns(Sequence[Game]):
             self.player1[mask_or_index],
             self.player2[mask_or_index],
             self.result[mask_or_index],
+            self.board[mask_or_index] if self.board is not None else None,
         )
 
 
@@ -144,3 +170,79 @@ class StandingColumns(Sequence[Standing]):
         ev, pl = self.event_ids, self.player_ids
         for e, p, r in zip(self.event.tolist(), self.player.tolist(), self.rank.tolist()):
             yield Standing(ev[e], pl[p], r)
+
+
+def concatenate_games(a: GameColumns, b: GameColumns) -> GameColumns:
+    """The games of ``a`` then those of ``b`` (indexed alike)."""
+    if (a.event_ids, a.player_ids) != (b.event_ids, b.player_ids):
+        b = b._reindexed(a.event_ids, a.player_ids)
+    boards = None
+    if a.board is not None or b.board is not None:
+        boards = np.concatenate([x.board if x.board is not None else np.zeros(len(x), np.int32) for x in (a, b)])
+    return GameColumns(a.event_ids, a.player_ids,
+                       *(np.concatenate([getattr(a, f), getattr(b, f)]) for f in ("event", "round", "player1", "player2",
+                                                                                  "result")), boards)
+
+
+@dataclass(frozen=True, eq=False)
+class ListColumns:
+    """One published list in columns. ``rating``, ``games``, ``status`` are indexed by player (the history's
+    ``player_ids``); ``order`` gives the player indices in list order. ``exact_h`` is the unrounded value in
+    hundredths (``NONE`` where he has no rating or where the value is not a whole number of hundredths —
+    then ``exact_other`` holds it)."""
+
+    date: date
+    order: np.ndarray
+    rating: np.ndarray
+    games: np.ndarray
+    status: np.ndarray
+    exact_h: np.ndarray
+    exact_other: dict[int, Decimal] = field(default_factory=dict)
+
+
+#: The fields of ``ChangeColumns`` besides the indices: hundredths (W, We, delta, raw_delta, Pd), integers
+#: (games, K, N, Ro, D, method), exact fractions as numerator/denominator (Rc, ru; denominator 0: none).
+CHANGE_FIELDS = ("games", "W", "We", "K", "delta", "raw_delta", "method", "N", "Ro", "D", "Pd", "Rc_num", "Rc_den",
+                 "ru_num", "ru_den")
+
+
+@dataclass(frozen=True, eq=False)
+class ChangeColumns:
+    """Every change of a history in columns, in the order of ``History.changes``: events by (end date, start
+    date, id), then players by id. ``player``/``event`` index the history's ids, ``list_index`` its lists."""
+
+    player: np.ndarray
+    event: np.ndarray
+    list_index: np.ndarray
+    games: np.ndarray
+    W: np.ndarray
+    We: np.ndarray
+    K: np.ndarray
+    delta: np.ndarray
+    raw_delta: np.ndarray
+    method: np.ndarray
+    N: np.ndarray
+    Ro: np.ndarray
+    D: np.ndarray
+    Pd: np.ndarray
+    Rc_num: np.ndarray
+    Rc_den: np.ndarray
+    ru_num: np.ndarray
+    ru_den: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.player.shape[0])
+
+    @classmethod
+    def empty(cls) -> ChangeColumns:
+        return cls(*(np.zeros(0, np.int64) for _ in range(3 + len(CHANGE_FIELDS))))
+
+    def take(self, index: np.ndarray) -> ChangeColumns:
+        return ChangeColumns(*(getattr(self, f)[index] for f in ("player", "event", "list_index", *CHANGE_FIELDS)))
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[ChangeColumns]) -> ChangeColumns:
+        if not parts:
+            return cls.empty()
+        return cls(*(np.concatenate([getattr(p, f) for p in parts])
+                     for f in ("player", "event", "list_index", *CHANGE_FIELDS)))

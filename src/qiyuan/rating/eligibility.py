@@ -8,9 +8,12 @@ Pure checks of an event's facts against the conditions of each rule set:
   control) and, for a dan/kyu event (等级赛), §9;
 - Chinese Go 1995, §4 (events approved by the national sports body).
 
-``check_eligibility`` returns *every* failed condition, each named by its
-clause, so the rating officer sees the whole picture at once. No Django, no
-I/O: the office builds ``EventFacts`` from its records and calls this.
+The rule set says which conditions apply (its ``eligibility`` setting: one
+of the texts above, or ``none``). ``check_eligibility`` returns *every* failed
+condition, each named by its clause, so the rating officer sees the whole
+picture at once; ``eligibility_clauses`` lists the clauses a rule set checks
+(the portal shows each, ticked unless failed). No Django, no I/O: the office
+builds ``EventFacts`` from its records and calls this.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from qiyuan.rating.model import EventFormat
+from qiyuan.rating.rules import (ELIGIBILITY_BJSH_2007, ELIGIBILITY_CGA_2011, ELIGIBILITY_GO_1995, ELIGIBILITY_NONE,
+                                 RuleSet)
 
 
 class OrganiserLevel(str, enum.Enum):
@@ -163,16 +168,46 @@ class Eligibility:
         return not self.failures
 
 
-#: Rule-set families and the checker for each. A federation's variant names its base family.
-FAMILIES = ("cga-gomoku-2011", "bjsh-gomoku-2007", "cn-go-1995")
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """A condition an event must meet: its clause and what it asks (Chinese, as the portal shows it)."""
+
+    clause: str
+    summary: str
 
 
-def check_eligibility(family: str, facts: EventFacts) -> Eligibility:
-    """Every condition of the rule-set family ``family`` that ``facts`` fails, with the clause."""
-    checks = {"cga-gomoku-2011": _cga, "bjsh-gomoku-2007": _bjsh, "cn-go-1995": _go}
-    if family not in checks:
-        raise ValueError(f"unknown rule-set family {family!r}; known: {', '.join(FAMILIES)}")
-    failures = checks[family](facts)
+#: The clauses each set of conditions checks, in the order of the text.
+CLAUSES: dict[str, tuple[Clause, ...]] = {
+    ELIGIBILITY_CGA_2011: (
+        Clause("CGA Art. 4", "主办单位级别；全国性或国际性赛事"),
+        Clause("CGA Art. 5(一)", "至少两名认可的裁判员"),
+        Clause("CGA Art. 5(三)", "积分编排制的轮数"),
+        Clause("CGA Art. 5(四)", "有等级分棋手的比例"),
+        Clause("CGA Art. 5(五)", "参赛人数少于10人的比赛至少4人有等级分"),
+        Clause("CGA Art. 5(八)", "比赛用时"),
+        Clause("CGA Art. 5(十一)", "有实际进行的对局"),
+    ),
+    ELIGIBILITY_BJSH_2007: (
+        Clause("BJSH §6", "经认可的比赛"),
+        Clause("BJSH §7", "裁判员与比赛用时"),
+        Clause("BJSH §9", "等级赛的条件"),
+        Clause("BJSH §12", "有实际进行的对局"),
+    ),
+    ELIGIBILITY_GO_1995: (Clause("Go §4", "经批准的比赛"), Clause("Go §5", "有实际进行的对局")),
+    ELIGIBILITY_NONE: (),
+}
+
+
+def eligibility_clauses(rules: RuleSet) -> tuple[Clause, ...]:
+    """The clauses the rule set's conditions check (what an event page lists, ticked unless failed)."""
+    return CLAUSES[rules.eligibility]
+
+
+def check_eligibility(rules: RuleSet, facts: EventFacts) -> Eligibility:
+    """Every condition of the rule set's ``eligibility`` that ``facts`` fails, with the clause."""
+    checks = {ELIGIBILITY_CGA_2011: _cga, ELIGIBILITY_BJSH_2007: _bjsh, ELIGIBILITY_GO_1995: _go,
+              ELIGIBILITY_NONE: lambda f: []}
+    failures = checks[rules.eligibility](facts)
     notes = []
     if facts.unplayed_games:
         notes.append(f"{facts.unplayed_games} unplayed game(s) (forfeits, byes) are never rated")
@@ -291,5 +326,5 @@ def _go(f: EventFacts) -> list[Failure]:
     if f.organiser_level is not OrganiserLevel.STATE:
         out.append(Failure("Go §4", f"organiser level is {f.organiser_level.value!r}; rated Go events are national, "
                            "international or approved by the national sports commission"))
-    out.extend(_no_games(f, "Go (forfeits never rated)"))
+    out.extend(_no_games(f, "Go §5"))  # 凡未曾对局而得到的局分，一律不得记入实得局分之内
     return out

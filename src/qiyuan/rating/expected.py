@@ -20,6 +20,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import NamedTuple
 
+from qiyuan.rating.calculation import Step, given, step
 from qiyuan.rating.exact import mean, round_half_up
 from qiyuan.rating.results import GameLine
 from qiyuan.rating.tables import expected_score
@@ -48,6 +49,7 @@ class Calculation:
     D: int | None = None
     capped: bool = False
     lines: tuple[GameLine, ...] = ()
+    steps: tuple[Step, ...] = ()  # the numbers in the order the text computes them (after Ro and K)
 
 
 def _clamp(x: int, lo: int, hi: int) -> int:
@@ -68,26 +70,44 @@ def per_game(rating: int, k: int, games: Sequence[RatedGame], cap: int | None = 
                               D=d, We=we, W=g.W, K=k, dR=k * (g.W - we)))
     w = sum((g.W for g in games), Decimal(0))
     we = sum((line.We for line in lines), Decimal(0))
-    return Calculation(W=w, We=we, delta=sum((line.dR for line in lines), Decimal(0)), capped=capped,
-                       lines=tuple(lines))
+    delta = sum((line.dR for line in lines), Decimal(0))
+    steps = (step("W", w, "sum", *(("W", ln.W) for ln in lines)),
+             step("We", we, "sum", *(("We", ln.We) for ln in lines)),
+             step("ΔR", delta, "sum", *(("ΔR", ln.dR) for ln in lines)))
+    return Calculation(W=w, We=we, delta=delta, capped=capped, lines=tuple(lines), steps=steps)
 
 
-def _clamped_ratings(rating: int, ratings: Sequence[int], cap: int | None) -> tuple[list[int], bool]:
+def _clamped_ratings(rating: int, ratings: Sequence[int], cap: int | None) -> tuple[list[int], bool, list[Step]]:
+    """The opponents' ratings clamped into [R − cap, R + cap], whether any was, and a step for each that was."""
     if cap is None:
-        return list(ratings), False
+        return list(ratings), False, []
     clamped = [_clamp(r, rating - cap, rating + cap) for r in ratings]
-    return clamped, clamped != list(ratings)
+    steps = [step("R_opp", c, "clamp_to", ("R_opp", r), ("Ro", rating), ("cap", cap))
+             for r, c in zip(ratings, clamped) if r != c]
+    return clamped, clamped != list(ratings), steps
+
+
+def _score_steps(rating: int, k: int, w: Decimal, we_step: Step, games: Sequence[RatedGame]) -> tuple[Step, ...]:
+    w_step = step("W", w, "sum", *(("W", g.W) for g in games))
+    return (we_step, w_step, step("ΔR", k * (w - we_step.value), "delta", ("K", k), w_step, we_step))
 
 
 def averaging(rating: int, k: int, games: Sequence[RatedGame], cap: int | None = None) -> Calculation:
     """平均等级分法: We = N × PD(R − Rc), Rc the mean of the opponents met (one entry per game)."""
-    ratings, capped = _clamped_ratings(rating, [g.opponent_rating for g in games], cap)
+    ratings, capped, cap_steps = _clamped_ratings(rating, [g.opponent_rating for g in games], cap)
     rc = mean(ratings)
     d = rating - round_half_up(rc)
     pd = expected_score(d)
     w = sum((g.W for g in games), Decimal(0))
     we = len(games) * pd
-    return Calculation(W=w, We=we, delta=k * (w - we), Rc=rc, Pd=pd, D=d, capped=capped)
+    rc_step = step("Rc", rc, "mean", *(("R_opp", r) for r in ratings))
+    rounded = step("[Rc]", round_half_up(rc), "round", rc_step)
+    d_step = step("D", d, "sub", ("Ro", rating), rounded)
+    pd_step = step("Pd", pd, "PD", d_step)
+    n_step = given("N", len(games), "games counted")
+    steps = (*cap_steps, rc_step, rounded, d_step, pd_step, n_step,
+             *_score_steps(rating, k, w, step("We", we, "mul", n_step, pd_step), games))
+    return Calculation(W=w, We=we, delta=k * (w - we), Rc=rc, Pd=pd, D=d, capped=capped, steps=steps)
 
 
 def go_round_robin(rating: int, k: int, games: Sequence[RatedGame], cap: int | None = None) -> Calculation:
@@ -103,14 +123,28 @@ def go_round_robin(rating: int, k: int, games: Sequence[RatedGame], cap: int | N
     for g in games:
         distinct[g.opponent_id] = g.opponent_rating
         meetings[g.opponent_id] = meetings.get(g.opponent_id, 0) + 1
-    ratings, capped = _clamped_ratings(rating, list(distinct.values()), cap)
+    ratings, capped, cap_steps = _clamped_ratings(rating, list(distinct.values()), cap)
     rc = mean([rating, *ratings])
     d = rating - round_half_up(rc)
     pa = expected_score(d)
     cycles = max(meetings.values())
     w = sum((g.W for g in games), Decimal(0))
     we = len(games) * pa - cycles * (HALF - pa)
-    return Calculation(W=w, We=we, delta=k * (w - we), Rc=rc, Pd=pa, D=d, capped=capped)
+    opponents = given("opponents", len(distinct), "distinct opponents he played")
+    m_step = step("M", len(distinct) + 1, "add", ("himself", 1), opponents)
+    rc_step = step("Rc", rc, "mean", ("Ro", rating), *(("R_opp", r) for r in ratings))
+    rounded = step("[Rc]", round_half_up(rc), "round", rc_step)
+    d_step = step("D", d, "sub", ("Ro", rating), rounded)
+    pa_step = step("Pa", pa, "PD", d_step)
+    n_step = given("N", len(games), "games counted")
+    cycles_step = given("cycles", cycles, "most games against one opponent")
+    if len(games) == len(distinct) and cycles == 1:  # one complete round robin: We = M·Pa − ½
+        we_step = step("We", we, "go_we", m_step, pa_step)
+    else:  # several cycles, or games missing (forfeits): N·Pa − cycles·(½ − Pa)
+        we_step = step("We", we, "go_we_cycles", n_step, cycles_step, pa_step)
+    steps = (*cap_steps, opponents, m_step, rc_step, rounded, d_step, pa_step, n_step, cycles_step,
+             *_score_steps(rating, k, w, we_step, games))
+    return Calculation(W=w, We=we, delta=k * (w - we), Rc=rc, Pd=pa, D=d, capped=capped, steps=steps)
 
 
 METHODS = {"per_game": per_game, "averaging": averaging, "go_round_robin": go_round_robin}

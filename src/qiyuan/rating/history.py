@@ -1,85 +1,143 @@
-"""等级分历史: a whole rating history, period after period on the rule set's calendar.
+"""等级分历史: the one interface to the rating engine — a history of periods on the rule set's calendar.
 
-The lists run from the first publication date after the first event's end
-date to the first one after the last event's end date; the list of date L
-holds the events with previous-list-date ≤ end < L (an event ending on a
-publication date goes to the next list). Every player is on every list.
+``compute_history`` takes players, events, games and standings, optionally the
+states stored with the last good list (``StartState``) and a last list date
+(``until``), and returns one ``History``: every published list, every change,
+the players' final states and, for the players asked for, their explanations.
+Two engines compute it, chosen by ``engine``:
+
+* ``"fast"`` (default): NumPy on integer hundredths (``qiyuan.rating.fast``);
+* ``"reference"``: the loop of ``rate_period`` that reads like the texts
+  (``qiyuan.rating.reference``), for checking.
+
+Both give the same lists, changes and states (property-tested), and the same
+explanations (the fast engine has the reference rate the explained players'
+periods from its own states).
+
+The lists run from the first publication date after ``start.date`` (without a
+start: after the first event's end) to ``until`` (without: the first list date
+after the last event's end). The list of date L holds the events with
+previous-list-date ≤ end < L (an event ending on a publication date goes to the
+next list). Every player is on every list.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable, Collection, Sequence
+from datetime import date
 
-from qiyuan.rating.calendar import previous_publication_date, publication_dates
+import numpy as np
+
+from qiyuan.rating import fast, reference
+from qiyuan.rating.calendar import next_publication_date, previous_publication_date
+from qiyuan.rating.columnar import GameColumns, StandingColumns
 from qiyuan.rating.model import Event, Game, Player, Standing
-from qiyuan.rating.period import PeriodResult, rate_period
+from qiyuan.rating.result import History, Run, StartState
 from qiyuan.rating.results import EventChange, GameLine, ListEntry, PublishedList
 from qiyuan.rating.rules import RuleSet
-from qiyuan.rating.state import PlayerState, initial_states
+from qiyuan.rating.state import initial_states
 
-__all__ = ["History", "PublishedList", "ListEntry", "EventChange", "GameLine", "compute_history"]
+__all__ = ["ENGINES", "StartState", "History", "compute_history", "PublishedList", "ListEntry", "EventChange",
+           "GameLine"]
 
-
-@dataclass
-class History:
-    """Every published list and every player's change in every rated event."""
-
-    rules: RuleSet
-    lists: list[PublishedList] = field(default_factory=list)
-    changes: list[EventChange] = field(default_factory=list)
-    final_states: dict[str, PlayerState] = field(default_factory=dict)
-
-    def explain(self, player_id: str) -> list[EventChange]:
-        """The player's changes, event by event, in publication order."""
-        return [c for c in self.changes if c.player_id == player_id]
+ENGINES = ("fast", "reference")
 
 
 def compute_history(rules: RuleSet, players: Sequence[Player], events: Sequence[Event], games: Sequence[Game],
-                    standings: Sequence[Standing] = (), *,
+                    standings: Sequence[Standing] = (), *, start: StartState | None = None, until: date | None = None,
+                    engine: str = "fast", explain: Collection[str] | bool = (),
                     progress: Callable[[int, int], None] | None = None) -> History:
-    """Rate a whole history: one ``rate_period`` per publication date."""
+    """Rate a history (or the lists after ``start``, up to ``until``) with the chosen engine.
+
+    ``explain``: the player ids (or ``True``: every player) whose ``History.explanation`` is wanted.
+    Events that ended before ``start.date`` are already in its states and are left out, as are those ending
+    on or after the last list date computed.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r} (one of: {', '.join(ENGINES)})")
     players = list(players)
     duplicates = sorted(i for i, n in Counter(p.id for p in players).items() if n > 1)
     if duplicates:
         raise ValueError(f"player id(s) given twice: {', '.join(duplicates)}")
-    history = History(rules=rules)
-    if not events:
-        return history
+    ids = {p.id for p in players}
+    if explain is not True and explain is not False:
+        explain = frozenset(explain)
+        unknown = sorted(explain - ids)
+        if unknown:
+            raise ValueError(f"explain: unknown player(s) {', '.join(unknown)}")
+    months = rules.publication_months
+    if start is not None:
+        if start.date.day != 1 or start.date.month not in months:
+            raise ValueError(f"start {start.date} is not a publication date of rule set {rules.name}")
+        strangers = sorted(set(start.states) - ids)
+        if strangers:
+            raise ValueError(f"start: states of player(s) not given: {', '.join(strangers[:10])}")
+    given_ids = {e.id for e in events}
+    _check_games(games, given_ids)
     events = sorted(events, key=lambda e: (e.end_date, e.start_date, e.id))
-    dates = publication_dates(rules.publication_months, events[0].end_date, events[-1].end_date)
-    start = previous_publication_date(rules.publication_months, dates[0])
-    states = initial_states(rules, players, start)
+    if start is not None:
+        events = [e for e in events if e.end_date >= start.date]
+    dates = _list_dates(months, events, start, until)
+    events = [e for e in events if dates and e.end_date < dates[-1]]
+    kept = {e.id for e in events}
+    if len(kept) < len(given_ids):
+        games = _games_of(games, kept)
+        standings = _standings_of(standings, kept)
+    first_start = start.date if start is not None else (
+        previous_publication_date(months, dates[0]) if dates else None)
+    states = None
+    if start is not None:
+        states = dict(start.states)
+        missing = [p for p in players if p.id not in states]
+        states.update(initial_states(rules, missing, start.date))
+    run = Run(rules, players, events, games, standings, dates, first_start, states, explain, progress)
+    return (fast.compute if engine == "fast" else reference.compute)(run)
 
-    games_of: dict[str, list[Game]] = defaultdict(list)
-    for g in games:
-        games_of[g.event_id].append(g)
-    known_events = {e.id for e in events}
-    stray = sorted(set(games_of) - known_events)
+
+def _list_dates(months: Sequence[int], events: Sequence[Event], start: StartState | None,
+                until: date | None) -> list[date]:
+    if start is not None:
+        first = next_publication_date(months, start.date)
+    elif events:
+        first = next_publication_date(months, events[0].end_date)
+    else:
+        return []
+    if until is not None:
+        last = until if until.day == 1 and until.month in months else previous_publication_date(months, until)
+    elif events:
+        last = next_publication_date(months, events[-1].end_date)
+    else:
+        return []
+    dates = []
+    while first <= last:
+        dates.append(first)
+        first = next_publication_date(months, first)
+    return dates
+
+
+def _check_games(games: Sequence[Game], event_ids: set[str]) -> None:
+    if isinstance(games, GameColumns):
+        used = np.unique(games.event).tolist() if len(games) else []
+        stray = sorted({games.event_ids[i] for i in used} - event_ids)
+    else:
+        stray = sorted({g.event_id for g in games} - event_ids)
     if stray:
         raise ValueError(f"games of unknown event(s): {', '.join(stray)}")
-    standings_of: dict[str, list[Standing]] = defaultdict(list)
-    for s in standings:
-        standings_of[s.event_id].append(s)
 
-    total = len(dates)
-    index = 0
-    for n, list_date in enumerate(dates, start=1):
-        period_events = []
-        while index < len(events) and events[index].end_date < list_date:
-            period_events.append(events[index])
-            index += 1
-        result: PeriodResult = rate_period(
-            rules, states, period_events,
-            [g for e in period_events for g in games_of[e.id]],
-            [s for e in period_events for s in standings_of[e.id]],
-            list_date,
-        )
-        history.lists.append(result.published)
-        history.changes.extend(result.changes)
-        states = result.states
-        if progress is not None:
-            progress(n, total)
-    history.final_states = states
-    return history
+
+def _games_of(games: Sequence[Game], kept: set[str]) -> Sequence[Game]:
+    """The games of the kept events."""
+    if isinstance(games, GameColumns):
+        wanted = np.array([e in kept for e in games.event_ids], dtype=bool)
+        return games.take(wanted[games.event])
+    return [g for g in games if g.event_id in kept]
+
+
+def _standings_of(standings: Sequence[Standing], kept: set[str]) -> Sequence[Standing]:
+    if isinstance(standings, StandingColumns):
+        wanted = np.array([e in kept for e in standings.event_ids], dtype=bool)
+        mask = wanted[standings.event] if len(standings) else np.zeros(0, dtype=bool)
+        return StandingColumns(standings.event_ids, standings.player_ids, standings.event[mask],
+                               standings.player[mask], standings.rank[mask])
+    return [s for s in standings if s.event_id in kept]

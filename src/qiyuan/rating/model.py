@@ -68,6 +68,7 @@ class Player:
     k_latched: bool = False  # the K = 10 threshold already reached
     registered_on: date | None = None
     reference_rating: Decimal | None = None  # foreign / RIF reference rating
+    dan_granted_by: str | None = None  # who granted the dan (段位授予单位), e.g. 中国棋院
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,7 @@ class Event:
     format: EventFormat
     international: bool = False
     days: int | None = None  # when it differs from the dates
+    national: bool = False  # 全国性: a national event (with format team: the national team championship, 全国团体赛)
 
     @property
     def length_days(self) -> int:
@@ -92,6 +94,7 @@ class Game:
     player1: str
     player2: str
     result: Result
+    board: int | None = None  # 台次 in a team event (board 1 first); None when not known
 
 
 @dataclass(frozen=True, slots=True)

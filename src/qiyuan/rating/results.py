@@ -17,7 +17,8 @@ ACTIVE = "active"  # 活跃
 INACTIVE = "inactive"  # 不活跃
 UNRATED = "unrated"  # no published rating yet (无等级分 / 未公布)
 REMOVED = "removed"  # 除名: removed after a long inactivity, not yet re-rated
-STATUS_ORDER = {ACTIVE: 0, INACTIVE: 1, UNRATED: 2, REMOVED: 3}
+#: The status groups of a published list, in list order (``qiyuan.rating.order``).
+STATUS_ORDER = {ACTIVE: 0, INACTIVE: 1, REMOVED: 2, UNRATED: 3}
 
 # Methods of an EventChange.
 METHOD_PER_GAME = "per_game"
@@ -39,6 +40,7 @@ NOTE_UNRATED_OPPONENTS = "unrated_opponents_not_rated"  # games against unrated 
 NOTE_NO_RATED_GAMES = "no_rated_games"
 NOTE_CAP = "rating_difference_capped"
 NOTE_UNRATED_NOT_RATED = "unrated_player_not_rated"  # Go: no rating and no dan
+NOTE_BOARD_PROTECTED = "best_on_board_protected"  # 全国团体赛: best score rate on his board, negative ΣΔR set to 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +114,3 @@ class PublishedList:
 
     def by_player(self) -> dict[str, ListEntry]:
         return {e.player_id: e for e in self.entries}
-
-
-def list_order_key(entry: ListEntry) -> tuple:
-    """Status (active, inactive, unrated, removed), rating descending, then player id."""
-    return (STATUS_ORDER[entry.status], entry.rating is None, -(entry.rating or 0), entry.player_id)

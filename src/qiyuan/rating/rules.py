@@ -59,6 +59,23 @@ FORMATS = tuple(f.value for f in EventFormat)
 #: The rating-difference caps (分差上限) a rule set may use besides none.
 CAP_CHOICES = (350, 400)
 
+#: How players of equal rating are ordered on a published list (名册排序).
+TIE_PINYIN = "pinyin"  # by the pinyin of the name (ICU zh@collation=pinyin)
+TIE_STROKES = "strokes"  # by the strokes of the name, ascending (笔画, ICU zh@collation=stroke; B–S §13(一)2)
+TIE_ID = "id"  # by player id only
+TIE_CHOICES = (TIE_PINYIN, TIE_STROKES, TIE_ID)
+#: How the inactive players (不活跃棋手名册) are ordered.
+INACTIVE_BY_RATING = "rating"  # like the others: rating, then the tie order
+INACTIVE_BY_PINYIN = "pinyin"  # by the pinyin of the name only (B–S §5: 以拼音排列的“不活跃棋手”名册)
+INACTIVE_ORDER_CHOICES = (INACTIVE_BY_RATING, INACTIVE_BY_PINYIN)
+
+#: The conditions an event must meet to be rated (``qiyuan.rating.eligibility``), by official text.
+ELIGIBILITY_CGA_2011 = "cga-2011"  # CGA Art. 4–5
+ELIGIBILITY_BJSH_2007 = "bjsh-2007"  # B–S §6, §7, §9
+ELIGIBILITY_GO_1995 = "go-1995"  # Go §4
+ELIGIBILITY_NONE = "none"  # every event is rated
+ELIGIBILITY_CHOICES = (ELIGIBILITY_CGA_2011, ELIGIBILITY_BJSH_2007, ELIGIBILITY_GO_1995, ELIGIBILITY_NONE)
+
 
 class RulesError(ValueError):
     """A rule-set name, file or setting that cannot be used."""
@@ -102,6 +119,8 @@ class RuleSet:
     dan_start: bool = False  # a player without a rating starts from his 段级位 rating
     dan_start_registered_by: date | None = None  # …only if registered by this date
     dan_start_kyu: bool = True  # kyu grades (级位) start too (Go 1995 lists only dan grades)
+    dan_start_granted_by: tuple[str, ...] = ()  # a 段 granted by one of these starts from the table at any
+    #                                             registration date (B–S §13(五): 中国棋院)
     reference_rating_start: bool = False  # a reference (foreign/RIF) rating is a starting rating
     # --- activity (不活跃)
     activity_window_months: int | None = 12  # None: every rated player is active
@@ -114,6 +133,14 @@ class RuleSet:
     champion_max_days: int | None = None  # B–S: not for events over 20 days
     champion_formats: tuple[str, ...] = ("swiss", "round_robin", "match", "knockout")
     international_min_score: Decimal | None = None  # Go: ≥ 50 % in an international event loses nothing
+    board_rule: bool = True  # 全国团体赛: the best score rate on each board does not lose points (CGA Art. 6(四), Go)
+    # --- the published list (名册)
+    list_tie_order: str = TIE_PINYIN  # equal ratings: pinyin / strokes / id (then the player id)
+    list_new_by_registration: bool = False  # B–S §13(一)3: among equal ratings, players rated for the first time on
+    #                                         this list come after the others, by registration date
+    inactive_list_order: str = INACTIVE_BY_RATING  # B–S: the inactive list by pinyin
+    # --- which events are rated
+    eligibility: str = ELIGIBILITY_CGA_2011
 
     def we_method(self, fmt: EventFormat) -> str:
         """The expected-score method of an event format."""
@@ -169,6 +196,12 @@ BJSH_GOMOKU_2007 = RuleSet(
     reactivation_min_games=4,
     removal_after_months=None,
     champion_max_days=20,
+    dan_start_granted_by=("中国棋院",),
+    board_rule=False,  # the B–S text has no per-board clause
+    list_tie_order=TIE_STROKES,
+    list_new_by_registration=True,
+    inactive_list_order=INACTIVE_BY_PINYIN,
+    eligibility=ELIGIBILITY_BJSH_2007,
 )
 
 CN_GO_1995 = RuleSet(
@@ -193,6 +226,7 @@ CN_GO_1995 = RuleSet(
     activity_window_months=None,
     removal_after_months=None,
     international_min_score=Decimal("0.5"),
+    eligibility=ELIGIBILITY_GO_1995,
 )
 
 BUILTIN_RULES: dict[str, RuleSet] = {r.name: r for r in (CGA_GOMOKU_2011, BJSH_GOMOKU_2007, CN_GO_1995)}
@@ -209,13 +243,17 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "newcomer_method": NEWCOMER_METHODS,
     "newcomer_window": WINDOW_KINDS,
     "zero_score_rule": ZERO_SCORE_CHOICES,
+    "list_tie_order": TIE_CHOICES,
+    "inactive_list_order": INACTIVE_ORDER_CHOICES,
+    "eligibility": ELIGIBILITY_CHOICES,
 }
 _OPTIONAL_INT = {"k_latch_rating", "dp_at_extremes", "activity_window_months", "removal_after_months",
                  "champion_max_days"}
 _NON_NEGATIVE_INT = {"k_new", "k_new_games", "k_established", "k_top", "start_rating_male", "start_rating_female",
                      "newcomer_min_rated_opponents", "newcomer_min_games", "newcomer_window_length",
                      "activity_min_games", "reactivation_window_months", "reactivation_min_games"}
-_BOOL = {"round_ra_first", "dan_start", "dan_start_kyu", "reference_rating_start", "champion_rule"}
+_BOOL = {"round_ra_first", "dan_start", "dan_start_kyu", "reference_rating_start", "champion_rule", "board_rule",
+         "list_new_by_registration"}
 _DECIMAL = {"newcomer_bonus_per_half_point"}
 _OPTIONAL_DECIMAL = {"international_min_score"}
 _TEXT = {"name", "title"}
@@ -281,6 +319,11 @@ def _check_setting(key: str, value: Any) -> Any:
         if not isinstance(value, (list, tuple)) or any(v not in FORMATS for v in value):
             raise RulesError(f"setting '{key}': expected a list of formats from {', '.join(FORMATS)}; got {value!r}")
         return tuple(value)
+    if key == "dan_start_granted_by":
+        if (not isinstance(value, (list, tuple))
+                or any(not isinstance(v, str) or not v.strip() for v in value)):
+            raise RulesError(f"setting '{key}': expected a list of granting bodies (texts), got {value!r}")
+        return tuple(v.strip() for v in value)
     if key == "dan_start_registered_by":
         if value is None or (isinstance(value, str) and value.lower() in _NONE_WORDS):
             return None
@@ -327,6 +370,8 @@ SETTING_HELP: dict[str, str] = {
     "dan_start": "a player without a rating starts from his dan/kyu rating",
     "dan_start_registered_by": "…only if registered by this date (none: any date)",
     "dan_start_kyu": "kyu grades start too (not only dan grades)",
+    "dan_start_granted_by": "a dan (not kyu) granted by one of these bodies starts from the table at any "
+                            "registration date",
     "reference_rating_start": "a reference (foreign / RIF) rating is a starting rating",
     "activity_window_months": "activity window (none: every rated player is active)",
     "activity_min_games": "fewer rated games in the window: inactive",
@@ -337,6 +382,11 @@ SETTING_HELP: dict[str, str] = {
     "champion_max_days": "…except in events longer than this many days (none: any length)",
     "champion_formats": "event formats the champion rule applies to",
     "international_min_score": "no loss in an international event at this score fraction (none: no such rule)",
+    "board_rule": "national team championship: the best score rate on each board does not lose points",
+    "list_tie_order": "list order of equal ratings: pinyin / strokes / id (then the player id)",
+    "list_new_by_registration": "equal ratings: players rated for the first time on the list last, by registration date",
+    "inactive_list_order": "order of the inactive list: rating (as the others) / pinyin",
+    "eligibility": "the conditions an event must meet to be rated: cga-2011 / bjsh-2007 / go-1995 / none",
 }
 
 

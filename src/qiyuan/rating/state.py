@@ -63,18 +63,24 @@ class PlayerState:
 
 def starting_rating(rules: RuleSet, player: Player) -> int | None:
     """A player's rating when the history starts: the published one, else the rule set's start from
-    his 段级位 or reference rating (the higher of the two), else none."""
+    his 段级位 or reference rating (the higher of the two), else none.
+
+    The dan start holds for players registered by ``dan_start_registered_by`` (an unknown registration date
+    counts as in time) and, at any registration date, for a 段 granted by a body of ``dan_start_granted_by``.
+    """
     if player.rating is not None:
         return round_half_up(player.rating)
     candidates: list[int] = []
     if rules.reference_rating_start and player.reference_rating is not None:
         candidates.append(round_half_up(player.reference_rating))
+    grade = (player.dan or "").strip().lower()
     registered_in_time = (
         rules.dan_start_registered_by is None
         or player.registered_on is None
         or player.registered_on <= rules.dan_start_registered_by
+        # B–S §13(五): a later registrant holding a 段 (not a 级) granted by the China Qiyuan still starts from it
+        or (grade.endswith("d") and (player.dan_granted_by or "").strip() in rules.dan_start_granted_by)
     )
-    grade = (player.dan or "").strip().lower()
     kyu_allowed = rules.dan_start_kyu or not grade.endswith("k")
     if rules.dan_start and registered_in_time and kyu_allowed and dan_rating(grade) is not None:
         candidates.append(dan_rating(grade))

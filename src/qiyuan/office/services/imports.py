@@ -749,7 +749,7 @@ def _eligibility(plan: Plan, ev: ParsedEvent, rating_list, options: Options, sou
         played_games=played, unplayed_games=len(ev.games) - played, dan_event=options.dan_event,
         standards_published=options.standards_published,
     )
-    result = check_eligibility(rating_list.family, facts)
+    result = check_eligibility(rating_list.rules(), facts)
     plan.eligibility = {"family": rating_list.family, "eligible": result.eligible,
                         "failures": [str(f) for f in result.failures], "notes": list(result.notes),
                         "facts": {"players": facts.players, "rounds": facts.rounds, "rated": facts.rated_players,

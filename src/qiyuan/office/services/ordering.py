@@ -1,30 +1,20 @@
-"""The order of a published list (名册排序), per rule set, with a real collation library (ICU).
+"""The order of a published list (名册排序): the rating core's one order, applied to the office's rows.
 
-- Status groups first: active (活跃), inactive (不活跃), removed (除名), unrated.
-- Within a group, rating descending; equal ratings are ordered by the rule set:
-  Beijing–Shanghai §13(一): below 2480, by the strokes of the name ascending
-  (笔画, ICU ``zh@collation=stroke``), new registrants after the others by
-  registration date, then strokes; at 2480 and above the parties set the order
-  (default: strokes as well); the inactive list is ordered by pinyin
-  (``zh@collation=pinyin``). CGA and Go texts say nothing: ties by pinyin.
-- Last, the federation ID, so the order is total and reproducible.
+The order is the rule set's (``qiyuan.rating.order.list_order_key``): status groups, rating descending,
+then the rule set's tie order (Beijing–Shanghai §13(一): strokes, newly rated players by registration
+date; its inactive list by pinyin; CGA and Go: pinyin), the federation ID last. ``qiyuan rate`` orders its
+lists with the same key.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
 
-STATUS_GROUP = {"active": 0, "inactive": 1, "removed": 2, "unrated": 3}
+from qiyuan.rating.order import competition_ranks, list_order_key
+from qiyuan.rating.rules import RuleSet
 
-
-@lru_cache(maxsize=4)
-def collator(kind: str):
-    """An ICU collator: ``stroke`` (笔画) or ``pinyin`` order of Chinese names."""
-    import icu
-
-    return icu.Collator.createInstance(icu.Locale(f"zh@collation={kind}"))
+__all__ = ["Orderable", "order_key", "order", "competition_ranks"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,37 +27,11 @@ class Orderable:
     registered_on: date | None = None
 
 
-@lru_cache(maxsize=200_000)
-def sort_key(kind: str, name: str) -> bytes:
-    """The collation key of a name (cached: the same names are ordered edition after edition)."""
-    return collator(kind).getSortKey(name)
+def order_key(rules: RuleSet, e: Orderable) -> tuple:
+    return list_order_key(rules, status=e.status, rating=e.rating, name=e.name, player_id=e.federation_id,
+                          is_new=e.is_new, registered_on=e.registered_on)
 
 
-def order_key(family: str, e: Orderable) -> tuple:
-    group = STATUS_GROUP.get(e.status, 9)
-    rating = -(e.rating if e.rating is not None else -1)
-    if family == "bjsh-gomoku-2007":
-        if e.status == "inactive":  # 不活跃棋手名册 by pinyin
-            return (group, sort_key("pinyin", e.name), e.federation_id)
-        newcomer = (1, e.registered_on or date.max) if e.is_new else (0, date.min)
-        return (group, rating, newcomer, sort_key("stroke", e.name), e.federation_id)
-    return (group, rating, sort_key("pinyin", e.name), e.federation_id)
-
-
-def order(family: str, entries: list[Orderable]) -> list[Orderable]:
-    """``entries`` in the published order of the rule-set family."""
-    return sorted(entries, key=lambda e: order_key(family, e))
-
-
-def competition_ranks(ratings: list[int | None]) -> list[int | None]:
-    """Ranks 1, 2, 2, 4 … for ratings already in descending order; ``None`` for a missing rating."""
-    ranks: list[int | None] = []
-    last, last_rank = None, 0
-    for i, r in enumerate(ratings, start=1):
-        if r is None:
-            ranks.append(None)
-            continue
-        if r != last:
-            last, last_rank = r, i
-        ranks.append(last_rank)
-    return ranks
+def order(rules: RuleSet, entries: list[Orderable]) -> list[Orderable]:
+    """``entries`` in the published order of the rule set."""
+    return sorted(entries, key=lambda e: order_key(rules, e))

@@ -244,14 +244,14 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
     state.update(prior)
     result = rate_period(rules, state, [engine_event(e) for e in events], games, standings, list_date)
-    entries = _entries(rules, rating_list.family, result, state, cache)
+    entries = _entries(rules, result, state, cache)
     comp = PeriodComputation(rating_list, list_date, rules, previous, events, result, entries, result.changes,
                              {fid: v[0] for fid, v in cache.info.items()}, prior=state)
     comp.digest = digest(comp)
     return comp
 
 
-def _entries(rules: RuleSet, family: str, result: PeriodResult, before: dict[str, PlayerState],
+def _entries(rules: RuleSet, result: PeriodResult, before: dict[str, PlayerState],
              cache: MemberCache) -> list[EntryRow]:
     initial, info, texts = cache.initial, cache.info, cache.texts
     stored: list[ordering.Orderable] = []
@@ -261,7 +261,7 @@ def _entries(rules: RuleSet, family: str, result: PeriodResult, before: dict[str
         prev = before.get(fid)
         is_new = s.rating is not None and (prev is None or prev.rating is None)
         stored.append(ordering.Orderable(fid, info[fid][1], s.rating, s.status, is_new, info[fid][2]))
-    ordered = ordering.order(family, stored)
+    ordered = ordering.order(rules, stored)
     active = [o.rating for o in ordered if o.status == R.ACTIVE]
     ranks = ordering.competition_ranks(active)
     rows: list[EntryRow] = []

@@ -1,0 +1,181 @@
+"""Every player's state between two lists as arrays (mirrors ``state.py``).
+
+``PlayerArrays`` holds what ``PlayerState`` holds — published rating, game
+count, latch, status, the dates the windows are judged on, the activity log
+and the newcomers' counted events — one array per field. It is built from the
+players' starting facts (``initial_states``) or from stored ``PlayerState``
+values (a ``StartState``), and turned back into ``PlayerState`` values for the
+office, for a next run, or for the reference to explain a player's period.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+
+from qiyuan.rating import results as R
+from qiyuan.rating.columnar import STATUS_NAMES
+from qiyuan.rating.exact import round_half_up, to_decimal
+from qiyuan.rating.fast.arrays import NONE, int_bincount
+from qiyuan.rating.fast.newcomers import Records
+from qiyuan.rating.fast.prepare import Prepared
+from qiyuan.rating.rules import NEWCOMER_PERFORMANCE
+from qiyuan.rating.state import NewcomerRecord, PlayerState, starting_rating
+
+ACTIVE, INACTIVE, REMOVED, UNRATED = (STATUS_NAMES.index(s) for s in (R.ACTIVE, R.INACTIVE, R.REMOVED, R.UNRATED))
+
+
+def _decimal_h(h: int) -> Decimal:
+    return Decimal(int(h)).scaleb(-2)
+
+
+class PlayerArrays:
+    """The players' states as arrays (indexed like ``Prepared.players``)."""
+
+    def __init__(self, prep: Prepared):
+        self.prep = prep
+        P = prep.P
+        self.rating = np.full(P, NONE, np.int64)
+        self.exact_h = np.full(P, NONE, np.int64)
+        self.games = np.zeros(P, np.int64)
+        self.latched = np.zeros(P, dtype=bool)
+        self.status = np.full(P, UNRATED, np.int8)
+        self.rated_since = np.zeros(P, np.int64)  # ordinal; 0 = none
+        self.inactive_since = np.zeros(P, np.int64)
+        self.cleared_seq = np.zeros(P, np.int64)  # log entries older than this no longer count (removal)
+        # Activity log: (player, end ordinal, games, sequence number).
+        self.log_player = np.zeros(0, np.int64)
+        self.log_end = np.zeros(0, np.int64)
+        self.log_games = np.zeros(0, np.int64)
+        self.log_seq = np.zeros(0, np.int64)
+        self.seq = 1
+        # Newcomer records: value = Ru × games over the bonus's denominator, or ΔR in hundredths.
+        rules = prep.rules
+        self.records = Records(prep.bonus.denominator if rules.newcomer_method == NEWCOMER_PERFORMANCE else 100)
+        self.prior_events: list[str] = []  # ids of counted events before the run (event index −1, −2, …)
+
+    @classmethod
+    def initial(cls, prep: Prepared, start: date) -> PlayerArrays:
+        """The state when the history starts (as ``state.initial_states``, without an object per player)."""
+        arrays = cls(prep)
+        rules = prep.rules
+        for i, p in enumerate(prep.players):
+            if p.rating is not None:
+                value = int(p.rating) if p.rating == p.rating.to_integral_value() else round_half_up(p.rating)
+            elif p.dan is not None or p.reference_rating is not None:
+                value = starting_rating(rules, p)
+            else:
+                value = None
+            if value is not None:
+                arrays.rating[i] = value
+                arrays.games[i] = p.games
+        rated = arrays.rating != NONE
+        arrays.status[rated] = ACTIVE
+        arrays.rated_since[rated] = start.toordinal()
+        arrays.latched = np.array([p.k_latched for p in prep.players], dtype=bool)
+        if rules.k_latch_rating is not None:
+            arrays.latched |= rated & (arrays.rating >= rules.k_latch_rating)
+        arrays.exact_h = np.where(rated, arrays.rating * 100, NONE)
+        return arrays
+
+    @classmethod
+    def from_states(cls, prep: Prepared, states: dict[str, PlayerState]) -> PlayerArrays:
+        """The arrays of stored states (every player of ``prep`` has one)."""
+        arrays = cls(prep)
+        status_code = {s: i for i, s in enumerate(STATUS_NAMES)}
+        log: list[tuple[int, int, int]] = []
+        recs: list[tuple[int, int, int, int, Fraction, int]] = []
+        prior: dict[str, int] = {}
+        for i, p in enumerate(prep.players):
+            s = states[p.id]
+            if s.rating is not None:
+                arrays.rating[i] = s.rating
+                arrays.exact_h[i] = s.rating * 100  # Rn is Ro + ΣΔR from the published integer
+            arrays.games[i] = s.games
+            arrays.latched[i] = s.latched
+            arrays.status[i] = status_code[s.status]
+            arrays.rated_since[i] = s.rated_since.toordinal() if s.rated_since else 0
+            arrays.inactive_since[i] = s.inactive_since.toordinal() if s.inactive_since else 0
+            log += [(i, d.toordinal(), n) for d, n in s.activity]
+            for k, r in enumerate(s.newcomer):  # counted before the run: ordered before its events, as stored
+                e = prep.event_index.get(r.event_id)
+                if e is None:
+                    e = -prior.setdefault(r.event_id, len(prior) + 1)
+                value = r.ru * r.games if r.ru is not None else Fraction(r.delta)
+                recs.append((i, e, r.end_date.toordinal(), r.games, value, k - len(s.newcomer)))
+        if log:
+            arrays.log_player, arrays.log_end, arrays.log_games = (np.array(c, np.int64) for c in zip(*log))
+            arrays.log_seq = np.zeros(len(log), np.int64)
+        arrays.prior_events = list(prior)
+        arrays.records.add_fractions(recs)
+        return arrays
+
+    def event_id(self, e: int) -> str:
+        return self.prep.events[e].id if e >= 0 else self.prior_events[-e - 1]
+
+    def states(self, players: np.ndarray | None, first_ratings: dict[int, tuple[int, int]]) -> dict[str, PlayerState]:
+        """``PlayerState`` of the given players (all if None) as the reference keeps them between lists;
+        ``first_ratings``: the exact first ratings of the last list (num, den)."""
+        prep = self.prep
+        ids = [p.id for p in prep.players]
+        chosen = np.arange(prep.P) if players is None else np.asarray(players, np.int64)
+        wanted = np.zeros(prep.P, dtype=bool)
+        wanted[chosen] = True
+        valid = (self.log_seq >= self.cleared_seq[self.log_player]) & wanted[self.log_player]
+        activity: dict[int, list] = {}
+        for p, end, g in zip(self.log_player[valid].tolist(), self.log_end[valid].tolist(),
+                             self.log_games[valid].tolist()):
+            activity.setdefault(p, []).append((date.fromordinal(end), g))
+        recs = self.records
+        newcomer: dict[int, list] = {}
+        performance = prep.rules.newcomer_method == NEWCOMER_PERFORMANCE
+        mine = np.flatnonzero(wanted[recs.player])
+        for k in mine[np.argsort(recs.order[mine], kind="stable")].tolist():
+            p, g = int(recs.player[k]), int(recs.games[k])
+            value = Fraction(int(recs.num[k]), int(recs.den[k]))
+            newcomer.setdefault(p, []).append(NewcomerRecord(
+                self.event_id(int(recs.event[k])), date.fromordinal(int(recs.end[k])), g,
+                ru=value / g if performance else None,
+                delta=None if performance else Decimal(value.numerator) / Decimal(value.denominator)))
+        keeps_activity = prep.rules.activity_window_months is not None  # else every rated player is active
+        states = {}
+        for i in chosen.tolist():
+            rating = int(self.rating[i])
+            rated = rating != NONE
+            exact = None
+            if rated:
+                first = first_ratings.get(i)
+                exact = to_decimal(Fraction(*first)) if first is not None else _decimal_h(self.exact_h[i])
+            states[ids[i]] = PlayerState(
+                player_id=ids[i], gender=prep.players[i].gender, rating=rating if rated else None,
+                exact=exact, games=int(self.games[i]), latched=bool(self.latched[i]),
+                status=STATUS_NAMES[self.status[i]],
+                rated_since=date.fromordinal(int(self.rated_since[i])) if self.rated_since[i] else None,
+                inactive_since=date.fromordinal(int(self.inactive_since[i])) if self.inactive_since[i] else None,
+                activity=tuple(sorted(activity.get(i, ()))) if rated and keeps_activity else (),
+                newcomer=tuple(newcomer.get(i, ())) if not rated else (),
+            )
+        return states
+
+    # --- the activity log
+
+    def log(self, player: np.ndarray, end: np.ndarray, games: np.ndarray) -> None:
+        keep = games > 0
+        self.log_player = np.concatenate([self.log_player, player[keep]])
+        self.log_end = np.concatenate([self.log_end, end[keep]])
+        self.log_games = np.concatenate([self.log_games, games[keep]])
+        self.log_seq = np.concatenate([self.log_seq, np.full(int(keep.sum()), self.seq, np.int64)])
+        self.seq += 1
+
+    def games_between(self, since: int, until: int) -> np.ndarray:
+        """Each player's rated games in events that ended in [since, until) (ordinals)."""
+        valid = (self.log_end >= since) & (self.log_end < until) & (self.log_seq >= self.cleared_seq[self.log_player])
+        return int_bincount(self.log_player[valid], self.log_games[valid], self.prep.P)
+
+    def prune_log(self, keep_from: int) -> None:
+        keep = self.log_end >= keep_from
+        self.log_player, self.log_end = self.log_player[keep], self.log_end[keep]
+        self.log_games, self.log_seq = self.log_games[keep], self.log_seq[keep]

@@ -13,8 +13,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def office(tmp_path):
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import publish_due
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
 
     rl = make_list()
     import_file(history_dir(tmp_path), rl, "tester")
@@ -24,7 +24,7 @@ def office(tmp_path):
 
 
 def test_every_edition_verifies(office):
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.verify import verify_all
 
     report = verify_all()
     assert report.ok, report.differences
@@ -33,7 +33,7 @@ def test_every_edition_verifies(office):
 
 def test_a_tampered_rating_is_found(office):
     from qiyuan.office.ratings.models import EditionEntry
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.verify import verify_all
 
     ed = office[1]
     entry = ed.entries.filter(rating__isnull=False).first()
@@ -46,7 +46,7 @@ def test_a_tampered_rating_is_found(office):
 
 def test_a_tampered_game_result_is_found(office):
     from qiyuan.office.events.models import Game
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.verify import verify_all
 
     ev = office[0].events.first()
     g = Game.objects.filter(event=ev, result="1-0").first()
@@ -58,16 +58,16 @@ def test_a_tampered_game_result_is_found(office):
 def test_a_later_registry_change_does_not_break_verification(office):
     """Players start from the facts frozen when they joined the list, and the names published."""
     from qiyuan.office.federation.models import Player
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.verify import verify_all
 
     Player.objects.update(dan="9d", name="改名")
     assert verify_all().ok
 
 
 def test_corrections_and_superseded_editions_verify(tmp_path, office):
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import correct_period
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import correct_period
+    from qiyuan.office.verify import verify_all
     from qiyuan.office.ratings.models import RatingList
 
     from .test_periods import late_batch

@@ -16,26 +16,26 @@ from datetime import date
 from pathlib import Path
 
 import numpy as np
+from django.db import transaction
 
-from qiyuan.formats.errors import InputError
+from qiyuan.errors import InputError
+from qiyuan.formats.history_csv import read_history
+from qiyuan.office.audit.models import record
+from qiyuan.office.bulk import bulk_insert
+from qiyuan.office.errors import ImportRefused
+from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
+from qiyuan.office.federation.models import Player
+from qiyuan.office.imports.model import ImportResult
+from qiyuan.office.ratings.models import ListMember
 from qiyuan.rating.columnar import RESULT_CODES
 
-from qiyuan.office.services.bulk import bulk_insert
 
 def import_history(path: Path, rating_list, actor: str, sha: str, *,
-                   progress: Callable[[str, int, int], None] | None = None):
-    from django.db import transaction
-
-    from qiyuan.formats.history_csv import read_history
-    from qiyuan.office.audit.models import record
-    from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
-    from qiyuan.office.federation.models import Player
-    from qiyuan.office.ratings.models import ListMember
-    from qiyuan.office.services.imports import ImportRefused, ImportResult
-
+                   progress: Callable[[str, int, int], None] | None = None) -> ImportResult:
+    """Import a history directory (run inside the import's transaction, ``imports.import_file``)."""
     missing = [n for n in ("players.csv", "events.csv", "games.csv") if not (path / n).exists()]
     if missing:
-        raise ImportRefused([f"{path}: missing {', '.join(missing)} (a history is players.csv, events.csv, "
+        raise ImportRefused([f"{path.name}: missing {', '.join(missing)} (a history is players.csv, events.csv, "
                              "games.csv and optionally standings.csv)"])
     standings = path / "standings.csv"
     try:
@@ -46,7 +46,7 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
 
     clash = list(Event.objects.filter(code__in=[e.id for e in h.events]).values_list("code", flat=True)[:20])
     if clash:
-        raise ImportRefused([f"{path / 'events.csv'}: event id {c!r} is already in the office" for c in clash])
+        raise ImportRefused([f"{path.name}/events.csv: event id {c!r} is already in the office" for c in clash])
     step = (lambda what, done, total: progress(what, done, total)) if progress else (lambda *a: None)
 
     with transaction.atomic():

@@ -92,3 +92,44 @@ def test_verify_cli_exit_codes(office, monkeypatch):
     EditionEntry.objects.filter(pk=e.pk).update(games=e.games + 1)
     bad = runner.invoke(app, ["office", "verify"])
     assert bad.exit_code == 1
+
+
+@pytest.mark.parametrize("column", ["delta", "after", "before", "We", "W", "K", "games", "method"])
+def test_an_edited_rating_change_number_is_found(office, column):
+    """Issue 8 (3): verify covers every published number — a change's ΔR, after, We … (what the public event
+    and player pages show) edited in the database is named by edition, event, player and column, exit 1."""
+    from decimal import Decimal
+
+    from qiyuan.office.ratings.models import RatingChange
+    from qiyuan.office.verify import verify_all
+
+    change = RatingChange.objects.filter(K__isnull=False, We__isnull=False).select_related(
+        "edition", "event", "player").order_by("id").first()
+    old = getattr(change, column)
+    if column == "method":
+        new = "averaging" if old != "averaging" else "per_game"
+    elif column in ("K", "games"):
+        new = old + 1
+    else:
+        new = (old or Decimal(0)) + Decimal("0.5")
+    RatingChange.objects.filter(pk=change.pk).update(**{column: new})  # behind the model's back
+    report = verify_all()
+    assert not report.ok
+    [line] = [d for d in report.differences if f"stored {column} " in d]
+    ed = change.edition
+    assert f"{ed.rating_list.code} {ed.label}" in line
+    assert change.event.code in line and change.player.federation_id in line
+
+
+def test_verify_command_exits_1_on_an_edited_change(office):
+    from decimal import Decimal
+
+    from typer.testing import CliRunner
+
+    from qiyuan.cli import app
+    from qiyuan.office.ratings.models import RatingChange
+
+    change = RatingChange.objects.filter(K__isnull=False).order_by("id").first()
+    RatingChange.objects.filter(pk=change.pk).update(delta=change.delta + Decimal(3))
+    result = CliRunner().invoke(app, ["office", "verify"])
+    assert result.exit_code == 1 and "stored delta" in result.output

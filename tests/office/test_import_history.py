@@ -85,3 +85,15 @@ def test_office_lists_equal_the_engines_history(tmp_path, rules, go):
                 assert e.rating is None and e.games == 0
     n_changes = sum(ed.changes.count() for ed in editions)
     assert n_changes == len(hist.changes)
+
+
+def test_history_events_count_their_rounds(tmp_path):
+    """轮数: an imported history event has the number of distinct rounds of its games (was 0)."""
+    from qiyuan.office.events.models import Event, Game
+    from qiyuan.office.imports import import_file
+
+    from ._o2_fixtures import history_dir, make_list
+
+    import_file(history_dir(tmp_path), make_list(), "tester")
+    for ev in Event.objects.all()[:20]:
+        assert ev.rounds == len(set(Game.objects.filter(event=ev).values_list("round", flat=True))) > 0

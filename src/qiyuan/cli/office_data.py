@@ -282,7 +282,8 @@ def period_correct(
 def list_add(
     code: Annotated[str, typer.Argument(help="Short code, e.g. BJSH")],
     rules: Annotated[str, typer.Option("--rules", help="Built-in rule set the list starts from")],
-    title: Annotated[str, typer.Option("--title")] = "",
+    title: Annotated[str, typer.Option("--title", help="The list's title (Chinese)")] = "",
+    title_en: Annotated[str, typer.Option("--title-en", help="The list's English title")] = "",
     game: Annotated[str, typer.Option("--game", help="gomoku or go")] = "gomoku",
     overrides: Annotated[Optional[Path], typer.Option("--overrides", help="TOML settings overriding the rule set")] = None,
     actor: ActorOption = None,
@@ -294,7 +295,7 @@ def list_add(
     with _refusals():
         if overrides is not None and not overrides.is_file():
             fail([f"--overrides {overrides}: no such file"])
-        add_list(code, rules, actor=actor_name(actor), title=title, game=game,
+        add_list(code, rules, actor=actor_name(actor), title=title, title_en=title_en, game=game,
                  overrides=overrides.read_text(encoding="utf-8") if overrides else "",
                  overrides_source=overrides.name if overrides else "overrides")
     _console().print(f"list {code} added ({rules})")

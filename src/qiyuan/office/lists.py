@@ -15,8 +15,8 @@ from qiyuan.rating.rules import BUILTIN_RULES
 GAMES = tuple(RatingList.Game.values)
 
 
-def add_list(code: str, rules_name: str, *, actor: str, title: str = "", game: str = "gomoku",
-             overrides: str = "", overrides_source: str = "overrides") -> RatingList:
+def add_list(code: str, rules_name: str, *, actor: str, title: str = "", title_en: str = "",
+             game: str = "gomoku", overrides: str = "", overrides_source: str = "overrides") -> RatingList:
     """Add a rating list kept under the built-in rule set ``rules_name``, with optional TOML ``overrides``
     (checked before anything is saved)."""
     code = (code or "").strip()
@@ -27,7 +27,8 @@ def add_list(code: str, rules_name: str, *, actor: str, title: str = "", game: s
         problems.append(f"--rules: unknown rule set {rules_name!r} (one of {', '.join(BUILTIN_RULES)})")
     if game not in GAMES:
         problems.append(f"--game: {game!r} is not one of {', '.join(GAMES)}")
-    rl = RatingList(code=code, title=title or code, game=game, rules_name=rules_name, rules_overrides=overrides)
+    rl = RatingList(code=code, title=title or code, title_en=title_en.strip(), game=game, rules_name=rules_name,
+                    rules_overrides=overrides)
     if rules_name in BUILTIN_RULES:
         try:
             rl.rules()  # bad overrides: refused before anything is saved

@@ -53,6 +53,8 @@ class Event(models.Model):
     #: the event's content identity (``imports.identity.event_key``: dates, players, games); "" for history events
     content_key = models.CharField(max_length=64, blank=True, default="")
     name = models.CharField(max_length=200)
+    #: the event's English name, where one was entered (the English site shows it, else the Chinese)
+    name_en = models.CharField(max_length=200, blank=True)
     organiser = models.CharField(max_length=200, blank=True)
     organiser_level = models.CharField(
         max_length=10, choices=[(lvl.value, lvl.value) for lvl in OrganiserLevel], default=OrganiserLevel.STATE.value

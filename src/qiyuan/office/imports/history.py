@@ -85,10 +85,11 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         # Events.
         note = {"family": rating_list.family, "eligible": True, "failures": [],
                 "notes": ["history file: events taken as rated (spec decision 'Eligibility of events')"]}
+        rounds = _rounds_played(h.games)
         Event.objects.bulk_create([
             Event(code=e.id, name=e.name, format=e.format.value, start_date=e.start_date, end_date=e.end_date,
                   days=e.days, international=e.international, national=True, rating_list=rating_list,
-                  import_batch=batch, eligibility=note, received_on=date.today())
+                  rounds=rounds.get(e.id, 0), import_batch=batch, eligibility=note, received_on=date.today())
             for e in h.events], batch_size=5000)
         event_pk = dict(Event.objects.filter(import_batch=batch).values_list("code", "pk"))
 
@@ -130,3 +131,12 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         record(actor, "import", batch, kind="history", filename=path.name, **batch.summary)
     events = list(Event.objects.filter(import_batch=batch))
     return ImportResult(batch, events, [], len(new), total)
+
+
+def _rounds_played(g) -> dict[str, int]:
+    """Each event's number of rounds (轮数): the distinct rounds among its games."""
+    if not len(g):
+        return {}
+    pairs = np.unique(g.event.astype(np.int64) << 32 | g.round.astype(np.int64))
+    counts = np.bincount((pairs >> 32).astype(np.int64), minlength=len(g.event_ids))
+    return {eid: int(n) for eid, n in zip(g.event_ids, counts.tolist())}

@@ -34,6 +34,8 @@ class RatingList(models.Model):
 
     code = models.CharField(max_length=32, unique=True)
     title = models.CharField(max_length=200)
+    #: the list's English title, where one was entered
+    title_en = models.CharField(max_length=200, blank=True)
     game = models.CharField(max_length=8, choices=Game.choices, default=Game.GOMOKU)
     rules_name = models.CharField(max_length=40, help_text="built-in rule set the list starts from")
     rules_overrides = models.TextField(blank=True, help_text="TOML settings overriding the rule set")

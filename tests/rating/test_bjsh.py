@@ -234,7 +234,7 @@ def test_bjsh_5_the_inactive_list_is_ordered_by_pinyin():
 
 
 def test_bjsh_13_the_office_and_qiyuan_rate_use_one_list_order():
-    from qiyuan.office.services.ordering import Orderable, order
+    from qiyuan.office.ordering import Orderable, order
     from qiyuan.rating.order import list_order_key
 
     rows = [Orderable("A", "张三", 2300, "active"), Orderable("B", "王五", 2300, "active", True, date(2009, 1, 1)),

@@ -22,6 +22,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from qiyuan.errors import InputError
 from qiyuan.rating.model import EventFormat
 
 #: Expected-score (预期局分 We) methods.
@@ -77,8 +78,8 @@ ELIGIBILITY_NONE = "none"  # every event is rated
 ELIGIBILITY_CHOICES = (ELIGIBILITY_CGA_2011, ELIGIBILITY_BJSH_2007, ELIGIBILITY_GO_1995, ELIGIBILITY_NONE)
 
 
-class RulesError(ValueError):
-    """A rule-set name, file or setting that cannot be used."""
+class RulesError(InputError):
+    """A rule-set name, file or setting that cannot be used (bad input: ``qiyuan.errors``)."""
 
 
 @dataclass(frozen=True)

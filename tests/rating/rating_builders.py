@@ -47,9 +47,13 @@ def core(c):
 
 
 def assert_same_history(fast: History, reference: History) -> None:
+    """Equal, and written alike (the office stores the states' decimals as text: 2320 and 2320.00 differ)."""
     assert [core(c) for c in fast.changes] == [core(c) for c in reference.changes]
     assert fast.lists == reference.lists
+    assert [repr(e) for lst in fast.lists for e in lst.entries] == \
+        [repr(e) for lst in reference.lists for e in lst.entries]
     assert fast.final_states == reference.final_states
+    assert {p: repr(s) for p, s in fast.final_states.items()} == {p: repr(s) for p, s in reference.final_states.items()}
 
 
 def rate(rules: RuleSet, players, events, games, standings=(), **kw) -> History:

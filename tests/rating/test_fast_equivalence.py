@@ -229,8 +229,9 @@ def check_list_by_list(rules, data, engines, cuts):
         start = StartState(until, part.final_states)
     assert [lst.date for lst in lists] == dates
     assert lists == whole.lists
+    assert [repr(e) for lst in lists for e in lst.entries] == [repr(e) for lst in whole.lists for e in lst.entries]
     assert changes == [core(c) for c in whole.changes]
-    assert start.states == whole.final_states
+    assert {p: repr(s) for p, s in start.states.items()} == {p: repr(s) for p, s in whole.final_states.items()}
 
 
 @pytest.mark.parametrize("engines", [("fast",), ("reference",), ("fast", "reference")])

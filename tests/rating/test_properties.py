@@ -1,4 +1,5 @@
-"""Properties of the reference engine on random histories (hypothesis)."""
+"""Properties of the reference engine on random histories (hypothesis); the fast engine equals it
+(``test_fast_equivalence.py``)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ from history_strategies import histories
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from qiyuan.rating import history
 from qiyuan.rating.exact import round_half_up
-from qiyuan.rating.history import compute_history
 from qiyuan.rating.model import Result
 from qiyuan.rating.period import rate_period
+
+def compute_history(*args, **kw):
+    return history.compute_history(*args, engine="reference", **kw)
+
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])

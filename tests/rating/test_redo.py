@@ -221,10 +221,10 @@ def check_player(history, player_id: str, rules: RuleSet, end_of: dict[str, date
             shown.add("games", x.change.games)
         check_steps(p.steps, shown, rules)
         ratings = [s for s in p.steps if s.symbol == "rating"]
-        if ratings:
+        if ratings and not p.removed_now:  # removed (除名) after it: the entry has no rating
             assert ratings[-1].value == entry.rating
         rn = [s for s in p.steps if s.symbol in ("Rn", "first rating")]
-        if rn:
+        if rn and not p.removed_now:
             assert shown_as(entry.exact, rn[-1].value)
             if rn[-1].symbol == "Rn" and previous_rating != "before the history":
                 assert rn[-1].args[0][1] == previous_rating

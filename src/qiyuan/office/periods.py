@@ -35,7 +35,7 @@ from qiyuan.office.events.models import Event
 from qiyuan.office.ratings.models import Edition, EditionEntry, ListMember, RatingChange
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
-from qiyuan.rating.period import PeriodResult, rate_period
+from qiyuan.rating.period import PeriodResult, list_entry, rate_period
 from qiyuan.rating.rules import BUILTIN_RULES, RuleSet, rules_as_dict, with_settings
 from qiyuan.rating.state import PlayerState, initial_states
 
@@ -235,7 +235,8 @@ def _entries(rules: RuleSet, result: PeriodResult, before: dict[str, PlayerState
             texts[o.federation_id] = known
         rows.append(EntryRow(
             player_pk=info[o.federation_id][0], federation_id=o.federation_id, position=pos, rank=rank,
-            rating=s.rating, exact=str(s.exact) if s.exact is not None else "", games=s.games, status=s.status,
+            rating=s.rating, exact=str(s.exact) if s.exact is not None else "",
+            games=list_entry(o.federation_id, s).games, status=s.status,  # a newcomer: his counted games so far
             is_new=o.is_new, k=rules.k_factor(s.games, s.latched) if s.rating is not None else None,
             state=known[1], name=o.name, _text=known[2],
         ))

@@ -184,12 +184,19 @@ def concatenate_games(a: GameColumns, b: GameColumns) -> GameColumns:
                                                                                   "result")), boards)
 
 
+def exact_decimal(hundredths: int, cents: bool) -> Decimal:
+    """An exact rating of whole hundredths as the reference engine writes it: with two decimals when a ΔR
+    entered it (``2402.30``, ``2320.00``), as an integer when none did (``2320``)."""
+    return Decimal(int(hundredths)).scaleb(-2) if cents else Decimal(int(hundredths) // 100)
+
+
 @dataclass(frozen=True, eq=False)
 class ListColumns:
     """One published list in columns. ``rating``, ``games``, ``status`` are indexed by player (the history's
     ``player_ids``); ``order`` gives the player indices in list order. ``exact_h`` is the unrounded value in
-    hundredths (``NONE`` where he has no rating or where the value is not a whole number of hundredths —
-    then ``exact_other`` holds it)."""
+    hundredths (``NONE`` where he has no rating or where the value is not written as whole hundredths —
+    then ``exact_other`` holds it), ``exact_cents`` whether it is written with two decimals
+    (``exact_decimal``)."""
 
     date: date
     order: np.ndarray
@@ -197,6 +204,7 @@ class ListColumns:
     games: np.ndarray
     status: np.ndarray
     exact_h: np.ndarray
+    exact_cents: np.ndarray
     exact_other: dict[int, Decimal] = field(default_factory=dict)
 
 

@@ -286,11 +286,11 @@ def _protect(ev: _Event, p: str, calc: Calculation, games: int, prot: _Protectio
 def _k_steps(rules: RuleSet, k: int, games: int, base: int, latched: bool) -> tuple[Step, ...]:
     """K fixed at the start of the event: the game count (on the last list + this period's events that ended
     before this one started) and the latch (以后即使再降也永远取10)."""
-    on_list = given("games", base, "rated games on the last list")
+    on_list = given("games before", base, "rated games on the last list (a newcomer: his counted games)")
     parts: tuple[Step, ...] = (on_list,)
     count = on_list
     if games != base:
-        earlier = given("games earlier", games - base, "counted in this period's events that ended before it began")
+        earlier = given("games earlier", games - base, "in this period's events that ended before this one began")
         count = step("games", games, "sum", on_list, earlier)
         parts = (on_list, earlier, count)
     why = (f"latched: a published rating reached {rules.k_latch_rating}" if latched and rules.k_latch_rating is not None

@@ -103,6 +103,8 @@ def render_step(s: C.Step) -> str:
         return f"{s.symbol} = {value}" + (f"   ({s.ref})" if s.ref else "")
     names = [a for a, _ in s.args]
     numbers = [_fmt(v) for _, v in s.args]
+    if s.op == "sum" and not names:
+        return f"{s.symbol} = {value}"
     if s.op == "sum" and len(names) == 1:
         return f"{s.symbol} = {value}" + ("" if names[0] == s.symbol else f" = {names[0]}")
     if s.op in ("sum", "mean", "wmean"):

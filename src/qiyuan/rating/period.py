@@ -163,7 +163,7 @@ def _publish(rules: RuleSet, s: PlayerState, counted: Sequence[tuple[date, R.Eve
             if explain:
                 ro = given("Ro", s.rating, "his last published rating")
                 rn = step("Rn", exact, "sum", ro, *(("ΔR", c.delta) for _, c in counted))
-                before = given("games", s.games, "rated games on the last list")
+                before = given("games before", s.games, "rated games on the last list")
                 steps += [ro, rn, step("rating", round_half_up(exact), "round", rn), before,
                           step("games", s.games + sum(c.games for _, c in counted), "sum", before,
                                *(("games", c.games) for _, c in counted))]

@@ -8,7 +8,7 @@ explanations come from the engine that computed it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -17,8 +17,7 @@ from fractions import Fraction
 import numpy as np
 
 from qiyuan.rating import calculation as C
-from qiyuan.rating import results as R
-from qiyuan.rating.columnar import METHOD_NAMES, NONE, STATUS_NAMES, ChangeColumns, ListColumns
+from qiyuan.rating.columnar import METHOD_NAMES, NONE, STATUS_NAMES, ChangeColumns, ListColumns, exact_decimal
 from qiyuan.rating.exact import to_decimal
 from qiyuan.rating.model import Event, Game, Player, Standing
 from qiyuan.rating.results import EventChange, ListEntry, PublishedList
@@ -111,7 +110,7 @@ def list_entries(lc: ListColumns, player_ids: Sequence[str]) -> list[ListEntry]:
         else:
             exact = lc.exact_other.get(i)
             if exact is None:
-                exact = Decimal(int(lc.exact_h[i])).scaleb(-2)
+                exact = exact_decimal(lc.exact_h[i], bool(lc.exact_cents[i]))
         out.append(ListEntry(player_ids[i], None if rating == NONE else rating, exact, int(lc.games[i]),
                              STATUS_NAMES[lc.status[i]]))
     return out
@@ -186,6 +185,7 @@ def list_columns(published: PublishedList, player_index: Mapping[str, int]) -> L
     games = np.zeros(n, np.int64)
     status = np.zeros(n, np.int8)
     exact_h = np.full(n, NONE, np.int64)
+    cents = np.zeros(n, dtype=bool)
     other: dict[int, Decimal] = {}
     order = np.array([player_index[e.player_id] for e in published.entries], np.int64)
     code = {s: i for i, s in enumerate(STATUS_NAMES)}
@@ -194,12 +194,13 @@ def list_columns(published: PublishedList, player_index: Mapping[str, int]) -> L
         status[i] = code[e.status]
         if e.rating is not None:
             rating[i] = e.rating
-            scaled = e.exact * 100
-            if scaled == scaled.to_integral_value():
-                exact_h[i] = int(scaled)
+            exponent = e.exact.as_tuple().exponent
+            if exponent in (0, -2):
+                exact_h[i] = int(e.exact * 100)
+                cents[i] = exponent == -2
             else:
                 other[i] = e.exact
-    return ListColumns(published.date, order, rating, games, status, exact_h, other)
+    return ListColumns(published.date, order, rating, games, status, exact_h, cents, other)
 
 
 @dataclass(frozen=True)

@@ -40,33 +40,37 @@ class Records:
     start + Σ value). Records on the common denominator ``den0`` are summed as
     integers; others (a round robin's Ra has any denominator) exactly as
     fractions. ``order`` is the order they were counted in (an event's rank;
-    negative for events before the run).
+    negative for events before the run); ``cents``: a provisional ΔR computed
+    (written with two decimals), not set to 0 by a protection (written ``0``).
     """
 
-    FIELDS = ("player", "event", "end", "games", "num", "den", "order")
+    FIELDS = ("player", "event", "end", "games", "num", "den", "order", "cents")
 
     def __init__(self, den0: int):
         self.den0 = den0
         for name in self.FIELDS:
             setattr(self, name, np.zeros(0, np.int64))
 
-    def add(self, player, event, end, games, num, den, order) -> None:
-        for name, values in zip(self.FIELDS, (player, event, end, games, num, den, order)):
+    def add(self, player, event, end, games, num, den, order, cents=None) -> None:
+        if cents is None:
+            cents = np.zeros(np.asarray(player).shape[0], np.int64)
+        for name, values in zip(self.FIELDS, (player, event, end, games, num, den, order, cents)):
             setattr(self, name, np.concatenate([getattr(self, name), np.asarray(values, np.int64)]))
 
-    def add_fractions(self, rows: list[tuple[int, int, int, int, Fraction, int]]) -> None:
-        """(player, event, end, games, value, order) with exact fractional values."""
+    def add_fractions(self, rows: list[tuple[int, int, int, int, Fraction, int, bool]]) -> None:
+        """(player, event, end, games, value, order, cents) with exact fractional values."""
         if not rows:
             return
         num, den = [], []
-        for *_, value, _order in rows:
+        for *_, value, _order, _cents in rows:
             if self.den0 % value.denominator == 0:
                 num.append(value.numerator * (self.den0 // value.denominator))
                 den.append(self.den0)
             else:
                 num.append(value.numerator)
                 den.append(value.denominator)
-        self.add(*([r[i] for r in rows] for i in range(4)), num, den, [r[5] for r in rows])
+        self.add(*([r[i] for r in rows] for i in range(4)), num, den, [r[5] for r in rows],
+                 [int(r[6]) for r in rows])
 
     def keep(self, mask: np.ndarray) -> None:
         for name in self.FIELDS:
@@ -289,8 +293,9 @@ def newcomer_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], rating
 
 
 def add_records(prep: Prepared, records: Records, out: dict[str, np.ndarray], nc: NewcomerRows,
-                cx: Interacting | None) -> None:
-    """The period's counted newcomer events, waiting for a first rating."""
+                cx: Interacting | None, cents: np.ndarray) -> None:
+    """The period's counted newcomer events, waiting for a first rating (``cents``: rows whose ΔR was
+    computed, not set to 0 by a protection)."""
     rules = prep.rules
     end = prep.end[out["event"]]
     if rules.newcomer_method == NEWCOMER_PERFORMANCE:
@@ -305,8 +310,9 @@ def add_records(prep: Prepared, records: Records, out: dict[str, np.ndarray], nc
         records.add(out["player"][j], out["event"][j], end[j], n, num, np.full(j.shape[0], bonus.denominator),
                     prep.event_rank[out["event"][j]])
         records.add_fractions([(int(out["player"][k]), int(out["event"][k]), int(end[k]), int(out["N"][k]),
-                                cx_ru[k] * int(out["N"][k]), int(prep.event_rank[out["event"][k]])) for k in cx_ru])
+                                cx_ru[k] * int(out["N"][k]), int(prep.event_rank[out["event"][k]]), False)
+                               for k in cx_ru])
     elif rules.newcomer_method == NEWCOMER_PROVISIONAL:
         j = np.flatnonzero(nc.provisional_ok)
         records.add(out["player"][j], out["event"][j], end[j], out["N"][j], out["delta"][j],
-                    np.full(j.shape[0], 100), prep.event_rank[out["event"][j]])
+                    np.full(j.shape[0], 100), prep.event_rank[out["event"][j]], cents[j])

@@ -14,12 +14,13 @@
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 
 from qiyuan.rating.calendar import add_months
-from qiyuan.rating.columnar import ListColumns
+from qiyuan.rating.columnar import ListColumns, exact_decimal
 from qiyuan.rating.exact import round_half_up, to_decimal
 from qiyuan.rating.fast.arrays import NONE, round_half_up_div
 from qiyuan.rating.fast.state import ACTIVE, INACTIVE, REMOVED, PlayerArrays
@@ -27,20 +28,26 @@ from qiyuan.rating.rules import NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL
 
 
 def publish(arrays: PlayerArrays, list_date: date, rated: np.ndarray, delta_sum: np.ndarray, games_sum: np.ndarray,
-            log: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[ListColumns, dict[int, tuple[int, int]]]:
-    """Publish the list of ``list_date``: the new states in ``arrays``, the list, and the exact first ratings
-    (player → (num, den)). ``rated``: who held a rating during the period; ``delta_sum``/``games_sum``: their
-    period's ΣΔR (hundredths) and counted games; ``log``: the (player, end, games) of the counted events."""
+            log: tuple[np.ndarray, np.ndarray, np.ndarray], changed: np.ndarray, computed: np.ndarray
+            ) -> tuple[ListColumns, dict[int, Decimal]]:
+    """Publish the list of ``list_date``: the new states in ``arrays``, the list, and the exact first ratings.
+    ``rated``: who held a rating during the period; ``delta_sum``/``games_sum``: their period's ΣΔR
+    (hundredths) and counted games; ``log``: the (player, end, games) of the counted events; ``changed``: who
+    has a change this period, ``computed``: who has a ΔR as computed (not set to 0 by a protection)."""
     prep = arrays.prep
     rules = prep.rules
     L = list_date.toordinal()
+    # How Rn is written (as the reference's Decimal sum Ro + ΣΔR): with two decimals once a computed ΔR entered
+    # it; a rating unchanged since keeps its written form only while it equals the rating.
+    keep = rated & ~changed & arrays.exact_cents & ((arrays.exact_h == arrays.rating * 100) | (arrays.exact_h == NONE))
+    arrays.exact_cents = np.where(rated & changed, computed, keep)
     # Rated players: Rn = Ro + ΣΔR, published rounded half up.
     exact_h = np.where(rated, arrays.rating * 100 + delta_sum, NONE)
     arrays.rating = np.where(rated, (exact_h + 50) // 100, NONE)
     arrays.exact_h = exact_h
     arrays.games = np.where(rated, arrays.games + games_sum, arrays.games)
     arrays.log(*log)
-    first_ratings: dict[int, tuple[int, int]] = {}
+    first_ratings: dict[int, Decimal] = {}
     # Newcomers: first rating once the counted games in the window reach the threshold.
     recs = arrays.records
     total = recs.totals(prep.P)
@@ -57,15 +64,23 @@ def publish(arrays: PlayerArrays, list_date: date, rated: np.ndarray, delta_sum:
             start = np.where(prep.female[newly], prep.start_female, prep.start_male)
             v_num, v_den = start * d0 + num[newly], np.full(newly.shape[0], d0)
         arrays.rating[newly] = round_half_up_div(v_num, v_den)
-        first_ratings = dict(zip(newly.tolist(), zip(v_num.tolist(), v_den.tolist())))
+        if rules.newcomer_method == NEWCOMER_PERFORMANCE:  # written as exact.to_decimal writes the mean
+            first_ratings = {p: to_decimal(Fraction(a, b)) for p, a, b in zip(newly.tolist(), v_num.tolist(),
+                                                                                v_den.tolist())}
+        else:  # the provisional rating plus the ΔR, a decimal sum: two decimals if a computed ΔR entered it
+            cents = np.zeros(prep.P, dtype=bool)
+            cents[recs.player[recs.cents.astype(bool)]] = True
+            first_ratings = {p: exact_decimal(a, bool(cents[p])) for p, a in zip(newly.tolist(), v_num.tolist())}
         for p, value in odd.items():
             if rules.newcomer_method == NEWCOMER_PERFORMANCE:
                 value = value / int(total[p])
             else:
                 value = (prep.start_female if prep.female[p] else prep.start_male) + value
             arrays.rating[p] = round_half_up(value)
-            first_ratings[p] = (value.numerator, value.denominator)
+            first_ratings[p] = to_decimal(value)
         arrays.exact_h[newly] = NONE
+        for p, exact in first_ratings.items():
+            arrays.exact_cents[p] = exact == int(arrays.rating[p]) and exact.as_tuple().exponent == -2
         arrays.games[newly] = total[newly]
         arrays.status[newly] = ACTIVE
         arrays.rated_since[newly] = L
@@ -124,7 +139,7 @@ def _activity_rule(arrays: PlayerArrays, list_date: date, now_rated: np.ndarray)
     arrays.status = status
 
 
-def _list(arrays: PlayerArrays, list_date: date, first_ratings: dict[int, tuple[int, int]]) -> ListColumns:
+def _list(arrays: PlayerArrays, list_date: date, first_ratings: dict[int, Decimal]) -> ListColumns:
     """The published list: status, rating descending, the rule set's tie order, then the player id."""
     prep = arrays.prep
     rules = prep.rules
@@ -143,5 +158,4 @@ def _list(arrays: PlayerArrays, list_date: date, first_ratings: dict[int, tuple[
     order = np.lexsort((prep.id_rank, name, new_key, by_rating, arrays.status))
     games = np.where(rated, arrays.games, arrays.records.totals(prep.P))  # a newcomer: his counted games so far
     return ListColumns(list_date, order, arrays.rating.copy(), games, arrays.status.copy(),
-                       np.where(rated, arrays.exact_h, NONE),
-                       {p: to_decimal(Fraction(*v)) for p, v in first_ratings.items()})
+                       np.where(rated, arrays.exact_h, NONE), arrays.exact_cents.copy(), dict(first_ratings))

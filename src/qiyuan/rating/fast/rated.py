@@ -98,8 +98,9 @@ def k_factors(prep: Prepared, rows_event: np.ndarray, rows_player: np.ndarray, l
 
 
 def deltas(prep: Prepared, out: dict[str, np.ndarray], k: np.ndarray, champion: np.ndarray,
-           delta_rows: np.ndarray) -> None:
-    """ΔR = K(W − We) of the rows that have one, and the protections of the event's ΣΔR."""
+           delta_rows: np.ndarray) -> np.ndarray:
+    """ΔR = K(W − We) of the rows that have one, and the protections of the event's ΣΔR; returns the rows
+    whose ΔR stands as computed (not set to 0 by a protection)."""
     raw = k * (out["W"] - np.where(out["We"] == NONE, 0, out["We"]))
     raw = np.where(delta_rows, raw, 0)
     out["raw_delta"] = np.where(delta_rows, raw, NONE)
@@ -110,3 +111,4 @@ def deltas(prep: Prepared, out: dict[str, np.ndarray], k: np.ndarray, champion: 
         protect |= delta_rows & (raw < 0) & prep.international[event] & (out["games"] > 0) \
             & (out["W"] * b >= 100 * a * out["games"])
     out["delta"] = np.where(protect, 0, raw)
+    return delta_rows & ~protect

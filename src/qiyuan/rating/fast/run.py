@@ -20,6 +20,7 @@ loop had at each period's start.
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -64,7 +65,7 @@ class _Loop:
                        else PlayerArrays.initial(prep, run.start) if run.dates else None)
         self.lists: list[ListColumns] = []
         self.changes: list[ChangeColumns] = []
-        self.first_ratings: dict[int, tuple[int, int]] = {}
+        self.first_ratings: dict[int, Decimal] = {}
         explain = run.explain
         if explain is True:
             self.watch = np.arange(prep.P)
@@ -165,7 +166,7 @@ class _Loop:
         for r in np.flatnonzero(complex_ev).tolist():
             e = int(prep.event_order[i0 + r])
             object_changes += self._reference_event(e, list_date, base, counted)
-        self._finish(out, rows.champion, rated_ok, rated_none, nc, cx, base, counted)
+        computed_rows = self._finish(out, rows.champion, rated_ok, rated_none, nc, cx, base, counted)
         part = ChangeColumns(**{k: out[k] for k in ("player", "event", *CHANGE_FIELDS)},
                              list_index=np.full(rows.n, n, np.int64))
         if object_changes:
@@ -177,12 +178,20 @@ class _Loop:
         delta_sum = int_bincount(part.player, part.delta, P)
         games_sum = int_bincount(part.player, part.games, P)
         log = (part.player, prep.end[part.event], np.where(rated[part.player], part.games, 0))
-        listed, self.first_ratings = publish(a, list_date, rated, delta_sum, games_sum, log)
+        changed = np.zeros(P, dtype=bool)
+        changed[part.player] = True
+        computed = np.zeros(P, dtype=bool)
+        computed[out["player"][computed_rows]] = True
+        for c in object_changes:  # a ΔR written with two decimals was computed, not set to 0
+            if c.delta.as_tuple().exponent == -2:
+                computed[prep.index[c.player_id]] = True
+        listed, self.first_ratings = publish(a, list_date, rated, delta_sum, games_sum, log, changed, computed)
         self.lists.append(listed)
 
     def _finish(self, out, champion, rated_ok, rated_none, nc: NewcomerRows, cx: Interacting | None, base,
-                counted) -> None:
-        """K of every row, ΔR with the protections, the newcomers' records."""
+                counted) -> np.ndarray:
+        """K of every row, ΔR with the protections, the newcomers' records; returns the rows whose ΔR stands
+        as computed."""
         prep = self.prep
         k = k_factors(prep, out["event"], out["player"], self.arrays.latched, base, counted)
         out["K"] = np.where(rated_ok | rated_none, k, NONE)
@@ -190,8 +199,9 @@ class _Loop:
         if prep.rules.newcomer_method == NEWCOMER_PROVISIONAL:
             out["K"] = np.where(nc.provisional_k, k, out["K"])
             delta_rows = rated_ok | nc.provisional_ok
-        deltas(prep, out, k, champion, delta_rows)
-        add_records(prep, self.arrays.records, out, nc, cx)
+        computed = deltas(prep, out, k, champion, delta_rows)
+        add_records(prep, self.arrays.records, out, nc, cx, computed)
+        return computed
 
     # --- the reference for one event
 
@@ -220,7 +230,8 @@ class _Loop:
             c_games.append(np.array([g for _, g in done], np.int64))
         a.records.add_fractions([
             (prep.index[pid], e, rec.end_date.toordinal(), rec.games,
-             rec.ru * rec.games if rec.ru is not None else Fraction(rec.delta), int(prep.event_rank[e]))
+             rec.ru * rec.games if rec.ru is not None else Fraction(rec.delta), int(prep.event_rank[e]),
+             rec.delta is not None and rec.delta.as_tuple().exponent == -2)
             for pid, rec in outcome.records.items()])
         return outcome.changes
 

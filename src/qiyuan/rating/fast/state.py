@@ -17,8 +17,8 @@ from fractions import Fraction
 import numpy as np
 
 from qiyuan.rating import results as R
-from qiyuan.rating.columnar import STATUS_NAMES
-from qiyuan.rating.exact import round_half_up, to_decimal
+from qiyuan.rating.columnar import STATUS_NAMES, exact_decimal
+from qiyuan.rating.exact import round_half_up
 from qiyuan.rating.fast.arrays import NONE, int_bincount
 from qiyuan.rating.fast.newcomers import Records
 from qiyuan.rating.fast.prepare import Prepared
@@ -26,10 +26,6 @@ from qiyuan.rating.rules import NEWCOMER_PERFORMANCE
 from qiyuan.rating.state import NewcomerRecord, PlayerState, starting_rating
 
 ACTIVE, INACTIVE, REMOVED, UNRATED = (STATUS_NAMES.index(s) for s in (R.ACTIVE, R.INACTIVE, R.REMOVED, R.UNRATED))
-
-
-def _decimal_h(h: int) -> Decimal:
-    return Decimal(int(h)).scaleb(-2)
 
 
 class PlayerArrays:
@@ -40,6 +36,7 @@ class PlayerArrays:
         P = prep.P
         self.rating = np.full(P, NONE, np.int64)
         self.exact_h = np.full(P, NONE, np.int64)
+        self.exact_cents = np.zeros(P, dtype=bool)  # the exact value is written with two decimals (exact_decimal)
         self.games = np.zeros(P, np.int64)
         self.latched = np.zeros(P, dtype=bool)
         self.status = np.full(P, UNRATED, np.int8)
@@ -87,13 +84,15 @@ class PlayerArrays:
         arrays = cls(prep)
         status_code = {s: i for i, s in enumerate(STATUS_NAMES)}
         log: list[tuple[int, int, int]] = []
-        recs: list[tuple[int, int, int, int, Fraction, int]] = []
+        recs: list[tuple[int, int, int, int, Fraction, int, bool]] = []
         prior: dict[str, int] = {}
         for i, p in enumerate(prep.players):
             s = states[p.id]
             if s.rating is not None:
                 arrays.rating[i] = s.rating
                 arrays.exact_h[i] = s.rating * 100  # Rn is Ro + ΣΔR from the published integer
+                # kept as written while it equals the rating (2320.00); otherwise it becomes the rating
+                arrays.exact_cents[i] = s.exact == s.rating and s.exact.as_tuple().exponent == -2
             arrays.games[i] = s.games
             arrays.latched[i] = s.latched
             arrays.status[i] = status_code[s.status]
@@ -105,7 +104,8 @@ class PlayerArrays:
                 if e is None:
                     e = -prior.setdefault(r.event_id, len(prior) + 1)
                 value = r.ru * r.games if r.ru is not None else Fraction(r.delta)
-                recs.append((i, e, r.end_date.toordinal(), r.games, value, k - len(s.newcomer)))
+                recs.append((i, e, r.end_date.toordinal(), r.games, value, k - len(s.newcomer),
+                             r.delta is not None and r.delta.as_tuple().exponent == -2))
         if log:
             arrays.log_player, arrays.log_end, arrays.log_games = (np.array(c, np.int64) for c in zip(*log))
             arrays.log_seq = np.zeros(len(log), np.int64)
@@ -116,9 +116,9 @@ class PlayerArrays:
     def event_id(self, e: int) -> str:
         return self.prep.events[e].id if e >= 0 else self.prior_events[-e - 1]
 
-    def states(self, players: np.ndarray | None, first_ratings: dict[int, tuple[int, int]]) -> dict[str, PlayerState]:
-        """``PlayerState`` of the given players (all if None) as the reference keeps them between lists;
-        ``first_ratings``: the exact first ratings of the last list (num, den)."""
+    def states(self, players: np.ndarray | None, first_ratings: dict[int, Decimal]) -> dict[str, PlayerState]:
+        """``PlayerState`` of the given players (all if None) as the reference keeps them between lists, every
+        decimal written as the reference writes it; ``first_ratings``: the exact first ratings of the last list."""
         prep = self.prep
         ids = [p.id for p in prep.players]
         chosen = np.arange(prep.P) if players is None else np.asarray(players, np.int64)
@@ -139,7 +139,7 @@ class PlayerArrays:
             newcomer.setdefault(p, []).append(NewcomerRecord(
                 self.event_id(int(recs.event[k])), date.fromordinal(int(recs.end[k])), g,
                 ru=value / g if performance else None,
-                delta=None if performance else Decimal(value.numerator) / Decimal(value.denominator)))
+                delta=None if performance else exact_decimal(value * 100, bool(recs.cents[k]))))
         keeps_activity = prep.rules.activity_window_months is not None  # else every rated player is active
         states = {}
         for i in chosen.tolist():
@@ -147,8 +147,9 @@ class PlayerArrays:
             rated = rating != NONE
             exact = None
             if rated:
-                first = first_ratings.get(i)
-                exact = to_decimal(Fraction(*first)) if first is not None else _decimal_h(self.exact_h[i])
+                exact = first_ratings.get(i)
+                if exact is None:
+                    exact = exact_decimal(self.exact_h[i], bool(self.exact_cents[i]))
             states[ids[i]] = PlayerState(
                 player_id=ids[i], gender=prep.players[i].gender, rating=rating if rated else None,
                 exact=exact, games=int(self.games[i]), latched=bool(self.latched[i]),

@@ -300,11 +300,13 @@ def _k_steps(rules: RuleSet, k: int, games: int, base: int, latched: bool) -> tu
 
 def rate_event(rules: RuleSet, event: Event, games: Sequence[Game], states: Mapping[str, PlayerState],
                k_games: Mapping[str, int], list_date: date, standings: Sequence[Standing] = (), *,
-               explain: Collection[str] | bool = (), k_base: Mapping[str, int] | None = None) -> EventOutcome:
+               explain: Collection[str] | bool = (), k_base: Mapping[str, int] | None = None,
+               only: Collection[str] | None = None) -> EventOutcome:
     """Rate one event. ``states`` are the players' states after the last published list;
     ``k_games[p]`` is the game count that fixes p's K at the start of this event (``k_base[p]``: the
     part of it from the last list, shown in an explanation). ``explain``: the players (or all, ``True``)
-    whose ``EventExplanation`` is wanted."""
+    whose ``EventExplanation`` is wanted; ``only``: give the changes of these players alone (each
+    player's change depends on the others' games and ratings, not on their changes)."""
     ev = _Event(rules, event, games, states)
     ev.apply_zero_score_rule()
     prot = _protections(ev, standings)
@@ -321,7 +323,7 @@ def rate_event(rules: RuleSet, event: Event, games: Sequence[Game], states: Mapp
     ru = {p: v[1] for p, v in perf.items()}
 
     outcome = EventOutcome()
-    for p in ev.players:
+    for p in (ev.players if only is None else [p for p in ev.players if p in only]):
         wanted = explain is True or (explain is not False and p in explain)
         notes = ev.notes[p]
         state = states[p]

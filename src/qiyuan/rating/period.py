@@ -218,7 +218,7 @@ def _publish(rules: RuleSet, s: PlayerState, counted: Sequence[tuple[date, R.Eve
 
 def rate_period(rules: RuleSet, state: Mapping[str, PlayerState], events: Sequence[Event], games: Sequence[Game],
                 standings: Sequence[Standing], list_date: date, *, people: Mapping[str, Player] | None = None,
-                explain: Collection[str] | bool = ()) -> PeriodResult:
+                explain: Collection[str] | bool = (), only: Collection[str] | None = None) -> PeriodResult:
     """Rate the events of one period and publish the list of ``list_date``.
 
     ``state`` holds every player's state after the last published list (see
@@ -226,7 +226,8 @@ def rate_period(rules: RuleSet, state: Mapping[str, PlayerState], events: Sequen
     period (all before ``list_date``). Returns the published list (every player of
     ``state``, ordered with the names and registration dates of ``people``), the event
     changes and the new states; with ``explain`` (player ids, or ``True`` for all) the
-    explanations of those players.
+    explanations of those players. ``only``: the changes and states of these players alone (to explain
+    them: a player's calculation does not depend on the others' changes).
     """
     late = [e.id for e in events if e.end_date >= list_date]
     if late:
@@ -259,7 +260,7 @@ def rate_period(rules: RuleSet, state: Mapping[str, PlayerState], events: Sequen
         k_games = {p: base_games[p] + sum(n for end, n in counted_in_period[p] if end < event.start_date)
                    for p in players}
         outcome = rate_event(rules, event, by_event[event.id], state, k_games, list_date,
-                             standings_of.get(event.id, ()), explain=explain, k_base=base_games)
+                             standings_of.get(event.id, ()), explain=explain, k_base=base_games, only=only)
         for change in outcome.changes:
             all_changes.append(change)
             changes_of[change.player_id].append((event.end_date, change))
@@ -273,7 +274,7 @@ def rate_period(rules: RuleSet, state: Mapping[str, PlayerState], events: Sequen
     cut = _Cutoffs.of(rules, list_date)
     new_states: dict[str, PlayerState] = {}
     explanations: dict[str, tuple[list[C.EventExplanation], C.Publication]] = {}
-    for p, s in state.items():
+    for p, s in (state.items() if only is None else ((p, state[p]) for p in only)):
         wanted = explain is True or (explain is not False and p in explain)
         new_states[p], publication = _publish(rules, s, changes_of.get(p, ()), records_of.get(p, ()), cut, wanted)
         if wanted:

@@ -268,7 +268,7 @@ class _Loop:
             taking_part = {player_id} | {p for g in games for p in (g.player1, g.player2)}
             states = {p: states[p] for p in taking_part}
             result = rate_period(prep.rules, states, events, games, standings, list_date, people=people,
-                                 explain={player_id})
+                                 explain={player_id}, only={player_id})
             explained, publication = result.explanations[player_id]
             out.append((list_date, explained, publication, list_entry(player_id, result.states[player_id])))
         return out

@@ -13,14 +13,16 @@ them without an object per row.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 
 from qiyuan.rating import results as R
+from qiyuan.rating.exact import to_decimal
 from qiyuan.rating.model import Game, Result, Standing
 
 #: Result ↔ small integer code used in the arrays (the order of ``Result``).
@@ -190,6 +192,23 @@ def exact_decimal(hundredths: int, cents: bool) -> Decimal:
     return Decimal(int(hundredths)).scaleb(-2) if cents else Decimal(int(hundredths) // 100)
 
 
+class ExactFractions(Mapping[int, Decimal]):
+    """Exact values kept as fractions (player → (numerator, denominator)), written as ``exact.to_decimal``
+    writes them when read: a list's first ratings, which most callers never read."""
+
+    def __init__(self, values: dict[int, tuple[int, int]] | None = None):
+        self.values = values or {}
+
+    def __getitem__(self, player: int) -> Decimal:
+        return to_decimal(Fraction(*self.values[player]))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
 @dataclass(frozen=True, eq=False)
 class ListColumns:
     """One published list in columns. ``rating``, ``games``, ``status`` are indexed by player (the history's
@@ -205,7 +224,7 @@ class ListColumns:
     status: np.ndarray
     exact_h: np.ndarray
     exact_cents: np.ndarray
-    exact_other: dict[int, Decimal] = field(default_factory=dict)
+    exact_other: Mapping[int, Decimal] = field(default_factory=dict)
 
 
 #: The fields of ``ChangeColumns`` besides the indices: hundredths (W, We, delta, raw_delta, Pd), integers

@@ -317,7 +317,11 @@ def rate_event(rules: RuleSet, event: Event, games: Sequence[Game], states: Mapp
     perf: dict[str, tuple[Fraction | None, Fraction | None, list[Side], tuple[Step, ...]]] = {}
     if rules.newcomer_method == NEWCOMER_PERFORMANCE or (ev.round_robin and rules.rr_unrated_opponent
                                                          == RR_UNRATED_EVENT_RU):
-        for p in ev.players:
+        needed = ev.players
+        if only is not None:  # those asked for, and the unrated opponents whose Ru their games use
+            needed = {p for p in only if p in ev.all_sides} | {s.opponent_id for p in only
+                                                               for s in ev.all_sides.get(p, ())}
+        for p in needed:
             if not ev.rated(p) and p not in ev.ignored:
                 perf[p] = ev.performance(p, ra)
     ru = {p: v[1] for p, v in perf.items()}

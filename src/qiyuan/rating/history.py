@@ -75,10 +75,10 @@ def compute_history(rules: RuleSet, players: Sequence[Player], events: Sequence[
             raise ValueError(f"start: states of player(s) not given: {', '.join(strangers[:10])}")
     given_ids = {e.id for e in events}
     _check_games(games, given_ids)
-    events = sorted(events, key=lambda e: (e.end_date, e.start_date, e.id))
     if start is not None:
         events = [e for e in events if e.end_date >= start.date]
-    dates = _list_dates(months, events, start, until)
+    dates = _list_dates(months, [e.end_date for e in events], start, until)
+    # (kept in the order given: games and standings read in columns are indexed by it)
     events = [e for e in events if dates and e.end_date < dates[-1]]
     kept = {e.id for e in events}
     if len(kept) < len(given_ids):
@@ -95,18 +95,19 @@ def compute_history(rules: RuleSet, players: Sequence[Player], events: Sequence[
     return (fast.compute if engine == "fast" else reference.compute)(run)
 
 
-def _list_dates(months: Sequence[int], events: Sequence[Event], start: StartState | None,
+def _list_dates(months: Sequence[int], ends: Sequence[date], start: StartState | None,
                 until: date | None) -> list[date]:
+    """The list dates to compute, from the events' end dates, the start and ``until``."""
     if start is not None:
         first = next_publication_date(months, start.date)
-    elif events:
-        first = next_publication_date(months, events[0].end_date)
+    elif ends:
+        first = next_publication_date(months, min(ends))
     else:
         return []
     if until is not None:
         last = until if until.day == 1 and until.month in months else previous_publication_date(months, until)
-    elif events:
-        last = next_publication_date(months, events[-1].end_date)
+    elif ends:
+        last = next_publication_date(months, max(ends))
     else:
         return []
     dates = []
@@ -118,7 +119,7 @@ def _list_dates(months: Sequence[int], events: Sequence[Event], start: StartStat
 
 def _check_games(games: Sequence[Game], event_ids: set[str]) -> None:
     if isinstance(games, GameColumns):
-        used = np.unique(games.event).tolist() if len(games) else []
+        used = np.flatnonzero(np.bincount(games.event, minlength=len(games.event_ids))).tolist() if len(games) else []
         stray = sorted({games.event_ids[i] for i in used} - event_ids)
     else:
         stray = sorted({g.event_id for g in games} - event_ids)

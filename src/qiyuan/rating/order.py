@@ -21,6 +21,7 @@ from datetime import date
 from functools import lru_cache
 
 import icu
+import numpy as np
 
 from qiyuan.rating.results import STATUS_ORDER
 from qiyuan.rating.rules import INACTIVE_BY_PINYIN, TIE_ID, TIE_PINYIN, TIE_STROKES, RuleSet
@@ -55,18 +56,19 @@ def list_order_key(rules: RuleSet, *, status: str, rating: int | None, name: str
     return (group, by_rating, newcomer, tie, player_id)
 
 
-def name_ranks(kind: str, names: list[str]) -> list[int]:
-    """Each name's rank in the collation ``kind`` (equal names share a rank): for ordering in bulk."""
+def name_ranks(kind: str, names: list[str]) -> np.ndarray:
+    """Each name's rank in the collation ``kind`` (names with equal keys share a rank): for ordering in bulk.
+
+    ICU sort keys contain no zero byte but their terminator, so NumPy's byte strings order them as
+    ``list_order_key`` does."""
     if kind == TIE_ID:
-        return [0] * len(names)
-    distinct = sorted(set(names), key=lambda n: name_key(kind, n))
-    rank: dict[str, int] = {}
-    previous = None
-    for i, n in enumerate(distinct):
-        key = name_key(kind, n)
-        rank[n] = rank[previous] if previous is not None and name_key(kind, previous) == key else i
-        previous = n
-    return [rank[n] for n in names]
+        return np.zeros(len(names), np.int64)
+    make = collator(kind).getSortKey
+    cache: dict[str, bytes] = {}
+    keys = [cache[n] if n in cache else cache.setdefault(n, make(n)) for n in names]
+    if not keys:
+        return np.zeros(0, np.int64)
+    return np.unique(np.array(keys, dtype=bytes), return_inverse=True)[1].astype(np.int64).reshape(-1)
 
 
 def competition_ranks(ratings: list[int | None]) -> list[int | None]:

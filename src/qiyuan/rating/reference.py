@@ -38,19 +38,20 @@ def compute(run: Run) -> History:
     lists: list[PublishedList] = []
     changes: list[EventChange] = []
     explained: dict[str, list] = defaultdict(list)
+    events = sorted(run.events, key=lambda e: (e.end_date, e.start_date, e.id))
     index = 0
     for n, list_date in enumerate(run.dates, start=1):
         period_events = []
-        while index < len(run.events) and run.events[index].end_date < list_date:
-            period_events.append(run.events[index])
+        while index < len(events) and events[index].end_date < list_date:
+            period_events.append(events[index])
             index += 1
         result = rate_period(rules, states, period_events, [g for e in period_events for g in games_of[e.id]],
                              [s for e in period_events for s in standings_of[e.id]], list_date, people=people,
                              explain=run.explain)
         lists.append(result.published)
         changes.extend(result.changes)
-        for pid, (events, publication) in result.explanations.items():
-            explained[pid].append((list_date, events, publication, list_entry(pid, result.states[pid])))
+        for pid, (his_events, publication) in result.explanations.items():
+            explained[pid].append((list_date, his_events, publication, list_entry(pid, result.states[pid])))
         states = result.states
         if run.progress is not None:
             run.progress(n, len(run.dates))

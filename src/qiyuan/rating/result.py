@@ -209,7 +209,7 @@ class Run:
 
     rules: RuleSet
     players: list[Player]
-    events: list[Event]  # sorted by (end date, start date, id)
+    events: list[Event]  # in the order given (the engines rate them by end date, start date, id)
     games: Sequence[Game]  # GameColumns, or Game objects
     standings: Sequence[Standing]
     dates: list[date]  # the list dates to compute

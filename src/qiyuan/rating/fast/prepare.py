@@ -121,14 +121,14 @@ class Prepared:
     @cached_property
     def tie_rank(self) -> np.ndarray:
         """Each player's rank by name in the rule set's tie order (0 for all when ties go by id)."""
-        return np.array(name_ranks(self.rules.list_tie_order, [p.name for p in self.players]), np.int64)
+        return name_ranks(self.rules.list_tie_order, [p.name for p in self.players])
 
     @cached_property
     def pinyin_rank(self) -> np.ndarray:
         """Each player's rank by the pinyin of his name (the Beijing–Shanghai inactive list)."""
         if self.rules.list_tie_order == TIE_PINYIN:
             return self.tie_rank
-        return np.array(name_ranks(TIE_PINYIN, [p.name for p in self.players]), np.int64)
+        return name_ranks(TIE_PINYIN, [p.name for p in self.players])
 
     @cached_property
     def registered(self) -> np.ndarray:

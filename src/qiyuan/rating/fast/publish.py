@@ -14,14 +14,12 @@
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal
-from fractions import Fraction
 
 import numpy as np
 
 from qiyuan.rating.calendar import add_months
-from qiyuan.rating.columnar import ListColumns, exact_decimal
-from qiyuan.rating.exact import round_half_up, to_decimal
+from qiyuan.rating.columnar import ExactFractions, ListColumns
+from qiyuan.rating.exact import round_half_up
 from qiyuan.rating.fast.arrays import NONE, round_half_up_div
 from qiyuan.rating.fast.state import ACTIVE, INACTIVE, REMOVED, PlayerArrays
 from qiyuan.rating.rules import NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL
@@ -29,7 +27,7 @@ from qiyuan.rating.rules import NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL
 
 def publish(arrays: PlayerArrays, list_date: date, rated: np.ndarray, delta_sum: np.ndarray, games_sum: np.ndarray,
             log: tuple[np.ndarray, np.ndarray, np.ndarray], changed: np.ndarray, computed: np.ndarray
-            ) -> tuple[ListColumns, dict[int, Decimal]]:
+            ) -> tuple[ListColumns, ExactFractions]:
     """Publish the list of ``list_date``: the new states in ``arrays``, the list, and the exact first ratings.
     ``rated``: who held a rating during the period; ``delta_sum``/``games_sum``: their period's ΣΔR
     (hundredths) and counted games; ``log``: the (player, end, games) of the counted events; ``changed``: who
@@ -47,7 +45,7 @@ def publish(arrays: PlayerArrays, list_date: date, rated: np.ndarray, delta_sum:
     arrays.exact_h = exact_h
     arrays.games = np.where(rated, arrays.games + games_sum, arrays.games)
     arrays.log(*log)
-    first_ratings: dict[int, Decimal] = {}
+    first_ratings: dict[int, tuple[int, int]] = {}  # a CGA first rating: the game-weighted mean of Ru
     # Newcomers: first rating once the counted games in the window reach the threshold.
     recs = arrays.records
     total = recs.totals(prep.P)
@@ -58,29 +56,24 @@ def publish(arrays: PlayerArrays, list_date: date, rated: np.ndarray, delta_sum:
     if newly.shape[0]:
         num, odd = recs.value_sums(newly, prep.P)
         d0 = recs.den0
-        if rules.newcomer_method == NEWCOMER_PERFORMANCE:  # game-weighted mean of Ru
+        if rules.newcomer_method == NEWCOMER_PERFORMANCE:  # game-weighted mean of Ru, kept as a fraction
             v_num, v_den = num[newly], d0 * total[newly]
-        else:  # provisional start + ΣΔR
+            arrays.rating[newly] = round_half_up_div(v_num, v_den)
+            arrays.exact_h[newly] = NONE
+            arrays.exact_cents[newly] = False  # (a whole-number mean is written without decimals)
+            first_ratings = dict(zip(newly.tolist(), zip(v_num.tolist(), v_den.tolist())))
+            for p, value in odd.items():
+                value = value / int(total[p])
+                arrays.rating[p] = round_half_up(value)
+                first_ratings[p] = (value.numerator, value.denominator)
+        else:  # the provisional rating plus the ΔR: a decimal sum, two decimals if a computed ΔR entered it
             start = np.where(prep.female[newly], prep.start_female, prep.start_male)
-            v_num, v_den = start * d0 + num[newly], np.full(newly.shape[0], d0)
-        arrays.rating[newly] = round_half_up_div(v_num, v_den)
-        if rules.newcomer_method == NEWCOMER_PERFORMANCE:  # written as exact.to_decimal writes the mean
-            first_ratings = {p: to_decimal(Fraction(a, b)) for p, a, b in zip(newly.tolist(), v_num.tolist(),
-                                                                                v_den.tolist())}
-        else:  # the provisional rating plus the ΔR, a decimal sum: two decimals if a computed ΔR entered it
+            v_h = start * 100 + num[newly]  # ΔR in hundredths (d0 = 100)
+            arrays.rating[newly] = round_half_up_div(v_h, np.full(newly.shape[0], 100))
+            arrays.exact_h[newly] = v_h
             cents = np.zeros(prep.P, dtype=bool)
             cents[recs.player[recs.cents.astype(bool)]] = True
-            first_ratings = {p: exact_decimal(a, bool(cents[p])) for p, a in zip(newly.tolist(), v_num.tolist())}
-        for p, value in odd.items():
-            if rules.newcomer_method == NEWCOMER_PERFORMANCE:
-                value = value / int(total[p])
-            else:
-                value = (prep.start_female if prep.female[p] else prep.start_male) + value
-            arrays.rating[p] = round_half_up(value)
-            first_ratings[p] = to_decimal(value)
-        arrays.exact_h[newly] = NONE
-        for p, exact in first_ratings.items():
-            arrays.exact_cents[p] = exact == int(arrays.rating[p]) and exact.as_tuple().exponent == -2
+            arrays.exact_cents[newly] = cents[newly]
         arrays.games[newly] = total[newly]
         arrays.status[newly] = ACTIVE
         arrays.rated_since[newly] = L
@@ -94,7 +87,8 @@ def publish(arrays: PlayerArrays, list_date: date, rated: np.ndarray, delta_sum:
     _activity_rule(arrays, list_date, now_rated)
     windows = [rules.activity_window_months or 0, rules.reactivation_window_months]
     arrays.prune_log(add_months(list_date, -max(windows)).toordinal())
-    return _list(arrays, list_date, first_ratings), first_ratings
+    exact = ExactFractions(first_ratings)
+    return _list(arrays, list_date, exact), exact
 
 
 def _activity_rule(arrays: PlayerArrays, list_date: date, now_rated: np.ndarray) -> None:
@@ -139,7 +133,7 @@ def _activity_rule(arrays: PlayerArrays, list_date: date, now_rated: np.ndarray)
     arrays.status = status
 
 
-def _list(arrays: PlayerArrays, list_date: date, first_ratings: dict[int, Decimal]) -> ListColumns:
+def _list(arrays: PlayerArrays, list_date: date, first_ratings: ExactFractions) -> ListColumns:
     """The published list: status, rating descending, the rule set's tie order, then the player id."""
     prep = arrays.prep
     rules = prep.rules
@@ -155,7 +149,20 @@ def _list(arrays: PlayerArrays, list_date: date, first_ratings: dict[int, Decima
         by_rating = np.where(inactive, 0, by_rating)
         new_key = np.where(inactive, 0, new_key)
         name = np.where(inactive, prep.pinyin_rank, name)
-    order = np.lexsort((prep.id_rank, name, new_key, by_rating, arrays.status))
+    order = _order(prep.P, arrays.status.astype(np.int64), by_rating, new_key if rules.list_new_by_registration
+                   else None, name * prep.P + prep.id_rank)
     games = np.where(rated, arrays.games, arrays.records.totals(prep.P))  # a newcomer: his counted games so far
     return ListColumns(list_date, order, arrays.rating.copy(), games, arrays.status.copy(),
-                       np.where(rated, arrays.exact_h, NONE), arrays.exact_cents.copy(), dict(first_ratings))
+                       np.where(rated, arrays.exact_h, NONE), arrays.exact_cents.copy(), first_ratings)
+
+
+def _order(n: int, status: np.ndarray, by_rating: np.ndarray, new_key: np.ndarray | None,
+           last: np.ndarray) -> np.ndarray:
+    """The indices sorted by (status, by_rating, new_key, last): one packed integer key when it fits (a
+    single sort is twice as fast as a sort on several keys)."""
+    lo, hi = int(by_rating.min(initial=0)), int(by_rating.max(initial=0))
+    span = hi - lo + 1
+    if new_key is None and 4 * span * n * n < 2**62:
+        return np.argsort((status * span + (by_rating - lo)) * (n * n) + last)  # (unique keys: any sort)
+    keys = (last, by_rating, status) if new_key is None else (last, new_key, by_rating, status)
+    return np.lexsort(keys)

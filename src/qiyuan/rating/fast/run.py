@@ -19,6 +19,7 @@ loop had at each period's start.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -65,7 +66,7 @@ class _Loop:
                        else PlayerArrays.initial(prep, run.start) if run.dates else None)
         self.lists: list[ListColumns] = []
         self.changes: list[ChangeColumns] = []
-        self.first_ratings: dict[int, Decimal] = {}
+        self.first_ratings: Mapping[int, Decimal] = {}  # the last list's first ratings
         explain = run.explain
         if explain is True:
             self.watch = np.arange(prep.P)
@@ -172,7 +173,8 @@ class _Loop:
         if object_changes:
             part = ChangeColumns.concatenate([part, change_columns(
                 object_changes, prep.index, prep.event_index, {list_date: n})])
-        self.changes.append(part)
+        # The reference's order: events by rank, then players by id (a period's events rank after the last's).
+        self.changes.append(part.take(np.lexsort((prep.id_rank[part.player], prep.event_rank[part.event]))))
 
         # Publication.
         delta_sum = int_bincount(part.player, part.delta, P)
@@ -240,8 +242,6 @@ class _Loop:
     def history(self) -> History:
         prep, run = self.prep, self.run_
         cc = ChangeColumns.concatenate(self.changes)
-        if len(cc):  # the reference's order: events by rank, then players by id
-            cc = cc.take(np.lexsort((prep.id_rank[cc.player], prep.event_rank[cc.event])))
         arrays, first = self.arrays, self.first_ratings
 
         def final_states() -> dict[str, PlayerState]:

@@ -10,6 +10,7 @@ office, for a next run, or for the reference to explain a player's period.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -116,7 +117,7 @@ class PlayerArrays:
     def event_id(self, e: int) -> str:
         return self.prep.events[e].id if e >= 0 else self.prior_events[-e - 1]
 
-    def states(self, players: np.ndarray | None, first_ratings: dict[int, Decimal]) -> dict[str, PlayerState]:
+    def states(self, players: np.ndarray | None, first_ratings: Mapping[int, Decimal]) -> dict[str, PlayerState]:
         """``PlayerState`` of the given players (all if None) as the reference keeps them between lists, every
         decimal written as the reference writes it; ``first_ratings``: the exact first ratings of the last list."""
         prep = self.prep

@@ -141,13 +141,15 @@ class Prepared:
 
     # --- standings and games of one event
 
+    @cached_property
+    def _columnar_standings(self) -> bool:
+        """The standings are columns indexed like these events and players (no conversion needed)."""
+        st = self.standings
+        return isinstance(st, StandingColumns) and st.event_ids == self.games.event_ids \
+            and st.player_ids == self.games.player_ids
+
     def _own_columns(self, standings) -> bool:
-        """Standings in columns indexed like these events and players (no conversion needed)."""
-        if not isinstance(standings, StandingColumns):
-            return False
-        if not hasattr(self, "_own"):
-            self._own = standings.event_ids == self.games.event_ids and standings.player_ids == self.games.player_ids
-        return self._own
+        return standings is self.standings and self._columnar_standings
 
     def _rank1(self, standings) -> Iterator[tuple[int, int]]:
         if self._own_columns(standings):

@@ -109,11 +109,11 @@ def compare(a: RuleSet, b: RuleSet, players: Sequence[Player], events: Sequence[
     rule set twice, a history without events, or ``top`` below 1)."""
     problems = []
     if a.name == b.name:
-        problems.append(problem("compare two different rule sets (both are {name})", column="B", name=a.name))
+        problems.append(problem("A and B are the same rule set ({name}): compare two different ones", name=a.name))
     if not events:
-        problems.append(problem("the history has no events: no list to compare", column="--events"))
+        problems.append(problem("the history has no events: no list to compare", file="--events"))
     if top < 1:
-        problems.append(problem("--top must be at least 1, not {top}", column="--top", top=top))
+        problems.append(problem("must be at least 1, not {top}", file="--top", top=top))
     if problems:
         raise InputError(problems)
     players = list(players)

@@ -46,14 +46,14 @@ def check_rule_sets(rule_sets: Sequence[RuleSet]) -> None:
     """At least one rule set, no name twice, none named like a baseline (``InputError``)."""
     problems = []
     if not rule_sets:
-        problems.append(problem("give at least one rule set (--rules)", column="--rules"))
+        problems.append(problem("give at least one rule set", file="--rules"))
     seen: set[str] = set()
     for rules in rule_sets:
         if rules.name in BASELINES:
             problems.append(problem("rule set {name}: the name of a baseline row; give the variant another "
-                                    "name", column="--rules", name=rules.name))
+                                    "name", file="--rules", name=rules.name))
         elif rules.name in seen:
-            problems.append(problem("rule set {name} is given twice", column="--rules", name=rules.name))
+            problems.append(problem("rule set {name} is given twice", file="--rules", name=rules.name))
         seen.add(rules.name)
     if problems:
         raise InputError(problems)

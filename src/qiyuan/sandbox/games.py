@@ -39,14 +39,15 @@ def default_from(events: Sequence[Event]) -> date:
 class GameSet:
     """The played games of a history, grouped by event, with the events' dates.
 
-    Game arrays are ordered by event (in start order), then round, then file
-    order; the games of event ``e`` are ``slice(lo[e], hi[e])``. ``score`` is
+    Game arrays are ordered by event (by start date, end date, id), then round,
+    then the players' ids (file order does not matter); the games of event ``e`` are ``slice(lo[e], hi[e])``. ``score`` is
     player1's score (1, ½, 0). ``predicted`` marks the games of the events that
     end on or after ``from_date``.
     """
 
     player_ids: tuple[str, ...]
     event_ids: tuple[str, ...]
+    id_rank: np.ndarray  # per event: its rank by id (ties of dates are broken by id)
     event_start: np.ndarray  # date ordinals, per event
     event_end: np.ndarray
     lo: np.ndarray  # per event: its games' slice in the game arrays
@@ -66,7 +67,7 @@ class GameSet:
     def predicted_events(self) -> np.ndarray:
         """Indices of the events with predicted games, in start order."""
         ev = np.flatnonzero((self.event_end >= self.from_date.toordinal()) & (self.hi > self.lo))
-        return ev[np.lexsort((ev, self.event_end[ev], self.event_start[ev]))]
+        return ev[np.lexsort((self.id_rank[ev], self.event_end[ev], self.event_start[ev]))]
 
     def games_of(self, e: int) -> slice:
         return slice(int(self.lo[e]), int(self.hi[e]))
@@ -80,7 +81,8 @@ class GameSet:
         never needed and not learned.
         """
         with_games = np.flatnonzero(self.hi > self.lo)
-        by_end = with_games[np.lexsort((with_games, self.event_start[with_games], self.event_end[with_games]))]
+        by_end = with_games[np.lexsort((self.id_rank[with_games], self.event_start[with_games],
+                                        self.event_end[with_games]))]
         learned = 0
         for e in self.predicted_events.tolist():
             start = int(self.event_start[e])
@@ -120,7 +122,13 @@ class GameSet:
     def learned_before(self, day: int) -> np.ndarray:
         """Indices of the events (with games) that ended before ``day``, by end date."""
         ev = np.flatnonzero((self.event_end < day) & (self.hi > self.lo))
-        return ev[np.lexsort((ev, self.event_start[ev], self.event_end[ev]))]
+        return ev[np.lexsort((self.id_rank[ev], self.event_start[ev], self.event_end[ev]))]
+
+
+def _ranks(ids: Sequence[str]) -> np.ndarray:
+    rank = np.empty(len(ids), np.int64)
+    rank[sorted(range(len(ids)), key=ids.__getitem__)] = np.arange(len(ids))
+    return rank
 
 
 def game_set(players: Sequence[Player], events: Sequence[Event], games: Sequence[Game] | GameColumns,
@@ -128,13 +136,13 @@ def game_set(players: Sequence[Player], events: Sequence[Event], games: Sequence
     """The played games of a history, checked: ``from_date`` must lie inside the history and at
     least one game must be left to predict (else ``InputError``, naming ``--from``)."""
     if not events:
-        raise InputError([problem("the history has no events: nothing to predict", column="--events")])
+        raise InputError([problem("the history has no events: nothing to predict", file="--events")])
     event_ids = tuple(e.id for e in events)
     player_ids = tuple(p.id for p in players)
     try:
         cols = GameColumns.from_games(games, event_ids, player_ids)
     except KeyError as exc:
-        raise InputError([problem("a game of unknown event or player {id}", column="--games", id=exc.args[0])]) \
+        raise InputError([problem("a game of unknown event or player {id}", file="--games", id=exc.args[0])]) \
             from None
     start = np.array([e.start_date.toordinal() for e in events], np.int64)
     end = np.array([e.end_date.toordinal() for e in events], np.int64)
@@ -142,7 +150,7 @@ def game_set(players: Sequence[Player], events: Sequence[Event], games: Sequence
     if from_date is None:
         from_date = default_from(events)
     if not first <= from_date <= last:
-        raise InputError([problem("--from {date} is outside the history ({first} to {last})", column="--from",
+        raise InputError([problem("{date} is outside the history ({first} to {last})", file="--from",
                                   date=from_date.isoformat(), first=first.isoformat(), last=last.isoformat())])
     score_of_code = np.full(len(CODE_OF_RESULT), np.nan)
     for result, value in _SCORE.items():
@@ -150,20 +158,22 @@ def game_set(players: Sequence[Player], events: Sequence[Event], games: Sequence
     score = score_of_code[cols.result.astype(np.int64)]
     played = np.flatnonzero(~np.isnan(score))
     # Event rank by start date: the games of each event become one contiguous run.
-    order = np.lexsort((np.arange(len(events)), end, start))
+    id_rank = _ranks(event_ids)
+    order = np.lexsort((id_rank, end, start))
     rank = np.empty(len(events), np.int64)
     rank[order] = np.arange(len(events))
     ev = cols.event[played].astype(np.int64)
     rnd = cols.round[played].astype(np.int64)
-    sort = np.lexsort((played, rnd, rank[ev]))
+    player_rank = _ranks(player_ids)
+    sort = np.lexsort((played, player_rank[cols.player2[played]], player_rank[cols.player1[played]], rnd, rank[ev]))
     idx = played[sort]
     ev_sorted = ev[sort]
     ranks = rank[ev_sorted]
     lo = np.searchsorted(ranks, rank, side="left")
     hi = np.searchsorted(ranks, rank, side="right")
-    gs = GameSet(player_ids, event_ids, start, end, lo, hi, ev_sorted, cols.round[idx].astype(np.int64),
+    gs = GameSet(player_ids, event_ids, id_rank, start, end, lo, hi, ev_sorted, cols.round[idx].astype(np.int64),
                  cols.player1[idx].astype(np.int64), cols.player2[idx].astype(np.int64), score[idx], from_date)
     if not gs.predicted.any():
         raise InputError([problem("no played game in the events ending on or after {date}: nothing to predict",
-                                  column="--from", date=from_date.isoformat())])
+                                  file="--from", date=from_date.isoformat())])
     return gs

@@ -3,7 +3,10 @@
 ``published_lists`` rates the whole history with the project's engine and
 keeps, for every list date, each player's published rating (a player holds
 one when he is ``active`` or ``inactive``; ``unrated`` and ``removed`` players
-hold none).
+hold none). List 0 is the history's starting list: the ratings it starts
+from (players.csv, or the rule set's dan / reference starts), in force from
+the start of the first rating period (or the first event, if earlier) until
+the first published list.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ from datetime import date
 import numpy as np
 
 from qiyuan.errors import InputError, problem
+from qiyuan.rating.calendar import previous_publication_date
 from qiyuan.rating.columnar import GameColumns
 from qiyuan.rating.fast import compute_history_fast
 from qiyuan.rating.model import Event, Game, Player, Standing
 from qiyuan.rating.rules import RuleSet
+from qiyuan.rating.state import initial_states
 from qiyuan.sandbox.prediction import Progress
 
 
@@ -49,10 +54,17 @@ def published_lists(rules: RuleSet, players: Sequence[Player], events: Sequence[
     try:
         history = compute_history_fast(rules, players, events, games, standings, progress=report)
     except ValueError as exc:
-        raise InputError([problem("rule set {rules}: {reason}", column="--rules", rules=rules.name,
+        raise InputError([problem("rule set {rules}: {reason}", file="--rules", rules=rules.name,
                                   reason=str(exc))]) from None
     player_ids = tuple(history.player_ids)
     dates, rows, marks = [], [], []
+    if history.list_dates:
+        start = min(previous_publication_date(rules.publication_months, history.list_dates[0]),
+                    min(e.start_date for e in events))
+        states = initial_states(rules, players, start)
+        dates.append(start)
+        rows.append(np.array([states[p].rating or 0 for p in player_ids], np.int64))
+        marks.append(np.array([states[p].rating is not None for p in player_ids], bool))
     for list_date, frame in history.list_frames():
         index = frame["player_index"].to_numpy()
         rating = frame["rating"]

@@ -6,7 +6,8 @@ For a game with player1's score s (1, ½ or 0) and prediction p:
   (half the table's last digit: 附表2 prints 1.00 above D = 735, which would
   make one upset cost infinitely much);
 * Brier score (p − s)², with p as given;
-* both averaged over the games; the best row is the lowest log loss, and
+* both averaged over the games; the best row is the lowest log loss (the
+  first of rows within 1e-9 of it), and
   ``se_vs_best`` is the standard error of the mean per-game difference of
   log loss to it (paired: the same games), √(var(d)/n).
 
@@ -28,6 +29,7 @@ from qiyuan.sandbox.games import GameSet
 from qiyuan.sandbox.prediction import Prediction
 
 FLOOR = 0.005
+TIE = 1e-9  # log losses closer than this are equal (the first such row is the best)
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ def scores(games: GameSet, predictions: Sequence[Prediction]) -> list[Score]:
     n = int(s.shape[0])
     losses = [game_log_loss(p.expected[mask], s) for p in predictions]
     means = [float(x.mean()) for x in losses]
-    best = int(np.argmin(means))
+    best = next(i for i, m in enumerate(means) if m <= min(means) + TIE)
     rows = []
     for p, x, mean in zip(predictions, losses, means):
         d = x - losses[best]

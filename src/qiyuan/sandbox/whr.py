@@ -115,7 +115,7 @@ def predict_whr(games: GameSet, settings: WhrSettings = WhrSettings(), *,
     schedule = plan_refits(learned, candidates, settings)
     refit_days = list(schedule.days)
     origin = int(games.event_start.min())
-    names = [str(i) for i in range(len(games.player_ids))]
+    names = games.player_ids  # the library iterates players by name: by id, whatever the file order
     winner = np.where(games.score == 1.0, "B", np.where(games.score == 0.0, "W", "D"))  # player1 as "black"
     base = whr.Base(config={"w2": settings.w2, "virtual_games": settings.virtual_games})
     expected = np.full(games.player1.shape[0], NO_RATING)

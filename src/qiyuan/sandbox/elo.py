@@ -30,6 +30,7 @@ def predict_elo(games: GameSet, players: Sequence[Player], rules: RuleSet, *, k:
     expected = [NO_RATING] * len(a_all)
     covered = [False] * len(a_all)
     steps = list(games.steps())
+    tick(progress, "elo", 0, len(steps))
     for n, (kind, e) in enumerate(steps, start=1):
         lo, hi = int(games.lo[e]), int(games.hi[e])
         if kind == LEARN:

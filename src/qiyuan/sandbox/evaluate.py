@@ -80,5 +80,10 @@ def evaluate(rule_sets: Sequence[RuleSet], players: Sequence[Player], events: Se
     predictions.append(predict_glicko2(gs, players, rule_sets[0], progress=progress))
     whr_prediction, schedule = predict_whr(gs, whr, progress=progress)
     predictions.append(whr_prediction)
-    return Evaluation(gs, predictions, scores(gs, predictions),
-                      {p.system: calibration(gs, p) for p in predictions}, schedule)
+    if progress is not None:
+        progress("scoring", 0, 1)
+    result = Evaluation(gs, predictions, scores(gs, predictions),
+                        {p.system: calibration(gs, p) for p in predictions}, schedule)
+    if progress is not None:
+        progress("scoring", 1, 1)
+    return result

@@ -99,6 +99,7 @@ def predict_glicko2(games: GameSet, players: Sequence[Player], rules: RuleSet, *
     expected = np.full(games.player1.shape[0], NO_RATING)
     covered = np.zeros(games.player1.shape[0], bool)
     batches = list(games.batches())
+    tick(progress, "glicko2", 0, len(batches))
     for n, (kind, events) in enumerate(batches, start=1):
         part = games.games_of_events(events)
         a, b = games.player1[part], games.player2[part]

@@ -51,6 +51,8 @@ def published_lists(rules: RuleSet, players: Sequence[Player], events: Sequence[
     engine refuses the history under this rule set)."""
     stage = f"rating by {rules.name}"
     report = None if progress is None else (lambda done, total: progress(stage, done, total))
+    if report is not None:
+        report(0, 1)
     try:
         history = compute_history_fast(rules, players, events, games, standings, progress=report)
     except ValueError as exc:

@@ -107,6 +107,7 @@ def _schedule(days: np.ndarray, games: np.ndarray, keep: np.ndarray, its: int, s
 def predict_whr(games: GameSet, settings: WhrSettings = WhrSettings(), *,
                 progress: Progress | None = None) -> tuple[Prediction, WhrSchedule]:
     events = games.predicted_events
+    tick(progress, "whr", 0, len(events))
     starts = games.event_start[events]
     candidates = np.unique(starts)
     by_end = np.argsort(games.event_end, kind="stable")

@@ -39,10 +39,11 @@ def default_from(events: Sequence[Event]) -> date:
 class GameSet:
     """The played games of a history, grouped by event, with the events' dates.
 
-    Game arrays are ordered by event (by start date, end date, id), then round,
-    then the players' ids (file order does not matter); the games of event ``e`` are ``slice(lo[e], hi[e])``. ``score`` is
-    player1's score (1, ½, 0). ``predicted`` marks the games of the events that
-    end on or after ``from_date``.
+    Game arrays are ordered by event (by start date, end date, id), then
+    round, then the players' ids, so file order does not matter; the games of
+    event ``e`` are ``slice(lo[e], hi[e])``. ``score`` is player1's score
+    (1, ½, 0). ``predicted`` marks the games of the events that end on or
+    after ``from_date``.
     """
 
     player_ids: tuple[str, ...]

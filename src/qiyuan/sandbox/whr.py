@@ -104,49 +104,60 @@ def _schedule(days: np.ndarray, games: np.ndarray, keep: np.ndarray, its: int, s
     return WhrSchedule(tuple(int(d) for d in chosen), tuple(iterations), cost, every)
 
 
+class _Fit:
+    """The library's database, fed with the events that ended before each refit."""
+
+    def __init__(self, games: GameSet, settings: WhrSettings):
+        self.games = games
+        self.origin = int(games.event_start.min())  # time steps are days from the history's first day
+        self.names = games.player_ids  # the library iterates players by name: by id, whatever the file order
+        self.winner = np.where(games.score == 1.0, "B", np.where(games.score == 0.0, "W", "D"))  # player1 "black"
+        self.base = whr.Base(config={"w2": settings.w2, "virtual_games": settings.virtual_games})
+        self.added: set[int] = set()
+        self.ratings: whr.Evaluate | None = None
+
+    def refit(self, day: int, iterations: int) -> None:
+        g, batch = self.games, []
+        for e in g.learned_before(day).tolist():
+            if e not in self.added:
+                self.added.add(e)
+                step, part = int(g.event_end[e]) - self.origin, g.games_of(e)
+                batch.extend([self.names[a], self.names[b], w, step] for a, b, w in zip(
+                    g.player1[part].tolist(), g.player2[part].tolist(), self.winner[part].tolist()))
+        if batch:
+            self.base.create_games(batch)
+        self.base.iterate(iterations)
+        self.ratings = whr.Evaluate(self.base)
+
+    def rating(self, player: int, day: int) -> float | None:
+        """His rating on his last day in the fit (None: no game in it)."""
+        if self.ratings is None:
+            return None
+        return self.ratings.get_rating(self.names[player], day - self.origin)
+
+
 def predict_whr(games: GameSet, settings: WhrSettings = WhrSettings(), *,
                 progress: Progress | None = None) -> tuple[Prediction, WhrSchedule]:
     events = games.predicted_events
     tick(progress, "whr", 0, len(events))
-    starts = games.event_start[events]
-    candidates = np.unique(starts)
+    candidates = np.unique(games.event_start[events])
     by_end = np.argsort(games.event_end, kind="stable")
     games_by_end = np.concatenate([[0], np.cumsum((games.hi - games.lo)[by_end])])
     learned = games_by_end[np.searchsorted(games.event_end[by_end], candidates, side="left")]
     schedule = plan_refits(learned, candidates, settings)
-    refit_days = list(schedule.days)
-    origin = int(games.event_start.min())
-    names = games.player_ids  # the library iterates players by name: by id, whatever the file order
-    winner = np.where(games.score == 1.0, "B", np.where(games.score == 0.0, "W", "D"))  # player1 as "black"
-    base = whr.Base(config={"w2": settings.w2, "virtual_games": settings.virtual_games})
+    fit = _Fit(games, settings)
     expected = np.full(games.player1.shape[0], NO_RATING)
     covered = np.zeros(games.player1.shape[0], bool)
-    added: set[int] = set()
-    fit = None
     next_refit = 0
     for n, e in enumerate(events.tolist(), start=1):
         day = int(games.event_start[e])
-        while next_refit < len(refit_days) and refit_days[next_refit] <= day:
-            refit_day = refit_days[next_refit]
-            batch = []
-            for old in games.learned_before(refit_day).tolist():
-                if old not in added:
-                    added.add(old)
-                    step = int(games.event_end[old]) - origin
-                    part = games.games_of(old)
-                    batch.extend([names[a], names[b], w, step] for a, b, w in zip(
-                        games.player1[part].tolist(), games.player2[part].tolist(), winner[part].tolist()))
-            if batch:
-                base.create_games(batch)
-            base.iterate(schedule.iterations[next_refit])
-            fit = whr.Evaluate(base)
+        while next_refit < len(schedule.days) and schedule.days[next_refit] <= day:
+            fit.refit(schedule.days[next_refit], schedule.iterations[next_refit])
             next_refit += 1
         part = games.games_of(e)
-        step = day - origin
-        ratings = {}
-        for p in np.unique(np.concatenate([games.player1[part], games.player2[part]])).tolist():
-            ratings[p] = fit.get_rating(names[p], step) if fit is not None else None
-        for i, a, b in zip(range(part.start, part.stop), games.player1[part].tolist(), games.player2[part].tolist()):
+        a_all, b_all = games.player1[part].tolist(), games.player2[part].tolist()
+        ratings = {p: fit.rating(p, day) for p in set(a_all) | set(b_all)}
+        for i, a, b in zip(range(part.start, part.stop), a_all, b_all):
             ra, rb = ratings[a], ratings[b]
             if ra is not None and rb is not None:
                 expected[i] = 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))

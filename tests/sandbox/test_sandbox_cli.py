@@ -167,3 +167,22 @@ def test_the_real_history_with_the_shipped_variant(tmp_path):
     assert sum(int(r["only_b"]) for r in rows) > 0 and all(r["only_a"] == "0" for r in rows[:8])
     result = run("rules", "evaluate", "--rules", "cga-gomoku-2011", "--rules", VARIANT, *history(f))
     assert "cga-first-rating-3-games" in result.stdout and "3,320 games of 50 events" in result.stdout
+
+
+def test_two_evaluations_writing_the_same_files_at_once_leave_whole_files(files, tmp_path):
+    """Real processes at the same moment: each file is written beside its target and renamed into
+    place, so the table and the chart are complete (one run's, byte for byte), never a mix."""
+    import os
+
+    from tests.support.processes import at_once
+
+    out, png = tmp_path / "table.csv", tmp_path / "chart.png"
+    args = ["rules", "evaluate", "--rules", "cga-gomoku-2011", *map(str, history(files)), "--from", "2012-01-01",
+            "--csv", str(out), "--plot", str(png)]
+    outcomes = at_once([args, args, args], dict(os.environ))
+    assert [o.returncode for o in outcomes] == [0, 0, 0], [o.stderr for o in outcomes]
+    alone = tmp_path / "alone.csv"
+    run(*args[:-4], "--csv", alone)
+    assert out.read_bytes() == alone.read_bytes()
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.read_bytes()[-8:] == b"IEND\xaeB`\x82"
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

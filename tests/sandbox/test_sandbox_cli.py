@@ -186,3 +186,17 @@ def test_two_evaluations_writing_the_same_files_at_once_leave_whole_files(files,
     assert out.read_bytes() == alone.read_bytes()
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.read_bytes()[-8:] == b"IEND\xaeB`\x82"
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_an_output_that_cannot_be_written_is_reported_and_undoes_the_others(files, tmp_path, monkeypatch):
+    import qiyuan.formats.sandbox_files as files_module
+
+    def refuse(path, *args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(files_module, "write_calibration_png", refuse)
+    out, png = tmp_path / "table.csv", tmp_path / "chart.png"
+    result = run("rules", "evaluate", "--rules", "cga-gomoku-2011", *history(files), "--csv", out, "--plot", png,
+                 exit_code=2)
+    assert f"{png}, --plot: cannot write the file: Permission denied" in result.stderr
+    assert not out.exists() and not png.exists()

@@ -4,6 +4,7 @@ rule sandbox (规则沙盘), measured on a history."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -124,6 +125,25 @@ def _sandbox_history(players: Path, events: Path, games: Path, standings: Option
     return data
 
 
+def _sandbox_write(console: Console, outputs: list[tuple[Optional[Path], str, str, Callable[[Path], None]]]) -> None:
+    """Write the asked-for files (each one atomically); if one cannot be written, the files this run
+    created are removed again, the problem is reported and the command exits 2."""
+    created: list[Path] = []
+    for path, option, what, write in outputs:
+        if path is None:
+            continue
+        existed = path.exists()
+        try:
+            write(path)
+        except OSError as exc:
+            for done in created:
+                done.unlink(missing_ok=True)
+            _sandbox_fail([Problem(str(path), None, option, f"cannot write the file: {exc.strerror or exc}")])
+        if not existed:
+            created.append(path)
+        console.print(f"{what} written to {path}", markup=False)
+
+
 class _Bars:
     """A Rich progress bar per stage of the computation (only on a terminal)."""
 
@@ -202,14 +222,12 @@ def evaluate_rules(
     console.print(f"* best (lowest log loss). Without a rating for both players a system predicts 0.5 "
                   f"(coverage: how often it had both). elo and glicko2 start from {rule_sets[0].name}'s starts.")
     console.print(result.whr.describe(), markup=False)
-    if csv_out is not None:
-        write_scores_csv(csv_out, result.scores)
-        console.print(f"table written to {csv_out}", markup=False)
-    if plot is not None:
-        write_calibration_png(plot, result.calibration,
-                              title=f"calibration on the games each system had ratings for (of {gs.predicted.sum():,} "
-                                    f"from {gs.from_date.isoformat()})")
-        console.print(f"calibration charts written to {plot}", markup=False)
+    title = (f"calibration on the games each system had ratings for (of {gs.predicted.sum():,} "
+             f"from {gs.from_date.isoformat()})")
+    _sandbox_write(console, [
+        (csv_out, "--csv", "table", lambda path: write_scores_csv(path, result.scores)),
+        (plot, "--plot", "calibration charts", lambda path: write_calibration_png(path, result.calibration, title)),
+    ])
 
 
 @rules_app.command("compare")
@@ -256,9 +274,7 @@ def compare_rules(
         movers.add_row(m.player_id, names.get(m.player_id, ""), m.date.isoformat(), str(m.rating_a),
                        str(m.rating_b), f"{m.diff:+d}")
     console.print(movers)
-    if csv_out is not None:
-        write_comparison_csv(csv_out, result)
-        console.print(f"table written to {csv_out}", markup=False)
+    _sandbox_write(console, [(csv_out, "--csv", "table", lambda path: write_comparison_csv(path, result))])
 
 
 def register_rules(app: typer.Typer) -> None:

@@ -26,7 +26,9 @@ from decimal import Decimal
 from itertools import combinations
 
 from qiyuan.tournament.model import Tournament
-from qiyuan.tournament.state import points_table
+from qiyuan.tournament.scoring import points_table
+from qiyuan.tournament.scoring import score as entrant_score
+from qiyuan.tournament.sheets import as_of
 
 WON = frozenset("1W+")
 DRAWN = frozenset("=D")
@@ -46,10 +48,9 @@ class StandingRow:
 
 def score(t: Tournament, number: int) -> Decimal:
     """A player's score (积分): the points of all his round cells."""
-    table = points_table(t.points)
     for e in t.entrants:
         if e.number == number:
-            return sum((table.get(c.result, Decimal(0)) for c in e.rounds), Decimal(0))
+            return entrant_score(e, t.points)
     raise KeyError(f"no player with draw number {number}")
 
 
@@ -86,12 +87,12 @@ def _mutual(t: Tournament, tied: list[int], games: dict[int, list[tuple[int, str
     }
 
 
-def standings(t: Tournament) -> list[StandingRow]:
-    """Every entrant ranked by score and 辅分一 … 辅分七."""
-    table = points_table(t.points)
-    scores = {
-        e.number: sum((table.get(c.result, Decimal(0)) for c in e.rounds), Decimal(0)) for e in t.entrants
-    }
+def standings(t: Tournament, *, after: int | None = None) -> list[StandingRow]:
+    """Every entrant ranked by score and 辅分一 … 辅分七; ``after``: as the standings stood after
+    that round (the later rounds left out, tie-breaks on the scores of then)."""
+    if after is not None:
+        t = as_of(t, after)
+    scores = {e.number: entrant_score(e, t.points) for e in t.entrants}
     games = _games(t)
     tb1 = {n: sum((scores[o] for o, _ in g), Decimal(0)) for n, g in games.items()}
     tb2 = {n: _weighted(g, scores) for n, g in games.items()}

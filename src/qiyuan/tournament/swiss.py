@@ -38,6 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from qiyuan.tournament.errors import EventError
 from qiyuan.tournament.matching import Matching
 from qiyuan.tournament.model import RoundCell, Tournament
 from qiyuan.tournament.openers import opener_rule
@@ -57,7 +58,7 @@ __all__ = [
 BYE = 0  # the dummy vertex standing for the bye (draw numbers start at 1)
 
 
-class PairingError(ValueError):
+class PairingError(EventError):
     """No complete pairing exists, or the event cannot be paired as it stands."""
 
     def __init__(self, message: str) -> None:
@@ -77,6 +78,8 @@ class Pairing:
     boards: list[Board]
     bye: int | None
     explanation: list[str] = field(default_factory=list)
+    #: said whether or not ``explain`` was asked: e.g. a keep-apart rule relaxed for this round
+    warnings: list[str] = field(default_factory=list)
 
 
 def next_round(t: Tournament) -> int:
@@ -105,6 +108,7 @@ class _Procedure:
         st: dict[int, PlayerState],
         *,
         explain: bool,
+        apart: dict[int, set[int]] | None = None,
     ) -> None:
         self.round_no = round_no
         self.odd = round_no % 2 == 1
@@ -115,9 +119,11 @@ class _Procedure:
         self.had_bye = [False] * size
         self.ups = [0] * size
         self.downs = [0] * size
+        #: pairs kept apart this round (keep-apart rule): treated like a meeting, named apart in notes
+        self.apart: dict[int, set[int]] = apart or {}
         for n in pool:
             s = st[n]
-            self.met[n] = s.opponents
+            self.met[n] = s.opponents | self.apart[n] if n in self.apart else s.opponents
             self.had_bye[n] = s.had_bye
             self.ups[n] = s.ups
             self.downs[n] = s.downs
@@ -533,8 +539,12 @@ class _Procedure:
                     f"{p}–{q}: {p} is the smallest remaining draw number of the {_fmt(score)}-point "
                     f"group and takes from the {side} the first player it has not met"
                 )
+                kept = [x for x in already if x in self.apart.get(p, ())]
+                already = [x for x in already if x not in kept]
                 if already:
                     text += "; already met " + ", ".join(map(str, already))
+                if kept:
+                    text += "; kept apart from " + ", ".join(map(str, kept)) + " (keep-apart rule)"
                 if skipped:
                     text += (
                         "; passed over " + ", ".join(map(str, skipped))
@@ -601,19 +611,34 @@ def _without_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
-def pair_round(t: Tournament, round_no: int | None = None, *, explain: bool = False) -> Pairing:
+def pair_round(
+    t: Tournament,
+    round_no: int | None = None,
+    *,
+    explain: bool = False,
+    apart: dict[int, set[int]] | None = None,
+    apart_reason: str = "the keep-apart rule",
+) -> Pairing:
     """Pair round ``round_no`` (default: the next round) by the Gomoku Swiss system.
 
     Cells already entered for the round are respected: absences and the
     arbiter's byes (``Z``/``H``/``F``) and withdrawn players are not paired,
     games entered by hand stay as they are. Raises :class:`PairingError`
     naming the problem when no complete pairing exists.
+
+    ``apart`` (off by default) names, per player, the players he must not meet
+    this round (the arbiter's keep-apart rule: same association, club or family
+    in the first rounds).  It is an added hard rule, honoured by the look-ahead
+    like a meeting; when no complete pairing keeps them apart it is relaxed for
+    the round and ``Pairing.warnings`` says so (``apart_reason`` names the rule).
     """
     with _without_gc_pauses():
-        return _pair_round(t, round_no, explain=explain)
+        return _pair_round(t, round_no, explain=explain, apart=apart, apart_reason=apart_reason)
 
 
-def _pair_round(t: Tournament, round_no: int | None, *, explain: bool) -> Pairing:
+def _pair_round(
+    t: Tournament, round_no: int | None, *, explain: bool, apart: dict[int, set[int]] | None, apart_reason: str
+) -> Pairing:
     r = next_round(t) if round_no is None else round_no
     if r < 1:
         raise PairingError(f"round {r} does not exist")
@@ -632,15 +657,16 @@ def _pair_round(t: Tournament, round_no: int | None, *, explain: bool) -> Pairin
     if fixed_bye is not None and st[fixed_bye].had_bye:
         raise PairingError(f"round {r}: player {fixed_bye} is given a second bye")
 
-    proc = _Procedure(r, pool, st, explain=explain)
-    proc.run()
-    if proc.failed:
-        seed_pairs, seed_bye = proc.pairs, proc.bye
-        proc = _Procedure(r, pool, st, explain=explain)
-        proc.start_witness(pool, seed_pairs, seed_bye)
-        proc.run()
-        if proc.failed:  # cannot happen: the witness always certifies a completion
-            raise PairingError(f"round {r}: internal error, the look-ahead left players unpaired")
+    warnings: list[str] = []
+    if apart:
+        try:
+            proc = _procedure(r, pool, st, explain, apart)
+        except PairingError:
+            warnings.append(f"round {r}: {apart_reason} is relaxed for this round: no complete pairing keeps "
+                            "those players apart")
+            proc = _procedure(r, pool, st, explain, None)
+    else:
+        proc = _procedure(r, pool, st, explain, None)
 
     boards: list[Board] = []
     fixed_lines: list[str] = []
@@ -664,9 +690,25 @@ def _pair_round(t: Tournament, round_no: int | None, *, explain: bool) -> Pairin
         boards.append(Board(opener, other))
         if explain:
             board_lines.append(f"board {len(boards)}: {opener} opens against {other} ({rules[rule]})")
-    lines = notes + fixed_lines + proc.notes + board_lines if explain else []
+    lines = warnings + notes + fixed_lines + proc.notes + board_lines if explain else []
     bye = fixed_bye if fixed_bye is not None else proc.bye
-    return Pairing(r, boards, bye, lines)
+    return Pairing(r, boards, bye, lines, warnings)
+
+
+def _procedure(
+    r: int, pool: list[int], st: dict[int, PlayerState], explain: bool, apart: dict[int, set[int]] | None
+) -> _Procedure:
+    """Run the procedure: optimistically first, then with the look-ahead if that run dead-ends."""
+    proc = _Procedure(r, pool, st, explain=explain, apart=apart)
+    proc.run()
+    if proc.failed:
+        seed_pairs, seed_bye = proc.pairs, proc.bye
+        proc = _Procedure(r, pool, st, explain=explain, apart=apart)
+        proc.start_witness(pool, seed_pairs, seed_bye)
+        proc.run()
+        if proc.failed:  # cannot happen: the witness always certifies a completion
+            raise PairingError(f"round {r}: internal error, the look-ahead left players unpaired")
+    return proc
 
 
 def apply_pairing(t: Tournament, pairing: Pairing) -> None:

@@ -537,7 +537,14 @@ def event_result(
                                "(\"12 \" clears it)", item=item))
         else:
             items.append((int(m[1]), m[2] or ""))
-    if bad:
+    if bad:  # with what the items that do read would be refused for (nothing is saved either way)
+        from qiyuan.tournament.eventfile import enter_results
+        from qiyuan.tournament.errors import EventError
+
+        try:
+            enter_results(_load(event), rnd, items, force=force)
+        except EventError as exc:
+            bad += exc.problems
         raise InputError(bad)
     done = _run(event, uc.enter_results, rnd, items, force=force)
     if done.forced_over:

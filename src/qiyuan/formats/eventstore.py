@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from qiyuan.errors import InputError, NotFound, Problem
+from qiyuan.errors import InputError, Problem
 from qiyuan.formats.trf import read_trf, write_trf
 from qiyuan.tournament.arbiter import Change
 from qiyuan.tournament.model import Tournament
@@ -47,8 +47,6 @@ class TrfFileStore:
         return self.path.with_name(self.path.name + ".lock")
 
     def read(self) -> Tournament:
-        if not self.path.exists():
-            raise NotFound(Problem(self.label, None, None, "no such event file"))
         return read_trf(self.path, notes=self.notes)
 
     @contextmanager
@@ -57,7 +55,7 @@ class TrfFileStore:
             fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
             raise InputError(Problem(self.label, None, None,
-                                     f"cannot lock the event file: {exc.strerror or exc}")) from None
+                                     f"cannot write (its lock file): {exc.strerror or exc}")) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield

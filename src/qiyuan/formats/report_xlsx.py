@@ -34,6 +34,9 @@ from qiyuan.formats.errors import InputError, Problem
 from qiyuan.tournament.eventfile import cross_check
 from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
 from qiyuan.tournament.scoring import score
+from qiyuan.tournament.sheets import as_of
+from qiyuan.tournament.standings import final_places
+from qiyuan.tournament.state import rounds_paired
 
 INFO_SHEET = "竞赛报告"
 RESULTS_SHEET = "成绩"
@@ -161,27 +164,6 @@ def auto_remarks(e: Entrant, *, rests: bool = False) -> list[str]:
     return out
 
 
-def _final_ranks(t: Tournament) -> dict[int, int]:
-    """名次: the standings (score, 辅分一…七); a knock-out by the round each player reached;
-    a match by score; a team event by the team's place (board order within the team)."""
-    from qiyuan.tournament.eventfile import event_format
-    from qiyuan.tournament.knockout import knockout_places
-
-    if event_format(t) == "knockout":
-        return knockout_places(t)
-    if event_format(t) == "match":
-        from qiyuan.tournament.teams import match_standings
-
-        return {row.number: row.rank for row in match_standings(t)}
-    if event_format(t) == "team":
-        from qiyuan.tournament.teams import team_standings
-
-        return {n: row.rank for row in team_standings(t) for n in row.team.members}
-    from qiyuan.tournament.standings import standings
-
-    return {row.number: row.rank for row in standings(t)}
-
-
 def write_report(t: Tournament, path: str | Path, meta: ReportMeta | None = None) -> None:
     """Write the competition report workbook (federation only: it holds ID numbers)."""
     Path(path).write_bytes(report_bytes(t, meta))
@@ -228,14 +210,15 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
     _page_setup(info, landscape=False, title_rows=None, title_cols=None)
 
     ws = wb.create_sheet(RESULTS_SHEET)
-    n_rounds = t.rounds_played
+    n_rounds = rounds_paired(t)
+    t = as_of(t, n_rounds)  # an excuse for the next round already entered is not reported yet
     heads = LEAD + [f"第{r}轮" for r in range(1, n_rounds + 1)] + TAIL
     ws["A1"] = f"{t.name} 成绩表"
     ws["A1"].font = Font(bold=True, size=14)
     for j, h in enumerate(heads, start=1):
         ws.cell(2, j, h).font = Font(bold=True)
         ws.cell(2, j).alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
-    ranks = _final_ranks(t)
+    ranks = final_places(t)
     rests = meta.format in ("round_robin", "double_round_robin")  # no game in a round robin: 轮休
     board = {n: (team, k) for team in _teams(t) for k, n in enumerate(team.members)}
 

@@ -206,9 +206,11 @@ def reinstate(store: EventStore, actor: object, number: int) -> int:
         return ev.reinstate(ch.t, number)
 
 
-def excuse(store: EventStore, actor: object, number: int, rounds: int | Iterable[int], kind: str = "Z") -> list[int]:
-    """Excuse a player (请假) from any rounds not yet paired: ``Z`` 0 points, ``H`` half, ``F`` full."""
-    rounds = [rounds] if isinstance(rounds, int) else list(rounds)
+def excuse(store: EventStore, actor: object, number: int, rounds: int | Iterable[int] | None,
+           kind: str = "Z") -> list[int]:
+    """Excuse a player (请假) from any rounds not yet paired (None: the next one): ``Z`` 0 points,
+    ``H`` half, ``F`` full."""
+    rounds = [rounds] if isinstance(rounds, int) else None if rounds is None else list(rounds)
     with store.change(actor, "excuse", number=number, rounds=rounds, kind=kind) as ch:
         return ev.excuse(ch.t, number, rounds, kind)
 
@@ -228,11 +230,12 @@ def set_categories(store: EventStore, actor: object, keys: list[str]) -> list[ca
         return cat.set_categories(ch.t, keys)
 
 
-def edit_details(store: EventStore, actor: object, **fields: Any) -> None:
+def edit_details(store: EventStore, actor: object, *, row: dict[str, Any] | None = None, **fields: Any) -> None:
     """Change what the report says about the event: ``name``, ``start``, ``end``, ``city``,
-    ``time_control``, ``chief_arbiter``, ``arbiters`` (each only when given)."""
-    with store.change(actor, "details", **{k: v for k, v in fields.items() if k != "arbiters"},
-                      arbiters=list(fields.get("arbiters") or [])) as ch:
+    ``time_control``, ``chief_arbiter``, ``arbiters`` (each only when given); ``row``: the
+    store's own fields of the event (the desk's organiser, host, organiser level)."""
+    extra = {"row": row} if row is not None else {}
+    with store.change(actor, "details", **fields, **extra) as ch:
         _details(ch.t, **fields)
 
 

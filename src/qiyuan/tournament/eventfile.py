@@ -321,9 +321,11 @@ def _renumber_teams(t: Tournament, renumber: dict[int, int]) -> None:
     renumber_members(t, renumber)
 
 
-def excuse(t: Tournament, number: int, rounds: int | Iterable[int], kind: str = "Z") -> list[int]:
-    """Excuse a player (请假) from rounds not yet paired — the next one, any later one, or a range:
-    absent, not a bye: ``Z`` 0 points, ``H`` a draw's, ``F`` a win's.  Returns the rounds."""
+def excuse(t: Tournament, number: int, rounds: int | Iterable[int] | None, kind: str = "Z") -> list[int]:
+    """Excuse a player (请假) from rounds not yet paired — the next one (``None``), any later one,
+    or a range: absent, not a bye: ``Z`` 0 points, ``H`` a draw's, ``F`` a win's.  Returns the rounds."""
+    if rounds is None:
+        rounds = rounds_paired(t) + 1
     wanted = sorted(set([rounds] if isinstance(rounds, int) else rounds))
     faults = _open_to_change(t)
     if (bad := _no_player(t, number)) is not None:
@@ -723,6 +725,8 @@ def next_pairing(t: Tournament, *, explain: bool = False) -> RoundPairing:
                 notes.append(f"rounds planned set to {cycle} (was {t.rounds_planned}): a round robin of "
                              f"{len(t.entrants)} players has {cycle} rounds")
             t.rounds_planned = cycle
+    if fmt == "round_robin" and len(t.entrants) >= 2 and rnd > t.rounds_planned:
+        refuse([problem("the round robin is complete: {rounds} rounds", rounds=t.rounds_planned)])
     if t.rounds_planned and rnd > t.rounds_planned:
         refuse([problem("all {rounds} rounds are paired (XXR {rounds})", rounds=t.rounds_planned)])
     for e in t.entrants:  # JaVaFo convention: the absent are pre-filled for the round to be paired
@@ -737,11 +741,8 @@ def next_pairing(t: Tournament, *, explain: bool = False) -> RoundPairing:
 
         return RoundPairing(rnd, *(match_round if fmt == "match" else team_round)(t, rnd), notes)
     if fmt in ROUND_ROBINS:
-        from qiyuan.tournament.berger import berger_rounds, pair_round_robin
+        from qiyuan.tournament.berger import pair_round_robin
 
-        cycle = len(berger_rounds(len(t.entrants)))
-        if fmt == "round_robin" and rnd > cycle:
-            refuse([problem("the round robin is complete: {rounds} rounds", rounds=cycle)])
         pairing = pair_round_robin(t, rnd)
     else:
         from qiyuan.tournament.swiss import pair_round

@@ -101,8 +101,8 @@ def rounds_with_cells(t: Tournament) -> int:
 
 
 def as_of(t: Tournament, after: int) -> Tournament:
-    """The tournament as it stood after round ``after`` (later rounds left out; a withdrawal
-    after that round not yet made)."""
+    """The tournament as it stood after round ``after``: later rounds left out, a withdrawal
+    after a later round not yet made, no excuse waiting."""
     from copy import copy
 
     out = copy(t)
@@ -110,7 +110,7 @@ def as_of(t: Tournament, after: int) -> Tournament:
     for e in t.entrants:
         f = copy(e)
         f.rounds = list(e.rounds[:after])
-        if f.withdrawn_after is not None and f.withdrawn_after >= after:
+        if f.withdrawn_after is not None and f.withdrawn_after > after:
             f.withdrawn_after = None
         f.excused = {}
         out.entrants.append(f)

@@ -6,7 +6,7 @@ import pytest
 
 from qiyuan.formats.trf import read_trf
 from qiyuan.tournament import eventfile as ev
-from qiyuan.web.desk.models import LiveEvent
+from qiyuan.office.events.models import LiveEvent
 
 NAMES = ["张一", "李二", "王三", "赵四", "钱五", "孙六"]
 
@@ -73,7 +73,7 @@ def test_draw_pair_results_undo_override_withdraw_report(live, staff, login):
     assert (t.entrants[0].rounds[0].opponent, t.entrants[0].rounds[0].colour) == (4, "b")
     assert (t.entrants[1].rounds[0].opponent, t.entrants[1].rounds[0].colour) == (5, "w")
     # results with one key per board; a bad key is refused and nothing is stored
-    c.post("/desk/events/club-2026/results/", {"round": 1, "r-1-4": "1", "r-5-2": "x", "r-3-6": "="})
+    c.post("/desk/events/club-2026/results/", {"round": 1, "r-1-4": "1", "r-5-2": "y", "r-3-6": "="})
     assert any("unknown result" in m for m in flash(c, "/desk/events/club-2026/"))
     assert tournament().entrants[0].rounds[0].result == " "
     c.post("/desk/events/club-2026/results/", {"round": 1, "r-1-4": "1", "r-5-2": "0", "r-3-6": "="})
@@ -178,11 +178,12 @@ def test_parse_boards_reports_every_bad_line():
 
 
 def test_result_keys():
-    from qiyuan.web.desk.live import ActionError, parse_result_key
+    from qiyuan.errors import InputError
+    from qiyuan.web.desk.live import parse_result_key
 
-    assert [parse_result_key(k) for k in ("1", "0", "=", "5", "+", "-", "--", " ", "½-½")] == [
-        "1-0", "0-1", "½-½", "½-½", "+-", "-+", "--", None, "½-½"]
-    with pytest.raises(ActionError):
+    assert [parse_result_key(k) for k in ("1", "0", "=", "5", "+", "-", "--", " ", "½-½", "x")] == [
+        "1-0", "0-1", "½-½", "½-½", "+-", "-+", "--", None, "½-½", ""]
+    with pytest.raises(InputError):
         parse_result_key("2")
 
 
@@ -306,7 +307,7 @@ def test_desk_event_report_is_imported_into_a_cga_list(staff, login, make_player
     from openpyxl import load_workbook
 
     from qiyuan.office.events.models import Event
-    from qiyuan.office.federation.services import add_arbiter
+    from qiyuan.office.registry import add_arbiter
     from qiyuan.office.ratings.models import RatingList
 
     settings.VAR_DIR = tmp_path

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from datetime import date
 from typing import NamedTuple
 
-from qiyuan.idnumber import normalize_id_number, validate_resident_id
+from qiyuan.people.idnumber import normalize_id_number, validate_resident_id
 from qiyuan.tournament import keepapart
 from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, RoundCell, Tournament

@@ -4,8 +4,8 @@ transaction under a row lock, every old text kept.
 :class:`LiveEventStore` is the desk's implementation of ``qiyuan.tournament.arbiter.EventStore``.
 A change
 
-1. opens one transaction (immediate on SQLite, as the office's settings start every write
-   transaction) and locks the event's row (``select_for_update``: a second arbiter's action on
+1. opens one write transaction (``qiyuan.office.db.writing``: ``BEGIN IMMEDIATE`` on SQLite,
+   so writers queue) and locks the event's row (``select_for_update``: a second arbiter's action on
    the same event waits for the first, on PostgreSQL too);
 2. reads the event's TRF text as the tournament core sees it;
 3. on success keeps the previous text as a :class:`LiveEventVersion` (the undo trail), stores
@@ -19,11 +19,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from django.db import transaction
-
 from qiyuan.errors import InputError, NotFound, Problem
 from qiyuan.formats.trf import read_trf, write_trf
 from qiyuan.office.audit.models import record
+from qiyuan.office.db import writing
 from qiyuan.office.events.models import LiveEvent, LiveEventVersion
 from qiyuan.tournament.arbiter import Change
 from qiyuan.tournament.eventfile import event_format, is_finished
@@ -63,7 +62,7 @@ class LiveEventStore:
     def create(self, t: Tournament, actor: object, **detail: Any) -> None:
         """Store a new event; its creator (``actor``, a user) is its first arbiter."""
         user = actor if getattr(actor, "pk", None) else None
-        with transaction.atomic():
+        with writing():
             if LiveEvent.objects.filter(code=self.code).exists():
                 raise InputError(Problem(self.label, None, None, "an event with this code exists"))
             live = LiveEvent.objects.create(code=self.code, name=t.name, system=event_format(t),
@@ -77,7 +76,7 @@ class LiveEventStore:
     def change(self, actor: object, action: str, *, row: dict[str, Any] | None = None,
                **detail: Any) -> Iterator[Change]:
         user = actor if getattr(actor, "pk", None) else None
-        with transaction.atomic():
+        with writing():
             live = LiveEvent.objects.select_for_update().filter(code=self.code).first()
             if live is None:
                 raise NotFound(Problem(self.label, None, None, "no such event"))

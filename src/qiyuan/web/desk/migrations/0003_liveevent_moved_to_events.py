@@ -1,4 +1,4 @@
-"""LiveEvent and LiveEventVersion now belong to the events app (events.0005 took them over
+"""LiveEvent and LiveEventVersion now belong to the events app (events.0007 took them over
 with their tables and data): the desk forgets them, the database is not touched."""
 
 from django.db import migrations
@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("desk", "0002_event_organiser"),
-        ("events", "0005_liveevent_from_desk"),
+        ("events", "0007_liveevent_from_desk"),
     ]
 
     operations = [

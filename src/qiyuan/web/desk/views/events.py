@@ -30,7 +30,7 @@ from qiyuan.errors import QiyuanError
 from qiyuan.office.events.live import LiveEventStore, load
 from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.federation.models import Arbiter, Player
-from qiyuan.office.federation.services import search_players
+from qiyuan.office.registry import search_players
 from qiyuan.tournament import arbiter as uc
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament.model import Entrant

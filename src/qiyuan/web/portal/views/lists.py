@@ -23,9 +23,9 @@ from django.urls import reverse
 from django.utils.translation import get_language
 
 from qiyuan.office.federation.models import Association, Player
-from qiyuan.office.federation.services import search_players
+from qiyuan.office.registry import search_players
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingList
-from qiyuan.office.services.exports import export_edition
+from qiyuan.office.exports import export_edition
 
 from ..editions import edition_version
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from qiyuan.office.events.models import Game
 from qiyuan.office.federation.models import Player
-from qiyuan.office.federation.services import search_players
+from qiyuan.office.registry import search_players
 from qiyuan.office.ratings.models import EditionEntry, RatingChange
 from qiyuan.rating.model import Result
 

@@ -2,7 +2,7 @@
 
 The tables the desk's migrations created stay where they are: this migration only
 takes the two models over in Django's state (under their old table names); the desk's
-0003 drops them from its own state; 0006 then renames the tables (and the arbiters'
+0003 drops them from its own state; 0008 then renames the tables (and the arbiters'
 many-to-many table) to the events app's names.
 """
 
@@ -14,7 +14,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("events", "0004_game_opener"),
+        ("events", "0006_event_name_en"),
         ("desk", "0002_event_organiser"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

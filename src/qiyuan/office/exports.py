@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 
 from qiyuan.formats.list_export import HistoryRow, ListDocument, ListRow, write_history_csv, write_list
-
-from qiyuan.office.services.periods import OfficeError
+from qiyuan.office.errors import OfficeError
+from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange
 
 PUBLIC_STATUSES = ("active", "inactive", "removed")
 
@@ -29,8 +30,6 @@ def find_edition(rating_list, number: int | None = None, list_date=None):
 
 def list_document(edition) -> ListDocument:
     """The public content of an edition: players with a published rating (active, inactive, removed)."""
-    from qiyuan.office.ratings.models import EditionEntry
-
     prev = {}
     previous = edition.previous
     if previous is not None:
@@ -62,8 +61,6 @@ def export_edition(edition, fmt: str, out: str | Path) -> int:
 
 def history_rows(rating_list=None) -> Iterator[HistoryRow]:
     """One row per player per event, over the current editions (before/after, EGD manner)."""
-    from qiyuan.office.ratings.models import Edition, RatingChange
-
     editions = Edition.objects.all()
     if rating_list is not None:
         editions = editions.filter(rating_list=rating_list)
@@ -82,7 +79,6 @@ def history_rows(rating_list=None) -> Iterator[HistoryRow]:
 
 
 def _add(a: str, b: str):
-    from decimal import Decimal
 
     return Decimal(a) + Decimal(b)
 

@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("events", "0005_liveevent_from_desk"),
+        ("events", "0007_liveevent_from_desk"),
         ("desk", "0003_liveevent_moved_to_events"),
     ]
 

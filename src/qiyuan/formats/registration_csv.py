@@ -29,8 +29,8 @@ from datetime import date
 from pathlib import Path
 
 from qiyuan.formats.errors import InputError, Problem
-from qiyuan.office.federation import idnumber
-from qiyuan.office.federation.grades import GRADE_SPELLINGS
+from qiyuan.people import idnumber
+from qiyuan.people.grades import GRADE_SPELLINGS
 
 #: Accepted header spellings → field name.
 COLUMNS: dict[str, str] = {}
@@ -176,7 +176,6 @@ def check_registration_csv(text: str, name: str, *, today: date) -> CheckedList:
 
 def _check_row(raw: dict[str, str], file: str, line: int, today: date, problems: list[Problem]) -> RegistrationRow:
     """The row as far as it can be read; each fault becomes a problem."""
-
     def bad(column: str, message: str) -> None:
         problems.append(Problem(file, line, column, message))
 

@@ -58,6 +58,8 @@ INFO_ROWS = {
     "notes": (14, "说明"),
     "report_date": (15, "填报日期"),
 }
+#: the desk event the report was downloaded from (optional row: older reports have none)
+DESK_CODE_ROW, DESK_CODE_LABEL = 16, "赛事代码"
 LEAD = ["名次", "签号", "姓名", "性别", "身份证号", "段级位", "所属棋协", "等级分"]
 TAIL = ["积分", "备注"]
 FIRST_ROW = 3  # first player row of the results sheet
@@ -104,6 +106,8 @@ class ReportMeta:
     #: how games not played are marked: PLUS_MINUS (CGA Art. 11(三)) or STAR (Beijing–Shanghai §10(三));
     #: the rule set's ``unplayed_mark``
     unplayed_mark: str = PLUS_MINUS
+    #: the desk event's code (赛事代码) when the desk wrote the report: the office links its record to it
+    desk_code: str = ""
 
 
 def title_text(title: str) -> str:
@@ -203,6 +207,9 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
         info.cell(row, 1, label).font = Font(bold=True)
         for j, v in enumerate(values[key], start=2):
             info.cell(row, j, v).alignment = wrap
+    if meta.desk_code:
+        info.cell(DESK_CODE_ROW, 1, DESK_CODE_LABEL).font = Font(bold=True)
+        info.cell(DESK_CODE_ROW, 2, meta.desk_code)
     info.column_dimensions["A"].width = 22
     info.column_dimensions["B"].width = 44
     for col in "CDE":
@@ -493,8 +500,11 @@ def _read_info(info: _Sheet) -> tuple[Tournament, ReportMeta]:
                                pairing_bye=bye, half_bye=draw, full_bye=win)
     back = {v: k for k, v in FORMATS.items()}
     fmt = info.text(row["format"], 2)
+    if fmt not in back:
+        info.bad(row["format"], 2, f"赛制 must be one of {'、'.join(back)}, found {fmt!r}")
     meta = ReportMeta(
-        format=back.get(fmt, fmt),
+        format=back.get(fmt, "swiss"),
+        desk_code=info.text(DESK_CODE_ROW, 2) if info.text(DESK_CODE_ROW, 1) == DESK_CODE_LABEL else "",
         organizer=info.text(row["organizer"], 2),
         host=info.text(row["host"], 2),
         notes=info.text(row["notes"], 2),

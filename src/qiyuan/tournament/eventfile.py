@@ -251,9 +251,11 @@ def entrant_problems(e: Entrant, *, today: date | None = None) -> list[Problem]:
         gender = {"m": "M", "w": "F"}.get(e.sex)
         for text in validate_resident_id(e.id_number, birth_date=born, gender=gender, today=today):
             faults.append(problem("ID number: {problem}", problem=text))
-    for what, value in (("association", e.federation), ("club", e.club), ("family", e.family)):
+    for template, value in (("association {value!r} is longer than 60 characters", e.federation),
+                            ("club {value!r} is longer than 60 characters", e.club),
+                            ("family {value!r} is longer than 60 characters", e.family)):
         if len(value) > 60:
-            faults.append(problem("{what} {value!r} is longer than 60 characters", what=what, value=value))
+            faults.append(problem(template, value=value))
     return faults
 
 
@@ -267,9 +269,10 @@ def add_player(t: Tournament, entrant: Entrant, *, today: date | None = None) ->
                               association=entrant.federation or "no association"))
     fmt, paired = event_format(t), rounds_paired(t)
     if fmt != "swiss" and paired:
-        what = {"knockout": "a knock-out bracket", "match": "a match", "team": "a team event's line-up"}.get(
-            fmt, "a round robin's Berger table")
-        faults.append(problem("{what} is fixed once round 1 is paired: no late entries", what=what))
+        faults.append(problem({"knockout": "a knock-out bracket is fixed once round 1 is paired: no late entries",
+                               "match": "a match is fixed once round 1 is paired: no late entries",
+                               "team": "a team event's line-up is fixed once round 1 is paired: no late entries"}.get(
+            fmt, "a round robin's Berger table is fixed once round 1 is paired: no late entries")))
     elif t.rounds_planned and paired >= t.rounds_planned:
         faults.append(problem("all {rounds} rounds are paired: a late entry would play none", rounds=paired))
     if fmt == "match" and len(t.entrants) >= 2:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from qiyuan.tournament.errors import EventError
+from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.model import Entrant, Tournament
 
 WINS = frozenset("1W+")
@@ -131,15 +131,15 @@ def knockout_round(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], list
     """Round ``rnd`` of a knock-out: boards ``(opener, other)`` (the upper place of the
     bracket opens), the players through on a bye, and a note per match."""
     if len(t.entrants) < 2:
-        raise EventError("a knock-out needs at least 2 players")
+        raise EventError(problem("a knock-out needs at least 2 players"))
     rounds = knockout_rounds(t)
     if rnd > len(rounds):
         last = rounds[-1]
         if len(last) == 1 and last[0].winner is not None:
-            raise EventError(f"the knock-out is over: {last[0].winner} won the final")
+            raise EventError(problem("the knock-out is over: {winner} won the final", winner=last[0].winner))
         undecided = ", ".join(f"{m.home}-{m.away}" for m in last if m.winner is None)
-        raise EventError(f"round {len(rounds)} has matches without a winner: {undecided} "
-                         "(a drawn match needs a play-off: enter its winner as a win)")
+        raise EventError(problem("round {round} has matches without a winner: {matches} (a drawn match needs a "
+                                 "play-off: enter its winner as a win)", round=len(rounds), matches=undecided))
     matches = rounds[rnd - 1]
     boards = [(m.home, m.away) for m in matches if not m.is_bye]
     byes = [m.winner for m in matches if m.is_bye]

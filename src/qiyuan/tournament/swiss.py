@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from qiyuan.tournament.errors import EventError
+from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.matching import Matching
 from qiyuan.tournament.model import RoundCell, Tournament
 from qiyuan.tournament.openers import opener_rule
@@ -59,11 +59,12 @@ BYE = 0  # the dummy vertex standing for the bye (draw numbers start at 1)
 
 
 class PairingError(EventError):
-    """No complete pairing exists, or the event cannot be paired as it stands."""
+    """No complete pairing exists, or the event cannot be paired as it stands.  ``message`` is an
+    English template filled from ``params`` (its problem carries both, for the desk's translation)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(problem(message, **params) if params else message)
+        self.message = message.format(**params) if params else message
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,29 +181,30 @@ class _Procedure:
             m.match(seed_bye, BYE)
         left = m.maximise()
         if left:
-            raise PairingError(self._impossible(pool, [v for v in left if v != BYE]))
+            template, params = self._impossible(pool, [v for v in left if v != BYE])
+            raise PairingError(template, **params)
         self.witness = m
 
-    def _impossible(self, pool: list[int], left: list[int]) -> str:
-        """The error message when the witness cannot be completed (``left``: players left over)."""
+    def _impossible(self, pool: list[int], left: list[int]) -> tuple[str, dict[str, int]]:
+        """The error (template, params) when the witness cannot be completed (``left``: players left over)."""
         r = self.round_no
         if not left:
-            return (
-                f"round {r} cannot be paired: {len(pool)} players present and every one of them "
-                "has already had the bye"
-            )
+            return ("round {round} cannot be paired: {present} players present and every one of them "
+                    "has already had the bye", {"round": r, "present": len(pool)})
         v = left[0]
         if len(pool) == 1:
-            return f"round {r} cannot be paired: player {v} is the only one present and has had the bye"
+            return ("round {round} cannot be paired: player {number} is the only one present and has had the bye",
+                    {"round": r, "number": v})
         others = [u for u in pool if u != v and u not in self.met[v]]
         if not others and (len(pool) % 2 == 0 or self.had_bye[v]):
-            tail = " and has had the bye" if len(pool) % 2 else ""
-            return f"round {r} cannot be paired: player {v} has already met every other player present{tail}"
-        return (
-            f"round {r} cannot be paired: no pairing of the {len(pool)} players present avoids a "
-            f"repeat meeting or a second bye (the best pairing leaves {len(left)} without an opponent, "
-            f"for example player {v})"
-        )
+            if len(pool) % 2:
+                return ("round {round} cannot be paired: player {number} has already met every other player "
+                        "present and has had the bye", {"round": r, "number": v})
+            return ("round {round} cannot be paired: player {number} has already met every other player present",
+                    {"round": r, "number": v})
+        return ("round {round} cannot be paired: no pairing of the {present} players present avoids a repeat "
+                "meeting or a second bye (the best pairing leaves {left} without an opponent, for example "
+                "player {number})", {"round": r, "present": len(pool), "left": len(left), "number": v})
 
     def try_pair(self, a: int, b: int) -> bool:
         """Pair ``a`` with ``b`` if the rest of the round can still be completed."""
@@ -645,17 +647,16 @@ def _pair_round(
     st, gaps = states_and_gaps(t, r)
     if gaps:
         shown = ", ".join(f"round {k}: {a}–{b}" for k, a, b in gaps[:10] if a < b)
-        raise PairingError(f"cannot pair round {r}: earlier games have no result ({shown})")
+        raise PairingError("cannot pair round {round}: earlier games have no result ({games})", round=r, games=shown)
     pool, fixed, fixed_bye, notes = _pool(t, r)
     if fixed_bye is not None and len(pool) % 2:
-        raise PairingError(
-            f"round {r}: player {fixed_bye} already has the bye and {len(pool)} players are left to pair"
-        )
+        raise PairingError("round {round}: player {number} already has the bye and {left} players are left to pair",
+                           round=r, number=fixed_bye, left=len(pool))
     for a, b, _ in fixed:
         if a in st and b in st[a].opponents:
-            raise PairingError(f"round {r}: the game {a}–{b} entered by hand is a repeat meeting")
+            raise PairingError("round {round}: the game {a}–{b} entered by hand is a repeat meeting", round=r, a=a, b=b)
     if fixed_bye is not None and st[fixed_bye].had_bye:
-        raise PairingError(f"round {r}: player {fixed_bye} is given a second bye")
+        raise PairingError("round {round}: player {number} is given a second bye", round=r, number=fixed_bye)
 
     warnings: list[str] = []
     if apart:

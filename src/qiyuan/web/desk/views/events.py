@@ -149,6 +149,9 @@ class NewPlayerForm(forms.Form):
     family = forms.CharField(label=gettext_lazy("家庭（同一家庭的棋手填同一名称）"), max_length=60, required=False)
 
 
+EXCUSE_TEXT = {"Z": gettext_lazy("缺席（0 分）"), "H": gettext_lazy("请假（半分）"), "F": gettext_lazy("请假（全分）")}
+
+
 def _problems(request, exc: QiyuanError) -> None:
     """A refusal's problems as messages, in the reader's language."""
     for p in exc.problems:
@@ -252,7 +255,8 @@ def event(request, code: str):
             "keep_apart": sorted(keepapart.rules(t).items()),
             "categories": [c.key for c in cat.categories(t)],
             "withdrawn": [e for e in t.entrants if e.withdrawn_after is not None],
-            "excused": [(e, sorted(e.excused.items())) for e in t.entrants if e.excused],
+            "excused": [(e, [(r, EXCUSE_TEXT[k]) for r, k in sorted(e.excused.items())]) for e in t.entrants
+                        if e.excused],
             "rule_sets": list(BUILTIN_RULES),
         },
     )
@@ -549,7 +553,7 @@ def report(request, code: str):
     level = ORGANISER_LEVELS.get(live.organiser_level)
     notes = f"主办单位级别：{level} ({live.organiser_level})" if level else ""
     meta = ReportMeta(format=ev.event_format(t), organizer=live.organizer, host=live.host, notes=notes,
-                      report_date=date.today(), unplayed_mark=rules.unplayed_mark)
+                      report_date=date.today(), unplayed_mark=rules.unplayed_mark, desk_code=live.code)
     data = report_bytes(t, meta)
     record(request.user, "event.report", live, code=code, rules=rules.name)  # a download, not a change
     response = HttpResponse(data, content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")

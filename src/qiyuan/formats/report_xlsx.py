@@ -254,6 +254,13 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
         ws.cell(r, remark_col, remark or None).alignment = wrap
     legend_row = FIRST_ROW + len(order) + 1
     ws.cell(legend_row, 1, LEGENDS.get(meta.unplayed_mark, LEGEND))
+    from openpyxl.styles import Border, Side
+
+    thin = Side(style="thin", color="808080")
+    grid = Border(left=thin, right=thin, top=thin, bottom=thin)
+    for row in ws.iter_rows(min_row=2, max_row=FIRST_ROW + len(order) - 1, max_col=remark_col):
+        for cell in row:
+            cell.border = grid
     from openpyxl.utils import get_column_letter
 
     for col, width in zip("ABCDEFGH", (5, 5, 12, 5, 20, 6, 16, 7), strict=True):

@@ -146,7 +146,7 @@ def pair(store: EventStore, actor: object, *, explain: bool = False) -> ev.Round
     """Pair the next round (编排) by the event's format and write it."""
     with store.change(actor, "pair") as ch:
         pairing = ev.pair_next(ch.t, explain=explain)
-        ch.detail.update(round=pairing.number, boards=len(pairing.boards), notes=pairing.notes)
+        ch.detail.update(round=pairing.number, boards=len(pairing.boards), notes=[str(n) for n in pairing.notes])
         return pairing
 
 

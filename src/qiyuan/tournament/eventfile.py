@@ -698,7 +698,7 @@ class RoundPairing(NamedTuple):
     boards: list[tuple[int, int]]  # (opener, other) in board order
     byes: list[int]  # the pairing bye (轮空); a knock-out may have several
     explanation: list[str]
-    notes: list[str] = []  # said whether or not an explanation was asked for (a rule relaxed, XXR corrected)
+    notes: list[Problem] = []  # said whether or not an explanation was asked for (a rule relaxed, XXR corrected)
 
 
 def next_pairing(t: Tournament, *, explain: bool = False) -> RoundPairing:
@@ -715,7 +715,7 @@ def next_pairing(t: Tournament, *, explain: bool = False) -> RoundPairing:
     refuse(faults)
     rnd = next_round(t)
     fmt = event_format(t)
-    notes: list[str] = []
+    notes: list[Problem] = []
     if rnd > 1 and (left := unfinished_boards(t, rnd - 1)):
         refuse([problem("round {round} has boards without a result: {boards}", round=rnd - 1,
                         boards=_boards_text(left))])
@@ -725,8 +725,9 @@ def next_pairing(t: Tournament, *, explain: bool = False) -> RoundPairing:
         cycle = len(berger_rounds(len(t.entrants), double=fmt == "double_round_robin"))
         if t.rounds_planned != cycle:
             if t.rounds_planned is not None:
-                notes.append(f"rounds planned set to {cycle} (was {t.rounds_planned}): a round robin of "
-                             f"{len(t.entrants)} players has {cycle} rounds")
+                notes.append(problem("rounds planned set to {cycle} (was {planned}): a round robin of {players} "
+                                     "players has {cycle} rounds", cycle=cycle, planned=t.rounds_planned,
+                                     players=len(t.entrants)))
             t.rounds_planned = cycle
     if fmt == "round_robin" and len(t.entrants) >= 2 and rnd > t.rounds_planned:
         refuse([problem("the round robin is complete: {rounds} rounds", rounds=t.rounds_planned)])

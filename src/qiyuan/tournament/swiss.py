@@ -79,8 +79,8 @@ class Pairing:
     boards: list[Board]
     bye: int | None
     explanation: list[str] = field(default_factory=list)
-    #: said whether or not ``explain`` was asked: e.g. a keep-apart rule relaxed for this round
-    warnings: list[str] = field(default_factory=list)
+    #: said whether or not ``explain`` was asked (``Problem``s): e.g. a keep-apart rule relaxed for this round
+    warnings: list = field(default_factory=list)
 
 
 def next_round(t: Tournament) -> int:
@@ -658,13 +658,13 @@ def _pair_round(
     if fixed_bye is not None and st[fixed_bye].had_bye:
         raise PairingError("round {round}: player {number} is given a second bye", round=r, number=fixed_bye)
 
-    warnings: list[str] = []
+    warnings: list = []  # Problems: said to the arbiter whether or not he asked for the explanation
     if apart:
         try:
             proc = _procedure(r, pool, st, explain, apart)
         except PairingError:
-            warnings.append(f"round {r}: {apart_reason} is relaxed for this round: no complete pairing keeps "
-                            "those players apart")
+            warnings.append(problem("round {round}: the keep-apart rule is relaxed for this round: no complete "
+                                    "pairing keeps those players apart", round=r))
             proc = _procedure(r, pool, st, explain, None)
     else:
         proc = _procedure(r, pool, st, explain, None)
@@ -691,7 +691,8 @@ def _pair_round(
         boards.append(Board(opener, other))
         if explain:
             board_lines.append(f"board {len(boards)}: {opener} opens against {other} ({rules[rule]})")
-    lines = warnings + notes + fixed_lines + proc.notes + board_lines if explain else []
+    relaxed = [f"{str(w)} ({apart_reason})" for w in warnings]
+    lines = relaxed + notes + fixed_lines + proc.notes + board_lines if explain else []
     bye = fixed_bye if fixed_bye is not None else proc.bye
     return Pairing(r, boards, bye, lines, warnings)
 

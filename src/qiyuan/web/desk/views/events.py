@@ -306,7 +306,7 @@ def pair(request, code: str):
     if pairing is not None:
         request.session[f"explain:{code}"] = list(pairing.explanation)[:400]
         for note in pairing.notes:
-            messages.warning(request, note)
+            messages.warning(request, note.text(_))
     return redirect("desk:event", code=code)
 
 

@@ -263,7 +263,8 @@ def add_player(t: Tournament, entrant: Entrant, *, today: date | None = None) ->
     """Enter a player.  A late entry (round 1 already paired) is absent (``Z``, 0 points) in
     the rounds already paired; refused once the last round is paired, and in the formats whose
     draw is fixed at round 1 (round robin, knock-out, match, team)."""
-    faults = _open_to_change(t) + entrant_problems(entrant, today=today)
+    bad_input = entrant_problems(entrant, today=today)
+    faults = _open_to_change(t) + bad_input
     if any(e.name == entrant.name and e.federation == entrant.federation for e in t.entrants):
         faults.append(problem("{name} ({association}) is already entered", name=entrant.name,
                               association=entrant.federation or "no association"))
@@ -277,7 +278,7 @@ def add_player(t: Tournament, entrant: Entrant, *, today: date | None = None) ->
         faults.append(problem("all {rounds} rounds are paired: a late entry would play none", rounds=paired))
     if fmt == "match" and len(t.entrants) >= 2:
         faults.append(problem("a match is between 2 players: both are entered"))
-    refuse(faults)
+    refuse(faults, EventInputError if bad_input else EventError)
     entrant.number = len(t.entrants) + 1
     entrant.rounds = [RoundCell(None, "-", "Z") for _ in range(paired)]
     entrant.late_after = paired or None

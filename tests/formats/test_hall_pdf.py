@@ -73,7 +73,7 @@ def test_slips_one_per_board_and_standings_with_categories(tmp_path, event):
 def test_bad_requests_are_refused_with_every_problem():
     from tests.formats.test_report_print import played_event as make
 
-    t = make(players=8, rounds=2)
+    t = make(players=8, rounds=7)
     with pytest.raises(InputError) as exc:
         hall_pdf.document(t, "posters", round_no=9, after=9)
     assert len(exc.value.problems) == 2

@@ -507,10 +507,11 @@ def _read_info(info: _Sheet) -> tuple[Tournament, ReportMeta]:
                                pairing_bye=bye, half_bye=draw, full_bye=win)
     back = {v: k for k, v in FORMATS.items()}
     fmt = info.text(row["format"], 2)
-    if fmt not in back:
-        info.bad(row["format"], 2, f"赛制 must be one of {'、'.join(back)}, found {fmt!r}")
+    if fmt not in back and fmt not in FORMATS:
+        info.bad(row["format"], 2, f"赛制 {fmt!r} is not one of {'、'.join(FORMATS.values())}" if fmt else
+                 f"赛制 is blank: write one of {'、'.join(FORMATS.values())}")
     meta = ReportMeta(
-        format=back.get(fmt, "swiss"),
+        format=back.get(fmt, fmt if fmt in FORMATS else "swiss"),
         desk_code=info.text(DESK_CODE_ROW, 2) if info.text(DESK_CODE_ROW, 1) == DESK_CODE_LABEL else "",
         organizer=info.text(row["organizer"], 2),
         host=info.text(row["host"], 2),

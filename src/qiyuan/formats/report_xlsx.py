@@ -396,24 +396,31 @@ class _Sheet:
             return v.date().isoformat()
         return str(v).strip()
 
-    def integer(self, row: int, col: int, what: str, required: bool = False) -> int | None:
+    def integer(self, row: int, col: int, what: str, required: bool = False, high: int = 9999) -> int | None:
+        """A whole number 0..``high`` (draw numbers, places, ratings and rounds fit 9999)."""
         s = self.text(row, col)
         if not s:
             if required:
                 self.bad(row, col, f"{what} is missing")
             return None
-        if not s.isdigit():
+        if not (s.isascii() and s.isdigit()):
             self.bad(row, col, f"{what} must be a whole number, found {s!r}")
+            return None
+        if int(s) > high:
+            self.bad(row, col, f"{what} must be at most {high}, found {s}")
             return None
         return int(s)
 
     def decimal(self, row: int, col: int, what: str) -> Decimal | None:
         s = self.text(row, col).replace("½", ".5")
         try:
-            return Decimal(s)
+            d = Decimal(s)
         except InvalidOperation:
-            self.bad(row, col, f"{what} must be a number, found {s!r}")
+            d = None
+        if d is None or not d.is_finite() or abs(d) >= 10000 or d != d.quantize(Decimal("0.01")):
+            self.bad(row, col, f"{what} must be a number like 4.5 (0..9999, two decimals at most), found {s!r}")
             return None
+        return d
 
     def date(self, row: int, col: int, what: str) -> date | None:
         s = self.text(row, col)

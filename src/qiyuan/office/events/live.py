@@ -93,3 +93,32 @@ class LiveEventStore:
             live.save()
             record(actor, f"event.{action}", live, code=self.code, **ch.detail, **(row or {}))
         self.live = live
+
+
+def competition_report(code: str, actor: object, *, rules, notes: str = "", today=None) -> bytes:
+    """The desk event's competition report (竞赛报告) as a workbook, for the rule set ``rules`` (how
+    games not played are marked); the download is audited (``event.report``): it holds ID numbers."""
+    from datetime import date
+
+    from qiyuan.formats.report_xlsx import ReportMeta, report_bytes
+
+    live = LiveEvent.objects.filter(code=code).first()
+    if live is None:
+        raise NotFound(Problem(code, None, None, "no such event"))
+    t = load(live)
+    meta = ReportMeta(format=event_format(t), organizer=live.organizer, host=live.host, notes=notes,
+                      report_date=today or date.today(), unplayed_mark=rules.unplayed_mark, desk_code=live.code)
+    data = report_bytes(t, meta)
+    record(actor, "event.report", live, code=code, rules=rules.name)
+    return data
+
+
+def assign_arbiter(code: str, actor: object, user, *, remove: bool = False) -> None:
+    """Make ``user`` an arbiter of the desk event (or no longer one): an admin's action, audited."""
+    with writing():
+        live = LiveEvent.objects.select_for_update().get(code=code)
+        if remove:
+            live.arbiters.remove(user)
+        else:
+            live.arbiters.add(user)
+        record(actor, "event.assign", live, code=code, arbiter=user.get_username(), removed=remove)

@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from qiyuan.errors import QiyuanError
-from qiyuan.office.events.live import LiveEventStore, load
+from qiyuan.office.events.live import LiveEventStore, assign_arbiter, competition_report, load
 from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.federation.models import Arbiter, Player
 from qiyuan.office.registry import search_players
@@ -543,19 +543,13 @@ def _get_int(request, name: str) -> int | None:
 def report(request, code: str):
     """The competition report (竞赛报告) workbook: holds ID numbers — staff only.  ``?rules=`` the
     rule set it goes to (how games not played are marked)."""
-    from qiyuan.formats.report_xlsx import ReportMeta, report_bytes
-    from qiyuan.office.audit.models import record
     from qiyuan.rating.rules import BUILTIN_RULES
 
     live = _live(request, code)
-    t = load(live)
     rules = BUILTIN_RULES.get(request.GET.get("rules", ""), BUILTIN_RULES["cga-gomoku-2011"])
     level = ORGANISER_LEVELS.get(live.organiser_level)
     notes = f"主办单位级别：{level} ({live.organiser_level})" if level else ""
-    meta = ReportMeta(format=ev.event_format(t), organizer=live.organizer, host=live.host, notes=notes,
-                      report_date=date.today(), unplayed_mark=rules.unplayed_mark, desk_code=live.code)
-    data = report_bytes(t, meta)
-    record(request.user, "event.report", live, code=code, rules=rules.name)  # a download, not a change
+    data = competition_report(code, request.user, rules=rules, notes=notes)
     response = HttpResponse(data, content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
     response["Content-Disposition"] = f'attachment; filename="{live.code}-report.xlsx"'
     return response
@@ -567,13 +561,7 @@ def assign(request, code: str):
     """Assign (or remove) an arbiter of the event: admins only."""
     from django.contrib.auth import get_user_model
 
-    live = get_object_or_404(LiveEvent, code=code)
+    get_object_or_404(LiveEvent, code=code)
     user = get_object_or_404(get_user_model(), username=request.POST.get("username", ""))
-    if request.POST.get("remove"):
-        live.arbiters.remove(user)
-    else:
-        live.arbiters.add(user)
-    from qiyuan.office.audit.models import record
-
-    record(request.user, "event.assign", live, code=code, arbiter=user.username, removed=bool(request.POST.get("remove")))
+    assign_arbiter(code, request.user, user, remove=bool(request.POST.get("remove")))
     return redirect("desk:event", code=code)

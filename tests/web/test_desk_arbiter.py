@@ -117,3 +117,13 @@ def test_the_desk_page_in_english_has_the_new_forms_translated(desk):
     desk.post("/desk/events/open-2026/pair/")
     desk.post("/desk/events/open-2026/pair/")
     assert any("round 1 has boards without a result" in m for m in messages_of(desk))
+
+
+def test_the_printed_round_calls_a_withdrawn_player_withdrawn_and_shows_scores_and_ratings(desk):
+    desk.post("/desk/events/open-2026/pair/")
+    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-2": "1", "r-3-4": "1", "r-5-6": "="})
+    desk.post("/desk/events/open-2026/withdraw/", {"number": 2})
+    desk.post("/desk/events/open-2026/excuse/", {"number": 4, "kind": "Z"})
+    desk.post("/desk/events/open-2026/pair/")
+    html = desk.get("/desk/events/open-2026/print/2/").content.decode()
+    assert "李二" in html and "退赛" in html and "缺席" in html and "2000" in html

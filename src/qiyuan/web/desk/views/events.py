@@ -494,12 +494,18 @@ def finish(request, code: str):
 @role_required(ARBITER)
 @require_http_methods(["GET"])
 def print_round(request, code: str, rnd: int):
-    live = _live(request, code)
-    from qiyuan.web.portal.eventview import build
+    """The round's pairing list as a page to print (the PDF is ``print_pdf``): board, score before
+    the round, rating, opener, result; then who is not paired and why (bye, excused, absent, withdrawn)."""
+    from qiyuan.tournament.sheets import pairing_sheet
 
-    view = build(load(live), live_event=live)
-    rounds = [r for r in view.rounds if r.number == rnd]
-    return render(request, "desk/print_round.html", {"live": live, "v": view, "rounds": rounds})
+    live = _live(request, code)
+    sheet = pairing_sheet(load(live), rnd)
+    unpaired = [(u.seat, UNPAIRED_TEXT[u.why]) for u in sheet.unpaired]
+    return render(request, "desk/print_round.html", {"live": live, "sheet": sheet, "unpaired": unpaired})
+
+
+UNPAIRED_TEXT = {"U": gettext_lazy("轮空"), "H": gettext_lazy("请假（半分）"), "F": gettext_lazy("请假（全分）"),
+                 "Z": gettext_lazy("缺席"), "withdrawn": gettext_lazy("退赛")}
 
 
 PRINTS = ("pairings", "alphabetical", "slips", "standings", "crosstable")

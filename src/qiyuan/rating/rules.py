@@ -347,6 +347,7 @@ SETTING_HELP: dict[str, str] = {
     "champion_max_days": "…except in events longer than this many days (none: any length)",
     "champion_formats": "event formats the champion rule applies to",
     "international_min_score": "no loss in an international event at this score fraction (none: no such rule)",
+    "unplayed_mark": "how the competition report marks a game not played: plus_minus (+ / −) or star (*)",
 }
 
 

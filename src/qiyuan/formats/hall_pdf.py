@@ -12,40 +12,25 @@
 * ``crosstable`` — the wall chart (交叉表), A4 landscape: per player every round's
   opponent, role and result, the score and the place.
 
-The CJK font is embedded (a subset: only the characters used): Noto Sans CJK SC, shipped
-with the package (``qiyuan/data/fonts``, SIL Open Font License, converted to TrueType
-outlines by ``scripts/build_cjk_font.py``), so the PDF reads the same on any machine.
+The CJK font is embedded (a subset: only the characters used; ``formats.pdf_font``), so the
+PDF reads the same on any machine.
 """
 
 from __future__ import annotations
 
 import io
-from functools import lru_cache
-from importlib import resources
 
 from qiyuan.errors import InputError, problem
+from qiyuan.formats.pdf_font import FONT, font_name
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
 
-FONT = "QiyuanSansCJK"
 WHATS = ("pairings", "slips", "standings", "crosstable")
 
 #: why a player has no game, as the hall reads it
 UNPAIRED_ZH = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "缺席", "withdrawn": "退赛"}
 assert set(UNPAIRED_ZH) == set(UNPAIRED)
 _RESULT_ZH = {"": "", "1-0": "1 : 0", "0-1": "0 : 1", "½-½": "½ : ½", "+-": "+ : −", "-+": "− : +", "--": "− : −"}
-
-
-@lru_cache(maxsize=1)
-def font_name() -> str:
-    """Register the shipped CJK font with reportlab (once) and return its name."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
-    path = resources.files("qiyuan") / "data" / "fonts" / "NotoSansSC-qiyuan.ttf"
-    with resources.as_file(path) as p:
-        pdfmetrics.registerFont(TTFont(FONT, str(p)))
-    return FONT
 
 
 def document(t: Tournament, what: str, *, round_no: int | None = None, after: int | None = None,
@@ -296,7 +281,6 @@ def _standings(t: Tournament, after: int | None) -> bytes:
     from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.sheets import as_of
     from qiyuan.tournament.standings import TIEBREAK_NAMES, standings
-
     from qiyuan.tournament.state import rounds_paired
 
     last = after if after is not None else rounds_paired(t)

@@ -57,6 +57,11 @@ ZERO_SCORE_CHOICES = (ZERO_SCORE_REPEAT, ZERO_SCORE_ONCE, ZERO_SCORE_OFF)
 
 FORMATS = tuple(f.value for f in EventFormat)
 
+#: How the competition report marks a game not played (未对弈): CGA Art. 11(三) "+" / "—"; B–S §10(三) "*".
+UNPLAYED_PLUS_MINUS = "plus_minus"
+UNPLAYED_STAR = "star"
+UNPLAYED_MARKS = (UNPLAYED_PLUS_MINUS, UNPLAYED_STAR)
+
 #: The rating-difference caps (分差上限) a rule set may use besides none.
 CAP_CHOICES = (350, 400)
 
@@ -142,6 +147,8 @@ class RuleSet:
     inactive_list_order: str = INACTIVE_BY_RATING  # B–S: the inactive list by pinyin
     # --- which events are rated
     eligibility: str = ELIGIBILITY_CGA_2011
+    # --- the competition report (竞赛报告)
+    unplayed_mark: str = UNPLAYED_PLUS_MINUS  # how a game not played is marked
 
     def we_method(self, fmt: EventFormat) -> str:
         """The expected-score method of an event format."""
@@ -203,6 +210,7 @@ BJSH_GOMOKU_2007 = RuleSet(
     list_new_by_registration=True,
     inactive_list_order=INACTIVE_BY_PINYIN,
     eligibility=ELIGIBILITY_BJSH_2007,
+    unplayed_mark=UNPLAYED_STAR,
 )
 
 CN_GO_1995 = RuleSet(
@@ -247,6 +255,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "list_tie_order": TIE_CHOICES,
     "inactive_list_order": INACTIVE_ORDER_CHOICES,
     "eligibility": ELIGIBILITY_CHOICES,
+    "unplayed_mark": UNPLAYED_MARKS,
 }
 _OPTIONAL_INT = {"k_latch_rating", "dp_at_extremes", "activity_window_months", "removal_after_months",
                  "champion_max_days"}
@@ -388,6 +397,7 @@ SETTING_HELP: dict[str, str] = {
     "list_new_by_registration": "equal ratings: players rated for the first time on the list last, by registration date",
     "inactive_list_order": "order of the inactive list: rating (as the others) / pinyin",
     "eligibility": "the conditions an event must meet to be rated: cga-2011 / bjsh-2007 / go-1995 / none",
+    "unplayed_mark": "how the competition report marks a game not played: plus_minus (+ / −) or star (*)",
 }
 
 

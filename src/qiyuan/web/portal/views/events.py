@@ -48,7 +48,7 @@ _COLOURS = {1: ("b", "w"), 2: ("w", "b"), None: ("-", "-")}
 
 
 def index(request):
-    from qiyuan.web.desk.models import LiveEvent
+    from qiyuan.office.events.models import LiveEvent
 
     live = LiveEvent.objects.order_by("-created_at")[:20]
     page = Paginator(Event.objects.order_by("-end_date", "code"), 50).get_page(request.GET.get("page", "1"))
@@ -106,8 +106,8 @@ def _english_associations(t: Tournament) -> None:
 
 
 def event(request, code: str):
-    from qiyuan.web.desk.live import load
-    from qiyuan.web.desk.models import LiveEvent
+    from qiyuan.office.events.live import load
+    from qiyuan.office.events.models import LiveEvent
 
     live = LiveEvent.objects.filter(code=code).first()
     stored = Event.objects.select_related("rating_list", "chief_arbiter").filter(code=code).first()

@@ -26,7 +26,7 @@ def home(request):
                 .order_by("position")[:TOP]
             )
         lists.append({"list": rl, "latest": latest, "top": top})
-    from qiyuan.web.desk.models import LiveEvent
+    from qiyuan.office.events.models import LiveEvent
 
     return render(
         request,

@@ -22,7 +22,7 @@ from qiyuan.people.grades import is_dan, parse_grade, strength
 
 
 def grant_problems(policy: GrantPolicy, *, grade: str, on: date, body: Body | None, body_name: str,
-                   held: Holding | None, later: Sequence[Holding] = (), demote: bool = False,
+                   held: Holding | None = None, later: Sequence[Holding] = (), demote: bool = False,
                    reason: str = "") -> list[Problem]:
     """Every reason the grant of ``grade`` on ``on`` by ``body`` cannot be recorded (empty: it can).
 

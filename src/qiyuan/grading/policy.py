@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
+from importlib import resources
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -317,7 +318,7 @@ def policy_from_mapping(data: dict, *, file: str = "policy", text: str = "") -> 
             r.bad(("nationalities",), "nationality {value!r} is not a 3-letter code such as CHN", value=n)
     classes = _classes(r, data.get("class", []))
     if r.problems:
-        raise PolicyError(r.problems)
+        raise PolicyError(sorted(r.problems, key=lambda p: p.line or 0))  # in the file's order
     return GrantPolicy(
         name=name, federation=federation, caps=caps, title=r.text(data, "title", ()),
         title_en=r.text(data, "title_en", ()), federation_en=r.text(data, "federation_en", ()), serial_prefix=prefix,
@@ -447,3 +448,12 @@ def policy_from_toml(text: str, *, file: str = "policy.toml") -> GrantPolicy:
                                    code="grades.policy", error=_TOML_WHERE.sub("", str(exc)).strip())]) from None
     return policy_from_mapping(data, file=file, text=text)
 
+
+
+#: the example policy shipped with the package (documented as an example, not as official)
+EXAMPLE_FILE = "grant-policy-example.toml"
+
+
+def example_text() -> str:
+    """The example policy's TOML text (``qiyuan/data/grant-policy-example.toml``)."""
+    return (resources.files("qiyuan") / "data" / EXAMPLE_FILE).read_text(encoding="utf-8")

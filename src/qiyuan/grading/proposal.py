@@ -227,11 +227,19 @@ def _earned(cls: EventClass, p: Placing, women_rank: int | None) -> tuple[str, P
     return best
 
 
+def _clause(cls: EventClass, table: str, row: PlacingRow) -> str:
+    """``national open 3-4`` — the class, its table and the row that applies."""
+    return f"{cls.name} {table} {row.placings}" + (f" ({CLAUSE_WOMEN})" if table == "women" else "")
+
+
 def _line(policy: GrantPolicy, cls: EventClass, cap: str | None, p: Placing, women_rank: int | None) -> Line:
     if p.granted_here is not None:
+        earned = _earned(cls, p, women_rank)
+        table, row = earned if earned is not None else ("", None)
         return Line(p, women_rank, Outcome.GRANTED, problem("granted {grade} on {day}", grade=p.granted_here.grade,
                     day=p.granted_here.granted_on.isoformat() if p.granted_here.granted_on else "—"),
-                    grade=p.granted_here.grade)
+                    earned=row.grade if row else None, grade=p.granted_here.grade, table=table, row=row,
+                    clause=_clause(cls, table, row) if row else "")
     if p.status != "active":
         return Line(p, women_rank, Outcome.NOT_ELIGIBLE,
                     problem("not eligible: registration status {status}", status=p.status))
@@ -244,7 +252,7 @@ def _line(policy: GrantPolicy, cls: EventClass, cap: str | None, p: Placing, wom
         return Line(p, women_rank, Outcome.NO_GRADE, problem("placing {rank} earns no grade in class {cls}",
                     rank=p.rank if p.rank is not None else "—", cls=cls.name))
     table, row = earned
-    clause = f"{cls.name} {table} {row.placings}" + (f" ({CLAUSE_WOMEN})" if table == "women" else "")
+    clause = _clause(cls, table, row)
     grade = row.grade
     capped = cap is not None and strength(grade) > strength(cap) and grade.endswith("d")
     if capped:
@@ -260,10 +268,11 @@ def _line(policy: GrantPolicy, cls: EventClass, cap: str | None, p: Placing, wom
             return Line(p, women_rank, Outcome.ABOVE_CAP, problem("earns {earned}, above the cap {cap}; holds "
                         "{held} already", earned=row.grade, cap=cap, held=held.grade),
                         earned=row.grade, table=table, row=row, clause=clause)
-        return Line(p, women_rank, Outcome.HOLDS, problem("earns {earned}; holds {held} already ({body}, {day})",
-                    earned=grade, held=held.grade, body=held.body or "—",
-                    day=held.granted_on.isoformat() if held.granted_on else "—"),
-                    earned=row.grade, table=table, row=row, clause=clause)
+        why = (problem("earns {earned}; holds {held} already ({body}, {day})", earned=grade, held=held.grade,
+                       body=held.body or "—", day=held.granted_on.isoformat()) if held.granted_on else
+               problem("earns {earned}; holds {held} already (the registry's grade, undated)", earned=grade,
+                       held=held.grade))
+        return Line(p, women_rank, Outcome.HOLDS, why, earned=row.grade, table=table, row=row, clause=clause)
     reason = (problem("earns {earned}, above the cap; granted the cap {cap} ({cap_clause})", earned=row.grade, cap=cap,
                       cap_clause=CLAUSE_CAP) if capped else
               problem("placing {rank} earns {grade}", rank=p.rank, grade=grade) if table == "open" else

@@ -24,10 +24,12 @@ def _holding(g: DanGrant) -> Holding:
 
 def held_on(grants: Iterable[DanGrant], day: date, *, registry_dan: str = "", exclude_event: int | None = None
             ) -> Holding | None:
-    """The grade held on ``day`` from one player's grants (any order); ``registry_dan`` when he has none."""
-    grants = [g for g in grants if exclude_event is None or g.event_id != exclude_event]
+    """The grade held on ``day`` from one player's grants (any order); ``registry_dan`` when he has none at
+    all. ``exclude_event``: leave that event's grants out (what he held before it granted him one)."""
+    grants = list(grants)
     if not grants:
         return Holding(registry_dan) if registry_dan else None
+    grants = [g for g in grants if exclude_event is None or g.event_id != exclude_event]
     dated = sorted((g for g in grants if g.granted_on <= day), key=lambda g: (g.granted_on, g.pk or 0))
     return _holding(dated[-1]) if dated else None
 

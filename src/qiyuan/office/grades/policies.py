@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from importlib import resources
 
 from qiyuan.errors import problem
 from qiyuan.grading.policy import TEXTS_POLICY, Body, GrantPolicy, PolicyError, policy_from_toml
@@ -24,15 +23,6 @@ from qiyuan.office.federation.models import Association, DanGrant
 from qiyuan.office.grades.errors import GradeRefused
 from qiyuan.office.grades.models import PolicyVersion
 from qiyuan.people.grades import is_dan, strength
-
-#: the example policy shipped with the package (documented as an example, not as official)
-EXAMPLE_FILE = "grant-policy-example.toml"
-
-
-def example_text() -> str:
-    """The example policy's TOML text."""
-    return (resources.files("qiyuan") / "data" / EXAMPLE_FILE).read_text(encoding="utf-8")
-
 
 @dataclass(frozen=True)
 class PolicyInForce:

@@ -28,8 +28,8 @@ def find_event(code: str) -> Event:
     """The office event with this code (``NotFound`` otherwise)."""
     event = Event.objects.filter(code=(code or "").strip()).select_related("rating_list", "chief_arbiter").first()
     if event is None:
-        raise NotFound([problem("no event {code!r} in the office (`qiyuan office dan events` lists the recent ones)",
-                                code=code)])
+        raise NotFound([problem("no event {event!r} in the office (`qiyuan office dan events` lists the recent ones)",
+                                event=code)])
     return event
 
 

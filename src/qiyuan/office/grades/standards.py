@@ -53,7 +53,7 @@ def record_standard(event_name: str, start_date: date, event_class: str, *, acto
     elif rating_list:
         rl = RatingList.objects.filter(code=rating_list).first()
         if rl is None:
-            problems.append(problem("unknown rating list {code!r}", code=rating_list))
+            problems.append(problem("unknown rating list {list!r}", list=rating_list))
     if rl is not None and cls is not None and cls.lists and rl.code not in cls.lists:
         problems.append(problem("class {cls} covers lists {lists}, not {list}", cls=cls.name,
                                 lists=", ".join(cls.lists), list=rl.code))

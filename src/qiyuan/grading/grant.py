@@ -38,10 +38,9 @@ def grant_problems(policy: GrantPolicy, *, grade: str, on: date, body: Body | No
                            federation=policy.federation, code="grades.body"))
     elif body is None:
         known = [policy.federation, *(b.name for b in policy.bodies)]
-        out.append(problem("{body!r} is not a recognised body (BJSH §13(二)): {known}{associations}",
-                           body=body_name, known=", ".join(known),
-                           associations=", or a registered association" if policy.member_associations else "",
-                           code="grades.body"))
+        message = ("{body!r} is not a recognised body (BJSH §13(二)): {known}, or a registered association"
+                   if policy.member_associations else "{body!r} is not a recognised body (BJSH §13(二)): {known}")
+        out.append(problem(message, body=body_name, known=", ".join(known), code="grades.body"))
     if demote and not (reason or "").strip():
         out.append(problem("a demotion needs a reason", code="grades.demote"))
     if code is None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+import pytest
+
 from qiyuan.grading.policy import EXAMPLE_FILE, example_text
 
 START = date(2024, 8, 10)
@@ -63,3 +65,13 @@ def office_setup(make_association):
     Arbiter.objects.get_or_create(name="周裁判", defaults={"level": "national", "recognised_national": True})
     Arbiter.objects.get_or_create(name="吴裁判", defaults={"level": "national", "recognised_national": True})
     Arbiter.objects.get_or_create(name="郑裁判", defaults={"level": "first", "recognised_national": True})
+
+
+@pytest.fixture
+def office(make_association):
+    """The test office with the example policy in force: associations, arbiters, the CGA list."""
+    from ._o2_fixtures import make_list
+
+    office_setup(make_association)
+    install_example()
+    return make_list()

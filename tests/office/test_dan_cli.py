@@ -13,8 +13,7 @@ from qiyuan.office.audit.models import AuditLog
 from qiyuan.office.federation.models import DanGrant, Player
 from qiyuan.office.grades.models import GradingStandard, PolicyVersion
 
-from ._dan_fixtures import imported_event, install_example, office_setup
-from ._o2_fixtures import make_list
+from ._dan_fixtures import imported_event, office  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -27,13 +26,6 @@ def run():
         return runner.invoke(app, ["office", "dan", *args])
 
     return invoke
-
-
-@pytest.fixture
-def office(make_association):
-    office_setup(make_association)
-    install_example()
-    return make_list()
 
 
 def written():

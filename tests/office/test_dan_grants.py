@@ -22,17 +22,9 @@ from qiyuan.office.grades.proposals import event_proposal, find_event
 from qiyuan.office.grades.standards import record_standard
 from qiyuan.office.registry import RegistryError
 
-from ._dan_fixtures import NAME, START, imported_event, install_example, office_setup
-from ._o2_fixtures import make_list
+from ._dan_fixtures import NAME, START, imported_event, install_example, office  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def office(make_association):
-    office_setup(make_association)
-    install_example()
-    return make_list()
 
 
 def messages(exc) -> list[str]:

@@ -10,17 +10,9 @@ import pytest
 
 from qiyuan.office.federation.models import DanGrant, Player
 from qiyuan.office.grades.models import GradingStandard
-from tests.office._dan_fixtures import imported_event, install_example, office_setup
-from tests.office._o2_fixtures import make_list
+from tests.office._dan_fixtures import imported_event, office  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def office(make_association):
-    office_setup(make_association)
-    install_example()
-    return make_list()
 
 
 @pytest.fixture

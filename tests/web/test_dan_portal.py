@@ -9,16 +9,12 @@ import pytest
 
 from qiyuan.office.federation.models import Player
 from qiyuan.office.grades.grants import confirm_proposals, grant_grade
-from tests.office._dan_fixtures import NAME, imported_event, install_example, office_setup
-from tests.office._o2_fixtures import make_list
+from tests.office._dan_fixtures import NAME, imported_event, office  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_player_page_shows_his_grade_history_in_both_languages(client, make_association, tmp_path, resident_id):
-    office_setup(make_association)
-    install_example()
-    make_list()
+def test_the_player_page_shows_his_grade_history_in_both_languages(client, office, tmp_path, resident_id):  # noqa: F811
     ev = imported_event(tmp_path, resident_id)
     ev.name_en = "2024 National Gomoku Championship"
     ev.save(update_fields=["name_en"])

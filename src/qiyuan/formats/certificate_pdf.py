@@ -83,7 +83,7 @@ def certificate_pdf(c: Certificate, *, font: str, latin_font: str = "Helvetica")
 
     buf = io.BytesIO()
     width, height = A4
-    pdf = canvas.Canvas(buf, pagesize=A4, pageCompression=1)
+    pdf = canvas.Canvas(buf, pagesize=A4, pageCompression=1, invariant=1)  # the same grant, the same bytes
     dan = is_dan(c.grade)
     title_zh = "段位证书" if dan else "级位证书"
     title_en = "Dan Certificate" if dan else "Kyu Certificate"

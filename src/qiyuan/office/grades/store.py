@@ -10,8 +10,9 @@ caller's transaction and lock (``office.db.REGISTRY``).
 from __future__ import annotations
 
 import dataclasses
-import re
 from datetime import date
+
+from django.db.models.functions import Length
 
 from qiyuan.errors import Problem
 from qiyuan.grading.grant import grant_problems
@@ -25,19 +26,21 @@ from qiyuan.people.grades import parse_grade
 
 
 def next_serial(policy: GrantPolicy, year: int) -> str:
-    """The next certificate serial of ``year``: ``{prefix}{year}-{n:05d}`` (callers hold the registry lock;
-    the unique constraint is the last word)."""
+    """The next certificate serial of ``year``: ``{prefix}{year}-{n:05d}``, one above the highest in use (callers
+    hold the registry lock; the unique constraint is the last word)."""
     head = f"{policy.serial_prefix}{year}-"
-    pattern = re.compile(re.escape(head) + r"(\d+)$")
-    used = [int(m.group(1)) for s in DanGrant.objects.filter(serial__startswith=head).values_list("serial", flat=True)
-            if (m := pattern.match(s))]
-    return f"{head}{max(used, default=0) + 1:05d}"
+    used = (DanGrant.objects.filter(serial__startswith=head).order_by(Length("serial").desc(), "-serial")
+            .values_list("serial", flat=True))
+    last = next((int(s[len(head):]) for s in used.iterator() if s[len(head):].isdigit()), 0)
+    return f"{head}{last + 1:05d}"
 
 
 def check_grant(player: Player, grade: str, *, granted_on: date, granted_by: str, policy: GrantPolicy,
-                demote: bool = False, reason: str = "") -> list[Problem]:
-    """Every problem of granting ``grade`` to ``player`` (saved or about to be registered), at his record."""
-    mine = list(player.dan_grants.all()) if player.pk else []
+                demote: bool = False, reason: str = "", mine: list[DanGrant] | None = None) -> list[Problem]:
+    """Every problem of granting ``grade`` to ``player`` (saved or about to be registered), at his record;
+    ``mine``: his grants, when the caller has read them."""
+    if mine is None:
+        mine = list(player.dan_grants.all()) if player.pk else []
     problems = grant_problems(policy, grade=grade, on=granted_on, body=resolve_body(policy, granted_by),
                               body_name=granted_by, held=held_on(mine, granted_on, registry_dan=player.dan or ""),
                               later=later_grants(mine, granted_on), demote=demote, reason=reason)
@@ -49,8 +52,9 @@ def record_grant(player: Player, grade: str, *, granted_on: date, granted_by: st
     """Check and store one grant (no audit entry: the calling use case writes it). The player's grade becomes
     that of his latest grant."""
     policy = policy or policy_in_force().policy
+    mine = list(player.dan_grants.all())
     problems = check_grant(player, grade, granted_on=granted_on, granted_by=granted_by, policy=policy,
-                           demote=demote, reason=reason)
+                           demote=demote, reason=reason, mine=mine)
     if problems:
         raise GradeRefused(problems)
     body = resolve_body(policy, granted_by)
@@ -59,10 +63,10 @@ def record_grant(player: Player, grade: str, *, granted_on: date, granted_by: st
     grant = DanGrant.objects.create(player=player, grade=parse_grade(grade), granted_on=granted_on,
                                     granted_by=name, event=event, clause=clause, serial=serial,
                                     demotion_reason=reason.strip() if demote else "")
-    latest = player.dan_grants.order_by("-granted_on", "-id").first()
+    latest = max([*mine, grant], key=lambda g: (g.granted_on, g.pk))
     if player.dan != latest.grade:
         player.dan = latest.grade
-        player.save(update_fields=["dan"])
+        Player.objects.filter(pk=player.pk).update(dan=latest.grade)  # only the grade (save() redoes the pinyin)
     return grant
 
 

@@ -36,3 +36,17 @@ def test_a_player_without_grants_shows_no_grade_section(client, make_player):
     p = make_player("王五", dan="2d")
     text = client.get(f"/players/{p.federation_id}/").content.decode()
     assert "二段" in text and 'id="grades"' not in text
+
+
+def test_a_grant_moves_the_player_into_the_lists_grade_filter(client, published):
+    """Lists filter by the grade on the player's record — after a grant, his new grade."""
+    c = published["players"][2]  # 王芳, registered 2k
+    url = "/lists/gomoku/2026-01-01/"
+    assert "王芳" in client.get(url + "?dan=2k").content.decode()
+    grant_grade(c, "1d", granted_on=date(2026, 2, 1), granted_by="中国棋院", actor="officer")
+    from django.core.cache import cache
+
+    cache.clear()  # the list pages are cached per filter
+    assert "王芳" not in client.get(url + "?dan=2k").content.decode()
+    assert "王芳" in client.get(url + "?dan=1d").content.decode()
+    assert "王芳" in client.get(url + "?dan=dan").content.decode()

@@ -220,3 +220,49 @@ def test_key_lines_follow_tables_arrays_and_quoted_keys():
     assert ("x", 1, "y", "z") not in lines  # inside a multi-line string
     assert lines[("x", 1, "y", "f")] == 10
     assert path_text(("class", 0, "open", "4-8")) == 'class[1].open."4-8"'
+
+
+# -- bad input never crashes -----------------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+EXAMPLE = example_text()
+
+
+@st.composite
+def mangled(draw):
+    """The example policy with a few random edits: characters deleted, inserted or replaced, lines swapped."""
+    text = EXAMPLE
+    for _ in range(draw(st.integers(1, 6))):
+        kind = draw(st.sampled_from(["delete", "insert", "replace", "swap", "duplicate"]))
+        i = draw(st.integers(0, max(0, len(text) - 1)))
+        if kind == "delete":
+            text = text[:i] + text[i + draw(st.integers(1, 40)):]
+        elif kind == "insert":
+            text = text[:i] + draw(st.text(st.sampled_from('[]="\'.,-#\n0123456789dk段级 \x00\r\tabc{}'),
+                                           min_size=1, max_size=8)) + text[i:]
+        elif kind == "replace":
+            text = text[:i] + draw(st.characters()) + text[i + 1:]
+        else:
+            lines = text.split("\n")
+            a, b = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
+            if kind == "swap":
+                lines[a], lines[b] = lines[b], lines[a]
+            else:
+                lines.insert(b, lines[a])
+            text = "\n".join(lines)
+    return text
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mangled())
+def test_property_a_mangled_policy_is_read_or_refused_cleanly(text):
+    try:
+        policy = policy_from_toml(text, file="m.toml")
+    except PolicyError as exc:
+        assert exc.problems and all(p.file == "m.toml" and p.message for p in exc.problems)
+        for p in exc.problems:
+            str(p)  # every problem prints
+    else:
+        assert policy.caps and all(isinstance(c.since, date) for c in policy.caps)

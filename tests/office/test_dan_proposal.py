@@ -9,7 +9,6 @@ import dataclasses
 import functools
 from datetime import date
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -6,7 +6,6 @@ print. Every refusal lists its problems and exits 2 with nothing written.
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 from typing import Annotated, Optional
 

@@ -107,13 +107,15 @@ def certificate_pdf(c: Certificate, *, font: str, latin_font: str = "Helvetica")
         pdf.setFont(face, size)
         pdf.drawCentredString(width / 2, y, text)
 
-    def wrapped(text: str, y: float, face: str, size: float, max_width: float, leading: float) -> float:
-        """Draw ``text`` centred in lines no wider than ``max_width`` (CJK breaks anywhere, Latin at spaces)."""
+    def wrapped(text: str, y: float, face: str, size: float, max_width: float, leading: float, *,
+                words: bool = False) -> float:
+        """Draw ``text`` centred in lines no wider than ``max_width`` (Chinese breaks anywhere, ``words`` at
+        spaces)."""
         pdf.setFillColor(ink)
         pdf.setFont(face, size)
         lines, line = [], ""
-        tokens = text.split(" ") if face == latin_font else list(text)
-        sep = " " if face == latin_font else ""
+        tokens = text.split(" ") if words else list(text)
+        sep = " " if words else ""
         for token in tokens:
             trial = f"{line}{sep}{token}" if line else token
             if stringWidth(trial, face, size) > max_width and line:
@@ -135,7 +137,9 @@ def certificate_pdf(c: Certificate, *, font: str, latin_font: str = "Helvetica")
 
     y = height - 122 * mm
     y = wrapped(_sentence_zh(c), y, font, 15, width - 60 * mm, 9 * mm)
-    y = wrapped(_sentence_en(c), y - 2 * mm, latin_font, 11, width - 60 * mm, 6 * mm)
+    english = _sentence_en(c)  # a name or event without a Latin form stays in characters: set in the CJK font
+    y = wrapped(english, y - 2 * mm, latin_font if all(ord(ch) < 256 for ch in english) else font, 11,
+                width - 60 * mm, 6 * mm, words=True)
 
     centred(GRADE_ZH[c.grade], y - 28 * mm, font, 64, red)
     centred(GRADE_EN[c.grade].upper(), y - 40 * mm, latin_font, 16, gold)

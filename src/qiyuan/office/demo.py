@@ -125,6 +125,7 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
             result = import_file(path, cga, ACTOR, kind="report", options=Options(received_on=start + timedelta(days=9)))
             graded += result.events
             step("reports", i, len(season) + 1)
+        Event.objects.filter(pk=graded[0].pk).update(name_en="2024 National Gomoku Championship")
         # The championship is a grading event: its proposals are confirmed (the 10-player event is not: BJSH §9(一)).
         grants = confirm_proposals(graded[0], actor=ACTOR)
         publish_due(cga, ACTOR, until=date(2025, 1, 1))

@@ -43,11 +43,12 @@ def certificate_for(serial: str) -> Certificate:
 
 def certificate_pdf(serial: str) -> bytes:
     """The certificate's A4 PDF, with the embedded CJK font."""
-    return render(certificate_for(serial), font=cjk_font())
+    return render(certificate_for(serial), font=font_name())
 
 
-def cjk_font() -> str:
-    """The CJK font the certificate is set in."""
+def font_name() -> str:
+    """The CJK font the certificate is set in (registered with reportlab once). To be the project's embedded
+    font (helper A's, ``font_name()``) when it is on main; until then reportlab's CID font STSong-Light."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 

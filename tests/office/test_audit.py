@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from qiyuan.office.audit.models import AuditLog, record
 from qiyuan.office import registry as services
+from qiyuan.office.grades.grants import grant_grade
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +42,7 @@ def test_every_registry_change_is_audited(make_player, make_association):
     make_association("SH")
     services.rename_player(p, "张叁", actor="x")
     services.change_association(p, "SH", actor="x")
-    services.grant_dan(p, "1d", granted_on=date(2025, 1, 1), granted_by="中国棋院", actor="x")
+    grant_grade(p, "1d", granted_on=date(2025, 1, 1), granted_by="中国棋院", actor="x")
     services.update_identity(p, actor="x", birth_date=date(2000, 1, 1))
     q = make_player("张三")
     services.merge_players(p, q, "x")

@@ -16,6 +16,7 @@ from qiyuan.office.audit.models import AuditLog
 from qiyuan.office import backup
 from qiyuan.office import registry as services
 from qiyuan.office.federation.models import Arbiter, NameChange, Player
+from qiyuan.office.grades.grants import grant_grade
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,7 +42,7 @@ def office(make_player, make_association, resident_id):
                     reference_rating=Decimal("2123.45"), reference_rating_source="RIF")
     services.rename_player(a, "张叁", actor="officer", changed_on=date(2024, 1, 2), reason="更名")
     services.change_association(b, "BJ", actor="officer", changed_on=date(2025, 3, 4))
-    services.grant_dan(a, "2d", granted_on=date(2025, 1, 1), granted_by="中国棋院", actor="officer")
+    grant_grade(a, "2d", granted_on=date(2025, 1, 1), granted_by="中国棋院", actor="officer")
     Arbiter.objects.create(player=a, name="张叁", level="national", recognised_national=True)
     dup = make_player("李娜", gender="F")
     services.merge_players(b, dup, "officer")

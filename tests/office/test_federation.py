@@ -19,6 +19,7 @@ from qiyuan.office.federation.models import (
     mask_id_number,
 )
 from qiyuan.office.registry import RegistryError
+from qiyuan.office.grades.grants import grant_grade
 
 pytestmark = pytest.mark.django_db
 TODAY = date(2026, 11, 30)
@@ -151,13 +152,13 @@ def test_change_to_the_same_association_or_an_unknown_one_is_refused(make_player
 
 def test_bjsh_13_dan_grant_records_body_and_date(make_player):
     p = make_player("张三")
-    services.grant_dan(p, "2d", granted_on=date(2022, 1, 1), granted_by="中国棋院", actor="t")
-    services.grant_dan(p, "1d", granted_on=date(2020, 1, 1), granted_by="RIF", actor="t")
+    grant_grade(p, "2d", granted_on=date(2022, 1, 1), granted_by="中国棋院", actor="t")
+    grant_grade(p, "1d", granted_on=date(2020, 1, 1), granted_by="RIF", actor="t")
     p.refresh_from_db()
     assert p.dan == "2d"  # the latest grant
     assert [h.text for h in services.player_history(p)] == ["1d (RIF)", "2d (中国棋院)"]
     with pytest.raises(RegistryError) as caught:
-        services.grant_dan(p, "10d", granted_on=date(2023, 1, 1), granted_by="", actor="t")
+        grant_grade(p, "10d", granted_on=date(2023, 1, 1), granted_by="", actor="t")
     assert len(caught.value.messages) == 2
 
 

@@ -18,6 +18,7 @@ from qiyuan.office.federation.models import (
     Player,
 )
 from qiyuan.office.registry import RegistryError, merge_players
+from qiyuan.office.grades.grants import grant_grade
 
 
 @pytest.mark.django_db
@@ -28,7 +29,7 @@ def test_merge_moves_history_and_keeps_both_names(make_player, make_association,
     make_association("TJ")
     NameChange.objects.create(player=dup, old_name="张散", new_name="张叁", changed_on=date(2013, 1, 1))
     services.change_association(dup, "TJ", actor="t", changed_on=date(2014, 1, 1))
-    services.grant_dan(dup, "1d", granted_on=date(2014, 6, 1), granted_by="中国棋院", actor="t")
+    grant_grade(dup, "1d", granted_on=date(2014, 6, 1), granted_by="中国棋院", actor="t")
     arbiter = Arbiter.objects.create(player=dup, name="张叁", level="national")
     older = make_player("张三三")
     Player.objects.filter(pk=older.pk).update(merged_into=dup)

@@ -103,7 +103,7 @@ def test_run_a_swiss_event_from_the_desk_and_read_it_in_public(page, browser, li
     visitor.click(f"#standings-table a[href='/players/{registered.federation_id}/']")
     visitor.wait_for_url(re.compile(rf".*/players/{registered.federation_id}/$"))
     body = visitor.inner_text("main")
-    assert "周晓敏" in body and "2009" in body and "2d" in body
+    assert "周晓敏" in body and "2009" in body and "二段" in body  # the grade in the page's language
     assert registered.id_number not in visitor.content() and "2009-04-05" not in visitor.content()
     shot(visitor, "public-player")
     # English on request

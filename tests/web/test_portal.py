@@ -114,7 +114,7 @@ def test_unknown_list_edition_and_bad_date_are_404(client, published):
 def test_player_page_identity_rating_history_and_calculations(client, published):
     a = published["players"][0]
     html = page(client, f"/players/{a.federation_id}/")
-    assert "张三" in html and "1990" in html and "3d" in html
+    assert "张三" in html and "1990" in html and "三段" in html  # the grade in the page's language
     assert_no_id_numbers(html, published["players"])
     assert "<svg" in html and "polyline" in html  # the rating history chart, drawn on the server
     calc = html[html.index('id="event-2025-bj-open"'):]

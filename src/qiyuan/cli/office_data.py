@@ -420,6 +420,11 @@ def _print_demo(console, s, db: Path) -> None:
     console.print("  qiyuan office list export --list CGA --format pdf --out cga.pdf")
     console.print("  qiyuan office verify                             # recompute every edition, bit for bit")
     console.print(f"  qiyuan office period compute --list CGA --player {s.example_player}")
+    if s.grading_events:
+        console.print(f"  qiyuan office dan propose {s.grading_events[0]}     # grades earned ({s.grants} granted)")
+        console.print(f"  qiyuan office dan propose {s.grading_events[-1]}     # not a grading event: why")
+    if s.certificate:
+        console.print(f"  qiyuan office dan certificate {s.certificate} --out certificate.pdf")
     console.print("  qiyuan serve                                     # the portal and the desk in a browser")
 
 

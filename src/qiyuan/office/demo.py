@@ -5,7 +5,9 @@ valid resident ID numbers), the archive of past events imported as history
 files into a CGA Gomoku list (lists in January and July) and a Go list (its
 own calendar: January, May, September), every due list published; then a
 new season arrives as competition report workbooks (matched to the registry
-by ID number, eligibility checked), its list is published, and a late report
+by ID number, eligibility checked) — under the example grant policy, with
+grading standards recorded before the events, so the national championship's
+placings earn grades (段级位) — its list is published, and a late report
 of an already-published period is rated by a correction edition. Finally
 every edition is verified. Seeded: the same seed gives the same federation.
 """
@@ -23,7 +25,11 @@ from pathlib import Path
 from qiyuan.formats.report_xlsx import ReportMeta, write_report
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.exports import find_edition
+from qiyuan.grading.policy import EXAMPLE_FILE, example_text
 from qiyuan.office.federation.models import Arbiter, Association, Player, format_federation_id
+from qiyuan.office.grades.grants import confirm_proposals
+from qiyuan.office.grades.policies import install_policy
+from qiyuan.office.grades.standards import record_standard
 from qiyuan.office.imports import Options, import_file
 from qiyuan.office.periods import correct_period, publish_due
 from qiyuan.office.ratings.models import Edition, RatingList
@@ -59,6 +65,9 @@ class DemoSummary:
     latest: dict[str, str] = field(default_factory=dict)
     verified: bool = False
     example_player: str = ""
+    grading_events: list[str] = field(default_factory=list)  # the season's events with a grading standard
+    grants: int = 0  # grades granted at the first of them
+    certificate: str = ""  # the serial of one of those grants
 
 
 @dataclass
@@ -103,13 +112,22 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
         import_file(s_dir, go, ACTOR, kind="history")
         publish_due(go, ACTOR, until=date(2025, 1, 1))
 
-        # The new season: two national events arrive as competition reports.
+        # The new season: two national events arrive as competition reports. The federation's example grant
+        # policy is in force, and each event's grading standard was recorded a month before it began.
+        install_policy(example_text(), file=EXAMPLE_FILE, actor=ACTOR)
         season = [("2024年全国五子棋锦标赛", date(2024, 8, 10), 36, "swiss", 7),
                   ("2024年全国五子棋精英赛", date(2024, 10, 20), 10, "round_robin", 9)]
+        graded = []
         for i, (name, start, n, fmt, rounds) in enumerate(season, start=1):
+            record_standard(name, start, "national", rating_list=cga, actor=ACTOR, today=start - timedelta(days=30),
+                            note="demo: published with the event's notice")
             path = _report(rng, tmp_path / f"report{i}.xlsx", name, start, gomoku_players, n, fmt, rounds)
-            import_file(path, cga, ACTOR, kind="report", options=Options(received_on=start + timedelta(days=9)))
+            result = import_file(path, cga, ACTOR, kind="report", options=Options(received_on=start + timedelta(days=9)))
+            graded += result.events
             step("reports", i, len(season) + 1)
+        Event.objects.filter(pk=graded[0].pk).update(name_en="2024 National Gomoku Championship")
+        # The championship is a grading event: its proposals are confirmed (the 10-player event is not: BJSH §9(一)).
+        grants = confirm_proposals(graded[0], actor=ACTOR)
         publish_due(cga, ACTOR, until=date(2025, 1, 1))
         # A late report: it ended in June, after the list of 1 July had been published.
         late = _report(rng, tmp_path / "late.xlsx", "2024年全国五子棋团体锦标赛（个人成绩）", date(2024, 6, 22),
@@ -118,7 +136,11 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
         correct_period(cga, date(2024, 7, 1), "late report: 2024年全国五子棋团体锦标赛 received 2024-07-20", ACTOR)
         step("reports", len(season) + 1, len(season) + 1)
     report = verify_all(progress=lambda n, t: step("verify", n, t))
-    return _summary(report.ok, gomoku_players)
+    summary = _summary(report.ok, gomoku_players)
+    summary.grading_events = [e.code for e in graded]
+    summary.grants = len(grants)
+    summary.certificate = grants[0].serial if grants else ""
+    return summary
 
 
 # ---------------------------------------------------------------------------------------------- registry

@@ -17,6 +17,7 @@ from fractions import Fraction
 from qiyuan.office.events.models import Entry
 from qiyuan.office.events.models import Game as GameRow
 from qiyuan.office.federation.models import Player as PlayerRow
+from qiyuan.office.grades.history import grade_on
 from qiyuan.office.ratings.models import ListMember
 from qiyuan.rating.model import Event, EventFormat, Game, Gender, Player, Result, Standing
 from qiyuan.rating.state import NewcomerRecord, PlayerState
@@ -80,10 +81,12 @@ class MemberFacts:
     k_latched: bool
     registered_on: date | None
     reference_rating: Decimal | None
+    dan_granted_by: str = ""  # the body that granted ``dan`` (BJSH §13(五)), "" unknown
 
 
 def engine_player(federation_id: str, m) -> Player:
-    """A list member (``ratings.ListMember``, frozen facts) as the engine's ``Player``."""
+    """A list member (``ratings.ListMember``, frozen facts) as the engine's ``Player``: the grade he held when
+    he joined the list (``member_from_registry``) and, once the engine reads it, the body that granted it."""
     return Player(
         id=federation_id,
         name=federation_id,
@@ -97,11 +100,13 @@ def engine_player(federation_id: str, m) -> Player:
     )
 
 
-def member_from_registry(rating_list, p, *, rating=None, games=0, k_latched=False):
-    """A new ``ListMember`` (unsaved) from a registry player's facts today."""
-    return ListMember(rating_list=rating_list, player=p, gender=p.gender or "", dan=p.dan or "", rating=rating,
-                      games=games, k_latched=k_latched, registered_on=p.registered_on,
-                      reference_rating=p.reference_rating)
+def member_from_registry(rating_list, p, *, on: date, rating=None, games=0, k_latched=False):
+    """A new ``ListMember`` (unsaved) from a registry player's facts: the grade he held on ``on`` (the start
+    of the event that brings him to the list) and the body that granted it — never a grade granted later."""
+    held = grade_on(p, on)
+    return ListMember(rating_list=rating_list, player=p, gender=p.gender or "", dan=held.grade if held else "",
+                      dan_granted_by=held.body if held else "", rating=rating, games=games, k_latched=k_latched,
+                      registered_on=p.registered_on, reference_rating=p.reference_rating)
 
 
 def engine_event(e) -> Event:

@@ -130,9 +130,9 @@ def _members(rating_list, known: set[str], joined_before=None) -> list[tuple[str
     if joined_before is not None:
         qs = qs.filter(joined_at__lte=joined_before)
     rows = qs.values_list("player__federation_id", "gender", "dan", "rating", "games", "k_latched", "registered_on",
-                          "reference_rating")
-    return [(fid, MemberFacts(gender, dan, rating, games, latched, reg, ref))
-            for fid, gender, dan, rating, games, latched, reg, ref in rows if fid not in known]
+                          "reference_rating", "dan_granted_by")
+    return [(fid, MemberFacts(gender, dan, rating, games, latched, reg, ref, body))
+            for fid, gender, dan, rating, games, latched, reg, ref, body in rows if fid not in known]
 
 
 # ---------------------------------------------------------------------------------------------- compute

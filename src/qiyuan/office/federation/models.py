@@ -178,16 +178,30 @@ class DanGrant(models.Model):
     """A dan or kyu grade granted (段级位授予), with the date and the granting body.
 
     Bodies named by the rules (Beijing–Shanghai §13(二)): 中国棋院, RIF, 日本连珠社,
-    the member associations.
+    the member associations. A grant earned at an event names the event and the
+    clause of the grant policy; a grant by the federation itself carries the serial
+    number of its certificate (段位证书); a demotion keeps its reason
+    (``qiyuan.office.grades``).
     """
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="dan_grants")
     grade = models.CharField(max_length=3, choices=[(g, g) for g in DAN_GRADES])
     granted_on = models.DateField()
     granted_by = models.CharField(max_length=100)
+    #: the event whose placing earned it (none for a grade recorded by hand without one)
+    event = models.ForeignKey("events.Event", null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="dan_grants")
+    #: the policy's clause that applied ("national open 3-4"), or "" for a grade recorded by hand
+    clause = models.CharField(max_length=200, blank=True)
+    #: the certificate's serial number (unique; "" when the grant is another body's)
+    serial = models.CharField(max_length=40, blank=True)
+    #: why a lower grade was granted (a demotion); "" for every other grant
+    demotion_reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["player", "granted_on", "id"]
+        constraints = [models.UniqueConstraint(fields=["serial"], condition=~Q(serial=""),
+                                               name="federation_dangrant_unique_serial")]
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.grade} {self.granted_on} ({self.granted_by})"

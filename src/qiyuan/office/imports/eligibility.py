@@ -11,15 +11,20 @@ Go §4).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
+from typing import TypeVar
 
 from qiyuan.office.engine import MemberFacts, engine_player
 from qiyuan.office.federation.models import Arbiter, Player
+from qiyuan.office.grades.history import grade_on
 from qiyuan.office.imports.model import Options, ParsedEvent, Plan
 from qiyuan.office.ratings.models import EditionEntry, ListMember
 from qiyuan.rating.eligibility import ArbiterFacts, EventFacts, OrganiserLevel, check_eligibility, parse_time_control
 from qiyuan.rating.model import EventFormat
 from qiyuan.rating.state import starting_rating
+
+K = TypeVar("K")
 
 
 def check_event(plan: Plan, ev: ParsedEvent, rating_list, options: Options, source: str) -> None:
@@ -65,7 +70,13 @@ def check_event(plan: Plan, ev: ParsedEvent, rating_list, options: Options, sour
 
 def _rated_entrants(rating_list, plan: Plan, on: date) -> set[int]:
     """Draw numbers of the entrants holding a published rating on ``rating_list`` when the event began."""
-    pks = {n: p.pk for n, p in plan.players.items() if p.pk is not None}
+    return rated_players(rating_list, plan.players, on)
+
+
+def rated_players(rating_list, players: Mapping[K, Player], on: date) -> set[K]:
+    """The keys of ``players`` (e.g. draw numbers) holding a published rating on ``rating_list`` on ``on``
+    (before the list's first edition: a rating the rule set starts them from, by the grade held that day)."""
+    pks = {n: p.pk for n, p in players.items() if p.pk is not None}
     ed = rating_list.editions.filter(list_date__lte=on).order_by("-list_date", "-number").first()
     if ed is not None:
         # a record kept by a merge holds the rating its duplicate published (``services.identity``)
@@ -78,10 +89,15 @@ def _rated_entrants(rating_list, plan: Plan, on: date) -> set[int]:
     rules = rating_list.rules()
     members = {m.player_id: m for m in ListMember.objects.filter(rating_list=rating_list, player_id__in=pks.values())}
     out = set()
-    for n, p in plan.players.items():
+    for n, p in players.items():
         m = members.get(p.pk)
-        facts = MemberFacts(p.gender or "", p.dan or "", m.rating if m else None, m.games if m else 0,
-                       m.k_latched if m else False, p.registered_on, p.reference_rating)
+        if p.pk is None:  # a new registration: the grade the report gives
+            dan, body = p.dan or "", ""
+        else:
+            held = grade_on(p, on)
+            dan, body = (held.grade, held.body) if held else ("", "")
+        facts = MemberFacts(p.gender or "", dan, m.rating if m else None, m.games if m else 0,
+                            m.k_latched if m else False, p.registered_on, p.reference_rating, body)
         if starting_rating(rules, engine_player(p.federation_id or "new", facts)) is not None:
             out.add(n)
     return out

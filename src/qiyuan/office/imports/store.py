@@ -49,7 +49,7 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
         Game(event=event, round=r, player1=plan.players[a], player2=plan.players[b], result=res.value, opener=op)
         for r, a, b, res, op in ev.games])
     known = set(ListMember.objects.filter(rating_list=rating_list).values_list("player_id", flat=True))
-    ListMember.objects.bulk_create([member_from_registry(rating_list, p) for p in
+    ListMember.objects.bulk_create([member_from_registry(rating_list, p, on=ev.start_date) for p in
                                     {p.pk: p for p in plan.players.values()}.values() if p.pk not in known])
     batch.summary = {"events": 1, "games": len(ev.games), "players": len(ev.entrants),
                      "new_players": len(plan.new_players)}

@@ -75,7 +75,8 @@ class ListMember(models.Model):
     """A player on a list, with the facts the rule set starts him from, frozen when he joins the list.
 
     Written when an import first brings him to the list (history ``players.csv``: his rating, games
-    and K latch before the history; a report: his registry facts that day). Later changes to the
+    and K latch before the history; a report: his registry facts, with the grade he held on the event's
+    start date and the body that granted it). Later changes to the
     registry (a new dan) never alter a published edition's recomputation: ``verify`` starts every
     player from these frozen facts.
     """
@@ -86,6 +87,8 @@ class ListMember(models.Model):
     player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="list_memberships")
     gender = models.CharField(max_length=1, blank=True)
     dan = models.CharField(max_length=3, blank=True)
+    #: the body that granted ``dan`` (BJSH §13(五): a 中国棋院 dan starts from the table), "" unknown
+    dan_granted_by = models.CharField(max_length=100, blank=True)
     rating = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
     games = models.PositiveIntegerField(default=0)
     k_latched = models.BooleanField(default=False)

@@ -1,4 +1,7 @@
-"""A player's registration and its changes (棋手注册): register, correct, status, rename, move, grant a dan.
+"""A player's registration and its changes (棋手注册): register, correct, status, rename, move.
+
+Grants of a dan or kyu grade are the grades use cases' (``qiyuan.office.grades``); a player registered
+with his grade and its grant date gets the grant through the same checks (``grades.store``).
 
 Every change writes an audit entry (``qiyuan.office.audit``); every check lists
 all its problems at once (``RegistryError.problems``) and stores nothing when
@@ -20,10 +23,11 @@ from qiyuan.office.federation.models import (
     Association,
     AssociationChange,
     Club,
-    DanGrant,
     NameChange,
     Player,
 )
+from qiyuan.office.grades.policies import policy_in_force
+from qiyuan.office.grades.store import check_grant, record_grant
 from qiyuan.office.registry.bodies import resolve_association, resolve_club
 from qiyuan.people import idnumber
 
@@ -84,7 +88,7 @@ def register_player(
     The resident ID must be valid and agree with the birth date and gender
     given; when either is missing it is taken from the ID. ``registered_on``
     defaults to today. A dan given with ``dan_granted_on``/``dan_granted_by``
-    is recorded as a ``DanGrant``.
+    is recorded as a ``DanGrant`` (checked like every grant: body, cap).
     """
     today = _today(today)
     problems: list[str] = []
@@ -118,6 +122,9 @@ def register_player(
         problems.append(f"dan {dan!r} is not a grade (9d…1d, 1k…10k)")
     if dan_granted_on and not dan:
         problems.append("dan grant date given without a dan")
+    if dan in DAN_GRADES and dan_granted_on:  # the grant passes the checks every grant passes (cap, body)
+        problems.extend(check_grant(Player(name=name), dan, granted_on=dan_granted_on, granted_by=dan_granted_by,
+                                    policy=policy_in_force().policy))
     if len(nationality or "") != 3 or not nationality.isalpha():
         problems.append(f"nationality {nationality!r} is not a 3-letter code")
     rating = None
@@ -150,7 +157,8 @@ def register_player(
     )
     insert_with_new_federation_id(player)
     if dan and dan_granted_on:
-        DanGrant.objects.create(player=player, grade=dan, granted_on=dan_granted_on, granted_by=dan_granted_by)
+        player.dan = ""  # the grade comes from the grant recorded now
+        record_grant(player, dan, granted_on=dan_granted_on, granted_by=dan_granted_by)
     record(actor, "player.register", player, federation_id=player.federation_id, name=name)
     return player
 
@@ -283,24 +291,3 @@ def change_association(
         old=change.old.code if change.old else None, new=new_assoc.code if new_assoc else None, reason=reason,
     )
     return change
-
-
-@use_case(REGISTRY)
-def grant_dan(player: Player, grade: str, *, granted_on: date, granted_by: str, actor: object) -> DanGrant:
-    """Record a dan/kyu grade granted (段级位授予); the player's dan becomes their latest grant."""
-    player.refresh_from_db()  # under the registry's lock: check the record as it is now
-    problems = []
-    if grade not in DAN_GRADES:
-        problems.append(f"dan {grade!r} is not a grade (9d…1d, 1k…10k)")
-    if not (granted_by or "").strip():
-        problems.append("the granting body is missing (e.g. 中国棋院, RIF)")
-    if problems:
-        raise RegistryError(problems)
-    grant = DanGrant.objects.create(player=player, grade=grade, granted_on=granted_on, granted_by=granted_by.strip())
-    latest = player.dan_grants.order_by("-granted_on", "-id").first()
-    player.dan = latest.grade
-    player.save()
-    record(actor, "player.dan", player, grade=grade, granted_on=granted_on, granted_by=grant.granted_by)
-    return grant
-
-

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import events, home, office, users
+from .views import events, grades, home, office, users
 
 app_name = "desk"
 urlpatterns = [
@@ -36,6 +36,10 @@ urlpatterns = [
     path("office/imports/", office.imports, name="imports"),
     path("office/imports/<int:batch_id>/", office.import_detail, name="import_detail"),
     path("office/periods/", office.periods, name="periods"),
+    # dan and kyu grades (段级位授予)
+    path("office/grades/", grades.grades, name="grades"),
+    path("office/grades/events/<str:code>/", grades.grade_event, name="grade_event"),
+    path("office/grades/certificates/<str:serial>.pdf", grades.certificate, name="certificate"),
 ]
 
 #: Views reachable without a role (signing in and out).

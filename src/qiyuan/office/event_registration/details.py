@@ -1,0 +1,232 @@
+"""What an organiser registers (``Details``), and its validation: every problem at once, nothing written.
+
+Bad input — a date that is not a date, in the past, or an end before the
+start; an unknown list, association or arbiter; a time control the rules
+cannot read; a number of rounds or players out of range — is refused here,
+before anything is checked against the rules or stored. The command line and
+the desk pass what was typed (dates as ``YYYY-MM-DD`` text, numbers as digits)
+or typed values; both are read the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from qiyuan.calendar.checks import RULES_OF_PLAY, TextRules, in_home_regions
+from qiyuan.errors import Problem, problem
+from qiyuan.office.event_registration.errors import CalendarError
+from qiyuan.office.federation.models import Arbiter, Association
+from qiyuan.office.ratings.models import RatingList
+from qiyuan.rating.eligibility import OrganiserLevel, TimeControl, parse_time_control
+from qiyuan.rating.model import EventFormat
+
+#: the limits of what can be registered (beyond them the input is a mistake)
+MAX_ROUNDS = 99
+MAX_PLAYERS = 9999
+MAX_DAYS = 366
+#: the stored fields' lengths
+_LENGTHS = {"name": 200, "name_en": 200, "city": 100, "organiser": 200, "time_control": 100}
+
+
+@dataclass(frozen=True)
+class Details:
+    """A registration as entered. Dates: ``date`` or ``YYYY-MM-DD``; numbers: ``int`` or digits."""
+
+    name: str = ""
+    list_code: str = ""  # the rating list (等级分名册) it is to be rated on; "" = the only list
+    start_date: date | str | None = None
+    end_date: date | str | None = None
+    city: str = ""
+    rounds: int | str | None = None  # planned rounds (轮数)
+    expected_players: int | str | None = None
+    time_control: str = ""  # 用时, as organisers write it: "每方60分钟", "45 min + 30 s"
+    chief_arbiter: str = ""  # 裁判长, by name (the registry's arbiters)
+    arbiters: Sequence[str] = ()  # 裁判员
+    format: str = EventFormat.SWISS.value
+    organiser: str = ""
+    organiser_level: str = OrganiserLevel.STATE.value
+    association: str = ""  # the association organising or approving it, by code
+    national: bool = False
+    international: bool = False
+    agreed_by_parties: bool = False
+    rules_of_play: str = "national"
+    rif_approved: bool = False
+    grants_grades: bool = False  # 等级赛: grants dan/kyu titles
+    standard_published_on: date | str | None = None  # the day its title standard was published
+    inside_regions: bool | None = None  # None: from the city (the rule set's home regions)
+    name_en: str = ""
+
+
+#: the fields an amendment may change (everything but the list it is rated on)
+AMENDABLE = tuple(f.name for f in dataclasses.fields(Details) if f.name != "list_code")
+
+
+@dataclass(frozen=True)
+class Valid:
+    """Validated details: typed, with the registry's records."""
+
+    details: Details
+    rating_list: RatingList
+    start: date
+    end: date
+    rounds: int
+    expected_players: int
+    time_control: TimeControl
+    chief: Arbiter
+    arbiters: tuple[Arbiter, ...]  # the other arbiters
+    association: Association | None
+    standard_published_on: date | None
+    inside_regions: bool | None
+
+
+def _text(value: object) -> str:
+    return " ".join(str(value or "").split())
+
+
+def _control_characters(text: str) -> bool:
+    return any(unicodedata.category(c) == "Cc" for c in text)
+
+
+def _date(value: date | str | None, what: str, problems: list[Problem], *, required: bool = True) -> date | None:
+    if isinstance(value, date):
+        return value
+    text = (value or "").strip() if isinstance(value, str) else ""
+    if not text:
+        if required:
+            problems.append(problem("the {what} is missing", code="calendar.input", what=what))
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        problems.append(problem("the {what} {value!r} is not a date (write YYYY-MM-DD)", code="calendar.input",
+                                what=what, value=text))
+        return None
+
+
+def _count(value: int | str | None, what: str, low: int, high: int, problems: list[Problem]) -> int | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        problems.append(problem("the number of {what} is missing", code="calendar.input", what=what))
+        return None
+    if isinstance(value, bool):
+        value = str(value)
+    text = str(value).strip()
+    if not text.isdigit() or not text.isascii():
+        problems.append(problem("the number of {what} {value!r} is not a whole number", code="calendar.input",
+                                what=what, value=text))
+        return None
+    n = int(text)
+    if not low <= n <= high:
+        problems.append(problem("the number of {what} must be {low}–{high}, not {value}", code="calendar.input",
+                                what=what, low=low, high=high, value=n))
+        return None
+    return n
+
+
+def _arbiter(name: str, problems: list[Problem]) -> Arbiter | None:
+    found = Arbiter.objects.filter(name=name).first()
+    if found is None:
+        problems.append(problem("unknown arbiter {name!r}: not in the registry (`qiyuan office arbiter add`)",
+                                code="calendar.input", name=name))
+    return found
+
+
+def _rating_list(code: str, problems: list[Problem]) -> RatingList | None:
+    code = (code or "").strip()
+    if code:
+        found = RatingList.objects.filter(code=code).first()
+        if found is None:
+            known = ", ".join(RatingList.objects.values_list("code", flat=True)) or "none"
+            problems.append(problem("unknown rating list {value!r} (lists: {known})", code="calendar.input",
+                                    value=code, known=known))
+        return found
+    lists = list(RatingList.objects.all()[:2])
+    if len(lists) == 1:
+        return lists[0]
+    problems.append(problem("give the rating list the event is to be rated on (lists: {known})",
+                            code="calendar.input", known=", ".join(RatingList.objects.values_list("code", flat=True))
+                            or "none"))
+    return None
+
+
+def validate(d: Details, *, today: date, text_rules_of) -> Valid:
+    """``d`` checked as input (``today``: what "in the past" means); raises ``CalendarError`` with every
+    problem. ``text_rules_of(rating_list)`` gives the list's ``TextRules`` (its home regions)."""
+    problems: list[Problem] = []
+    for field, limit in _LENGTHS.items():
+        value = _text(getattr(d, field))
+        if len(value) > limit:
+            problems.append(problem("the {what} is longer than {limit} characters", code="calendar.input",
+                                    what=field.replace("_", " "), limit=limit))
+        if _control_characters(str(getattr(d, field) or "").replace("\n", " ").replace("\t", " ")):
+            problems.append(problem("the {what} contains control characters", code="calendar.input",
+                                    what=field.replace("_", " ")))
+    if not _text(d.name):
+        problems.append(problem("the event's name is missing", code="calendar.input"))
+    if not _text(d.city):
+        problems.append(problem("the city is missing", code="calendar.input"))
+    rating_list = _rating_list(d.list_code, problems)
+    start = _date(d.start_date, "start date", problems)
+    end = _date(d.end_date, "end date", problems)
+    if start is not None and start < today:
+        problems.append(problem("the start date {start} is in the past (today is {today}): the calendar registers "
+                                "events before they are played", code="calendar.past", start=start.isoformat(),
+                                today=today.isoformat()))
+    if start is not None and end is not None:
+        if end < start:
+            problems.append(problem("the end date {end} is before the start date {start}", code="calendar.input",
+                                    end=end.isoformat(), start=start.isoformat()))
+        elif (end - start).days + 1 > MAX_DAYS:
+            problems.append(problem("the event lasts {days} days; at most {limit}", code="calendar.input",
+                                    days=(end - start).days + 1, limit=MAX_DAYS))
+    standard = _date(d.standard_published_on, "date the title standard was published", problems, required=False)
+    if standard is not None and standard > today:
+        problems.append(problem("the title standard's publication date {day} is in the future: record it once "
+                                "published", code="calendar.input", day=standard.isoformat()))
+    rounds = _count(d.rounds, "rounds", 1, MAX_ROUNDS, problems)
+    players = _count(d.expected_players, "expected players", 2, MAX_PLAYERS, problems)
+    tc = parse_time_control(d.time_control or "")
+    if not _text(d.time_control):
+        problems.append(problem("the time control is missing", code="calendar.input"))
+    elif tc is None:
+        problems.append(problem("the time control {value!r} cannot be read: write e.g. \"每方60分钟\", \"90 min\" or "
+                                "\"45 min + 30 s\"", code="calendar.input", value=d.time_control.strip()))
+    levels = [lvl.value for lvl in OrganiserLevel]
+    if d.organiser_level not in levels:
+        problems.append(problem("the organiser level {value!r} is not one of {known}", code="calendar.input",
+                                value=d.organiser_level, known=", ".join(levels)))
+    formats = [f.value for f in EventFormat]
+    if d.format not in formats:
+        problems.append(problem("the format {value!r} is not one of {known}", code="calendar.input", value=d.format,
+                                known=", ".join(formats)))
+    if d.rules_of_play not in RULES_OF_PLAY:
+        problems.append(problem("the rules of play {value!r} are not one of {known}", code="calendar.input",
+                                value=d.rules_of_play, known=", ".join(RULES_OF_PLAY)))
+    association = None
+    if _text(d.association):
+        association = Association.objects.filter(code=_text(d.association)).first()
+        if association is None:
+            problems.append(problem("unknown association {value!r} (`qiyuan office association list`)",
+                                    code="calendar.input", value=_text(d.association)))
+    chief = None
+    if not _text(d.chief_arbiter):
+        problems.append(problem("the chief arbiter (裁判长) is missing", code="calendar.input"))
+    else:
+        chief = _arbiter(_text(d.chief_arbiter), problems)
+    others: list[Arbiter] = []
+    seen = {_text(d.chief_arbiter)}
+    for name in d.arbiters:
+        name = _text(name)
+        if name and name not in seen:
+            seen.add(name)
+            found = _arbiter(name, problems)
+            if found is not None:
+                others.append(found)
+    if problems:
+        raise CalendarError(problems)
+    rules: TextRules = text_rules_of(rating_list)
+    inside = d.inside_regions if rules.home_regions and d.inside_regions is not None else in_home_regions(d.city, rules)
+    return Valid(d, rating_list, start, end, rounds, players, tc, chief, tuple(others), association, standard, inside)

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from qiyuan.calendar.checks import Finding
 from qiyuan.calendar.compare import Outline, differences, registered_for
+from qiyuan.errors import Problem, problem
 from qiyuan.office.calendar.models import Registration
 from qiyuan.office.event_registration.assess import LIVE
 
@@ -39,6 +40,13 @@ class RegistrationMatch:
 
     registration: Registration
     differences: tuple[Finding, ...]
+
+    def problems(self, source: str) -> list[Problem]:
+        """The differences, each a problem of the file ``source`` that the officer must see before the import."""
+        r = self.registration
+        return [problem("differs from its registration {ref} ({name}): " + d.message, file=source,
+                        code="import.registration", ref=r.code, name=r.name, **(d.params or {}))
+                for d in self.differences]
 
     @property
     def note(self) -> str:

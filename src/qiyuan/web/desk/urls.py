@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import events, home, office, users
+from .views import calendar, events, home, office, users
 
 app_name = "desk"
 urlpatterns = [
@@ -31,6 +31,12 @@ urlpatterns = [
     path("office/imports/", office.imports, name="imports"),
     path("office/imports/<int:batch_id>/", office.import_detail, name="import_detail"),
     path("office/periods/", office.periods, name="periods"),
+    # the event calendar (赛事注册)
+    path("calendar/", calendar.index, name="calendar"),
+    path("calendar/new/", calendar.new, name="calendar_new"),
+    path("calendar/<str:code>/", calendar.detail, name="calendar_detail"),
+    path("calendar/<str:code>/amend/", calendar.amend, name="calendar_amend"),
+    path("calendar/<str:code>/act/", calendar.act, name="calendar_act"),
 ]
 
 #: Views reachable without a role (signing in and out).

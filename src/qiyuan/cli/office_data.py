@@ -429,6 +429,7 @@ def _print_demo(console, s, db: Path) -> None:
     console.print("  qiyuan office list show                          # lists and editions")
     console.print("  qiyuan office list export --list CGA --format pdf --out cga.pdf")
     console.print("  qiyuan office verify                             # recompute every edition, bit for bit")
+    console.print("  qiyuan office calendar list                      # the event calendar (赛事注册)")
     console.print(f"  qiyuan office period compute --list CGA --player {s.example_player}")
     console.print("  qiyuan serve                                     # the portal and the desk in a browser")
 

@@ -5,9 +5,13 @@ valid resident ID numbers), the archive of past events imported as history
 files into a CGA Gomoku list (lists in January and July) and a Go list (its
 own calendar: January, May, September), every due list published; then a
 new season arrives as competition report workbooks (matched to the registry
-by ID number, eligibility checked), its list is published, and a late report
+by ID number, eligibility checked; the championship was registered in the
+event calendar beforehand, and its report is matched to that registration),
+its list is published, and a late report
 of an already-published period is rated by a correction edition. Finally
-every edition is verified. Seeded: the same seed gives the same federation.
+an upcoming national event is registered and approved (the public calendar
+shows it), and every edition is verified. Seeded: the same seed gives the same
+federation (the upcoming event's dates follow today's date).
 """
 
 from __future__ import annotations
@@ -21,10 +25,12 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from qiyuan.formats.report_xlsx import ReportMeta, write_report
+from qiyuan.office.event_registration import Details, approve_registration, register_event
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.exports import find_edition
 from qiyuan.office.federation.models import Arbiter, Association, Player, format_federation_id
 from qiyuan.office.imports import Options, import_file
+from qiyuan.office.imports.parse import parse
 from qiyuan.office.periods import correct_period, publish_due
 from qiyuan.office.ratings.models import Edition, RatingList
 from qiyuan.office.setup import init_office
@@ -108,6 +114,8 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
                   ("2024年全国五子棋精英赛", date(2024, 10, 20), 10, "round_robin", 9)]
         for i, (name, start, n, fmt, rounds) in enumerate(season, start=1):
             path = _report(rng, tmp_path / f"report{i}.xlsx", name, start, gomoku_players, n, fmt, rounds)
+            if i == 1:
+                _registered_before(path, cga)
             import_file(path, cga, ACTOR, kind="report", options=Options(received_on=start + timedelta(days=9)))
             step("reports", i, len(season) + 1)
         publish_due(cga, ACTOR, until=date(2025, 1, 1))
@@ -117,6 +125,7 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
         import_file(late, cga, ACTOR, kind="report", options=Options(received_on=date(2024, 7, 20)))
         correct_period(cga, date(2024, 7, 1), "late report: 2024年全国五子棋团体锦标赛 received 2024-07-20", ACTOR)
         step("reports", len(season) + 1, len(season) + 1)
+    _upcoming(date.today())
     report = verify_all(progress=lambda n, t: step("verify", n, t))
     return _summary(report.ok, gomoku_players)
 
@@ -290,6 +299,35 @@ def _report(rng: random.Random, path: Path, name: str, start: date, players: lis
     write_report(t, path, ReportMeta(format=fmt, organizer="中国围棋协会五子棋分会", host="demo",
                                      report_date=start + timedelta(days=5)))
     return path
+
+
+# ---------------------------------------------------------------------------------------------- calendar
+
+
+def _registered_before(path: Path, rating_list) -> None:
+    """The season's championship was registered in the calendar (赛事注册) four months ahead and approved, so
+    its report is matched to the registration and the public calendar links it to its results."""
+    ev = parse("report", path, Options())
+    applied = ev.start_date - timedelta(days=120)
+    reg = register_event(Details(
+        name=ev.name, list_code=rating_list.code, start_date=ev.start_date, end_date=ev.end_date, city=ev.city,
+        rounds=ev.rounds, expected_players=len(ev.entrants), time_control=ev.time_control,
+        chief_arbiter=ev.chief_arbiter, arbiters=tuple(ev.arbiters), format=ev.format, organiser=ev.organiser,
+        organiser_level="state", national=True), actor=ACTOR, today=applied)
+    approve_registration(reg.code, actor=ACTOR, today=applied)
+
+
+def _upcoming(today: date) -> None:
+    """An upcoming national round robin, registered and approved: the public calendar and its feed show it.
+    (The docs register the next national championship by hand: ``docs/office.md``, "The event calendar".)"""
+    start = today + timedelta(days=60)
+    reg = register_event(Details(
+        name=f"{start.year}年全国五子棋精英赛", name_en=f"{start.year} National Gomoku Masters", list_code="CGA",
+        start_date=start, end_date=start + timedelta(days=4), city="杭州", rounds=9, expected_players=10,
+        time_control="每方90分钟", chief_arbiter=ARBITERS[3][0], arbiters=(ARBITERS[0][0], ARBITERS[1][0]),
+        format="round_robin", organiser="中国围棋协会五子棋分会", organiser_level="state", national=True),
+        actor=ACTOR, today=today)
+    approve_registration(reg.code, actor=ACTOR, today=today)
 
 
 # ---------------------------------------------------------------------------------------------- summary

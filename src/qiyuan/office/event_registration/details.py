@@ -14,7 +14,7 @@ import dataclasses
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from qiyuan.calendar.checks import RULES_OF_PLAY, TextRules, in_home_regions
 from qiyuan.errors import Problem, problem
@@ -83,6 +83,38 @@ class Valid:
     inside_regions: bool | None
 
 
+_TEXT_FIELDS = ("name", "name_en", "list_code", "city", "time_control", "chief_arbiter", "format", "organiser",
+                "organiser_level", "association", "rules_of_play")
+_FLAGS = ("national", "international", "agreed_by_parties", "rif_approved", "grants_grades")
+
+
+def _cleaned(d: Details, problems: list[Problem]) -> Details:
+    """``d`` with every text a ``str``, the arbiters a tuple of names and the yes/no fields booleans (whatever
+    a caller passed): what the checks below read."""
+    texts = {f: "" if getattr(d, f) is None else str(getattr(d, f)) for f in _TEXT_FIELDS}
+    flags = {}
+    for f in _FLAGS:
+        value = getattr(d, f)
+        if not isinstance(value, bool):
+            problems.append(problem("{what} must be yes or no, not {value!r}", code="calendar.input",
+                                    what=f.replace("_", " "), value=value))
+            value = False
+        flags[f] = value
+    inside = d.inside_regions
+    if inside is not None and not isinstance(inside, bool):
+        problems.append(problem("inside regions must be yes, no or unknown, not {value!r}", code="calendar.input",
+                                value=inside))
+        inside = None
+    arbiters = d.arbiters
+    if isinstance(arbiters, str):
+        arbiters = (arbiters,)
+    elif not isinstance(arbiters, (list, tuple)):
+        problems.append(problem("the arbiters must be a list of names", code="calendar.input"))
+        arbiters = ()
+    return dataclasses.replace(d, **texts, **flags, inside_regions=inside,
+                               arbiters=tuple("" if a is None else str(a) for a in arbiters))
+
+
 def _text(value: object) -> str:
     return " ".join(str(value or "").split())
 
@@ -92,6 +124,8 @@ def _control_characters(text: str) -> bool:
 
 
 def _date(value: date | str | None, what: str, problems: list[Problem], *, required: bool = True) -> date | None:
+    if isinstance(value, datetime):
+        return value.date()
     if isinstance(value, date):
         return value
     text = (value or "").strip() if isinstance(value, str) else ""
@@ -156,6 +190,7 @@ def validate(d: Details, *, today: date, text_rules_of) -> Valid:
     """``d`` checked as input (``today``: what "in the past" means); raises ``CalendarError`` with every
     problem. ``text_rules_of(rating_list)`` gives the list's ``TextRules`` (its home regions)."""
     problems: list[Problem] = []
+    d = _cleaned(d, problems)
     for field, limit in _LENGTHS.items():
         value = _text(getattr(d, field))
         if len(value) > limit:

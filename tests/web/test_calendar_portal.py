@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db
 
 TODAY = date.today()
 SOON = TODAY + timedelta(days=40)
+PAST = TODAY - timedelta(days=100)
 
 
 @pytest.fixture
@@ -52,13 +53,13 @@ def calendar(db):
         "national": reg("2027年全国五子棋锦标赛", SOON, name_en="2027 National Gomoku Championship"),
         "shanghai": reg("上海五子棋公开赛", SOON + timedelta(days=35), city="上海", list_code="BJSH",
                         organiser_level="local", agreed_by_parties=True),
-        "past": reg("2024年全国五子棋锦标赛", date(2024, 8, 10), today=date(2024, 4, 1)),
+        "past": reg("2024年全国五子棋锦标赛", PAST, today=PAST - timedelta(days=120)),
         "pending": reg("待批准的比赛", SOON + timedelta(days=3), city="广州", approve=False),
     }
     out["refused"] = refuse_registration(reg("被拒绝的比赛", SOON + timedelta(days=5), approve=False).code, "x",
                                          actor="officer")
     event = Event.objects.create(code="CGA-20240813-abc", name="2024年全国五子棋锦标赛", format="swiss",
-                                 start_date=date(2024, 8, 10), end_date=date(2024, 8, 12), rating_list=cga)
+                                 start_date=PAST, end_date=PAST + timedelta(days=2), rating_list=cga)
     Registration.objects.filter(pk=out["past"].pk).update(event=event)
     return out
 
@@ -149,3 +150,23 @@ def test_an_empty_calendar_is_a_valid_feed(client, db):
     cal = Calendar.from_ical(client.get("/calendar.ics").content)
     assert cal.walk("VEVENT") == [] and cal.get("prodid")
     assert "暂无即将举行的赛事" in text_of(client, "/calendar/")
+
+
+def test_ics_is_tagged_by_what_it_is_made_of(client, calendar):
+    first = client.get("/calendar.ics")
+    tag = first["ETag"]
+    assert client.get("/calendar.ics", HTTP_IF_NONE_MATCH=tag).status_code == 304
+    approve_registration(calendar["pending"].code, actor="officer", override_reason="test")
+    again = client.get("/calendar.ics", HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 200 and again["ETag"] != tag
+    assert "待批准的比赛" in again.content.decode()
+
+
+def test_the_feed_leaves_out_events_over_a_year_old(client, calendar):
+    from qiyuan.web.portal.views.calendar import FEED_DAYS_BACK
+
+    Registration.objects.filter(pk=calendar["past"].pk).update(
+        start_date=TODAY - timedelta(days=FEED_DAYS_BACK + 5), end_date=TODAY - timedelta(days=FEED_DAYS_BACK + 1))
+    summaries = {str(e["summary"]) for e in Calendar.from_ical(client.get("/calendar.ics").content).walk("VEVENT")}
+    assert "2024年全国五子棋锦标赛" not in summaries and "2027年全国五子棋锦标赛" in summaries
+    assert "2024年全国五子棋锦标赛" in text_of(client, "/calendar/")  # the page lists every past event

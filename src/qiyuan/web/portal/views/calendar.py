@@ -8,8 +8,11 @@ details, the officer's reasons) is not shown.
 
 from __future__ import annotations
 
+import hashlib
 import re
+from datetime import timedelta
 
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -85,11 +88,33 @@ def _description(r) -> str:
     ])
 
 
+#: how far back the feed reaches (the page lists every past event)
+FEED_DAYS_BACK = 366
+
+
 def ics(request):
-    """``/calendar.ics``: the approved events (the page's list and city filters apply) as iCalendar."""
+    """``/calendar.ics``: the approved events (the page's list and city filters apply) that have not ended more
+    than a year ago, as iCalendar; cached and tagged by what it is made of, so a subscriber's poll is cheap."""
     chosen, _problems = _filters(request)
     chosen["month"] = None  # a subscription follows the calendar, not one month of it
-    rows = public_calendar(**chosen).select_related("chief_arbiter")
+    rows = public_calendar(**chosen).filter(end_date__gte=timezone.localdate() - timedelta(days=FEED_DAYS_BACK))
+    made_of = list(rows.values_list("code", "decided_at", "event__code"))
+    tag = '"' + hashlib.sha256(repr((get_language(), made_of)).encode()).hexdigest()[:32] + '"'
+    if request.headers.get("If-None-Match") == tag:
+        response = HttpResponse(status=304)
+    else:
+        key = f"calendar.ics:{request.get_host()}:{tag}"
+        body = cache.get(key)
+        if body is None:
+            body = _feed(request, rows.select_related("chief_arbiter"))
+            cache.set(key, body, 24 * 3600)
+        response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+        response["Content-Disposition"] = 'inline; filename="calendar.ics"'
+    response["ETag"] = tag
+    return response
+
+
+def _feed(request, rows) -> bytes:
     events = []
     for r in rows:
         url = (reverse("portal:event", args=[r.event.code]) if r.event_id
@@ -98,7 +123,4 @@ def ics(request):
             uid=f"{r.code}@qiyuan-calendar", summary=_name(r), start=r.start_date, end=r.end_date,
             stamp=max(t for t in (r.registered_at, r.decided_at) if t is not None), location=city_label(r.city),
             description=_description(r), url=request.build_absolute_uri(url), categories=(r.rating_list.code,)))
-    body = feed(events, name=_("棋院赛事日历"), description=_("已批准的等级分赛事"))
-    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
-    response["Content-Disposition"] = 'inline; filename="calendar.ics"'
-    return response
+    return feed(events, name=_("棋院赛事日历"), description=_("已批准的等级分赛事"))

@@ -387,6 +387,8 @@ def test_bad_input_every_problem_at_once_nothing_written(office):
     ({"rounds": "99999999999999999999"}, "the number of rounds must be 1–99"),
     ({"rounds": "３"}, "the number of rounds '３' is not a whole number"),
     ({"time_control": ""}, "the time control is missing"),
+    ({"time_control": "9223372036854775808"}, "the time control '9223372036854775808' reads as"),
+    ({"time_control": "60 min + 99999 s"}, "at most 1440 min + 3600 s"),
     ({"chief_arbiter": ""}, "the chief arbiter (裁判长) is missing"),
     ({"rules_of_play": "renju"}, "the rules of play 'renju' are not one of national, rif"),
     ({"end_date": "2028-06-01"}, "the event lasts 419 days; at most 366"),

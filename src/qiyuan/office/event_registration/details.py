@@ -28,6 +28,8 @@ from qiyuan.rating.model import EventFormat
 MAX_ROUNDS = 99
 MAX_PLAYERS = 9999
 MAX_DAYS = 366
+MAX_MINUTES = 24 * 60  # a first period of a day
+MAX_INCREMENT = 3600
 #: the stored fields' lengths
 _LENGTHS = {"name": 200, "name_en": 200, "city": 100, "organiser": 200, "time_control": 100}
 
@@ -229,6 +231,10 @@ def validate(d: Details, *, today: date, text_rules_of) -> Valid:
     elif tc is None:
         problems.append(problem("the time control {value!r} cannot be read: write e.g. \"每方60分钟\", \"90 min\" or "
                                 "\"45 min + 30 s\"", code="calendar.input", value=d.time_control.strip()))
+    elif tc.base_minutes > MAX_MINUTES or tc.increment_seconds > MAX_INCREMENT:
+        problems.append(problem("the time control {value!r} reads as {tc}: at most {minutes} min + {seconds} s",
+                                code="calendar.input", value=d.time_control.strip()[:40], tc=str(tc)[:40],
+                                minutes=MAX_MINUTES, seconds=MAX_INCREMENT))
     levels = [lvl.value for lvl in OrganiserLevel]
     if d.organiser_level not in levels:
         problems.append(problem("the organiser level {value!r} is not one of {known}", code="calendar.input",

@@ -127,7 +127,7 @@ def test_ics_validates_and_lists_the_approved_events(client, calendar):
         assert type(start) is date and type(end) is date and end > start  # all-day; DTEND is exclusive
     national = next(e for e in events if str(e["summary"]) == "2027年全国五子棋锦标赛")
     assert national.decoded("dtstart") == SOON and national.decoded("dtend") == SOON + timedelta(days=3)
-    assert str(national["location"]) == "北京" and "用时：60 min" in str(national["description"])
+    assert str(national["location"]) == "北京" and "用时：60 分钟" in str(national["description"])
     past = next(e for e in events if str(e["summary"]) == "2024年全国五子棋锦标赛")
     assert str(past["url"]).endswith("/events/CGA-20240813-abc/")
 

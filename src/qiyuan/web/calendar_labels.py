@@ -28,10 +28,22 @@ def city_label(city: str) -> str:
     return "".join(lazy_pinyin(city)).capitalize()
 
 
+def time_control_label(minutes: int, increment: int = 0) -> str:
+    """用时 in the page's language: ``60 分钟 + 30 秒`` / ``60 min + 30 s``."""
+    text = gettext("%(m)d 分钟") % {"m": minutes}
+    return text + (" + " + gettext("%(s)d 秒") % {"s": increment} if increment else "")
+
+
 def status_label(code: str) -> str:
     return str(REGISTRATION_STATUS.get(code, code))
 
 
 def translated(findings) -> list[dict]:
-    """Findings (``qiyuan.calendar.checks.Finding``) as ``{"clause", "text"}`` in the page's language."""
-    return [{"clause": f.clause, "text": f.text(gettext)} for f in findings]
+    """Findings (``qiyuan.calendar.checks.Finding``) as ``{"clause", "text", "lang"}`` in the page's language;
+    ``lang`` is ``en`` where a message has no translation yet (the page marks it as English)."""
+    out = []
+    for f in findings:
+        text = f.text(gettext)
+        english = gettext(f.message) == f.message and not (get_language() or "").startswith("en")
+        out.append({"clause": f.clause, "text": text, "lang": "en" if english else ""})
+    return out

@@ -24,7 +24,7 @@ from qiyuan.formats.ical import FeedEvent, feed
 from qiyuan.office.event_registration import cities, public_calendar, upcoming_and_past
 from qiyuan.office.ratings.models import RatingList
 
-from ...calendar_labels import city_label
+from ...calendar_labels import city_label, time_control_label
 from ...labels import event_format_label
 
 _MONTH = re.compile(r"^(\d{4})-(\d{2})$")
@@ -63,6 +63,8 @@ def _filters(request) -> tuple[dict, list[str]]:
 
 def _row(r) -> dict:
     return {"r": r, "name": _name(r), "format": event_format_label(r.format), "city": city_label(r.city),
+            "name_lang": "zh-Hans" if _english() and not r.name_en else "",
+            "time_control": time_control_label(r.time_minutes, r.time_increment),
             "list_title": (r.rating_list.title_en if _english() and r.rating_list.title_en else r.rating_list.title)}
 
 
@@ -79,7 +81,7 @@ def index(request):
 
 
 def _description(r) -> str:
-    tc = f"{r.time_minutes} min" + (f" + {r.time_increment} s" if r.time_increment else "")
+    tc = time_control_label(r.time_minutes, r.time_increment)
     return "\n".join([
         _row(r)["list_title"],
         _("%(format)s，%(rounds)d 轮") % {"format": event_format_label(r.format), "rounds": r.rounds},

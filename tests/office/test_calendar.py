@@ -383,6 +383,8 @@ def test_bad_input_every_problem_at_once_nothing_written(office):
     ({"end_date": ""}, "the end date is missing"),
     ({"name": " "}, "the event's name is missing"),
     ({"name": "名\x00称"}, "the name contains control characters"),
+    ({"list_code": "C\x00GA"}, "the list code contains control characters"),
+    ({"arbiters": ("吴\x00裁判",)}, "an arbiter's name contains control characters"),
     ({"city": "北" * 101}, "the city is longer than 100 characters"),
     ({"rounds": "99999999999999999999"}, "the number of rounds must be 1–99"),
     ({"rounds": "３"}, "the number of rounds '３' is not a whole number"),

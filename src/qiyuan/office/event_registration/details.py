@@ -94,6 +94,11 @@ def _cleaned(d: Details, problems: list[Problem]) -> Details:
     """``d`` with every text a ``str``, the arbiters a tuple of names and the yes/no fields booleans (whatever
     a caller passed): what the checks below read."""
     texts = {f: "" if getattr(d, f) is None else str(getattr(d, f)) for f in _TEXT_FIELDS}
+    for f, value in texts.items():
+        if _control_characters(value.replace("\n", " ").replace("\t", " ")):
+            problems.append(problem("the {what} contains control characters", code="calendar.input",
+                                    what=f.replace("_", " ")))
+            texts[f] = ""  # never looked up nor stored
     flags = {}
     for f in _FLAGS:
         value = getattr(d, f)
@@ -113,8 +118,14 @@ def _cleaned(d: Details, problems: list[Problem]) -> Details:
     elif not isinstance(arbiters, (list, tuple)):
         problems.append(problem("the arbiters must be a list of names", code="calendar.input"))
         arbiters = ()
-    return dataclasses.replace(d, **texts, **flags, inside_regions=inside,
-                               arbiters=tuple("" if a is None else str(a) for a in arbiters))
+    names = []
+    for a in arbiters:
+        a = "" if a is None else str(a)
+        if _control_characters(a):
+            problems.append(problem("an arbiter's name contains control characters", code="calendar.input"))
+            a = ""
+        names.append(a)
+    return dataclasses.replace(d, **texts, **flags, inside_regions=inside, arbiters=tuple(names))
 
 
 def _text(value: object) -> str:
@@ -198,9 +209,6 @@ def validate(d: Details, *, today: date, text_rules_of) -> Valid:
         if len(value) > limit:
             problems.append(problem("the {what} is longer than {limit} characters", code="calendar.input",
                                     what=field.replace("_", " "), limit=limit))
-        if _control_characters(str(getattr(d, field) or "").replace("\n", " ").replace("\t", " ")):
-            problems.append(problem("the {what} contains control characters", code="calendar.input",
-                                    what=field.replace("_", " ")))
     if not _text(d.name):
         problems.append(problem("the event's name is missing", code="calendar.input"))
     if not _text(d.city):

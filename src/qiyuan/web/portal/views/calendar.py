@@ -38,20 +38,25 @@ def _name(r) -> str:
     return r.name_en if _english() and r.name_en else r.name
 
 
+def _param(request, name: str) -> str:
+    """A query parameter without control characters (a NUL never reaches the database)."""
+    return "".join(c for c in (request.GET.get(name) or "") if c >= " " and c != "\x7f").strip()
+
+
 def _filters(request) -> tuple[dict, list[str]]:
     """The page's filters from the query (unknown values are said, and ignored)."""
     problems = []
     out = {"list_code": None, "city": None, "month": None}
-    code = (request.GET.get("list") or "").strip()
+    code = _param(request, "list")
     if code:
         if RatingList.objects.filter(code=code).exists():
             out["list_code"] = code
         else:
             problems.append(_("没有代码为 %(code)s 的榜单。") % {"code": code[:32]})
-    city = (request.GET.get("city") or "").strip()
+    city = _param(request, "city")
     if city:
         out["city"] = city[:100]
-    month = (request.GET.get("month") or "").strip()
+    month = _param(request, "month")
     if month:
         m = _MONTH.match(month)
         if m and 1 <= int(m.group(2)) <= 12 and 1900 <= int(m.group(1)) <= 9999:

@@ -104,3 +104,17 @@ def test_which_registration_a_report_belongs_to():
     next_year = outline(start=date(2025, 8, 10), end=date(2025, 8, 13))
     assert registered_for(outline(), [(next_year, "next"), (a, "a")]) == "a"
     assert registered_for(outline(city="广州", name="别的比赛"), [(a, "a")]) is None
+
+
+def test_a_desk_event_starts_from_its_approved_registration(office):
+    from qiyuan.office.event_registration import approve_registration, desk_start, runnable
+
+    waiting = registered(name="待批准", city="广州", organiser_level="regional")
+    reg = approve_registration(registered(arbiters=("吴裁判",)).code, actor="officer", today=date(2024, 4, 1))
+    assert [r.code for r in runnable(date(2024, 8, 1))] == [reg.code]  # approved ones only
+    assert waiting.code not in [r.code for r in runnable(date(2024, 8, 1))]
+    start = desk_start(reg)
+    assert (start.name, start.start, start.end, start.city, start.format, start.rounds, start.time_control,
+            start.chief_arbiter, start.arbiters) == ("2024年全国五子棋锦标赛", START, date(2024, 8, 13), "北京",
+                                                     "swiss", 5, "每方60分钟", "周裁判", ("吴裁判",))
+    assert runnable(date(2024, 8, 30)).count() == 0  # over for more than a week

@@ -22,12 +22,20 @@ from qiyuan.office.event_registration.cases import (
 )
 from qiyuan.office.event_registration.details import AMENDABLE, Details
 from qiyuan.office.event_registration.errors import CalendarError
-from qiyuan.office.event_registration.queries import cities, public_calendar, registrations, upcoming_and_past
+from qiyuan.office.event_registration.queries import (
+    DeskStart,
+    cities,
+    desk_start,
+    public_calendar,
+    registrations,
+    runnable,
+    upcoming_and_past,
+)
 from qiyuan.office.event_registration.results import RegistrationMatch, link_result, match
 
 __all__ = [
-    "AMENDABLE", "CALENDAR", "CalendarError", "Details", "RegistrationMatch", "amend_registration",
-    "approve_registration", "cities", "details_of", "find_registration", "findings", "link_result", "match",
-    "problems_of", "public_calendar", "refuse_registration", "register_event", "registrations",
-    "upcoming_and_past", "withdraw_registration",
+    "AMENDABLE", "CALENDAR", "CalendarError", "DeskStart", "Details", "RegistrationMatch", "amend_registration",
+    "approve_registration", "cities", "desk_start", "details_of", "find_registration", "findings", "link_result",
+    "match", "problems_of", "public_calendar", "refuse_registration", "register_event", "registrations",
+    "runnable", "upcoming_and_past", "withdraw_registration",
 ]

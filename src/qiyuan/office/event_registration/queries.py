@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, timedelta
 
 from django.db.models import QuerySet
 
@@ -47,3 +48,36 @@ def cities() -> list[str]:
     """The cities of the approved registrations (the calendar's city filter)."""
     return sorted(set(Registration.objects.filter(status=Registration.Status.APPROVED)
                       .values_list("city", flat=True)))
+
+
+@dataclass(frozen=True)
+class DeskStart:
+    """What a desk event starts from when it is the registered event (issue 14, item 3): the new-event form's
+    name, dates, city, format, rounds, time control, arbiters and organiser, as registered."""
+
+    code: str
+    name: str
+    start: date
+    end: date
+    city: str
+    format: str
+    rounds: int
+    time_control: str
+    chief_arbiter: str
+    arbiters: tuple[str, ...]
+    organiser: str
+    organiser_level: str
+
+
+def runnable(today: date) -> QuerySet:
+    """Approved registrations without a result yet that have not ended more than a week ago: the events a desk
+    event may start from, soonest first."""
+    return (Registration.objects.filter(status=Registration.Status.APPROVED, event__isnull=True,
+                                        end_date__gte=today - timedelta(days=7))
+            .select_related("chief_arbiter").order_by("start_date", "code"))
+
+
+def desk_start(r: Registration) -> DeskStart:
+    """The registration as the desk's new-event form takes it."""
+    return DeskStart(r.code, r.name, r.start_date, r.end_date, r.city, r.format, r.rounds, r.time_control,
+                     r.chief_arbiter.name, tuple(r.arbiter_names), r.organiser, r.organiser_level)

@@ -178,11 +178,13 @@ class Clash:
     same_level: bool
 
     def finding(self) -> Finding:
-        why = {(True, True): "same dates, same city and same organiser level",
-               (True, False): "same dates and same city",
-               (False, True): "same dates and same organiser level"}[(self.same_city, self.same_level)]
-        return finding(CLASH_CLAUSE, "clashes with {ref} {name} ({start} – {end}): " + why, ref=self.code,
-                       name=self.name, start=self.start.isoformat(), end=self.end.isoformat())
+        message = {
+            (True, True): "clashes with {ref} {name} ({start} – {end}): same dates, same city and same organiser level",
+            (True, False): "clashes with {ref} {name} ({start} – {end}): same dates and same city",
+            (False, True): "clashes with {ref} {name} ({start} – {end}): same dates and same organiser level",
+        }[(self.same_city, self.same_level)]
+        return finding(CLASH_CLAUSE, message, ref=self.code, name=self.name, start=self.start.isoformat(),
+                       end=self.end.isoformat())
 
 
 @dataclass(frozen=True, slots=True)

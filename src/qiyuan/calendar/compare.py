@@ -68,13 +68,43 @@ def _same_time_control(a: str, b: str) -> bool:
     return _key(a) == _key(b)
 
 
+#: each difference: its message, and the same as a problem of the imported file (each template whole)
+DIFFERENCES = {
+    "dates": ("dates: registered {registered}, the report says {reported}",
+              "differs from its registration {ref} ({name}): dates: registered {registered}, the report says "
+              "{reported}"),
+    "name": ("name: registered {registered}, the report says {reported}",
+             "differs from its registration {ref} ({name}): name: registered {registered}, the report says "
+             "{reported}"),
+    "city": ("city: registered {registered}, the report says {reported}",
+             "differs from its registration {ref} ({name}): city: registered {registered}, the report says "
+             "{reported}"),
+    "format": ("format: registered {registered}, the report says {reported}",
+               "differs from its registration {ref} ({name}): format: registered {registered}, the report says "
+               "{reported}"),
+    "rounds": ("rounds: registered {registered}, the report says {reported}",
+               "differs from its registration {ref} ({name}): rounds: registered {registered}, the report says "
+               "{reported}"),
+    "time control": ("time control: registered {registered}, the report says {reported}",
+                     "differs from its registration {ref} ({name}): time control: registered {registered}, the "
+                     "report says {reported}"),
+    "chief arbiter": ("chief arbiter: registered {registered}, the report says {reported}",
+                      "differs from its registration {ref} ({name}): chief arbiter: registered {registered}, the "
+                      "report says {reported}"),
+    "arbiters": ("arbiters: registered {registered}, the report says {reported}",
+                 "differs from its registration {ref} ({name}): arbiters: registered {registered}, the report "
+                 "says {reported}"),
+}
+#: a difference's message → the same as a problem of the imported file
+AS_FILE_PROBLEM = dict(DIFFERENCES.values())
+
+
 def differences(registered: Outline, reported: Outline) -> tuple[Finding, ...]:
     """Every way the report differs from its registration (the registered value, then the report's)."""
     out: list[Finding] = []
 
     def differ(what: str, was: object, now: object) -> None:
-        out.append(finding("", what + ": registered {registered}, the report says {reported}",
-                           registered=str(was) if was not in ("", None) else "—",
+        out.append(finding("", DIFFERENCES[what][0], registered=str(was) if was not in ("", None) else "—",
                            reported=str(now) if now not in ("", None) else "—"))
 
     if (registered.start, registered.end) != (reported.start, reported.end):

@@ -121,14 +121,32 @@ def _actor_name(actor: object) -> str:
     return actor.get_username() if hasattr(actor, "get_username") else str(actor)
 
 
+#: why an action is refused by the registration's status (each template whole, to be translated whole)
+_CANNOT = {
+    (S.APPROVED, "approved"): "{ref} is approved: it cannot be approved",
+    (S.REFUSED, "approved"): "{ref} is refused: it cannot be approved",
+    (S.WITHDRAWN, "approved"): "{ref} is withdrawn: it cannot be approved",
+    (S.REFUSED, "refused"): "{ref} is refused: it cannot be refused",
+    (S.WITHDRAWN, "refused"): "{ref} is withdrawn: it cannot be refused",
+    (S.REFUSED, "withdrawn"): "{ref} is refused: it cannot be withdrawn",
+    (S.WITHDRAWN, "withdrawn"): "{ref} is withdrawn: it cannot be withdrawn",
+    (S.REFUSED, "amended"): "{ref} is refused: it cannot be amended",
+    (S.WITHDRAWN, "amended"): "{ref} is withdrawn: it cannot be amended",
+}
+_HAS_RESULT = {
+    "approved": "{ref} has its result already (event {event}): it cannot be approved",
+    "refused": "{ref} has its result already (event {event}): it cannot be refused",
+    "withdrawn": "{ref} has its result already (event {event}): it cannot be withdrawn",
+    "amended": "{ref} has its result already (event {event}): it cannot be amended",
+}
+
+
 def _refuse_unless(reg: Registration, allowed: tuple[str, ...], action: str) -> None:
     problems = []
     if reg.status not in allowed:
-        problems.append(problem("{ref} is {status}: it cannot be {action}", code="calendar.state", ref=reg.code,
-                                status=reg.status, action=action))
+        problems.append(problem(_CANNOT[(reg.status, action)], code="calendar.state", ref=reg.code))
     if reg.event_id is not None:
-        problems.append(problem("{ref} has its result already (event {event}): it cannot be {action}",
-                                code="calendar.state", event=reg.event.code, action=action, ref=reg.code))
+        problems.append(problem(_HAS_RESULT[action], code="calendar.state", event=reg.event.code, ref=reg.code))
     if problems:
         raise CalendarError(problems)
 

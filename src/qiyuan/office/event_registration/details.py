@@ -87,6 +87,34 @@ class Valid:
 
 _TEXT_FIELDS = ("name", "name_en", "list_code", "city", "time_control", "chief_arbiter", "format", "organiser",
                 "organiser_level", "association", "rules_of_play")
+#: each field's own messages (every template whole, so each is translated as a whole)
+_CONTROL = {
+    "name": "the name contains control characters", "name_en": "the English name contains control characters",
+    "list_code": "the list code contains control characters", "city": "the city contains control characters",
+    "time_control": "the time control contains control characters",
+    "chief_arbiter": "the chief arbiter's name contains control characters",
+    "format": "the format contains control characters", "organiser": "the organiser contains control characters",
+    "organiser_level": "the organiser level contains control characters",
+    "association": "the association contains control characters",
+    "rules_of_play": "the rules of play contain control characters",
+}
+_TOO_LONG = {
+    "name": "the name is longer than {limit} characters", "name_en": "the English name is longer than {limit} characters",
+    "city": "the city is longer than {limit} characters", "organiser": "the organiser is longer than {limit} characters",
+    "time_control": "the time control is longer than {limit} characters",
+}
+_DATES = {
+    "start": ("the start date is missing", "the start date {value!r} is not a date (write YYYY-MM-DD)"),
+    "end": ("the end date is missing", "the end date {value!r} is not a date (write YYYY-MM-DD)"),
+    "standard": ("", "the date the title standard was published {value!r} is not a date (write YYYY-MM-DD)"),
+}
+_COUNTS = {
+    "rounds": ("the number of rounds is missing", "the number of rounds {value!r} is not a whole number",
+               "the number of rounds must be {low}–{high}, not {value}"),
+    "players": ("the number of expected players is missing",
+                "the number of expected players {value!r} is not a whole number",
+                "the number of expected players must be {low}–{high}, not {value}"),
+}
 _FLAGS = ("national", "international", "agreed_by_parties", "rif_approved", "grants_grades")
 
 
@@ -96,21 +124,20 @@ def _cleaned(d: Details, problems: list[Problem]) -> Details:
     texts = {f: "" if getattr(d, f) is None else str(getattr(d, f)) for f in _TEXT_FIELDS}
     for f, value in texts.items():
         if _control_characters(value.replace("\n", " ").replace("\t", " ")):
-            problems.append(problem("the {what} contains control characters", code="calendar.input",
-                                    what=f.replace("_", " ")))
+            problems.append(problem(_CONTROL[f], code="calendar.input"))
             texts[f] = ""  # never looked up nor stored
     flags = {}
     for f in _FLAGS:
         value = getattr(d, f)
         if not isinstance(value, bool):
-            problems.append(problem("{what} must be yes or no, not {value!r}", code="calendar.input",
-                                    what=f.replace("_", " "), value=value))
+            problems.append(problem("{field} must be true or false, not {value!r}", code="calendar.input",
+                                    field=f, value=value))
             value = False
         flags[f] = value
     inside = d.inside_regions
     if inside is not None and not isinstance(inside, bool):
-        problems.append(problem("inside regions must be yes, no or unknown, not {value!r}", code="calendar.input",
-                                value=inside))
+        problems.append(problem("{field} must be true, false or none, not {value!r}", code="calendar.input",
+                                field="inside_regions", value=inside))
         inside = None
     arbiters = d.arbiters
     if isinstance(arbiters, str):
@@ -137,6 +164,7 @@ def _control_characters(text: str) -> bool:
 
 
 def _date(value: date | str | None, what: str, problems: list[Problem], *, required: bool = True) -> date | None:
+    missing, bad = _DATES[what]
     if isinstance(value, datetime):
         return value.date()
     if isinstance(value, date):
@@ -144,31 +172,29 @@ def _date(value: date | str | None, what: str, problems: list[Problem], *, requi
     text = (value or "").strip() if isinstance(value, str) else ""
     if not text:
         if required:
-            problems.append(problem("the {what} is missing", code="calendar.input", what=what))
+            problems.append(problem(missing, code="calendar.input"))
         return None
     try:
         return date.fromisoformat(text)
     except ValueError:
-        problems.append(problem("the {what} {value!r} is not a date (write YYYY-MM-DD)", code="calendar.input",
-                                what=what, value=text))
+        problems.append(problem(bad, code="calendar.input", value=text))
         return None
 
 
 def _count(value: int | str | None, what: str, low: int, high: int, problems: list[Problem]) -> int | None:
+    missing, bad, out_of_range = _COUNTS[what]
     if value is None or (isinstance(value, str) and not value.strip()):
-        problems.append(problem("the number of {what} is missing", code="calendar.input", what=what))
+        problems.append(problem(missing, code="calendar.input"))
         return None
     if isinstance(value, bool):
         value = str(value)
     text = str(value).strip()
     if not text.isdigit() or not text.isascii():
-        problems.append(problem("the number of {what} {value!r} is not a whole number", code="calendar.input",
-                                what=what, value=text))
+        problems.append(problem(bad, code="calendar.input", value=text))
         return None
     n = int(text)
     if not low <= n <= high:
-        problems.append(problem("the number of {what} must be {low}–{high}, not {value}", code="calendar.input",
-                                what=what, low=low, high=high, value=n))
+        problems.append(problem(out_of_range, code="calendar.input", low=low, high=high, value=n))
         return None
     return n
 
@@ -205,17 +231,15 @@ def validate(d: Details, *, today: date, text_rules_of) -> Valid:
     problems: list[Problem] = []
     d = _cleaned(d, problems)
     for field, limit in _LENGTHS.items():
-        value = _text(getattr(d, field))
-        if len(value) > limit:
-            problems.append(problem("the {what} is longer than {limit} characters", code="calendar.input",
-                                    what=field.replace("_", " "), limit=limit))
+        if len(_text(getattr(d, field))) > limit:
+            problems.append(problem(_TOO_LONG[field], code="calendar.input", limit=limit))
     if not _text(d.name):
         problems.append(problem("the event's name is missing", code="calendar.input"))
     if not _text(d.city):
         problems.append(problem("the city is missing", code="calendar.input"))
     rating_list = _rating_list(d.list_code, problems)
-    start = _date(d.start_date, "start date", problems)
-    end = _date(d.end_date, "end date", problems)
+    start = _date(d.start_date, "start", problems)
+    end = _date(d.end_date, "end", problems)
     if start is not None and start < today:
         problems.append(problem("the start date {start} is in the past (today is {today}): the calendar registers "
                                 "events before they are played", code="calendar.past", start=start.isoformat(),
@@ -227,12 +251,12 @@ def validate(d: Details, *, today: date, text_rules_of) -> Valid:
         elif (end - start).days + 1 > MAX_DAYS:
             problems.append(problem("the event lasts {days} days; at most {limit}", code="calendar.input",
                                     days=(end - start).days + 1, limit=MAX_DAYS))
-    standard = _date(d.standard_published_on, "date the title standard was published", problems, required=False)
+    standard = _date(d.standard_published_on, "standard", problems, required=False)
     if standard is not None and standard > today:
         problems.append(problem("the title standard's publication date {day} is in the future: record it once "
                                 "published", code="calendar.input", day=standard.isoformat()))
     rounds = _count(d.rounds, "rounds", 1, MAX_ROUNDS, problems)
-    players = _count(d.expected_players, "expected players", 2, MAX_PLAYERS, problems)
+    players = _count(d.expected_players, "players", 2, MAX_PLAYERS, problems)
     tc = parse_time_control(d.time_control or "")
     if not _text(d.time_control):
         problems.append(problem("the time control is missing", code="calendar.input"))

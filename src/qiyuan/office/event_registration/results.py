@@ -14,7 +14,7 @@ from datetime import date
 from typing import Protocol
 
 from qiyuan.calendar.checks import Finding
-from qiyuan.calendar.compare import Outline, differences, registered_for
+from qiyuan.calendar.compare import AS_FILE_PROBLEM, Outline, differences, registered_for
 from qiyuan.errors import Problem, problem
 from qiyuan.office.calendar.models import Registration
 from qiyuan.office.event_registration.assess import LIVE
@@ -44,9 +44,8 @@ class RegistrationMatch:
     def problems(self, source: str) -> list[Problem]:
         """The differences, each a problem of the file ``source`` that the officer must see before the import."""
         r = self.registration
-        return [problem("differs from its registration {ref} ({name}): " + d.message, file=source,
-                        code="import.registration", ref=r.code, name=r.name, **(d.params or {}))
-                for d in self.differences]
+        return [problem(AS_FILE_PROBLEM[d.message], file=source, code="import.registration", ref=r.code,
+                        name=r.name, **(d.params or {})) for d in self.differences]
 
     @property
     def note(self) -> str:

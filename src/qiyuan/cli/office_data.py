@@ -97,6 +97,9 @@ def import_cmd(
     standards_published: Annotated[bool, typer.Option("--standards-published", help="BJSH §9(三)")] = False,
     event_format: Annotated[Optional[str], typer.Option("--format", help="swiss, round_robin, team, match, knockout")] = None,
     received: Annotated[Optional[str], typer.Option("--received", help="Date the report arrived (default today)")] = None,
+    accept_differences: Annotated[bool, typer.Option(
+        "--accept-differences", help="Import although the report differs from its registration in the calendar "
+                                     "(the differences are shown first)")] = False,
     actor: ActorOption = None,
 ) -> None:
     """Import one file as one transaction: every problem listed, nothing stored on any problem."""
@@ -111,7 +114,8 @@ def import_cmd(
         pairs[k.strip()] = v.strip()
     opts = Options(organiser_level=organiser_level, national=national, international=international,
                    agreed_by_parties=agreed, dan_event=dan_event, standards_published=standards_published,
-                   format=event_format, confirm=pairs, confirm_all=confirm_all, received_on=_date(received))
+                   format=event_format, confirm=pairs, confirm_all=confirm_all, received_on=_date(received),
+                   accept_registration_differences=accept_differences)
     console = _console()
     with _refusals():
         rl = _rating_list(list_code)
@@ -120,10 +124,16 @@ def import_cmd(
                 result = import_file(file, rl, actor_name(actor), kind=kind, options=opts, progress=progress)
         except NeedsConfirmation as exc:
             err = _console(stderr=True)
-            err.print(f"[bold yellow]{len(exc.problems)} match(es) by name and association need your "
-                      "confirmation; nothing stored:[/]")
-            for p in exc.problems:
-                err.print(f"  {p}", markup=False)
+            if exc.pending_matches:
+                err.print(f"[bold yellow]{len(exc.pending_matches)} match(es) by name and association need your "
+                          "confirmation; nothing stored:[/]")
+                for m in exc.pending_matches:
+                    err.print(f"  {m.text}", markup=False)
+            if exc.differences:
+                err.print(f"[bold yellow]the report differs from its registration in the calendar; nothing stored "
+                          "(import again with --accept-differences once seen):[/]")
+                for p in exc.differences:
+                    err.print(f"  {p}", markup=False)
             raise typer.Exit(2) from None
         except ImportRefused as exc:
             fail(exc.problems, "import refused" + (" (the file is kept as a rejected report, with the reasons)"
@@ -419,6 +429,7 @@ def _print_demo(console, s, db: Path) -> None:
     console.print("  qiyuan office list show                          # lists and editions")
     console.print("  qiyuan office list export --list CGA --format pdf --out cga.pdf")
     console.print("  qiyuan office verify                             # recompute every edition, bit for bit")
+    console.print("  qiyuan office calendar list                      # the event calendar (赛事注册)")
     console.print(f"  qiyuan office period compute --list CGA --player {s.example_player}")
     if s.grading_events:
         console.print(f"  qiyuan office dan propose {s.grading_events[0]}     # grades earned ({s.grants} granted)")

@@ -7,9 +7,13 @@ own calendar: January, May, September), every due list published; then a
 new season arrives as competition report workbooks (matched to the registry
 by ID number, eligibility checked) — under the example grant policy, with
 grading standards recorded before the events, so the national championship's
-placings earn grades (段级位) — its list is published, and a late report
+placings earn grades (段级位); the championship was registered in the event
+calendar beforehand, and its report is matched to that registration — its
+list is published, and a late report
 of an already-published period is rated by a correction edition. Finally
-every edition is verified. Seeded: the same seed gives the same federation.
+an upcoming national event is registered and approved (the public calendar
+shows it), and every edition is verified. Seeded: the same seed gives the same
+federation (the upcoming event's dates follow today's date).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from qiyuan.formats.report_xlsx import ReportMeta, write_report
+from qiyuan.office.event_registration import Details, approve_registration, register_event
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.exports import find_edition
 from qiyuan.grading.policy import EXAMPLE_FILE, example_text
@@ -31,6 +36,7 @@ from qiyuan.office.grades.grants import confirm_proposals
 from qiyuan.office.grades.policies import install_policy
 from qiyuan.office.grades.standards import record_standard
 from qiyuan.office.imports import Options, import_file
+from qiyuan.office.imports.parse import parse
 from qiyuan.office.periods import correct_period, publish_due
 from qiyuan.office.ratings.models import Edition, RatingList
 from qiyuan.office.setup import init_office
@@ -122,6 +128,8 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
             record_standard(name, start, "national", rating_list=cga, actor=ACTOR, today=start - timedelta(days=30),
                             note="demo: published with the event's notice")
             path = _report(rng, tmp_path / f"report{i}.xlsx", name, start, gomoku_players, n, fmt, rounds)
+            if i == 1:
+                _registered_before(path, cga)
             result = import_file(path, cga, ACTOR, kind="report", options=Options(received_on=start + timedelta(days=9)))
             graded += result.events
             step("reports", i, len(season) + 1)
@@ -135,6 +143,7 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
         import_file(late, cga, ACTOR, kind="report", options=Options(received_on=date(2024, 7, 20)))
         correct_period(cga, date(2024, 7, 1), "late report: 2024年全国五子棋团体锦标赛 received 2024-07-20", ACTOR)
         step("reports", len(season) + 1, len(season) + 1)
+    _upcoming(date.today())
     report = verify_all(progress=lambda n, t: step("verify", n, t))
     summary = _summary(report.ok, gomoku_players)
     summary.grading_events = [e.code for e in graded]
@@ -312,6 +321,35 @@ def _report(rng: random.Random, path: Path, name: str, start: date, players: lis
     write_report(t, path, ReportMeta(format=fmt, organizer="中国围棋协会五子棋分会", host="demo",
                                      report_date=start + timedelta(days=5)))
     return path
+
+
+# ---------------------------------------------------------------------------------------------- calendar
+
+
+def _registered_before(path: Path, rating_list) -> None:
+    """The season's championship was registered in the calendar (赛事注册) four months ahead and approved, so
+    its report is matched to the registration and the public calendar links it to its results."""
+    ev = parse("report", path, Options())
+    applied = ev.start_date - timedelta(days=120)
+    reg = register_event(Details(
+        name=ev.name, list_code=rating_list.code, start_date=ev.start_date, end_date=ev.end_date, city=ev.city,
+        rounds=ev.rounds, expected_players=len(ev.entrants), time_control=ev.time_control,
+        chief_arbiter=ev.chief_arbiter, arbiters=tuple(ev.arbiters), format=ev.format, organiser=ev.organiser,
+        organiser_level="state", national=True), actor=ACTOR, today=applied)
+    approve_registration(reg.code, actor=ACTOR, today=applied)
+
+
+def _upcoming(today: date) -> None:
+    """An upcoming national round robin, registered and approved: the public calendar and its feed show it.
+    (The docs register the next national championship by hand: ``docs/office.md``, "The event calendar".)"""
+    start = today + timedelta(days=60)
+    reg = register_event(Details(
+        name=f"{start.year}年全国五子棋精英赛", name_en=f"{start.year} National Gomoku Masters", list_code="CGA",
+        start_date=start, end_date=start + timedelta(days=4), city="杭州", rounds=9, expected_players=10,
+        time_control="每方90分钟", chief_arbiter=ARBITERS[3][0], arbiters=(ARBITERS[0][0], ARBITERS[1][0]),
+        format="round_robin", organiser="中国围棋协会五子棋分会", organiser_level="state", national=True),
+        actor=ACTOR, today=today)
+    approve_registration(reg.code, actor=ACTOR, today=today)
 
 
 # ---------------------------------------------------------------------------------------------- summary

@@ -42,10 +42,13 @@ class AlreadyImported(ImportRefused, Conflict):
 
 class NeedsConfirmation(OfficeError):
     """A report whose players matched by name and association only: nothing is stored until the officer
-    confirms each (``pending_matches``, ``imports.model.PendingMatch``); ``problems`` says the same in words."""
+    confirms each (``pending_matches``, ``imports.model.PendingMatch``); or a report that differs from its
+    registration in the calendar (``differences``, ``Problem``s): nothing is stored until the officer has seen
+    them (``Options.accept_registration_differences``). ``problems`` says the same in words."""
 
-    def __init__(self, pending_matches: list):
-        super().__init__([m.text for m in pending_matches])
+    def __init__(self, pending_matches: list, differences: Iterable[Problem] = ()):
+        self.differences = list(differences)
+        super().__init__([m.text for m in pending_matches] + self.differences)
         self.pending_matches = list(pending_matches)
 
 

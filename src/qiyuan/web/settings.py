@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "qiyuan.office.ratings.apps.Config",
     "qiyuan.office.audit.apps.Config",
     "qiyuan.office.grades.apps.Config",
+    "qiyuan.office.calendar.apps.Config",
     "qiyuan.web.portal.apps.Config",
     "qiyuan.web.desk.apps.Config",
 ]

@@ -25,6 +25,7 @@ from django.db import IntegrityError
 from qiyuan.errors import QiyuanError
 from qiyuan.office.db import REGISTRY, rating_list_lock, writing
 from qiyuan.office.errors import AlreadyImported, ImportRefused, InternalError, NeedsConfirmation
+from qiyuan.office.event_registration import match as match_registration
 from qiyuan.office.events.models import Event, ImportBatch
 from qiyuan.office.imports.history import import_history
 from qiyuan.office.imports.identity import event_key, file_digest
@@ -110,8 +111,12 @@ def _import(path: Path, sha: str, rating_list, actor: str, kind: str | None, opt
         plan = prepare(parsed, rating_list, options, source=path.name)
         if plan.problems:
             raise ImportRefused(plan.problems)
-        if plan.pending_matches:
-            raise NeedsConfirmation(plan.pending_matches)
+        plan.registration = found = match_registration(parsed, rating_list)  # the calendar's registration
+        unseen = [] if found is None or options.accept_registration_differences else found.problems(path.name)
+        if plan.pending_matches or unseen:
+            raise NeedsConfirmation(plan.pending_matches, unseen)
+        if found is not None:
+            plan.notes.append(found.note)
         return store(plan, rating_list, actor, kind=kind, filename=path.name, sha=sha, key=key, options=options)
 
     try:

@@ -65,6 +65,8 @@ class Options:
     confirm: dict[str, str] = field(default_factory=dict)
     confirm_all: bool = False
     received_on: date | None = None
+    #: the officer has seen how the report differs from its registration in the calendar
+    accept_registration_differences: bool = False
 
     def problems(self) -> list[Problem]:
         """What is wrong with the options themselves: an organiser level or event format the rules do not know."""
@@ -144,6 +146,7 @@ class Plan:
     eligibility: dict = field(default_factory=dict)
     arbiters: list = field(default_factory=list)
     chief: object | None = None
+    registration: object | None = None  # its registration in the calendar (``event_registration.RegistrationMatch``)
 
 
 @dataclass

@@ -10,6 +10,7 @@ from datetime import date
 
 from qiyuan.office.audit.models import record
 from qiyuan.office.engine import member_from_registry
+from qiyuan.office.event_registration import link_result
 from qiyuan.office.events.models import Entry, Event, Game, ImportBatch, LiveEvent
 from qiyuan.office.imports.model import ImportResult, Options, Plan
 from qiyuan.office.ratings.models import ListMember
@@ -41,6 +42,8 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
     )
     if plan.arbiters:
         event.arbiters.set(plan.arbiters)
+    if plan.registration is not None:
+        link_result(plan.registration.registration, event)
     Entry.objects.bulk_create([
         Entry(event=event, player=plan.players[e.number], number=e.number, name=e.name,
               association=e.association, rating=e.rating, dan=e.dan, rank=e.rank, score=e.score)
@@ -55,5 +58,6 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
                      "new_players": len(plan.new_players)}
     batch.save(update_fields=["summary"])
     record(actor, "import", batch, kind=kind, filename=filename, event=event.code,
-           new_players=[p.federation_id for p in plan.new_players])
+           new_players=[p.federation_id for p in plan.new_players],
+           registration=plan.registration.registration.code if plan.registration else "")
     return ImportResult(batch, [event], plan.notes, len(plan.new_players), len(ev.games))

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import events, grades, home, office, users
+from .views import calendar, events, grades, home, office, users
 
 app_name = "desk"
 urlpatterns = [
@@ -40,6 +40,12 @@ urlpatterns = [
     path("office/grades/", grades.grades, name="grades"),
     path("office/grades/events/<str:code>/", grades.grade_event, name="grade_event"),
     path("office/grades/certificates/<str:serial>.pdf", grades.certificate, name="certificate"),
+    # the event calendar (赛事注册)
+    path("calendar/", calendar.index, name="calendar"),
+    path("calendar/new/", calendar.new, name="calendar_new"),
+    path("calendar/<str:code>/", calendar.detail, name="calendar_detail"),
+    path("calendar/<str:code>/amend/", calendar.amend, name="calendar_amend"),
+    path("calendar/<str:code>/act/", calendar.act, name="calendar_act"),
 ]
 
 #: Views reachable without a role (signing in and out).

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import events, home, lists, players, rules
+from .views import calendar, events, home, lists, players, rules
 
 app_name = "portal"
 urlpatterns = [
@@ -18,6 +18,8 @@ urlpatterns = [
     path("players/<str:federation_id>/vs/<str:other_id>/", players.head_to_head, name="head_to_head"),
     path("events/", events.index, name="events"),
     path("events/<str:code>/", events.event, name="event"),
+    path("calendar/", calendar.index, name="calendar"),
+    path("calendar.ics", calendar.ics, name="calendar_ics"),
     path("rules/", rules.rules_page, name="rules"),
     path("rules/<slug:name>/", rules.rules_page, name="rules_set"),
 ]

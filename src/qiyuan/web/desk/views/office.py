@@ -199,7 +199,8 @@ def imports(request):
         if confirming:
             path, code, raw = Path(stashed["path"]), stashed["list"], stashed["options"]
             confirm, refused = confirmations(request.POST, stashed.get("conflicts", {}))
-            raw = {**raw, "confirm": {**raw.get("confirm", {}), **confirm}}
+            raw = {**raw, "confirm": {**raw.get("confirm", {}), **confirm},
+                   "accept_registration_differences": bool(stashed.get("differences"))}  # shown on the page
         elif form.is_valid():
             d = form.cleaned_data
             upload = d["file"]
@@ -226,8 +227,9 @@ def imports(request):
                 conflicts = {str(m.number): [c.federation_id for c in m.candidates if c.id_conflict]
                              for m in matches}
                 request.session["desk:upload"] = {"path": str(path), "list": code, "options": raw,
-                                                  "conflicts": conflicts}
+                                                  "conflicts": conflicts, "differences": bool(exc.differences)}
                 context["pending"] = matches
+                context["differences"] = [p.text(_) for p in exc.differences]
             except QiyuanError as exc:
                 context["problems"] = refused + exc.messages
                 request.session.pop("desk:upload", None)

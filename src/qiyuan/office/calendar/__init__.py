@@ -1,0 +1,1 @@
+"""The event calendar's records (赛事注册): registered events, before they are played (Django app ``calendar``)."""

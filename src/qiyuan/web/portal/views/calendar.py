@@ -1,0 +1,133 @@
+"""The public calendar (赛事日历): approved events, upcoming and past (past ones link to their results),
+filterable by list, city and month, in both languages; ``/calendar.ics`` the same as an iCalendar feed.
+
+Read only: the approved registrations (``event_registration.public_calendar``);
+what a registration holds that is not public (who registered it, the check's
+details, the officer's reasons) is not shown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import timedelta
+
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from qiyuan.formats.ical import FeedEvent, feed
+from qiyuan.office.event_registration import cities, public_calendar, upcoming_and_past
+from qiyuan.office.ratings.models import RatingList
+
+from ...calendar_labels import city_label, time_control_label
+from ...labels import event_format_label
+
+_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+
+
+def _english() -> bool:
+    return (get_language() or "").startswith("en")
+
+
+def _name(r) -> str:
+    return r.name_en if _english() and r.name_en else r.name
+
+
+def _param(request, name: str) -> str:
+    """A query parameter without control characters (a NUL never reaches the database)."""
+    return "".join(c for c in (request.GET.get(name) or "") if c >= " " and c != "\x7f").strip()
+
+
+def _filters(request) -> tuple[dict, list[str]]:
+    """The page's filters from the query (unknown values are said, and ignored)."""
+    problems = []
+    out = {"list_code": None, "city": None, "month": None}
+    code = _param(request, "list")
+    if code:
+        if RatingList.objects.filter(code=code).exists():
+            out["list_code"] = code
+        else:
+            problems.append(_("没有代码为 %(code)s 的榜单。") % {"code": code[:32]})
+    city = _param(request, "city")
+    if city:
+        out["city"] = city[:100]
+    month = _param(request, "month")
+    if month:
+        m = _MONTH.match(month)
+        if m and 1 <= int(m.group(2)) <= 12 and 1900 <= int(m.group(1)) <= 9999:
+            out["month"] = (int(m.group(1)), int(m.group(2)))
+        else:
+            problems.append(_("月份应写作 YYYY-MM，例如 2027-04。"))
+    return out, problems
+
+
+def _row(r) -> dict:
+    return {"r": r, "name": _name(r), "format": event_format_label(r.format), "city": city_label(r.city),
+            "name_lang": "zh-Hans" if _english() and not r.name_en else "",
+            "time_control": time_control_label(r.time_minutes, r.time_increment),
+            "list_title": (r.rating_list.title_en if _english() and r.rating_list.title_en else r.rating_list.title)}
+
+
+def index(request):
+    chosen, problems = _filters(request)
+    upcoming, past = upcoming_and_past(public_calendar(**chosen), timezone.localdate())
+    return render(request, "portal/calendar.html", {
+        "upcoming": [_row(r) for r in upcoming], "past": [_row(r) for r in past], "problems": problems,
+        "lists": RatingList.objects.order_by("code"), "cities": [(c, city_label(c)) for c in cities()],
+        "chosen": {"list": chosen["list_code"] or "", "city": chosen["city"] or "",
+                   "month": f"{chosen['month'][0]:04d}-{chosen['month'][1]:02d}" if chosen["month"] else ""},
+        "query": request.GET.urlencode(),
+    })
+
+
+def _description(r) -> str:
+    tc = time_control_label(r.time_minutes, r.time_increment)
+    return "\n".join([
+        _row(r)["list_title"],
+        _("%(format)s，%(rounds)d 轮") % {"format": event_format_label(r.format), "rounds": r.rounds},
+        _("用时：%(tc)s") % {"tc": tc},
+        _("裁判长：%(name)s") % {"name": r.chief_arbiter.name},
+    ])
+
+
+#: how far back the feed reaches (the page lists every past event)
+FEED_DAYS_BACK = 366
+
+
+def ics(request):
+    """``/calendar.ics``: the approved events (the page's list and city filters apply) that have not ended more
+    than a year ago, as iCalendar; cached and tagged by what it is made of, so a subscriber's poll is cheap."""
+    chosen, _problems = _filters(request)
+    chosen["month"] = None  # a subscription follows the calendar, not one month of it
+    rows = public_calendar(**chosen).filter(end_date__gte=timezone.localdate() - timedelta(days=FEED_DAYS_BACK))
+    made_of = list(rows.values_list("code", "decided_at", "event__code"))
+    tag = '"' + hashlib.sha256(repr((get_language(), made_of)).encode()).hexdigest()[:32] + '"'
+    if request.headers.get("If-None-Match") == tag:
+        response = HttpResponse(status=304)
+    else:
+        key = f"calendar.ics:{request.get_host()}:{tag}"
+        body = cache.get(key)
+        if body is None:
+            body = _feed(request, rows.select_related("chief_arbiter"))
+            cache.set(key, body, 24 * 3600)
+        response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+        response["Content-Disposition"] = 'inline; filename="calendar.ics"'
+    response["ETag"] = tag
+    return response
+
+
+def _feed(request, rows) -> bytes:
+    events = []
+    for r in rows:
+        url = (reverse("portal:event", args=[r.event.code]) if r.event_id
+               else reverse("portal:calendar") + f"#{r.code}")
+        events.append(FeedEvent(
+            uid=f"{r.code}@qiyuan-calendar", summary=_name(r), start=r.start_date, end=r.end_date,
+            stamp=max(t for t in (r.registered_at, r.decided_at) if t is not None), location=city_label(r.city),
+            description=_description(r), url=request.build_absolute_uri(url), categories=(r.rating_list.code,)))
+    return feed(events, name=_("棋院赛事日历"), description=_("已批准的等级分赛事"))

@@ -130,7 +130,7 @@ def import_cmd(
                 for m in exc.pending_matches:
                     err.print(f"  {m.text}", markup=False)
             if exc.differences:
-                err.print(f"[bold yellow]the report differs from its registration in the calendar; nothing stored "
+                err.print("[bold yellow]the report differs from its registration in the calendar; nothing stored "
                           "(import again with --accept-differences once seen):[/]")
                 for p in exc.differences:
                     err.print(f"  {p}", markup=False)

@@ -143,7 +143,7 @@ def test_event_page_crosstable_rounds_standings_changes_eligibility(client, publ
     assert 'id="crosstable-table"' in html and 'id="round-3"' in html
     assert 'id="standings-table"' in html and "辅分一" in html
     assert 'id="rating-changes"' in html and "11.85" in html
-    assert "CGA Art. 5(一)" in html and "✓" in html
+    assert "第五条（一）" in html and "✓" in html
     assert_no_id_numbers(html, published["players"])
 
 

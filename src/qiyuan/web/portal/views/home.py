@@ -10,6 +10,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from qiyuan.office.events.models import Event
 from qiyuan.office.ratings.models import EditionEntry, RatingList
 
+from ..queries import LiveEvent
+
 TOP = 10
 
 
@@ -26,8 +28,6 @@ def home(request):
                 .order_by("position")[:TOP]
             )
         lists.append({"list": rl, "latest": latest, "top": top})
-    from qiyuan.web.desk.models import LiveEvent
-
     return render(
         request,
         "portal/home.html",

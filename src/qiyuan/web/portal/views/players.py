@@ -1,5 +1,5 @@
 """Player pages (棋手): identity without the ID number, ratings, history chart,
-the individual calculations of every rated event, head-to-head records."""
+the individual calculations of every rated event, head-to-head records, and the what-if calculator."""
 
 from __future__ import annotations
 
@@ -14,17 +14,22 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from qiyuan.office.events.models import Game
 from qiyuan.office.federation.models import Player
 from qiyuan.office.federation.services import search_players
-from qiyuan.office.ratings.models import EditionEntry, RatingChange
+from qiyuan.office.ratings.models import EditionEntry, RatingChange, RatingList
+from qiyuan.office.services.periods import change_json
 from qiyuan.rating.model import Result
 
+from ...display import english, event_name, list_title, person
+from ...labels import list_status_label
 from ...numbers import signed_delta
+from .. import whatif
 from ..chart import ChartPoint, rating_history_svg
 from ..editions import current_edition_ids, editions_by_id
+from ..filters import text_query
+from ..queries import current_ratings, kept_record, merged_duplicates
 
 #: A result from player1's side → (points for player1, points for player2); None = not played.
 _POINTS = {
@@ -48,10 +53,18 @@ def result_symbol(result: str) -> str:
 CALC_EVENTS = 10
 
 
+SEARCH_RESULTS = 200
+
+
 def search(request):
-    q = request.GET.get("q", "").strip()[:50]
-    found = search_players(q, limit=200) if q else None
-    return render(request, "portal/players.html", {"q": q, "found": found})
+    """Players by name (Chinese, pinyin, initials, Latin), former name or federation ID, with their ratings."""
+    problems = []
+    q = text_query(request.GET, problems)
+    found = search_players(q, limit=SEARCH_RESULTS) if q else None
+    ratings = current_ratings(p.pk for p in found) if found else {}
+    rows = [(p, ratings.get(p.pk, [])) for p in found] if found is not None else None
+    return render(request, "portal/players.html", {"q": q, "rows": rows, "problems": [p.text(_) for p in problems],
+                                                   "limit": SEARCH_RESULTS})
 
 
 def _player_or_redirect(federation_id: str):
@@ -63,32 +76,10 @@ def _player_or_redirect(federation_id: str):
     return player
 
 
-def kept_record(player: Player) -> Player:
-    """The record a merged duplicate now lives on (合并后保留的记录), following a chain of merges."""
-    seen = 0
-    while player.merged_into_id is not None and seen < 10:
-        player = player.merged_into
-        seen += 1
-    return player
-
-
-def merged_duplicates(player: Player) -> list[Player]:
-    """Every record merged into ``player``, directly or through another duplicate: published editions keep
-    their rows on the duplicate's ID (they are immutable), so his history is his and theirs."""
-    out: list[Player] = []
-    todo = [player.pk]
-    while todo:
-        kids = list(Player.objects.filter(merged_into_id__in=todo).only("federation_id", "name", "merged_into_id"))
-        kids = [k for k in kids if k.pk != player.pk and all(k.pk != o.pk for o in out)]
-        out += kids
-        todo = [k.pk for k in kids]
-    return out
-
-
 @dataclass
 class CalcRow:
     round: int | None
-    opponent: Player | None
+    opponent: Player | None  # None: an opponent given by a rating (what-if) or not found
     opponent_rating: str
     result: str
     D: str
@@ -109,10 +100,11 @@ class EventCalc:
         """The table body, built here rather than in the template: a player page holds
         hundreds of cells and this is the page's hot path (escaped like the template would)."""
         base = reverse("portal:players")
+        en = english()
         out = []
         for r in self.rows:
-            who = (f'<a href="{base}{escape(r.opponent.federation_id)}/">{escape(r.opponent.name)}</a>'
-                   if r.opponent is not None else "")
+            who = (f'<a href="{base}{escape(r.opponent.federation_id)}/">{escape(person(r.opponent, en=en))}</a>'
+                   if r.opponent is not None else escape(_("对手（等级分 %(r)s）") % {"r": r.opponent_rating}))
             out.append(
                 f'<tr><td class="num">{"" if r.round is None else r.round}</td><td>{who}</td>'
                 f'<td class="num">{escape(r.opponent_rating)}</td><td class="c">{escape(r.result)}</td>'
@@ -166,7 +158,7 @@ def individual_calculations(player: Player, changes: list[RatingChange], duplica
             (pks.add(int(ref)) if ref.isdigit() else fids.add(ref))
         for g in games_by_event[c.event_id]:
             pks.add(g.player2_id if g.player1_id in mine else g.player1_id)
-    light = Player.objects.only("federation_id", "name")
+    light = Player.objects.only("federation_id", "name", "name_latin")
     by_fid = {p.federation_id: p for p in light.filter(federation_id__in=fids)}
     by_pk = light.in_bulk(pks)
 
@@ -238,24 +230,22 @@ def history_html(rating_list, entries, published_as: dict[int, str] | None = Non
             f'<tr><td><a href="{base}{day}/">{day}</a>{note}</td>'
             f'<td class="num">{"" if e.rating is None else e.rating}</td>'
             f'<td class="num">{"" if e.rank is None else e.rank}</td><td class="num">{e.games}</td>'
-            f"<td>{escape(STATUS_TEXT.get(e.status, e.status))}</td></tr>"
+            f"<td>{escape(list_status_label(e.status))}</td></tr>"
         )
     return mark_safe("".join(out))
-
-
-STATUS_TEXT = {"active": gettext_lazy("活跃"), "inactive": gettext_lazy("不活跃"), "removed": gettext_lazy("除名"),
-               "unrated": gettext_lazy("暂无等级分")}
 
 
 def head_to_head_html(player: Player, rows: list[dict], details: str) -> SafeString:
     """The head-to-head table body (see ``EventCalc.rows_html`` for why it is built here)."""
     base = reverse("portal:players")
     me = escape(player.federation_id)
+    en = english()
     out = []
     for h in rows:
         fid = escape(h["opponent"].federation_id)
         out.append(
-            f'<tr><td><a href="{base}{fid}/">{escape(h["opponent"].name)}</a></td><td class="num">{h["games"]}</td>'
+            f'<tr><td class="name"><a href="{base}{fid}/">{escape(person(h["opponent"], en=en))}</a></td>'
+            f'<td class="num">{h["games"]}</td>'
             f'<td class="num">{h["wins"]}</td><td class="num">{h["draws"]}</td><td class="num">{h["losses"]}</td>'
             f'<td><a href="{base}{me}/vs/{fid}/">{escape(details)}</a></td></tr>'
         )
@@ -274,7 +264,7 @@ def head_to_head_summary(player: Player, limit: int = 30) -> list[dict]:
         opp = p2 if p1 == player.pk else p1
         stats[opp][{"1-0": 0, "0.5-0.5": 1, "0-1": 2}[mine]] += 1
     top = sorted(stats.items(), key=lambda kv: (-sum(kv[1]), kv[0]))[:limit]
-    opponents = Player.objects.only("federation_id", "name").in_bulk([pk for pk, _s in top])
+    opponents = Player.objects.only("federation_id", "name", "name_latin").in_bulk([pk for pk, _s in top])
     return [
         {"opponent": opponents[pk], "games": sum(s), "wins": s[0], "draws": s[1], "losses": s[2]}
         for pk, s in top
@@ -310,7 +300,7 @@ def player(request, federation_id: str):
     for item in lists.values():
         points = [ChartPoint(e.edition.list_date, Decimal(e.rating), e.edition.label) for e in item["history"]
                   if e.rating is not None]
-        item["chart"] = rating_history_svg(points, title=_("等级分走势") + f" · {item['list'].title}")
+        item["chart"] = rating_history_svg(points, title=_("等级分走势") + " · " + list_title(item["list"], html=False))
         item["history_html"] = history_html(item["list"], item["history"], published_as)
     # Every rated event of his, newest first; the full rows only for those shown.
     order = list(
@@ -337,8 +327,44 @@ def player(request, federation_id: str):
             "calc_hidden": len(order) - len(shown),
             "h2h": h2h,
             "h2h_html": head_to_head_html(p, h2h, _("详情")),
+            "whatif_lists": [item["list"] for item in lists.values()],
+            "formats": whatif.FORMATS,
         },
     )
+
+
+class _Hypothetical:
+    """A what-if change in the shape of a stored ``RatingChange`` (what the calculations table reads)."""
+
+    def __init__(self, c, explanation: dict):
+        self.before, self.games, self.W, self.We, self.K, self.delta, self.method = (
+            c.Ro, c.games, c.W, c.We, c.K, c.delta, c.method)
+        self.after = c.Ro + c.delta if c.Ro is not None else None
+        self.explanation = explanation
+        self.event_id = self.edition_id = self.player_id = None  # nothing stored: no games or editions to read
+
+
+def what_if(request, federation_id: str):
+    """What-if: the entered games rated under the list's official rules (GET form, nothing stored)."""
+    p = _player_or_redirect(federation_id)
+    if p.merged_into_id:
+        return redirect("portal:what_if", federation_id=kept_record(p).federation_id)
+    lists = list(RatingList.objects.filter(members__player=p).order_by("code").distinct())
+    entered = "opp" in request.GET
+    w = whatif.read(request.GET, p, lists) if entered else None
+    calc = change = None
+    if w is not None and not w.problems:
+        change = whatif.compute(w, p)
+        if change is not None:
+            pseudo = _Hypothetical(change, change_json(change))
+            calc = individual_calculations(p, [pseudo])[0]
+    rows = list(zip(request.GET.getlist("opp"), request.GET.getlist("res"), strict=False)) if entered else []
+    rows += [("", "")] * max(0, 8 - len(rows))
+    return render(request, "portal/what_if.html", {
+        "p": p, "lists": lists, "w": w, "calc": calc, "change": change, "rows": rows, "formats": whatif.FORMATS,
+        "problems": [pr.text(_) for pr in w.problems] if w else [], "chosen_list": request.GET.get("list", ""),
+        "chosen_format": request.GET.get("format", "swiss"),
+    })
 
 
 def head_to_head(request, federation_id: str, other_id: str):

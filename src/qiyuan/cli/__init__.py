@@ -20,8 +20,8 @@ app = typer.Typer(
 
 # Modules that register commands: rating (rate, rules), tournament (pair,
 # standings, report, event), office (office group: registry, backup), office_data
-# (import, period, list, verify, demo), web (serve).
-_COMMAND_MODULES = ("rating", "tournament", "office", "office_data", "web")
+# (import, period, list, verify, demo), users (office user), web (serve).
+_COMMAND_MODULES = ("rating", "tournament", "office", "office_data", "users", "web")
 
 for _name in _COMMAND_MODULES:
     importlib.import_module(f"qiyuan.cli.{_name}").register(app)

@@ -4,7 +4,7 @@ Message ids are of two kinds: the Chinese text of the templates (translated by t
 English templates of ``Problem`` messages and other Python strings (translated by the ``zh_Hans`` catalogue).
 This module finds every id the portal and the API use — ``{% translate %}`` / ``{% blocktranslate %}`` in their
 templates, ``gettext``-family calls and ``problem(...)`` templates in their Python code — and says, per
-catalogue, which are missing or empty and which translations lose a placeholder.
+catalogue, which are missing or empty and which translations use a placeholder their id does not have.
 
     python -m qiyuan.locale.catalogue            # report; exit 1 when something is missing
     python -m qiyuan.locale.catalogue --add      # append the missing ids (empty) under a marked section
@@ -143,7 +143,7 @@ def placeholders(text: str) -> set[str]:
 class Report:
     missing: dict[str, list[Msgid]]  # language → ids without a translation
     empty: dict[str, list[str]]  # language → catalogue entries with an empty translation
-    broken: dict[str, list[str]]  # language → entries whose translation lost or gained a placeholder
+    broken: dict[str, list[str]]  # language → entries whose translation has a placeholder its id lacks
 
     @property
     def ok(self) -> bool:
@@ -159,8 +159,9 @@ def check(used: Iterable[Msgid] | None = None) -> Report:
             (m for m in used if m.chinese == wants_chinese and not cat.get(m.key, "").strip("\x00")),
             key=lambda m: m.text)
         report.empty[language] = sorted(k for k, v in cat.items() if k and not v.replace("\x00", "").strip())
+        # a translation may leave out a value (the codes a Chinese message need not list), never add one
         report.broken[language] = sorted(
-            k for k, v in cat.items() if k and v and any(placeholders(form) != placeholders(k.split("\x00")[0])
+            k for k, v in cat.items() if k and v and any(not placeholders(form) <= placeholders(k.split("\x00")[0])
                                                          for form in v.split("\x00")))
     return report
 

@@ -5,11 +5,13 @@ language test know it is meant."""
 
 from __future__ import annotations
 
+import re
+
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from .names import display_name, has_han, place_latin
+from .names import CJK, display_name, has_han, place_latin
 
 
 def english() -> bool:
@@ -53,6 +55,12 @@ def local_html(obj, field: str = "name", en_field: str = "name_en") -> SafeStrin
     return mark_safe(f'<span lang="zh-Hans">{escape(text)}</span>' if marked else escape(text))
 
 
+def lang_attr(obj, field: str = "name") -> SafeString:
+    """`` lang="zh-Hans"`` for an element (an ``<option>``) showing a record's Chinese name on an English page."""
+    en_field = {"name": "name_en", "title": "title_en"}[field]
+    return mark_safe(' lang="zh-Hans"' if _local(obj, field, en_field)[1] else "")
+
+
 def event_name(event, *, html: bool = True):
     return local_html(event) if html else local_text(event)
 
@@ -65,15 +73,22 @@ def association_name(association, *, html: bool = True):
     return local_html(association) if html else local_text(association)
 
 
+_CJK_RUN = re.compile(CJK.pattern + r"[" + CJK.pattern[1:-1] + r"\u3000-\u303f\uff00-\uffef\d\s]*")
+
+
 def free_text(value) -> SafeString:
     """Text as somebody typed it (a correction's reason, an organiser, a time control), marked with its language
-    when it is not the page's: Chinese on an English page, or a sentence without Chinese on a Chinese page."""
+    when it is not the page's: Chinese on an English page, or a sentence mostly in Latin letters on a Chinese
+    page."""
     text = "" if value is None else str(value)
     if not text.strip():
         return mark_safe(escape(text))
-    chinese = has_han(text)
+    # its language: Chinese unless it has more Latin letters than Chinese characters (a sentence quoting a name)
+    chinese = len(CJK.findall(text)) >= sum(1 for c in text if c.isascii() and c.isalpha())
     if english() and chinese:
         return mark_safe(f'<span lang="zh-Hans">{escape(text)}</span>')
+    if english() and has_han(text):  # an English sentence quoting a Chinese name: mark the name
+        return mark_safe(_CJK_RUN.sub(lambda m: f'<span lang="zh-Hans">{m.group(0)}</span>', escape(text)))
     if not english() and not chinese and any(c.isalpha() and c.isascii() for c in text):
         return mark_safe(f'<span lang="en">{escape(text)}</span>')
     return mark_safe(escape(text))

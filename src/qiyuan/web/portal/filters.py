@@ -84,8 +84,7 @@ def choice(params, name: str, allowed, problems: list[Problem]) -> str:
     raw = params.get(name, "")
     if raw == "" or raw in allowed:
         return raw
-    problems.append(filter_problem("{field} must be one of {allowed}, not “{value}”", name,
-                         allowed=", ".join(allowed), value=raw[:20]))
+    problems.append(filter_problem("{field}: “{value}” is not one of the choices", name, value=raw[:20]))
     return ""
 
 
@@ -136,8 +135,8 @@ class ListFilters(_QueryString):
             if number.isdigit() and int(number) in AGE_GROUPS:
                 f.age = int(number)
             else:
-                problems.append(filter_problem("{field} must be an age group ({groups}), not “{value}”", "age",
-                                     groups=", ".join(f"U{a}" for a in AGE_GROUPS), value=age[:20]))
+                problems.append(filter_problem("{field}: “{value}” is not one of the age groups U8 to U20", "age",
+                                               value=age[:20]))
         f.born_from = year(params, "born_from", problems)
         f.born_to = year(params, "born_to", problems)
         if f.born_from and f.born_to and f.born_from > f.born_to:
@@ -151,8 +150,8 @@ class ListFilters(_QueryString):
         f.status = choice(params, "status", STATUSES + ("all",), problems)
         dan = params.get("dan", "")
         if dan and dan not in ("dan", "kyu") and dan not in DAN_GRADES:
-            problems.append(filter_problem(
-                "{field} must be “dan”, “kyu” or a grade such as 3d or 2k, not “{value}”", "dan", value=dan[:20]))
+            problems.append(filter_problem("{field}: “{value}” is neither dan, kyu nor a grade such as 3d or 2k",
+                                           "dan", value=dan[:20]))
             dan = ""
         f.dan = dan
         f.q = text_query(params, problems)

@@ -90,14 +90,25 @@ def chinese_number(n: int) -> str:
     return ("" if tens == 1 else _NUMERALS[tens - 1]) + "十" + (_NUMERALS[units - 1] if units else "")
 
 
+def number_of(chinese: str) -> int | None:
+    """一 → 1, 十二 → 12, 二十 → 20 (None if not a numeral of 1–99)."""
+    for n in range(1, 100):
+        if chinese_number(n) == chinese:
+            return n
+    return None
+
+
 _CLAUSE = re.compile(r"^(CGA Art\.|BJSH §|Go §)\s*(\d+)(.*)$")
+_SUB = re.compile(r"\(([一二三四五六七八九十]+)\)")
 
 
 def clause_label(code: str) -> str:
-    """A clause as the page's language writes it: ``CGA Art. 5(一)`` → 第五条（一）; ``BJSH §7`` → 七、."""
+    """A clause as the page's language writes it: ``CGA Art. 5(一)`` → 第五条（一） or Art. 5(1); ``BJSH §7`` → 七、."""
     m = _CLAUSE.match(code)
-    if m is None or english():
+    if m is None:
         return code
+    if english():
+        return _SUB.sub(lambda s: f"({number_of(s.group(1)) or s.group(1)})", code)
     text, number, rest = m.groups()
     rest = rest.replace("(", "（").replace(")", "）")
     number = chinese_number(int(number))

@@ -98,8 +98,8 @@ def read(params, me: Player, lists: list[RatingList]) -> WhatIf:
                                 code="whatif.list", lists=", ".join(by_code) or "—"))
     fmt = params.get("format", "swiss")
     if fmt not in FORMATS:
-        problems.append(problem("the format must be one of {formats}", column="format", code="whatif.format",
-                                formats=", ".join(FORMATS)))
+        problems.append(problem("the format “{value}” is not one of the choices", column="format",
+                                code="whatif.format", value=fmt[:20]))
         fmt = "swiss"
     w = WhatIf(rl, fmt, params.get("international") in ("1", "on", "true"), problems=problems)
     pairs = list(zip(params.getlist("opp"), params.getlist("res"), strict=False))

@@ -33,6 +33,7 @@ def latin(obj) -> str:
 
 
 register.filter("free_text", display.free_text)
+register.filter("lang_attr", display.lang_attr)
 register.filter("place", display.place)
 register.filter("rule_set_title", labels.rule_set_title)
 

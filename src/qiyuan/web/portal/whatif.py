@@ -22,7 +22,7 @@ from qiyuan.office.ratings.models import EditionEntry, ListMember, RatingList
 from qiyuan.office.services.state import engine_player, member_from_registry, state_from_json
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date
-from qiyuan.rating.model import Event, EventFormat, Game, Result
+from qiyuan.rating.model import Event, EventFormat, Game, Result, Standing
 from qiyuan.rating.period import rate_period
 from qiyuan.rating.state import PlayerState, initial_states
 
@@ -60,6 +60,7 @@ class WhatIf:
     rating_list: RatingList | None
     format: str = "swiss"
     international: bool = False
+    champion: bool = False  # he won the event (冠军不降分 applies); else an opponent is taken as its winner
     games: list[tuple[Opponent, Result]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
@@ -101,7 +102,8 @@ def read(params, me: Player, lists: list[RatingList]) -> WhatIf:
         problems.append(problem("the format “{value}” is not one of the choices", column="format",
                                 code="whatif.format", value=fmt[:20]))
         fmt = "swiss"
-    w = WhatIf(rl, fmt, params.get("international") in ("1", "on", "true"), problems=problems)
+    yes = ("1", "on", "true")
+    w = WhatIf(rl, fmt, params.get("international") in yes, params.get("champion") in yes, problems=problems)
     pairs = list(zip(params.getlist("opp"), params.getlist("res"), strict=False))
     pairs = [(o, r) for o, r in pairs if o.strip() or r.strip()]
     if len(pairs) > MAX_GAMES:
@@ -156,10 +158,14 @@ def compute(w: WhatIf, me: Player) -> R.EventChange | None:
                   international=w.international)
     games = [Game(EVENT_ID, rnd, me.federation_id, opp.engine_id, result)
              for rnd, (opp, result) in enumerate(w.games, start=1)]
-    return rate(rules, states, event, games, list_date, me.federation_id)
+    # the winner (the champion rule): him when he says so, else one of his opponents (not the top score of
+    # this partial event, which he would usually hold)
+    winner = me.federation_id if w.champion else w.games[0][0].engine_id
+    return rate(rules, states, event, games, [Standing(EVENT_ID, winner, 1)], list_date, me.federation_id)
 
 
-def rate(rules, states, event: Event, games: list[Game], list_date, player_id: str) -> R.EventChange | None:
+def rate(rules, states, event: Event, games: list[Game], standings: list[Standing], list_date, player_id: str
+         ) -> R.EventChange | None:
     """The one call into the rating engine (the period computation the office publishes with)."""
-    result = rate_period(rules, states, [event], games, [], list_date)
+    result = rate_period(rules, states, [event], games, standings, list_date)
     return next((c for c in result.changes if c.player_id == player_id), None)

@@ -12,7 +12,6 @@ cached for a year.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 
 from django.core.paginator import Paginator
@@ -29,7 +28,7 @@ from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, Ra
 from ..portal import queries
 from ..portal.editions import current_edition_ids, editions_by_id
 from ..portal.filters import EventFilters, ListFilters, page_number, text_query
-from ..portal.http import immutable, immutable_content
+from ..portal.http import digest, immutable, immutable_content
 from . import serialize as S
 from .schema import openapi
 
@@ -199,14 +198,15 @@ def edition_entries(request, code: str, on: str, number: int):
     if problems:
         raise BadRequest(problems)
     qs = filters.querystring()
-    etag = f'"{ed.digest[:32]}-{hashlib.sha1(f"{qs}{page_no}:{size}".encode()).hexdigest()[:16]}"'
+    etag = f'"{ed.digest[:32]}-{digest(f"{qs}{page_no}:{size}")}"'
 
     def build() -> str:
         data = _paginated(request, queries.entries(ed, filters), page_no, size, _entry)
         data["edition"] = S.edition_ref(ed)
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
-    return immutable_content(request, etag, f"api:entries:{ed.pk}:{qs}:{page_no}:{size}", build, "application/json")
+    return immutable_content(request, etag, f"api:entries:{ed.pk}:{digest(qs)}:{page_no}:{size}", build,
+                             "application/json")
 
 
 def _entry(e: EditionEntry) -> dict:
@@ -234,7 +234,7 @@ def edition_changes(request, code: str, on: str, number: int):
         qs = qs.filter(player__federation_id=request.GET["player"])
     data = _paginated(request, qs, page_no, size, S.change)
     data["edition"] = S.edition_ref(ed)
-    etag = f'"{ed.digest[:32]}-c-{hashlib.sha1(request.GET.urlencode().encode()).hexdigest()[:16]}"'
+    etag = f'"{ed.digest[:32]}-c-{digest(request.GET.urlencode())}"'
     return immutable(_json(data), etag)
 
 

@@ -8,6 +8,7 @@ revalidation costs one cache lookup and answers 304.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
 from django.core.cache import cache
@@ -16,6 +17,11 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 
 YEAR = 365 * 24 * 3600
 PAGE_MAX_AGE = 300
+
+
+def digest(text: str) -> str:
+    """A short stable hash of a query string, for cache keys and ETags (keys stay short whatever the input)."""
+    return hashlib.sha1(text.encode()).hexdigest()[:20]
 
 
 def conditional(request, etag: str) -> HttpResponse | None:

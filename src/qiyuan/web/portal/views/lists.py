@@ -32,7 +32,7 @@ from qiyuan.office.services.exports import history_rows
 from .. import queries
 from ..editions import edition_version
 from ..filters import AGE_GROUPS, STATUSES, ListFilters
-from ..http import conditional, immutable_content, visitor_cache_headers
+from ..http import conditional, digest, immutable_content, visitor_cache_headers
 
 DOWNLOAD_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -72,7 +72,7 @@ def edition(request, list_code: str, on: str, number: int | None = None):
     whole_key = None
     if not request.user.is_authenticated and set(request.GET) <= ListFilters.PARAMS:
         whole_key = (f"portal:listpage:{edition_version()}:{list_code}:{on}:{number}:{get_language()}:"
-                     f"{hashlib.sha1(request.GET.urlencode().encode()).hexdigest()}")
+                     f"{digest(request.GET.urlencode())}")
         found = cache.get(whole_key)
         if found is not None:
             html, etag = found
@@ -88,7 +88,7 @@ def edition(request, list_code: str, on: str, number: int | None = None):
 
 
 def _edition_page(request, ed: Edition, filters: ListFilters):
-    key = f"portal:list:{ed.pk}:{get_language()}:{filters.page}:{filters.querystring()}"
+    key = f"portal:list:{ed.pk}:{get_language()}:{filters.page}:{digest(filters.querystring())}"
     table = cache.get(key)
     if table is None:
         table = _render_table(ed, filters)
@@ -142,8 +142,8 @@ def download(request, list_code: str, on: str, number: int, fmt: str):
         return HttpResponse("\n".join(p.text(_) for p in filters.problems) + "\n", status=400,
                             content_type="text/plain; charset=utf-8")
     qs = filters.querystring()
-    etag = f'"{ed.digest[:32]}-{fmt}-{hashlib.sha1(qs.encode()).hexdigest()[:12]}"'
-    response = immutable_content(request, etag, f"portal:download:{ed.pk}:{fmt}:{qs}",
+    etag = f'"{ed.digest[:32]}-{fmt}-{digest(qs)}"'
+    response = immutable_content(request, etag, f"portal:download:{ed.pk}:{fmt}:{digest(qs)}",
                                  lambda: edition_file(ed, filters, fmt), DOWNLOAD_TYPES[fmt])
     suffix = "-filtered" if qs else ""
     response["Content-Disposition"] = (f'attachment; filename="{ed.rating_list.code}-{ed.list_date.isoformat()}-'
@@ -157,7 +157,7 @@ def history(request, list_code: str):
     rl = get_object_or_404(RatingList, code=list_code)
     version = edition_version()
     key = f"portal:history:{rl.pk}:{version}"
-    etag = f'"history-{rl.pk}-{hashlib.sha1(version.encode()).hexdigest()[:16]}"'
+    etag = f'"history-{rl.pk}-{digest(version)}"'
     early = conditional(request, etag)
     if early is not None:
         return early

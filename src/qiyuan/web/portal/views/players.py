@@ -106,10 +106,10 @@ class EventCalc:
             who = (f'<a href="{base}{escape(r.opponent.federation_id)}/">{escape(person(r.opponent, en=en))}</a>'
                    if r.opponent is not None else escape(_("对手（等级分 %(r)s）") % {"r": r.opponent_rating}))
             out.append(
-                f'<tr><td class="num">{"" if r.round is None else r.round}</td><td>{who}</td>'
+                f'<tr><td class="num opt">{"" if r.round is None else r.round}</td><td class="name">{who}</td>'
                 f'<td class="num">{escape(r.opponent_rating)}</td><td class="c">{escape(r.result)}</td>'
                 f'<td class="num">{escape(r.D)}</td><td class="num">{escape(r.We)}</td>'
-                f'<td class="num">{escape(r.dR)}</td><td class="num">{escape(r.K)}</td></tr>'
+                f'<td class="num">{escape(r.dR)}</td><td class="num opt">{escape(r.K)}</td></tr>'
             )
         return mark_safe("".join(out))
 

@@ -45,9 +45,10 @@ def main() -> None:
     from django.db import connections, transaction
 
     from qiyuan.office.events.models import Entry, Event, Game
-    from qiyuan.office.federation import backup, pinyin
+    from qiyuan.office import backup
+    from qiyuan.people import pinyin
     from qiyuan.office.federation.models import Association, Player, format_federation_id
-    from qiyuan.office.federation.setup import init_office
+    from qiyuan.office.setup import init_office
     from qiyuan.office.ratings.models import RatingList
 
     vendor = connections["default"].vendor

@@ -55,11 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     django.setup()
     from django.db import connection
 
-    from qiyuan.office.federation.setup import init_office
+    from qiyuan.office.setup import init_office
     from qiyuan.office.ratings.models import RatingList
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import publish_due
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
+    from qiyuan.office.verify import verify_all
 
     backend = connection.vendor
     init_office(actor="bench")

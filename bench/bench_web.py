@@ -48,10 +48,10 @@ def build_office(home: Path, federation: Path) -> None:
     code = f"""
 import time, django
 django.setup()
-from qiyuan.office.federation.setup import init_office
+from qiyuan.office.setup import init_office
 from qiyuan.office.ratings.models import RatingList
-from qiyuan.office.services.imports import import_file
-from qiyuan.office.services.periods import publish_due
+from qiyuan.office.imports import import_file
+from qiyuan.office.periods import publish_due
 init_office(actor="bench")
 rl = RatingList.objects.create(code="gomoku", title="五子棋等级分（合成）", rules_name="cga-gomoku-2011")
 t = time.perf_counter()

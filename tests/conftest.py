@@ -46,7 +46,7 @@ def pytest_collection_modifyitems(config, items) -> None:
 @pytest.fixture
 def resident_id():
     """``resident_id(born, gender, region="110105", sequence=None)`` → a valid 18-digit resident ID."""
-    from qiyuan.office.federation.idnumber import check_character
+    from qiyuan.people.idnumber import check_character
 
     counter = itertools.count(1)
 
@@ -79,7 +79,7 @@ def make_player(db, make_association):
     Goes through ``register_player`` (so pinyin keys, federation ID, audit are
     real); ``association`` is a code, created on demand.
     """
-    from qiyuan.office.federation.services import register_player
+    from qiyuan.office.registry import register_player
 
     def make(name: str = "张三", gender: str = "M", association: str | None = "BJ", **fields):
         if association:

@@ -6,7 +6,7 @@ import random
 from datetime import date
 from pathlib import Path
 
-from qiyuan.office.services.demo import _history, _P
+from qiyuan.office.demo import _history, _P
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 

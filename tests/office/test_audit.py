@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from qiyuan.office.audit.models import AuditLog, record
-from qiyuan.office.federation import services
+from qiyuan.office import registry as services
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from qiyuan.office.audit.models import AuditLog
-from qiyuan.office.federation import backup, services
+from qiyuan.office import backup
+from qiyuan.office import registry as services
 from qiyuan.office.federation.models import Arbiter, NameChange, Player
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from qiyuan.office.federation import backup
+from qiyuan.office import backup
 from qiyuan.office.federation.models import NameChange, Player
 
 GB_EXAMPLE = "11010519491231002X"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from qiyuan.office.services import bulk
+from qiyuan.office import bulk
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

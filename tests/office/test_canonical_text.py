@@ -8,8 +8,8 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qiyuan.office.services.bulk import as_json
-from qiyuan.office.services.periods import change_json, change_line, change_text
+from qiyuan.office.bulk import as_json
+from qiyuan.office.canonical import change_json, change_line, change_text
 from qiyuan.rating import results as R
 
 decimals = st.decimals(min_value=Decimal("-10000"), max_value=Decimal("10000"), allow_nan=False, places=6)
@@ -44,7 +44,7 @@ def test_change_line_keys_are_canonical_json(event, player, text):
        st.sampled_from(["active", "inactive", "unrated", "removed"]), st.booleans(), st.none() | st.integers(0, 60))
 def test_entry_line_written_directly_is_the_canonical_line(fid, name, position, rank, rating, exact, games, status,
                                                            is_new, k):
-    from qiyuan.office.services.periods import EntryRow, entry_line
+    from qiyuan.office.canonical import EntryRow, entry_line
 
     row = EntryRow(player_pk=1, federation_id=fid, position=position, rank=rank, rating=rating, exact=exact,
                    games=games, status=status, is_new=is_new, k=k, state={"r": rating, "s": status}, name=name)

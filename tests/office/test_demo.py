@@ -17,10 +17,10 @@ REPO = Path(__file__).resolve().parents[2]
 def test_demo_round_trip_import_compute_publish_verify(tmp_path):
     from qiyuan.office.events.models import Event, RejectedReport
     from qiyuan.office.ratings.models import Edition, RatingList
-    from qiyuan.office.services.demo import _report, build_demo
-    from qiyuan.office.services.imports import Options, import_file
-    from qiyuan.office.services.periods import compute_period, due_date, publish_period
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.demo import _report, build_demo
+    from qiyuan.office.imports import Options, import_file
+    from qiyuan.office.periods import compute_period, due_date, publish_period
+    from qiyuan.office.verify import verify_all
 
     summary = build_demo(seed=3)
     assert summary.verified and summary.lists == ["CGA", "GO"]
@@ -42,7 +42,7 @@ def test_demo_round_trip_import_compute_publish_verify(tmp_path):
     import random
 
     from qiyuan.office.federation.models import Player
-    from qiyuan.office.services.demo import _P
+    from qiyuan.office.demo import _P
 
     players = [_P(p.federation_id, p.name, p.gender, 2000, p.association.code, p.id_number, p.birth_date, p.dan)
                for p in Player.objects.filter(federation_id__lte="CN000300").select_related("association")]

@@ -13,8 +13,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def published(tmp_path):
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import publish_due
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
 
     rl = make_list()
     import_file(history_dir(tmp_path), rl, "tester")
@@ -76,7 +76,7 @@ def test_rating_changes_store_before_after_and_the_explanation(published):
 
 
 def test_bjsh_13_ties_by_strokes_and_inactive_list_by_pinyin():
-    from qiyuan.office.services.ordering import Orderable, order
+    from qiyuan.office.ordering import Orderable, order
 
     rows = [Orderable("3", "王五", 2300, "active"), Orderable("1", "丁一", 2300, "active"),
             Orderable("2", "李四", 2400, "active"), Orderable("4", "阿强", 2100, "inactive"),
@@ -87,7 +87,7 @@ def test_bjsh_13_ties_by_strokes_and_inactive_list_by_pinyin():
 
 
 def test_bjsh_13_new_registrants_after_the_others_at_equal_rating_by_registration_date():
-    from qiyuan.office.services.ordering import Orderable, order
+    from qiyuan.office.ordering import Orderable, order
 
     rows = [Orderable("9", "丁一", 2200, "active", True, date(2020, 5, 1)),
             Orderable("8", "王五", 2200, "active", True, date(2020, 1, 1)),
@@ -96,13 +96,13 @@ def test_bjsh_13_new_registrants_after_the_others_at_equal_rating_by_registratio
 
 
 def test_cga_ties_by_pinyin():
-    from qiyuan.office.services.ordering import Orderable, order
+    from qiyuan.office.ordering import Orderable, order
 
     rows = [Orderable("1", "张三", 2000, "active"), Orderable("2", "阿强", 2000, "active")]
     assert [o.federation_id for o in order("cga-gomoku-2011", rows)] == ["2", "1"]
 
 
 def test_competition_ranks_share_ties():
-    from qiyuan.office.services.ordering import competition_ranks
+    from qiyuan.office.ordering import competition_ranks
 
     assert competition_ranks([2400, 2300, 2300, 2100]) == [1, 2, 2, 4]

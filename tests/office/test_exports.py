@@ -17,8 +17,8 @@ pytestmark = pytest.mark.django_db
 def office(tmp_path, resident_id):
     """A list whose players have real ID numbers and birth dates in the registry."""
     from qiyuan.office.federation.models import Player
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import publish_due
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
 
     from ._o2_fixtures import history_dir
 
@@ -53,7 +53,7 @@ def _text(path, fmt) -> str:
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx", "txt", "pdf"])
 def test_public_exports_contain_no_id_number_and_no_birth_date(office, tmp_path, fmt):
-    from qiyuan.office.services.exports import export_edition, find_edition
+    from qiyuan.office.exports import export_edition, find_edition
 
     out = tmp_path / f"list.{fmt}"
     n = export_edition(find_edition(office), fmt, out)
@@ -66,7 +66,7 @@ def test_public_exports_contain_no_id_number_and_no_birth_date(office, tmp_path,
 
 
 def test_csv_export_shows_birth_year_and_rank_change(office, tmp_path):
-    from qiyuan.office.services.exports import export_edition, find_edition
+    from qiyuan.office.exports import export_edition, find_edition
 
     out = tmp_path / "l.csv"
     export_edition(find_edition(office), "csv", out)
@@ -77,8 +77,8 @@ def test_csv_export_shows_birth_year_and_rank_change(office, tmp_path):
 
 
 def test_older_and_numbered_editions_can_be_exported(office, tmp_path):
-    from qiyuan.office.services.exports import find_edition
-    from qiyuan.office.services.periods import OfficeError
+    from qiyuan.office.exports import find_edition
+    from qiyuan.office.errors import OfficeError
 
     first = find_edition(office, 1)
     assert first.list_date == office.editions.order_by("list_date").first().list_date
@@ -91,7 +91,7 @@ def test_full_history_one_row_per_player_per_event_with_before_and_after(office,
     from decimal import Decimal
 
     from qiyuan.office.ratings.models import RatingChange
-    from qiyuan.office.services.exports import export_history
+    from qiyuan.office.exports import export_history
 
     out = tmp_path / "history.csv"
     n = export_history(out, office)

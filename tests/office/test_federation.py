@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from qiyuan.office.audit.models import AuditLog
-from qiyuan.office.federation import services
+from qiyuan.office import registry as services
 from qiyuan.office.federation.models import (
     Arbiter,
     AssociationChange,
@@ -18,7 +18,7 @@ from qiyuan.office.federation.models import (
     Player,
     mask_id_number,
 )
-from qiyuan.office.federation.services import RegistryError
+from qiyuan.office.registry import RegistryError
 
 pytestmark = pytest.mark.django_db
 TODAY = date(2026, 11, 30)
@@ -53,7 +53,7 @@ def test_cga_art_11_report_needs_id_number_checked_against_record(make_player, r
     number = resident_id(date(2000, 1, 1), "M")
     with pytest.raises(RegistryError) as caught:
         make_player("李娜", gender="F", birth_date=date(2000, 1, 2), id_number=number)
-    problems = caught.value.problems
+    problems = caught.value.messages
     assert any("gender digit" in p for p in problems)
     assert any("differs from the record" in p for p in problems)
     assert Player.objects.count() == 0
@@ -66,7 +66,7 @@ def test_register_lists_every_problem_at_once(make_association):
             name=" ", gender="X", id_number="110105194912310021", association="ZZ", dan="11d",
             nationality="China", reference_rating="abc", actor="t", today=TODAY,
         )
-    problems = caught.value.problems
+    problems = caught.value.messages
     for fragment in ("name is empty", "gender 'X'", "check digit", "unknown association 'ZZ'", "dan '11d'",
                      "nationality", "reference rating 'abc'", "without its source"):
         assert any(fragment in p for p in problems), (fragment, problems)
@@ -77,7 +77,7 @@ def test_register_refuses_an_id_number_already_registered(make_player, resident_
     first = make_player("张三", id_number=number)
     with pytest.raises(RegistryError) as caught:
         make_player("张叁", id_number=number)
-    assert caught.value.problems == [f"ID number already registered to {first.federation_id} 张三"]
+    assert caught.value.messages == [f"ID number already registered to {first.federation_id} 张三"]
 
 
 def test_id_number_unique_only_when_not_blank(make_player):
@@ -99,7 +99,7 @@ def test_club_must_belong_to_the_association(make_player, make_association):
     Club.objects.create(name="浦东五子棋俱乐部", association=sh)
     with pytest.raises(RegistryError) as caught:
         make_player("张三", association="BJ", club="浦东五子棋俱乐部")
-    assert "belongs to association SH" in caught.value.problems[0]
+    assert "belongs to association SH" in caught.value.messages[0]
     p = make_player("张三", association="SH", club="浦东五子棋俱乐部")
     assert p.club.association == sh
 
@@ -145,7 +145,7 @@ def test_change_to_the_same_association_or_an_unknown_one_is_refused(make_player
         services.change_association(p, "BJ", actor="t")
     with pytest.raises(RegistryError) as caught:
         services.change_association(p, "XX", actor="t")
-    assert caught.value.problems == ["unknown association 'XX'"]
+    assert caught.value.messages == ["unknown association 'XX'"]
     assert AssociationChange.objects.count() == 0
 
 
@@ -158,7 +158,7 @@ def test_bjsh_13_dan_grant_records_body_and_date(make_player):
     assert [h.text for h in services.player_history(p)] == ["1d (RIF)", "2d (中国棋院)"]
     with pytest.raises(RegistryError) as caught:
         services.grant_dan(p, "10d", granted_on=date(2023, 1, 1), granted_by="", actor="t")
-    assert len(caught.value.problems) == 2
+    assert len(caught.value.messages) == 2
 
 
 def test_update_identity_rechecks_the_id(make_player, resident_id):

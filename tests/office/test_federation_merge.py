@@ -9,7 +9,7 @@ from django.apps import apps
 from django.db import connection, models
 
 from qiyuan.office.audit.models import AuditLog
-from qiyuan.office.federation import services
+from qiyuan.office import registry as services
 from qiyuan.office.federation.models import (
     Arbiter,
     AssociationChange,
@@ -17,7 +17,7 @@ from qiyuan.office.federation.models import (
     NameChange,
     Player,
 )
-from qiyuan.office.federation.services import RegistryError, merge_players
+from qiyuan.office.registry import RegistryError, merge_players
 
 
 @pytest.mark.django_db
@@ -66,7 +66,7 @@ def test_merge_refuses_contradicting_identities_unless_forced(make_player, resid
     NameChange.objects.create(player=dup, old_name="x", new_name="张三", changed_on=date(2020, 1, 1))
     with pytest.raises(RegistryError) as caught:
         merge_players(keep, dup, "t")
-    assert len(caught.value.problems) == 2  # gender and birth date
+    assert len(caught.value.messages) == 2  # gender and birth date
     assert NameChange.objects.get().player == dup and Player.objects.get(pk=dup.pk).merged_into is None
     merge_players(keep, dup, "t", force=True)
     assert AuditLog.objects.get(action="player.merge").detail["forced"] is True
@@ -91,7 +91,6 @@ def test_merge_refuses_self_and_repeated_merges(make_player):
 def foreign_models(transactional_db):
     """Two throw-away models of "another app" pointing at Player: a unique (player, season) ledger with a
     hidden reverse name, and a team with an auto-created many-to-many table."""
-
     class Ledger(models.Model):
         player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
         season = models.IntegerField()
@@ -160,7 +159,7 @@ def test_merge_refuses_when_both_records_are_in_the_same_unique_row(foreign_mode
     NameChange.objects.create(player=dup, old_name="x", new_name="张三", changed_on=date(2020, 1, 1))
     with pytest.raises(RegistryError) as caught:
         merge_players(keep, dup, "t")
-    assert "season = 2020" in caught.value.problems[0] and "entered twice" in caught.value.problems[0]
+    assert "season = 2020" in caught.value.messages[0] and "entered twice" in caught.value.messages[0]
     assert Ledger.objects.filter(player=dup).count() == 1  # nothing moved
     assert NameChange.objects.get().player == dup
 
@@ -200,7 +199,7 @@ def event_factory(db):
 def test_merge_moves_entries_and_games_of_the_events_app(event_factory, make_player):
     from qiyuan.office.events.models import Entry, Game
 
-    from qiyuan.office.federation.merge import linked_rows
+    from qiyuan.office.registry.merge import linked_rows
 
     keep, dup, other = make_player("张三"), make_player("张叁"), make_player("李四")
     event_factory("A", [dup, other])
@@ -220,5 +219,5 @@ def test_merge_refuses_two_records_entered_in_the_same_event(event_factory, make
     event_factory("A", [keep, dup])
     with pytest.raises(RegistryError) as caught:
         merge_players(keep, dup, "officer")
-    assert "entered twice" in caught.value.problems[0]
+    assert "entered twice" in caught.value.messages[0]
     assert Entry.objects.filter(player=dup).count() == 1

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qiyuan.office.federation.pinyin import has_han, latin_key, name_initials, name_pinyin, search_key
+from qiyuan.people.pinyin import has_han, latin_key, name_initials, name_pinyin, search_key
 
 
 @pytest.mark.parametrize(

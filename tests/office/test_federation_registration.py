@@ -11,8 +11,8 @@ from qiyuan.cli import app
 from qiyuan.formats.errors import InputError
 from qiyuan.office.audit.models import AuditLog
 from qiyuan.office.federation.models import Club, Player
-from qiyuan.office.federation.registration_csv import parse_date, parse_registration_csv, read_registration_csv
-from qiyuan.office.federation.services import register_many
+from qiyuan.formats.registration_csv import parse_date, parse_registration_csv, read_registration_csv
+from qiyuan.office.registry import register_many
 
 TODAY = date(2026, 11, 30)
 GB_EXAMPLE = "11010519491231002X"  # female, born 1949-12-31

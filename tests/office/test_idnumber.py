@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qiyuan.office.federation.idnumber import (
+from qiyuan.people.idnumber import (
     CHECK_WEIGHTS,
     PROVINCE_CODES,
     InvalidIdNumber,

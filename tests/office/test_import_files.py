@@ -18,9 +18,9 @@ LICHESS = SHARED / "data" / "trf" / "lichess-swiss-2020-05-29.trf"
 def test_opengotha_juvisy_into_the_go_list_and_published():
     from qiyuan.office.events.models import Entry, Event, Game
     from qiyuan.office.federation.models import Player
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import publish_due
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
+    from qiyuan.office.verify import verify_all
 
     go = make_list(code="GO", rules="cn-go-1995", game="go")
     result = import_file(JUVISY, go, "officer")
@@ -39,7 +39,7 @@ def test_opengotha_juvisy_into_the_go_list_and_published():
 
 def test_opengotha_unknown_results_are_noted_not_rated():
     from qiyuan.office.events.models import Game
-    from qiyuan.office.services.imports import import_file
+    from qiyuan.office.imports import import_file
 
     go = make_list(code="GO", rules="cn-go-1995", game="go")
     result = import_file(CDF, go, "officer")
@@ -50,13 +50,13 @@ def test_opengotha_unknown_results_are_noted_not_rated():
 def test_go_4_event_not_approved_at_state_level_is_rejected_and_kept():
     from qiyuan.office.events.models import Event, RejectedReport
     from qiyuan.office.federation.models import Player
-    from qiyuan.office.services.imports import ImportRefused, Options, import_file
+    from qiyuan.office.imports import ImportRefused, Options, import_file
 
     go = make_list(code="GO", rules="cn-go-1995", game="go")
     with pytest.raises(ImportRefused) as exc:
         import_file(JUVISY, go, "officer", options=Options(organiser_level="regional"))
     assert exc.value.rejected
-    assert any("Go §4" in p for p in exc.value.problems)
+    assert any("Go §4" in p for p in exc.value.messages)
     assert not Event.objects.exists() and not Player.objects.exists()
     rej = RejectedReport.objects.get()
     assert rej.filename == JUVISY.name and any("Go §4" in r for r in rej.reasons) and rej.content
@@ -64,7 +64,7 @@ def test_go_4_event_not_approved_at_state_level_is_rejected_and_kept():
 
 def test_same_opengotha_file_twice_is_refused():
     from qiyuan.office.events.models import Event
-    from qiyuan.office.services.imports import ImportRefused, import_file
+    from qiyuan.office.imports import ImportRefused, import_file
 
     go = make_list(code="GO", rules="cn-go-1995", game="go")
     import_file(JUVISY, go, "officer")
@@ -76,14 +76,14 @@ def test_same_opengotha_file_twice_is_refused():
 def test_name_match_needs_confirmation_never_silent(make_player):
     from qiyuan.office.events.models import Event
     from qiyuan.office.federation.models import Player
-    from qiyuan.office.services.imports import ImportRefused, Options, import_file
+    from qiyuan.office.imports import NeedsConfirmation, Options, import_file
 
     known = make_player(name="Nemo André", gender="M", association=None)
     go = make_list(code="GO", rules="cn-go-1995", game="go")
-    with pytest.raises(ImportRefused) as exc:
+    with pytest.raises(NeedsConfirmation) as exc:
         import_file(JUVISY, go, "officer")
-    assert not exc.value.rejected and len(exc.value.pending) == 1
-    assert known.federation_id in exc.value.pending[0] and "--confirm" in exc.value.pending[0]
+    assert len(exc.value.messages) == 1
+    assert known.federation_id in exc.value.messages[0] and "--confirm" in exc.value.messages[0]
     assert not Event.objects.exists()
     # confirm by name: the registry player is used, not a new one
     import_file(JUVISY, go, "officer", options=Options(confirm={"Nemo André": known.federation_id}))
@@ -93,15 +93,15 @@ def test_name_match_needs_confirmation_never_silent(make_player):
 
 def test_trf_without_arbiters_or_time_control_is_not_eligible_for_cga():
     from qiyuan.office.events.models import Event, RejectedReport
-    from qiyuan.office.services.imports import ImportRefused, import_file
+    from qiyuan.office.imports import ImportRefused, import_file
 
     cga = make_list()
     with pytest.raises(ImportRefused) as exc:
         import_file(LICHESS, cga, "officer")
-    text = "\n".join(exc.value.problems)
+    text = "\n".join(exc.value.messages)
     assert "CGA Art. 5(一)" in text
     assert not Event.objects.exists()
-    assert RejectedReport.objects.get().reasons == exc.value.problems
+    assert RejectedReport.objects.get().reasons == exc.value.messages
 
 
 def test_import_cli_lists_problems_and_exits_2(tmp_path):

@@ -13,7 +13,7 @@ def test_history_import_stores_players_events_games_entries(tmp_path):
     from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
     from qiyuan.office.federation.models import Player
     from qiyuan.office.ratings.models import ListMember
-    from qiyuan.office.services.imports import import_file
+    from qiyuan.office.imports import import_file
 
     src = history_dir(tmp_path)
     rl = make_list()
@@ -31,7 +31,7 @@ def test_history_import_stores_players_events_games_entries(tmp_path):
 
 def test_same_history_twice_is_refused_and_nothing_added(tmp_path):
     from qiyuan.office.events.models import Game
-    from qiyuan.office.services.imports import ImportRefused, import_file
+    from qiyuan.office.imports import ImportRefused, import_file
 
     src = history_dir(tmp_path)
     rl = make_list()
@@ -44,7 +44,7 @@ def test_same_history_twice_is_refused_and_nothing_added(tmp_path):
 
 def test_bad_history_lists_every_problem_and_stores_nothing(tmp_path):
     from qiyuan.office.events.models import Event, ImportBatch
-    from qiyuan.office.services.imports import ImportRefused, import_file
+    from qiyuan.office.imports import ImportRefused, import_file
 
     src = history_dir(tmp_path)
     text = (src / "games.csv").read_text(encoding="utf-8").splitlines()
@@ -53,8 +53,8 @@ def test_bad_history_lists_every_problem_and_stores_nothing(tmp_path):
     (src / "games.csv").write_text("\n".join(text) + "\n", encoding="utf-8")
     with pytest.raises(ImportRefused) as exc:
         import_file(src, make_list(), "tester")
-    assert len(exc.value.problems) >= 2
-    assert any("2-0" in p for p in exc.value.problems) and any("NOBODY" in p for p in exc.value.problems)
+    assert len(exc.value.messages) >= 2
+    assert any("2-0" in p for p in exc.value.messages) and any("NOBODY" in p for p in exc.value.messages)
     assert not Event.objects.exists() and not ImportBatch.objects.exists()
 
 
@@ -64,8 +64,8 @@ def test_office_lists_equal_the_engines_history(tmp_path, rules, go):
     """Every published edition holds exactly the engine's list for the same files (compute_history)."""
     from qiyuan.formats.history_csv import read_history
     from qiyuan.office.ratings.models import EditionEntry
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import publish_due
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
     from qiyuan.rating.history import compute_history
 
     src = history_dir(tmp_path, go=go)
@@ -85,3 +85,15 @@ def test_office_lists_equal_the_engines_history(tmp_path, rules, go):
                 assert e.rating is None and e.games == 0
     n_changes = sum(ed.changes.count() for ed in editions)
     assert n_changes == len(hist.changes)
+
+
+def test_history_events_count_their_rounds(tmp_path):
+    """轮数: an imported history event has the number of distinct rounds of its games (was 0)."""
+    from qiyuan.office.events.models import Event, Game
+    from qiyuan.office.imports import import_file
+
+    from ._o2_fixtures import history_dir, make_list
+
+    import_file(history_dir(tmp_path), make_list(), "tester")
+    for ev in Event.objects.all()[:20]:
+        assert ev.rounds == len(set(Game.objects.filter(event=ev).values_list("round", flat=True))) > 0

@@ -23,29 +23,29 @@ def shao(office, tmp_path, resident_id, make_player):
 
 def test_an_id_conflict_is_shown_in_the_pending_match(office, shao):
     from qiyuan.office.events.models import Event
-    from qiyuan.office.services.imports import ImportRefused, import_file
+    from qiyuan.office.imports import NeedsConfirmation, import_file
 
     path, row, known = shao
-    with pytest.raises(ImportRefused) as exc:
+    with pytest.raises(NeedsConfirmation) as exc:
         import_file(path, office, "officer")
-    assert not exc.value.rejected and not Event.objects.exists()
+    assert not Event.objects.exists()
     [m] = exc.value.pending_matches
     assert (m.number, m.name, m.association) == (2, "邵斌", "TJ")
     assert m.id_masked and m.id_masked != row[2] and "*" in m.id_masked  # masked
     [c] = m.candidates
     assert c.federation_id == known.federation_id and c.id_conflict and c.id_masked == known.masked_id_number
-    assert "differs from the report's" in exc.value.pending[0]
+    assert "differs from the report's" in exc.value.messages[0]
 
 
 def test_confirming_a_candidate_with_another_id_needs_an_override_and_is_noted(office, shao):
     from qiyuan.office.events.models import Entry, Event, ImportBatch
-    from qiyuan.office.services.imports import ImportRefused, Options, import_file
+    from qiyuan.office.imports import NeedsConfirmation, Options, import_file
 
     path, row, known = shao
-    with pytest.raises(ImportRefused) as exc:
+    with pytest.raises(NeedsConfirmation) as exc:
         import_file(path, office, "officer", options=Options(confirm={"2": known.federation_id}))
     assert exc.value.pending_matches[0].candidates[0].id_conflict and not Event.objects.exists()
-    with pytest.raises(ImportRefused):
+    with pytest.raises(NeedsConfirmation):
         import_file(path, office, "officer", options=Options(confirm_all=True))  # never taken wholesale
     import_file(path, office, "officer", options=Options(confirm={"2": known.federation_id + "!"}))
     assert Entry.objects.get(number=2).player == known

@@ -36,7 +36,7 @@ def _openers_stored() -> dict[tuple[int, frozenset], int | None]:
 
 def test_report_colours_give_the_opener(office, tmp_path, resident_id):
     from qiyuan.formats.report_xlsx import read_report
-    from qiyuan.office.services.imports import import_file
+    from qiyuan.office.imports import import_file
 
     path = write(tmp_path / "r.xlsx", field_of(resident_id))
     import_file(path, office, "officer")
@@ -47,7 +47,7 @@ def test_report_colours_give_the_opener(office, tmp_path, resident_id):
 
 def test_trf_colours_give_the_opener():
     from qiyuan.formats.trf import read_trf
-    from qiyuan.office.services.imports import Options, import_file
+    from qiyuan.office.imports import Options, import_file
 
     rl = make_list(code="GO", rules="cn-go-1995", game="go")  # a list whose rules take the file as it is
     import_file(LICHESS, rl, "officer", options=Options(confirm_all=True))
@@ -60,7 +60,7 @@ def test_trf_colours_give_the_opener():
 
 def test_opengotha_black_opens():
     from qiyuan.office.events.models import Game
-    from qiyuan.office.services.imports import import_file
+    from qiyuan.office.imports import import_file
 
     import_file(JUVISY, make_list(code="GO", rules="cn-go-1995", game="go"), "officer")
     assert Game.objects.exists() and set(Game.objects.values_list("opener", flat=True)) == {1}

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _refused(path, rl, **kw):
-    from qiyuan.office.services.imports import ImportRefused, import_file
+    from qiyuan.office.imports import ImportRefused, import_file
 
     with pytest.raises(ImportRefused) as exc:
         import_file(path, rl, "officer", **kw)
@@ -35,21 +35,21 @@ def test_a_history_directory_with_bad_data_is_kept_as_rejected(tmp_path):
     (bad / "games.csv").write_text("\n".join(games) + "\n", encoding="utf-8")
     exc = _refused(bad, rl)
     rej = RejectedReport.objects.get()
-    assert rej.kind == "history" and rej.filename == "badhist" and rej.reasons == exc.problems
+    assert rej.kind == "history" and rej.filename == "badhist" and rej.reasons == exc.messages
     assert set(zipfile.ZipFile(io.BytesIO(bytes(rej.content))).namelist()) >= {"games.csv", "players.csv"}
     assert not Event.objects.exists()
 
 
 def test_the_same_file_again_is_kept_as_rejected(tmp_path):
     from qiyuan.office.events.models import RejectedReport
-    from qiyuan.office.services.imports import import_file
+    from qiyuan.office.imports import import_file
 
     rl = make_list()
     src = history_dir(tmp_path)
     import_file(src, rl, "officer")
     exc = _refused(src, rl)
     rej = RejectedReport.objects.get()
-    assert "already imported" in rej.reasons[0] and rej.reasons == exc.problems
+    assert "already imported" in rej.reasons[0] and rej.reasons == exc.messages
 
 
 def test_a_file_of_unknown_kind_is_kept_as_rejected(tmp_path):

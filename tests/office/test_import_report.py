@@ -74,7 +74,7 @@ def field_of(resident_id, n=12):
 def test_report_import_registers_new_players_and_matches_by_id_number(office, tmp_path, resident_id, make_player):
     from qiyuan.office.events.models import Entry, Event, Game
     from qiyuan.office.federation.models import Player
-    from qiyuan.office.services.imports import import_file
+    from qiyuan.office.imports import import_file
 
     rows = field_of(resident_id)
     known = make_player(name="旧名字", gender="F", association="SH", id_number=rows[0][2], birth_date=date(2005, 1, 1))
@@ -92,7 +92,7 @@ def test_report_import_registers_new_players_and_matches_by_id_number(office, tm
 def test_bad_report_lists_every_problem_at_once_and_stores_nothing(office, tmp_path, resident_id):
     from qiyuan.office.events.models import Event, Game, RejectedReport
     from qiyuan.office.federation.models import Player
-    from qiyuan.office.services.imports import ImportRefused, import_file
+    from qiyuan.office.imports import ImportRefused, import_file
 
     rows = field_of(resident_id)
     good_id = rows[1][2]
@@ -112,7 +112,7 @@ def test_bad_report_lists_every_problem_at_once_and_stores_nothing(office, tmp_p
     wb.save(path)
     with pytest.raises(ImportRefused) as exc:
         import_file(path, office, "officer")
-    text = "\n".join(exc.value.problems)
+    text = "\n".join(exc.value.messages)
     assert "bad check digit" in text
     assert "gender digit" in text
     assert "unknown association '火星棋协'" in text
@@ -121,13 +121,13 @@ def test_bad_report_lists_every_problem_at_once_and_stores_nothing(office, tmp_p
     assert exc.value.rejected
     assert not Event.objects.exists() and not Game.objects.exists() and not Player.objects.exists()
     rej = RejectedReport.objects.get()
-    assert rej.reasons == exc.value.problems and rej.content is not None
+    assert rej.reasons == exc.value.messages and rej.content is not None
 
 
 def test_not_the_template_is_refused(office, tmp_path):
     from openpyxl import Workbook
 
-    from qiyuan.office.services.imports import ImportRefused, import_file
+    from qiyuan.office.imports import ImportRefused, import_file
 
     p = tmp_path / "other.xlsx"
     wb = Workbook()
@@ -139,7 +139,7 @@ def test_not_the_template_is_refused(office, tmp_path):
 
 def test_same_report_twice_is_refused(office, tmp_path, resident_id):
     from qiyuan.office.events.models import Event
-    from qiyuan.office.services.imports import ImportRefused, import_file
+    from qiyuan.office.imports import ImportRefused, import_file
 
     path = write(tmp_path / "r.xlsx", field_of(resident_id))
     import_file(path, office, "officer")
@@ -154,13 +154,13 @@ def test_same_report_twice_is_refused(office, tmp_path, resident_id):
 
 def test_report_failing_eligibility_shows_every_failed_condition(office, tmp_path, resident_id):
     from qiyuan.office.events.models import RejectedReport
-    from qiyuan.office.services.imports import ImportRefused, import_file
+    from qiyuan.office.imports import ImportRefused, import_file
 
     path = write(tmp_path / "r.xlsx", field_of(resident_id, 8), rounds=4, arbiters=("周裁判", "无名"),
                  time_control="30分钟")
     with pytest.raises(ImportRefused) as exc:
         import_file(path, office, "officer")
-    text = "\n".join(exc.value.problems)
+    text = "\n".join(exc.value.messages)
     for clause in ("CGA Art. 5(一)", "CGA Art. 5(三)", "CGA Art. 5(五)", "CGA Art. 5(八)"):
         assert clause in text
     assert RejectedReport.objects.count() == 1
@@ -168,14 +168,14 @@ def test_report_failing_eligibility_shows_every_failed_condition(office, tmp_pat
 
 def test_name_and_association_match_waits_for_confirmation(office, tmp_path, resident_id, make_player):
     from qiyuan.office.events.models import Entry, Event
-    from qiyuan.office.services.imports import ImportRefused, Options, import_file
+    from qiyuan.office.imports import NeedsConfirmation, Options, import_file
 
     rows = field_of(resident_id)
     known = make_player(name=rows[1][0], gender="M", association=rows[1][3])  # no ID number in the registry
     path = write(tmp_path / "r.xlsx", rows)
-    with pytest.raises(ImportRefused) as exc:
+    with pytest.raises(NeedsConfirmation) as exc:
         import_file(path, office, "officer")
-    assert len(exc.value.pending) == 1 and known.federation_id in exc.value.pending[0]
-    assert not exc.value.rejected and not Event.objects.exists()
+    assert len(exc.value.messages) == 1 and known.federation_id in exc.value.messages[0]
+    assert not Event.objects.exists()
     import_file(path, office, "officer", options=Options(confirm={"2": known.federation_id}))
     assert Entry.objects.get(number=2).player == known

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _imported(tmp_path, rules="cga-gomoku-2011"):
-    from qiyuan.office.services.imports import import_file
+    from qiyuan.office.imports import import_file
 
     rl = make_list(code="L", rules=rules)
     import_file(history_dir(tmp_path), rl, "tester")
@@ -40,7 +40,7 @@ def late_batch(tmp_path, src, end: date):
 
 def test_compute_is_a_preview_and_publish_stores_an_edition(tmp_path):
     from qiyuan.office.ratings.models import Edition
-    from qiyuan.office.services.periods import compute_period, due_date, publish_period
+    from qiyuan.office.periods import compute_period, due_date, publish_period
 
     rl = _imported(tmp_path)
     d = due_date(rl, rl.rules())
@@ -56,7 +56,7 @@ def test_compute_is_a_preview_and_publish_stores_an_edition(tmp_path):
 
 
 def test_cga_2_1_lists_only_on_1_january_and_1_july(tmp_path):
-    from qiyuan.office.services.periods import OfficeError, publish_period
+    from qiyuan.office.periods import OfficeError, publish_period
 
     rl = _imported(tmp_path)
     with pytest.raises(OfficeError, match="not a publication date"):
@@ -64,7 +64,7 @@ def test_cga_2_1_lists_only_on_1_january_and_1_july(tmp_path):
 
 
 def test_publish_in_calendar_order_only(tmp_path):
-    from qiyuan.office.services.periods import OfficeError, publish_period
+    from qiyuan.office.periods import OfficeError, publish_period
 
     rl = _imported(tmp_path)
     with pytest.raises(OfficeError, match="next list of L to publish is 2019-07-01"):
@@ -77,7 +77,7 @@ def test_publish_in_calendar_order_only(tmp_path):
 
 
 def test_bjsh_5_quarterly_lists(tmp_path):
-    from qiyuan.office.services.periods import publish_due
+    from qiyuan.office.periods import publish_due
 
     rl = _imported(tmp_path, rules="bjsh-gomoku-2007")
     dates = [e.list_date.month for e in publish_due(rl, "officer")]
@@ -86,8 +86,8 @@ def test_bjsh_5_quarterly_lists(tmp_path):
 
 def test_late_report_is_rated_by_a_correction_edition_in_its_own_period(tmp_path):
     from qiyuan.office.events.models import Event
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import OfficeError, correct_period, current_edition, publish_due, publish_period
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import OfficeError, correct_period, current_edition, publish_due, publish_period
 
     src = history_dir(tmp_path)
     rl = make_list(code="L")
@@ -119,7 +119,7 @@ def test_late_report_is_rated_by_a_correction_edition_in_its_own_period(tmp_path
 
 
 def test_correction_with_nothing_changed_is_refused(tmp_path):
-    from qiyuan.office.services.periods import OfficeError, correct_period, publish_period
+    from qiyuan.office.periods import OfficeError, correct_period, publish_period
 
     rl = _imported(tmp_path)
     publish_period(rl, None, "officer")
@@ -130,8 +130,8 @@ def test_correction_with_nothing_changed_is_refused(tmp_path):
 
 
 def test_a_list_is_not_published_before_its_date(tmp_path):
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import OfficeError, publish_due, publish_period
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import OfficeError, publish_due, publish_period
 
     src = history_dir(tmp_path, first=date.today().replace(day=1, month=1), last=date.today())
     rl = make_list(code="NOW")
@@ -142,8 +142,8 @@ def test_a_list_is_not_published_before_its_date(tmp_path):
 
 
 def test_cga_11_report_later_than_two_weeks_is_noted(tmp_path):
-    from qiyuan.office.services.imports import Options, prepare
-    from qiyuan.office.services.imports import ParsedEntrant, ParsedEvent
+    from qiyuan.office.imports import Options, prepare
+    from qiyuan.office.imports import ParsedEntrant, ParsedEvent
     from qiyuan.rating.model import Result
 
     rl = make_list()

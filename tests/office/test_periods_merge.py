@@ -16,8 +16,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def published(tmp_path):
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import publish_due
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
 
     rl = make_list()
     import_file(history_dir(tmp_path), rl, "tester")
@@ -46,12 +46,12 @@ def _public(edition):
 
 def test_merge_keeps_published_editions_verifiable_and_the_next_period_rates_the_kept_record(
         tmp_path, published, make_player):
-    from qiyuan.office.federation.merge import merge_players
+    from qiyuan.office.registry.merge import merge_players
     from qiyuan.office.federation.models import Player
     from qiyuan.office.ratings.models import EditionEntry, RatingChange
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import publish_due
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
+    from qiyuan.office.verify import verify_all
 
     rl, editions = published
     old = Player.objects.get(federation_id="T00001")
@@ -91,24 +91,26 @@ def test_merge_keeps_published_editions_verifiable_and_the_next_period_rates_the
 
 
 def test_merge_of_two_records_both_on_published_editions_is_refused(published):
-    """(Both records here also share events, which the merge refuses first; the rating check is the
-    ``pre_save`` guard every way of merging goes through.)"""
-    from qiyuan.office.federation.errors import RegistryError
+    """(Both records here also share events, which the merge refuses too: every reason is listed. The merge
+    use case is the only way to merge: the admin is read-only.)"""
+    from qiyuan.office.errors import RegistryError
     from qiyuan.office.federation.models import Player
+    from qiyuan.office.registry import merge_players
 
     a = Player.objects.get(federation_id="T00001")
     b = Player.objects.get(federation_id="T00002")
-    b.merged_into = a
-    with pytest.raises(RegistryError, match="both records are on published editions of list CGA"):
-        b.save()
+    with pytest.raises(RegistryError) as caught:
+        merge_players(a, b, "officer", force=True)
+    assert any("both records are on published editions of list CGA" in m for m in caught.value.messages)
     assert Player.objects.get(pk=b.pk).merged_into_id is None
 
 
 def test_the_kept_record_counts_as_rated_for_eligibility(published, make_player):
     """The rated share of an event (CGA Art. 5) sees the rating the duplicate published."""
-    from qiyuan.office.federation.merge import merge_players
+    from qiyuan.office.registry.merge import merge_players
     from qiyuan.office.federation.models import Player
-    from qiyuan.office.services.imports import ParsedEvent, Plan, _rated_entrants
+    from qiyuan.office.imports import ParsedEvent, Plan
+    from qiyuan.office.imports.eligibility import _rated_entrants
 
     rl, editions = published
     old = Player.objects.get(federation_id="T00001")

@@ -13,8 +13,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def office(tmp_path):
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import publish_due
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
 
     rl = make_list()
     import_file(history_dir(tmp_path), rl, "tester")
@@ -24,7 +24,7 @@ def office(tmp_path):
 
 
 def test_every_edition_verifies(office):
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.verify import verify_all
 
     report = verify_all()
     assert report.ok, report.differences
@@ -33,7 +33,7 @@ def test_every_edition_verifies(office):
 
 def test_a_tampered_rating_is_found(office):
     from qiyuan.office.ratings.models import EditionEntry
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.verify import verify_all
 
     ed = office[1]
     entry = ed.entries.filter(rating__isnull=False).first()
@@ -46,7 +46,7 @@ def test_a_tampered_rating_is_found(office):
 
 def test_a_tampered_game_result_is_found(office):
     from qiyuan.office.events.models import Game
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.verify import verify_all
 
     ev = office[0].events.first()
     g = Game.objects.filter(event=ev, result="1-0").first()
@@ -58,16 +58,16 @@ def test_a_tampered_game_result_is_found(office):
 def test_a_later_registry_change_does_not_break_verification(office):
     """Players start from the facts frozen when they joined the list, and the names published."""
     from qiyuan.office.federation.models import Player
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.verify import verify_all
 
     Player.objects.update(dan="9d", name="改名")
     assert verify_all().ok
 
 
 def test_corrections_and_superseded_editions_verify(tmp_path, office):
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import correct_period
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import correct_period
+    from qiyuan.office.verify import verify_all
     from qiyuan.office.ratings.models import RatingList
 
     from .test_periods import late_batch
@@ -92,3 +92,44 @@ def test_verify_cli_exit_codes(office, monkeypatch):
     EditionEntry.objects.filter(pk=e.pk).update(games=e.games + 1)
     bad = runner.invoke(app, ["office", "verify"])
     assert bad.exit_code == 1
+
+
+@pytest.mark.parametrize("column", ["delta", "after", "before", "We", "W", "K", "games", "method"])
+def test_an_edited_rating_change_number_is_found(office, column):
+    """Issue 8 (3): verify covers every published number — a change's ΔR, after, We … (what the public event
+    and player pages show) edited in the database is named by edition, event, player and column, exit 1."""
+    from decimal import Decimal
+
+    from qiyuan.office.ratings.models import RatingChange
+    from qiyuan.office.verify import verify_all
+
+    change = RatingChange.objects.filter(K__isnull=False, We__isnull=False).select_related(
+        "edition", "event", "player").order_by("id").first()
+    old = getattr(change, column)
+    if column == "method":
+        new = "averaging" if old != "averaging" else "per_game"
+    elif column in ("K", "games"):
+        new = old + 1
+    else:
+        new = (old or Decimal(0)) + Decimal("0.5")
+    RatingChange.objects.filter(pk=change.pk).update(**{column: new})  # behind the model's back
+    report = verify_all()
+    assert not report.ok
+    [line] = [d for d in report.differences if f"stored {column} " in d]
+    ed = change.edition
+    assert f"{ed.rating_list.code} {ed.label}" in line
+    assert change.event.code in line and change.player.federation_id in line
+
+
+def test_verify_command_exits_1_on_an_edited_change(office):
+    from decimal import Decimal
+
+    from typer.testing import CliRunner
+
+    from qiyuan.cli import app
+    from qiyuan.office.ratings.models import RatingChange
+
+    change = RatingChange.objects.filter(K__isnull=False).order_by("id").first()
+    RatingChange.objects.filter(pk=change.pk).update(delta=change.delta + Decimal(3))
+    result = CliRunner().invoke(app, ["office", "verify"])
+    assert result.exit_code == 1 and "stored delta" in result.output

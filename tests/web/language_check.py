@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from qiyuan.web.names import CJK
+from qiyuan.people.pinyin import HAN as CJK
 
 #: codes the office stores, which a page must show by their label
 RAW_CODES = {

@@ -158,7 +158,7 @@ def test_the_api_speaks_english_whatever_the_browser_asks(client, published):
 
 def test_every_response_of_a_demo_crawl_follows_the_schema(client):
     """The demo office: lists, every edition's first page, players, their histories and events."""
-    from qiyuan.office.services.demo import build_demo
+    from qiyuan.office.demo import build_demo
 
     build_demo(seed=7)
     seen = 0

@@ -306,7 +306,7 @@ def test_desk_event_report_is_imported_into_a_cga_list(staff, login, make_player
     from openpyxl import load_workbook
 
     from qiyuan.office.events.models import Event
-    from qiyuan.office.federation.services import add_arbiter
+    from qiyuan.office.registry import add_arbiter
     from qiyuan.office.ratings.models import RatingList
 
     settings.VAR_DIR = tmp_path

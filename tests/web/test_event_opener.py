@@ -20,7 +20,7 @@ def imported():
     from qiyuan.formats.trf import read_trf
     from qiyuan.office.events.models import Event
     from qiyuan.office.ratings.models import RatingList
-    from qiyuan.office.services.imports import Options, import_file
+    from qiyuan.office.imports import Options, import_file
 
     rl = RatingList.objects.create(code="GO", title="围棋", rules_name="cn-go-1995", game="go")
     import_file(LICHESS, rl, "officer", options=Options(confirm_all=True))

@@ -175,7 +175,7 @@ def test_list_downloads_never_hold_id_numbers(client, published, fmt):
 
 
 def test_merged_duplicate_redirects_to_the_record_kept(client, published, make_player):
-    from qiyuan.office.federation.services import merge_players
+    from qiyuan.office.registry import merge_players
 
     keep = published["players"][0]
     dup = make_player("张三", "M", "BJ")
@@ -187,7 +187,7 @@ def test_merged_duplicate_redirects_to_the_record_kept(client, published, make_p
 def test_kept_record_shows_the_history_published_under_the_duplicate(client, published, make_player):
     """After a merge the published editions keep the duplicate's rows (immutable): the kept record's page
     shows them, and the duplicate's permalinks lead to it."""
-    from qiyuan.office.federation.services import merge_players
+    from qiyuan.office.registry import merge_players
 
     dup = published["players"][0]  # 张三: on the published list, rated at 2025-bj-open
     keep = make_player("张三", "M", "BJ")  # registered again, never published
@@ -218,7 +218,7 @@ def test_calculations_without_lines_find_an_opponent_rated_under_a_merged_duplic
     merged since is found through his kept record (the games moved to it, his change did not)."""
     from decimal import Decimal
 
-    from qiyuan.office.federation.services import merge_players
+    from qiyuan.office.registry import merge_players
     from qiyuan.office.ratings.models import RatingChange
 
     a, b = published["players"][:2]
@@ -231,6 +231,6 @@ def test_calculations_without_lines_find_an_opponent_rated_under_a_merged_duplic
     html = page(client, f"/players/{b.federation_id}/")
     calc = html[html.index('id="event-2025-bj-open"'):]
     calc = calc[:calc.index("</section>")]
-    row = re.search(r'<tr><td class="num">1</td><td><a href="/players/(\w+)/">[^<]*</a></td>'
+    row = re.search(r'<tr><td class="num opt">1</td><td class="name"><a href="/players/(\w+)/">[^<]*</a></td>'
                     r'<td class="num">([^<]*)</td><td class="c">([^<]*)</td><td class="num">([^<]*)</td>', calc)
     assert row and row.groups() == (keep.federation_id, "2050", "0", "-50")

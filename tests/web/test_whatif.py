@@ -23,8 +23,8 @@ _TYPED = {Result.WIN: "1", Result.LOSS: "0", Result.DRAW: "0.5"}
 
 def _office(tmp_path, rules="cga-gomoku-2011"):
     """A small federation's history imported, published up to 2020-01-01: the next period's events pending."""
-    from qiyuan.office.services.imports import import_file
-    from qiyuan.office.services.periods import publish_due
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
 
     rl = make_list(code="CGA", rules=rules)
     import_file(history_dir(tmp_path, first=date(2019, 1, 1), last=date(2020, 6, 1)), rl, "tester")
@@ -59,7 +59,7 @@ def test_what_if_gives_the_published_change_once_the_event_is_rated(tmp_path):
     from qiyuan.office.events.models import Entry
     from qiyuan.office.federation.models import Player
     from qiyuan.office.ratings.models import RatingChange
-    from qiyuan.office.services.periods import publish_period
+    from qiyuan.office.periods import publish_period
     from qiyuan.web.portal import whatif
 
     rl = _office(tmp_path)
@@ -106,7 +106,7 @@ def test_the_champion_loses_nothing_only_when_he_says_he_won(client, tmp_path):
 
 def test_the_what_if_page_shows_the_change_and_its_table(client, tmp_path):
     from qiyuan.office.federation.models import Player
-    from qiyuan.office.services.periods import compute_period
+    from qiyuan.office.periods import compute_period
 
     rl = _office(tmp_path)
     list_date = date(2020, 7, 1)

@@ -7,8 +7,12 @@ thin: read files or the office, call the domain core, print or write.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 
 import typer
+
+from qiyuan.errors import QiyuanError
 
 app = typer.Typer(
     name="qiyuan",
@@ -28,4 +32,17 @@ for _name in _COMMAND_MODULES:
 
 
 def main() -> None:
-    app()
+    """Run the command line. A refusal nobody caught still prints its problems (exit 2); anything unforeseen
+    is an internal error, said in one line without a traceback (exit 1) — ``QIYUAN_DEBUG=1`` shows it."""
+    try:
+        app()
+    except QiyuanError as exc:
+        for problem in exc.problems:
+            sys.stderr.write(f"{problem}\n")
+        sys.exit(exc.exit_code)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: a message, never a traceback
+        if os.environ.get("QIYUAN_DEBUG") == "1":
+            raise
+        sys.stderr.write(f"qiyuan: internal error ({type(exc).__name__}: {exc}). Nothing more was done; run again "
+                         "with QIYUAN_DEBUG=1 to see where, and report it with the input that caused it.\n")
+        sys.exit(1)

@@ -73,27 +73,27 @@ def _console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
-def fail(problems: list[str], what: str = "refused") -> None:
-    """Print every problem and exit 2."""
+def fail(problems, what: str = "refused", *, code: int = EXIT_BAD_INPUT) -> None:
+    """Print every problem (``Problem`` or text) and exit (2: bad input or a refusal)."""
     console = _console(stderr=True)
     console.print(f"[bold red]{what}: {len(problems)} problem(s); nothing changed:[/]")
     for problem in problems:
         console.print(f"  {problem}", markup=False)
-    raise typer.Exit(EXIT_BAD_INPUT)
+    raise typer.Exit(code)
 
 
 @contextmanager
 def office_errors():
-    """Turn the office's refusals and a missing schema into clear messages and exit 2."""
+    """Turn the office's refusals (any ``QiyuanError``: every problem) and a missing schema into clear
+    messages; exit 2 (1 for an internal error)."""
     from django.db import DatabaseError
 
-    from qiyuan.office.federation.backup import BackupError
-    from qiyuan.office.federation.services import RegistryError
+    from qiyuan.errors import QiyuanError
 
     try:
         yield
-    except (RegistryError, BackupError) as exc:
-        fail(exc.problems)
+    except QiyuanError as exc:
+        fail(exc.problems, "error" if exc.exit_code != EXIT_BAD_INPUT else "refused", code=exc.exit_code)
     except DatabaseError as exc:
         text = str(exc)
         if "no such table" in text or "does not exist" in text:
@@ -133,7 +133,7 @@ def init_cmd(actor: ActorOption = None) -> None:
     ensure_django()
     from django.db import connection
 
-    from qiyuan.office.federation.setup import init_office
+    from qiyuan.office.setup import init_office
 
     with office_errors():
         lines = init_office(actor=actor_name(actor))
@@ -152,16 +152,10 @@ def backup_cmd(
 ) -> None:
     """Write a consistent copy of the whole office (SQLite or PostgreSQL) to FILE."""
     ensure_django()
-    from qiyuan.office.audit.models import record
-    from qiyuan.office.federation.backup import backup
+    from qiyuan.office.backup import backup_office
 
-    if file.exists():
-        fail([f"{file} exists; choose a new file name"])
-    if not file.parent.is_dir():
-        fail([f"{file.parent}: no such directory"])
     with office_errors(), table_progress("backing up") as progress:
-        summary = backup(file, progress=progress)
-    record(actor_name(actor), "office.backup", file=str(file), rows=summary.rows)
+        summary = backup_office(file, actor=actor_name(actor), progress=progress)
     _console().print(f"backup written: {file} ({summary.rows} rows in {len(summary.counts)} tables, "
                      f"{file.stat().st_size} bytes)")
 
@@ -174,12 +168,10 @@ def restore_cmd(
 ) -> None:
     """Restore a backup into an empty office, verifying every table's row count and the checksum."""
     ensure_django()
-    from qiyuan.office.audit.models import record
-    from qiyuan.office.federation.backup import restore
+    from qiyuan.office.backup import restore_office
 
     with office_errors(), table_progress("restoring") as progress:
-        summary = restore(file, replace=replace, progress=progress)
-    record(actor_name(actor), "office.restore", file=str(file), rows=summary.rows, replace=replace)
+        summary = restore_office(file, actor=actor_name(actor), replace=replace, progress=progress)
     console = _console()
     console.print(f"restored {summary.rows} rows in {len(summary.counts)} tables from {file}; counts verified")
     for label in ("federation.player", "events.event", "events.game", "ratings.ratingchange"):
@@ -200,7 +192,7 @@ def association_add(
 ) -> None:
     """Add an association (棋协)."""
     ensure_django()
-    from qiyuan.office.federation.services import add_association
+    from qiyuan.office.registry import add_association
 
     with office_errors():
         assoc = add_association(code, name, name_en=name_en, parent=parent, actor=actor_name(actor))
@@ -242,7 +234,7 @@ def arbiter_add(
 ) -> None:
     """Register an arbiter (裁判员); event reports name arbiters by this name."""
     ensure_django()
-    from qiyuan.office.federation.services import add_arbiter
+    from qiyuan.office.registry import add_arbiter
 
     with office_errors():
         a = add_arbiter(name, level.strip().lower(), recognised_national=recognised, association=association,
@@ -309,7 +301,7 @@ def player_add(
 ) -> None:
     """Register a player; every problem (ID check digit, gender, birth date, association…) is listed at once."""
     ensure_django()
-    from qiyuan.office.federation.services import register_player
+    from qiyuan.office.registry import register_player
 
     problems: list[str] = []
     birth_date = _parse_date(birth, "birth date", problems)
@@ -334,19 +326,14 @@ def player_import(
 ) -> None:
     """Register every player of a registration list (注册名单); all problems listed at once, nothing stored then."""
     ensure_django()
-    from datetime import date as _date
-
-    from qiyuan.formats.errors import InputError
-    from qiyuan.office.federation.registration_csv import check_registration_file
-    from qiyuan.office.federation.services import register_many
+    from qiyuan.errors import InputError
+    from qiyuan.office.registry import import_registration_list
 
     try:
-        checked = check_registration_file(file, today=_date.today())
         with office_errors():
-            players = register_many(checked.rows, source=str(file), actor=actor_name(actor),
-                                    problems=checked.problems)
+            players = import_registration_list(file, actor=actor_name(actor))
     except InputError as exc:
-        fail([str(p) for p in exc.problems], f"{file}")
+        fail(exc.problems, f"{file}")
     _console().print(f"registered {len(players)} players from {file}"
                      + (f": {players[0].federation_id} … {players[-1].federation_id}" if players else ""))
 
@@ -362,8 +349,8 @@ def player_show(
     ensure_django()
     from rich.table import Table
 
-    from qiyuan.office.federation.merge import linked_rows
-    from qiyuan.office.federation.services import find_player, player_history
+    from qiyuan.office.registry import find_player, player_history
+    from qiyuan.office.registry.merge import linked_rows
 
     with office_errors():
         p = find_player(ref)
@@ -409,7 +396,7 @@ def player_search(
     ensure_django()
     from rich.table import Table
 
-    from qiyuan.office.federation.services import search_players
+    from qiyuan.office.registry import search_players
 
     with office_errors():
         found = search_players(query, limit=limit, include_merged=merged, staff=True)
@@ -436,7 +423,7 @@ def player_rename(
 ) -> None:
     """Change a player's name; the old name is kept as history."""
     ensure_django()
-    from qiyuan.office.federation.services import find_player, rename_player
+    from qiyuan.office.registry import find_player, rename_player
 
     day = _date_or_fail(on, "date")
     with office_errors():
@@ -456,7 +443,7 @@ def player_move(
 ) -> None:
     """Move a player to another association; the old one is kept as history."""
     ensure_django()
-    from qiyuan.office.federation.services import change_association, find_player
+    from qiyuan.office.registry import change_association, find_player
 
     day = _date_or_fail(on, "date")
     with office_errors():
@@ -475,7 +462,7 @@ def player_status(
 ) -> None:
     """Change a player's registration status."""
     ensure_django()
-    from qiyuan.office.federation.services import find_player, set_status
+    from qiyuan.office.registry import find_player, set_status
 
     with office_errors():
         p = set_status(find_player(ref), status, actor=actor_name(actor), reason=reason)
@@ -493,7 +480,7 @@ def player_identity(
 ) -> None:
     """Correct a player's birth date, gender or identity document (the ID is checked against the record)."""
     ensure_django()
-    from qiyuan.office.federation.services import find_player, update_identity
+    from qiyuan.office.registry import find_player, update_identity
 
     day = _date_or_fail(birth, "birth date")
     with office_errors():
@@ -512,7 +499,7 @@ def player_merge(
 ) -> None:
     """Merge a duplicate record into another: its games, entries, ratings and history move, nothing is lost."""
     ensure_django()
-    from qiyuan.office.federation.services import find_player, merge_players
+    from qiyuan.office.registry import find_player, merge_players
 
     with office_errors():
         result = merge_players(find_player(keep), find_player(duplicate), actor_name(actor), force=force,

@@ -1,13 +1,13 @@
 """``qiyuan office import | period | list | verify | history-export | rejected`` and ``qiyuan demo``.
 
-Thin: parse the options, call ``qiyuan.office.services``, print. Refusals list
-every problem and exit 2 with nothing written. Django is imported inside the
-commands only.
+Thin: parse the options, call the office's use cases (``qiyuan.office``),
+print. Refusals list every problem and exit 2 with nothing written. Django is
+imported inside the commands only (``qiyuan --help`` and the pure commands
+stay fast).
 """
 
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
@@ -46,48 +46,35 @@ def _date(text: str | None) -> date | None:
 
 @contextmanager
 def _refusals():
-    """Office refusals (every problem) → exit 2; plus the registry's and the database's."""
-    from qiyuan.office.services.periods import OfficeError
-    from qiyuan.rating.rules import RulesError
+    """Office refusals (every problem, each with the command that does what it asks for) → exit 2."""
+    from qiyuan.errors import QiyuanError
 
     with office_errors():
         try:
             yield
-        except OfficeError as exc:
+        except QiyuanError as exc:
+            if exc.exit_code != 2:
+                raise
             fail(_with_commands(exc.problems))
-        except RulesError as exc:
-            fail([str(exc)])
 
 
-_CORRECTION = re.compile(r"correction edition of (\S+) (\d{4}-\d\d-\d\d)")
-
-
-def _with_commands(problems: list[str]) -> list[str]:
+def _with_commands(problems) -> list:
     """The office's neutral refusals, each followed by the command that does what it asks for."""
+    from qiyuan.office.periods import NEEDS_CORRECTION
+
     out = []
     for p in problems:
         out.append(p)
-        m = _CORRECTION.search(p)
-        if m:
-            out.append(f"  → qiyuan office period correct --list {m[1]} --date {m[2]} --reason …")
+        if p.code == NEEDS_CORRECTION:
+            out.append(f"  → qiyuan office period correct --list {p.params['list']} --date {p.params['date']} "
+                       "--reason …")
     return out
 
 
 def _rating_list(code: str | None):
-    from qiyuan.office.ratings.models import RatingList
+    from qiyuan.office.lists import find_list
 
-    if code:
-        rl = RatingList.objects.filter(code=code).first()
-        if rl is None:
-            known = ", ".join(RatingList.objects.values_list("code", flat=True)) or "none"
-            fail([f"no rating list {code!r} (lists: {known}; `qiyuan office list add` makes one)"])
-        return rl
-    lists = list(RatingList.objects.all()[:3])
-    if len(lists) == 1:
-        return lists[0]
-    fail(["give --list CODE: " + (", ".join(r.code for r in lists) if lists else "no rating list yet; run "
-                                  "`qiyuan office init`")])
-    return None
+    return find_list(code)
 
 
 # ---------------------------------------------------------------------------------------------- import
@@ -114,7 +101,7 @@ def import_cmd(
 ) -> None:
     """Import one file as one transaction: every problem listed, nothing stored on any problem."""
     ensure_django()
-    from qiyuan.office.services.imports import ImportRefused, Options, import_file
+    from qiyuan.office.imports import ImportRefused, NeedsConfirmation, Options, import_file
 
     pairs = {}
     for c in confirm or []:
@@ -131,19 +118,16 @@ def import_cmd(
         try:
             with table_progress("importing") as progress:
                 result = import_file(file, rl, actor_name(actor), kind=kind, options=opts, progress=progress)
-        except ImportRefused as exc:
+        except NeedsConfirmation as exc:
             err = _console(stderr=True)
-            if exc.problems[: len(exc.problems) - len(exc.pending)]:
-                err.print(f"[bold red]import refused: {len(exc.problems) - len(exc.pending)} problem(s); nothing "
-                          "stored[/]" + (" (the report is kept as rejected, with the reasons)" if exc.rejected else ""))
-                for p in exc.problems[: len(exc.problems) - len(exc.pending)]:
-                    err.print(f"  {p}", markup=False)
-            if exc.pending:
-                err.print(f"[bold yellow]{len(exc.pending)} match(es) by name and association need your "
-                          "confirmation; nothing stored:[/]")
-                for p in exc.pending:
-                    err.print(f"  {p}", markup=False)
+            err.print(f"[bold yellow]{len(exc.problems)} match(es) by name and association need your "
+                      "confirmation; nothing stored:[/]")
+            for p in exc.problems:
+                err.print(f"  {p}", markup=False)
             raise typer.Exit(2) from None
+        except ImportRefused as exc:
+            fail(exc.problems, "import refused" + (" (the file is kept as a rejected report, with the reasons)"
+                                                   if exc.rejected else ""))
     console.print(f"imported {file.name} into {rl.code}: {len(result.events)} event(s), {result.games} game(s), "
                   f"{result.new_players} new player(s) registered")
     for ev in result.events[:5]:
@@ -182,7 +166,7 @@ def period_compute(
 ) -> None:
     """Compute a period from the stored state and show it for review (nothing is published)."""
     ensure_django()
-    from qiyuan.office.services.periods import compute_period, due_date
+    from qiyuan.office.periods import compute_period, due_date
 
     console = _console()
     with _refusals():
@@ -200,7 +184,7 @@ def period_compute(
 
 def _next_step(rl, rules, d) -> str:
     """What the officer can do with a computed list date: publish it, correct it, or publish the due one first."""
-    from qiyuan.office.services.periods import current_edition, due_date
+    from qiyuan.office.periods import current_edition, due_date
 
     if current_edition(rl, d) is not None:
         return (f"the list of {d} is already published: to change it, publish a correction with a reason: "
@@ -255,7 +239,7 @@ def period_publish(
 ) -> None:
     """Publish the next period as an immutable edition (or every due one with --all)."""
     ensure_django()
-    from qiyuan.office.services.periods import publish_due, publish_period
+    from qiyuan.office.periods import publish_due, publish_period
 
     console = _console()
     with _refusals():
@@ -281,7 +265,7 @@ def period_correct(
 ) -> None:
     """Publish a correction edition (the old one stays readable), carried through the later lists."""
     ensure_django()
-    from qiyuan.office.services.periods import correct_period
+    from qiyuan.office.periods import correct_period
 
     console = _console()
     with _refusals():
@@ -298,27 +282,22 @@ def period_correct(
 def list_add(
     code: Annotated[str, typer.Argument(help="Short code, e.g. BJSH")],
     rules: Annotated[str, typer.Option("--rules", help="Built-in rule set the list starts from")],
-    title: Annotated[str, typer.Option("--title")] = "",
+    title: Annotated[str, typer.Option("--title", help="The list's title (Chinese)")] = "",
+    title_en: Annotated[str, typer.Option("--title-en", help="The list's English title")] = "",
     game: Annotated[str, typer.Option("--game", help="gomoku or go")] = "gomoku",
     overrides: Annotated[Optional[Path], typer.Option("--overrides", help="TOML settings overriding the rule set")] = None,
     actor: ActorOption = None,
 ) -> None:
     """Add a rating list kept under one rule set."""
     ensure_django()
-    from qiyuan.office.audit.models import record
-    from qiyuan.office.ratings.models import RatingList
-    from qiyuan.rating.rules import BUILTIN_RULES
+    from qiyuan.office.lists import add_list
 
-    if rules not in BUILTIN_RULES:
-        fail([f"--rules: unknown rule set {rules!r} (one of {', '.join(BUILTIN_RULES)})"])
     with _refusals():
-        if RatingList.objects.filter(code=code).exists():
-            fail([f"list {code} exists"])
-        rl = RatingList(code=code, title=title or code, game=game, rules_name=rules,
-                        rules_overrides=overrides.read_text(encoding="utf-8") if overrides else "")
-        rl.rules()  # bad overrides: refused before anything is saved
-        rl.save()
-        record(actor_name(actor), "list.add", rl, rules=rules)
+        if overrides is not None and not overrides.is_file():
+            fail([f"--overrides {overrides}: no such file"])
+        add_list(code, rules, actor=actor_name(actor), title=title, title_en=title_en, game=game,
+                 overrides=overrides.read_text(encoding="utf-8") if overrides else "",
+                 overrides_source=overrides.name if overrides else "overrides")
     _console().print(f"list {code} added ({rules})")
 
 
@@ -350,7 +329,7 @@ def list_export(
     """Export an edition for the public (no ID numbers; birth year only)."""
     ensure_django()
     from qiyuan.formats.list_export import FORMATS
-    from qiyuan.office.services.exports import export_edition, find_edition
+    from qiyuan.office.exports import export_edition, find_edition
 
     if fmt not in FORMATS:
         fail([f"--format: one of {', '.join(FORMATS)}"])
@@ -368,7 +347,7 @@ def history_export(
 ) -> None:
     """The full history: one row per player per event, rating before and after (EGD manner)."""
     ensure_django()
-    from qiyuan.office.services.exports import export_history
+    from qiyuan.office.exports import export_history
 
     with _refusals():
         rl = _rating_list(list_code) if list_code else None
@@ -380,7 +359,7 @@ def history_export(
 def verify_cmd(list_code: ListOption = None) -> None:
     """Recompute every published edition from the stored events; exit 1 with the differences unless identical."""
     ensure_django()
-    from qiyuan.office.services.verify import verify_all
+    from qiyuan.office.verify import verify_all
 
     console = _console()
     with _refusals():
@@ -418,7 +397,7 @@ def demo_cmd(
     if db.exists():
         db.unlink()
     ensure_django()
-    from qiyuan.office.services.demo import build_demo
+    from qiyuan.office.demo import build_demo
 
     with _refusals(), table_progress("building") as progress:
         summary = build_demo(seed=seed, progress=progress)
@@ -438,7 +417,7 @@ def _print_demo(console, s, db: Path) -> None:
         console.print(t)
     console.print("next:")
     console.print("  qiyuan office list show                          # lists and editions")
-    console.print(f"  qiyuan office list export --list CGA --format pdf --out cga.pdf")
+    console.print("  qiyuan office list export --list CGA --format pdf --out cga.pdf")
     console.print("  qiyuan office verify                             # recompute every edition, bit for bit")
     console.print(f"  qiyuan office period compute --list CGA --player {s.example_player}")
     console.print("  qiyuan serve                                     # the portal and the desk in a browser")

@@ -22,7 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from qiyuan.cli.rules_cmd import register_rules
 from qiyuan.formats.errors import InputError, Problem
-from qiyuan.rating.rules import RuleSet, RulesError, load_rules
+from qiyuan.rating.rules import RulesError, RuleSet, load_rules
 
 if TYPE_CHECKING:  # polars and numpy load only when `qiyuan rate` runs: other commands start fast
     from qiyuan.formats.history_csv import HistoryInput

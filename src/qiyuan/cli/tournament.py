@@ -201,8 +201,8 @@ def _plain(d) -> str:
 def _print_match_or_teams(t: Tournament, as_csv: bool) -> None:
     """A match: the two players' scores and games won/drawn/lost; a team event: the teams
     by match points (2/1/0), then board points."""
-    from qiyuan.tournament.eventfile import event_format, pad, text_width
     from qiyuan.tournament import teams as tm
+    from qiyuan.tournament.eventfile import event_format, pad, text_width
 
     if event_format(t) == "match":
         title = f"match of {t.rounds_planned} games: the higher score wins, equal scores draw"

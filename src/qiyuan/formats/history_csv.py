@@ -43,8 +43,10 @@ STANDING_COLUMNS = ("event_id", "player_id", "rank")
 GRADES = tuple(f"{n}d" for n in range(9, 0, -1)) + tuple(f"{n}k" for n in range(1, 11))
 FORMATS = tuple(f.value for f in EventFormat)
 _DATE = r"^\d{4}-\d{2}-\d{2}$"
-_UINT = r"^\d+$"
-_RATING = r"^\d+(\.\d+)?$"
+#: a published rating: 100 to 3500, at most two decimals (what the office stores)
+_RATING = r"^(?:[1-9]\d{2}|[12]\d{3}|3[0-4]\d{2})(?:\.\d{1,2})?$|^3500(?:\.0{1,2})?$"
+#: a player's count of rated games before the history: 0 to 100000
+_GAMES = r"^(?:\d{1,5}|100000)$"
 
 
 @dataclass
@@ -68,9 +70,13 @@ def _decode_problem(name: str, data: bytes, err: UnicodeDecodeError) -> Problem:
 
 def _ragged_problems(name: str, text: str, width: int) -> list[Problem]:
     problems = []
-    for number, row in enumerate(csv.reader(io.StringIO(text)), start=1):
-        if row and len(row) != width and any(cell.strip() for cell in row):
-            problems.append(Problem(name, number, None, f"{len(row)} fields where the header has {width}"))
+    reader = csv.reader(io.StringIO(text, newline=""))  # a bare CR ends a line, as in the file's own reading
+    try:
+        for row in reader:
+            if row and len(row) != width and any(cell.strip() for cell in row):
+                problems.append(Problem(name, reader.line_num, None, f"{len(row)} fields where the header has {width}"))
+    except csv.Error as exc:
+        problems.append(Problem(name, reader.line_num, None, f"not a readable CSV file: {exc}"))
     return problems
 
 
@@ -92,9 +98,12 @@ def _read_csv(
     if "\x00" in text:
         problems.append(Problem(name, text.count("\n", 0, text.index("\x00")) + 1, None, "not a CSV text file (NUL byte)"))
         return None
-    newline = text.find("\n")
-    first_line = text if newline < 0 else text[:newline]
-    raw_header = next(csv.reader([first_line.rstrip("\r")]), [])
+    first_line = text.splitlines()[0] if text.strip() else ""  # \n, \r\n or a bare \r ends the header
+    try:
+        raw_header = next(csv.reader([first_line]), [])
+    except csv.Error as exc:
+        problems.append(Problem(name, 1, None, f"not a readable CSV header: {exc}"))
+        return None
     header = [h.strip() for h in raw_header]
     if not any(header):
         problems.append(Problem(name, 1, None, "empty file: a header row is required"))
@@ -229,9 +238,10 @@ def _players(path: Path, problems: list[Problem]) -> tuple[list[Player] | None, 
     _check_unique(problems, name, frame, "id", "player id")
     _check_choice(problems, name, frame, "gender", [g.value for g in Gender], "gender")
     _check_choice(problems, name, frame, "dan", GRADES, "dan/kyu grade")
-    _check_pattern(problems, name, frame, "rating", _RATING, "a rating (a positive number)")
-    _check_pattern(problems, name, frame, "reference_rating", _RATING, "a rating (a positive number)")
-    _check_pattern(problems, name, frame, "games", _UINT, "a number of games (0, 1, 2, …)")
+    _check_pattern(problems, name, frame, "rating", _RATING, "a rating from 100 to 3500 (at most 2 decimals)")
+    _check_pattern(problems, name, frame, "reference_rating", _RATING,
+                   "a rating from 100 to 3500 (at most 2 decimals)")
+    _check_pattern(problems, name, frame, "games", _GAMES, "a number of games from 0 to 100000")
     _check_choice(problems, name, frame, "k_latched", ("0", "1"), "k_latched value")
     _check_date(problems, name, frame, "registered_on")
     no_rating = pl.col("rating").is_null() if "rating" in frame.columns else pl.lit(True)

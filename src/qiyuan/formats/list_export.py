@@ -154,10 +154,10 @@ def write_pdf(doc: ListDocument, path: str | Path) -> None:
     """A4 PDF with the list as a table (CID font STSong-Light: no font file needed)."""
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import ParagraphStyle
     from reportlab.lib.units import mm
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.cidfonts import UnicodeCIDFont
-    from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
 
     if CJK_FONT not in pdfmetrics.getRegisteredFontNames():

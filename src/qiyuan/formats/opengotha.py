@@ -96,7 +96,7 @@ def read_opengotha(path: str | Path) -> GothaTournament:
     problems: list[Problem] = []
     try:
         root = ET.parse(path).getroot()
-    except (ET.ParseError, OSError) as exc:
+    except (ET.ParseError, OSError, LookupError, ValueError, UnicodeError) as exc:  # LookupError: an unknown encoding
         raise InputError([Problem(fname, None, None, f"not a readable OpenGotha XML file: {exc}")]) from exc
     if root.tag != "Tournament":
         raise InputError([Problem(fname, None, None, f"root element is <{root.tag}>, not an OpenGotha <Tournament>")])

@@ -385,6 +385,9 @@ def _read_info(info: _Sheet) -> tuple[Tournament, ReportMeta]:
                                pairing_bye=bye, half_bye=draw, full_bye=win)
     back = {v: k for k, v in FORMATS.items()}
     fmt = info.text(row["format"], 2)
+    if fmt not in back and fmt not in FORMATS:
+        info.bad(row["format"], 2, f"赛制 {fmt!r} is not one of {'、'.join(FORMATS.values())}" if fmt else
+                 f"赛制 is blank: write one of {'、'.join(FORMATS.values())}")
     meta = ReportMeta(
         format=back.get(fmt, fmt),
         organizer=info.text(row["organizer"], 2),

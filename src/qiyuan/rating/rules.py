@@ -22,6 +22,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from qiyuan.errors import InputError
 from qiyuan.rating.model import EventFormat
 
 #: Expected-score (预期局分 We) methods.
@@ -60,8 +61,8 @@ FORMATS = tuple(f.value for f in EventFormat)
 CAP_CHOICES = (350, 400)
 
 
-class RulesError(ValueError):
-    """A rule-set name, file or setting that cannot be used."""
+class RulesError(InputError):
+    """A rule-set name, file or setting that cannot be used (bad input: ``qiyuan.errors``)."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,15 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from .names import CJK, display_name, has_han, place_latin
+from qiyuan.people.pinyin import HAN as CJK
+from qiyuan.people.pinyin import has_han, latin_name, place_latin
+
+
+def display_name(name: str, name_latin: str = "", *, english: bool) -> str:
+    """The name in the page's language: the Chinese name, or on English pages its Latin form where it has one."""
+    if not english:
+        return name
+    return latin_name(name, name_latin) or name
 
 
 def english() -> bool:

@@ -75,9 +75,14 @@ TEMPLATES = [
 _default_db = f"sqlite:///{VAR_DIR / 'qiyuan.sqlite3'}"
 DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", _default_db), conn_max_age=60)}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 30
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    # Writers queue instead of failing: every transaction takes the write lock when it begins (BEGIN IMMEDIATE,
+    # so none has to upgrade a read lock half-way, which the busy timeout cannot wait for), and a writer waits
+    # up to ``timeout`` seconds for the one before it (docs/office.md, "What may run at once").
+    _options["transaction_mode"] = "IMMEDIATE"
+    _options["timeout"] = int(os.environ.get("QIYUAN_SQLITE_TIMEOUT", "300"))
     # WAL: readers (the portal, a running backup) never block the desk's writes, nor writes them.
-    DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+    _options["init_command"] = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -4,21 +4,14 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from qiyuan.office.admin_readonly import ReadOnlyAdmin
+
 from qiyuan.office.audit.models import AuditLog
 
 
 @admin.register(AuditLog)
-class AuditLogAdmin(admin.ModelAdmin):
+class AuditLogAdmin(ReadOnlyAdmin):
     list_display = ("at", "actor", "action", "object_type", "object_id")
     list_filter = ("action", "object_type")
     search_fields = ("actor", "action", "object_id")
     date_hierarchy = "at"
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

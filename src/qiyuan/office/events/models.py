@@ -26,6 +26,7 @@ class ImportBatch(models.Model):
 
     kind = models.CharField(max_length=12, choices=Kind.choices)
     filename = models.CharField(max_length=300)
+    #: SHA-256 of the file's bytes (a history directory: of its CSV files), never of its name
     sha256 = models.CharField(max_length=64, unique=True)
     actor = models.CharField(max_length=150)
     imported_at = models.DateTimeField(default=timezone.now)
@@ -49,7 +50,11 @@ class Event(models.Model):
         RATED = "rated", "已计算 rated in a published edition"
 
     code = models.CharField(max_length=64, unique=True)
+    #: the event's content identity (``imports.identity.event_key``: dates, players, games); "" for history events
+    content_key = models.CharField(max_length=64, blank=True, default="")
     name = models.CharField(max_length=200)
+    #: the event's English name, where one was entered (the English site shows it, else the Chinese)
+    name_en = models.CharField(max_length=200, blank=True)
     organiser = models.CharField(max_length=200, blank=True)
     organiser_level = models.CharField(
         max_length=10, choices=[(lvl.value, lvl.value) for lvl in OrganiserLevel], default=OrganiserLevel.STATE.value
@@ -78,6 +83,12 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["end_date", "code"]
+        constraints = [
+            # the same event is stored once, whatever file (or file name) it came in: two imports at the same
+            # moment cannot both store it
+            models.UniqueConstraint(fields=["content_key"], condition=~models.Q(content_key=""),
+                                    name="events_event_unique_content"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.code} {self.name}"

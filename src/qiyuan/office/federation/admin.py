@@ -1,8 +1,14 @@
-"""Django admin for the registry: the only staff screen that shows full ID numbers."""
+"""Django admin for the registry, read-only: the only staff screen that shows full ID numbers.
+
+Changes go through the registry's use cases (``qiyuan office player …``, the desk), which keep the
+history and the audit log (``qiyuan.office.admin_readonly``).
+"""
 
 from __future__ import annotations
 
 from django.contrib import admin
+
+from qiyuan.office.admin_readonly import ReadOnlyAdmin, ReadOnlyInline
 
 from qiyuan.office.federation.models import (
     Arbiter,
@@ -16,36 +22,33 @@ from qiyuan.office.federation.models import (
 
 
 @admin.register(Association)
-class AssociationAdmin(admin.ModelAdmin):
+class AssociationAdmin(ReadOnlyAdmin):
     list_display = ("code", "name", "name_en", "parent")
     search_fields = ("code", "name", "name_en")
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(ReadOnlyAdmin):
     list_display = ("name", "association")
     list_filter = ("association",)
     search_fields = ("name",)
 
 
-class DanGrantInline(admin.TabularInline):
+class DanGrantInline(ReadOnlyInline):
     model = DanGrant
-    extra = 0
 
 
-class NameChangeInline(admin.TabularInline):
+class NameChangeInline(ReadOnlyInline):
     model = NameChange
-    extra = 0
 
 
-class AssociationChangeInline(admin.TabularInline):
+class AssociationChangeInline(ReadOnlyInline):
     model = AssociationChange
     fk_name = "player"
-    extra = 0
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ReadOnlyAdmin):
     list_display = ("federation_id", "name", "name_latin", "gender", "birth_date", "association", "dan", "status")
     list_filter = ("status", "gender", "association", "id_type")
     search_fields = ("federation_id", "name", "name_latin", "name_search", "id_number")
@@ -56,7 +59,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Arbiter)
-class ArbiterAdmin(admin.ModelAdmin):
+class ArbiterAdmin(ReadOnlyAdmin):
     list_display = ("name", "level", "association", "recognised_national", "player")
     list_filter = ("level", "recognised_national", "association")
     search_fields = ("name",)

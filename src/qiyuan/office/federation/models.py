@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Length
 
-from qiyuan.office.federation import pinyin
-from qiyuan.office.federation.grades import DAN_GRADES
-
+from qiyuan.people import pinyin
+from qiyuan.people.grades import DAN_GRADES
 
 FEDERATION_ID_PREFIX = "CN"
 FEDERATION_ID_DIGITS = 6
@@ -162,8 +162,6 @@ def next_federation_id() -> str:
 
 def max_federation_number() -> int:
     """The highest number among the ``CN…`` federation IDs in use (0 if none)."""
-    from django.db.models.functions import Length
-
     last = (
         Player.objects.filter(federation_id__startswith=FEDERATION_ID_PREFIX)
         .order_by(Length("federation_id").desc(), "-federation_id")

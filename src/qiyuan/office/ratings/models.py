@@ -14,9 +14,11 @@ from __future__ import annotations
 import tomllib
 
 from django.db import models
-from django.db.models.signals import m2m_changed, pre_save
+from django.db.models.signals import m2m_changed
 from django.dispatch import receiver
 from django.utils import timezone
+
+from qiyuan.rating.rules import BUILTIN_RULES, rules_from_mapping
 
 
 class ImmutableEdition(Exception):
@@ -32,6 +34,8 @@ class RatingList(models.Model):
 
     code = models.CharField(max_length=32, unique=True)
     title = models.CharField(max_length=200)
+    #: the list's English title, where one was entered
+    title_en = models.CharField(max_length=200, blank=True)
     game = models.CharField(max_length=8, choices=Game.choices, default=Game.GOMOKU)
     rules_name = models.CharField(max_length=40, help_text="built-in rule set the list starts from")
     rules_overrides = models.TextField(blank=True, help_text="TOML settings overriding the rule set")
@@ -47,8 +51,6 @@ class RatingList(models.Model):
 
     def rules(self):
         """The list's ``RuleSet``: the built-in one with the TOML overrides applied."""
-        from qiyuan.rating.rules import BUILTIN_RULES, rules_from_mapping
-
         if not self.rules_overrides.strip():
             return BUILTIN_RULES[self.rules_name]
         data = tomllib.loads(self.rules_overrides)
@@ -77,7 +79,6 @@ class ListMember(models.Model):
     registry (a new dan) never alter a published edition's recomputation: ``verify`` starts every
     player from these frozen facts.
     """
-
     #: frozen facts a published edition was computed from: a merge leaves them on the duplicate
     merge_repoint = False
 
@@ -147,7 +148,6 @@ class Edition(_Immutable):
 
 class EditionEntry(_Immutable):
     """One player on a published edition, in the list's order (``position``)."""
-
     # indexed by the unique (edition, player) constraint and the (player, edition) index, not one by one
     edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="entries", db_index=False)
     player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="edition_entries",
@@ -200,19 +200,3 @@ def _sealed_events(sender, instance, action, **kwargs):
     """The events an edition rated are fixed when it is published (only ``_store`` may set them, once)."""
     if action.startswith("pre_") and not getattr(instance, "_setting_events", False):
         raise ImmutableEdition(f"the events of published edition {instance.pk} cannot change")
-
-
-@receiver(pre_save, sender="federation.Player")
-def _merge_keeps_one_published_rating(sender, instance, raw=False, **kwargs):
-    """A merge whose two records both are on published editions of one list is refused (docs/decisions.md)."""
-    from qiyuan.office.federation.errors import RegistryError
-    from qiyuan.office.services.identity import refuse_double_rating
-
-    if raw or instance.pk is None or instance.merged_into_id is None:
-        return
-    before = sender._base_manager.filter(pk=instance.pk).values_list("merged_into_id", flat=True).first()
-    if before == instance.merged_into_id:
-        return
-    problems = refuse_double_rating(instance.merged_into_id, instance.pk)
-    if problems:
-        raise RegistryError(problems)

@@ -14,7 +14,7 @@ from qiyuan.office.events.models import Event
 from qiyuan.office.federation.models import Association, Player
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
 
-from ..names import latin_name
+from qiyuan.people.pinyin import latin_name
 
 
 def dec(value) -> str | None:

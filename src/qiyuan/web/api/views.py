@@ -22,7 +22,7 @@ from django.utils import translation
 from qiyuan.errors import Problem, problem
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Player
-from qiyuan.office.federation.services import search_players
+from qiyuan.office.registry import search_players
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
 
 from ..portal import queries

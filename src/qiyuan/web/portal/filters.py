@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
 from qiyuan.errors import Problem, problem
-from qiyuan.office.federation.grades import DAN_GRADES
+from qiyuan.people.grades import DAN_GRADES
 from qiyuan.rating import results as R
 
 #: Age groups: "U16" = under 16 on 1 January of the list's year, i.e. born in the list's year minus 16 or later

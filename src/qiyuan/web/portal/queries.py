@@ -14,13 +14,13 @@ from django.http import Http404
 from qiyuan.formats.list_export import ListDocument, ListRow
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Association, Player
-from qiyuan.office.federation.services import search_players
+from qiyuan.office.registry import search_players
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingList
 from qiyuan.tournament.model import Tournament
 from qiyuan.web.desk.live import load as load_live
 from qiyuan.web.desk.models import LiveEvent
 
-from ..names import latin_name
+from qiyuan.people.pinyin import latin_name
 from .filters import ListFilters
 
 PAGE_SIZE = 100

@@ -25,9 +25,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from qiyuan.office.federation.idnumber import normalize_id_number, validate_resident_id
+from qiyuan.people.idnumber import normalize_id_number, validate_resident_id
 from qiyuan.office.federation.models import Arbiter, Player
-from qiyuan.office.federation.services import search_players
+from qiyuan.office.registry import search_players
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament.model import Entrant
 

@@ -1,8 +1,9 @@
 """The rating officer's desk (等级分管理): import reports, resolve player
 matches, see eligibility problems, compute a period, review, publish, correct.
 
-Thin: every step calls the office services (``qiyuan.office.services``) the
-command line uses too; nothing here computes a rating.
+Thin: every step calls the office's use cases (``qiyuan.office``) the command
+line uses too — they check, lock, write and audit; nothing here computes a
+rating or writes an audit entry.
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from qiyuan.errors import QiyuanError
+from qiyuan.office import periods as P
+from qiyuan.office.errors import NeedsConfirmation, OfficeError
 from qiyuan.office.events.models import Event, ImportBatch, RejectedReport
+from qiyuan.office.federation.models import Player
+from qiyuan.office.imports import Options, import_file
 from qiyuan.office.ratings.models import RatingList
 from qiyuan.rating.model import EventFormat
 
@@ -28,12 +34,10 @@ from ..permissions import OFFICER, role_required
 
 
 def _list_status(rl: RatingList) -> dict:
-    from qiyuan.office.services import periods as P
-
     rules = rl.rules()
     try:
         due = P.due_date(rl, rules)
-    except P.OfficeError as exc:
+    except OfficeError as exc:
         due, problem = None, str(exc)
     else:
         problem = ""
@@ -50,8 +54,6 @@ def _list_status(rl: RatingList) -> dict:
 @role_required(OFFICER)
 @require_http_methods(["GET", "POST"])
 def periods(request):
-    from qiyuan.office.services import periods as P
-
     review = None
     if request.method == "POST":
         rl = get_object_or_404(RatingList, code=request.POST.get("list", ""))
@@ -61,34 +63,26 @@ def periods(request):
             if action == "compute":
                 day = _date(request.POST.get("date")) or P.due_date(rl, rl.rules())
                 if day is None:
-                    raise P.OfficeError(_("该榜单没有待计算的比赛。"))
+                    raise OfficeError(_("该榜单没有待计算的比赛。"))
                 review = _review(P.compute_period(rl, day))
             elif action == "publish":
                 ed = P.publish_period(rl, _date(request.POST.get("date")), actor)
-                _audit(request, "period.publish", ed, list=rl.code, date=ed.list_date)
                 messages.success(request, _("已发布 %(list)s %(date)s。") % {"list": rl.code, "date": ed.list_date})
                 return redirect("desk:periods")
             elif action == "correct":
                 day = _date(request.POST.get("date"))
                 if day is None:
-                    raise P.OfficeError(_("请给出要更正的榜单日期。"))
+                    raise OfficeError(_("请给出要更正的榜单日期。"))
                 eds = P.correct_period(rl, day, request.POST.get("reason", ""), actor)
-                for ed in eds:
-                    _audit(request, "period.correct", ed, list=rl.code, date=ed.list_date, number=ed.number)
                 messages.success(request, _("已发布 %(n)d 个更正版。") % {"n": len(eds)})
                 return redirect("desk:periods")
             else:
                 messages.error(request, _("未知操作。"))
-        except P.OfficeError as exc:
-            messages.error(request, str(exc))
+        except OfficeError as exc:
+            for message in exc.messages:
+                messages.error(request, message)
     lists = [_list_status(rl) for rl in RatingList.objects.order_by("code")]
     return render(request, "desk/periods.html", {"lists": lists, "review": review})
-
-
-def _audit(request, action: str, obj, **detail) -> None:
-    from qiyuan.office.audit.models import record
-
-    record(request.user, action, obj, **detail)
 
 
 def _date(text: str | None) -> date | None:
@@ -100,8 +94,6 @@ def _date(text: str | None) -> date | None:
 
 def _review(comp) -> dict:
     """A computed, unpublished period for review: the new list and every change, per player."""
-    from qiyuan.office.federation.models import Player
-
     names = dict(Player.objects.filter(pk__in=comp.pk_of.values()).values_list("federation_id", "name"))
     by_player: dict[str, list] = {}
     for c in comp.changes:
@@ -198,9 +190,6 @@ def confirmations(post, conflicts: dict[str, list[str]]) -> tuple[dict[str, str]
 @role_required(OFFICER)
 @require_http_methods(["GET", "POST"])
 def imports(request):
-    from qiyuan.office.services.imports import ImportRefused, Options, import_file
-    from qiyuan.office.services.periods import OfficeError
-
     form = UploadForm(request.POST or None, request.FILES or None)
     context: dict = {"max_mb": settings.QIYUAN_UPLOAD_MAX_BYTES // (1024 * 1024)}
     stashed = request.session.get("desk:upload")
@@ -231,23 +220,19 @@ def imports(request):
             rl = get_object_or_404(RatingList, code=code)
             try:
                 result = import_file(path, rl, request.user.get_username(), options=options)
-            except ImportRefused as exc:
-                context["problems"] = refused + [p for p in exc.problems if p not in exc.pending]
-                if exc.pending and not exc.rejected:
-                    matches = exc.pending_matches
-                    conflicts = {str(m.number): [c.federation_id for c in m.candidates if c.id_conflict]
-                                 for m in matches}
-                    request.session["desk:upload"] = {"path": str(path), "list": code, "options": raw,
-                                                      "conflicts": conflicts}
-                    context["pending"] = matches
-                else:
-                    request.session.pop("desk:upload", None)
-            except OfficeError as exc:
-                context["problems"] = exc.problems
+            except NeedsConfirmation as exc:
+                context["problems"] = refused
+                matches = exc.pending_matches
+                conflicts = {str(m.number): [c.federation_id for c in m.candidates if c.id_conflict]
+                             for m in matches}
+                request.session["desk:upload"] = {"path": str(path), "list": code, "options": raw,
+                                                  "conflicts": conflicts}
+                context["pending"] = matches
+            except QiyuanError as exc:
+                context["problems"] = refused + exc.messages
                 request.session.pop("desk:upload", None)
             else:
                 request.session.pop("desk:upload", None)
-                _audit(request, "import", result.batch, file=path.name, events=[e.code for e in result.events])
                 messages.success(request, _("已导入 %(file)s：%(n)d 场比赛，%(g)d 局，新注册棋手 %(p)d 人。") % {
                     "file": path.name, "n": len(result.events), "g": result.games,
                     "p": result.new_players})

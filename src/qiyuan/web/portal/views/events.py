@@ -19,7 +19,7 @@ from qiyuan.office.ratings.models import RatingChange, RatingList
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 
 from ...display import english
-from ...names import display_name
+from ...display import display_name
 from .. import queries
 from ..editions import current_edition_ids
 from ..eventview import build

@@ -26,8 +26,8 @@ from django.utils.translation import gettext as _
 
 from qiyuan.formats.list_export import HISTORY_COLUMNS, write_list
 from qiyuan.office.federation.models import Association, Player
+from qiyuan.office.exports import history_rows
 from qiyuan.office.ratings.models import Edition, RatingList
-from qiyuan.office.services.exports import history_rows
 
 from .. import queries
 from ..editions import edition_version

@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 
 from qiyuan.office.events.models import Game
 from qiyuan.office.federation.models import Player
-from qiyuan.office.federation.services import search_players
+from qiyuan.office.canonical import change_json
 from qiyuan.office.ratings.models import EditionEntry, RatingChange, RatingList
-from qiyuan.office.services.periods import change_json
+from qiyuan.office.registry import search_players
 from qiyuan.rating.model import Result
 
 from ...display import english, event_name, list_title, person

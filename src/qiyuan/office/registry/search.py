@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.db.models import Case, IntegerField, Q, Value, When
 
-from qiyuan.office.federation import idnumber, pinyin
-from qiyuan.office.federation.errors import RegistryError
+from qiyuan.office.errors import RegistryError
 from qiyuan.office.federation.models import NameChange, Player
+from qiyuan.people import idnumber, pinyin
 
 
 def search_players(query: str, *, limit: int = 50, include_merged: bool = False, staff: bool = False) -> list[Player]:

@@ -5,9 +5,11 @@ computed again from exactly what the edition says it started from (its
 previous edition's stored states, the list members who had joined by its
 publication, the events it rated, the rule-set settings it used, the names it
 published) and compared with the stored rows, bit for bit: the digest of the
-recomputation must equal the digest published, and the rows read back from
-the database must give that digest too (nothing was altered after
-publication).
+recomputation must equal the digest published, the rows read back from the
+database must give that digest too (nothing was altered after publication),
+and every stored number of every rating change — before, after, games, W, We,
+K, ΔR, method, which the public pages show beside the explanation — must be
+the recomputation's.
 """
 
 from __future__ import annotations
@@ -16,14 +18,17 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from qiyuan.office.services.identity import aliases_for_edition
-from qiyuan.office.services.periods import (
+from qiyuan.office.canonical import (
+    CHANGE_COLUMNS,
     change_line,
-    compute_period,
+    change_row,
     digest_of,
-    rules_of_edition,
+    stored_change_rows,
     stored_lines,
 )
+from qiyuan.office.merged import aliases_for_edition
+from qiyuan.office.periods import compute_period, rules_of_edition
+from qiyuan.office.ratings.models import Edition
 
 MAX_SHOWN = 20
 
@@ -50,6 +55,7 @@ def verify_edition(edition) -> list[str]:
     comp = compute_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
                           rules=rules_of_edition(edition), published_before=edition.published_at, names=names,
                           aliases=aliases_for_edition(set(entries)))
+    out += _changed_columns(label, comp, stored_change_rows(edition))
     if comp.digest == edition.digest and not out:
         return []
     mine = {e.federation_id: e.line() for e in comp.entries}
@@ -69,10 +75,22 @@ def verify_edition(edition) -> list[str]:
     return out
 
 
+def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple]) -> list[str]:
+    """Every stored change column that differs from the recomputation, named by event, player and column."""
+    out = []
+    for c in comp.changes:
+        key = (c.event_id, c.player_id)
+        mine, theirs = change_row(c), stored.get(key)
+        if theirs is None:
+            continue  # a missing row: reported with the explanations
+        for column, a, b in zip(CHANGE_COLUMNS, mine, theirs):
+            if a != b:
+                out.append(f"{label}: change of {c.player_id} in {c.event_id}: stored {column} {b}, recomputed {a}")
+    return out
+
+
 def verify_all(rating_list=None, *, progress: Callable[[int, int], None] | None = None) -> VerifyReport:
     """Verify every published edition (of one list, or of all lists)."""
-    from qiyuan.office.ratings.models import Edition
-
     qs = Edition.objects.select_related("rating_list", "previous").order_by("rating_list__code", "list_date", "number")
     if rating_list is not None:
         qs = qs.filter(rating_list=rating_list)

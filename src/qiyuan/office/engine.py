@@ -9,10 +9,15 @@ next period — and ``verify`` — start from precisely what was published.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
+from qiyuan.office.events.models import Entry
+from qiyuan.office.events.models import Game as GameRow
+from qiyuan.office.federation.models import Player as PlayerRow
+from qiyuan.office.ratings.models import ListMember
 from qiyuan.rating.model import Event, EventFormat, Game, Gender, Player, Result, Standing
 from qiyuan.rating.state import NewcomerRecord, PlayerState
 
@@ -64,6 +69,19 @@ def state_from_json(player_id: str, d: dict) -> PlayerState:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class MemberFacts:
+    """What a list member starts from, frozen when he joins the list (``ratings.ListMember``)."""
+
+    gender: str
+    dan: str
+    rating: Decimal | None
+    games: int
+    k_latched: bool
+    registered_on: date | None
+    reference_rating: Decimal | None
+
+
 def engine_player(federation_id: str, m) -> Player:
     """A list member (``ratings.ListMember``, frozen facts) as the engine's ``Player``."""
     return Player(
@@ -81,8 +99,6 @@ def engine_player(federation_id: str, m) -> Player:
 
 def member_from_registry(rating_list, p, *, rating=None, games=0, k_latched=False):
     """A new ``ListMember`` (unsaved) from a registry player's facts today."""
-    from qiyuan.office.ratings.models import ListMember
-
     return ListMember(rating_list=rating_list, player=p, gender=p.gender or "", dan=p.dan or "", rating=rating,
                       games=games, k_latched=k_latched, registered_on=p.registered_on,
                       reference_rating=p.reference_rating)
@@ -98,10 +114,6 @@ def engine_games(events: Iterable, known: Mapping[int, str] | None = None
                  ) -> tuple[list[Game], list[Standing], set[int]]:
     """The games and standings of the given office events, and the primary keys of every player in them.
     ``known`` (player pk → federation id, e.g. the list's members) saves reading those players again."""
-    from qiyuan.office.events.models import Entry
-    from qiyuan.office.events.models import Game as GameRow
-    from qiyuan.office.federation.models import Player as PlayerRow
-
     code_of = {e.pk: e.code for e in events}
     rows = list(GameRow.objects.filter(event_id__in=code_of).order_by("event_id", "round", "id")
                 .values_list("event_id", "round", "player1_id", "player2_id", "result"))

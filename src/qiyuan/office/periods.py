@@ -13,62 +13,31 @@ correction through the later list dates.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
 
+from qiyuan.office import merged, ordering
+from qiyuan.office.audit.models import record
+from qiyuan.office.bulk import as_json, bulk_insert
+from qiyuan.office.canonical import EntryRow, change_row, digest
+from qiyuan.office.db import rating_list_lock, writing
+from qiyuan.office.engine import (
+    MemberFacts,
+    engine_event,
+    engine_games,
+    engine_player,
+    state_from_json,
+    state_to_json,
+)
+from qiyuan.office.errors import OfficeError, problem
+from qiyuan.office.events.models import Event
+from qiyuan.office.ratings.models import Edition, EditionEntry, ListMember, RatingChange
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
 from qiyuan.rating.period import PeriodResult, rate_period
 from qiyuan.rating.rules import BUILTIN_RULES, RuleSet, rules_as_dict, with_settings
 from qiyuan.rating.state import PlayerState, initial_states
-
-from qiyuan.office.services import identity, ordering
-from qiyuan.office.services.bulk import as_json, bulk_insert, json_string
-from qiyuan.office.services.state import engine_event, engine_games, engine_player, state_from_json, state_to_json
-
-
-class OfficeError(Exception):
-    """A refused office action; ``problems`` lists every reason."""
-
-    def __init__(self, problems: list[str] | str):
-        self.problems = [problems] if isinstance(problems, str) else list(problems)
-        super().__init__("\n".join(self.problems))
-
-
-@dataclass
-class EntryRow:
-    """One stored entry of an edition (before it is saved)."""
-
-    player_pk: int
-    federation_id: str
-    position: int
-    rank: int | None
-    rating: int | None
-    exact: str
-    games: int
-    status: str
-    is_new: bool
-    k: int | None
-    state: dict
-
-    name: str = ""
-    _text: str | None = field(default=None, repr=False, compare=False)
-
-    def line(self) -> str:
-        """The entry's canonical line (what the digest covers): ``entry_line`` of its values, written directly
-        (property-tested against it)."""
-        return (f"[{json_string(self.federation_id)},{json_string(self.name)},{_i(self.position)},{_i(self.rank)},"
-                f"{_i(self.rating)},{json_string(self.exact)},{_i(self.games)},{json_string(self.status)},"
-                f"{'true' if self.is_new is True else 'false'},{_i(self.k)}]\t{self.state_text}\n")
-
-    @property
-    def state_text(self) -> str:
-        if self._text is None:
-            self._text = as_json(self.state)
-        return self._text
 
 
 @dataclass
@@ -91,6 +60,10 @@ class PeriodComputation:
     def explain(self, federation_id: str) -> list[R.EventChange]:
         """The player's changes in this period, event by event (the engine's explanations)."""
         return [c for c in self.changes if c.player_id == federation_id]
+
+
+#: the code of a problem asking for a correction edition (``params``: ``list``, ``date``)
+NEEDS_CORRECTION = "period.needs_correction"
 
 
 # ---------------------------------------------------------------------------------------------- helpers
@@ -145,36 +118,21 @@ def start_date(rating_list, rules: RuleSet, list_date: date) -> date:
 
 
 def _stored_states(edition) -> dict[str, PlayerState]:
-    from qiyuan.office.ratings.models import EditionEntry
-
     if edition is None:
         return {}
     rows = EditionEntry.objects.filter(edition=edition).values_list("player__federation_id", "state")
     return {fid: state_from_json(fid, st) for fid, st in rows}
 
 
-def _members(rating_list, known: set[str], joined_before=None) -> list[tuple[str, "_Facts"]]:
+def _members(rating_list, known: set[str], joined_before=None) -> list[tuple[str, MemberFacts]]:
     """The list's members not in ``known`` (federation id, frozen facts), as of ``joined_before``."""
-    from qiyuan.office.ratings.models import ListMember
-
     qs = ListMember.objects.filter(rating_list=rating_list)
     if joined_before is not None:
         qs = qs.filter(joined_at__lte=joined_before)
     rows = qs.values_list("player__federation_id", "gender", "dan", "rating", "games", "k_latched", "registered_on",
                           "reference_rating")
-    return [(fid, _Facts(gender, dan, rating, games, latched, reg, ref))
+    return [(fid, MemberFacts(gender, dan, rating, games, latched, reg, ref))
             for fid, gender, dan, rating, games, latched, reg, ref in rows if fid not in known]
-
-
-@dataclass(frozen=True, slots=True)
-class _Facts:
-    gender: str
-    dan: str
-    rating: Decimal | None
-    games: int
-    k_latched: bool
-    registered_on: date | None
-    reference_rating: Decimal | None
 
 
 # ---------------------------------------------------------------------------------------------- compute
@@ -200,8 +158,6 @@ class MemberCache:
 
 def member_cache(rating_list, rules: RuleSet, list_date: date, *, published_before=None,
                  names: dict[str, str] | None = None) -> MemberCache:
-    from qiyuan.office.ratings.models import ListMember
-
     start = start_date(rating_list, rules, list_date)
     members = _members(rating_list, set(), published_before)
     initial = initial_states(rules, [engine_player(fid, m) for fid, m in members], start)
@@ -235,8 +191,8 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
         prior = _stored_states(previous)
     cache = cache or member_cache(rating_list, rules, list_date, published_before=published_before, names=names)
     games, standings, _ = engine_games(events, cache.federation_ids())
-    games, standings, prior, initial, info = identity.follow_merges(
-        identity.aliases_for_new_period() if aliases is None else aliases, games, standings, prior, cache.initial,
+    games, standings, prior, initial, info = merged.follow_merges(
+        merged.aliases_for_new_period() if aliases is None else aliases, games, standings, prior, cache.initial,
         cache.info)
     if info is not cache.info:
         cache = MemberCache(initial, info, cache.texts)
@@ -286,136 +242,50 @@ def _entries(rules: RuleSet, family: str, result: PeriodResult, before: dict[str
     return rows
 
 
-# ---------------------------------------------------------------------------------------------- canonical form
-
-
-def _dec(x) -> str | None:
-    return None if x is None else str(x)
-
-
-def change_json(c: R.EventChange) -> dict:
-    """An ``EventChange`` exactly, as JSON (decimals as text): what is stored and verified."""
-    return {
-        "games": c.games, "W": _dec(c.W), "We": _dec(c.We), "K": c.K, "delta": _dec(c.delta), "method": c.method,
-        "Rc": _dec(c.Rc), "N": c.N, "Pd": _dec(c.Pd), "ru": _dec(c.ru), "Ro": _dec(c.Ro),
-        "raw_delta": _dec(c.raw_delta), "notes": list(c.notes),
-        "lines": [[g.round, g.opponent_id, _dec(g.opponent_rating), g.D, _dec(g.We), _dec(g.W), g.K, _dec(g.dR)]
-                  for g in c.lines],
-    }
-
-
-def _q(x) -> str:
-    """A decimal (or fraction) as ``as_json`` writes its text: quoted, or ``null`` (no character of a number's
-    text needs escaping)."""
-    return "null" if x is None else '"' + str(x) + '"'
-
-
-def _i(x: int | None) -> str:
-    return "null" if x is None else str(int(x))
-
-
-def change_text(c: R.EventChange) -> str:
-    """``as_json(change_json(c))``, written directly (the keys in sorted order): the stored explanation's
-    text, 543,081 of them in the benchmark's editions (property-tested against ``as_json``)."""
-    lines = ",".join(f"[{_i(g.round)},{json_string(g.opponent_id)},{_q(g.opponent_rating)},{_i(g.D)},{_q(g.We)},"
-                     f"{_q(g.W)},{_i(g.K)},{_q(g.dR)}]" for g in c.lines)
-    notes = ",".join(json_string(n) for n in c.notes)
-    return (f'{{"K":{_i(c.K)},"N":{_i(c.N)},"Pd":{_q(c.Pd)},"Rc":{_q(c.Rc)},"Ro":{_q(c.Ro)},"W":{_q(c.W)},'
-            f'"We":{_q(c.We)},"delta":{_q(c.delta)},"games":{_i(c.games)},"lines":[{lines}],'
-            f'"method":{json_string(c.method)},"notes":[{notes}],"raw_delta":{_q(c.raw_delta)},"ru":{_q(c.ru)}}}')
-
-
-def entry_line(values: list, state_text: str) -> str:
-    return as_json(values) + "\t" + state_text + "\n"
-
-
-def change_line(event_code: str, federation_id: str, explanation_text: str) -> str:
-    """``as_json([event_code, federation_id])``, a tab, the explanation's text (written directly: 543,081
-    lines in the benchmark's editions)."""
-    return f"[{json_string(event_code)},{json_string(federation_id)}]\t{explanation_text}\n"
-
-
-def digest_of(entry_lines, change_lines, events) -> str:
-    """SHA-256 over the entries in list order, the changes by (event, player) and the events rated."""
-    h = hashlib.sha256()
-    for line in entry_lines:
-        h.update(line.encode("utf-8"))
-    for line in sorted(change_lines):
-        h.update(line.encode("utf-8"))
-    h.update(as_json(sorted(events)).encode("utf-8"))
-    return h.hexdigest()
-
-
-def digest(comp: PeriodComputation) -> str:
-    comp.change_texts = [change_text(c) for c in comp.changes]
-    return digest_of((e.line() for e in comp.entries),
-                     (change_line(c.event_id, c.player_id, t) for c, t in zip(comp.changes, comp.change_texts)),
-                     [e.code for e in comp.events])
-
-
-def stored_lines(edition) -> tuple[dict[str, str], dict[tuple[str, str], str], list[str], list[str]]:
-    """A stored edition read back from the database: entry lines by player (in list order), change lines by
-    (event, player), the events, and the entry lines in order."""
-    from qiyuan.office.ratings.models import EditionEntry, RatingChange
-
-    ordered = []
-    entries = {}
-    for row in EditionEntry.objects.filter(edition=edition).order_by("position").values_list(
-            "player__federation_id", "name", "position", "rank", "rating", "exact", "games", "status", "is_new", "k",
-            "state").iterator(chunk_size=10000):
-        line = entry_line(list(row[:10]), as_json(row[10]))
-        entries[row[0]] = line
-        ordered.append(line)
-    changes = {(ev, fid): change_line(ev, fid, as_json(expl)) for ev, fid, expl in
-               RatingChange.objects.filter(edition=edition).values_list("event__code", "player__federation_id",
-                                                                        "explanation").iterator(chunk_size=10000)}
-    events = list(edition.events.values_list("code", flat=True))
-    return entries, changes, events, ordered
-
-
 # ---------------------------------------------------------------------------------------------- publish
 
 
 def _unrated_pending_before(rating_list, list_date: date) -> list[str]:
     """Events of already-published periods that no edition has rated yet (late reports)."""
-    from qiyuan.office.events.models import Event
-
     last = latest_edition(rating_list)
     if last is None:
         return []
     late = Event.objects.filter(rating_list=rating_list, status=Event.Status.PENDING,
                                 end_date__lt=min(last.list_date, list_date))
-    return [f"{e.code} {e.name} (ended {e.end_date}): its list was already published — rate it by a correction "
-            f"edition of {rating_list.code} "
-            f"{next_publication_date(rating_list.rules().publication_months, e.end_date)} with a stated reason"
+    months = rating_list.rules().publication_months
+    return [problem("{event} {name} (ended {end}): its list was already published — rate it by a correction edition "
+                    "of {list} {date} with a stated reason", code=NEEDS_CORRECTION, event=e.code, name=e.name,
+                    end=e.end_date, list=rating_list.code, date=next_publication_date(months, e.end_date))
             for e in late]
 
 
-def publish_period(rating_list, list_date: date | None, actor: str, *, computation: PeriodComputation | None = None,
-                   cache: MemberCache | None = None, prior: dict[str, PlayerState] | None = None,
-                   keep: list | None = None):
-    """Publish the next due list date (or check that ``list_date`` is it): an immutable edition."""
-    from django.db import transaction
+def publish_period(rating_list, list_date: date | None, actor: str, *, cache: MemberCache | None = None,
+                   prior: dict[str, PlayerState] | None = None, keep: list | None = None):
+    """Publish the next due list date (or check that ``list_date`` is it): an immutable edition.
 
-    rules = rating_list.rules()
-    due = due_date(rating_list, rules)
-    if due is None:
-        raise OfficeError(f"list {rating_list.code} has no events: nothing to publish")
-    if list_date is None:
-        list_date = due
-    check_list_date(rules, list_date)
-    if current_edition(rating_list, list_date) is not None:
-        raise OfficeError(f"the list of {list_date} is already published; publish a correction edition of "
-                          f"{rating_list.code} {list_date} with a stated reason")
-    if list_date != due:
-        raise OfficeError(f"the next list of {rating_list.code} to publish is {due}, not {list_date}")
-    if list_date > date.today():
-        raise OfficeError(f"the list of {list_date} cannot be published before that date")
-    late = _unrated_pending_before(rating_list, list_date)
-    if late:
-        raise OfficeError(late)
-    comp = computation or compute_period(rating_list, list_date, cache=cache, prior=prior)
-    with transaction.atomic():
+    Checked and stored in one transaction under the list's lock: two officers publishing at the same moment
+    get one edition, and the other the ordinary "already published" refusal.
+    """
+    with writing(rating_list_lock(rating_list.code)):
+        rules = rating_list.rules()
+        due = due_date(rating_list, rules)
+        if due is None:
+            raise OfficeError(f"list {rating_list.code} has no events: nothing to publish")
+        if list_date is None:
+            list_date = due
+        check_list_date(rules, list_date)
+        if current_edition(rating_list, list_date) is not None:
+            raise OfficeError(problem("the list of {date} is already published; publish a correction edition of "
+                                      "{list} {date} with a stated reason", code=NEEDS_CORRECTION,
+                                      list=rating_list.code, date=list_date))
+        if list_date != due:
+            raise OfficeError(f"the next list of {rating_list.code} to publish is {due}, not {list_date}")
+        if list_date > date.today():
+            raise OfficeError(f"the list of {list_date} cannot be published before that date")
+        late = _unrated_pending_before(rating_list, list_date)
+        if late:
+            raise OfficeError(late)
+        comp = compute_period(rating_list, list_date, cache=cache, prior=prior)
         if rating_list.started_on is None:
             rating_list.started_on = previous_publication_date(rules.publication_months, list_date)
             rating_list.save(update_fields=["started_on"])
@@ -427,41 +297,43 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, computati
 
 def publish_due(rating_list, actor: str, *, until: date | None = None,
                 progress: Callable[[int, int], None] | None = None) -> list:
-    """Publish every due list date, oldest first, up to the first list after the last event (or ``until``)."""
-    rules = rating_list.rules()
-    last_event = rating_list.events.order_by("-end_date").first()
-    if last_event is None:
-        return []
-    final = until or next_publication_date(rules.publication_months, last_event.end_date)
-    published = []
-    todo = []
-    d = due_date(rating_list, rules)
-    while d is not None and d <= final:
-        todo.append(d)
-        d = next_publication_date(rules.publication_months, d)
-    cache = member_cache(rating_list, rules, todo[0]) if todo else None
-    prior = None
-    for i, d in enumerate(todo, start=1):
-        kept: list[PeriodComputation] = []
-        published.append(publish_period(rating_list, d, actor, cache=cache, prior=prior, keep=kept))
-        prior = kept[0].result.states  # the states just published: the next period starts from them
-        if progress:
-            progress(i, len(todo))
+    """Publish every due list date, oldest first, up to the first list after the last event (or ``until``):
+    all of them or none, in one transaction under the list's lock."""
+    with writing(rating_list_lock(rating_list.code)):
+        rules = rating_list.rules()
+        last_event = rating_list.events.order_by("-end_date").first()
+        if last_event is None:
+            return []
+        final = until or next_publication_date(rules.publication_months, last_event.end_date)
+        published = []
+        todo = []
+        d = due_date(rating_list, rules)
+        while d is not None and d <= final:
+            todo.append(d)
+            d = next_publication_date(rules.publication_months, d)
+        cache = member_cache(rating_list, rules, todo[0]) if todo else None
+        prior = None
+        for i, d in enumerate(todo, start=1):
+            kept: list[PeriodComputation] = []
+            published.append(publish_period(rating_list, d, actor, cache=cache, prior=prior, keep=kept))
+            prior = kept[0].result.states  # the states just published: the next period starts from them
+            if progress:
+                progress(i, len(todo))
     return published
 
 
 def correct_period(rating_list, list_date: date, reason: str, actor: str) -> list:
     """Publish a correction of ``list_date`` (and of every later list it changes), with a reason."""
-    from django.db import transaction
-
     if not reason or not reason.strip():
         raise OfficeError("a correction needs a reason (--reason)")
-    old = current_edition(rating_list, list_date)
-    if old is None:
-        raise OfficeError(f"the list of {list_date} is not published: publish it (`period publish`), not a correction")
-    later_dates = sorted(set(rating_list.editions.filter(list_date__gt=list_date).values_list("list_date", flat=True)))
-    published = []
-    with transaction.atomic():
+    with writing(rating_list_lock(rating_list.code)):
+        old = current_edition(rating_list, list_date)
+        if old is None:
+            raise OfficeError(f"the list of {list_date} is not published: publish it (`period publish`), not a "
+                              "correction")
+        later_dates = sorted(set(rating_list.editions.filter(list_date__gt=list_date)
+                                 .values_list("list_date", flat=True)))
+        published = []
         comp = compute_period(rating_list, list_date)
         if comp.digest == old.digest:
             raise OfficeError(f"recomputing {list_date} gives exactly the published edition: nothing to correct")
@@ -477,46 +349,28 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str) -> lis
 
 
 def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
-    from django.db import transaction
-
-    from qiyuan.office.audit.models import record
-    from qiyuan.office.events.models import Event
-    from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange
-
-    with transaction.atomic():
-        ed = Edition.objects.create(
-            rating_list=comp.rating_list, list_date=comp.list_date, number=number, is_correction=number > 1,
-            reason=reason, published_by=actor, previous=comp.previous, rules_settings=rules_as_dict(comp.rules),
-            digest=comp.digest,
-        )
-        ed._setting_events = True
-        ed.events.set(comp.events)
-        ed._setting_events = False
-        bulk_insert(EditionEntry._meta.db_table,
-                    ("edition_id", "player_id", "name", "position", "rank", "rating", "exact", "games", "status",
-                     "is_new", "k", "state"),
-                    ((ed.pk, e.player_pk, e.name, e.position, e.rank, e.rating, e.exact, e.games, e.status, e.is_new,
-                      e.k, e.state_text) for e in comp.entries))
-        event_pk = {e.code: e.pk for e in comp.events}
-        bulk_insert(RatingChange._meta.db_table,
-                    ("edition_id", "player_id", "event_id", "before", "after", "games", "W", "We", "K", "delta",
-                     "method", "explanation"),
-                    (_change_row(ed.pk, comp.pk_of[c.player_id], event_pk[c.event_id], c, t)
-                     for c, t in zip(comp.changes, comp.change_texts)))
-        Event.objects.filter(pk__in=event_pk.values()).update(status=Event.Status.RATED)
-        record(actor, "edition.publish" if number == 1 else "edition.correct", ed, list=comp.rating_list.code,
-               list_date=comp.list_date.isoformat(), number=number, reason=reason, events=len(comp.events),
-               entries=len(comp.entries), digest=comp.digest)
+    """Write one edition (inside the publishing use case's transaction)."""
+    ed = Edition.objects.create(
+        rating_list=comp.rating_list, list_date=comp.list_date, number=number, is_correction=number > 1,
+        reason=reason, published_by=actor, previous=comp.previous, rules_settings=rules_as_dict(comp.rules),
+        digest=comp.digest,
+    )
+    ed._setting_events = True
+    ed.events.set(comp.events)
+    ed._setting_events = False
+    bulk_insert(EditionEntry._meta.db_table,
+                ("edition_id", "player_id", "name", "position", "rank", "rating", "exact", "games", "status",
+                 "is_new", "k", "state"),
+                ((ed.pk, e.player_pk, e.name, e.position, e.rank, e.rating, e.exact, e.games, e.status, e.is_new,
+                  e.k, e.state_text) for e in comp.entries))
+    event_pk = {e.code: e.pk for e in comp.events}
+    bulk_insert(RatingChange._meta.db_table,
+                ("edition_id", "player_id", "event_id", "before", "after", "games", "W", "We", "K", "delta",
+                 "method", "explanation"),
+                ((ed.pk, comp.pk_of[c.player_id], event_pk[c.event_id], *change_row(c), t)
+                 for c, t in zip(comp.changes, comp.change_texts)))
+    Event.objects.filter(pk__in=event_pk.values()).update(status=Event.Status.RATED)
+    record(actor, "edition.publish" if number == 1 else "edition.correct", ed, list=comp.rating_list.code,
+           list_date=comp.list_date.isoformat(), number=number, reason=reason, events=len(comp.events),
+           entries=len(comp.entries), digest=comp.digest)
     return ed
-
-
-def _change_row(edition_pk: int, player_pk: int, event_pk: int, c: R.EventChange, text: str) -> tuple:
-    before = c.Ro
-    after = before + c.delta if before is not None else None
-    return (edition_pk, player_pk, event_pk, _num(before), _num(after), c.games, _num(c.W), _num(c.We), c.K,
-            _num(c.delta), c.method, text)
-
-
-def _num(x: Decimal | None) -> str | None:
-    """A decimal for a raw insert into a DecimalField column (4 places), as text."""
-    return None if x is None else str(x.quantize(Decimal("0.0001")))

@@ -38,11 +38,17 @@ from decimal import Decimal
 from pathlib import Path
 
 from django.apps import apps as global_apps
+from django.contrib.contenttypes.models import ContentType
 from django.core.management.color import no_style
+from django.core.management.sql import emit_post_migrate_signal
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 from django.utils.duration import duration_iso_string
+
+from qiyuan.office.audit.models import record
+from qiyuan.office.db import reading
+from qiyuan.office.errors import OfficeError
 
 FORMAT = "qiyuan-office-backup"
 VERSION = 1
@@ -56,12 +62,8 @@ CHUNK = 2000
 Progress = Callable[[str, int, int], None]
 
 
-class BackupError(Exception):
+class BackupError(OfficeError):
     """A backup file or a restore target that cannot be used; ``problems`` says why."""
-
-    def __init__(self, problems: list[str]):
-        self.problems = list(problems)
-        super().__init__("; ".join(self.problems))
 
 
 @dataclass
@@ -162,11 +164,7 @@ def backup(path: str | Path, *, using: str = DEFAULT_DB_ALIAS, progress: Progres
     conn = connections[using]
     summary = Summary(path=path)
     tmp = path.with_name(path.name + ".partial")
-    outer = conn.in_atomic_block
-    with transaction.atomic(using=using):
-        if conn.vendor == "postgresql" and not outer:
-            with conn.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+    with reading(using):
         summary.migrations = applied_migrations(using)
         with _open_write(tmp, compress=path.suffix == ".gz") as out:
             writer = _HashingWriter(out)
@@ -400,8 +398,6 @@ def restore(
     except _DAMAGE as exc:
         raise _damaged(path, exc) from exc
     _migrate_to(MigrationExecutor(conn).loader.graph.leaf_nodes(), using)
-    from django.contrib.contenttypes.models import ContentType
-    from django.core.management.sql import emit_post_migrate_signal
 
     ContentType.objects.clear_cache()
     emit_post_migrate_signal(verbosity=0, interactive=False, db=using)  # content types of newer models
@@ -488,3 +484,25 @@ def _has_tables(using: str) -> bool:
     with conn.cursor() as cursor:
         tables = set(conn.introspection.table_names(cursor))
     return all(model._meta.db_table in tables for model in office_models())
+
+
+# -- the use cases (what ``qiyuan office backup|restore`` call) ---------------------------------------
+
+
+def backup_office(path: str | Path, *, actor: str, progress: Progress | None = None) -> Summary:
+    """Back the office up to a new file ``path`` (never overwritten), audited."""
+    path = Path(path)
+    if path.exists():
+        raise BackupError([f"{path} exists; choose a new file name"])
+    if not path.parent.is_dir():
+        raise BackupError([f"{path.parent}: no such directory"])
+    summary = backup(path, progress=progress)
+    record(actor, "office.backup", file=str(path), rows=summary.rows)
+    return summary
+
+
+def restore_office(path: str | Path, *, actor: str, replace: bool = False, progress: Progress | None = None) -> Summary:
+    """Restore a backup into this office (empty, or emptied with ``replace``), audited in the restored office."""
+    summary = restore(path, replace=replace, progress=progress)
+    record(actor, "office.restore", file=str(path), rows=summary.rows, replace=replace)
+    return summary

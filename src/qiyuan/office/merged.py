@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from qiyuan.office.errors import OfficeError
+from qiyuan.office.federation.models import Player
 from qiyuan.rating.model import Game, Standing
 from qiyuan.rating.state import PlayerState
 
 
 def merged_groups() -> dict[str, str]:
     """Every merged duplicate's federation ID → the federation ID of the record finally kept (the root)."""
-    from qiyuan.office.federation.models import Player
-
     parent = dict(Player.objects.filter(merged_into__isnull=False)
                   .values_list("federation_id", "merged_into__federation_id"))
     roots = {}
@@ -71,8 +71,6 @@ def follow_merges(alias: dict[str, str], games: list[Game], standings: list[Stan
     """
     if not alias:
         return games, standings, prior, initial, info
-    from qiyuan.office.federation.models import Player
-    from qiyuan.office.services.periods import OfficeError
 
     def rn(fid: str) -> str:
         return alias.get(fid, fid)
@@ -103,26 +101,3 @@ def follow_merges(alias: dict[str, str], games: list[Game], standings: list[Stan
             if start is not None:
                 initial[dst] = replace(start, player_id=dst)
     return games, standings, prior, initial, info
-
-
-def refuse_double_rating(keep_pk: int, duplicate_pk: int) -> list[str]:
-    """Why the merge is refused: the lists where both records (each with its own merged duplicates) are on
-    published editions (a rating, or a newcomer's record), so two published states would have to become one."""
-    from qiyuan.office.federation.models import Player
-    from qiyuan.office.ratings.models import EditionEntry
-
-    def group(pk: int) -> set[int]:
-        out, todo = {pk}, [pk]
-        while todo:
-            kids = set(Player.objects.filter(merged_into_id__in=todo).values_list("pk", flat=True)) - out
-            out |= kids
-            todo = list(kids)
-        return out
-
-    def lists(pks: set[int]) -> set[str]:
-        return set(EditionEntry.objects.filter(player_id__in=pks).values_list("edition__rating_list__code", flat=True))
-
-    both = sorted(lists(group(keep_pk)) & lists(group(duplicate_pk)))
-    return [f"both records are on published editions of list {code}: the office cannot tell which published "
-            "rating the kept record continues from, so the merge is refused (publish a correction that removes "
-            "the wrong record's games first)" for code in both]

@@ -20,6 +20,18 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 
+from qiyuan.formats.report_xlsx import ReportMeta, write_report
+from qiyuan.office.events.models import Event, Game
+from qiyuan.office.exports import find_edition
+from qiyuan.office.federation.models import Arbiter, Association, Player, format_federation_id
+from qiyuan.office.imports import Options, import_file
+from qiyuan.office.periods import correct_period, publish_due
+from qiyuan.office.ratings.models import Edition, RatingList
+from qiyuan.office.setup import init_office
+from qiyuan.office.verify import verify_all
+from qiyuan.people.idnumber import check_character
+from qiyuan.tournament.model import Entrant, RoundCell, Tournament
+
 ACTOR = "demo"
 #: the Go list's own calendar (the later Go practice): lists on 1 January, 1 May and 1 September,
 #: cut-offs 31 December, 30 April and 31 August
@@ -65,12 +77,6 @@ class _P:
 
 def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | None = None) -> DemoSummary:
     """Build the demo office in the configured (empty) database and return what it holds."""
-    from qiyuan.office.federation.setup import init_office
-    from qiyuan.office.ratings.models import RatingList
-    from qiyuan.office.services.imports import Options, import_file
-    from qiyuan.office.services.periods import correct_period, publish_due
-    from qiyuan.office.services.verify import verify_all
-
     step = progress or (lambda *a: None)
     rng = random.Random(seed)
     init_office(actor=ACTOR)
@@ -119,7 +125,6 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
 
 
 def _registry(rng: random.Random) -> None:
-    from qiyuan.office.federation.models import Arbiter, Association
 
     for code, name in ASSOCIATIONS:
         Association.objects.get_or_create(code=code, defaults={"name": name})
@@ -128,7 +133,6 @@ def _registry(rng: random.Random) -> None:
 
 
 def _id_number(region: str, born: date, gender: str, n: int) -> str:
-    from qiyuan.office.federation.idnumber import check_character
 
     seq = (n * 2 + (1 if gender == "M" else 0)) % 1000
     first17 = f"{region}{born:%Y%m%d}{seq:03d}"
@@ -136,7 +140,6 @@ def _id_number(region: str, born: date, gender: str, n: int) -> str:
 
 
 def _players(rng: random.Random) -> tuple[list[_P], list[_P]]:
-    from qiyuan.office.federation.models import Association, Player, format_federation_id
 
     assoc = {a.code: a for a in Association.objects.all()}
     out_gomoku: list[_P] = []
@@ -268,9 +271,6 @@ def _history(rng: random.Random, out: Path, players: list[_P], first: date, last
 def _report(rng: random.Random, path: Path, name: str, start: date, players: list[_P], size: int, fmt: str,
             rounds: int) -> Path:
     """A competition report workbook (our template) for a new event, written as an arbiter would."""
-    from qiyuan.formats.report_xlsx import ReportMeta, write_report
-    from qiyuan.tournament.model import Entrant, RoundCell, Tournament
-
     field_ = rng.sample(players, size)
     played = _round_robin(rng, field_) if fmt == "round_robin" else _swiss(rng, field_, rounds)
     n_rounds = max(r for r, *_ in played)
@@ -296,10 +296,6 @@ def _report(rng: random.Random, path: Path, name: str, start: date, players: lis
 
 
 def _summary(verified: bool, gomoku: list[_P]) -> DemoSummary:
-    from qiyuan.office.events.models import Event, Game
-    from qiyuan.office.federation.models import Player
-    from qiyuan.office.ratings.models import Edition, RatingList
-    from qiyuan.office.services.exports import find_edition
 
     s = DemoSummary(players=Player.objects.count(), events=Event.objects.count(), games=Game.objects.count(),
                     editions=Edition.objects.count(), verified=verified)

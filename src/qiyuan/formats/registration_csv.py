@@ -29,8 +29,8 @@ from datetime import date
 from pathlib import Path
 
 from qiyuan.formats.errors import InputError, Problem
-from qiyuan.office.federation import idnumber
-from qiyuan.office.federation.grades import GRADE_SPELLINGS
+from qiyuan.people import idnumber
+from qiyuan.people.grades import GRADE_SPELLINGS
 
 #: Accepted header spellings → field name.
 COLUMNS: dict[str, str] = {}
@@ -138,8 +138,15 @@ def _rows_or_raise(checked: CheckedList) -> list[RegistrationRow]:
 def check_registration_csv(text: str, name: str, *, today: date) -> CheckedList:
     """Every row of a registration list given as text and every problem found in it; only a file
     without a header or without the name column (not a registration list) is refused at once."""
+    try:
+        return _check_rows(text, name, today)
+    except csv.Error as exc:  # e.g. a stray quote: the line where reading stopped
+        raise InputError([Problem(name, None, None, f"not a readable CSV file: {exc}")]) from None
+
+
+def _check_rows(text: str, name: str, today: date) -> CheckedList:
     problems: list[Problem] = []
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text, newline=""))  # \r\n, \n or a bare \r all end a line
     header = next(reader, None)
     if not header or not any(h.strip() for h in header):
         raise InputError([Problem(name, 1, None, "empty file: a header row is required")])
@@ -176,7 +183,6 @@ def check_registration_csv(text: str, name: str, *, today: date) -> CheckedList:
 
 def _check_row(raw: dict[str, str], file: str, line: int, today: date, problems: list[Problem]) -> RegistrationRow:
     """The row as far as it can be read; each fault becomes a problem."""
-
     def bad(column: str, message: str) -> None:
         problems.append(Problem(file, line, column, message))
 

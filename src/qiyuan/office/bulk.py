@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 
+from django.db import connection
+
 BATCH = 20000
 #: from this many rows on, PostgreSQL checks a table's foreign keys once after the load, not row by row
 LARGE = 200_000
@@ -13,8 +15,6 @@ LARGE = 200_000
 def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, total: int = 0,
                 progress: Callable[[int], None] | None = None) -> int:
     """Insert rows fast: ``COPY`` on PostgreSQL, batched ``executemany`` elsewhere. Returns the count."""
-    from django.db import connection
-
     n = 0
     q = connection.ops.quote_name
     table = q(table)

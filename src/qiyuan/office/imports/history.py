@@ -16,26 +16,26 @@ from datetime import date
 from pathlib import Path
 
 import numpy as np
+from django.db import transaction
 
-from qiyuan.formats.errors import InputError
+from qiyuan.errors import InputError
+from qiyuan.formats.history_csv import read_history
+from qiyuan.office.audit.models import record
+from qiyuan.office.bulk import bulk_insert
+from qiyuan.office.errors import ImportRefused
+from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
+from qiyuan.office.federation.models import Player
+from qiyuan.office.imports.model import ImportResult
+from qiyuan.office.ratings.models import ListMember
 from qiyuan.rating.columnar import RESULT_CODES
 
-from qiyuan.office.services.bulk import bulk_insert
 
 def import_history(path: Path, rating_list, actor: str, sha: str, *,
-                   progress: Callable[[str, int, int], None] | None = None):
-    from django.db import transaction
-
-    from qiyuan.formats.history_csv import read_history
-    from qiyuan.office.audit.models import record
-    from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
-    from qiyuan.office.federation.models import Player
-    from qiyuan.office.ratings.models import ListMember
-    from qiyuan.office.services.imports import ImportRefused, ImportResult
-
+                   progress: Callable[[str, int, int], None] | None = None) -> ImportResult:
+    """Import a history directory (run inside the import's transaction, ``imports.import_file``)."""
     missing = [n for n in ("players.csv", "events.csv", "games.csv") if not (path / n).exists()]
     if missing:
-        raise ImportRefused([f"{path}: missing {', '.join(missing)} (a history is players.csv, events.csv, "
+        raise ImportRefused([f"{path.name}: missing {', '.join(missing)} (a history is players.csv, events.csv, "
                              "games.csv and optionally standings.csv)"])
     standings = path / "standings.csv"
     try:
@@ -46,7 +46,7 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
 
     clash = list(Event.objects.filter(code__in=[e.id for e in h.events]).values_list("code", flat=True)[:20])
     if clash:
-        raise ImportRefused([f"{path / 'events.csv'}: event id {c!r} is already in the office" for c in clash])
+        raise ImportRefused([f"{path.name}/events.csv: event id {c!r} is already in the office" for c in clash])
     step = (lambda what, done, total: progress(what, done, total)) if progress else (lambda *a: None)
 
     with transaction.atomic():
@@ -85,10 +85,11 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         # Events.
         note = {"family": rating_list.family, "eligible": True, "failures": [],
                 "notes": ["history file: events taken as rated (spec decision 'Eligibility of events')"]}
+        rounds = _rounds_played(h.games)
         Event.objects.bulk_create([
             Event(code=e.id, name=e.name, format=e.format.value, start_date=e.start_date, end_date=e.end_date,
                   days=e.days, international=e.international, national=True, rating_list=rating_list,
-                  import_batch=batch, eligibility=note, received_on=date.today())
+                  rounds=rounds.get(e.id, 0), import_batch=batch, eligibility=note, received_on=date.today())
             for e in h.events], batch_size=5000)
         event_pk = dict(Event.objects.filter(import_batch=batch).values_list("code", "pk"))
 
@@ -130,3 +131,12 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         record(actor, "import", batch, kind="history", filename=path.name, **batch.summary)
     events = list(Event.objects.filter(import_batch=batch))
     return ImportResult(batch, events, [], len(new), total)
+
+
+def _rounds_played(g) -> dict[str, int]:
+    """Each event's number of rounds (轮数): the distinct rounds among its games."""
+    if not len(g):
+        return {}
+    pairs = np.unique(g.event.astype(np.int64) << 32 | g.round.astype(np.int64))
+    counts = np.bincount((pairs >> 32).astype(np.int64), minlength=len(g.event_ids))
+    return {eid: int(n) for eid, n in zip(g.event_ids, counts.tolist())}

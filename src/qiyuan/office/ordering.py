@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
+import icu
+
 STATUS_GROUP = {"active": 0, "inactive": 1, "removed": 2, "unrated": 3}
 
 
 @lru_cache(maxsize=4)
 def collator(kind: str):
     """An ICU collator: ``stroke`` (笔画) or ``pinyin`` order of Chinese names."""
-    import icu
-
     return icu.Collator.createInstance(icu.Locale(f"zh@collation={kind}"))
 
 

@@ -15,8 +15,10 @@ from django.db import models, transaction
 from django.db.models import Q
 
 from qiyuan.office.audit.models import record
-from qiyuan.office.federation.errors import RegistryError
+from qiyuan.office.db import REGISTRY, use_case
+from qiyuan.office.errors import RegistryError
 from qiyuan.office.federation.models import AssociationChange, NameChange, Player
+from qiyuan.office.ratings.models import EditionEntry
 
 
 @dataclass
@@ -109,7 +111,7 @@ def _merge_conflicts(keep: Player, dup: Player) -> tuple[list[str], list[tuple[t
 _FILLABLE = ("name_latin", "birth_date", "association", "club", "dan", "reference_rating", "reference_rating_source")
 
 
-@transaction.atomic
+@use_case(REGISTRY)
 def merge_players(
     keep: Player, duplicate: Player, actor: object, *, force: bool = False, dry_run: bool = False
 ) -> MergeResult:
@@ -145,6 +147,7 @@ def merge_players(
         problems += [f"{p}: are these really the same person? (force to merge anyway)" for p in identity]
     clash_problems, redundant = _merge_conflicts(keep, dup)
     problems += clash_problems
+    problems += refuse_double_rating(keep.pk, dup.pk)
     if problems:
         raise RegistryError(problems)
 
@@ -186,3 +189,23 @@ def merge_players(
     if dry_run:
         transaction.set_rollback(True)
     return result
+
+
+def refuse_double_rating(keep_pk: int, duplicate_pk: int) -> list[str]:
+    """Why the merge is refused: the lists where both records (each with its own merged duplicates) are on
+    published editions (a rating, or a newcomer's record), so two published states would have to become one."""
+    def group(pk: int) -> set[int]:
+        out, todo = {pk}, [pk]
+        while todo:
+            kids = set(Player.objects.filter(merged_into_id__in=todo).values_list("pk", flat=True)) - out
+            out |= kids
+            todo = list(kids)
+        return out
+
+    def lists(pks: set[int]) -> set[str]:
+        return set(EditionEntry.objects.filter(player_id__in=pks).values_list("edition__rating_list__code", flat=True))
+
+    both = sorted(lists(group(keep_pk)) & lists(group(duplicate_pk)))
+    return [f"both records are on published editions of list {code}: the office cannot tell which published "
+            "rating the kept record continues from, so the merge is refused (publish a correction that removes "
+            "the wrong record's games first)" for code in both]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 
 from qiyuan.formats.list_export import HistoryRow, ListDocument, ListRow, write_history_csv, write_list
-
-from qiyuan.office.services.periods import OfficeError
+from qiyuan.office.errors import OfficeError
+from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange
+from qiyuan.people.pinyin import latin_name
 
 PUBLIC_STATUSES = ("active", "inactive", "removed")
 
@@ -29,8 +31,6 @@ def find_edition(rating_list, number: int | None = None, list_date=None):
 
 def list_document(edition) -> ListDocument:
     """The public content of an edition: players with a published rating (active, inactive, removed)."""
-    from qiyuan.office.ratings.models import EditionEntry
-
     prev = {}
     previous = edition.previous
     if previous is not None:
@@ -42,8 +42,8 @@ def list_document(edition) -> ListDocument:
     for pos, e in enumerate(qs.iterator(chunk_size=5000), start=1):
         p = e.player
         rows.append(ListRow(
-            position=pos, rank=e.rank, federation_id=p.federation_id, name=e.name or p.name, name_latin=p.name_latin or
-            p.name_pinyin, gender=p.gender, birth_year=p.birth_year,
+            position=pos, rank=e.rank, federation_id=p.federation_id, name=e.name or p.name,
+            name_latin=latin_name(e.name or p.name, p.name_latin), gender=p.gender, birth_year=p.birth_year,
             association=p.association.code if p.association else "", dan=p.dan, rating=e.rating, games=e.games,
             status=e.status, is_new=e.is_new, k=e.k,
             change=(e.rating - prev[e.player_id]) if e.rating is not None and e.player_id in prev else None,
@@ -62,8 +62,6 @@ def export_edition(edition, fmt: str, out: str | Path) -> int:
 
 def history_rows(rating_list=None) -> Iterator[HistoryRow]:
     """One row per player per event, over the current editions (before/after, EGD manner)."""
-    from qiyuan.office.ratings.models import Edition, RatingChange
-
     editions = Edition.objects.all()
     if rating_list is not None:
         editions = editions.filter(rating_list=rating_list)
@@ -82,7 +80,6 @@ def history_rows(rating_list=None) -> Iterator[HistoryRow]:
 
 
 def _add(a: str, b: str):
-    from decimal import Decimal
 
     return Decimal(a) + Decimal(b)
 

@@ -1,0 +1,172 @@
+"""Imports into the office (导入): competition reports, TRF-16, OpenGotha files, history CSV directories.
+
+``import_file`` is the use case: one file, one transaction, every problem at
+once. Its steps live in their own modules — ``parse`` (the file → a
+``ParsedEvent``), ``match`` (entrants → registry players, the report checks),
+``eligibility`` (the rule set's conditions), ``store`` (the plan → rows),
+``history`` (a whole history in bulk), ``identity`` (what makes two imports
+the same) and ``rejected`` (refused files kept with their reasons).
+
+Concurrency: the duplicate checks and the writes run in one transaction under
+the registry's and the list's locks (``office.db.writing``), and the
+database holds each file's digest and each event's content key as unique
+values, so the same report imported twice at the same moment — under one name
+or two — is stored once; the other import gets the ordinary "already imported"
+refusal and is kept as a rejected report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from django.db import IntegrityError
+
+from qiyuan.errors import QiyuanError
+from qiyuan.office.db import REGISTRY, rating_list_lock, writing
+from qiyuan.office.errors import AlreadyImported, ImportRefused, InternalError, NeedsConfirmation
+from qiyuan.office.events.models import Event, ImportBatch
+from qiyuan.office.imports.history import import_history
+from qiyuan.office.imports.identity import event_key, file_digest
+from qiyuan.office.imports.match import prepare
+from qiyuan.office.imports.model import (
+    KINDS,
+    ImportResult,
+    Options,
+    ParsedEntrant,
+    ParsedEvent,
+    PendingCandidate,
+    PendingMatch,
+    Plan,
+)
+from qiyuan.office.imports.parse import detect_kind, parse
+from qiyuan.office.imports.rejected import reject
+from qiyuan.office.imports.store import store
+from qiyuan.office.periods import latest_edition
+from qiyuan.rating.calendar import next_publication_date
+
+__all__ = ["AlreadyImported", "ImportRefused", "ImportResult", "KINDS", "NeedsConfirmation", "Options",
+           "ParsedEntrant", "ParsedEvent", "PendingCandidate", "PendingMatch", "Plan", "detect_kind",
+           "import_file", "prepare"]
+
+
+def import_file(path: str | Path, rating_list, actor: str, *, kind: str | None = None, options: Options | None = None,
+                progress: Callable[[str, int, int], None] | None = None) -> ImportResult:
+    """Import one file into ``rating_list``.
+
+    Raises ``ImportRefused`` (every problem; the file is kept as a ``RejectedReport`` with the reasons),
+    ``AlreadyImported`` (the same file or event is stored already — also the loser of a race; kept too),
+    ``NeedsConfirmation`` (name matches wait for the officer; not refused, not kept) or, for anything
+    unforeseen, ``InternalError`` (kept as a rejected report with the error, so the file is not lost).
+    """
+    path = Path(path)
+    options = options or Options()
+    if not path.exists():
+        raise ImportRefused([f"{path.name}: no such file or directory"])
+    sha = file_digest(path)
+    guessed = kind or _kind_or_unknown(path)
+    try:
+        return _import(path, sha, rating_list, actor, kind, options, progress)
+    except NeedsConfirmation:
+        raise
+    except ImportRefused as exc:
+        if not exc.rejected:
+            reject(guessed, path, sha, actor, rating_list, "", exc.messages)
+            exc.rejected = True
+        raise
+    except QiyuanError as exc:  # a reader's or the rules' refusal not yet phrased as an import's
+        reject(guessed, path, sha, actor, rating_list, "", exc.messages)
+        raise ImportRefused(exc.problems, rejected=True) from None
+    except Exception as exc:  # noqa: BLE001 - anything unforeseen: keep the file and its reason, then say so
+        reason = f"internal error while importing ({type(exc).__name__}: {exc})"
+        rej = reject(guessed, path, sha, actor, rating_list, "", [reason])
+        raise InternalError([f"{path.name}: {reason}. Nothing was stored; the file is kept as rejected report "
+                             f"#{rej.pk} (`qiyuan office rejected`). Keep the file and report this."]) from exc
+
+
+def _kind_or_unknown(path: Path) -> str:
+    try:
+        return detect_kind(path)
+    except ImportRefused:
+        return "unknown"
+
+
+def _import(path: Path, sha: str, rating_list, actor: str, kind: str | None, options: Options,
+            progress: Callable[[str, int, int], None] | None) -> ImportResult:
+    kind = kind or detect_kind(path)
+    if kind not in KINDS:
+        raise ImportRefused([f"{path.name}: unknown import kind {kind!r}; one of {', '.join(KINDS)}"])
+    wrong = options.problems()
+    if wrong:
+        raise ImportRefused(wrong)
+    _refuse_if_imported(path, sha)  # early, before the file is read: the common case of a file sent twice
+    if kind == "history":
+        return _late(_stored_once(path, sha, None, lambda: import_history(path, rating_list, actor, sha,
+                                                                           progress=progress)), rating_list)
+    parsed = parse(kind, path, options)
+    key = event_key(parsed)
+
+    def checked_and_stored() -> ImportResult:
+        plan = prepare(parsed, rating_list, options, source=path.name)
+        if plan.problems:
+            raise ImportRefused(plan.problems)
+        if plan.pending_matches:
+            raise NeedsConfirmation(plan.pending_matches)
+        return store(plan, rating_list, actor, kind=kind, filename=path.name, sha=sha, key=key, options=options)
+
+    try:
+        result = _stored_once(path, sha, key, checked_and_stored, rating_list=rating_list, parsed=parsed)
+    except ImportRefused as exc:
+        if not exc.rejected:
+            reject(kind, path, sha, actor, rating_list, parsed.name, exc.messages)
+            exc.rejected = True
+        raise
+    return _late(result, rating_list)
+
+
+def _stored_once(path: Path, sha: str, key: str | None, write: Callable[[], ImportResult], *, rating_list=None,
+                 parsed: ParsedEvent | None = None) -> ImportResult:
+    """Run ``write`` in one transaction under the registry's and the list's locks, after checking — under the
+    same locks — that neither the file nor the event is stored yet; a unique value that another import stored
+    at the same moment (the database's last word) becomes the same refusal."""
+    locks = [REGISTRY] + ([rating_list_lock(rating_list.code)] if rating_list is not None else [])
+    try:
+        with writing(*locks):
+            _refuse_if_imported(path, sha, key, rating_list, parsed)
+            return write()
+    except IntegrityError:
+        _refuse_if_imported(path, sha, key, rating_list, parsed)  # the other import has committed by now
+        raise
+
+
+def _refuse_if_imported(path: Path, sha: str, key: str | None = None, rating_list=None,
+                        parsed: ParsedEvent | None = None) -> None:
+    earlier = ImportBatch.objects.filter(sha256=sha).first()
+    if earlier is not None:
+        raise AlreadyImported([f"{path.name}: this file was already imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
+                               f"by {earlier.actor} (as {earlier.filename}); the same report is never imported "
+                               "twice"])
+    if key is None:
+        return
+    same = Event.objects.filter(content_key=key).select_related("import_batch", "rating_list").first()
+    if same is not None:
+        batch = same.import_batch
+        raise AlreadyImported([f"{path.name}: this event ({same.name}, {same.start_date}–{same.end_date}: the same "
+                               f"players and games) is already stored as {same.code} in list {same.rating_list.code}"
+                               + (f", imported from {batch.filename} by {batch.actor}" if batch else "")
+                               + "; the same report is never imported twice"])
+    if parsed is not None and rating_list is not None and Event.objects.filter(
+            rating_list=rating_list, name=parsed.name, start_date=parsed.start_date,
+            end_date=parsed.end_date).exists():
+        raise AlreadyImported([f"{path.name}: the event {parsed.name!r} of {parsed.start_date}–{parsed.end_date} is "
+                               f"already stored in list {rating_list.code} (the same report twice?)"])
+
+
+def _late(result: ImportResult, rating_list) -> ImportResult:
+    """The published list dates the imported events belong to (late reports: rate them by a correction)."""
+    last = latest_edition(rating_list)
+    if last is not None:
+        months = rating_list.rules().publication_months
+        result.late_for = sorted({next_publication_date(months, e.end_date) for e in result.events
+                                  if e.end_date < last.list_date})
+    return result

@@ -1,0 +1,56 @@
+"""Storing a checked event (a ``Plan``): new registrations, the event, its entries and games, the batch.
+
+Runs inside the import's transaction (``imports.import_file``), after the
+checks made under the same locks, so what is stored is exactly what was checked.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from qiyuan.office.audit.models import record
+from qiyuan.office.engine import member_from_registry
+from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
+from qiyuan.office.imports.model import ImportResult, Options, Plan
+from qiyuan.office.ratings.models import ListMember
+from qiyuan.office.registry.players import insert_with_new_federation_id
+from qiyuan.rating.eligibility import parse_time_control
+
+
+def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha: str, key: str,
+          options: Options) -> ImportResult:
+    """Write the plan; ``sha`` is the file's digest, ``key`` the event's content identity (``identity``)."""
+    ev = plan.parsed
+    for p in plan.new_players:
+        p.registered_on = p.registered_on or ev.end_date
+        insert_with_new_federation_id(p)
+    batch = ImportBatch.objects.create(kind=kind, filename=filename, sha256=sha, actor=actor,
+                                       rating_list=rating_list, notes=plan.notes)
+    tc = parse_time_control(ev.time_control)
+    event = Event.objects.create(
+        code=f"{rating_list.code}-{ev.end_date:%Y%m%d}-{key[:8]}", content_key=key, name=ev.name,
+        organiser=ev.organiser, organiser_level=options.organiser_level, format=ev.format, rounds=ev.rounds or 0,
+        time_control=ev.time_control, time_minutes=tc.base_minutes if tc else None,
+        time_increment=tc.increment_seconds if tc else None, start_date=ev.start_date, end_date=ev.end_date,
+        days=ev.days, national=options.national, international=options.international, city=ev.city,
+        chief_arbiter=plan.chief, rating_list=rating_list, import_batch=batch,
+        received_on=options.received_on or date.today(), eligibility=plan.eligibility,
+    )
+    if plan.arbiters:
+        event.arbiters.set(plan.arbiters)
+    Entry.objects.bulk_create([
+        Entry(event=event, player=plan.players[e.number], number=e.number, name=e.name,
+              association=e.association, rating=e.rating, dan=e.dan, rank=e.rank, score=e.score)
+        for e in ev.entrants])
+    Game.objects.bulk_create([
+        Game(event=event, round=r, player1=plan.players[a], player2=plan.players[b], result=res.value, opener=op)
+        for r, a, b, res, op in ev.games])
+    known = set(ListMember.objects.filter(rating_list=rating_list).values_list("player_id", flat=True))
+    ListMember.objects.bulk_create([member_from_registry(rating_list, p) for p in
+                                    {p.pk: p for p in plan.players.values()}.values() if p.pk not in known])
+    batch.summary = {"events": 1, "games": len(ev.games), "players": len(ev.entrants),
+                     "new_players": len(plan.new_players)}
+    batch.save(update_fields=["summary"])
+    record(actor, "import", batch, kind=kind, filename=filename, event=event.code,
+           new_players=[p.federation_id for p in plan.new_players])
+    return ImportResult(batch, [event], plan.notes, len(plan.new_players), len(ev.games))

@@ -1,0 +1,1 @@
+"""Pure facts about people: identity document numbers, names in pinyin, dan/kyu grades (no Django)."""

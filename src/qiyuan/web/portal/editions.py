@@ -13,6 +13,7 @@ import threading
 
 from django.db.models import Count, Max
 
+from qiyuan.office.audit.models import AuditLog
 from qiyuan.office.ratings.models import Edition
 
 _memo: dict[tuple[str, int], object] = {}
@@ -23,6 +24,13 @@ def edition_version() -> str:
     """Changes whenever an edition is published (one small aggregate query)."""
     v = Edition.objects.aggregate(n=Count("id"), last=Max("published_at"))
     return f"{v['n']}-{v['last'].timestamp() if v['last'] else 0}"
+
+
+def data_version() -> str:
+    """Changes whenever the office writes anything a public page shows: every use case writes an audit entry
+    (imports, registry changes, merges, publications), and editions are counted too (two small queries)."""
+    last = AuditLog.objects.aggregate(n=Max("id"))["n"] or 0
+    return f"{edition_version()}-{last}"
 
 
 def _remember(kind: str, compute):

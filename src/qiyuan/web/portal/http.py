@@ -9,6 +9,7 @@ revalidation costs one cache lookup and answers 304.
 from __future__ import annotations
 
 import hashlib
+import zlib
 from collections.abc import Callable
 
 from django.core.cache import cache
@@ -61,3 +62,21 @@ def immutable_content(request, etag: str, key: str, build: Callable[[], bytes | 
         body = build()
         cache.set(key, body, None)
     return immutable(HttpResponse(body, content_type=content_type), etag)
+
+
+def visitor_page(request, key: str, build: Callable[[], HttpResponse]) -> HttpResponse:
+    """A page cached whole for visitors (not signed in: the page carries no token and no name): from the shared
+    cache under ``key`` (compressed; with its ETag, answering 304 to a client that holds it), else ``build()`` once
+    and kept when it is a 200 (and not marked ``cacheable = False``). Signed-in users always get a fresh page."""
+    if request.user.is_authenticated:
+        return build()
+    found = cache.get(key)
+    if found is not None:
+        body, etag = found
+        return visitor_cache_headers(conditional(request, etag) or HttpResponse(zlib.decompress(body)), etag)
+    response = build()
+    if response.status_code == 200 and getattr(response, "cacheable", True):
+        etag = '"' + hashlib.sha1(response.content).hexdigest()[:32] + '"'
+        cache.set(key, (zlib.compress(response.content, 1), etag), None)
+        visitor_cache_headers(response, etag)
+    return response

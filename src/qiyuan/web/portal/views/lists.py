@@ -10,7 +10,6 @@ downloads of a numbered edition are immutable (cached by browsers and a CDN for 
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import tempfile
 from pathlib import Path
@@ -32,7 +31,7 @@ from qiyuan.office.ratings.models import Edition, RatingList
 from .. import queries
 from ..editions import edition_version
 from ..filters import AGE_GROUPS, STATUSES, ListFilters
-from ..http import conditional, digest, immutable_content, visitor_cache_headers
+from ..http import conditional, digest, immutable_content, visitor_page
 
 DOWNLOAD_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -65,26 +64,23 @@ def edition_url(ed: Edition, *, with_number: bool = False) -> str:
 
 
 def edition(request, list_code: str, on: str, number: int | None = None):
-    """A list edition. For visitors (not signed in) the whole page is cached: it carries no token and no name,
-    and an edition never changes; a new publication (which may make another edition current for a date)
-    changes the key. Pages whose filters had problems are not cached (their message depends on the raw input)."""
+    """A list edition. For visitors the whole page is cached: an edition never changes, and a new publication
+    (which may make another edition current for a date) changes the key. A page whose filters had problems is
+    not kept (its message depends on the raw input)."""
     queries.parse_day(on)
-    whole_key = None
-    if not request.user.is_authenticated and set(request.GET) <= ListFilters.PARAMS:
-        whole_key = (f"portal:listpage:{edition_version()}:{list_code}:{on}:{number}:{get_language()}:"
-                     f"{digest(request.GET.urlencode())}")
-        found = cache.get(whole_key)
-        if found is not None:
-            html, etag = found
-            return visitor_cache_headers(conditional(request, etag) or HttpResponse(html), etag)
-    ed = queries.find_edition(list_code, on, number)
-    filters = queries.read_filters(request.GET, ed)
-    response = _edition_page(request, ed, filters)
-    if whole_key is not None and response.status_code == 200 and not filters.problems:
-        etag = '"' + hashlib.sha1(response.content).hexdigest() + '"'
-        cache.set(whole_key, (response.content.decode(), etag), None)
-        visitor_cache_headers(response, etag)
-    return response
+
+    def build():
+        ed = queries.find_edition(list_code, on, number)
+        filters = queries.read_filters(request.GET, ed)
+        response = _edition_page(request, ed, filters)
+        response.cacheable = not filters.problems
+        return response
+
+    if not set(request.GET) <= ListFilters.PARAMS:
+        return build()
+    key = (f"portal:listpage:{edition_version()}:{list_code}:{on}:{number}:{get_language()}:"
+           f"{digest(request.GET.urlencode())}")
+    return visitor_page(request, key, build)
 
 
 def _edition_page(request, ed: Edition, filters: ListFilters):

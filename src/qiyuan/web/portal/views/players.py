@@ -4,7 +4,6 @@ the individual calculations of every rated event, head-to-head records, and the 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Q
@@ -13,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from qiyuan.office.events.models import Game
@@ -20,34 +20,16 @@ from qiyuan.office.federation.models import Player
 from qiyuan.office.canonical import change_json
 from qiyuan.office.ratings.models import EditionEntry, RatingChange, RatingList
 from qiyuan.office.registry import search_players
-from qiyuan.rating.model import Result
 
-from ...display import english, event_name, list_title, person
+from ...display import english, list_title, person
 from ...labels import list_status_label
-from ...numbers import signed_delta
 from .. import whatif
 from ..chart import ChartPoint, rating_history_svg
-from ..editions import current_edition_ids, editions_by_id
+from ..editions import current_edition_ids, data_version, editions_by_id
+from ..http import digest, visitor_page
 from ..filters import text_query
+from ..calculations import POINTS, individual_calculations, opposite, result_for, result_symbol
 from ..queries import current_ratings, kept_record, merged_duplicates
-
-#: A result from player1's side → (points for player1, points for player2); None = not played.
-_POINTS = {
-    Result.WIN.value: (Decimal(1), Decimal(0)),
-    Result.LOSS.value: (Decimal(0), Decimal(1)),
-    Result.DRAW.value: (Decimal("0.5"), Decimal("0.5")),
-}
-_FLIP = {"1-0": "0-1", "0-1": "1-0", "0.5-0.5": "0.5-0.5", "+-": "-+", "-+": "+-", "--": "--"}
-
-
-def result_for(game: Game, player_id: int) -> str:
-    """The game's result from ``player_id``'s side (``1-0`` = he won)."""
-    return game.result if game.player1_id == player_id else _FLIP[game.result]
-
-
-def result_symbol(result: str) -> str:
-    return {"1-0": "1", "0-1": "0", "0.5-0.5": "½", "+-": "+", "-+": "−", "--": "–"}[result]
-
 
 #: Rated events whose calculations a player page shows at first (the newest); ``?calc=all`` shows every one.
 CALC_EVENTS = 10
@@ -74,145 +56,6 @@ def _player_or_redirect(federation_id: str):
     if player is None:
         raise Http404("no such player")
     return player
-
-
-@dataclass
-class CalcRow:
-    round: int | None
-    opponent: Player | None  # None: an opponent given by a rating (what-if) or not found
-    opponent_rating: str
-    result: str
-    D: str
-    We: str
-    dR: str
-    K: str
-
-
-@dataclass
-class EventCalc:
-    change: RatingChange
-    rows: list[CalcRow] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    x: dict = field(default_factory=dict)  # Ro, Rc, N, Pd, ru from the explanation
-
-    @property
-    def rows_html(self) -> SafeString:
-        """The table body, built here rather than in the template: a player page holds
-        hundreds of cells and this is the page's hot path (escaped like the template would)."""
-        base = reverse("portal:players")
-        en = english()
-        out = []
-        for r in self.rows:
-            who = (f'<a href="{base}{escape(r.opponent.federation_id)}/">{escape(person(r.opponent, en=en))}</a>'
-                   if r.opponent is not None else escape(_("对手（等级分 %(r)s）") % {"r": r.opponent_rating}))
-            out.append(
-                f'<tr><td class="num opt">{"" if r.round is None else r.round}</td><td class="name">{who}</td>'
-                f'<td class="num">{escape(r.opponent_rating)}</td><td class="c">{escape(r.result)}</td>'
-                f'<td class="num">{escape(r.D)}</td><td class="num">{escape(r.We)}</td>'
-                f'<td class="num">{escape(r.dR)}</td><td class="num opt">{escape(r.K)}</td></tr>'
-            )
-        return mark_safe("".join(out))
-
-
-def _num(value) -> str:
-    if value is None or value == "":
-        return ""
-    d = Decimal(str(value))
-    return f"{d.normalize():f}" if d == d.to_integral_value() else f"{d:f}"
-
-
-def _signed(value) -> str:
-    text = _num(value)
-    return "+" + text if text and not text.startswith("-") and Decimal(text) != 0 else text
-
-
-_LINE_FIELDS = ("round", "opponent_id", "opponent_rating", "D", "We", "W", "K", "dR")
-
-
-def explanation_lines(explanation: dict) -> list[dict]:
-    """The per-game lines of a stored explanation (``[round, opponent, rating, D, We, W, K, dR]`` rows)."""
-    out = []
-    for ln in (explanation or {}).get("lines") or []:
-        out.append(dict(zip(_LINE_FIELDS, ln)) if isinstance(ln, (list, tuple)) else dict(ln))
-    return out
-
-
-def individual_calculations(player: Player, changes: list[RatingChange], duplicates: list[Player] = ()) -> list[EventCalc]:
-    """Per rated event, the table a person can check by hand: per game the
-    opponent, his rating, the result, D, We, ΔR and K (FIDE's "individual
-    calculations"). Under the averaging methods We is the event's N × PD(R − Rc),
-    so the per-game columns show D and the result only, and the totals line
-    carries We and ΔR. A change published under a merged duplicate's ID (``duplicates``) is his too; its
-    games were moved to him by the merge."""
-    mine = {player.pk} | {d.pk for d in duplicates}
-    event_ids = {c.event_id for c in changes}
-    games_by_event: dict[int, list[Game]] = defaultdict(list)
-    for g in Game.objects.filter(Q(player1_id__in=mine) | Q(player2_id__in=mine), event_id__in=event_ids).order_by(
-            "round"):
-        games_by_event[g.event_id].append(g)
-    fids: set[str] = set()
-    pks: set[int] = set()
-    for c in changes:
-        for ln in explanation_lines(c.explanation):
-            ref = str(ln.get("opponent_id", ""))
-            (pks.add(int(ref)) if ref.isdigit() else fids.add(ref))
-        for g in games_by_event[c.event_id]:
-            pks.add(g.player2_id if g.player1_id in mine else g.player1_id)
-    light = Player.objects.only("federation_id", "name", "name_latin")
-    by_fid = {p.federation_id: p for p in light.filter(federation_id__in=fids)}
-    by_pk = light.in_bulk(pks)
-
-    def opponent(ref) -> Player | None:
-        ref = str(ref)
-        return by_fid.get(ref) or (by_pk.get(int(ref)) if ref.isdigit() else None)
-
-    # Opponents' ratings are needed only for changes stored without per-game lines (averaging methods).
-    bare = [c for c in changes if not explanation_lines(c.explanation)]
-    wanted = {(c.edition_id, c.event_id) for c in bare}
-    opp_before = {
-        (event_id, player_id): before
-        for edition_id, event_id, player_id, before in RatingChange.objects.filter(  # by the event index
-            event_id__in={c.event_id for c in bare}
-        )
-        .order_by()
-        .values_list("edition_id", "event_id", "player_id", "before")
-        if (edition_id, event_id) in wanted and player_id not in mine
-    } if bare else {}
-    if opp_before:  # an opponent rated under a duplicate merged since: his games are now on the kept record
-        kept = dict(Player.objects.filter(pk__in={pid for _e, pid in opp_before}, merged_into__isnull=False)
-                    .values_list("pk", "merged_into_id"))
-        for (event_id, pid), before in list(opp_before.items()):
-            if pid in kept:
-                opp_before.setdefault((event_id, kept[pid]), before)
-    out = []
-    for c in changes:
-        x = c.explanation or {}
-        calc = EventCalc(change=c, notes=list(x.get("notes") or []), x=x)
-        lines = explanation_lines(x)
-        if lines:
-            games = {g.round: g for g in games_by_event[c.event_id]}
-            for ln in lines:
-                opp = opponent(ln.get("opponent_id"))
-                w = Decimal(str(ln.get("W", "0")))
-                res = {Decimal(1): "1", Decimal("0.5"): "½", Decimal(0): "0"}.get(w, _num(w))
-                g = games.get(ln.get("round"))
-                if g is not None:
-                    res = result_symbol(result_for(g, g.player1_id if g.player1_id in mine else g.player2_id))
-                calc.rows.append(CalcRow(ln.get("round"), opp, _num(ln.get("opponent_rating")), res,
-                                         _signed(ln.get("D")), _num(ln.get("We")), signed_delta(ln.get("dR")),
-                                         _num(ln.get("K"))))
-        else:
-            ro = c.before
-            for g in games_by_event[c.event_id]:
-                me, opp_pk = (g.player1_id, g.player2_id) if g.player1_id in mine else (g.player2_id, g.player1_id)
-                opp_rating = opp_before.get((c.event_id, opp_pk))
-                d = ""
-                if ro is not None and opp_rating is not None:
-                    d = _signed(int((ro - opp_rating).to_integral_value()))
-                calc.rows.append(CalcRow(g.round, by_pk.get(opp_pk), _num(opp_rating), result_symbol(result_for(g, me)),
-                                         d, "", "", ""))
-        out.append(calc)
-    return out
 
 
 def history_html(rating_list, entries, published_as: dict[int, str] | None = None) -> SafeString:
@@ -258,9 +101,9 @@ def head_to_head_summary(player: Player, limit: int = 30) -> list[dict]:
     for p1, p2, result in Game.objects.filter(Q(player1=player) | Q(player2=player)).order_by().values_list(
         "player1_id", "player2_id", "result"
     ):
-        if result not in _POINTS:
+        if result not in POINTS:
             continue
-        mine = result if p1 == player.pk else _FLIP[result]
+        mine = result if p1 == player.pk else opposite(result)
         opp = p2 if p1 == player.pk else p1
         stats[opp][{"1-0": 0, "0.5-0.5": 1, "0-1": 2}[mine]] += 1
     top = sorted(stats.items(), key=lambda kv: (-sum(kv[1]), kv[0]))[:limit]
@@ -273,6 +116,14 @@ def head_to_head_summary(player: Player, limit: int = 30) -> list[dict]:
 
 
 def player(request, federation_id: str):
+    """A player's page; cached whole for visitors until the office next writes anything (``data_version``)."""
+    if not set(request.GET) <= {"calc"}:
+        return _player_page(request, federation_id)
+    key = f"portal:player:{data_version()}:{federation_id}:{get_language()}:{digest(request.GET.urlencode())}"
+    return visitor_page(request, key, lambda: _player_page(request, federation_id))
+
+
+def _player_page(request, federation_id: str):
     p = _player_or_redirect(federation_id)
     if p.merged_into_id:
         return redirect("portal:player", federation_id=kept_record(p).federation_id)
@@ -383,8 +234,8 @@ def head_to_head(request, federation_id: str, other_id: str):
     rows, score = [], [Decimal(0), Decimal(0)]
     for g in games:
         r = result_for(g, a.pk)
-        if r in _POINTS:
-            pa, pb = _POINTS[r]
+        if r in POINTS:
+            pa, pb = POINTS[r]
             score[0] += pa
             score[1] += pb
         rows.append({"game": g, "result": result_symbol(r)})

@@ -188,6 +188,8 @@ def published(db, make_player, resident_id):
         ]:
             RatingChange.objects.create(edition=ed, player=p, event=evx, before=Decimal(before), after=Decimal(after),
                                         games=2, W=Decimal(w), We=Decimal("1.21"), K=15, delta=Decimal("11.85"),
-                                        method="per_game", explanation={"method": "per_game", "notes": [],
-                                                                        "lines": lines})
+                                        method="per_game", explanation={
+                                            "method": "per_game", "notes": [], "lines": lines, "games": 2, "W": w,
+                                            "We": "1.21", "K": 15, "delta": "11.85", "raw_delta": "11.85",
+                                            "Ro": before, "Rc": None, "N": None, "Pd": None, "ru": None})
     return {"players": players, "list": rl, "event": ev, "pending": pending, "editions": (ed1, ed2, ed2b)}

@@ -94,6 +94,8 @@ def run_gunicorn(bind: str, *, workers: int, threads: int) -> None:
                 "worker_class": "gthread" if threads > 1 else "sync",
                 "accesslog": None, "errorlog": "-", "loglevel": "warning", "proc_name": "qiyuan",
                 "timeout": 60, "graceful_timeout": 20, "keepalive": 5,
+                # the site is loaded once, before the workers are forked (their memory is shared, they start warm)
+                "preload_app": True,
                 # the proxy in front says https; gunicorn passes X-Forwarded-Proto on from loopback only
                 "forwarded_allow_ips": "127.0.0.1,::1",
             }
@@ -102,7 +104,11 @@ def run_gunicorn(bind: str, *, workers: int, threads: int) -> None:
 
         def load(self):
             from django.core.wsgi import get_wsgi_application
+            from django.urls import get_resolver
 
-            return get_wsgi_application()
+            application = get_wsgi_application()
+            get_resolver().url_patterns  # import every view now, not on each worker's first request
+            connections.close_all()  # no connection may be shared by the forked workers
+            return application
 
     Server().run()

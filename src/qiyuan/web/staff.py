@@ -12,14 +12,16 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 
 from qiyuan.errors import Conflict, InputError, Problem, problem
 from qiyuan.office.audit.models import record
+from qiyuan.office.db import writing
 
 from .desk.permissions import ADMIN, ROLES
 
 MIN_PASSWORD = 8
+STAFF = "staff"  # the office lock of the staff accounts (PostgreSQL: two admins adding one name queue)
 
 
 def set_roles(user, roles) -> None:
@@ -69,7 +71,7 @@ def add_user(actor, username: str, password: str, role: str):
     User = get_user_model()
     taken = problem("the user {name} exists already", code="user.exists", name=username)
     try:
-        with transaction.atomic():
+        with writing(STAFF):
             if User.objects.filter(username=username).exists():
                 raise Conflict([taken])
             user = User.objects.create_user(username, password=password)

@@ -50,7 +50,7 @@ def index(request):
         for live in queries.LiveEvent.objects.order_by("-created_at")[:20]:
             t = queries.live_tournament(live)
             if queries.rated_record(live, t) is None:
-                live_rows.append({"live": live, "t": t, "rounds": t.rounds_played(),
+                live_rows.append({"live": live, "t": t, "rounds": t.rounds_played,
                                   "planned": t.rounds_planned})
     rows = [{"e": e, "rounds": rounds[e.pk], "players": players.get(e.pk, 0)} for e in events]
     return render(request, "portal/events.html", {

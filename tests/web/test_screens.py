@@ -67,8 +67,11 @@ def _reads_on_a_phone(pg, url: str) -> None:
         e => e.scrollWidth > e.clientWidth + 1 && e.offsetParent !== null).map(e => e.querySelector('table')?.id
         || e.querySelector('table')?.className)""")
     assert not wide, (url, wide)
-    tall = pg.evaluate("""() => [...document.querySelectorAll('td.name')].filter(e => e.offsetParent !== null
-        && e.getBoundingClientRect().height > 2.2 * parseFloat(getComputedStyle(e).fontSize) + 8)
+    # a name may wrap between its words (a long Latin name), never inside one (a Chinese name is one word)
+    tall = pg.evaluate("""() => [...document.querySelectorAll('td.name')].filter(e => e.offsetParent !== null)
+        .filter(e => { const s = getComputedStyle(e), line = parseFloat(s.lineHeight) || 1.55 * parseFloat(s.fontSize);
+                       const lines = Math.round((e.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom)) / line);
+                       return lines > e.innerText.trim().split(/\\s+/).length; })
         .map(e => e.innerText)""")
     assert not tall, (url, tall[:5])
 

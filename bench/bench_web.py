@@ -102,7 +102,7 @@ def start_server(home: Path, port: int, workers: int) -> subprocess.Popen:
 
 def stop_server(proc: subprocess.Popen) -> None:
     if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)
+        os.kill(proc.pid, signal.SIGTERM)  # the master stops its workers gracefully
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:

@@ -52,8 +52,9 @@ def _start(home: Path, *args: str, **extra) -> tuple[subprocess.Popen, int]:
 
 
 def _stop(proc: subprocess.Popen) -> str:
+    """Stop the server as a service manager does: SIGTERM to the master (gunicorn stops its workers gracefully)."""
     if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)
+        os.kill(proc.pid, signal.SIGTERM)
         try:
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:

@@ -9,6 +9,9 @@ PY=${PY:-.venv/bin/python}
 [ -f bench/out/federation/games.csv ] || "$PY" bench/synth_federation.py --out bench/out/federation
 "$PY" bench/bench_rating.py --data bench/out/federation
 
+# Rule sandbox: `qiyuan rules evaluate` (2 rule sets + 4 baselines) on the real history and the synthetic federation.
+"$PY" bench/bench_sandbox.py --data bench/out/federation
+
 # Pairing: Gomoku Swiss rounds of 100, 1,000 and 10,000 players; `qiyuan pair` on a 9,999-player file.
 "$PY" bench/bench_pairing.py
 

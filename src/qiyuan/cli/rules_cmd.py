@@ -1,10 +1,19 @@
-"""``qiyuan rules list`` and ``qiyuan rules show NAME|FILE.toml``: the rule sets and their settings."""
+"""``qiyuan rules list|show``: the rule sets and their settings; ``qiyuan rules evaluate|compare``: the
+rule sandbox (规则沙盘), measured on a history."""
 
 from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
+
+from qiyuan.errors import InputError, Problem
 
 from qiyuan.rating.rules import BUILTIN_RULES, SETTING_HELP, RulesError, base_name, load_rules, rules_as_dict
 
@@ -54,6 +63,218 @@ def _toml_value(value: object) -> str:
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     text = str(value).replace("\\", "\\\\").replace('"', '\\"')
     return f'"{text}"'
+
+
+# --------------------------------------------------------------------------------------------
+# The rule sandbox: `rules evaluate` and `rules compare` (the computation is qiyuan.sandbox)
+
+if TYPE_CHECKING:
+    from qiyuan.formats.history_csv import HistoryInput
+    from qiyuan.rating.rules import RuleSet
+
+_PLAYERS = Annotated[Path, typer.Option("--players", help="players.csv")]
+_EVENTS = Annotated[Path, typer.Option("--events", help="events.csv")]
+_GAMES = Annotated[Path, typer.Option("--games", help="games.csv")]
+_STANDINGS = Annotated[Optional[Path], typer.Option("--standings", help="standings.csv (official ranks).")]
+
+
+def _sandbox_console() -> Console:
+    """Standard output; wide enough for the tables when it is not a terminal."""
+    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 140)
+
+
+def _sandbox_fail(problems: list[Problem]) -> None:
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    console.print(f"[bold red]{len(problems)} problem(s); nothing written:[/]")
+    for p in problems:
+        console.print(f"  {p}", markup=False)
+    raise typer.Exit(2)
+
+
+def _sandbox_rules(names: list[str], problems: list[Problem], option: str = "--rules") -> list[RuleSet]:
+    found = []
+    for name in names:
+        try:
+            found.append(load_rules(name))
+        except RulesError as exc:
+            problems.append(Problem(name, None, option, str(exc)))
+    return found
+
+
+def _sandbox_out(path: Optional[Path], option: str, problems: list[Problem]) -> None:
+    """An output file must be a file in an existing directory."""
+    if path is None:
+        return
+    if path.is_dir():
+        problems.append(Problem(str(path), None, option, "is a directory; give a file name"))
+    elif not path.resolve().parent.is_dir():
+        problems.append(Problem(str(path), None, option, f"the directory {path.resolve().parent} does not exist"))
+
+
+def _sandbox_history(players: Path, events: Path, games: Path, standings: Optional[Path],
+                     problems: list[Problem]) -> HistoryInput:
+    """The history files, read and checked; every problem (with the earlier ones) reported at once."""
+    from qiyuan.formats.history_csv import read_history
+
+    try:
+        data = read_history(players, events, games, standings)
+    except InputError as exc:
+        _sandbox_fail(problems + list(exc.problems))
+    if problems:
+        _sandbox_fail(problems)
+    return data
+
+
+def _sandbox_write(console: Console, outputs: list[tuple[Optional[Path], str, str, Callable[[Path], None]]]) -> None:
+    """Write the asked-for files (each one atomically); if one cannot be written, the files this run
+    created are removed again, the problem is reported and the command exits 2."""
+    created: list[Path] = []
+    for path, option, what, write in outputs:
+        if path is None:
+            continue
+        existed = path.exists()
+        try:
+            write(path)
+        except OSError as exc:
+            for done in created:
+                done.unlink(missing_ok=True)
+            _sandbox_fail([Problem(str(path), None, option, f"cannot write the file: {exc.strerror or exc}")])
+        if not existed:
+            created.append(path)
+        console.print(f"{what} written to {path}", markup=False)
+
+
+class _Bars:
+    """A Rich progress bar per stage of the computation (only on a terminal)."""
+
+    def __init__(self) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+                                 disable=not sys.stderr.isatty())
+        self.tasks: dict[str, int] = {}
+
+    def __enter__(self) -> _Bars:
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.__exit__(*exc)
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if stage not in self.tasks:
+            self.tasks[stage] = self.progress.add_task(stage, total=total)
+        self.progress.update(self.tasks[stage], completed=done, total=total)
+
+
+@rules_app.command("evaluate")
+def evaluate_rules(
+    rules: Annotated[list[str], typer.Option("--rules", help="A rule set name or TOML variant file (repeatable).")],
+    players: _PLAYERS,
+    events: _EVENTS,
+    games: _GAMES,
+    standings: _STANDINGS = None,
+    from_date: Annotated[Optional[str], typer.Option(
+        "--from", help="Predict the events ending on or after this date, YYYY-MM-DD (default: two years "
+                       "after the first event).")] = None,
+    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the table as CSV here.")] = None,
+    plot: Annotated[Optional[Path], typer.Option("--plot", help="Write calibration charts (PNG) here.")] = None,
+) -> None:
+    """How well rule sets and the baselines (constant, elo, glicko2, whr) predict the same games."""
+    from qiyuan.formats.sandbox_files import plot_available, write_calibration_png, write_scores_csv
+    from qiyuan.sandbox.evaluate import check_rule_sets, evaluate
+
+    problems: list[Problem] = []
+    rule_sets = _sandbox_rules(rules, problems)
+    if len(rule_sets) == len(rules):
+        try:
+            check_rule_sets(rule_sets)
+        except InputError as exc:
+            problems.extend(exc.problems)
+    start = None
+    if from_date is not None:
+        try:
+            start = date.fromisoformat(from_date.strip())
+        except ValueError:
+            problems.append(Problem("", None, "--from", f"expected a date YYYY-MM-DD, got {from_date!r}"))
+    _sandbox_out(csv_out, "--csv", problems)
+    _sandbox_out(plot, "--plot", problems)
+    if plot is not None and not plot_available():
+        problems.append(Problem(str(plot), None, "--plot", "the chart needs matplotlib: pip install 'qiyuan[plot]'"))
+    data = _sandbox_history(players, events, games, standings, problems)
+    try:
+        with _Bars() as bars:
+            result = evaluate(rule_sets, data.players, data.events, data.games, data.standings, from_date=start,
+                              progress=bars)
+    except InputError as exc:
+        _sandbox_fail(list(exc.problems))
+    gs = result.games
+    best = min(result.scores, key=lambda s: s.log_loss)
+    table = Table("system", "log_loss", "brier", "games", "coverage", "se_vs_best", box=None,
+                  title=f"{gs.predicted.sum():,} games of {len(gs.predicted_events):,} events ending on or after "
+                        f"{gs.from_date.isoformat()}")
+    for s in result.scores:
+        table.add_row(s.system + (" *" if s is best else ""), f"{s.log_loss:.4f}", f"{s.brier:.4f}",
+                      f"{s.games:,}", f"{s.coverage:.3f}", f"{s.se_vs_best:.4f}")
+    console = _sandbox_console()
+    console.print(table)
+    console.print(f"* best (lowest log loss). Without a rating for both players a system predicts 0.5 "
+                  f"(coverage: how often it had both). elo and glicko2 start from {rule_sets[0].name}'s starts.")
+    console.print(result.whr.describe(), markup=False)
+    title = (f"calibration on the games each system had ratings for (of {gs.predicted.sum():,} "
+             f"from {gs.from_date.isoformat()})")
+    _sandbox_write(console, [
+        (csv_out, "--csv", "table", lambda path: write_scores_csv(path, result.scores)),
+        (plot, "--plot", "calibration charts", lambda path: write_calibration_png(path, result.calibration, title)),
+    ])
+
+
+@rules_app.command("compare")
+def compare_rules(
+    a: Annotated[str, typer.Argument(help="Rule set A (name or TOML variant file).")],
+    b: Annotated[str, typer.Argument(help="Rule set B (name or TOML variant file).")],
+    players: _PLAYERS,
+    events: _EVENTS,
+    games: _GAMES,
+    standings: _STANDINGS = None,
+    top: Annotated[int, typer.Option("--top", help="How many of the players who move most to list.")] = 10,
+    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the per-date table as CSV here.")] = None,
+) -> None:
+    """Two rule sets' published lists of one history, list date by list date, and who moves most."""
+    from qiyuan.formats.sandbox_files import write_comparison_csv
+    from qiyuan.sandbox.compare import compare
+
+    problems: list[Problem] = []
+    rule_a = _sandbox_rules([a], problems, "A")
+    rule_b = _sandbox_rules([b], problems, "B")
+    if top < 1:
+        problems.append(Problem("", None, "--top", f"must be at least 1, not {top}"))
+    _sandbox_out(csv_out, "--csv", problems)
+    data = _sandbox_history(players, events, games, standings, problems)
+    try:
+        with _Bars() as bars:
+            result = compare(rule_a[0], rule_b[0], data.players, data.events, data.games, data.standings, top=top,
+                             progress=bars)
+    except InputError as exc:
+        _sandbox_fail(list(exc.problems))
+    console = _sandbox_console()
+    table = Table("list date", "A", "B", "both", "only A", "only B", "mean B−A", "mean |B−A|", "largest B−A",
+                  "player", box=None, title=f"A = {result.a}, B = {result.b}: players published on each list")
+    for r in result.dates:
+        table.add_row(r.date.isoformat(), str(r.published_a), str(r.published_b), str(r.both), str(r.only_a),
+                      str(r.only_b), "" if r.mean_diff is None else f"{r.mean_diff:+.1f}",
+                      "" if r.mean_abs_diff is None else f"{r.mean_abs_diff:.1f}",
+                      "" if r.largest_diff is None else f"{r.largest_diff:+d}", r.largest_player or "")
+    console.print(table)
+    names = {p.id: p.name for p in data.players}
+    movers = Table("player", "name", "list date", "A", "B", "B−A", box=None,
+                   title=f"who moves most (top {top}): the largest |B − A| of each player")
+    for m in result.movers:
+        movers.add_row(m.player_id, names.get(m.player_id, ""), m.date.isoformat(), str(m.rating_a),
+                       str(m.rating_b), f"{m.diff:+d}")
+    console.print(movers)
+    _sandbox_write(console, [(csv_out, "--csv", "table", lambda path: write_comparison_csv(path, result))])
 
 
 def register_rules(app: typer.Typer) -> None:

@@ -1,0 +1,89 @@
+"""``qiyuan rules evaluate``: rule sets and the four baselines predicting the same games.
+
+The systems, in the order of the rows: each rule set given (its published
+lists, 附表2), then ``constant`` (0.5 for every game), ``elo``, ``glicko2``
+and ``whr``. Elo and Glicko-2 start from the first rule set's starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+import numpy as np
+
+from qiyuan.errors import InputError, problem
+from qiyuan.rating.columnar import GameColumns
+from qiyuan.rating.model import Event, Game, Player, Standing
+from qiyuan.rating.rules import RuleSet
+from qiyuan.sandbox.elo import predict_elo
+from qiyuan.sandbox.games import GameSet, game_set
+from qiyuan.sandbox.glicko2 import predict_glicko2
+from qiyuan.sandbox.lists import published_lists
+from qiyuan.sandbox.metrics import CalibrationBin, Score, calibration, scores
+from qiyuan.sandbox.prediction import NO_RATING, Prediction, Progress
+from qiyuan.sandbox.ruleset import predict_rule_set
+from qiyuan.sandbox.whr import WhrSchedule, WhrSettings, predict_whr
+
+BASELINES = ("constant", "elo", "glicko2", "whr")
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation:
+    games: GameSet
+    predictions: list[Prediction]
+    scores: list[Score]
+    calibration: dict[str, list[CalibrationBin]]
+    whr: WhrSchedule
+
+    @property
+    def first_event(self) -> date:
+        return date.fromordinal(int(self.games.event_start[self.games.predicted_events].min()))
+
+
+def check_rule_sets(rule_sets: Sequence[RuleSet]) -> None:
+    """At least one rule set, no name twice, none named like a baseline (``InputError``)."""
+    problems = []
+    if not rule_sets:
+        problems.append(problem("give at least one rule set", file="--rules"))
+    seen: set[str] = set()
+    for rules in rule_sets:
+        if rules.name in BASELINES:
+            problems.append(problem("rule set {name}: the name of a baseline row; give the variant another "
+                                    "name", file="--rules", name=rules.name))
+        elif rules.name in seen:
+            problems.append(problem("rule set {name} is given twice", file="--rules", name=rules.name))
+        seen.add(rules.name)
+    if problems:
+        raise InputError(problems)
+
+
+def evaluate(rule_sets: Sequence[RuleSet], players: Sequence[Player], events: Sequence[Event],
+             games: Sequence[Game] | GameColumns, standings: Sequence[Standing] = (), *,
+             from_date: date | None = None, whr: WhrSettings = WhrSettings(),
+             progress: Progress | None = None) -> Evaluation:
+    """Predict every played game of the events ending on or after ``from_date`` (default: two
+    years after the first event started) with every system, and score them."""
+    check_rule_sets(rule_sets)
+    players = list(players)
+    gs = game_set(players, events, games, from_date)
+    predictions = []
+    for rules in rule_sets:
+        lists = published_lists(rules, players, events, games, standings, progress=progress)
+        if lists.player_ids != gs.player_ids:
+            raise AssertionError("the engine's players are not the history's")
+        predictions.append(predict_rule_set(gs, lists))
+    n = gs.player1.shape[0]
+    predictions.append(Prediction("constant", np.full(n, NO_RATING), np.zeros(n, bool)))
+    predictions.append(predict_elo(gs, players, rule_sets[0], progress=progress))
+    predictions.append(predict_glicko2(gs, players, rule_sets[0], progress=progress))
+    whr_prediction, schedule = predict_whr(gs, whr, progress=progress)
+    predictions.append(whr_prediction)
+    if progress is not None:
+        progress("scoring", 0, 1)
+    result = Evaluation(gs, predictions, scores(gs, predictions),
+                        {p.system: calibration(gs, p) for p in predictions}, schedule)
+    if progress is not None:
+        progress("scoring", 1, 1)
+    return result

@@ -1,0 +1,166 @@
+"""Whole-History Rating (Rémi Coulom, 2008) through the ``whr`` package (C++ core, MIT licence).
+
+WHR fits every player's rating as a function of time to all the games it
+knows at once. To predict an event, the fit holds the games of the events
+that ended before a *refit* on or before its start; a player's rating then is
+his rating on his last day in the fit; P(A beats B) = 1 / (1 + 10^((r_B − r_A) / 400)).
+A player with no game in the fit has no rating (``NO_RATING``).
+
+Settings are the Renju International Federation's (its WHR rating, also by
+the ``whr`` package's author): w² = 12.9 Elo² per day, 2 virtual draws on a
+player's first day; a game's day is its event's end date.
+
+Cost: each iteration of the library runs over every game it holds, so a refit
+at every event start costs (events × games) — fine for a national history,
+not for millions of games. The refits are therefore planned within a work
+budget (``WhrSettings.budget``, in game-iterations, the library's
+uncertainty pass counted as one): at every predicted event's start with
+``iterations`` Newton iterations when that fits (the first fit from scratch
+gets ``first_iterations``), else with fewer iterations, down to one, and then
+at fewer dates (evenly by games learned). Each refit starts from the previous
+fit (the library keeps the ratings when games are added). ``WhrSchedule`` says
+what was used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import whr
+
+from qiyuan.sandbox.games import GameSet
+from qiyuan.sandbox.prediction import NO_RATING, Prediction, Progress, tick
+
+
+@dataclass(frozen=True)
+class WhrSettings:
+    w2: float = 12.9
+    virtual_games: int = 2
+    first_iterations: int = 30
+    iterations: int = 10
+    budget: int = 40_000_000  # game-iterations
+
+
+@dataclass(frozen=True)
+class WhrSchedule:
+    """The refits used: their days (date ordinals), the iterations of each, and what it cost."""
+
+    days: tuple[int, ...]
+    iterations: tuple[int, ...]
+    cost: int
+    every_event: bool  # a refit at every predicted event's start
+
+    def describe(self) -> str:
+        """One line for the command's output, e.g. ``whr: 41 fits, at every predicted event's start; …``."""
+        where = "at every predicted event's start" if self.every_event else "fewer than the event starts (budget)"
+        text = f"whr: {len(self.days)} fit(s), {where}; first fit {self.iterations[0]} iterations"
+        if len(self.iterations) > 1:
+            text += f", then {self.iterations[1]} per refit"
+        return f"{text}; {self.cost:,} game-iterations"
+
+
+def plan_refits(learned_games: np.ndarray, days: np.ndarray, settings: WhrSettings) -> WhrSchedule:
+    """Refit days and iterations within the budget. ``days`` are the candidate days (each predicted
+    event's start, ascending, distinct) and ``learned_games`` the games the fit holds at each."""
+    games = learned_games.astype(np.int64)
+
+    def cost(keep: np.ndarray, its: int) -> int:
+        g = games[keep]
+        if g.shape[0] == 0:
+            return 0
+        return int(g[0] * (settings.first_iterations + 1) + (g[1:] * (its + 1)).sum())
+
+    every = np.ones(games.shape[0], bool)
+    for its in range(settings.iterations, 0, -1):
+        if cost(every, its) <= settings.budget:
+            return _schedule(days, games, every, its, settings, cost(every, its), True)
+    # Thin the refits: keep the first, then one whenever `step` more games were learned.
+    lo, hi = 1, int(games[-1]) + 1
+    while lo < hi:
+        step = (lo + hi) // 2
+        if cost(_thinned(games, step), 1) <= settings.budget:
+            hi = step
+        else:
+            lo = step + 1
+    keep = _thinned(games, lo)
+    return _schedule(days, games, keep, 1, settings, cost(keep, 1), False)
+
+
+def _thinned(games: np.ndarray, step: int) -> np.ndarray:
+    keep = np.zeros(games.shape[0], bool)
+    last = None
+    for i, g in enumerate(games.tolist()):
+        if last is None or g - last >= step:
+            keep[i] = True
+            last = g
+    return keep
+
+
+def _schedule(days: np.ndarray, games: np.ndarray, keep: np.ndarray, its: int, settings: WhrSettings,
+              cost: int, every: bool) -> WhrSchedule:
+    chosen = days[keep].tolist()
+    iterations = [settings.first_iterations] + [its] * (len(chosen) - 1) if chosen else []
+    return WhrSchedule(tuple(int(d) for d in chosen), tuple(iterations), cost, every)
+
+
+class _Fit:
+    """The library's database, fed with the events that ended before each refit."""
+
+    def __init__(self, games: GameSet, settings: WhrSettings):
+        self.games = games
+        self.origin = int(games.event_start.min())  # time steps are days from the history's first day
+        self.names = games.player_ids  # the library iterates players by name: by id, whatever the file order
+        self.winner = np.where(games.score == 1.0, "B", np.where(games.score == 0.0, "W", "D"))  # player1 "black"
+        self.base = whr.Base(config={"w2": settings.w2, "virtual_games": settings.virtual_games})
+        self.added: set[int] = set()
+        self.ratings: whr.Evaluate | None = None
+
+    def refit(self, day: int, iterations: int) -> None:
+        g, batch = self.games, []
+        for e in g.learned_before(day).tolist():
+            if e not in self.added:
+                self.added.add(e)
+                step, part = int(g.event_end[e]) - self.origin, g.games_of(e)
+                batch.extend([self.names[a], self.names[b], w, step] for a, b, w in zip(
+                    g.player1[part].tolist(), g.player2[part].tolist(), self.winner[part].tolist()))
+        if batch:
+            self.base.create_games(batch)
+        self.base.iterate(iterations)
+        self.ratings = whr.Evaluate(self.base)
+
+    def rating(self, player: int, day: int) -> float | None:
+        """His rating on his last day in the fit (None: no game in it)."""
+        if self.ratings is None:
+            return None
+        return self.ratings.get_rating(self.names[player], day - self.origin)
+
+
+def predict_whr(games: GameSet, settings: WhrSettings = WhrSettings(), *,
+                progress: Progress | None = None) -> tuple[Prediction, WhrSchedule]:
+    events = games.predicted_events
+    tick(progress, "whr", 0, len(events))
+    candidates = np.unique(games.event_start[events])
+    by_end = np.argsort(games.event_end, kind="stable")
+    games_by_end = np.concatenate([[0], np.cumsum((games.hi - games.lo)[by_end])])
+    learned = games_by_end[np.searchsorted(games.event_end[by_end], candidates, side="left")]
+    schedule = plan_refits(learned, candidates, settings)
+    fit = _Fit(games, settings)
+    expected = np.full(games.player1.shape[0], NO_RATING)
+    covered = np.zeros(games.player1.shape[0], bool)
+    next_refit = 0
+    for n, e in enumerate(events.tolist(), start=1):
+        day = int(games.event_start[e])
+        while next_refit < len(schedule.days) and schedule.days[next_refit] <= day:
+            fit.refit(schedule.days[next_refit], schedule.iterations[next_refit])
+            next_refit += 1
+        part = games.games_of(e)
+        a_all, b_all = games.player1[part].tolist(), games.player2[part].tolist()
+        ratings = {p: fit.rating(p, day) for p in set(a_all) | set(b_all)}
+        for i, a, b in zip(range(part.start, part.stop), a_all, b_all):
+            ra, rb = ratings[a], ratings[b]
+            if ra is not None and rb is not None:
+                expected[i] = 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
+                covered[i] = True
+        tick(progress, "whr", n, len(events))
+    return Prediction("whr", expected, covered), schedule

@@ -1,0 +1,127 @@
+"""``evaluate``: every system on the same games, the rows in order, and the real Chinese history."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+import sys
+from datetime import date
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sandbox_builders import BENCH, TSV, event, game, player
+
+from qiyuan.errors import InputError
+from qiyuan.formats.history_csv import read_history
+from qiyuan.rating.rules import BUILTIN_RULES
+from qiyuan.sandbox.evaluate import evaluate
+
+CGA = BUILTIN_RULES["cga-gomoku-2011"]
+BJSH = BUILTIN_RULES["bjsh-gomoku-2007"]
+
+
+def small_history():
+    players = [player("A", 2100), player("B", 1900), player("C", 2000), player("N"), player("W", gender="F")]
+    events = [event("E1", date(2011, 3, 1), date(2011, 3, 3)), event("E2", date(2011, 9, 1), fmt="round_robin"),
+              event("E3", date(2012, 2, 1))]
+    games = [game("E1", 1, "A", "N", "1-0"), game("E1", 1, "B", "C", "0-1"), game("E1", 2, "N", "B", "="),
+             game("E2", 1, "A", "B", "1-0"), game("E2", 2, "A", "C", "0-1"), game("E2", 3, "B", "C", "1-0"),
+             game("E3", 1, "A", "W", "0-1"), game("E3", 1, "B", "C", "+-"), game("E3", 2, "W", "C", "1-0")]
+    return players, events, games
+
+
+def test_every_row_scores_the_same_games():
+    players, events, games = small_history()
+    result = evaluate([CGA, BJSH], players, events, games, from_date=date(2011, 6, 1))
+    assert [s.system for s in result.scores] == ["cga-gomoku-2011", "bjsh-gomoku-2007", "constant", "elo",
+                                                 "glicko2", "whr"]
+    mask = result.games.predicted
+    assert mask.sum() == 5  # E2's three games and E3's two played ones (the forfeit is not predicted)
+    assert {s.games for s in result.scores} == {5}
+    for p in result.predictions:
+        assert p.expected.shape == p.covered.shape == mask.shape
+        assert np.all(p.expected[~p.covered] == 0.5)  # no rating for one of them: 0.5
+    constant = result.scores[2]
+    assert constant.log_loss == pytest.approx(math.log(2)) and constant.coverage == 0.0
+    best = min(result.scores, key=lambda s: s.log_loss)
+    assert best.se_vs_best == 0.0
+    assert set(result.calibration) == {s.system for s in result.scores}
+
+
+def test_rule_sets_are_checked_before_any_work():
+    players, events, games = small_history()
+    for rule_sets, message in (([], "at least one"), ([CGA, CGA], "given twice"),
+                               ([dataclasses.replace(CGA, name="elo")], "the name of a baseline row")):
+        with pytest.raises(InputError, match=message):
+            evaluate(rule_sets, players, events, games)
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory):
+    if not TSV.exists():
+        pytest.skip("../shared/data/renju-cn-games.tsv is not here")
+    sys.path.insert(0, str(BENCH))
+    from real_history import write_real_history
+
+    f = write_real_history(tmp_path_factory.mktemp("real"))
+    return read_history(f["players"], f["events"], f["games"])
+
+
+def test_the_real_history(real):
+    """59 national events 2009–2019, predicted from 14 November 2011 (two years after the first):
+    3,320 played games of the 50 events ending from then on. Few of them are between two players on
+    a rule set's list (about a fifth under CGA); the baselines have ratings for everyone who played
+    before (the same players for all three)."""
+    result = evaluate([CGA, BJSH], real.players, real.events, real.games)
+    rows = {s.system: s for s in result.scores}
+    assert result.games.from_date == date(2011, 11, 14)
+    assert {s.games for s in result.scores} == {3320}
+    assert rows["constant"].log_loss == pytest.approx(math.log(2))
+    assert rows["elo"].coverage == rows["glicko2"].coverage == rows["whr"].coverage
+    assert rows["cga-gomoku-2011"].coverage < 0.25 < rows["elo"].coverage
+    assert result.whr.every_event  # a WHR refit before every predicted event
+
+
+@st.composite
+def histories(draw):
+    n_players = draw(st.integers(3, 7))
+    players = [player(f"P{i}", draw(st.one_of(st.none(), st.integers(1500, 2400))), draw(st.sampled_from("MF")))
+               for i in range(n_players)]
+    n_events = draw(st.integers(2, 5))
+    events, games = [], []
+    for e in range(n_events):
+        start = date(2011, 1, 1).toordinal() + draw(st.integers(0, 900))
+        events.append(event(f"E{e}", date.fromordinal(start), date.fromordinal(start + draw(st.integers(0, 4)))))
+        for r in range(1, draw(st.integers(1, 4)) + 1):
+            a, b = draw(st.lists(st.integers(0, n_players - 1), min_size=2, max_size=2, unique=True))
+            games.append(game(f"E{e}", r, f"P{a}", f"P{b}", draw(st.sampled_from(["1-0", "0-1", "=", "+-"]))))
+    return players, events, games
+
+
+@settings(max_examples=25, deadline=None)
+@given(history=histories(), seed=st.integers(0, 2**32 - 1))
+def test_scores_do_not_depend_on_the_order_of_the_rows(history, seed):
+    """Invariants on random small histories: predictions are probabilities, a rule set's are table
+    hundredths, and shuffling the players, events and games changes no score (WHR iterates its players
+    in another order: differences within 1e-6)."""
+    players, events, games = history
+    first = min(e.start_date for e in events)
+    try:
+        result = evaluate([CGA], players, events, games, from_date=first)
+    except InputError:  # every game a forfeit: nothing to predict
+        return
+    for p in result.predictions:
+        assert np.all((p.expected >= 0) & (p.expected <= 1))
+    rule_set = result.predictions[0]
+    assert np.array_equal(rule_set.expected, rule_set.hundredths / 100)
+    rng = random.Random(seed)
+    shuffled = [list(x) for x in (players, events, games)]
+    for x in shuffled:
+        rng.shuffle(x)
+    again = evaluate([CGA], *shuffled, from_date=first)
+    for x, y in zip(again.scores, result.scores):
+        assert (x.system, x.games, x.coverage) == (y.system, y.games, y.coverage)
+        assert (x.log_loss, x.brier, x.se_vs_best) == pytest.approx((y.log_loss, y.brier, y.se_vs_best), abs=1e-6)

@@ -1,0 +1,110 @@
+"""A rule set predicts by its published list and 附表2; Elo by per-game updates from the rule set's starts."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import date
+
+import numpy as np
+import pytest
+from sandbox_builders import event, game, player
+
+from qiyuan.rating.history import compute_history
+from qiyuan.rating.rules import BUILTIN_RULES
+from qiyuan.rating.tables import pd_hundredths
+from qiyuan.sandbox.elo import predict_elo
+from qiyuan.sandbox.games import game_set
+from qiyuan.sandbox.lists import published_lists
+from qiyuan.sandbox.ruleset import predict_rule_set
+
+CGA = BUILTIN_RULES["cga-gomoku-2011"]
+BJSH = BUILTIN_RULES["bjsh-gomoku-2007"]
+
+PLAYERS = [player("A", 2100), player("B", 1900), player("C", 2000), player("N", gender="F")]
+EVENTS = [event("E1", date(2011, 3, 1), date(2011, 3, 3)),  # before the 2011-07-01 list
+          event("E2", date(2011, 7, 1), date(2011, 7, 2)),  # starts on the list date: that list is in force
+          event("E3", date(2011, 12, 20), date(2012, 1, 5))]  # starts before 2012-01-01: the July list
+GAMES = [game("E1", 1, "A", "B", "0-1"), game("E1", 2, "A", "C", "1-0"), game("E1", 3, "B", "C", "="),
+         game("E1", 1, "N", "C", "0-1"),
+         game("E2", 1, "A", "B", "1-0"), game("E2", 2, "C", "N", "1-0"),
+         game("E3", 1, "B", "A", "1-0"), game("E3", 2, "A", "C", "=")]
+
+
+def test_a_rule_set_predicts_from_the_list_in_force_with_the_exact_table_value():
+    """The list in force is the last published on or before the event's start; the prediction is
+    附表2's PD(D) in hundredths, D = player1's published rating − player2's, as the rules publish it
+    (checked against the reference engine's lists)."""
+    gs = game_set(PLAYERS, EVENTS, GAMES, date(2011, 3, 1))
+    p = predict_rule_set(gs, published_lists(CGA, PLAYERS, EVENTS, GAMES))
+    reference = {lst.date: lst.by_player() for lst in compute_history(CGA, PLAYERS, EVENTS, GAMES).lists}
+    in_force = {"E1": None, "E2": date(2011, 7, 1), "E3": date(2011, 7, 1)}
+    start = {p.id: int(p.rating) if p.rating is not None else None for p in PLAYERS}
+    ids = gs.player_ids
+    for i in range(gs.player1.shape[0]):
+        a, b, e = ids[gs.player1[i]], ids[gs.player2[i]], gs.event_ids[gs.event[i]]
+        listed = start if in_force[e] is None else {k: v.rating for k, v in reference[in_force[e]].items()}
+        if listed[a] is None or listed[b] is None:
+            assert not p.covered[i] and p.expected[i] == 0.5
+            continue
+        assert p.covered[i]
+        assert int(p.hundredths[i]) == pd_hundredths(listed[a] - listed[b])
+        assert p.expected[i] == pd_hundredths(listed[a] - listed[b]) / 100
+    # N (a newcomer under CGA) is on no list: her games are not covered.
+    assert not p.covered[[i for i in range(gs.player1.shape[0]) if "N" in (ids[gs.player1[i]], ids[gs.player2[i]])]].any()
+    assert p.covered.sum() == 6
+
+
+def test_a_cap_clamps_the_rating_difference_before_the_table():
+    """A variant with FIDE's 400-point rule: D = 2600 − 1900 = 700 is taken as 400, PD 0.92, not 0.99."""
+    players = [player("A", 2600), player("B", 1900)]
+    events = [event("E1", date(2011, 3, 1))]
+    games = [game("E1", 1, "A", "B", "1-0"), game("E1", 2, "B", "A", "1-0")]
+    gs = game_set(players, events, games, date(2011, 3, 1))
+    capped = dataclasses.replace(CGA, name="cap400", cap=400)
+    assert predict_rule_set(gs, published_lists(capped, players, events, games)).hundredths.tolist() == [92, 8]
+    assert predict_rule_set(gs, published_lists(CGA, players, events, games)).hundredths.tolist() == [99, 1]
+
+
+def test_elo_learns_game_by_game_and_predicts_a_whole_event_from_its_start():
+    """K 32, E = 1/(1 + 10^((R_opp − R)/400)), from CGA's starts: A 1800, B 1800 (held), N a woman
+    without a rating, entering at CGA's 1400. E1 (learned): A beats B: +16/−16; then N beats A:
+    N's E = 1/(1 + 10^(416/400)), she gains 32(1 − E). E2 is predicted from the ratings after E1,
+    both of its games from the same ratings."""
+    players = [player("A", 1800), player("B", 1800), player("N", gender="F")]
+    events = [event("E1", date(2011, 3, 1), date(2011, 3, 2)), event("E2", date(2011, 4, 1))]
+    games = [game("E1", 1, "A", "B", "1-0"), game("E1", 2, "N", "A", "1-0"),
+             game("E2", 1, "A", "B", "0-1"), game("E2", 2, "A", "B", "1-0"), game("E2", 3, "N", "B", "=")]
+    gs = game_set(players, events, games, date(2011, 4, 1))
+    p = predict_elo(gs, players, CGA)
+    e_n = 1 / (1 + 10 ** ((1816 - 1400) / 400))
+    a, b, n = 1816 - 32 * (1 - e_n), 1784, 1400 + 32 * (1 - e_n)
+    ab = 1 / (1 + 10 ** ((b - a) / 400))
+    assert p.expected[2:].tolist() == pytest.approx([ab, ab, 1 / (1 + 10 ** ((b - n) / 400))], rel=1e-12)
+    assert p.covered[2:].all()
+
+
+def test_elo_has_no_rating_for_a_player_it_has_not_seen_play():
+    """A newcomer's first games are predicted at 0.5 (not covered), though Elo learns them from the
+    rule set's entry rating; a player holding a starting rating is covered at once."""
+    players = [player("A", 1800), player("N")]
+    events = [event("E1", date(2011, 3, 1))]
+    games = [game("E1", 1, "A", "N", "1-0")]
+    p = predict_elo(game_set(players, events, games, date(2011, 3, 1)), players, CGA)
+    assert p.expected.tolist() == [0.5] and p.covered.tolist() == [False]
+
+
+def test_the_baselines_start_from_the_first_rule_sets_starts():
+    """Under the Beijing–Shanghai rules a newcomer enters at the provisional 2200 (CGA: 1800), and a
+    registered dan player holds his dan rating."""
+    players = [dataclasses.replace(player("D"), dan="5d"), player("N"), player("A", 2300)]
+    events = [event("E1", date(2011, 3, 1)), event("E2", date(2011, 5, 1))]
+    games = [game("E1", 1, "N", "A", "1-0"), game("E2", 1, "D", "A", "1-0"), game("E2", 2, "N", "A", "1-0")]
+    gs = game_set(players, events, games, date(2011, 5, 1))
+    p = predict_elo(gs, players, BJSH)
+    e = 1 / (1 + 10 ** ((2300 - 2200) / 400))  # N (2200) beat A (2300) in E1
+    n, a = 2200 + 32 * (1 - e), 2300 - 32 * (1 - e)
+    from qiyuan.rating.tables import dan_rating
+
+    d = dan_rating("5d")
+    assert p.expected[1:].tolist() == pytest.approx([1 / (1 + 10 ** ((a - d) / 400)), 1 / (1 + 10 ** ((a - n) / 400))])
+    assert np.all(p.covered[1:])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.urls import reverse
@@ -28,7 +29,7 @@ from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, Ra
 from ..portal import queries
 from ..portal.editions import current_edition_ids, editions_by_id
 from ..portal.filters import EventFilters, ListFilters, page_number, text_query
-from ..portal.http import digest, immutable, immutable_content
+from ..portal.http import conditional, digest, immutable, immutable_content
 from . import serialize as S
 from .schema import openapi
 
@@ -189,7 +190,13 @@ ENTRY_PARAMS = ListFilters.PARAMS | {"page_size"}
 
 @api_view
 def edition_entries(request, code: str, on: str, number: int):
-    """The entries of a numbered edition, filtered as the list page filters them (immutable)."""
+    """The entries of a numbered edition, filtered as the list page filters them (immutable: an answer once
+    given is kept under its address and served again without touching the database)."""
+    by_address = f"api:entries-at:{code}:{on}:{number}:{digest(request.GET.urlencode())}"
+    known = cache.get(by_address)
+    if known is not None:
+        body, etag = known
+        return immutable(conditional(request, etag) or HttpResponse(body, content_type="application/json"), etag)
     ed = _edition(code, on, number)
     problems = _unknown_params(request.GET, ENTRY_PARAMS)
     filters = queries.read_filters(request.GET, ed)
@@ -205,8 +212,11 @@ def edition_entries(request, code: str, on: str, number: int):
         data["edition"] = S.edition_ref(ed)
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
-    return immutable_content(request, etag, f"api:entries:{ed.pk}:{digest(qs)}:{page_no}:{size}", build,
-                             "application/json")
+    response = immutable_content(request, etag, f"api:entries:{ed.pk}:{digest(qs)}:{page_no}:{size}", build,
+                                 "application/json")
+    if response.status_code == 200:
+        cache.set(by_address, (response.content, etag), None)
+    return response
 
 
 def _entry(e: EditionEntry) -> dict:

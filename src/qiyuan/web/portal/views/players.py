@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from decimal import Decimal
+from html import escape  # the hot tables: see calculations.py
 
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _

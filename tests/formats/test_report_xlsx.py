@@ -83,13 +83,13 @@ def test_cga_11_2_result_against_every_opponent(report):
 
 def test_cga_11_3_unplayed_games_marked_plus_minus_and_explained(report):
     ws = load_workbook(report)["成绩"]
-    assert (ws["J5"].value, ws["M5"].value) == ("2先+", "第2轮对方弃权判胜")
+    assert (ws["J5"].value, ws["M5"].value) == ("2先+", "第1轮轮空（计胜）；第2轮对方弃权判胜")
     assert (ws["J7"].value, ws["M7"].value) == ("5后−", "第2轮弃权判负")
 
 
 def test_cga_11_4_remarks_for_changes(report):
     ws = load_workbook(report)["成绩"]
-    assert ws["M6"].value == "原所属单位：浙江"
+    assert ws["M6"].value == "第3轮轮空（计胜）；原所属单位：浙江"
     assert ws["M3"].value is None
     assert ws["A9"].value.startswith("胜 1，和 ½，负 0")
 

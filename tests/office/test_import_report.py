@@ -179,3 +179,22 @@ def test_name_and_association_match_waits_for_confirmation(office, tmp_path, res
     assert not Event.objects.exists()
     import_file(path, office, "officer", options=Options(confirm={"2": known.federation_id}))
     assert Entry.objects.get(number=2).player == known
+
+
+def test_a_desk_report_links_the_rated_event_to_its_desk_event(office, tmp_path, resident_id):
+    """One event with both its desk and its rated record: the report the desk downloads names its desk event
+    (赛事代码); the import links the two, so the portal lists the event once."""
+    from openpyxl import load_workbook
+
+    from qiyuan.formats.report_xlsx import DESK_CODE_LABEL, DESK_CODE_ROW, INFO_SHEET
+    from qiyuan.office.events.models import Event, LiveEvent
+    from qiyuan.office.imports import import_file
+
+    live = LiveEvent.objects.create(code="T2026-B", name="2024年全国五子棋锦标赛")
+    path = write(tmp_path / "r.xlsx", field_of(resident_id))
+    wb = load_workbook(path)
+    wb[INFO_SHEET].cell(DESK_CODE_ROW, 1).value = DESK_CODE_LABEL
+    wb[INFO_SHEET].cell(DESK_CODE_ROW, 2).value = "T2026-B"
+    wb.save(path)
+    import_file(path, office, "officer")
+    assert Event.objects.get().live_event == live and live.rated_event == Event.objects.get()

@@ -87,7 +87,7 @@ def test_run_a_swiss_event_from_the_desk_and_read_it_in_public(page, browser, li
     shot(page, "desk-after-round-3")
     # pairing a fourth round is refused with the reason
     submit(page, "#pair-next")
-    assert "all 3 rounds are paired" in page.content()
+    assert "全部 3 轮已编排" in page.content()
 
     # the public page, as a visitor sees it (a fresh context: no session)
     visitor = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900}).new_page()

@@ -6,7 +6,7 @@ import pytest
 
 from qiyuan.formats.trf import read_trf
 from qiyuan.tournament import eventfile as ev
-from qiyuan.web.desk.models import LiveEvent
+from qiyuan.office.events.models import LiveEvent
 
 NAMES = ["张一", "李二", "王三", "赵四", "钱五", "孙六"]
 
@@ -61,27 +61,27 @@ def test_draw_pair_results_undo_override_withdraw_report(live, staff, login):
     assert all(len(e.rounds) == 1 and e.rounds[0].opponent for e in t.entrants)
     # pairing again before results is refused, with the reason shown
     c.post("/desk/events/club-2026/pair/")
-    assert any("without a result" in m for m in flash(c, "/desk/events/club-2026/"))
+    assert any("还有台次没有结果" in m for m in flash(c, "/desk/events/club-2026/"))
     # undo round 1 and set it by hand
     assert c.post("/desk/events/club-2026/undo/").status_code == 302
     assert all(not e.rounds for e in tournament().entrants)
     c.post("/desk/events/club-2026/pairing/", {"round": 1, "boards": "1 2\n1 3\n4 5\n"})
     msgs = flash(c, "/desk/events/club-2026/")
-    assert any("paired 2 times" in m for m in msgs) and any("6 is not paired" in m for m in msgs)
+    assert any("被编排了 2 次" in m for m in msgs) and any("6 号棋手没有编排" in m for m in msgs)
     c.post("/desk/events/club-2026/pairing/", {"round": 1, "boards": "1 4\n5 2\n3 6\n"})
     t = tournament()
     assert (t.entrants[0].rounds[0].opponent, t.entrants[0].rounds[0].colour) == (4, "b")
     assert (t.entrants[1].rounds[0].opponent, t.entrants[1].rounds[0].colour) == (5, "w")
     # results with one key per board; a bad key is refused and nothing is stored
-    c.post("/desk/events/club-2026/results/", {"round": 1, "r-1-4": "1", "r-5-2": "x", "r-3-6": "="})
-    assert any("unknown result" in m for m in flash(c, "/desk/events/club-2026/"))
+    c.post("/desk/events/club-2026/results/", {"round": 1, "r-1-4": "1", "r-5-2": "y", "r-3-6": "="})
+    assert any("无法识别的结果" in m for m in flash(c, "/desk/events/club-2026/"))
     assert tournament().entrants[0].rounds[0].result == " "
     c.post("/desk/events/club-2026/results/", {"round": 1, "r-1-4": "1", "r-5-2": "0", "r-3-6": "="})
     t = tournament()
     assert [e.rounds[0].result for e in t.entrants] == ["1", "1", "=", "0", "0", "="]
     # a result entered can no longer be undone by 'undo'
     c.post("/desk/events/club-2026/undo/")
-    assert any("already has results" in m for m in flash(c, "/desk/events/club-2026/"))
+    assert any("已有结果" in m for m in flash(c, "/desk/events/club-2026/"))
     # withdraw player 6 and excuse player 5 for round 2, then pair round 2 around them
     c.post("/desk/events/club-2026/withdraw/", {"number": 6})
     c.post("/desk/events/club-2026/excuse/", {"number": 5, "kind": "H"})
@@ -178,11 +178,12 @@ def test_parse_boards_reports_every_bad_line():
 
 
 def test_result_keys():
-    from qiyuan.web.desk.live import ActionError, parse_result_key
+    from qiyuan.errors import InputError
+    from qiyuan.web.desk.live import parse_result_key
 
-    assert [parse_result_key(k) for k in ("1", "0", "=", "5", "+", "-", "--", " ", "½-½")] == [
-        "1-0", "0-1", "½-½", "½-½", "+-", "-+", "--", None, "½-½"]
-    with pytest.raises(ActionError):
+    assert [parse_result_key(k) for k in ("1", "0", "=", "5", "+", "-", "--", " ", "½-½", "x")] == [
+        "1-0", "0-1", "½-½", "½-½", "+-", "-+", "--", None, "½-½", ""]
+    with pytest.raises(InputError):
         parse_result_key("2")
 
 
@@ -268,7 +269,7 @@ def test_desk_pairs_with_the_event_file_pairing_and_stops_a_complete_round_robin
                                                                   ev.unfinished_boards(t, rnd)}})
     c.post("/desk/events/rr-open/pair/")
     assert ev.rounds_paired(tournament("rr-open")) == 3
-    assert any("round robin is complete" in m for m in flash(c, "/desk/events/rr-open/"))
+    assert any("循环赛已全部完成" in m for m in flash(c, "/desk/events/rr-open/"))
 
 
 def _officer_imports(officer, code: str, report: bytes, rating_list: str):

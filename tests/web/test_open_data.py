@@ -144,20 +144,28 @@ def test_the_crosstables_rating_column_is_the_rating_the_calculation_used(client
     assert '<th class="num" id="rating-used">参赛等级分</th>' in pending
 
 
-def test_a_desk_event_and_its_rated_record_are_one_event(client, published, staff):
-    """Issue 10: a desk event, once its report is imported, appeared twice on /events/ with no link."""
+def _desk_event(code: str, name: str, **fields):
+    """A desk event as the arbiter's use case creates one (the tournament core's new event, its TRF text)."""
+    from qiyuan.formats.trf import write_trf
+    from qiyuan.office.events.models import LiveEvent
+    from qiyuan.tournament.eventfile import new_event
+
+    return LiveEvent.objects.create(code=code, name=name, trf_text=write_trf(new_event(name, **fields)))
+
+
+def test_a_desk_event_and_its_rated_record_are_one_event(client, published):
+    """Issue 10: a desk event, once its report is imported, appeared twice on /events/ with no link (the import
+    now sets ``Event.live_event`` from the report's 赛事代码)."""
     from datetime import date
 
-    from qiyuan.web.desk import live
-
     ev = published["event"]
-    desk = live.create(code="T2025-B", name=ev.name, fmt="swiss", rounds=3, user=staff["arbiter"],
-                       start=date(2025, 9, 1), end=date(2025, 9, 2), city="北京")
+    desk = _desk_event("T2025-B", ev.name, fmt="swiss", rounds=3, start=date(2025, 9, 1), end=date(2025, 9, 2))
+    type(ev).objects.filter(pk=ev.pk).update(live_event=desk)
     events = client.get("/events/").content.decode()
-    assert events.count(f">{ev.name}</a>") == 1 and "T2025-B" not in events
+    assert events.count(f">{ev.name}</a>") == 1 and "/events/T2025-B/" not in events
     by_desk = client.get("/events/T2025-B/").content.decode()
     by_record = client.get(f"/events/{ev.code}/").content.decode()
     for html in (by_desk, by_record):
         assert 'id="rating-changes"' in html and "临场代码 T2025-B" in html
-    other = live.create(code="T2026-X", name="另一场比赛", fmt="swiss", rounds=3, user=staff["arbiter"])
-    assert "另一场比赛" in client.get("/events/").content.decode() and other.code
+    _desk_event("T2026-X", "另一场比赛", fmt="swiss", rounds=3)
+    assert "/events/T2026-X/" in client.get("/events/").content.decode()  # not rated yet: listed as the desk's

@@ -1,14 +1,20 @@
 """Commands of the tournament desk: ``pair``, ``standings``, ``report`` and ``event …``.
 
-Stateless and file-driven like bbpPairings: every command reads the event's
-TRF-16 file, does one thing, and (for the ``event`` commands) writes the file
-back. Bad input: a clear message (file, line, column, what) on stderr, exit
-code 2, no file written. Imports stay inside the commands so that ``qiyuan
-pair`` starts fast.
+Stateless and file-driven like bbpPairings: every command reads the event's TRF-16
+file, and the ``event`` commands that change it call the arbiter's use cases
+(``qiyuan.tournament.arbiter``) on the file store (``qiyuan.formats.eventstore``:
+an exclusive lock, then an atomic write) — the same functions the desk calls.
+A command only turns its arguments into the use case's input and its outcome into
+lines.  A refusal (``qiyuan.errors.QiyuanError``) prints every problem on stderr
+and exits 2, the file untouched.  Imports stay inside the commands so that
+``qiyuan pair`` starts fast.
 """
 
 from __future__ import annotations
 
+import functools
+import getpass
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,9 +29,13 @@ EVENT_HELP = """\
 Run an event from its TRF file (赛事文件), round by round.
 
 Commands, in the order of an event: new, add-player, draw (--seed N or
---order 5,2,1,…), then per round: pair, result ("12 1-0" from player 12's
-side), show; at any time: standings, crosstable, bracket (knock-out),
-withdraw, reinstate, excuse, set-pairing, undo, export. Guide: docs/tournament.md.
+--order 5,2,1,… or --by-rating), then per round: pair, result ("12 1-0" from
+player 12's side; "12 " clears it), show; at any time: standings [--after N]
+[--category U12], crosstable, bracket (knock-out), print (PDF for the hall),
+withdraw, reinstate, excuse (any future round or a range), set-pairing,
+override (swap two players), undo, keep-apart, categories, finish, reopen,
+export.  Commands that change the file lock it (queued, never lost) and
+write it atomically.  Guide: docs/tournament.md.
 
 Decisions the rules leave open:
  • win 2, draw 1, loss 0; the pairing bye (轮空, TRF U) scores 2 and
@@ -33,16 +43,18 @@ Decisions the rules leave open:
  • an absent player (excuse) scores 0 that round (Z) and is not a bye;
    --points half / full grant 1 / 2;
  • a withdrawn player is not paired again; a late entry is Z in the
-   rounds already paired;
+   rounds already paired, and none is taken once the last round is paired;
  • a game lost by forfeit is a meeting: never paired again; never rated;
  • draw numbers by lot use a seed written into the file (XQD line);
  • who floats: most 轮高, then fewest 轮低, then the larger draw number;
- • a hand-made pairing (set-pairing) must keep the hard rules: everyone
-   present paired once, no repeat meeting, no second bye;
+ • a hand-made pairing (set-pairing, override) must keep the hard rules:
+   everyone present paired once, no repeat meeting, no second bye;
+ • keep-apart (off by default): same association / club / family not paired
+   in the first K rounds, relaxed for a round only when no pairing exists;
  • knock-out: seeded by rating, top seeds get the byes, the upper place
    opens; a drawn match needs a play-off: enter its winner as a win;
  • round robin: Berger tables, the player listed first opens; in an odd
-   field one player sits out each round (Z);
+   field one player sits out each round (Z); the rounds follow the cycle;
  • match (--format match --rounds N): 2 players, N games, player 1 opens
    the odd games; team (--format team --boards K, add-player --team T):
    teams meet by Berger tables, board k against board k, the home team
@@ -60,80 +72,95 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def _refusal(exc) -> typer.Exit:
+    """Every problem of a refusal on stderr (``error: …``), exit 2."""
+    lines = exc.messages or ["refused"]
+    return _fail("error: " + "\n       ".join(lines))
+
+
+def refusals(command):
+    """Run a command; a ``QiyuanError`` from it becomes its problems on stderr and exit 2."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        from qiyuan.errors import QiyuanError
+
+        try:
+            return command(*args, **kwargs)
+        except QiyuanError as exc:
+            raise _refusal(exc) from None
+
+    return run
+
+
+def _actor() -> str:
+    """Who runs the command (the audit's actor on the desk; unused by the file)."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return ""
+
+
+def _store(path: Path, **kw):
+    from qiyuan.formats.eventstore import TrfFileStore
+
+    return TrfFileStore(path, **kw)
+
+
+def _notes(store) -> None:
+    sys.stderr.write("".join(f"note: {n}\n" for n in store.notes))
+
+
 def _load(path: Path, *, players: bool = False) -> Tournament:
     """Read the event file (notes on its encoding go to stderr); ``players``: refuse a
     file without any ``001`` player line (nothing to pair, rank or report)."""
-    from qiyuan.formats.errors import InputError
-    from qiyuan.formats.trf import read_trf
+    from qiyuan.errors import InputError, Problem
 
-    notes: list[str] = []
-    try:
-        t = read_trf(path, notes=notes)
-    except InputError as exc:
-        raise _fail(str(exc)) from None
-    sys.stderr.write("".join(f"note: {n}\n" for n in notes))
+    store = _store(path)
+    t = store.read()
+    _notes(store)
     if players and not t.entrants:
-        raise _fail(f"{path}: no player lines (001): not a TRF-16 event file, or no player entered yet")
+        raise InputError(Problem(str(path), None, None,
+                                 "no player lines (001): not a TRF-16 event file, or no player entered yet"))
     return t
 
 
-def _save(t: Tournament, path: Path) -> None:
-    """Write atomically: the old file stays whole if anything fails."""
-    import os
-
-    from qiyuan.formats.trf import write_trf
-
-    for e in t.entrants:
-        e.points = None  # the writer puts the score the results give
+def _run(path: Path, use_case, *args, **kwargs):
+    """Call a use case on the event file's store; encoding notes go to stderr."""
+    store = _store(path)
     try:
-        text = write_trf(t)
-    except ValueError as exc:
-        raise _fail(f"{path}: cannot write: {exc}") from None
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise _fail(f"{path}: cannot write: {exc.strerror or exc}") from None
-
-
-def _event_error(exc: Exception) -> typer.Exit:
-    return _fail(f"error: {exc}")
-
-
-def _edit(event: Path, change) -> None:
-    """Read the event file, apply ``change(t) -> message`` (an ``EventError`` is a clear
-    refusal: exit 2, file untouched), write the file, print the message."""
-    from qiyuan.tournament.eventfile import EventError
-
-    t = _load(event)
-    try:
-        message = change(t)
-    except EventError as exc:
-        raise _event_error(exc) from None
-    _save(t, event)
-    sys.stdout.write(message)
+        return use_case(store, _actor(), *args, **kwargs)
+    finally:
+        _notes(store)
 
 
 def _pairing_lines(pairing: RoundPairing) -> list[str]:
     return [f"{a} {b}" for a, b in pairing.boards] + [f"{n} 0" for n in pairing.byes]
 
 
-def _pair_or_fail(t: Tournament, explain: bool, *, write: bool = False) -> RoundPairing:
-    """The next round's pairing (written into ``t`` when ``write``); a refusal exits 2."""
-    from qiyuan.tournament.eventfile import EventError, next_pairing, pair_next
-    from qiyuan.tournament.swiss import PairingError
+def _print_round(t: Tournament, rnd: int) -> None:
+    from qiyuan.tournament.sheets import round_table
 
-    try:
-        return (pair_next if write else next_pairing)(t, explain=explain)
-    except (EventError, PairingError) as exc:
-        raise _event_error(exc) from None
+    sys.stdout.write(round_table(t, rnd))
+
+
+def parse_rounds(text: str) -> list[int]:
+    """``4``, ``4-6``, ``4,6,7`` or ``4-5,7``: the rounds named."""
+    from qiyuan.errors import InputError, problem
+
+    rounds: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if not m or (m[2] and int(m[2]) < int(m[1])):
+            raise InputError(problem("rounds must be like 4, 4-6 or 4,6; found {text!r}", text=text))
+        rounds += range(int(m[1]), int(m[2] or m[1]) + 1)
+    return rounds
 
 
 # -- the bbpPairings-like commands ----------------------------------------------------------
 
 
+@refusals
 def pair(
     event: Path = typer.Argument(..., help="the event's TRF-16 file"),
     output: Path | None = typer.Option(None, "-o", "--output", help="write the file with the round applied"),
@@ -142,76 +169,92 @@ def pair(
     """Pair the next round: first line the number of lines, then `OPENER OTHER` per board, the bye as `N 0`."""
     import gc
 
+    from qiyuan.tournament import eventfile as ev
+
     gc.disable()  # one short run over many small objects: collecting would only cost time
     t = _load(event, players=True)
-    pairing = _pair_or_fail(t, explain, write=output is not None)
+    pairing = (ev.pair_next if output is not None else ev.next_pairing)(t, explain=explain)
     lines = _pairing_lines(pairing)
     if output is not None:
-        _save(t, output)
+        _store(output, overwrite=True).create(t, _actor())
     sys.stdout.write(f"{len(lines)}\n" + "".join(f"{x}\n" for x in lines))
+    sys.stderr.write("".join(f"note: {x}\n" for x in pairing.notes))
     if explain:
         sys.stderr.write("".join(f"{x}\n" for x in pairing.explanation))
 
 
+@refusals
 def standings(
     event: Path = typer.Argument(..., help="the event's TRF-16 file"),
     csv: bool = typer.Option(False, "--csv", help="comma-separated, with a header line"),
+    after: int | None = typer.Option(None, "--after", help="as the standings stood after round N"),
+    category: str | None = typer.Option(None, "--category", help="a prize category: women, U12, 'rating 1800-1999'"),
 ) -> None:
     """Rank, draw number, name, score and the tie-breaks 輔分一…七 (the file's own point system)."""
-    t = _load(event, players=True)
-    _print_standings(t, csv)
+    _print_standings(_load(event, players=True), csv, after, category)
 
 
-def _print_standings(t: Tournament, as_csv: bool) -> None:
+def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, category: str | None = None) -> None:
+    from qiyuan.errors import InputError, problem
     from qiyuan.tournament.eventfile import event_format
+    from qiyuan.tournament.sheets import as_of, rounds_with_cells
 
-    if event_format(t) == "knockout":
+    if after is not None:
+        if not 0 <= after <= rounds_with_cells(t):
+            raise InputError(problem("--after {after}: the event has rounds 1..{last}", after=after,
+                                     last=rounds_with_cells(t)))
+        t = as_of(t, after)
+    fmt = event_format(t)
+    if fmt == "knockout":
         _print_knockout_places(t, as_csv)
         return
-    if event_format(t) in ("match", "team"):
+    if fmt in ("match", "team"):
         _print_match_or_teams(t, as_csv)
         return
+    from qiyuan.tournament import categories as cat
+    from qiyuan.tournament.sheets import pad, plain, text_width
     from qiyuan.tournament.standings import standings as compute
 
     rows = compute(t)
+    places = [(r.rank, r) for r in rows]
+    title = f"standings after round {after}" if after is not None else ""
+    if category is not None:
+        c = cat.parse(category)
+        places = cat.ranked(t, c, rows)
+        title = (title + ", " if title else "") + f"category {c.key}"
     head = ["rank", "number", "name", "score"] + [f"tb{i}" for i in range(1, 8)]
     if as_csv:
         import csv
 
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(head)
-        for r in rows:
-            w.writerow([r.rank, r.number, r.name, _plain(r.score), *map(_plain, r.tiebreaks)])
+        for place, r in places:
+            w.writerow([place, r.number, r.name, plain(r.score), *map(plain, r.tiebreaks)])
         return
-    from qiyuan.tournament.eventfile import pad, text_width
-
-    width = max([text_width(r.name) for r in rows] + [4])
-    out = [f"{'Rk':>4} {'No':>5} {pad('Name', width)} {'Pts':>5} " + " ".join(f"{'TB' + str(i):>7}" for i in range(1, 8))]
-    for r in rows:
-        out.append(f"{r.rank:>4} {r.number:>5} {pad(r.name, width)} {_plain(r.score):>5} "
-                   + " ".join(f"{_plain(tb):>7}" for tb in r.tiebreaks))
+    width = max([text_width(r.name) for _, r in places] + [4])
+    out = [title] if title else []
+    out.append(f"{'Rk':>4} {'No':>5} {pad('Name', width)} {'Pts':>5} " + " ".join(f"{'TB' + str(i):>7}" for i in range(1, 8)))
+    for place, r in places:
+        out.append(f"{place:>4} {r.number:>5} {pad(r.name, width)} {plain(r.score):>5} "
+                   + " ".join(f"{plain(tb):>7}" for tb in r.tiebreaks))
     sys.stdout.write("\n".join(out) + "\n")
-
-
-def _plain(d) -> str:
-    """A Decimal without trailing zeros: 49.0 -> 49, 182.00 -> 182, 37.75 stays."""
-    return format(d.normalize(), "f")
 
 
 def _print_match_or_teams(t: Tournament, as_csv: bool) -> None:
     """A match: the two players' scores and games won/drawn/lost; a team event: the teams
     by match points (2/1/0), then board points."""
     from qiyuan.tournament import teams as tm
-    from qiyuan.tournament.eventfile import event_format, pad, text_width
+    from qiyuan.tournament.eventfile import event_format
+    from qiyuan.tournament.sheets import pad, plain, text_width
 
     if event_format(t) == "match":
         title = f"match of {t.rounds_planned} games: the higher score wins, equal scores draw"
         head = ["rank", "number", "name", "score", "won", "drawn", "lost"]
-        rows = [[r.rank, r.number, r.name, _plain(r.score), r.won, r.drawn, r.lost] for r in tm.match_standings(t)]
+        rows = [[r.rank, r.number, r.name, plain(r.score), r.won, r.drawn, r.lost] for r in tm.match_standings(t)]
     else:
         title = "team event: ranked by match points (won 2, drawn 1, lost 0), then board points"
         head = ["rank", "team", "name", "match_points", "board_points", "won", "drawn", "lost"]
-        rows = [[r.rank, r.team.number, r.team.name, r.match_points, _plain(r.board_points), r.won, r.drawn, r.lost]
+        rows = [[r.rank, r.team.number, r.team.name, r.match_points, plain(r.board_points), r.won, r.drawn, r.lost]
                 for r in tm.team_standings(t)]
     if as_csv:
         import csv
@@ -229,7 +272,9 @@ def _print_match_or_teams(t: Tournament, as_csv: bool) -> None:
 
 def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
     """Knock-out standings: place, score of the games, and the round reached (no Swiss tie-breaks)."""
-    from qiyuan.tournament.eventfile import knockout_places, knockout_reached, pad, score, text_width
+    from qiyuan.tournament.knockout import knockout_places, knockout_reached
+    from qiyuan.tournament.scoring import score
+    from qiyuan.tournament.sheets import pad, plain, text_width
 
     places, reached = knockout_places(t), knockout_reached(t)
     order = sorted(t.entrants, key=lambda e: (places[e.number], e.number))
@@ -238,17 +283,18 @@ def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
 
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(["rank", "number", "name", "score", "reached"])
-        w.writerows([places[e.number], e.number, e.name, _plain(score(e, t.points)), reached[e.number]]
+        w.writerows([places[e.number], e.number, e.name, plain(score(e, t.points)), reached[e.number]]
                     for e in order)
         return
     width = max([text_width(e.name) for e in t.entrants] + [4])
     out = ["knock-out: ranked by the round reached (losers of a round share a place), no Swiss tie-breaks",
            f"{'Rk':>4} {'No':>5} {pad('Name', width)} {'Pts':>5}  Reached"]
-    out += [f"{places[e.number]:>4} {e.number:>5} {pad(e.name, width)} {_plain(score(e, t.points)):>5}  "
+    out += [f"{places[e.number]:>4} {e.number:>5} {pad(e.name, width)} {plain(score(e, t.points)):>5}  "
             f"{reached[e.number]}" for e in order]
     sys.stdout.write("\n".join(out) + "\n")
 
 
+@refusals
 def report(
     event: Path = typer.Argument(..., help="the event's TRF-16 file"),
     xlsx: Path = typer.Option(..., "--xlsx", help="the competition report workbook to write (.xlsx)"),
@@ -256,11 +302,13 @@ def report(
     host: str = typer.Option("", help="承办单位"),
     notes: str = typer.Option("", help="说明: anything affecting the validity of results"),
     remark: list[str] = typer.Option([], help='备注 of a player, "7: 原名王五" (repeat for each)'),
+    rules: str = typer.Option("cga-gomoku-2011", help="the rating rules the report goes to: they say how "
+                                                      "games not played are marked (cga: + / −, bjsh: *)"),
 ) -> None:
     """Write the competition report (竞赛报告, CGA Art. 11): holds ID numbers — for the federation only."""
-    import re
-
-    from qiyuan.formats.report_xlsx import ReportMeta, write_report
+    from qiyuan.errors import InputError, problem
+    from qiyuan.formats.report_xlsx import ReportMeta, report_bytes
+    from qiyuan.rating.rules import RulesError, load_rules
     from qiyuan.tournament.eventfile import event_format
 
     remarks, bad = {}, []
@@ -269,19 +317,21 @@ def report(
         if m:
             remarks[int(m[1])] = m[2].strip()
         else:
-            bad.append(f"--remark {item!r}: write the draw number, a colon and the text")
-    t = _load(event, players=True)
-    bad += [f"--remark: no player {n}" for n in remarks if not 1 <= n <= len(t.entrants)]
-    if bad:
-        raise _fail("error: " + "\n       ".join(bad))
-    meta = ReportMeta(format=event_format(t), organizer=organizer, host=host, notes=notes, remarks=remarks)
-    tmp = xlsx.with_name(xlsx.name + ".tmp.xlsx")
+            bad.append(problem("--remark {item!r}: write the draw number, a colon and the text", item=item))
     try:
-        write_report(t, tmp, meta)
-        tmp.replace(xlsx)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise _fail(f"{xlsx}: cannot write: {exc.strerror or exc}") from None
+        rule_set = load_rules(rules)
+    except RulesError as exc:
+        bad.append(problem("--rules: {why}", why=str(exc)))
+        rule_set = None
+    t = _load(event, players=True)
+    bad += [problem("--remark: no player {number}", number=n) for n in remarks if not 1 <= n <= len(t.entrants)]
+    if bad:
+        raise InputError(bad)
+    meta = ReportMeta(format=event_format(t), organizer=organizer, host=host, notes=notes, remarks=remarks,
+                      unplayed_mark=rule_set.unplayed_mark)
+    from qiyuan.formats.eventstore import write_atomically
+
+    write_atomically(xlsx, report_bytes(t, meta), label=str(xlsx))
     sys.stdout.write(f"wrote {xlsx} ({len(t.entrants)} players, {t.rounds_played} rounds)\n")
 
 
@@ -291,15 +341,19 @@ def report(
 def _date(s: str | None, what: str):
     from datetime import date
 
+    from qiyuan.errors import InputError, problem
+
     if not s:
         return None
     try:
         return date.fromisoformat(s)
     except ValueError:
-        raise _fail(f"error: {what} must be a date like 2026-05-01, found {s!r}") from None
+        raise InputError(problem("{what} must be a date like 2026-05-01, found {value!r}", what=what,
+                                 value=s)) from None
 
 
 @event_app.command("new")
+@refusals
 def event_new(
     event: Path = typer.Argument(..., help="the event file to create"),
     name: str = typer.Option(..., help="赛事名称"),
@@ -316,21 +370,16 @@ def event_new(
     force: bool = typer.Option(False, help="overwrite an existing file"),
 ) -> None:
     """Start an event file."""
-    from qiyuan.tournament import eventfile as ev
+    from qiyuan.tournament import arbiter as uc
 
-    if event.exists() and not force:
-        raise _fail(f"error: {event} exists (use --force to overwrite)")
-    try:
-        t = ev.new_event(name, fmt=fmt, rounds=rounds, start=_date(start, "--start"), end=_date(end, "--end"),
-                         city=city, time_control=time_control, chief_arbiter=chief, arbiters=arbiter,
-                         boards=boards)
-    except ev.EventError as exc:
-        raise _event_error(exc) from None
-    _save(t, event)
+    dates = {"start": _date(start, "--start"), "end": _date(end, "--end")}
+    uc.new_event(_store(event, overwrite=force), _actor(), name, fmt=fmt, rounds=rounds, city=city,
+                 time_control=time_control, chief_arbiter=chief, arbiters=arbiter, boards=boards, **dates)
     sys.stdout.write(f"created {event}: {name}, {fmt}\n")
 
 
 @event_app.command("add-player")
+@refusals
 def event_add_player(
     event: Path = typer.Argument(...),
     name: str = typer.Argument(..., help="姓名"),
@@ -338,257 +387,341 @@ def event_add_player(
     title: str = typer.Option("", help="段级位: 3d, 1k"),
     rating: str = typer.Option("", help="等级分 (1..9999)"),
     association: str = typer.Option("", help="所属棋协"),
+    club: str = typer.Option("", help="俱乐部 (for keep-apart)"),
+    family: str = typer.Option("", help="a family's label, the same for its members (for keep-apart)"),
     player_id: str = typer.Option("", help="registry id"),
-    id_number: str = typer.Option("", help="身份证号 (report only, never public)"),
-    birth: str = typer.Option("", help="birth date"),
+    id_number: str = typer.Option("", help="身份证号 (report only, never public): checked like the registry's"),
+    birth: str = typer.Option("", help="birth date, 2012-05-01 (written 2012/05/01, as TRF-16 has it)"),
     team: str = typer.Option("", help="team event: the player's team (队); board order = order of entry"),
 ) -> None:
     """Enter a player; after round 1 is paired this is a late entry (Z for the rounds missed)."""
-    from qiyuan.tournament import eventfile as ev
+    from datetime import date
+
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
+    from qiyuan.tournament.eventfile import entrant_problems
     from qiyuan.tournament.model import Entrant
 
     rating_value = int(rating.strip()) if rating.strip().isdigit() else None
-    entrant = Entrant(0, name, sex=sex, title=title, rating=rating_value, federation=association,
-                      player_id=player_id, id_number=id_number, birth=birth)
+    entrant = Entrant(0, name, sex=sex, title=title, rating=rating_value, federation=association, club=club,
+                      family=family, player_id=player_id, id_number=id_number, birth=birth)
     bad = [] if rating_value is not None or not rating.strip() else [
-        f"rating must be a whole number 1..9999, found {rating.strip()!r}"]
-    bad += ev.entrant_problems(entrant)
-    if bad:  # every bad option at once, before the file is read: it stays untouched
-        raise _fail("error: nothing saved:\n  " + "\n  ".join(bad))
-
-    def change(t):
-        from qiyuan.tournament.teams import TeamError, join_team
-
-        is_team = ev.event_format(t) == "team"
-        if is_team != bool(team.strip()):
-            raise ev.EventError("a team event needs --team NAME for every player" if is_team
-                                else f"--team goes with a team event; this one is {ev.event_format(t)}")
-        e = ev.add_player(t, entrant)
-        if is_team:
-            try:
-                joined = join_team(t, team, e.number)
-            except TeamError as exc:
-                raise ev.EventError(str(exc)) from None
-            return f"{e.number} {e.name}: {joined.name}, board {len(joined.members)}\n"
-        late = f" (late entry: absent in rounds 1-{len(e.rounds)})" if e.rounds else ""
-        return f"{e.number} {e.name}{late}\n"
-
-    _edit(event, change)
+        problem("rating must be a whole number 1..9999, found {value!r}", value=rating.strip())]
+    if bad:  # with the entrant's own faults, before the file is read
+        raise InputError(bad + entrant_problems(entrant, today=date.today()))
+    added = _run(event, uc.add_player, entrant, team=team, today=date.today())
+    if added.team:
+        sys.stdout.write(f"{added.number} {added.name}: {added.team}, board {added.board}\n")
+    else:
+        late = f" (late entry: absent in rounds 1-{added.late_rounds})" if added.late_rounds else ""
+        sys.stdout.write(f"{added.number} {added.name}{late}\n")
 
 
 @event_app.command("draw")
+@refusals
 def event_draw(
     event: Path = typer.Argument(...),
     seed: int | None = typer.Option(None, help="seed of the lot (recorded in the file); default: a fresh one"),
     order: str | None = typer.Option(None, help="the draw as given: current numbers in their new order, 3,1,2,…"),
+    by_rating: bool = typer.Option(False, "--by-rating", help="by rating, highest first (then by name)"),
 ) -> None:
-    """Fix the draw numbers (抽签) before round 1: by lot with a recorded seed, or as given."""
+    """Fix the draw numbers (抽签) before round 1: by lot with a recorded seed, as given, or by rating."""
     import secrets
 
-    from qiyuan.tournament import eventfile as ev
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
 
     try:
         ids = None if order is None else [int(x) for x in order.replace(" ", "").split(",") if x]
     except ValueError:
-        raise _fail(f"error: --order must be numbers separated by commas, found {order!r}") from None
-    if ids is None and seed is None:
+        raise InputError(problem("--order must be numbers separated by commas, found {order!r}",
+                                 order=order)) from None
+    if ids is None and seed is None and not by_rating:
         seed = secrets.randbelow(10**9)
-
-    def change(t):
-        ev.draw_numbers(t, seed=seed, order=ids)
-        return f"draw: {t.extra['XQD'][0]}\n" + "".join(f"{e.number:>4} {e.name}\n" for e in t.entrants)
-
-    _edit(event, change)
+    drawn = _run(event, uc.draw_numbers, seed=seed, order=ids, by_rating=by_rating)
+    sys.stdout.write(f"draw: {drawn.how}\n" + "".join(f"{n:>4} {name}\n" for n, name in drawn.order))
 
 
 @event_app.command("pair")
+@refusals
 def event_pair(
     event: Path = typer.Argument(...),
     explain: bool = typer.Option(False, "--explain", help="why each player floated, why each pair formed"),
 ) -> None:
     """Pair the next round and write it into the file."""
-    t = _load(event, players=True)
-    pairing = _pair_or_fail(t, explain, write=True)
-    _save(t, event)
-    _print_round(t, pairing.number)
+    from qiyuan.tournament import arbiter as uc
+
+    pairing = _run(event, uc.pair, explain=explain)
+    _print_round(_load(event), pairing.number)
+    sys.stderr.write("".join(f"note: {x}\n" for x in pairing.notes))
     if explain:
         sys.stdout.write("".join(f"  {x}\n" for x in pairing.explanation))
 
 
 @event_app.command("set-pairing")
+@refusals
 def event_set_pairing(
     event: Path = typer.Argument(...),
     rnd: int = typer.Argument(..., metavar="ROUND"),
     boards: list[str] = typer.Argument(..., help='boards "OPENER OTHER", e.g. "1 5" "7 2"'),
     bye: int | None = typer.Option(None, help="the player who gets the bye (轮空)"),
 ) -> None:
-    """Pair a round by hand (override): checked against the hard rules (法则一)."""
-    from qiyuan.tournament import eventfile as ev
+    """Pair a round by hand (the next round, or the last one while it has no result): checked
+    against the hard rules (法则一)."""
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
 
-    t = _load(event)
     pairs, bad = [], []
     for b in boards:
         parts = b.replace("-", " ").split()
         if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            bad.append(f"board {b!r}: write two draw numbers, opener first")
+            bad.append(problem("board {board!r}: write two draw numbers, opener first", board=b))
         else:
             pairs.append((int(parts[0]), int(parts[1])))
     if bad:
-        raise _fail("error: " + "\n       ".join(bad))
-    if ev.event_format(t) == "knockout":
-        raise _fail("error: a knock-out's pairings come from its bracket (seeded by rating): use event pair")
-    paired = ev.rounds_paired(t)
-    if rnd not in (paired, paired + 1):
-        raise _fail(f"error: round {rnd} cannot be set: {paired} rounds are paired")
-    try:
-        if rnd == paired:
-            ev.clear_round(t, rnd)
-        for e in t.entrants:
-            if not ev.is_active(e, rnd) and len(e.rounds) < rnd:
-                ev.excuse_fill(e, rnd)
-    except ev.EventError as exc:
-        raise _event_error(exc) from None
-    faults = ev.check_pairing(t, rnd, pairs, bye)
-    if faults:
-        raise _fail(f"error: round {rnd} by hand breaks the hard rules:\n  " + "\n  ".join(faults))
-    ev.set_round(t, rnd, pairs, bye)
-    _save(t, event)
-    _print_round(t, rnd)
+        raise InputError(bad)
+    done = _run(event, uc.set_pairing, rnd, pairs, bye)
+    _print_round(_load(event), done.round)
+
+
+@event_app.command("override")
+@refusals
+def event_override(
+    event: Path = typer.Argument(...),
+    rnd: int = typer.Argument(..., metavar="ROUND"),
+    a: int = typer.Argument(..., metavar="PLAYER"),
+    b: int = typer.Argument(..., metavar="OTHER"),
+) -> None:
+    """Override one board of the last round paired: PLAYER and OTHER change places (each takes the
+    other's opponent, or the bye); two players of one board change who opens.  Checked against
+    the hard rules; the boards touched must have no result."""
+    from qiyuan.tournament import arbiter as uc
+
+    done = _run(event, uc.override_board, rnd, a, b)
+    _print_round(_load(event), done.round)
 
 
 @event_app.command("undo")
+@refusals
 def event_undo(event: Path = typer.Argument(...), rnd: int = typer.Argument(..., metavar="ROUND")) -> None:
-    """Undo the last round paired (no result entered yet), to pair it again."""
-    from qiyuan.tournament import eventfile as ev
+    """Undo the last round paired (no result entered yet: clear them first with "N "), to pair it again."""
+    from qiyuan.tournament import arbiter as uc
 
-    def change(t):
-        ev.clear_round(t, rnd)
-        return f"round {rnd} undone\n"
+    sys.stdout.write(f"round {_run(event, uc.undo_round, rnd)} undone\n")
 
-    _edit(event, change)
+
+_ITEM = re.compile(r"\s*(\d+)(?:\s+(.*?))?\s*")
 
 
 @event_app.command("result")
+@refusals
 def event_result(
     event: Path = typer.Argument(...),
     rnd: int = typer.Argument(..., metavar="ROUND"),
-    results: list[str] = typer.Argument(..., help='"PLAYER RESULT" from that player\'s side: "12 1-0", "5 ½-½", "7 +-"'),
+    results: list[str] = typer.Argument(..., help='"PLAYER RESULT" from that player\'s side: "12 1-0", "5 ½-½", '
+                                                  '"7 +-"; "12 " (no result) clears it'),
     force: bool = typer.Option(False, "--force", help="change a result although later rounds were paired on it"),
 ) -> None:
-    """Enter results of a round: 1-0, 0-1, ½-½ (=-=), forfeits +-, -+, -- (both lose).
-    A knock-out takes no draw (enter the play-off's winner); a result a later round was
-    paired on changes only with --force."""
-    from qiyuan.tournament import eventfile as ev
+    """Enter results of a round: 1-0, 0-1, ½-½ (=-=), forfeits +-, -+, -- (both lose); a blank
+    result clears one entered by mistake.  All are checked first: if any is refused, none is
+    saved.  A knock-out takes no draw (enter the play-off's winner); a result a later round
+    was paired on changes only with --force."""
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
 
-    t = _load(event)
-    faults, done = [], []
+    items, bad = [], []
     for item in results:
-        parts = item.split(None, 1)
-        if len(parts) != 2 or not parts[0].isdigit():
-            faults.append(f"{item!r}: write the player's draw number and the result, e.g. \"12 1-0\"")
-            continue
+        m = _ITEM.fullmatch(item)
+        if m is None:
+            bad.append(problem("{item!r}: write the player's draw number and the result, e.g. \"12 1-0\" "
+                               "(\"12 \" clears it)", item=item))
+        else:
+            items.append((int(m[1]), m[2] or ""))
+    if bad:  # with what the items that do read would be refused for (nothing is saved either way)
+        from qiyuan.tournament.eventfile import enter_results
+        from qiyuan.tournament.errors import EventError
+
         try:
-            done.append(ev.enter_result(t, rnd, int(parts[0]), parts[1], force=force))
-        except ev.EventError as exc:
-            faults.append(f"{item!r}: {exc}")
-    if faults:
-        raise _fail("error: nothing saved:\n  " + "\n  ".join(faults))
-    _save(t, event)
-    if force and rnd < ev.rounds_paired(t):
-        sys.stderr.write(f"warning: round {rnd} changed with --force: rounds {rnd + 1}-{ev.rounds_paired(t)} "
-                         "were paired on the old scores and stay as they are\n")
-    left = ev.unfinished_boards(t, rnd)
-    sys.stdout.write(f"round {rnd}: {len(done)} result(s) entered; {len(left)} board(s) still open\n")
+            enter_results(_load(event), rnd, items, force=force)
+        except EventError as exc:
+            bad += exc.problems
+        raise InputError(bad)
+    done = _run(event, uc.enter_results, rnd, items, force=force)
+    if done.forced_over:
+        sys.stderr.write(f"warning: round {rnd} changed with --force: rounds {done.forced_over[0]}-"
+                         f"{done.forced_over[-1]} were paired on the old scores and stay as they are\n")
+    cleared = sum(e.result == " " for e in done.entered)
+    what = f"{len(done.entered) - cleared} result(s) entered" + (f", {cleared} cleared" if cleared else "")
+    sys.stdout.write(f"round {rnd}: {what}; {len(done.open_boards)} board(s) still open\n")
 
 
 @event_app.command("withdraw")
+@refusals
 def event_withdraw(
     event: Path = typer.Argument(...),
     number: int = typer.Argument(...),
-    after: int | None = typer.Option(None, help="last round he played (default: the rounds paired)"),
+    after: int | None = typer.Option(None, help="last round he plays (default: the rounds paired)"),
 ) -> None:
-    """Withdraw a player (退赛): he is not paired again."""
-    from qiyuan.tournament import eventfile as ev
+    """Withdraw a player (退赛): he is not paired after that round."""
+    from qiyuan.tournament import arbiter as uc
 
-    _edit(event, lambda t: f"player {number} withdrawn after round {ev.withdraw(t, number, after)}\n")
+    sys.stdout.write(f"player {number} withdrawn after round {_run(event, uc.withdraw, number, after)}\n")
 
 
 @event_app.command("reinstate")
+@refusals
 def event_reinstate(event: Path = typer.Argument(...), number: int = typer.Argument(...)) -> None:
     """Undo a withdrawal (also one read from a file whose row simply stopped): paired again from the next round."""
-    from qiyuan.tournament import eventfile as ev
+    from qiyuan.tournament import arbiter as uc
 
-    def change(t):
-        ev.reinstate(t, number)
-        return f"player {number} is paired again from round {ev.rounds_paired(t) + 1}\n"
-
-    _edit(event, change)
+    sys.stdout.write(f"player {number} is paired again from round {_run(event, uc.reinstate, number)}\n")
 
 
 @event_app.command("excuse")
+@refusals
 def event_excuse(
     event: Path = typer.Argument(...),
     number: int = typer.Argument(...),
-    rnd: int = typer.Argument(..., metavar="ROUND"),
+    rounds: str = typer.Argument(..., metavar="ROUNDS", help="rounds not yet paired: 4, 4-6 or 4,6"),
     points: str = typer.Option("zero", help="zero (Z, default), half (H: a draw's points), full (F: a win's)"),
 ) -> None:
-    """Excuse a player from the next round (absent, not a bye)."""
-    from qiyuan.tournament import eventfile as ev
+    """Excuse a player (请假) from any rounds not yet paired (absent, not a bye)."""
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
 
     kind = {"zero": "Z", "half": "H", "full": "F"}.get(points)
     if kind is None:
-        raise _fail(f"error: --points must be zero, half or full, found {points!r}")
-    def change(t):
-        ev.excuse(t, number, rnd, kind)
-        return f"player {number} absent in round {rnd} ({kind})\n"
+        raise InputError(problem("--points must be zero, half or full, found {points!r}", points=points))
+    done = _run(event, uc.excuse, number, parse_rounds(rounds), kind)
+    sys.stdout.write(f"player {number} absent in round(s) {', '.join(map(str, done))} ({kind})\n")
 
-    _edit(event, change)
+
+@event_app.command("keep-apart")
+@refusals
+def event_keep_apart(
+    event: Path = typer.Argument(...),
+    by: str = typer.Option(..., "--by", help="association | club | family"),
+    rounds: int = typer.Option(..., "--rounds", help="the first K rounds (0 turns it off)"),
+) -> None:
+    """Keep players of the same association, club or family from meeting in the first rounds
+    (Swiss only; relaxed for a round only when no pairing exists, and the pairing says so)."""
+    from qiyuan.tournament import arbiter as uc
+
+    rules = _run(event, uc.keep_apart, by, rounds)
+    shown = ", ".join(f"{k}: rounds 1-{n}" for k, n in sorted(rules.items())) or "none"
+    sys.stdout.write(f"keep apart: {shown}\n")
+
+
+@event_app.command("categories")
+@refusals
+def event_categories(
+    event: Path = typer.Argument(...),
+    category: list[str] = typer.Argument(None, help="women, U8 … U18, 'rating 1800-1999', 'rating -1799'; "
+                                                    "none removes them"),
+) -> None:
+    """Name the event's prize categories, ranked in `standings --category` and in the report."""
+    from qiyuan.tournament import arbiter as uc
+
+    done = _run(event, uc.set_categories, list(category or []))
+    sys.stdout.write("categories: " + (", ".join(c.key for c in done) or "none") + "\n")
+
+
+@event_app.command("finish")
+@refusals
+def event_finish(event: Path = typer.Argument(...)) -> None:
+    """Declare the event finished: every board has its result; no change (late entry, result) until reopened."""
+    from qiyuan.tournament import arbiter as uc
+
+    _run(event, uc.finish)
+    sys.stdout.write(f"{event}: finished\n")
+
+
+@event_app.command("reopen")
+@refusals
+def event_reopen(event: Path = typer.Argument(...)) -> None:
+    """Reopen a finished event (to correct it)."""
+    from qiyuan.tournament import arbiter as uc
+
+    _run(event, uc.reopen)
+    sys.stdout.write(f"{event}: reopened\n")
 
 
 @event_app.command("show")
+@refusals
 def event_show(event: Path = typer.Argument(...), rnd: int | None = typer.Argument(None, metavar="[ROUND]")) -> None:
-    """Print the pairings (and results) of a round; default the last one paired."""
-    from qiyuan.tournament.eventfile import rounds_paired
+    """Print the pairings (score, rating, opener, result) of a round and who is not paired; default the last one."""
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament.state import rounds_paired
 
     t = _load(event)
     r = rnd or rounds_paired(t)
     if not 1 <= r <= rounds_paired(t):
-        raise _fail(f"error: round {r} is not paired ({rounds_paired(t)} rounds are)")
+        raise InputError(problem("round {round} is not paired ({paired} rounds are)", round=r,
+                                 paired=rounds_paired(t)))
     _print_round(t, r)
 
 
-def _print_round(t: Tournament, rnd: int) -> None:
-    from qiyuan.tournament.eventfile import round_table
-
-    sys.stdout.write(round_table(t, rnd))
-
-
 @event_app.command("crosstable")
+@refusals
 def event_crosstable(event: Path = typer.Argument(...)) -> None:
     """Print the crosstable: per round opponent, role (b opened / w) and result."""
-    from qiyuan.tournament.eventfile import crosstable
+    from qiyuan.tournament.sheets import crosstable
 
     sys.stdout.write(crosstable(_load(event)))
 
 
 @event_app.command("bracket")
+@refusals
 def event_bracket(event: Path = typer.Argument(...)) -> None:
     """Print a knock-out bracket (单淘汰, seeded by rating) with the winners so far."""
-    from qiyuan.tournament.eventfile import bracket_text, event_format
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament.eventfile import event_format
+    from qiyuan.tournament.knockout import bracket_text
 
     t = _load(event)
     if event_format(t) != "knockout":
-        raise _fail(f"error: {event} is a {event_format(t)} event, not a knock-out")
+        raise InputError(problem("{event} is a {format} event, not a knock-out", event=str(event),
+                                 format=event_format(t)))
     sys.stdout.write(bracket_text(t))
 
 
 @event_app.command("standings")
-def event_standings(event: Path = typer.Argument(...), csv: bool = typer.Option(False, "--csv")) -> None:
+@refusals
+def event_standings(
+    event: Path = typer.Argument(...),
+    csv: bool = typer.Option(False, "--csv"),
+    after: int | None = typer.Option(None, "--after", help="as the standings stood after round N"),
+    category: str | None = typer.Option(None, "--category", help="a prize category: women, U12, 'rating 1800-1999'"),
+) -> None:
     """Standings with the seven tie-breaks (same as `qiyuan standings`)."""
-    _print_standings(_load(event, players=True), csv)
+    _print_standings(_load(event, players=True), csv, after, category)
+
+
+@event_app.command("print")
+@refusals
+def event_print(
+    event: Path = typer.Argument(...),
+    what: str = typer.Argument(..., metavar="WHAT", help="pairings | slips | standings | crosstable"),
+    out: Path = typer.Option(..., "-o", "--out", help="the PDF to write"),
+    rnd: int | None = typer.Option(None, "--round", help="pairings, slips: the round (default the last paired)"),
+    after: int | None = typer.Option(None, "--after", help="standings: after round N (default: now)"),
+    alphabetical: bool = typer.Option(False, "--alphabetical", help="pairings: by name (pinyin) for the notice "
+                                                                    "board, besides the list by board"),
+) -> None:
+    """Print for the hall (A4 PDF, its CJK font embedded): the pairing list of a round by board
+    (and alphabetically by pinyin), result slips to cut and sign, the standings after a round
+    with the tie-breaks and prize categories, the crosstable (wall chart)."""
+    from qiyuan.formats import hall_pdf
+    from qiyuan.formats.eventstore import write_atomically
+
+    t = _load(event, players=True)
+    data = hall_pdf.document(t, what, round_no=rnd, after=after, alphabetical=alphabetical)
+    write_atomically(out, data, label=str(out))
+    sys.stdout.write(f"wrote {out} ({what})\n")
 
 
 @event_app.command("export")
+@refusals
 def event_export(
     event: Path = typer.Argument(...),
     output: Path = typer.Argument(..., help="the TRF copy to write"),
@@ -596,10 +729,7 @@ def event_export(
 ) -> None:
     """Write a copy of the event file for others (other pairing programs, the public): without ID numbers."""
     t = _load(event)
-    if not with_id_numbers:
-        for e in t.entrants:
-            e.id_number = ""
-    _save(t, output)
+    _store(output).write_copy(t, id_numbers=with_id_numbers)
     sys.stdout.write(f"wrote {output}{' (with ID numbers)' if with_id_numbers else ' (no ID numbers)'}\n")
 
 

@@ -4,8 +4,8 @@ The public shape has no ID number at all (``ListRow`` has no such field) and
 only the birth *year*: many players are minors. The TXT follows the manner of
 FIDE's ``players_list.txt`` — one fixed-width line per player, a header line —
 with widths counted in display columns, so Chinese names (two columns a
-character) line up. The PDF uses reportlab's built-in CID font
-``STSong-Light``, which needs no font file.
+character) line up. The PDF embeds the project's CJK font
+(``formats.pdf_font``), so it reads the same in every viewer.
 
 The full-history file is one row per player per event, rating before and
 after, like the European Go Database's tournament history.
@@ -147,21 +147,17 @@ def write_txt(doc: ListDocument, path: str | Path) -> None:
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-CJK_FONT = "STSong-Light"
-
-
 def write_pdf(doc: ListDocument, path: str | Path) -> None:
-    """A4 PDF with the list as a table (CID font STSong-Light: no font file needed)."""
+    """A4 PDF with the list as a table, the CJK font embedded (``formats.pdf_font``)."""
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.lib.units import mm
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
     from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
 
-    if CJK_FONT not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(UnicodeCIDFont(CJK_FONT))
+    from qiyuan.formats.pdf_font import font_name
+
+    CJK_FONT = font_name()  # noqa: N806 - the font's registered name
     title = ParagraphStyle("t", fontName=CJK_FONT, fontSize=14, leading=18)
     small = ParagraphStyle("s", fontName=CJK_FONT, fontSize=8, leading=10)
     head = ["名次", "编号", "姓名", "性别", "出生年", "所属棋协", "段级位", "等级分", "局数", "状态"]

@@ -8,12 +8,18 @@ association, rating and final rank; the result against every opponent, win
 remarks column (备注) for explanations and changes of name or association.
 
 Two sheets: ``竞赛报告`` (the event) and ``成绩`` (one row per player in rank
-order). A round cell reads ``12先1``: opponent's draw number 12, this player
-opened (先; 后 = did not open), won.  Byes: ``轮空`` (pairing bye), ``轮空½``
-(half-point bye), ``轮空1`` (full-point bye), ``缺席`` (absent; ``轮休`` in a round
-robin, where one player sits out each round of an odd field); ``+``/``−``
-alone are forfeits without an opponent.  ``read_report`` reads this template
-back, cell by cell, for the office's import.
+order), and ``组别名次`` when the event has prize categories.  A round cell reads
+``12先1``: opponent's draw number 12, this player opened (先; 后 = did not open),
+won.  A game not played is marked as the rule set the report goes to says
+(``RuleSet.unplayed_mark``): CGA Art. 11(三) ``+`` (1 point) / ``−`` (0 points),
+``3先+``; Beijing–Shanghai §10(三) the points with ``*``, ``3先1*``.  Rounds without
+a game: ``轮空`` (the pairing bye, a win's points), ``请假½`` / ``请假1`` (excused by the
+arbiter with half / full points), ``缺席`` (absent, 0 points; ``轮休`` in a round
+robin, where one player sits out each round of an odd field).  备注 explains every
+round without a played game, a late entry and a withdrawal, then the arbiter's own
+remarks.  Printing: A4 landscape, one page wide, the title rows and the columns
+名次/签号/姓名 repeated on every page.  ``read_report`` reads this template back (both
+markings, and the older ``轮空½``/``轮空1``), cell by cell, for the office's import.
 """
 
 from __future__ import annotations
@@ -25,8 +31,12 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from qiyuan.formats.errors import InputError, Problem
-from qiyuan.tournament.eventfile import cross_check, score
+from qiyuan.tournament.eventfile import cross_check
 from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
+from qiyuan.tournament.scoring import score
+from qiyuan.tournament.sheets import as_of
+from qiyuan.tournament.standings import final_places
+from qiyuan.tournament.state import rounds_paired
 
 INFO_SHEET = "竞赛报告"
 RESULTS_SHEET = "成绩"
@@ -48,22 +58,35 @@ INFO_ROWS = {
     "notes": (14, "说明"),
     "report_date": (15, "填报日期"),
 }
+#: the desk event the report was downloaded from (optional row: older reports have none)
+DESK_CODE_ROW, DESK_CODE_LABEL = 16, "赛事代码"
 LEAD = ["名次", "签号", "姓名", "性别", "身份证号", "段级位", "所属棋协", "等级分"]
 TAIL = ["积分", "备注"]
 FIRST_ROW = 3  # first player row of the results sheet
-LEGEND = "胜 1，和 ½，负 0；未对弈：+ 判胜、− 判负；先 = 假先（先行方），后 = 后行方；轮空 = 编排轮空"
+#: how a game not played is marked (the rule set's ``unplayed_mark``)
+PLUS_MINUS, STAR = "plus_minus", "star"
+LEGENDS = {
+    PLUS_MINUS: "胜 1，和 ½，负 0；未对弈：+ 判胜（计 1 分）、− 判负（计 0 分）；先 = 假先（先行方），后 = 后行方；"
+                "轮空 = 编排轮空（计胜）；请假½ / 请假1 = 请假计半分 / 全分；缺席 = 缺席计 0 分；未对弈的情况见备注",
+    STAR: "胜 1，和 ½，负 0；未对弈的得分以 * 标出（1* 判胜、0* 判负）；先 = 假先（先行方），后 = 后行方；"
+          "轮空1* = 编排轮空（计胜）；请假½* / 请假1* = 请假计半分 / 全分；缺席0* = 缺席计 0 分；未对弈的情况见备注",
+}
+LEGEND = LEGENDS[PLUS_MINUS]
 
 _SHOW = {"1": "1", "W": "1", "=": "½", "D": "½", "0": "0", "L": "0", "+": "+", "-": "−", " ": ""}
 _READ = {"1": "1", "½": "=", "0.5": "=", "=": "=", "0": "0", "+": "+", "−": "-", "-": "-", "—": "-", "": " "}
-_BYES = {"U": "轮空", "H": "轮空½", "F": "轮空1", "Z": "缺席"}
-_BYES_BACK = {v: k for k, v in _BYES.items()} | {"轮休": "Z"}
+_BYES = {"U": "轮空", "H": "请假½", "F": "请假1", "Z": "缺席"}
+_BYES_STAR = {"U": "轮空1*", "H": "请假½*", "F": "请假1*", "Z": "缺席0*"}
+_BYES_BACK = ({v: k for k, v in _BYES.items()} | {v: k for k, v in _BYES_STAR.items()}
+              | {"轮休": "Z", "轮休0*": "Z", "轮空½": "H", "轮空1": "F"})  # the last two: reports written before 2027
+_STAR_POINTS = {"+": "1*", "-": "0*"}
 REST = "轮休"  # the player who sits out a round of an odd round robin (no game, 0 points)
 _ABSENT = RoundCell(None, "-", "Z")
 _ROLE = {"b": "先", "w": "后", "-": ""}
 _ROLE_BACK = {"先": "b", "后": "w", "": "-"}
 _SEX = {"m": "男", "w": "女", "f": "女"}
 _SEX_BACK = {"男": "m", "女": "w", "": ""}
-_CELL_RE = re.compile(r"(\d+)\s*(先|后)?\s*(1|0|½|0\.5|=|\+|−|-|—)?")
+_CELL_RE = re.compile(r"(\d+)\s*(先|后)?\s*(1\*|0\*|1|0|½|0\.5|=|\+|−|-|—)?")
 FORMATS = {"swiss": "瑞士制", "round_robin": "循环制", "double_round_robin": "双循环制", "knockout": "淘汰制",
            "match": "对抗赛", "team": "团体赛"}
 TEAM_SHEET = "团体成绩"
@@ -80,6 +103,11 @@ class ReportMeta:
     notes: str = ""  # 说明: anything that affects the validity of results
     report_date: date | None = None
     remarks: dict[int, str] = field(default_factory=dict)  # draw number -> 备注 (name/association changes…)
+    #: how games not played are marked: PLUS_MINUS (CGA Art. 11(三)) or STAR (Beijing–Shanghai §10(三));
+    #: the rule set's ``unplayed_mark``
+    unplayed_mark: str = PLUS_MINUS
+    #: the desk event's code (赛事代码) when the desk wrote the report: the office links its record to it
+    desk_code: str = ""
 
 
 def title_text(title: str) -> str:
@@ -93,48 +121,62 @@ def title_code(text: str) -> str:
     return f"{m[1]}{'d' if m[2] == '段' else 'k'}" if m else text.strip()
 
 
-def cell_text(cell: RoundCell) -> str:
-    """A round cell as the report writes it (``12先1``, ``轮空``, ``+``)."""
+def cell_text(cell: RoundCell, mark: str = PLUS_MINUS) -> str:
+    """A round cell as the report writes it (``12先1``, ``轮空``, ``3先+`` or ``3先1*``)."""
+    star = mark == STAR
     if cell.opponent is None:
-        return _BYES.get(cell.result) or _SHOW[cell.result]
-    return f"{cell.opponent}{_ROLE[cell.colour]}{_SHOW[cell.result]}"
+        if cell.result in _BYES:
+            return (_BYES_STAR if star else _BYES)[cell.result]
+        return _STAR_POINTS.get(cell.result, _SHOW[cell.result]) if star else _SHOW[cell.result]
+    shown = _STAR_POINTS.get(cell.result) if star else None
+    return f"{cell.opponent}{_ROLE[cell.colour]}{shown or _SHOW[cell.result]}"
 
 
-def auto_remarks(e: Entrant) -> list[str]:
-    """Notes the report must carry: games not played, withdrawal (凡能影响成绩有效性的情况)."""
-    notes = []
+def _spans(rounds: list[int]) -> list[str]:
+    """``[1, 2, 3, 5]`` -> ``["1-3", "5"]``."""
+    out: list[list[int]] = []
+    for r in rounds:
+        if out and r == out[-1][-1] + 1:
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return [f"{s[0]}-{s[-1]}" if len(s) > 1 else str(s[0]) for s in out]
+
+
+def auto_remarks(e: Entrant, *, rests: bool = False) -> list[str]:
+    """What 备注 must say (凡能影响成绩有效性的情况): every round without a played game — a forfeit,
+    the pairing bye, an excuse with its points, an absence (``轮休`` in a round robin) — a late
+    entry and a withdrawal, in round order."""
+    notes: list[tuple[int, str]] = []
+    late = e.late_after or 0
+    kinds: dict[str, list[int]] = {}
     for i, c in enumerate(e.rounds, start=1):
         if c.result == "+":
-            notes.append(f"第{i}轮对方弃权判胜" if c.opponent else f"第{i}轮未对弈判胜")
+            notes.append((i, f"第{i}轮对方弃权判胜" if c.opponent else f"第{i}轮未对弈判胜"))
         elif c.result == "-":
-            notes.append(f"第{i}轮弃权判负" if c.opponent else f"第{i}轮缺席判负")
+            notes.append((i, f"第{i}轮弃权判负" if c.opponent else f"第{i}轮缺席判负"))
+        elif c.opponent is None and c.result in _BYES and i > late and (
+                e.withdrawn_after is None or i <= e.withdrawn_after):
+            kinds.setdefault(c.result, []).append(i)
+    words = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "轮休" if rests else "缺席"}
+    for code, rounds in kinds.items():
+        notes += [(int(span.split("-")[0]), f"第{span}轮{words[code]}") for span in _spans(rounds)]
+    out = [f"第{late}轮后报名（第{_spans(list(range(1, late + 1)))[0]}轮未参赛）"] if late else []
+    out += [text for _, text in sorted(notes)]
     if e.withdrawn_after is not None:
-        notes.append(f"第{e.withdrawn_after}轮后退赛")
-    return notes
-
-
-def _final_ranks(t: Tournament) -> dict[int, int]:
-    """名次: the standings (score, 辅分一…七); a knock-out by the round each player reached;
-    a match by score; a team event by the team's place (board order within the team)."""
-    from qiyuan.tournament.eventfile import event_format, knockout_places
-
-    if event_format(t) == "knockout":
-        return knockout_places(t)
-    if event_format(t) == "match":
-        from qiyuan.tournament.teams import match_standings
-
-        return {row.number: row.rank for row in match_standings(t)}
-    if event_format(t) == "team":
-        from qiyuan.tournament.teams import team_standings
-
-        return {n: row.rank for row in team_standings(t) for n in row.team.members}
-    from qiyuan.tournament.standings import standings
-
-    return {row.number: row.rank for row in standings(t)}
+        out.append(f"第{e.withdrawn_after}轮后退赛")
+    return out
 
 
 def write_report(t: Tournament, path: str | Path, meta: ReportMeta | None = None) -> None:
     """Write the competition report workbook (federation only: it holds ID numbers)."""
+    Path(path).write_bytes(report_bytes(t, meta))
+
+
+def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
+    """The competition report workbook as bytes (federation only: it holds ID numbers)."""
+    import io
+
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font
 
@@ -160,21 +202,30 @@ def write_report(t: Tournament, path: str | Path, meta: ReportMeta | None = None
         "notes": [meta.notes],
         "report_date": [_iso(meta.report_date)],
     }
+    wrap = Alignment(wrap_text=True, vertical="top")
     for key, (row, label) in INFO_ROWS.items():
         info.cell(row, 1, label).font = Font(bold=True)
         for j, v in enumerate(values[key], start=2):
-            info.cell(row, j, v)
-    info.column_dimensions["A"].width = 24
-    info.column_dimensions["B"].width = 40
+            info.cell(row, j, v).alignment = wrap
+    if meta.desk_code:
+        info.cell(DESK_CODE_ROW, 1, DESK_CODE_LABEL).font = Font(bold=True)
+        info.cell(DESK_CODE_ROW, 2, meta.desk_code)
+    info.column_dimensions["A"].width = 22
+    info.column_dimensions["B"].width = 44
+    for col in "CDE":
+        info.column_dimensions[col].width = 12
+    _page_setup(info, landscape=False, title_rows=None, title_cols=None)
 
     ws = wb.create_sheet(RESULTS_SHEET)
-    n_rounds = t.rounds_played
+    n_rounds = rounds_paired(t)
+    t = as_of(t, n_rounds)  # an excuse for the next round already entered is not reported yet
     heads = LEAD + [f"第{r}轮" for r in range(1, n_rounds + 1)] + TAIL
     ws["A1"] = f"{t.name} 成绩表"
     ws["A1"].font = Font(bold=True, size=14)
     for j, h in enumerate(heads, start=1):
         ws.cell(2, j, h).font = Font(bold=True)
-    ranks = _final_ranks(t)
+        ws.cell(2, j).alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+    ranks = final_places(t)
     rests = meta.format in ("round_robin", "double_round_robin")  # no game in a round robin: 轮休
     board = {n: (team, k) for team in _teams(t) for k, n in enumerate(team.members)}
 
@@ -183,35 +234,106 @@ def write_report(t: Tournament, path: str | Path, meta: ReportMeta | None = None
         return ranks.get(e.number, 10**9), team.number if team else 0, k, e.number
 
     order = sorted(t.entrants, key=place)
+    centre = Alignment(horizontal="center", vertical="top")
+    remark_col = len(LEAD) + n_rounds + 2
     for i, e in enumerate(order):
         r = FIRST_ROW + i
         lead = [ranks.get(e.number), e.number, e.name, _SEX.get(e.sex, e.sex), e.id_number, title_text(e.title),
                 e.federation, e.rating]
         for j, v in enumerate(lead, start=1):
-            ws.cell(r, j, v)
+            ws.cell(r, j, v).alignment = Alignment(vertical="top", wrap_text=j == 7)
         ws.cell(r, 5).number_format = "@"  # an ID number is text, never a float
         for k, c in enumerate(e.rounds):
-            text = REST if rests and c == _ABSENT else cell_text(c)
-            ws.cell(r, len(LEAD) + 1 + k, text).alignment = Alignment(horizontal="center")
+            text = (REST + ("0*" if meta.unplayed_mark == STAR else "")) if rests and c == _ABSENT else (
+                cell_text(c, meta.unplayed_mark))
+            ws.cell(r, len(LEAD) + 1 + k, text).alignment = centre
         team_note = [f"{board[e.number][0].name}第{board[e.number][1] + 1}台"] if e.number in board else []
-        remark = "；".join(team_note + auto_remarks(e) + ([meta.remarks[e.number]] if meta.remarks.get(e.number)
-                                                         else []))
-        ws.cell(r, len(LEAD) + n_rounds + 1, _num(score(e, t.points)))
-        ws.cell(r, len(LEAD) + n_rounds + 2, remark or None)
-    ws.cell(FIRST_ROW + len(order) + 1, 1, LEGEND)
-    for col, width in zip("ABCDEFGH", (6, 6, 14, 6, 22, 8, 20, 8), strict=True):
-        ws.column_dimensions[col].width = width
+        own = [meta.remarks[e.number]] if meta.remarks.get(e.number) else []
+        remark = "；".join(team_note + auto_remarks(e, rests=rests) + own)
+        ws.cell(r, len(LEAD) + n_rounds + 1, _num(score(e, t.points))).alignment = centre
+        ws.cell(r, remark_col, remark or None).alignment = wrap
+    legend_row = FIRST_ROW + len(order) + 1
+    ws.cell(legend_row, 1, LEGENDS.get(meta.unplayed_mark, LEGEND))
+    from openpyxl.styles import Border, Side
+
+    thin = Side(style="thin", color="808080")
+    grid = Border(left=thin, right=thin, top=thin, bottom=thin)
+    for row in ws.iter_rows(min_row=2, max_row=FIRST_ROW + len(order) - 1, max_col=remark_col):
+        for cell in row:
+            cell.border = grid
     from openpyxl.utils import get_column_letter
 
+    for col, width in zip("ABCDEFGH", (5, 5, 12, 5, 20, 6, 16, 7), strict=True):
+        ws.column_dimensions[col].width = width
     for k in range(n_rounds):
-        ws.column_dimensions[get_column_letter(len(LEAD) + 1 + k)].width = 8
-    ws.column_dimensions[get_column_letter(len(LEAD) + n_rounds + 2)].width = 40  # 备注
-    ws.page_setup.orientation = "landscape"
-    ws.print_title_rows = "1:2"
+        ws.column_dimensions[get_column_letter(len(LEAD) + 1 + k)].width = 7
+    ws.column_dimensions[get_column_letter(len(LEAD) + n_rounds + 1)].width = 6  # 积分
+    ws.column_dimensions[get_column_letter(remark_col)].width = 30  # 备注
     ws.freeze_panes = "D3"
+    last = get_column_letter(remark_col)
+    _page_setup(ws, landscape=True, title_rows="1:2", title_cols="A:C", area=f"A1:{last}{legend_row}")
     if _teams(t):
         _team_sheet(wb, t)
-    wb.save(str(path))
+    _category_sheet(wb, t, ranks)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def _page_setup(ws, *, landscape: bool, title_rows: str | None, title_cols: str | None, area: str | None = None) -> None:
+    """A4, fit to one page wide (as many pages down as needed), the title rows and the name
+    columns on every page, page numbers in the footer: the sheet prints as the federation files it."""
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.orientation = "landscape" if landscape else "portrait"
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0  # as many pages down as the rows need
+    ws.page_margins.left = ws.page_margins.right = 0.4
+    ws.page_margins.top = ws.page_margins.bottom = 0.6
+    ws.print_options.horizontalCentered = True
+    if title_rows:
+        ws.print_title_rows = title_rows
+    if title_cols:
+        ws.print_title_cols = title_cols
+    if area:
+        ws.print_area = area
+    ws.oddFooter.center.text = "第 &P 页，共 &N 页"
+
+
+CATEGORY_SHEET = "组别名次"
+
+
+def _category_sheet(wb, t: Tournament, ranks: dict[int, int]) -> None:
+    """组别名次: each prize category's players in the event's order, with their place in it."""
+    from openpyxl.styles import Font
+
+    from qiyuan.tournament import categories as cat
+
+    cats = cat.categories(t)
+    if not cats:
+        return
+    from qiyuan.tournament.standings import StandingRow
+
+    by = {e.number: e for e in t.entrants}
+    rows = [StandingRow(ranks[n], n, by[n].name, score(by[n], t.points), ())
+            for n in sorted(ranks, key=lambda n: (ranks[n], n))]
+    ws = wb.create_sheet(CATEGORY_SHEET)
+    ws["A1"] = f"{t.name} 组别名次"
+    ws["A1"].font = Font(bold=True, size=14)
+    r = 2
+    for c in cats:
+        r += 1
+        ws.cell(r, 1, c.label()).font = Font(bold=True)
+        r += 1
+        for j, h in enumerate(["组别名次", "总名次", "签号", "姓名", "积分"], start=1):
+            ws.cell(r, j, h).font = Font(bold=True)
+        for place, row in cat.ranked(t, c, rows):
+            r += 1
+            for j, v in enumerate([place, row.rank, row.number, row.name, _num(row.score)], start=1):
+                ws.cell(r, j, v)
+        r += 1
+    ws.column_dimensions["D"].width = 14
+    _page_setup(ws, landscape=False, title_rows="1:1", title_cols=None)
 
 
 def _teams(t: Tournament) -> list:
@@ -274,24 +396,31 @@ class _Sheet:
             return v.date().isoformat()
         return str(v).strip()
 
-    def integer(self, row: int, col: int, what: str, required: bool = False) -> int | None:
+    def integer(self, row: int, col: int, what: str, required: bool = False, high: int = 9999) -> int | None:
+        """A whole number 0..``high`` (draw numbers, places, ratings and rounds fit 9999)."""
         s = self.text(row, col)
         if not s:
             if required:
                 self.bad(row, col, f"{what} is missing")
             return None
-        if not s.isdigit():
+        if not (s.isascii() and s.isdigit()):
             self.bad(row, col, f"{what} must be a whole number, found {s!r}")
+            return None
+        if int(s) > high:
+            self.bad(row, col, f"{what} must be at most {high}, found {s}")
             return None
         return int(s)
 
     def decimal(self, row: int, col: int, what: str) -> Decimal | None:
         s = self.text(row, col).replace("½", ".5")
         try:
-            return Decimal(s)
+            d = Decimal(s)
         except InvalidOperation:
-            self.bad(row, col, f"{what} must be a number, found {s!r}")
+            d = None
+        if d is None or not d.is_finite() or abs(d) >= 10000 or d != d.quantize(Decimal("0.01")):
+            self.bad(row, col, f"{what} must be a number like 4.5 (0..9999, two decimals at most), found {s!r}")
             return None
+        return d
 
     def date(self, row: int, col: int, what: str) -> date | None:
         s = self.text(row, col)
@@ -389,7 +518,8 @@ def _read_info(info: _Sheet) -> tuple[Tournament, ReportMeta]:
         info.bad(row["format"], 2, f"赛制 {fmt!r} is not one of {'、'.join(FORMATS.values())}" if fmt else
                  f"赛制 is blank: write one of {'、'.join(FORMATS.values())}")
     meta = ReportMeta(
-        format=back.get(fmt, fmt),
+        format=back.get(fmt, fmt if fmt in FORMATS else "swiss"),
+        desk_code=info.text(DESK_CODE_ROW, 2) if info.text(DESK_CODE_ROW, 1) == DESK_CODE_LABEL else "",
         organizer=info.text(row["organizer"], 2),
         host=info.text(row["host"], 2),
         notes=info.text(row["notes"], 2),
@@ -422,12 +552,15 @@ def _read_player(res: _Sheet, r: int, n_rounds: int, meta: ReportMeta) -> tuple[
     e = Entrant(number=number, name=name, sex=_SEX_BACK[sex], title=title_code(res.text(r, 6)), rating=rating,
                 federation=res.text(r, 7), id_number=res.text(r, 5), rank=res.integer(r, 1, "名次"),
                 rounds=[c or RoundCell(None, "-", "Z") for c in cells])
-    auto = auto_remarks(e)
+    rests = meta.format in ("round_robin", "double_round_robin")
     remark = res.text(r, pts_col + 1)
     withdrawn = re.search(r"第(\d+)轮后退赛", remark)
     if withdrawn:
         e.withdrawn_after = int(withdrawn[1])
-        auto = auto_remarks(e)
+    late = re.search(r"第(\d+)轮后报名", remark)
+    if late:
+        e.late_after = int(late[1])
+    auto = auto_remarks(e, rests=rests)
     own = [part for part in remark.split("；") if part and part not in auto]
     if own:
         meta.remarks[number] = "；".join(own)
@@ -442,11 +575,13 @@ def _read_cell(res: _Sheet, r: int, col: int, rnd: int) -> RoundCell | None:
         return RoundCell(None, "-", _BYES_BACK[s])
     if s in ("+", "−", "-", "—"):
         return RoundCell(None, "-", _READ[s])
+    if s in ("1*", "0*"):
+        return RoundCell(None, "-", "+" if s == "1*" else "-")
     m = _CELL_RE.fullmatch(s)
     if not m:
-        res.bad(r, col, f"round {rnd}: cannot read {s!r}; write e.g. 12先1, 7后½, 3+, 轮空")
+        res.bad(r, col, f"round {rnd}: cannot read {s!r}; write e.g. 12先1, 7后½, 3先+ (or 3先1*), 轮空")
         return RoundCell(None, "-", "Z")
-    result = _READ[m[3] or ""]
+    result = {"1*": "+", "0*": "-"}.get(m[3] or "") or _READ[m[3] or ""]
     colour = _ROLE_BACK[m[2] or ""]
     if colour == "-" and result not in ("+", "-"):
         res.bad(r, col, f"round {rnd}: a game needs 先 or 后 (who opened), found {s!r}")

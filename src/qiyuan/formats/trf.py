@@ -20,7 +20,12 @@ Conventions (JaVaFo / bbpPairings, and ``docs/tournament.md``):
 qiyuan's own program lines (ignored by other programs):
 ``XQI nnnn ID`` the ID number 身份证号 (competition report only, never public);
 ``XQF nnnn TEXT`` an association (所属单位) too long for the 3 columns of ``001``;
-``XQW nnnn R`` player withdrawn after round R.
+``XQW nnnn R`` player withdrawn after round R; ``XQL nnnn R`` a late entry, after round R;
+``XQC nnnn CLUB`` his club (俱乐部), ``XQY nnnn LABEL`` his family (keep-apart groups);
+``XQX nnnn R K`` excused from round R, not yet paired (K: ``Z`` 0 points, ``H`` half, ``F`` full).
+The event's own settings are lines of their own: ``XQM`` format, ``XQB`` boards per team,
+``XQD`` how the draw numbers were fixed, ``XQA KIND K`` keep apart in the first K rounds,
+``XQP CATEGORY`` a prize category, ``XQS finished``.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from qiyuan.formats.errors import InputError, Problem
-from qiyuan.tournament.eventfile import cell_points, cross_check, score
+from qiyuan.tournament.eventfile import cross_check
 from qiyuan.tournament.model import (
     BYE_RESULTS,
     FORFEIT_RESULTS,
@@ -43,6 +48,8 @@ from qiyuan.tournament.model import (
     RoundCell,
     Tournament,
 )
+from qiyuan.tournament.scoring import cell_points, score
+from qiyuan.tournament.state import rounds_paired
 
 #: chess 1/½/0 as FIDE scores it (bye 1): used for foreign files without BB lines.
 CHESS_POINTS = PointSystem(
@@ -207,7 +214,7 @@ class _Reader:
         t = Tournament()
         rows: list[_Row] = []
         bb: dict[str, Decimal] = {}
-        ext: dict[str, list[tuple[int, str]]] = {"XQI": [], "XQF": [], "XQW": []}
+        ext: dict[str, list[tuple[int, str]]] = {"XQI": [], "XQF": [], "XQW": [], "XQL": [], "XQC": [], "XQY": [], "XQX": []}
         raw_dates: dict[str, str] = {}
         for no, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
@@ -393,6 +400,21 @@ class _Reader:
                     e.id_number = value.strip()
                 elif code == "XQF":
                     e.federation = value.strip()
+                elif code == "XQC":
+                    e.club = value.strip()
+                elif code == "XQY":
+                    e.family = value.strip()
+                elif code == "XQX":
+                    parts = value.split()
+                    if len(parts) == 2 and parts[0].isdigit() and int(parts[0]) >= 1 and parts[1] in ("Z", "H", "F"):
+                        e.excused[int(parts[0])] = parts[1]
+                    else:
+                        self.problem(no, 10, f"XQX needs a round and Z, H or F, found {value!r}")
+                elif code == "XQL":
+                    if value.strip().isdigit():
+                        e.late_after = int(value.strip())
+                    else:
+                        self.problem(no, 10, f"XQL needs the round after which the player was entered, found {value!r}")
                 elif value.strip().isdigit():
                     e.withdrawn_after = int(value.strip())
                 else:
@@ -402,7 +424,7 @@ class _Reader:
         """Rows that stop before the last round with a game: withdrawn, padded with Z.
         A withdrawn player's ``0000 - Z`` pre-filled beyond that round (the writer's
         convention for the rounds not yet paired) is not kept: the rows end together."""
-        last_game = _last_round_with_game(t.entrants)
+        last_game = rounds_paired(t)
         for e in t.entrants:
             short = len(e.rounds) < last_game
             if short and e.withdrawn_after is None:
@@ -607,6 +629,14 @@ def write_trf(t: Tournament, *, id_numbers: bool = True) -> str:
             add(f"XQF {e.number:>4} {e.federation}")
         if e.withdrawn_after is not None:
             add(f"XQW {e.number:>4} {e.withdrawn_after}")
+        if e.late_after:
+            add(f"XQL {e.number:>4} {e.late_after}")
+        if e.club:
+            add(f"XQC {e.number:>4} {e.club}")
+        if e.family:
+            add(f"XQY {e.number:>4} {e.family}")
+        for rnd, kind in sorted(e.excused.items()):
+            add(f"XQX {e.number:>4} {rnd} {kind}")
     if problems:
         raise ValueError("; ".join(problems))
     return "\n".join(out) + "\n"
@@ -616,19 +646,8 @@ def _prefill_horizon(t: Tournament) -> int:
     """The last round a withdrawn player's row is pre-filled ``0000 - Z`` to (JaVaFo /
     bbpPairings: the round to be paired and every remaining round): the rounds planned
     (``XXR``), or the round to be paired when the number of rounds is not known."""
-    paired = _last_round_with_game(t.entrants)
+    paired = rounds_paired(t)
     return max(t.rounds_planned, paired) if t.rounds_planned else paired + 1
-
-
-def _last_round_with_game(entrants: list[Entrant]) -> int:
-    last = 0
-    for e in entrants:
-        for i in range(len(e.rounds), last, -1):  # from the end: usually one look per row
-            c = e.rounds[i - 1]
-            if c.opponent is not None or c.result == "U":
-                last = i
-                break
-    return last
 
 
 def _player_line(e: Entrant, points: PointSystem, problems: list[str], horizon: int = 0) -> str:

@@ -73,12 +73,20 @@ _BARE = re.compile(r"^\s*(?:G/)?" + _NUM + r"\s*$", re.I)
 
 
 def parse_time_control(text: str) -> TimeControl | None:
-    """Read a time control as organisers write it; ``None`` when it cannot be read.
+    """Read a time control as organisers write it; ``None`` when it cannot be read (also when its
+    minutes or seconds are beyond any game's: more than 10,000).
 
     Accepted: ``90``, ``G/60``, ``90+30`` (minutes + seconds per move), ``60分钟``,
     ``每方45分钟，每步加30秒``, ``1小时``, ``45 min + 30 s``, ``1h30``.
     Only the first period counts (Art. 5(八): 第一时限); byo-yomi is not an increment.
     """
+    tc = _parse_time_control(text)
+    if tc is not None and (tc.base_minutes > 10000 or tc.increment_seconds > 10000):
+        return None
+    return tc
+
+
+def _parse_time_control(text: str) -> TimeControl | None:
     if not text or not text.strip():
         return None
     t = text.strip()

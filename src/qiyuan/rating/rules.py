@@ -57,6 +57,11 @@ ZERO_SCORE_CHOICES = (ZERO_SCORE_REPEAT, ZERO_SCORE_ONCE, ZERO_SCORE_OFF)
 
 FORMATS = tuple(f.value for f in EventFormat)
 
+#: How the competition report marks a game not played (未对弈): CGA Art. 11(三) "+" / "—"; B–S §10(三) "*".
+UNPLAYED_PLUS_MINUS = "plus_minus"
+UNPLAYED_STAR = "star"
+UNPLAYED_MARKS = (UNPLAYED_PLUS_MINUS, UNPLAYED_STAR)
+
 #: The rating-difference caps (分差上限) a rule set may use besides none.
 CAP_CHOICES = (350, 400)
 
@@ -115,6 +120,8 @@ class RuleSet:
     champion_max_days: int | None = None  # B–S: not for events over 20 days
     champion_formats: tuple[str, ...] = ("swiss", "round_robin", "match", "knockout")
     international_min_score: Decimal | None = None  # Go: ≥ 50 % in an international event loses nothing
+    # --- the competition report (竞赛报告)
+    unplayed_mark: str = UNPLAYED_PLUS_MINUS  # how a game not played is marked
 
     def we_method(self, fmt: EventFormat) -> str:
         """The expected-score method of an event format."""
@@ -170,6 +177,7 @@ BJSH_GOMOKU_2007 = RuleSet(
     reactivation_min_games=4,
     removal_after_months=None,
     champion_max_days=20,
+    unplayed_mark=UNPLAYED_STAR,
 )
 
 CN_GO_1995 = RuleSet(
@@ -210,6 +218,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "newcomer_method": NEWCOMER_METHODS,
     "newcomer_window": WINDOW_KINDS,
     "zero_score_rule": ZERO_SCORE_CHOICES,
+    "unplayed_mark": UNPLAYED_MARKS,
 }
 _OPTIONAL_INT = {"k_latch_rating", "dp_at_extremes", "activity_window_months", "removal_after_months",
                  "champion_max_days"}
@@ -338,6 +347,7 @@ SETTING_HELP: dict[str, str] = {
     "champion_max_days": "…except in events longer than this many days (none: any length)",
     "champion_formats": "event formats the champion rule applies to",
     "international_min_score": "no loss in an international event at this score fraction (none: no such rule)",
+    "unplayed_mark": "how the competition report marks a game not played: plus_minus (+ / −) or star (*)",
 }
 
 

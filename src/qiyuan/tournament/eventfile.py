@@ -1,48 +1,48 @@
-"""The chief arbiter's event file (赛事文件): operations over a ``Tournament``.
+"""The chief arbiter's event (赛事文件): every change an arbiter makes, as pure functions over a ``Tournament``.
 
-Pure functions used by the ``qiyuan event`` commands: scoring of round cells
-(积分), consistency of the pairings recorded (对阵), draw numbers (抽签),
-entering results, withdrawals and absences, hand-made pairings checked against
-the hard rules (法则一), undoing an unplayed round.  No I/O: the CLI reads and
-writes the TRF file around them.
+One function per thing an arbiter does — start the event, enter a player (late
+entries too), draw the numbers (抽签), pair a round, set or override a pairing
+by hand (checked against the hard rules, 法则一), undo a round, enter or clear
+results, withdraw, reinstate, excuse, finish.  Each checks everything first
+and raises ``EventError`` (``qiyuan.errors.Refused``) or ``EventInputError``
+with every problem at once; on a refusal the tournament is left as it was.
+No I/O: :mod:`qiyuan.tournament.arbiter` runs them against an event's storage
+(the command line's TRF file, the desk's database row).
 """
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Iterable, Iterator
+import random
+import re
+from collections.abc import Iterable
 from datetime import date
-from decimal import Decimal
-from functools import lru_cache
 from typing import NamedTuple
 
-from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, PointSystem, RoundCell, Tournament
-from qiyuan.tournament.state import points_table
+from qiyuan.people.idnumber import normalize_id_number, validate_resident_id
+from qiyuan.tournament import keepapart
+from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
+from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, RoundCell, Tournament
+from qiyuan.tournament.scoring import cell_points, score  # noqa: F401  (re-exported for the file's readers)
+from qiyuan.tournament.state import ABSENCES, is_active, rounds_paired, unfinished_boards
+
+__all__ = [
+    "FORMATS", "EventError", "EventInputError", "RoundPairing", "add_player", "check_pairing", "clear_round",
+    "cross_check", "draw_numbers", "enter_result", "enter_results", "entrant_problems", "event_format",
+    "excuse", "finish", "is_active", "is_finished", "new_event", "next_pairing", "pair_next", "parse_result",
+    "reinstate", "reopen", "rounds_paired", "set_pairing", "set_round", "swap_players", "unfinished_boards",
+    "withdraw",
+]
 
 #: result seen from the other side of the board
 COMPLEMENT = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": "-", "-": "+", " ": " "}
 OPPOSITE = {"b": "w", "w": "b", "-": "-"}
 
-
-#: result code -> points, one table per point system (TRF codes; " " not yet played)
-_points_by_code = lru_cache(maxsize=16)(points_table)
-
-
-def cell_points(cell: RoundCell, points: PointSystem) -> Decimal:
-    """Points one round cell is worth under a point system (积分)."""
-    return _points_by_code(points).get(cell.result, Decimal(0))
+#: event formats (赛制) an event file may hold (``XQM`` line)
+FORMATS = ("swiss", "round_robin", "double_round_robin", "knockout", "match", "team")
+ROUND_ROBINS = ("round_robin", "double_round_robin")
 
 
-def score(entrant: Entrant, points: PointSystem, upto: int | None = None) -> Decimal:
-    """Total points (积分) of an entrant over his first ``upto`` rounds (all when None)."""
-    table = _points_by_code(points)
-    cells = entrant.rounds if upto is None else entrant.rounds[:upto]
-    return sum([table[c.result] for c in cells], Decimal(0))
-
-
-def cross_check(
-    entrants: dict[int, Entrant], n_players: int, unknown_ok: Iterable[int] = ()
-) -> Iterator[tuple[int, int, str, str]]:
+def cross_check(entrants: dict[int, Entrant], n_players: int, unknown_ok: Iterable[int] = ()):
     """Every round cell whose other side does not agree.
 
     Yields ``(number, round_index, field, message)`` with field ``"opponent"``,
@@ -81,18 +81,12 @@ def cross_check(
                        f"round {rnd}: colours {number} {c.colour!r} and {b.number} {d.colour!r} must be b against w")
 
 
-class EventError(ValueError):
-    """An event-file operation the rules or the file's state forbid; the message says why."""
-
-
-#: event formats (赛制) an event file may hold (``XQM`` line)
-FORMATS = ("swiss", "round_robin", "double_round_robin", "knockout", "match", "team")
-_EMPTY_ABSENCE = ("Z", "H", "F")
-
-
 def event_format(t: Tournament) -> str:
     """The format recorded in the file (``XQM``); files from elsewhere are Swiss."""
     return (t.extra.get("XQM") or ["swiss"])[0].strip()
+
+
+# -- the event ------------------------------------------------------------------------------
 
 
 def new_event(
@@ -108,20 +102,31 @@ def new_event(
     arbiters: Iterable[str] = (),
     boards: int | None = None,
 ) -> Tournament:
-    """Start an event file (Gomoku points 2/1/0, bye 2); a team event needs its ``boards``
+    """Start an event (Gomoku points 2/1/0, bye 2); a team event needs its ``boards``
     per team, a match its number of games (``rounds``)."""
+    faults: list[Problem] = []
+    if not name.strip():
+        faults.append(problem("the event needs a name"))
     if fmt not in FORMATS:
-        raise EventError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
+        faults.append(problem("unknown format {format!r}: choose one of {choices}", format=fmt,
+                              choices=", ".join(FORMATS)))
     if (fmt == "team") != (boards is not None):
-        raise EventError("--boards (boards per team) goes with a team event, and only with one")
+        faults.append(problem("--boards (boards per team) goes with a team event, and only with one"))
     if boards is not None and not 1 <= boards <= 99:
-        raise EventError(f"boards per team must be 1..99, found {boards}")
+        faults.append(problem("boards per team must be 1..99, found {boards}", boards=boards))
+    if rounds is not None and not 1 <= rounds <= 99:
+        faults.append(problem("the number of rounds must be 1..99, found {rounds}", rounds=rounds))
     if fmt == "match" and not rounds:
-        raise EventError("a match needs its number of games (--rounds)")
+        faults.append(problem("a match needs its number of games (--rounds)"))
     if start and end and end < start:
-        raise EventError(f"the event ends ({end}) before it starts ({start})")
-    t = Tournament(name=name, city=city, start_date=start, end_date=end, time_control=time_control,
-                   chief_arbiter=chief_arbiter, deputy_arbiters=list(arbiters), rounds_planned=rounds)
+        faults.append(problem("the event ends ({end}) before it starts ({start})", end=end.isoformat(),
+                              start=start.isoformat()))
+    arbiters = list(arbiters)
+    if any("," in a for a in [chief_arbiter, *arbiters]):
+        faults.append(problem("an arbiter's name must not contain a comma"))
+    refuse(faults, EventInputError)
+    t = Tournament(name=name.strip(), city=city, start_date=start, end_date=end, time_control=time_control,
+                   chief_arbiter=chief_arbiter, deputy_arbiters=arbiters, rounds_planned=rounds)
     t.extra["XQM"] = [fmt]
     t.extra["092"] = [{"swiss": "Individual: Swiss-System (Gomoku)", "knockout": "Individual: Knock-out",
                        "match": "Individual: Match", "team": "Team: Round-Robin"}.get(
@@ -131,217 +136,396 @@ def new_event(
     return t
 
 
-def rounds_paired(t: Tournament) -> int:
-    """Rounds already paired: the last round holding a game or a pairing bye."""
-    last = 0
+def is_finished(t: Tournament) -> bool:
+    """Has the arbiter declared the event finished (``XQS finished``)?"""
+    return (t.extra.get("XQS") or [""])[0].strip() == "finished"
+
+
+def finish(t: Tournament) -> None:
+    """Declare the event finished (比赛结束): every board has its result; nothing changes until reopened."""
+    faults = _open_to_change(t)
+    paired = rounds_paired(t)
+    if paired == 0:
+        faults.append(problem("no round is paired yet: nothing to finish"))
+    elif left := unfinished_boards(t, paired):
+        faults.append(problem("round {round} has boards without a result: {boards}", round=paired,
+                              boards=_boards_text(left)))
+    refuse(faults)
+    t.extra["XQS"] = ["finished"]
     for e in t.entrants:
-        for i in range(len(e.rounds), last, -1):
-            c = e.rounds[i - 1]
-            if c.opponent is not None or c.result == "U":
-                last = i
-                break
-    return last
+        e.excused = {}  # no round is left to be excused from
 
 
-def unfinished_boards(t: Tournament, rnd: int) -> list[tuple[int, int]]:
-    """Boards of round ``rnd`` without a result yet."""
-    out = []
-    for e in t.entrants:
-        if len(e.rounds) >= rnd:
-            c = e.rounds[rnd - 1]
-            if c.opponent is not None and c.result == " " and e.number < c.opponent:
-                out.append((e.number, c.opponent))
-    return out
+def reopen(t: Tournament) -> None:
+    """Reopen a finished event (a correction after the last round)."""
+    if not is_finished(t):
+        raise EventError(problem("the event is not finished"))
+    del t.extra["XQS"]
 
 
-def is_active(e: Entrant, rnd: int) -> bool:
-    """Is the entrant to be paired in round ``rnd`` (not withdrawn, not excused)?"""
-    if e.withdrawn_after is not None and rnd > e.withdrawn_after:
-        return False
-    return not (len(e.rounds) >= rnd and e.rounds[rnd - 1].opponent is None
-                and e.rounds[rnd - 1].result in _EMPTY_ABSENCE)
+def _open_to_change(t: Tournament) -> list[Problem]:
+    return [problem("the event is finished: reopen it first")] if is_finished(t) else []
 
+
+def _entrant(t: Tournament, number: int) -> Entrant:
+    if not 1 <= number <= len(t.entrants):
+        raise EventError(problem("no player {number}: draw numbers run 1..{last}", number=number,
+                                 last=len(t.entrants)))
+    return t.entrants[number - 1]
+
+
+def _no_player(t: Tournament, number: int) -> Problem | None:
+    if 1 <= number <= len(t.entrants):
+        return None
+    return problem("no player {number}: draw numbers run 1..{last}", number=number, last=len(t.entrants))
+
+
+def _boards_text(boards: list[tuple[int, int]]) -> str:
+    return ", ".join(f"{a}-{b}" for a, b in boards[:10]) + (" …" if len(boards) > 10 else "")
+
+
+# -- players --------------------------------------------------------------------------------
 
 #: dan and kyu grades (段级位) a TRF title column may hold, strongest first
 GRADES = tuple(f"{n}d" for n in range(9, 0, -1)) + tuple(f"{n}k" for n in range(1, 11))
 _GRADE_SPELLINGS = {**{g: g for g in GRADES}, **{f"{n}段": f"{n}d" for n in range(1, 10)},
                     **{f"{n}级": f"{n}k" for n in range(1, 11)}}
 _SEXES = {"": "", "m": "m", "w": "w", "f": "w", "男": "m", "女": "w"}
+_DATE = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?|(\d{4})(\d{2})(\d{2})")
 
 
-def entrant_problems(e: Entrant) -> list[str]:
-    """Every field of a new entrant the event file cannot hold (all at once); normalises
-    the spellings it accepts (``3段`` -> ``3d``, ``女`` -> ``w``)."""
-    problems = []
-    if not e.name.strip():
-        problems.append("the name is empty")
+def birth_date(text: str) -> date | None:
+    """A birth date as written (``1990/01/31``, ``1990-01-31``, ``19900131``, ``1990年1月31日``); None if unreadable."""
+    m = _DATE.fullmatch(text.strip())
+    if not m:
+        return None
+    y, mo, d = (m[1], m[2], m[3]) if m[1] else (m[4], m[5], m[6])
+    try:
+        return date(int(y), int(mo), int(d))
+    except ValueError:
+        return None
+
+
+def trf_date(d: date) -> str:
+    """A date as TRF-16 writes it: ``YYYY/MM/DD``."""
+    return f"{d.year:04d}/{d.month:02d}/{d.day:02d}"
+
+
+def entrant_problems(e: Entrant, *, today: date | None = None) -> list[Problem]:
+    """Every field of a new entrant the event cannot hold (all at once), and normalises the
+    spellings it accepts: ``3段`` -> ``3d``, ``女`` -> ``w``, a birth date -> ``YYYY/MM/DD``
+    (TRF-16), the ID number (身份证号) checked like the registry's (GB 11643: length, region,
+    birth date, check digit) and against the sex and birth date given."""
+    faults: list[Problem] = []
+    e.name = e.name.strip()
+    if not e.name:
+        faults.append(problem("the name is empty"))
     elif len(e.name) > 33:
-        problems.append(f"the name {e.name!r} is longer than 33 characters")
+        faults.append(problem("the name {name!r} is longer than 33 characters", name=e.name))
     sex = _SEXES.get(e.sex.strip().lower())
     if sex is None:
-        problems.append(f"sex must be m or w (男/女), found {e.sex!r}")
+        faults.append(problem("sex must be m or w (男/女), found {sex!r}", sex=e.sex))
     else:
         e.sex = sex
     grade = _GRADE_SPELLINGS.get(e.title.strip().lower()) if e.title.strip() else ""
     if grade is None:
-        problems.append(f"title must be a grade 9d…1d or 1k…10k (段/级), or blank; found {e.title!r}")
+        faults.append(problem("title must be a grade 9d…1d or 1k…10k (段/级), or blank; found {title!r}",
+                              title=e.title))
     else:
         e.title = grade
     if e.rating is not None and not 1 <= e.rating <= 9999:
-        problems.append(f"rating must be a whole number 1..9999, found {e.rating}")
-    for what, value, width in (("player id", e.player_id, 11), ("birth date", e.birth, 10)):
-        if len(value) > width:
-            problems.append(f"{what} {value!r} is longer than {width} characters")
-    if any(ch.isspace() for ch in e.id_number.strip()):
-        problems.append(f"ID number {e.id_number!r} must not contain spaces")
-    return problems
+        faults.append(problem("rating must be a whole number 1..9999, found {rating}", rating=e.rating))
+    if len(e.player_id) > 11:
+        faults.append(problem("player id {value!r} is longer than 11 characters", value=e.player_id))
+    born = None
+    if e.birth.strip():
+        born = birth_date(e.birth)
+        if born is None:
+            faults.append(problem("birth date {value!r} is not a date: write it like 1990/01/31", value=e.birth))
+        elif born.year < 1900 or (today is not None and born > today):
+            faults.append(problem("birth date {value} is out of range (1900 to today)", value=born.isoformat()))
+        else:
+            e.birth = trf_date(born)
+    if e.id_number.strip():
+        e.id_number = normalize_id_number(e.id_number)
+        gender = {"m": "M", "w": "F"}.get(e.sex)
+        for text in validate_resident_id(e.id_number, birth_date=born, gender=gender, today=today):
+            faults.append(problem("ID number: {problem}", problem=text))
+    for template, value in (("association {value!r} is longer than 60 characters", e.federation),
+                            ("club {value!r} is longer than 60 characters", e.club),
+                            ("family {value!r} is longer than 60 characters", e.family)):
+        if len(value) > 60:
+            faults.append(problem(template, value=value))
+    return faults
 
 
-def add_player(t: Tournament, entrant: Entrant) -> Entrant:
-    """Enter a player (late entries too: the rounds already paired are ``Z``, absent, 0 points).
-    Refuses (every fault at once) a field the file cannot hold."""
-    if problems := entrant_problems(entrant):
-        raise EventError("; ".join(problems))
+def add_player(t: Tournament, entrant: Entrant, *, today: date | None = None) -> Entrant:
+    """Enter a player.  A late entry (round 1 already paired) is absent (``Z``, 0 points) in
+    the rounds already paired; refused once the last round is paired, and in the formats whose
+    draw is fixed at round 1 (round robin, knock-out, match, team)."""
+    bad_input = entrant_problems(entrant, today=today)
+    faults = _open_to_change(t) + bad_input
     if any(e.name == entrant.name and e.federation == entrant.federation for e in t.entrants):
-        raise EventError(f"{entrant.name} ({entrant.federation or 'no association'}) is already entered")
-    if event_format(t) != "swiss" and rounds_paired(t):
-        what = {"knockout": "a knock-out bracket", "match": "a match", "team": "a team event's line-up"}.get(
-            event_format(t), "a round robin's Berger table")
-        raise EventError(f"{what} is fixed once round 1 is paired: no late entries")
-    if event_format(t) == "match" and len(t.entrants) >= 2:
-        raise EventError("a match is between 2 players: both are entered")
+        faults.append(problem("{name} ({association}) is already entered", name=entrant.name,
+                              association=entrant.federation or "no association"))
+    fmt, paired = event_format(t), rounds_paired(t)
+    if fmt != "swiss" and paired:
+        faults.append(problem({"knockout": "a knock-out bracket is fixed once round 1 is paired: no late entries",
+                               "match": "a match is fixed once round 1 is paired: no late entries",
+                               "team": "a team event's line-up is fixed once round 1 is paired: no late entries"}.get(
+            fmt, "a round robin's Berger table is fixed once round 1 is paired: no late entries")))
+    elif t.rounds_planned and paired >= t.rounds_planned:
+        faults.append(problem("all {rounds} rounds are paired: a late entry would play none", rounds=paired))
+    if fmt == "match" and len(t.entrants) >= 2:
+        faults.append(problem("a match is between 2 players: both are entered"))
+    refuse(faults, EventInputError if bad_input else EventError)
     entrant.number = len(t.entrants) + 1
-    entrant.rounds = [RoundCell(None, "-", "Z") for _ in range(rounds_paired(t))]
+    entrant.rounds = [RoundCell(None, "-", "Z") for _ in range(paired)]
+    entrant.late_after = paired or None
     t.entrants.append(entrant)
     return entrant
 
 
 def draw_numbers(t: Tournament, *, seed: int | None = None, order: list[int] | None = None) -> list[int]:
-    """Fix the draw numbers (抽签) before round 1: by lot with ``seed`` (recorded in
-    the file, so anyone can redo the lot), or in the ``order`` given (current numbers).
-    Returns the old numbers in their new order."""
-    import random
-
+    """Fix the draw numbers (抽签) before round 1: by lot with ``seed`` (recorded in the file, so
+    anyone can redo the lot), or in the ``order`` given (current numbers).  Returns the old
+    numbers in their new order.  Teams keep their members (their numbers follow)."""
+    faults = _open_to_change(t)
     if rounds_paired(t):
-        raise EventError("draw numbers are fixed once round 1 is paired")
+        faults.append(problem("draw numbers are fixed once round 1 is paired"))
     old = [e.number for e in t.entrants]
     if order is not None:
         if sorted(order) != sorted(old):
             missing = sorted(set(old) - set(order))
-            extra = sorted(set(order) - set(old))
-            raise EventError(f"the order must list every player once (missing {missing}, unknown or repeated {extra})")
+            extra = sorted(set(order) - set(old)) or sorted({n for n in order if order.count(n) > 1})
+            faults.append(problem("the order must list every player once (missing {missing}, unknown or "
+                                  "repeated {extra})", missing=missing, extra=extra))
+    elif seed is None:
+        faults.append(problem("give a seed for the lot, or the order"))
+    refuse(faults)
+    if order is not None:
         new_order = list(order)
         t.extra["XQD"] = ["given " + " ".join(map(str, order))]
     else:
-        if seed is None:
-            raise EventError("give a seed for the lot, or the order")
         new_order = sorted(old)
         random.Random(seed).shuffle(new_order)
         t.extra["XQD"] = [f"lot seed {seed}"]
     by_old = {e.number: e for e in t.entrants}
     t.entrants = [by_old[n] for n in new_order]
+    renumber = {n: i for i, n in enumerate(new_order, start=1)}
     for i, e in enumerate(t.entrants, start=1):
         e.number = i
+    _renumber_teams(t, renumber)
     return new_order
 
 
-def excuse(t: Tournament, number: int, rnd: int, kind: str = "Z") -> None:
-    """Mark a player absent for a round not yet paired: ``Z`` 0 points, ``H`` a draw's, ``F`` a win's."""
-    e = _entrant(t, number)
-    if kind not in _EMPTY_ABSENCE:
-        raise EventError(f"an absence is Z (0 points), H (half) or F (full), not {kind!r}")
-    if rnd <= rounds_paired(t):
-        raise EventError(f"round {rnd} is already paired: undo it first (qiyuan event undo)")
-    if rnd != rounds_paired(t) + 1:
-        raise EventError(f"only the next round ({rounds_paired(t) + 1}) can be excused")
-    while len(e.rounds) < rnd - 1:
-        e.rounds.append(RoundCell(None, "-", "Z"))
-    cell = RoundCell(None, "-", kind)
-    if len(e.rounds) >= rnd:
-        e.rounds[rnd - 1] = cell
-    else:
-        e.rounds.append(cell)
+def _renumber_teams(t: Tournament, renumber: dict[int, int]) -> None:
+    from qiyuan.tournament.teams import renumber_members
+
+    renumber_members(t, renumber)
+
+
+def excuse(t: Tournament, number: int, rounds: int | Iterable[int] | None, kind: str = "Z") -> list[int]:
+    """Excuse a player (请假) from rounds not yet paired — the next one (``None``), any later one,
+    or a range: absent, not a bye: ``Z`` 0 points, ``H`` a draw's, ``F`` a win's.  Returns the rounds."""
+    if rounds is None:
+        rounds = rounds_paired(t) + 1
+    wanted = sorted(set([rounds] if isinstance(rounds, int) else rounds))
+    faults = _open_to_change(t)
+    if (bad := _no_player(t, number)) is not None:
+        refuse(faults + [bad])
+    e = t.entrants[number - 1]
+    if kind not in ABSENCES:
+        faults.append(problem("an absence is Z (0 points), H (half) or F (full), not {kind!r}", kind=kind))
+    paired = rounds_paired(t)
+    if not wanted:
+        faults.append(problem("name the round(s) to excuse"))
+    for rnd in wanted:
+        if rnd <= paired:
+            faults.append(problem("round {round} is already paired: undo it first (qiyuan event undo)", round=rnd))
+        elif t.rounds_planned and rnd > t.rounds_planned:
+            faults.append(problem("round {round} is past the last round ({last})", round=rnd,
+                                  last=t.rounds_planned))
+        elif e.withdrawn_after is not None and rnd > e.withdrawn_after:
+            faults.append(problem("player {number} has withdrawn: he is not paired in round {round} anyway",
+                                  number=number, round=rnd))
+    refuse(faults)
+    for rnd in wanted:
+        e.excused[rnd] = kind
+    _prefill_next(t)
+    return wanted
 
 
 def withdraw(t: Tournament, number: int, after: int | None = None) -> int:
     """Withdraw a player (退赛): not paired after round ``after`` (default: the rounds paired)."""
-    e = _entrant(t, number)
-    after = rounds_paired(t) if after is None else after
-    if after < rounds_paired(t) and any(c.opponent is not None for c in e.rounds[after:]):
-        raise EventError(f"player {number} has games after round {after}")
+    faults = _open_to_change(t)
+    if (bad := _no_player(t, number)) is not None:
+        refuse(faults + [bad])
+    e = t.entrants[number - 1]
+    paired = rounds_paired(t)
+    after = paired if after is None else after
+    if e.withdrawn_after is not None:
+        faults.append(problem("player {number} has already withdrawn after round {round}", number=number,
+                              round=e.withdrawn_after))
+    if not 0 <= after <= max(paired, t.rounds_planned or 0):
+        faults.append(problem("round {round} is not a round of this event", round=after))
+    elif after < paired and any(c.opponent is not None for c in e.rounds[after:]):
+        faults.append(problem("player {number} has games after round {round}", number=number, round=after))
+    refuse(faults)
     e.withdrawn_after = after
+    e.excused = {r: k for r, k in e.excused.items() if r <= after}
+    del e.rounds[max(after, paired):]  # a pre-filled excuse of a round he no longer plays goes
     return after
 
 
-def reinstate(t: Tournament, number: int) -> None:
-    """Undo a withdrawal: the player is paired again from the next round (his missed rounds stay ``Z``)."""
-    e = _entrant(t, number)
+def reinstate(t: Tournament, number: int) -> int:
+    """Undo a withdrawal: the player is paired again from the next round (his missed rounds
+    stay ``Z``).  Returns that round."""
+    faults = _open_to_change(t)
+    if (bad := _no_player(t, number)) is not None:
+        refuse(faults + [bad])
+    e = t.entrants[number - 1]
     if e.withdrawn_after is None:
-        raise EventError(f"player {number} has not withdrawn")
+        faults.append(problem("player {number} has not withdrawn", number=number))
+    refuse(faults)
     e.withdrawn_after = None
     paired = rounds_paired(t)
     del e.rounds[paired:]  # absences pre-filled for rounds not yet paired go
     excuse_fill(e, paired)
+    _prefill_next(t)
+    return paired + 1
 
 
-def _entrant(t: Tournament, number: int) -> Entrant:
-    if not 1 <= number <= len(t.entrants):
-        raise EventError(f"no player {number}: draw numbers run 1..{len(t.entrants)}")
-    return t.entrants[number - 1]
+def excuse_fill(e: Entrant, rnd: int) -> None:
+    """Pre-fill ``0000 - Z`` (or the excuse's ``H``/``F``) up to round ``rnd`` for a player not
+    to be paired (withdrawn, excused)."""
+    while len(e.rounds) < rnd:
+        r = len(e.rounds) + 1
+        e.rounds.append(RoundCell(None, "-", e.excused.pop(r, "Z")))
 
+
+def _prefill_next(t: Tournament) -> None:
+    """The JaVaFo convention: a player excused from the round to be paired has that round's cell
+    (``0000 - Z``/``H``/``F``) already, so other pairing programs leave him out too."""
+    nxt = rounds_paired(t) + 1
+    for e in t.entrants:
+        if len(e.rounds) == nxt - 1 and nxt in e.excused:
+            e.rounds.append(RoundCell(None, "-", e.excused.pop(nxt)))
+
+
+# -- results --------------------------------------------------------------------------------
 
 _RESULTS = {
     "1-0": ("1", "0"), "0-1": ("0", "1"), "½-½": ("=", "="), "=-=": ("=", "="), "1/2-1/2": ("=", "="),
     "0.5-0.5": ("=", "="), "+-": ("+", "-"), "-+": ("-", "+"), "--": ("-", "-"), "+--": ("+", "-"),
-    "--+": ("-", "+"), "2-0": ("1", "0"), "0-2": ("0", "1"), "1-1": ("=", "="), " ": (" ", " "),
+    "--+": ("-", "+"), "2-0": ("1", "0"), "0-2": ("0", "1"), "1-1": ("=", "="), "": (" ", " "),
 }
 
 
-def enter_result(t: Tournament, rnd: int, number: int, result: str, *, force: bool = False) -> tuple[int, int]:
-    """Enter one board's result as seen by player ``number``: ``1-0``, ``0-1``, ``½-½``
-    (or ``=-=``), forfeits ``+-``, ``-+``, ``--`` (both lose); blank clears it. Returns the board.
-
-    Refused: a draw (or a double forfeit) in a knock-out — the match needs a winner, the
-    play-off's (加赛) winner is entered as a win; changing a result once a later round is
-    paired — that round was paired on the old scores — unless ``force`` (never in a
-    knock-out, whose later rounds follow from the winners: undo them first)."""
-    e = _entrant(t, number)
-    key = result.strip().replace(" ", "") or " "  # blank clears the result
+def parse_result(text: str) -> tuple[str, str]:
+    """``(mine, theirs)`` TRF codes of a result written from one player's side: ``1-0``, ``0-1``,
+    ``½-½`` (``=-=``, ``1/2-1/2``, Gomoku ``2-0``/``1-1``), forfeits ``+-``, ``-+``, ``--`` (both
+    lose); blank clears a result (``" "``)."""
+    key = text.replace(" ", "").replace("－", "-").replace("—", "-").replace("–", "-")
     if key not in _RESULTS:
-        raise EventError(f"unknown result {result!r}: write 1-0, 0-1, ½-½ (=-=), +-, -+ or --")
-    if len(e.rounds) < rnd or e.rounds[rnd - 1].opponent is None:
-        raise EventError(f"player {number} has no game in round {rnd}")
-    c = e.rounds[rnd - 1]
-    d = t.entrants[c.opponent - 1].rounds[rnd - 1]
-    mine, theirs = _RESULTS[key]
-    knockout = event_format(t) == "knockout"
-    if knockout and mine in ("=", "-") and theirs in ("=", "-"):
-        raise EventError(f"a knock-out match needs a winner: {result.strip()!r} decides nothing; "
-                         "enter the winner of the play-off (加赛) as a win, 1-0 or 0-1")
+        raise EventInputError(problem("unknown result {result!r}: write 1-0, 0-1, ½-½ (=-=), +-, -+ or --",
+                                      result=text.strip()))
+    return _RESULTS[key]
+
+
+class Entered(NamedTuple):
+    """One board's result as entered: ``(opener or first player, other, code of the first)``."""
+
+    number: int
+    opponent: int
+    result: str  # TRF code from ``number``'s side; " " = cleared
+
+
+def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, force: bool = False) -> list[Entered]:
+    """Enter (or clear) results of round ``rnd``, each ``(player, result from his side)``; all are
+    checked first and nothing changes if any is refused.
+
+    Refused: an unknown result; a player without a game in the round; two results for one
+    board that disagree; a draw (or a double forfeit) in a knock-out — the match needs a
+    winner, the play-off's (加赛) winner is entered as a win; changing a result once a later
+    round is paired — that round was paired on the old scores — unless ``force`` (never in a
+    knock-out, whose later rounds follow from the winners: undo them first)."""
+    faults = _open_to_change(t)
+    items = list(items)
+    if not items:
+        faults.append(problem("no result given"))
     paired = rounds_paired(t)
-    if c.result != " " and mine != c.result and rnd < paired:
-        if knockout:
-            raise EventError(f"round {rnd} of a knock-out cannot change once round {rnd + 1} is paired: "
-                             f"the bracket follows from its winners (undo rounds {rnd + 1}-{paired} first)")
-        if not force:
-            raise EventError(f"round {rnd}: {number}-{c.opponent} already has a result and rounds "
-                             f"{rnd + 1}-{paired} were paired on the old scores; use --force to change it "
-                             "anyway (later pairings are not redone)")
-    c.result, d.result = mine, theirs
-    return number, c.opponent
+    knockout = event_format(t) == "knockout"
+    chosen: dict[tuple[int, int], tuple[str, str, int]] = {}  # board (low, high) -> codes (low's, high's), item
+    for k, (number, text) in enumerate(items, start=1):
+        if (bad := _no_player(t, number)) is not None:
+            faults.append(bad)
+            continue
+        try:
+            mine, theirs = parse_result(text)
+        except EventInputError as exc:
+            faults += exc.problems
+            continue
+        e = t.entrants[number - 1]
+        if len(e.rounds) < rnd or e.rounds[rnd - 1].opponent is None:
+            faults.append(problem("player {number} has no game in round {round}", number=number, round=rnd))
+            continue
+        c = e.rounds[rnd - 1]
+        other = c.opponent
+        if knockout and mine in ("=", "-") and theirs in ("=", "-"):
+            faults.append(problem("a knock-out match needs a winner: {result!r} decides nothing; enter the "
+                                  "winner of the play-off (加赛) as a win, 1-0 or 0-1", result=text.strip()))
+            continue
+        board = (min(number, other), max(number, other))
+        codes = (mine, theirs) if number < other else (theirs, mine)
+        if board in chosen and chosen[board][:2] != codes:
+            faults.append(problem("round {round}: board {a}-{b} is given two different results in one command",
+                                  round=rnd, a=board[0], b=board[1]))
+            continue
+        chosen[board] = (*codes, k)
+        if c.result != " " and mine != c.result and rnd < paired:
+            if knockout:
+                faults.append(problem("round {round} of a knock-out cannot change once round {next} is paired: "
+                                      "the bracket follows from its winners (undo rounds {next}-{last} first)",
+                                      round=rnd, next=rnd + 1, last=paired))
+            elif not force:
+                faults.append(problem("round {round}: {a}-{b} already has a result and rounds {next}-{last} were "
+                                      "paired on the old scores; use --force to change it anyway (later "
+                                      "pairings are not redone)", round=rnd, a=number, b=other, next=rnd + 1,
+                                      last=paired))
+    refuse(faults)
+    done = []
+    for (a, b), (code_a, code_b, _k) in chosen.items():
+        t.entrants[a - 1].rounds[rnd - 1].result = code_a
+        t.entrants[b - 1].rounds[rnd - 1].result = code_b
+        done.append(Entered(a, b, code_a))
+    return done
+
+
+def enter_result(t: Tournament, rnd: int, number: int, result: str, *, force: bool = False) -> tuple[int, int]:
+    """One board's result as seen by player ``number`` (see :func:`enter_results`). Returns the board."""
+    e = enter_results(t, rnd, [(number, result)], force=force)[0]
+    return (number, e.opponent if e.number == number else e.number)
+
+
+# -- pairings -------------------------------------------------------------------------------
 
 
 def clear_round(t: Tournament, rnd: int) -> None:
     """Undo round ``rnd`` (the last one paired, no result entered): its games and the
     pairing bye go; absences entered beforehand stay."""
-    if rnd != rounds_paired(t):
-        raise EventError(f"only the last round paired ({rounds_paired(t)}) can be undone")
-    done = [(e.number, e.rounds[rnd - 1].opponent) for e in t.entrants
-            if len(e.rounds) >= rnd and e.rounds[rnd - 1].opponent is not None
-            and e.rounds[rnd - 1].result != " " and e.number < e.rounds[rnd - 1].opponent]
-    if done:
-        raise EventError(f"round {rnd} already has results ({', '.join(f'{a}-{b}' for a, b in done)}): "
-                         "clear them with result ' ' first")
+    faults = _open_to_change(t)
+    paired = rounds_paired(t)
+    if rnd != paired:
+        faults.append(problem("only the last round paired ({last}) can be undone", last=paired))
+    else:
+        done = [(e.number, e.rounds[rnd - 1].opponent) for e in t.entrants
+                if len(e.rounds) >= rnd and e.rounds[rnd - 1].opponent is not None
+                and e.rounds[rnd - 1].result != " " and e.number < e.rounds[rnd - 1].opponent]
+        if done:
+            faults.append(problem("round {round} already has results ({boards}): clear them first "
+                                  "(qiyuan event result … \"N \")", round=rnd, boards=_boards_text(done)))
+    refuse(faults)
     for e in t.entrants:
         if len(e.rounds) >= rnd:
             c = e.rounds[rnd - 1]
@@ -349,12 +533,18 @@ def clear_round(t: Tournament, rnd: int) -> None:
                 del e.rounds[rnd - 1:]
         if e.withdrawn_after is not None and len(e.rounds) > e.withdrawn_after:
             del e.rounds[max(e.withdrawn_after, rnd - 1):]
+    for e in t.entrants:  # rounds beyond the one now to be paired: their excuses go back to waiting
+        while len(e.rounds) > rnd:
+            c = e.rounds.pop()
+            if c.opponent is None and c.result in ABSENCES and (e.withdrawn_after is None or
+                                                                 len(e.rounds) < e.withdrawn_after):
+                e.excused[len(e.rounds) + 1] = c.result
 
 
-def check_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | None) -> list[str]:
+def check_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | None) -> list[Problem]:
     """Every hard rule (法则一) a hand-made pairing of round ``rnd`` breaks: everybody
     present paired once, nobody absent paired, no repeat meeting, no second bye."""
-    faults = []
+    faults: list[Problem] = []
     present = {e.number for e in t.entrants if is_active(e, rnd)}
     seen: dict[int, int] = {}
     listed = [p for b in boards for p in b] + ([bye] if bye else [])
@@ -362,27 +552,27 @@ def check_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: i
         seen[p] = seen.get(p, 0) + 1
     for p, k in sorted(seen.items()):
         if not 1 <= p <= len(t.entrants):
-            faults.append(f"no player {p}")
+            faults.append(problem("no player {number}", number=p))
         elif k > 1:
-            faults.append(f"player {p} is paired {k} times")
+            faults.append(problem("player {number} is paired {times} times", number=p, times=k))
         elif p not in present:
-            faults.append(f"player {p} is withdrawn or absent in round {rnd}")
+            faults.append(problem("player {number} is withdrawn or absent in round {round}", number=p, round=rnd))
     for p in sorted(present - set(seen)):
-        faults.append(f"player {p} is not paired")
+        faults.append(problem("player {number} is not paired", number=p))
     if len(present) % 2 == 1 and bye is None:
-        faults.append("an odd number of players needs a bye")
+        faults.append(problem("an odd number of players needs a bye"))
     if len(present) % 2 == 0 and bye is not None:
-        faults.append("an even number of players has no bye")
+        faults.append(problem("an even number of players has no bye"))
     for a, b in boards:
         if a == b:
-            faults.append(f"player {a} cannot play himself")
+            faults.append(problem("player {number} cannot play himself", number=a))
         elif 1 <= a <= len(t.entrants) and any(c.opponent == b for c in t.entrants[a - 1].rounds[: rnd - 1]):
             met = next(i for i, c in enumerate(t.entrants[a - 1].rounds, 1) if c.opponent == b)
-            faults.append(f"{a} and {b} already met in round {met}")
+            faults.append(problem("{a} and {b} already met in round {round}", a=a, b=b, round=met))
     if bye is not None and 1 <= bye <= len(t.entrants):
         had = [i for i, c in enumerate(t.entrants[bye - 1].rounds[: rnd - 1], 1) if c.result == "U"]
         if had:
-            faults.append(f"player {bye} already had the bye in round {had[0]}")
+            faults.append(problem("player {number} already had the bye in round {round}", number=bye, round=had[0]))
     return faults
 
 
@@ -390,8 +580,7 @@ def set_round(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int |
     """Write the pairing of round ``rnd``: each board (opener, other), the bye ``U``
     (a knock-out may have several); players not listed keep their absence (or get ``Z``)."""
     for e in t.entrants:
-        while len(e.rounds) < rnd - 1:
-            e.rounds.append(RoundCell(None, "-", "Z"))
+        excuse_fill(e, rnd - 1)
     cells: dict[int, RoundCell] = {}
     for a, b in boards:
         cells[a] = RoundCell(b, "b", " ")
@@ -403,11 +592,104 @@ def set_round(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int |
         if cell is None:
             if len(e.rounds) >= rnd:
                 continue  # a pre-filled absence stays
-            cell = RoundCell(None, "-", "Z")
+            cell = RoundCell(None, "-", e.excused.pop(rnd, "Z"))
         if len(e.rounds) >= rnd:
             e.rounds[rnd - 1] = cell
         else:
             e.rounds.append(cell)
+    _prefill_next(t)
+
+
+def set_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | None) -> None:
+    """Pair round ``rnd`` by hand (人工编排): the next round, or the last one paired while it has
+    no result (it is replaced).  Refused (every fault at once) when it breaks a hard rule; a
+    knock-out's pairings come from its bracket."""
+    faults = _open_to_change(t)
+    if event_format(t) == "knockout":
+        faults.append(problem("a knock-out's pairings come from its bracket (seeded by rating): use event pair"))
+    paired = rounds_paired(t)
+    if rnd not in (paired, paired + 1) or rnd < 1:
+        faults.append(problem("round {round} cannot be set: {paired} rounds are paired", round=rnd, paired=paired))
+    elif t.rounds_planned and rnd > t.rounds_planned:
+        faults.append(problem("all {rounds} rounds are paired (XXR {rounds})", rounds=t.rounds_planned))
+    refuse(faults)
+    if rnd == paired:
+        clear_round(t, rnd)
+    for e in t.entrants:
+        if not is_active(e, rnd):
+            excuse_fill(e, rnd)
+    refuse(check_pairing(t, rnd, boards, bye))
+    set_round(t, rnd, boards, bye)
+
+
+def round_boards(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], int | None]:
+    """The pairing of round ``rnd`` as written: boards ``(opener, other)`` (by the smaller
+    number when nobody has a role) in the order of the file, and the bye."""
+    boards, bye = [], None
+    for e in t.entrants:
+        if len(e.rounds) < rnd:
+            continue
+        c = e.rounds[rnd - 1]
+        if c.opponent is None:
+            if c.result == "U":
+                bye = e.number
+        elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
+            boards.append((e.number, c.opponent))
+    return boards, bye
+
+
+def swap_players(t: Tournament, rnd: int, a: int, b: int) -> tuple[list[tuple[int, int]], int | None]:
+    """Override one board of the last round paired (调整对阵): players ``a`` and ``b`` change places
+    (each takes the other's opponent, or the bye); two players of one board change who opens.
+    The boards touched must have no result; the round is checked against the hard rules.
+    Returns the round's new boards and bye."""
+    faults = _open_to_change(t)
+    paired = rounds_paired(t)
+    for n in (a, b):
+        if (bad := _no_player(t, n)) is not None:
+            faults.append(bad)
+    if rnd != paired:
+        faults.append(problem("only the last round paired ({last}) can be overridden", last=paired))
+    if a == b:
+        faults.append(problem("name two different players"))
+    refuse(faults)
+    if event_format(t) == "knockout":
+        refuse([problem("a knock-out's pairings come from its bracket (seeded by rating): use event pair")])
+    boards, bye = round_boards(t, rnd)
+    old_bye = bye
+    place: dict[int, tuple[int, int]] = {}
+    for i, (x, y) in enumerate(boards):
+        place[x], place[y] = (i, 0), (i, 1)
+    for n in (a, b):
+        if n not in place and n != bye:
+            faults.append(problem("player {number} is not paired in round {round}", number=n, round=rnd))
+        elif n in place and t.entrants[n - 1].rounds[rnd - 1].result != " ":
+            x, y = boards[place[n][0]]
+            faults.append(problem("board {a}-{b} already has a result: clear it first", a=x, b=y))
+    refuse(faults)
+    new = [list(p) for p in boards]
+    if a in place and b in place and place[a][0] == place[b][0]:
+        i = place[a][0]
+        new[i] = [new[i][1], new[i][0]]
+    else:
+        for n, m in ((a, b), (b, a)):
+            if n in place:
+                i, j = place[n]
+                new[i][j] = m
+        if bye in (a, b):
+            bye = b if bye == a else a
+    new_boards = [(x, y) for x, y in new]
+    clear_round(t, rnd)
+    for e in t.entrants:
+        if not is_active(e, rnd):
+            excuse_fill(e, rnd)
+    try:
+        refuse(check_pairing(t, rnd, new_boards, bye))
+    except EventError:
+        set_round(t, rnd, boards, old_bye)  # as it was
+        raise
+    set_round(t, rnd, new_boards, bye)
+    return new_boards, bye
 
 
 class RoundPairing(NamedTuple):
@@ -417,48 +699,64 @@ class RoundPairing(NamedTuple):
     boards: list[tuple[int, int]]  # (opener, other) in board order
     byes: list[int]  # the pairing bye (轮空); a knock-out may have several
     explanation: list[str]
+    notes: list[Problem] = []  # said whether or not an explanation was asked for (a rule relaxed, XXR corrected)
 
 
 def next_pairing(t: Tournament, *, explain: bool = False) -> RoundPairing:
-    """The pairing of the next round by the file's format: Gomoku Swiss, Berger tables
-    (round robin), or the knock-out bracket.  Refuses (``EventError``, or the Swiss
-    engine's ``PairingError``) while the last round has boards without a result or
-    when every round is paired.  Players not to be paired (withdrawn, excused) get
-    their ``Z`` cell for that round; the pairing itself is not written."""
+    """The pairing of the next round by the file's format: Gomoku Swiss (with the keep-apart
+    rule when the arbiter set one), Berger tables (round robin), the knock-out bracket, a match,
+    a team event.  Refuses while the last round has boards without a result or when every round
+    is paired.  Players not to be paired (withdrawn, excused) get their ``Z`` (``H``/``F``)
+    cell for that round; the pairing itself is not written."""
     from qiyuan.tournament.swiss import next_round
 
+    faults = _open_to_change(t)
+    if not t.entrants:
+        faults.append(problem("no player is entered yet"))
+    refuse(faults)
     rnd = next_round(t)
+    fmt = event_format(t)
+    notes: list[Problem] = []
     if rnd > 1 and (left := unfinished_boards(t, rnd - 1)):
-        boards = ", ".join(f"{a}-{b}" for a, b in left[:10]) + (" …" if len(left) > 10 else "")
-        raise EventError(f"round {rnd - 1} has boards without a result: {boards}")
+        refuse([problem("round {round} has boards without a result: {boards}", round=rnd - 1,
+                        boards=_boards_text(left))])
+    if fmt in ROUND_ROBINS and rnd == 1 and len(t.entrants) >= 2:
+        from qiyuan.tournament.berger import berger_rounds
+
+        cycle = len(berger_rounds(len(t.entrants), double=fmt == "double_round_robin"))
+        if t.rounds_planned != cycle:
+            if t.rounds_planned is not None:
+                notes.append(problem("rounds planned set to {cycle} (was {planned}): a round robin of {players} "
+                                     "players has {cycle} rounds", cycle=cycle, planned=t.rounds_planned,
+                                     players=len(t.entrants)))
+            t.rounds_planned = cycle
+    if fmt == "round_robin" and len(t.entrants) >= 2 and rnd > t.rounds_planned:
+        refuse([problem("the round robin is complete: {rounds} rounds", rounds=t.rounds_planned)])
     if t.rounds_planned and rnd > t.rounds_planned:
-        raise EventError(f"all {t.rounds_planned} rounds are paired (XXR {t.rounds_planned})")
+        refuse([problem("all {rounds} rounds are paired (XXR {rounds})", rounds=t.rounds_planned)])
     for e in t.entrants:  # JaVaFo convention: the absent are pre-filled for the round to be paired
         if not is_active(e, rnd) and len(e.rounds) < rnd:
             excuse_fill(e, rnd)
-    fmt = event_format(t)
     if fmt == "knockout":
-        return RoundPairing(rnd, *knockout_round(t, rnd))
+        from qiyuan.tournament.knockout import knockout_round
+
+        return RoundPairing(rnd, *knockout_round(t, rnd), notes)
     if fmt in ("match", "team"):
-        from qiyuan.tournament.teams import TeamError, match_round, team_round
+        from qiyuan.tournament.teams import match_round, team_round
 
-        try:
-            return RoundPairing(rnd, *(match_round if fmt == "match" else team_round)(t, rnd))
-        except TeamError as exc:
-            raise EventError(str(exc)) from None
-    if fmt in ("round_robin", "double_round_robin"):
-        from qiyuan.tournament.berger import berger_rounds, pair_round_robin
+        return RoundPairing(rnd, *(match_round if fmt == "match" else team_round)(t, rnd), notes)
+    if fmt in ROUND_ROBINS:
+        from qiyuan.tournament.berger import pair_round_robin
 
-        cycle = len(berger_rounds(len(t.entrants)))
-        if fmt == "round_robin" and rnd > cycle:
-            raise EventError(f"the round robin is complete: {cycle} rounds")
         pairing = pair_round_robin(t, rnd)
     else:
         from qiyuan.tournament.swiss import pair_round
 
-        pairing = pair_round(t, rnd, explain=explain)
+        apart, reason = keepapart.apart_in_round(t, rnd)
+        pairing = pair_round(t, rnd, explain=explain, apart=apart or None, apart_reason=reason)
+        notes += pairing.warnings
     byes = [] if pairing.bye is None else [pairing.bye]
-    return RoundPairing(rnd, [(b.opener, b.other) for b in pairing.boards], byes, list(pairing.explanation))
+    return RoundPairing(rnd, [(b.opener, b.other) for b in pairing.boards], byes, list(pairing.explanation), notes)
 
 
 def pair_next(t: Tournament, *, explain: bool = False) -> RoundPairing:
@@ -466,154 +764,3 @@ def pair_next(t: Tournament, *, explain: bool = False) -> RoundPairing:
     pairing = next_pairing(t, explain=explain)
     set_round(t, pairing.number, pairing.boards, pairing.byes)
     return pairing
-
-
-def excuse_fill(e: Entrant, rnd: int) -> None:
-    """Pre-fill ``0000 - Z`` for a player not to be paired in round ``rnd`` (withdrawn/absent)."""
-    while len(e.rounds) < rnd:
-        e.rounds.append(RoundCell(None, "-", "Z"))
-
-
-_SHOWN = {"1": "1-0", "0": "0-1", "=": "½-½", "W": "1-0", "L": "0-1", "D": "½-½", "+": "+/-", "-": "-/+", " ": ""}
-_BYE_NAMES = {"U": "bye (轮空)", "H": "absent, half point", "F": "absent, full point", "Z": "absent",
-              "+": "won by forfeit", "-": "lost by forfeit"}
-
-
-def text_width(s: str) -> int:
-    """Columns a string takes in a terminal: CJK characters (全角) take two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
-
-
-def pad(s: str, width: int) -> str:
-    """``s`` left-aligned in ``width`` terminal columns."""
-    return s + " " * max(0, width - text_width(s))
-
-
-def round_table(t: Tournament, rnd: int) -> str:
-    """The pairings of a round as the arbiter posts them: board, opener (先), other, result."""
-    by = {e.number: e for e in t.entrants}
-    boards, others = [], []
-    for e in t.entrants:
-        if len(e.rounds) < rnd:
-            continue
-        c = e.rounds[rnd - 1]
-        if c.opponent is None:
-            others.append(f"        {e.number:>4} {e.name}: {_BYE_NAMES.get(c.result, c.result)}")
-        elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
-            boards.append((e, by[c.opponent], c))
-    boards.sort(key=lambda b: (-(score(b[0], t.points, rnd - 1) + score(b[1], t.points, rnd - 1)),
-                               min(b[0].number, b[1].number)))
-    width = max([text_width(e.name) for e in t.entrants] + [4])
-    lines = [f"Round {rnd}  (先 = opener, moves first)",
-             f"{'Bd':>4} {pad('先 opener', width + 5)}  {pad('other', width + 5)}  result"]
-    for i, (a, b, c) in enumerate(boards, start=1):
-        lines.append(f"{i:>4} {a.number:>4} {pad(a.name, width)}  {b.number:>4} {pad(b.name, width)}  "
-                     f"{_SHOWN[c.result]}".rstrip())
-    return "\n".join(lines + others) + "\n"
-
-
-def crosstable(t: Tournament) -> str:
-    """The crosstable by draw number: per round ``opponent`` + role (b opened, w not) + result."""
-    n = max((len(e.rounds) for e in t.entrants), default=0)
-    width = max([text_width(e.name) for e in t.entrants] + [4])
-    head = f"{'No':>4} {pad('Name', width)} {'Rtg':>4} " + " ".join(f"{'R' + str(r):>7}" for r in range(1, n + 1))
-    lines = [head + "    Pts"]
-    for e in t.entrants:
-        cells = []
-        for c in e.rounds:
-            if c.opponent is None:
-                cells.append(f"{c.result:>7}")
-            else:
-                cells.append(f"{str(c.opponent) + c.colour + c.result.strip():>7}")
-        cells += [" " * 7] * (n - len(e.rounds))
-        mark = "  (withdrawn)" if e.withdrawn_after is not None else ""
-        rating = "" if e.rating is None else str(e.rating)
-        lines.append(f"{e.number:>4} {pad(e.name, width)} {rating:>4} " + " ".join(cells)
-                     + f" {score(e, t.points)!s:>6}{mark}")
-    return "\n".join(lines) + "\n"
-
-
-# -- knock-out (单淘汰): the bracket of qiyuan.tournament.knockout, played round by round --------
-
-
-def knockout_round(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], list[int], list[str]]:
-    """Round ``rnd`` of a knock-out: boards ``(opener, other)`` (the upper place of the
-    bracket opens), the players through on a bye, and a note per match."""
-    from qiyuan.tournament.knockout import knockout_rounds
-
-    if len(t.entrants) < 2:
-        raise EventError("a knock-out needs at least 2 players")
-    rounds = knockout_rounds(t)
-    if rnd > len(rounds):
-        last = rounds[-1]
-        if len(last) == 1 and last[0].winner is not None:
-            raise EventError(f"the knock-out is over: {last[0].winner} won the final")
-        undecided = ", ".join(f"{m.home}-{m.away}" for m in last if m.winner is None)
-        raise EventError(f"round {len(rounds)} has matches without a winner: {undecided} "
-                         "(a drawn match needs a play-off: enter its winner as a win)")
-    matches = rounds[rnd - 1]
-    boards = [(m.home, m.away) for m in matches if not m.is_bye]
-    byes = [m.winner for m in matches if m.is_bye]
-    notes = [f"knock-out round {rnd} of {len(rounds[0]).bit_length()}, seeded by rating; the upper place opens"]
-    notes += [f"match {m.index}: {m.winner} goes through on a bye" for m in matches if m.is_bye]
-    return boards, byes, notes
-
-
-def knockout_places(t: Tournament) -> dict[int, int]:
-    """Final places of a knock-out: the winner 1, the loser of the final 2, of the
-    semi-finals 3 (shared), of the quarter-finals 5, …; players still in share the best
-    place left."""
-    from qiyuan.tournament.knockout import knockout_rounds
-
-    rounds = knockout_rounds(t)
-    n_rounds = len(rounds[0]).bit_length()  # a bracket of 2^R places has R rounds
-    places: dict[int, int] = {}
-    for k, matches in enumerate(rounds, start=1):
-        for m in matches:
-            if m.winner is not None and not m.is_bye:
-                loser = m.away if m.winner == m.home else m.home
-                places[loser] = 2 ** (n_rounds - k) + 1
-    final = rounds[-1][0] if len(rounds[-1]) == 1 else None
-    if final is not None and final.winner is not None:
-        places[final.winner] = 1
-    for e in t.entrants:
-        places.setdefault(e.number, 1)  # the winner, or still in
-    return places
-
-
-def knockout_reached(t: Tournament) -> dict[int, str]:
-    """How far each player of a knock-out got (晋级轮次): ``winner``, ``final``,
-    ``semi-final``, ``quarter-final`` or ``round k``; ``(still in)`` while not out."""
-    from qiyuan.tournament.knockout import knockout_rounds
-
-    rounds = knockout_rounds(t)
-    n_rounds = len(rounds[0]).bit_length()  # a bracket of 2^R places has R rounds
-    names = {n_rounds: "final", n_rounds - 1: "semi-final", n_rounds - 2: "quarter-final"}
-    reached: dict[int, str] = {}
-    for k, matches in enumerate(rounds, start=1):
-        for m in matches:
-            for p in (m.home, m.away):
-                if p is not None:
-                    out = m.winner is not None and m.winner != p
-                    reached[p] = names.get(k, f"round {k}") + ("" if out else " (still in)")
-    final = rounds[-1][0] if len(rounds) == n_rounds else None
-    if final is not None and final.winner is not None:
-        reached[final.winner] = "winner"
-    return reached
-
-
-def bracket_text(t: Tournament) -> str:
-    """The knock-out bracket round by round: ``1 张三 – 8 李四  → 1`` (winner once decided)."""
-    from qiyuan.tournament.knockout import knockout_rounds
-
-    names = {e.number: e.name for e in t.entrants}
-    lines = []
-    for k, matches in enumerate(knockout_rounds(t), start=1):
-        lines.append(f"Round {k}")
-        for m in matches:
-            if m.is_bye:
-                lines.append(f"  {m.index:>3}. {m.winner} {names[m.winner]}: bye")
-                continue
-            won = f"  → {m.winner}" if m.winner is not None else ""
-            lines.append(f"  {m.index:>3}. {m.home} {names[m.home]} – {m.away} {names[m.away]}{won}")
-    return "\n".join(lines) + "\n"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.model import Entrant, Tournament
 
 WINS = frozenset("1W+")
@@ -120,3 +121,82 @@ def knockout_rounds(t: Tournament) -> list[list[Match]]:
         if len(current) == 1 or any(m.winner is None for m in current):
             return rounds
         rounds.append(next_matches(current))
+
+
+# -- the bracket played round by round in the event file ----------------------------------
+
+
+
+def knockout_round(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], list[int], list[str]]:
+    """Round ``rnd`` of a knock-out: boards ``(opener, other)`` (the upper place of the
+    bracket opens), the players through on a bye, and a note per match."""
+    if len(t.entrants) < 2:
+        raise EventError(problem("a knock-out needs at least 2 players"))
+    rounds = knockout_rounds(t)
+    if rnd > len(rounds):
+        last = rounds[-1]
+        if len(last) == 1 and last[0].winner is not None:
+            raise EventError(problem("the knock-out is over: {winner} won the final", winner=last[0].winner))
+        undecided = ", ".join(f"{m.home}-{m.away}" for m in last if m.winner is None)
+        raise EventError(problem("round {round} has matches without a winner: {matches} (a drawn match needs a "
+                                 "play-off: enter its winner as a win)", round=len(rounds), matches=undecided))
+    matches = rounds[rnd - 1]
+    boards = [(m.home, m.away) for m in matches if not m.is_bye]
+    byes = [m.winner for m in matches if m.is_bye]
+    notes = [f"knock-out round {rnd} of {len(rounds[0]).bit_length()}, seeded by rating; the upper place opens"]
+    notes += [f"match {m.index}: {m.winner} goes through on a bye" for m in matches if m.is_bye]
+    return boards, byes, notes
+
+
+def knockout_places(t: Tournament) -> dict[int, int]:
+    """Final places of a knock-out: the winner 1, the loser of the final 2, of the
+    semi-finals 3 (shared), of the quarter-finals 5, …; players still in share the best
+    place left."""
+    rounds = knockout_rounds(t)
+    n_rounds = len(rounds[0]).bit_length()  # a bracket of 2^R places has R rounds
+    places: dict[int, int] = {}
+    for k, matches in enumerate(rounds, start=1):
+        for m in matches:
+            if m.winner is not None and not m.is_bye:
+                loser = m.away if m.winner == m.home else m.home
+                places[loser] = 2 ** (n_rounds - k) + 1
+    final = rounds[-1][0] if len(rounds[-1]) == 1 else None
+    if final is not None and final.winner is not None:
+        places[final.winner] = 1
+    for e in t.entrants:
+        places.setdefault(e.number, 1)  # the winner, or still in
+    return places
+
+
+def knockout_reached(t: Tournament) -> dict[int, str]:
+    """How far each player of a knock-out got (晋级轮次): ``winner``, ``final``,
+    ``semi-final``, ``quarter-final`` or ``round k``; ``(still in)`` while not out."""
+    rounds = knockout_rounds(t)
+    n_rounds = len(rounds[0]).bit_length()  # a bracket of 2^R places has R rounds
+    names = {n_rounds: "final", n_rounds - 1: "semi-final", n_rounds - 2: "quarter-final"}
+    reached: dict[int, str] = {}
+    for k, matches in enumerate(rounds, start=1):
+        for m in matches:
+            for p in (m.home, m.away):
+                if p is not None:
+                    out = m.winner is not None and m.winner != p
+                    reached[p] = names.get(k, f"round {k}") + ("" if out else " (still in)")
+    final = rounds[-1][0] if len(rounds) == n_rounds else None
+    if final is not None and final.winner is not None:
+        reached[final.winner] = "winner"
+    return reached
+
+
+def bracket_text(t: Tournament) -> str:
+    """The knock-out bracket round by round: ``1 张三 – 8 李四  → 1`` (winner once decided)."""
+    names = {e.number: e.name for e in t.entrants}
+    lines = []
+    for k, matches in enumerate(knockout_rounds(t), start=1):
+        lines.append(f"Round {k}")
+        for m in matches:
+            if m.is_bye:
+                lines.append(f"  {m.index:>3}. {m.winner} {names[m.winner]}: bye")
+                continue
+            won = f"  → {m.winner}" if m.winner is not None else ""
+            lines.append(f"  {m.index:>3}. {m.home} {names[m.home]} – {m.away} {names[m.away]}{won}")
+    return "\n".join(lines) + "\n"

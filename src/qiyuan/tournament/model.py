@@ -62,6 +62,11 @@ class Entrant:
     rank: int | None = None  # declared in the file
     rounds: list[RoundCell] = field(default_factory=list)
     withdrawn_after: int | None = None  # withdrawn: not paired after this round
+    late_after: int | None = None  # a late entry (后报名), entered after this round was paired
+    club: str = ""  # 俱乐部 (keep-apart groups)
+    family: str = ""  # a family's label (keep-apart groups: siblings, parent and child)
+    #: rounds not yet paired the arbiter excused him from: round -> "Z" (0), "H" (a draw's points), "F" (a win's)
+    excused: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -25,8 +25,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import combinations
 
+from qiyuan.tournament.eventfile import event_format
+from qiyuan.tournament.knockout import knockout_places
 from qiyuan.tournament.model import Tournament
-from qiyuan.tournament.state import points_table
+from qiyuan.tournament.scoring import points_table
+from qiyuan.tournament.scoring import score as entrant_score
+from qiyuan.tournament.sheets import as_of
+from qiyuan.tournament.state import rounds_paired
+from qiyuan.tournament.teams import match_standings, team_standings
 
 WON = frozenset("1W+")
 DRAWN = frozenset("=D")
@@ -46,10 +52,9 @@ class StandingRow:
 
 def score(t: Tournament, number: int) -> Decimal:
     """A player's score (积分): the points of all his round cells."""
-    table = points_table(t.points)
     for e in t.entrants:
         if e.number == number:
-            return sum((table.get(c.result, Decimal(0)) for c in e.rounds), Decimal(0))
+            return entrant_score(e, t.points)
     raise KeyError(f"no player with draw number {number}")
 
 
@@ -86,12 +91,16 @@ def _mutual(t: Tournament, tied: list[int], games: dict[int, list[tuple[int, str
     }
 
 
-def standings(t: Tournament) -> list[StandingRow]:
-    """Every entrant ranked by score and 辅分一 … 辅分七."""
-    table = points_table(t.points)
-    scores = {
-        e.number: sum((table.get(c.result, Decimal(0)) for c in e.rounds), Decimal(0)) for e in t.entrants
-    }
+def standings(t: Tournament, *, after: int | None = None) -> list[StandingRow]:
+    """Every entrant ranked by score and 辅分一 … 辅分七; ``after``: as the standings stood after
+    that round (the later rounds left out, tie-breaks on the scores of then)."""
+    if after is None:  # the rounds paired: an excuse for the next round already entered does not count yet
+        after = rounds_paired(t)
+        if all(len(e.rounds) <= after for e in t.entrants):
+            after = None
+    if after is not None:
+        t = as_of(t, after)
+    scores = {e.number: entrant_score(e, t.points) for e in t.entrants}
     games = _games(t)
     tb1 = {n: sum((scores[o] for o, _ in g), Decimal(0)) for n, g in games.items()}
     tb2 = {n: _weighted(g, scores) for n, g in games.items()}
@@ -114,3 +123,17 @@ def standings(t: Tournament) -> list[StandingRow]:
         rank = rows[-1].rank if rows and keys[order[i - 1]] == keys[n] else i + 1
         rows.append(StandingRow(rank, n, names[n], scores[n], keys[n][1:]))
     return rows
+
+
+def final_places(t: Tournament) -> dict[int, int]:
+    """名次 by the event's format: a Swiss event or round robin by the standings (score,
+    辅分一…七); a knock-out by the round each player reached; a match by score; a team event
+    by the team's place."""
+    fmt = event_format(t)
+    if fmt == "knockout":
+        return knockout_places(t)
+    if fmt == "match":
+        return {row.number: row.rank for row in match_standings(t)}
+    if fmt == "team":
+        return {n: row.rank for row in team_standings(t) for n in row.team.members}
+    return {row.number: row.rank for row in standings(t)}

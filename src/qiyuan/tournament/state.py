@@ -16,55 +16,18 @@ from collections import defaultdict
 from dataclasses import dataclass
 from itertools import accumulate
 
-import numpy as np
 from decimal import Decimal
 
-from qiyuan.tournament.model import PointSystem, RoundCell, Tournament
+import numpy as np
+
+from qiyuan.tournament.model import Entrant, Tournament
+from qiyuan.tournament.scoring import points_table
 
 #: role codes in :attr:`PlayerState.roles`
 OPENED = "b"
 NOT_OPENED = "w"
 BYE_ROLE = "U"  # the pairing bye: half an opening for rule 1, no role for rule 2
 NO_ROLE = ""
-
-
-def cell_points(cell: RoundCell, points: PointSystem) -> Decimal:
-    """Points one round cell gives its player (得分), by its TRF result code."""
-    code = cell.result
-    if code in ("1", "W"):
-        return points.win
-    if code in ("=", "D"):
-        return points.draw
-    if code in ("0", "L"):
-        return points.loss
-    if code == "+":
-        return points.forfeit_win
-    if code == "-":
-        return points.forfeit_loss
-    if code == "U":
-        return points.pairing_bye
-    if code == "H":
-        return points.half_bye
-    if code == "F":
-        return points.full_bye
-    if code == "Z":
-        return points.zero_bye
-    return Decimal(0)  # " ": not played yet
-
-
-def points_table(points: PointSystem) -> dict[str, Decimal]:
-    """Result code -> points, for hot loops."""
-    zero = Decimal(0)
-    table = {
-        "1": points.win, "W": points.win,
-        "=": points.draw, "D": points.draw,
-        "0": points.loss, "L": points.loss,
-        "+": points.forfeit_win, "-": points.forfeit_loss,
-        "U": points.pairing_bye, "H": points.half_bye,
-        "F": points.full_bye, "Z": points.zero_bye,
-        " ": zero, "": zero,
-    }
-    return table
 
 
 @dataclass(slots=True)
@@ -168,3 +131,40 @@ def states_and_gaps(t: Tournament, round_no: int) -> tuple[dict[int, PlayerState
         score = Decimal(total).scaleb(-places) if places else Decimal(total)
         states[number] = PlayerState(number, score, opponents, had_bye, ups[i], downs[i], roles)
     return states, gaps
+
+
+#: cells of a player not to be paired in a round: absent (0 points), or excused with half / full points
+ABSENCES = ("Z", "H", "F")
+
+
+def is_active(e: Entrant, rnd: int) -> bool:
+    """Is the entrant to be paired in round ``rnd`` (not withdrawn, not excused for it)?"""
+    if e.withdrawn_after is not None and rnd > e.withdrawn_after:
+        return False
+    if len(e.rounds) >= rnd:
+        c = e.rounds[rnd - 1]
+        return not (c.opponent is None and c.result in ABSENCES)
+    return e.excused.get(rnd) is None
+
+
+def rounds_paired(t: Tournament) -> int:
+    """Rounds already paired: the last round holding a game or a pairing bye."""
+    last = 0
+    for e in t.entrants:
+        for i in range(len(e.rounds), last, -1):  # from the end: usually one look per row
+            c = e.rounds[i - 1]
+            if c.opponent is not None or c.result == "U":
+                last = i
+                break
+    return last
+
+
+def unfinished_boards(t: Tournament, rnd: int) -> list[tuple[int, int]]:
+    """Boards of round ``rnd`` without a result yet, ``(smaller number, larger)``."""
+    out = []
+    for e in t.entrants:
+        if len(e.rounds) >= rnd:
+            c = e.rounds[rnd - 1]
+            if c.opponent is not None and c.result == " " and e.number < c.opponent:
+                out.append((e.number, c.opponent))
+    return out

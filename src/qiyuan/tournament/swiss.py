@@ -38,6 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.matching import Matching
 from qiyuan.tournament.model import RoundCell, Tournament
 from qiyuan.tournament.openers import opener_rule
@@ -57,12 +58,13 @@ __all__ = [
 BYE = 0  # the dummy vertex standing for the bye (draw numbers start at 1)
 
 
-class PairingError(ValueError):
-    """No complete pairing exists, or the event cannot be paired as it stands."""
+class PairingError(EventError):
+    """No complete pairing exists, or the event cannot be paired as it stands.  ``message`` is an
+    English template filled from ``params`` (its problem carries both, for the desk's translation)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(problem(message, **params) if params else message)
+        self.message = message.format(**params) if params else message
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,8 @@ class Pairing:
     boards: list[Board]
     bye: int | None
     explanation: list[str] = field(default_factory=list)
+    #: said whether or not ``explain`` was asked (``Problem``s): e.g. a keep-apart rule relaxed for this round
+    warnings: list = field(default_factory=list)
 
 
 def next_round(t: Tournament) -> int:
@@ -105,6 +109,7 @@ class _Procedure:
         st: dict[int, PlayerState],
         *,
         explain: bool,
+        apart: dict[int, set[int]] | None = None,
     ) -> None:
         self.round_no = round_no
         self.odd = round_no % 2 == 1
@@ -115,9 +120,11 @@ class _Procedure:
         self.had_bye = [False] * size
         self.ups = [0] * size
         self.downs = [0] * size
+        #: pairs kept apart this round (keep-apart rule): treated like a meeting, named apart in notes
+        self.apart: dict[int, set[int]] = apart or {}
         for n in pool:
             s = st[n]
-            self.met[n] = s.opponents
+            self.met[n] = s.opponents | self.apart[n] if n in self.apart else s.opponents
             self.had_bye[n] = s.had_bye
             self.ups[n] = s.ups
             self.downs[n] = s.downs
@@ -174,29 +181,30 @@ class _Procedure:
             m.match(seed_bye, BYE)
         left = m.maximise()
         if left:
-            raise PairingError(self._impossible(pool, [v for v in left if v != BYE]))
+            template, params = self._impossible(pool, [v for v in left if v != BYE])
+            raise PairingError(template, **params)
         self.witness = m
 
-    def _impossible(self, pool: list[int], left: list[int]) -> str:
-        """The error message when the witness cannot be completed (``left``: players left over)."""
+    def _impossible(self, pool: list[int], left: list[int]) -> tuple[str, dict[str, int]]:
+        """The error (template, params) when the witness cannot be completed (``left``: players left over)."""
         r = self.round_no
         if not left:
-            return (
-                f"round {r} cannot be paired: {len(pool)} players present and every one of them "
-                "has already had the bye"
-            )
+            return ("round {round} cannot be paired: {present} players present and every one of them "
+                    "has already had the bye", {"round": r, "present": len(pool)})
         v = left[0]
         if len(pool) == 1:
-            return f"round {r} cannot be paired: player {v} is the only one present and has had the bye"
+            return ("round {round} cannot be paired: player {number} is the only one present and has had the bye",
+                    {"round": r, "number": v})
         others = [u for u in pool if u != v and u not in self.met[v]]
         if not others and (len(pool) % 2 == 0 or self.had_bye[v]):
-            tail = " and has had the bye" if len(pool) % 2 else ""
-            return f"round {r} cannot be paired: player {v} has already met every other player present{tail}"
-        return (
-            f"round {r} cannot be paired: no pairing of the {len(pool)} players present avoids a "
-            f"repeat meeting or a second bye (the best pairing leaves {len(left)} without an opponent, "
-            f"for example player {v})"
-        )
+            if len(pool) % 2:
+                return ("round {round} cannot be paired: player {number} has already met every other player "
+                        "present and has had the bye", {"round": r, "number": v})
+            return ("round {round} cannot be paired: player {number} has already met every other player present",
+                    {"round": r, "number": v})
+        return ("round {round} cannot be paired: no pairing of the {present} players present avoids a repeat "
+                "meeting or a second bye (the best pairing leaves {left} without an opponent, for example "
+                "player {number})", {"round": r, "present": len(pool), "left": len(left), "number": v})
 
     def try_pair(self, a: int, b: int) -> bool:
         """Pair ``a`` with ``b`` if the rest of the round can still be completed."""
@@ -533,8 +541,12 @@ class _Procedure:
                     f"{p}–{q}: {p} is the smallest remaining draw number of the {_fmt(score)}-point "
                     f"group and takes from the {side} the first player it has not met"
                 )
+                kept = [x for x in already if x in self.apart.get(p, ())]
+                already = [x for x in already if x not in kept]
                 if already:
                     text += "; already met " + ", ".join(map(str, already))
+                if kept:
+                    text += "; kept apart from " + ", ".join(map(str, kept)) + " (keep-apart rule)"
                 if skipped:
                     text += (
                         "; passed over " + ", ".join(map(str, skipped))
@@ -601,46 +613,61 @@ def _without_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
-def pair_round(t: Tournament, round_no: int | None = None, *, explain: bool = False) -> Pairing:
+def pair_round(
+    t: Tournament,
+    round_no: int | None = None,
+    *,
+    explain: bool = False,
+    apart: dict[int, set[int]] | None = None,
+    apart_reason: str = "the keep-apart rule",
+) -> Pairing:
     """Pair round ``round_no`` (default: the next round) by the Gomoku Swiss system.
 
     Cells already entered for the round are respected: absences and the
     arbiter's byes (``Z``/``H``/``F``) and withdrawn players are not paired,
     games entered by hand stay as they are. Raises :class:`PairingError`
     naming the problem when no complete pairing exists.
+
+    ``apart`` (off by default) names, per player, the players he must not meet
+    this round (the arbiter's keep-apart rule: same association, club or family
+    in the first rounds).  It is an added hard rule, honoured by the look-ahead
+    like a meeting; when no complete pairing keeps them apart it is relaxed for
+    the round and ``Pairing.warnings`` says so (``apart_reason`` names the rule).
     """
     with _without_gc_pauses():
-        return _pair_round(t, round_no, explain=explain)
+        return _pair_round(t, round_no, explain=explain, apart=apart, apart_reason=apart_reason)
 
 
-def _pair_round(t: Tournament, round_no: int | None, *, explain: bool) -> Pairing:
+def _pair_round(
+    t: Tournament, round_no: int | None, *, explain: bool, apart: dict[int, set[int]] | None, apart_reason: str
+) -> Pairing:
     r = next_round(t) if round_no is None else round_no
     if r < 1:
         raise PairingError(f"round {r} does not exist")
     st, gaps = states_and_gaps(t, r)
     if gaps:
         shown = ", ".join(f"round {k}: {a}–{b}" for k, a, b in gaps[:10] if a < b)
-        raise PairingError(f"cannot pair round {r}: earlier games have no result ({shown})")
+        raise PairingError("cannot pair round {round}: earlier games have no result ({games})", round=r, games=shown)
     pool, fixed, fixed_bye, notes = _pool(t, r)
     if fixed_bye is not None and len(pool) % 2:
-        raise PairingError(
-            f"round {r}: player {fixed_bye} already has the bye and {len(pool)} players are left to pair"
-        )
+        raise PairingError("round {round}: player {number} already has the bye and {left} players are left to pair",
+                           round=r, number=fixed_bye, left=len(pool))
     for a, b, _ in fixed:
         if a in st and b in st[a].opponents:
-            raise PairingError(f"round {r}: the game {a}–{b} entered by hand is a repeat meeting")
+            raise PairingError("round {round}: the game {a}–{b} entered by hand is a repeat meeting", round=r, a=a, b=b)
     if fixed_bye is not None and st[fixed_bye].had_bye:
-        raise PairingError(f"round {r}: player {fixed_bye} is given a second bye")
+        raise PairingError("round {round}: player {number} is given a second bye", round=r, number=fixed_bye)
 
-    proc = _Procedure(r, pool, st, explain=explain)
-    proc.run()
-    if proc.failed:
-        seed_pairs, seed_bye = proc.pairs, proc.bye
-        proc = _Procedure(r, pool, st, explain=explain)
-        proc.start_witness(pool, seed_pairs, seed_bye)
-        proc.run()
-        if proc.failed:  # cannot happen: the witness always certifies a completion
-            raise PairingError(f"round {r}: internal error, the look-ahead left players unpaired")
+    warnings: list = []  # Problems: said to the arbiter whether or not he asked for the explanation
+    if apart:
+        try:
+            proc = _procedure(r, pool, st, explain, apart)
+        except PairingError:
+            warnings.append(problem("round {round}: the keep-apart rule is relaxed for this round: no complete "
+                                    "pairing keeps those players apart", round=r))
+            proc = _procedure(r, pool, st, explain, None)
+    else:
+        proc = _procedure(r, pool, st, explain, None)
 
     boards: list[Board] = []
     fixed_lines: list[str] = []
@@ -664,9 +691,26 @@ def _pair_round(t: Tournament, round_no: int | None, *, explain: bool) -> Pairin
         boards.append(Board(opener, other))
         if explain:
             board_lines.append(f"board {len(boards)}: {opener} opens against {other} ({rules[rule]})")
-    lines = notes + fixed_lines + proc.notes + board_lines if explain else []
+    relaxed = [f"{str(w)} ({apart_reason})" for w in warnings]
+    lines = relaxed + notes + fixed_lines + proc.notes + board_lines if explain else []
     bye = fixed_bye if fixed_bye is not None else proc.bye
-    return Pairing(r, boards, bye, lines)
+    return Pairing(r, boards, bye, lines, warnings)
+
+
+def _procedure(
+    r: int, pool: list[int], st: dict[int, PlayerState], explain: bool, apart: dict[int, set[int]] | None
+) -> _Procedure:
+    """Run the procedure: optimistically first, then with the look-ahead if that run dead-ends."""
+    proc = _Procedure(r, pool, st, explain=explain, apart=apart)
+    proc.run()
+    if proc.failed:
+        seed_pairs, seed_bye = proc.pairs, proc.bye
+        proc = _Procedure(r, pool, st, explain=explain, apart=apart)
+        proc.start_witness(pool, seed_pairs, seed_bye)
+        proc.run()
+        if proc.failed:  # cannot happen: the witness always certifies a completion
+            raise PairingError(f"round {r}: internal error, the look-ahead left players unpaired")
+    return proc
 
 
 def apply_pairing(t: Tournament, pairing: Pairing) -> None:

@@ -20,10 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from qiyuan.tournament.berger import berger_rounds
+from qiyuan.tournament.errors import EventError
 from qiyuan.tournament.model import Tournament
+from qiyuan.tournament.scoring import cell_points, score
+from qiyuan.tournament.state import is_active
 
 
-class TeamError(ValueError):
+class TeamError(EventError):
     """A team or match operation the event file's state forbids; the message says why."""
 
 
@@ -77,6 +81,13 @@ def join_team(t: Tournament, name: str, number: int) -> Team:
     return Team(len(lines), name, (number,))
 
 
+def renumber_members(t: Tournament, renumber: dict[int, int]) -> None:
+    """After the draw (抽签): the teams' members by their new draw numbers, board order kept."""
+    lines = t.extra.get("013")
+    if lines:
+        t.extra["013"] = [_team_line(team.name, tuple(renumber.get(n, n) for n in team.members)) for team in teams(t)]
+
+
 def team_of(t: Tournament) -> dict[int, Team]:
     """Each player's team by draw number."""
     return {n: team for team in teams(t) for n in team.members}
@@ -109,11 +120,8 @@ def check_teams(t: Tournament) -> list[str]:
 
 def team_round(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], list[int], list[str]]:
     """Round ``rnd`` of a team event: boards ``(opener, other)``, no byes, notes."""
-    from qiyuan.tournament.berger import berger_rounds
-
     if faults := check_teams(t):
         raise TeamError("the teams are not ready: " + "; ".join(faults))
-    from qiyuan.tournament.eventfile import is_active
 
     all_teams = teams(t)
     table = berger_rounds(len(all_teams), double=True)
@@ -167,8 +175,6 @@ class TeamStanding:
 def team_matches(t: Tournament) -> list[tuple[int, Team, Team, Decimal, Decimal]]:
     """Every team match with at least one result: ``(round, team, other, points, other's points)``;
     a board without a result counts 0 until it has one."""
-    from qiyuan.tournament.eventfile import cell_points
-
     by_team = team_of(t)
     totals: dict[tuple[int, int, int], list[Decimal]] = {}
     played: set[tuple[int, int, int]] = set()
@@ -227,8 +233,6 @@ class MatchStanding:
 
 def match_standings(t: Tournament) -> list[MatchStanding]:
     """The two players of a match, the leader first (both rank 1 when level)."""
-    from qiyuan.tournament.eventfile import score
-
     rows = []
     for e in t.entrants:
         results = [c.result for c in e.rounds if c.opponent is not None]

@@ -127,6 +127,8 @@ class ParsedEvent:
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     days: int | None = None
+    #: the desk event the report was downloaded from (its 赛事代码), "" for a report from elsewhere
+    desk_code: str = ""
 
 
 @dataclass

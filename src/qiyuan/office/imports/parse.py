@@ -148,6 +148,7 @@ def parse_report(path: Path, options: Options) -> ParsedEvent:
         fmt = EventFormat.ROUND_ROBIN.value
     ev = _from_tournament(t, fmt, "report")
     ev.organiser = meta.organizer or meta.host
+    ev.desk_code = meta.desk_code
     for e in ev.entrants:
         e.remark = meta.remarks.get(e.number, "")
         e.row = row_of.get(e.number)

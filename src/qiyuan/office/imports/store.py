@@ -10,7 +10,7 @@ from datetime import date
 
 from qiyuan.office.audit.models import record
 from qiyuan.office.engine import member_from_registry
-from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
+from qiyuan.office.events.models import Entry, Event, Game, ImportBatch, LiveEvent
 from qiyuan.office.imports.model import ImportResult, Options, Plan
 from qiyuan.office.ratings.models import ListMember
 from qiyuan.office.registry.players import insert_with_new_federation_id
@@ -35,6 +35,9 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
         days=ev.days, national=options.national, international=options.international, city=ev.city,
         chief_arbiter=plan.chief, rating_list=rating_list, import_batch=batch,
         received_on=options.received_on or date.today(), eligibility=plan.eligibility,
+        # the desk event this report came from: one event with both its desk and its rated record
+        live_event=LiveEvent.objects.filter(code=ev.desk_code, rated_event__isnull=True).first()
+        if ev.desk_code else None,
     )
     if plan.arbiters:
         event.arbiters.set(plan.arbiters)

@@ -8,17 +8,16 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.core.paginator import Paginator
-from django.db.models import Count, F, IntegerField, Max, OuterRef, Subquery
+from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, Subquery
 from django.http import Http404
 
 from qiyuan.formats.list_export import ListDocument, ListRow
-from qiyuan.office.events.models import Event, Game
+from qiyuan.office.events.live import load as load_live
+from qiyuan.office.events.models import Event, Game, LiveEvent
 from qiyuan.office.federation.models import Association, Player
 from qiyuan.office.registry import search_players
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingList
 from qiyuan.tournament.model import Tournament
-from qiyuan.web.desk.live import load as load_live
-from qiyuan.web.desk.models import LiveEvent
 
 from qiyuan.people.pinyin import latin_name
 from .filters import ListFilters
@@ -227,42 +226,22 @@ def current_ratings(player_ids) -> dict[int, list[tuple[RatingList, EditionEntry
 
 # ------------------------------------------------------------------------------------------------ desk and record
 # An event run at the desk (``LiveEvent``, its TRF) and its rated record (``Event``, imported from the report the
-# desk wrote) are one event. Until the office stores the link (proposed: ``Event.live_event``), the record is the
-# event of the same name whose dates are the desk event's; each direction is one query.
+# desk wrote, which names the desk event: ``Event.live_event``) are one event, under either code.
 
 
 def live_tournament(live: LiveEvent) -> Tournament:
     return load_live(live)
 
 
-def rated_record(live: LiveEvent, t: Tournament | None = None) -> Event | None:
-    """The rated record of a desk event (the imported report of the same name and dates), if any."""
-    t = t or live_tournament(live)
-    qs = Event.objects.select_related("rating_list", "chief_arbiter").filter(name=live.name)
-    if t.start_date is not None:
-        qs = qs.filter(start_date=t.start_date)
-    if t.end_date is not None:
-        qs = qs.filter(end_date=t.end_date)
-    return qs.order_by("-pk").first()
-
-
-def desk_record(event: Event) -> LiveEvent | None:
-    """The desk event a rated record was imported from, if any (same name; its dates checked from its TRF)."""
-    for live in LiveEvent.objects.filter(name=event.name).order_by("-created_at"):
-        t = live_tournament(live)
-        if (t.start_date in (None, event.start_date)) and (t.end_date in (None, event.end_date)):
-            return live
-    return None
-
-
 def find_event(code: str) -> tuple[LiveEvent | None, Event | None, Tournament | None]:
-    """The desk record, the rated record and the desk event's tournament of ``/events/<code>/`` (either code)."""
-    live = LiveEvent.objects.filter(code=code).first()
-    stored = Event.objects.select_related("rating_list", "chief_arbiter").filter(code=code).first()
-    t = live_tournament(live) if live is not None else None
-    if live is not None and stored is None:
-        stored = rated_record(live, t)
-    elif stored is not None and live is None:
-        live = desk_record(stored)
-        t = live_tournament(live) if live is not None else None
-    return live, stored, t
+    """The desk record, the rated record and the desk event's tournament of ``/events/<code>/`` (either code):
+    one query for the rated record and its desk event, one more for a desk event not rated yet."""
+    stored = (Event.objects.select_related("rating_list", "chief_arbiter", "live_event")
+              .filter(Q(code=code) | Q(live_event__code=code)).order_by("-pk").first())
+    live = stored.live_event if stored is not None else LiveEvent.objects.filter(code=code).first()
+    return live, stored, live_tournament(live) if live is not None else None
+
+
+def unrated_live_events(limit: int = 20):
+    """The desk's events that have no rated record yet (those that have one are listed as it)."""
+    return LiveEvent.objects.filter(rated_event__isnull=True).order_by("-created_at")[:limit]

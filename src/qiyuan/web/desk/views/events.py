@@ -1,39 +1,42 @@
 """The arbiter's desk (裁判台): a whole event run from the browser.
 
-Create the event, enter players (from the registry or new, late entries too),
-draw the numbers, pair each round (Gomoku Swiss or round robin), override a
-pairing by hand, undo and re-pair a round, print the pairings, enter results
-with the keyboard, withdraw or excuse players, see the standings, download the
-competition report. Every action is a POST by an arbiter of this event (or an
-admin) and changes the public event page at once.
+Create the event, enter players (from the registry or new, late entries too), draw the
+numbers, pair each round (Gomoku Swiss, round robin), override a pairing by hand or one
+board, undo and re-pair a round, enter or clear results with the keyboard, withdraw,
+reinstate or excuse players (any future rounds), keep players of one association apart,
+name prize categories, print the hall's sheets (PDF), see the standings, finish the
+event, download the competition report.  Every action is a POST by an arbiter of this
+event (or an admin) that calls the arbiter's use case (``qiyuan.tournament.arbiter``) on
+the event's row (``qiyuan.office.events.live.LiveEventStore``) — the same functions the
+command line calls; a view only turns the form into the use case's input and its
+outcome or refusal (problems as data, translated) into a message.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-import tempfile
 from datetime import date
-from pathlib import Path
 
 from django import forms
 from django.contrib import messages
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from qiyuan.people.idnumber import normalize_id_number, validate_resident_id
+from qiyuan.errors import QiyuanError
+from qiyuan.office.events.live import LiveEventStore, assign_arbiter, competition_report, load
+from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.federation.models import Arbiter, Player
 from qiyuan.office.registry import search_players
+from qiyuan.tournament import arbiter as uc
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament.model import Entrant
 
 from ...labels import ORGANISER_LEVELS, organiser_level_choices
 from .. import live as L
-from ..models import LiveEvent
 from ..permissions import ADMIN, ARBITER, has_role, require_event, role_required
 
 FORMATS = [
@@ -142,65 +145,29 @@ class NewPlayerForm(forms.Form):
     association = forms.CharField(label=gettext_lazy("所属单位"), max_length=60, required=False)
     birth = forms.DateField(label=gettext_lazy("出生日期"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     id_number = forms.CharField(label=gettext_lazy("身份证号（仅用于竞赛报告）"), max_length=32, required=False)
-
-    def clean(self):
-        """An ID number given must be valid and agree with the sex and birth date entered."""
-        data = super().clean()
-        number = normalize_id_number(data.get("id_number", ""))
-        if number:
-            problems = validate_resident_id(number, birth_date=data.get("birth"),
-                                            gender={"m": "M", "w": "F"}.get(data.get("sex", "")))
-            for p in problems:
-                self.add_error("id_number", p)
-            data["id_number"] = number
-        return data
+    club = forms.CharField(label=gettext_lazy("俱乐部"), max_length=60, required=False)
+    family = forms.CharField(label=gettext_lazy("家庭（同一家庭的棋手填同一名称）"), max_length=60, required=False)
 
 
-@role_required(ARBITER)
-@require_http_methods(["GET", "POST"])
-def event_new(request):
-    form = NewEventForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        d = form.cleaned_data
-        try:
-            live = L.create(
-                code=d["code"], name=d["name"], fmt=d["fmt"], rounds=d["rounds"], user=request.user,
-                start=d["start"], end=d["end"], city=d["city"], time_control=d["time_control"],
-                chief_arbiter=d["chief_arbiter"].strip(), arbiters=d["arbiters"],
-                organizer=d["organizer"], host=d["host"], organiser_level=d["organiser_level"],
-            )
-        except ev.EventError as exc:
-            form.add_error(None, str(exc))
-        else:
-            messages.success(request, _("已创建比赛 %(name)s。") % {"name": live.name})
-            return redirect("desk:event", code=live.code)
-    return render(request, "desk/event_new.html", {"form": form, "arbiter_names": _arbiter_names()})
+EXCUSE_TEXT = {"Z": gettext_lazy("缺席（0 分）"), "H": gettext_lazy("请假（半分）"), "F": gettext_lazy("请假（全分）")}
 
 
-@role_required(ARBITER)
-@require_http_methods(["GET", "POST"])
-def event_details(request, code: str):
-    """Edit what the report says about the event (dates, place, time control, arbiters, organiser)."""
-    live = _live(request, code)
-    form = EventDetailsForm(request.POST or None, initial=EventDetailsForm.initial_from(live, L.load(live)))
-    if request.method == "POST" and form.is_valid():
-        d = form.cleaned_data
+def _problems(request, exc: QiyuanError) -> None:
+    """A refusal's problems as messages, in the reader's language."""
+    for p in exc.problems:
+        messages.error(request, p.text(_))
 
-        def operation(t):
-            t.name, t.start_date, t.end_date, t.city = d["name"], d["start"], d["end"], d["city"]
-            t.time_control, t.chief_arbiter, t.deputy_arbiters = d["time_control"], d["chief_arbiter"].strip(), d["arbiters"]
-            return True
 
-        with transaction.atomic():
-            done = _act(request, live, "details", operation, _("已保存比赛信息。"),
-                        arbiters=[d["chief_arbiter"], *d["arbiters"]], organizer=d["organizer"],
-                        organiser_level=d["organiser_level"])
-            if done:
-                live.name, live.organizer, live.host = d["name"], d["organizer"], d["host"]
-                live.organiser_level = d["organiser_level"]
-                live.save(update_fields=["name", "organizer", "host", "organiser_level", "updated_at"])
-        return redirect("desk:event", code=code)
-    return render(request, "desk/event_details.html", {"form": form, "live": live, "arbiter_names": _arbiter_names()})
+def _act(request, use_case, *args, ok=None, **kwargs):
+    """Run a use case for the request's user: its outcome, or None after showing its refusal."""
+    try:
+        outcome = use_case(*args, **kwargs)
+    except QiyuanError as exc:
+        _problems(request, exc)
+        return None
+    if ok is not None:
+        messages.success(request, ok(outcome) if callable(ok) else ok)
+    return outcome
 
 
 def _live(request, code: str) -> LiveEvent:
@@ -209,21 +176,56 @@ def _live(request, code: str) -> LiveEvent:
     return live
 
 
-def _act(request, live: LiveEvent, action: str, operation, ok: str, **detail):
-    try:
-        outcome = L.run(live, request.user, action, operation, **detail)
-    except L.ActionError as exc:
-        messages.error(request, str(exc))
-        return None
-    messages.success(request, ok)
-    return outcome
+def _store(request, code: str) -> LiveEventStore:
+    """The event's store, after checking the user may run it."""
+    _live(request, code)
+    return LiveEventStore(code)
+
+
+@role_required(ARBITER)
+@require_http_methods(["GET", "POST"])
+def event_new(request):
+    form = NewEventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        store = LiveEventStore(d["code"], row={"organizer": d["organizer"], "host": d["host"],
+                                               "organiser_level": d["organiser_level"]})
+        try:
+            uc.new_event(store, request.user, d["name"], fmt=d["fmt"], rounds=d["rounds"], start=d["start"],
+                         end=d["end"], city=d["city"], time_control=d["time_control"],
+                         chief_arbiter=d["chief_arbiter"].strip(), arbiters=d["arbiters"])
+        except QiyuanError as exc:
+            for p in exc.problems:
+                form.add_error(None, p.text(_))
+        else:
+            messages.success(request, _("已创建比赛 %(name)s。") % {"name": d["name"]})
+            return redirect("desk:event", code=d["code"])
+    return render(request, "desk/event_new.html", {"form": form, "arbiter_names": _arbiter_names()})
+
+
+@role_required(ARBITER)
+@require_http_methods(["GET", "POST"])
+def event_details(request, code: str):
+    """Edit what the report says about the event (dates, place, time control, arbiters, organiser)."""
+    live = _live(request, code)
+    form = EventDetailsForm(request.POST or None, initial=EventDetailsForm.initial_from(live, load(live)))
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        _act(request, uc.edit_details, LiveEventStore(code), request.user, ok=_("已保存比赛信息。"),
+             name=d["name"], start=d["start"], end=d["end"], city=d["city"], time_control=d["time_control"],
+             chief_arbiter=d["chief_arbiter"].strip(), arbiters=d["arbiters"],
+             row={"organizer": d["organizer"], "host": d["host"], "organiser_level": d["organiser_level"]})
+        return redirect("desk:event", code=code)
+    return render(request, "desk/event_details.html", {"form": form, "live": live, "arbiter_names": _arbiter_names()})
 
 
 @role_required(ARBITER)
 @require_http_methods(["GET"])
 def event(request, code: str):
     live = _live(request, code)
-    t = L.load(live)
+    t = load(live)
+    from qiyuan.tournament import categories as cat
+    from qiyuan.tournament import keepapart
     from qiyuan.web.portal.eventview import build
 
     view = build(t, live_event=live, staff=True)
@@ -232,6 +234,8 @@ def event(request, code: str):
     if q:
         found = search_players(q, limit=20, staff=True)
     rnd = ev.rounds_paired(t)
+    from qiyuan.rating.rules import BUILTIN_RULES
+
     return render(
         request,
         "desk/event.html",
@@ -248,6 +252,12 @@ def event(request, code: str):
             "versions": live.versions.select_related("user")[:15],
             "explanation": request.session.get(f"explain:{code}", []),
             "is_admin": has_role(request.user, ADMIN),
+            "keep_apart": sorted(keepapart.rules(t).items()),
+            "categories": [c.key for c in cat.categories(t)],
+            "withdrawn": [e for e in t.entrants if e.withdrawn_after is not None],
+            "excused": [(e, [(r, EXCUSE_TEXT[k]) for r, k in sorted(e.excused.items())]) for e in t.entrants
+                        if e.excused],
+            "rule_sets": list(BUILTIN_RULES),
         },
     )
 
@@ -255,7 +265,7 @@ def event(request, code: str):
 @role_required(ARBITER)
 @require_POST
 def add_player(request, code: str):
-    live = _live(request, code)
+    store = _store(request, code)
     fid = request.POST.get("federation_id", "").strip()
     if fid:
         player = Player.objects.registered().select_related("association").filter(federation_id=fid).first()
@@ -270,38 +280,33 @@ def add_player(request, code: str):
             return redirect("desk:event", code=code)
         d = form.cleaned_data
         entrant = Entrant(0, d["name"], sex=d["sex"], title=d["title"], rating=d["rating"],
-                          federation=d["association"], birth=d["birth"].isoformat() if d["birth"] else "",
-                          id_number=d["id_number"])
-    _act(request, live, "add_player", lambda t: ev.add_player(t, entrant),
-         _("已录入 %(name)s。") % {"name": entrant.name}, name=entrant.name, federation_id=fid)
+                          federation=d["association"], club=d["club"], family=d["family"],
+                          birth=d["birth"].isoformat() if d["birth"] else "", id_number=d["id_number"])
+    _act(request, uc.add_player, store, request.user, entrant, today=date.today(),
+         ok=_("已录入 %(name)s。") % {"name": entrant.name})
     return redirect("desk:event", code=code)
 
 
 @role_required(ARBITER)
 @require_POST
 def draw(request, code: str):
-    live = _live(request, code)
-    how = request.POST.get("how", "lot")
-    if how == "rating":
-        def operation(t):
-            order = [e.number for e in sorted(t.entrants, key=lambda e: (-(e.rating or 0), e.name))]
-            return ev.draw_numbers(t, order=order)
-        detail = {"how": "rating"}
+    store = _store(request, code)
+    if request.POST.get("how", "lot") == "rating":
+        _act(request, uc.draw_numbers, store, request.user, by_rating=True, ok=_("已排定签号。"))
     else:
-        seed = secrets.randbelow(10**9)
-        operation = lambda t: ev.draw_numbers(t, seed=seed)  # noqa: E731
-        detail = {"how": "lot", "seed": seed}
-    _act(request, live, "draw", operation, _("已排定签号。"), **detail)
+        _act(request, uc.draw_numbers, store, request.user, seed=secrets.randbelow(10**9), ok=_("已排定签号。"))
     return redirect("desk:event", code=code)
 
 
 @role_required(ARBITER)
 @require_POST
 def pair(request, code: str):
-    live = _live(request, code)
-    pairing = _act(request, live, "pair", lambda t: ev.pair_next(t, explain=True), _("已编排下一轮。"))
+    store = _store(request, code)
+    pairing = _act(request, uc.pair, store, request.user, explain=True, ok=_("已编排下一轮。"))
     if pairing is not None:
-        request.session[f"explain:{code}"] = list(getattr(pairing, "explanation", []) or [])[:400]
+        request.session[f"explain:{code}"] = list(pairing.explanation)[:400]
+        for note in pairing.notes:
+            messages.warning(request, note.text(_))
     return redirect("desk:event", code=code)
 
 
@@ -332,7 +337,7 @@ def parse_boards(text: str) -> tuple[list[tuple[int, int]], int | None, list[str
 @role_required(ARBITER)
 @require_POST
 def set_pairing(request, code: str):
-    live = _live(request, code)
+    store = _store(request, code)
     rnd = _posted_int(request, "round")
     if rnd is None:
         messages.error(request, _("请给出轮次。"))
@@ -342,46 +347,37 @@ def set_pairing(request, code: str):
         for p in problems:
             messages.error(request, p)
         return redirect("desk:event", code=code)
+    _act(request, uc.set_pairing, store, request.user, rnd, boards, bye,
+         ok=_("已按人工编排设定第 %(rnd)d 轮。") % {"rnd": rnd})
+    return redirect("desk:event", code=code)
 
-    def operation(t):
-        if rnd != ev.rounds_paired(t) + 1 and rnd != ev.rounds_paired(t):
-            raise ev.EventError(f"round {rnd} cannot be set: the next round is {ev.rounds_paired(t) + 1}")
-        if rnd == ev.rounds_paired(t):
-            ev.clear_round(t, rnd)
-        for e in t.entrants:
-            if not ev.is_active(e, rnd) and len(e.rounds) < rnd:
-                ev.excuse_fill(e, rnd)
-        faults = ev.check_pairing(t, rnd, boards, bye)
-        if faults:
-            raise ev.EventError("; ".join(faults))
-        ev.set_round(t, rnd, boards, bye)
 
-    _act(request, live, "set_pairing", operation, _("已按人工编排设定第 %(rnd)d 轮。") % {"rnd": rnd},
-         round=rnd, boards=boards, bye=bye)
+@role_required(ARBITER)
+@require_POST
+def override(request, code: str):
+    """Swap two players of the last round paired (one board without retyping the round)."""
+    store = _store(request, code)
+    rnd, a, b = (_posted_int(request, k) for k in ("round", "a", "b"))
+    if None in (rnd, a, b):
+        messages.error(request, _("请给出轮次和两个签号。"))
+    else:
+        _act(request, uc.override_board, store, request.user, rnd, a, b,
+             ok=_("已调整第 %(rnd)d 轮：%(a)d 与 %(b)d 互换。") % {"rnd": rnd, "a": a, "b": b})
     return redirect("desk:event", code=code)
 
 
 @role_required(ARBITER)
 @require_POST
 def undo_round(request, code: str):
-    live = _live(request, code)
-
-    def operation(t):
-        rnd = ev.rounds_paired(t)
-        if not rnd:
-            raise ev.EventError("no round is paired yet")
-        ev.clear_round(t, rnd)
-        return rnd
-
-    _act(request, live, "undo_round", operation, _("已撤销最后一轮的编排。"))
+    _act(request, uc.undo_round, _store(request, code), request.user, ok=_("已撤销最后一轮的编排。"))
     return redirect("desk:event", code=code)
 
 
 @role_required(ARBITER)
 @require_POST
 def results(request, code: str):
-    """Results of one round, one field per board (``r-<opener>-<other>``)."""
-    live = _live(request, code)
+    """Results of one round, one field per board (``r-<opener>-<other>``); ``x`` clears one."""
+    store = _store(request, code)
     rnd = _posted_int(request, "round")
     if rnd is None:
         messages.error(request, _("请给出轮次。"))
@@ -394,8 +390,8 @@ def results(request, code: str):
             continue
         try:
             result = L.parse_result_key(value)
-        except L.ActionError as exc:
-            problems.append(f"{m.group(1)}–{m.group(2)}: {exc}")
+        except QiyuanError as exc:
+            problems += [f"{m.group(1)}–{m.group(2)}: {p.text(_)}" for p in exc.problems]
             continue
         if result is not None:
             entered.append((int(m.group(1)), result))
@@ -403,14 +399,8 @@ def results(request, code: str):
         for p in problems:
             messages.error(request, p)
         return redirect("desk:event", code=code)
-
-    def operation(t):
-        for number, result in entered:
-            ev.enter_result(t, rnd, number, result)
-        return len(entered)
-
-    _act(request, live, "results", operation, _("已录入第 %(rnd)d 轮 %(n)d 个结果。") % {"rnd": rnd, "n": len(entered)},
-         round=rnd, results=entered)
+    _act(request, uc.enter_results, store, request.user, rnd, entered,
+         ok=_("已录入第 %(rnd)d 轮 %(n)d 个结果。") % {"rnd": rnd, "n": len(entered)})
     return redirect("desk:event", code=code)
 
 
@@ -424,71 +414,148 @@ def _posted_int(request, name: str) -> int | None:
 @role_required(ARBITER)
 @require_POST
 def withdraw(request, code: str):
-    live = _live(request, code)
+    store = _store(request, code)
     number = _posted_int(request, "number")
     if number is None:
         messages.error(request, _("请给出签号。"))
     else:
-        _act(request, live, "withdraw", lambda t: ev.withdraw(t, number), _("已登记退赛。"), number=number)
+        _act(request, uc.withdraw, store, request.user, number, ok=_("已登记退赛。"))
     return redirect("desk:event", code=code)
 
 
 @role_required(ARBITER)
 @require_POST
-def excuse(request, code: str):
-    live = _live(request, code)
+def reinstate(request, code: str):
+    store = _store(request, code)
     number = _posted_int(request, "number")
-    kind = request.POST.get("kind", "Z")
     if number is None:
         messages.error(request, _("请给出签号。"))
     else:
-        _act(request, live, "excuse", lambda t: ev.excuse(t, number, ev.rounds_paired(t) + 1, kind),
-             _("已登记请假。"), number=number, kind=kind)
+        _act(request, uc.reinstate, store, request.user, number,
+             ok=lambda rnd: _("已恢复参赛：从第 %(rnd)d 轮起重新编排。") % {"rnd": rnd})
+    return redirect("desk:event", code=code)
+
+
+_ROUNDS = re.compile(r"\s*(\d+)\s*(?:[-–~至到]\s*(\d+))?\s*")
+
+
+@role_required(ARBITER)
+@require_POST
+def excuse(request, code: str):
+    """Excuse a player from one round or a range (``5`` or ``5-7``; default the next round)."""
+    store = _store(request, code)
+    number = _posted_int(request, "number")
+    kind = request.POST.get("kind", "Z")
+    text = request.POST.get("rounds", "").strip()
+    m = _ROUNDS.fullmatch(text) if text else None
+    if number is None:
+        messages.error(request, _("请给出签号。"))
+    elif text and (m is None or (m[2] and int(m[2]) < int(m[1]))):
+        messages.error(request, _("轮次应写成 5 或 5-7，读到 %(text)r") % {"text": text})
+    else:
+        rounds = list(range(int(m[1]), int(m[2] or m[1]) + 1)) if m else None  # None: the next round
+        _act(request, uc.excuse, store, request.user, number, rounds, kind, ok=_("已登记请假。"))
+    return redirect("desk:event", code=code)
+
+
+@role_required(ARBITER)
+@require_POST
+def keep_apart(request, code: str):
+    store = _store(request, code)
+    rounds = _posted_int(request, "rounds")
+    if rounds is None:
+        messages.error(request, _("请给出轮数（0 表示取消）。"))
+    else:
+        _act(request, uc.keep_apart, store, request.user, request.POST.get("by", "association"), rounds,
+             ok=_("已保存同单位回避规则。"))
+    return redirect("desk:event", code=code)
+
+
+@role_required(ARBITER)
+@require_POST
+def categories(request, code: str):
+    store = _store(request, code)
+    keys = [k.strip() for k in re.split(r"[\n,，、;；]+", request.POST.get("categories", "")) if k.strip()]
+    _act(request, uc.set_categories, store, request.user, keys, ok=_("已保存组别。"))
     return redirect("desk:event", code=code)
 
 
 @role_required(ARBITER)
 @require_POST
 def finish(request, code: str):
-    live = _live(request, code)
-    live.finished = request.POST.get("finished", "1") == "1"
-    live.save(update_fields=["finished", "updated_at"])
-    from qiyuan.office.audit.models import record
-
-    record(request.user, "event.finish" if live.finished else "event.reopen", live, code=code)
+    store = _store(request, code)
+    if request.POST.get("finished", "1") == "1":
+        _act(request, uc.finish, store, request.user, ok=_("比赛已结束。"))
+    else:
+        _act(request, uc.reopen, store, request.user, ok=_("比赛已重新开放。"))
     return redirect("desk:event", code=code)
 
 
 @role_required(ARBITER)
 @require_http_methods(["GET"])
 def print_round(request, code: str, rnd: int):
-    live = _live(request, code)
-    from qiyuan.web.portal.eventview import build
+    """The round's pairing list as a page to print (the PDF is ``print_pdf``): board, score before
+    the round, rating, opener, result; then who is not paired and why (bye, excused, absent, withdrawn)."""
+    from qiyuan.tournament.sheets import pairing_sheet
 
-    view = build(L.load(live), live_event=live)
-    rounds = [r for r in view.rounds if r.number == rnd]
-    return render(request, "desk/print_round.html", {"live": live, "v": view, "rounds": rounds})
+    live = _live(request, code)
+    sheet = pairing_sheet(load(live), rnd)
+    unpaired = [(u.seat, UNPAIRED_TEXT[u.why]) for u in sheet.unpaired]
+    return render(request, "desk/print_round.html", {"live": live, "sheet": sheet, "unpaired": unpaired})
+
+
+UNPAIRED_TEXT = {"U": gettext_lazy("轮空"), "H": gettext_lazy("请假（半分）"), "F": gettext_lazy("请假（全分）"),
+                 "Z": gettext_lazy("缺席"), "withdrawn": gettext_lazy("退赛")}
+
+
+PRINTS = ("pairings", "alphabetical", "slips", "standings", "crosstable")
+
+
+@role_required(ARBITER)
+@require_http_methods(["GET"])
+def print_pdf(request, code: str, what: str):
+    """The hall's printouts (A4 PDF with the CJK font embedded): the same documents as
+    ``qiyuan event print``."""
+    from django.http import Http404
+
+    from qiyuan.formats import hall_pdf
+
+    live = _live(request, code)
+    if what not in PRINTS:
+        raise Http404("no such printout")
+    t = load(live)
+    rnd = _get_int(request, "round")
+    after = _get_int(request, "after")
+    try:
+        data = hall_pdf.document(t, "pairings" if what == "alphabetical" else what, round_no=rnd, after=after,
+                                 alphabetical=what == "alphabetical")
+    except QiyuanError as exc:
+        _problems(request, exc)
+        return redirect("desk:event", code=code)
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{live.code}-{what}.pdf"'
+    return response
+
+
+def _get_int(request, name: str) -> int | None:
+    try:
+        return int(request.GET[name])
+    except (KeyError, ValueError):
+        return None
 
 
 @role_required(ARBITER)
 @require_http_methods(["GET"])
 def report(request, code: str):
-    """The competition report (竞赛报告) workbook: holds ID numbers — staff only."""
-    live = _live(request, code)
-    from qiyuan.formats.report_xlsx import ReportMeta, write_report
+    """The competition report (竞赛报告) workbook: holds ID numbers — staff only.  ``?rules=`` the
+    rule set it goes to (how games not played are marked)."""
+    from qiyuan.rating.rules import BUILTIN_RULES
 
-    t = L.load(live)
+    live = _live(request, code)
+    rules = BUILTIN_RULES.get(request.GET.get("rules", ""), BUILTIN_RULES["cga-gomoku-2011"])
     level = ORGANISER_LEVELS.get(live.organiser_level)
     notes = f"主办单位级别：{level} ({live.organiser_level})" if level else ""
-    meta = ReportMeta(format=ev.event_format(t), organizer=live.organizer, host=live.host, notes=notes,
-                      report_date=date.today())
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "report.xlsx"
-        write_report(t, path, meta)
-        data = path.read_bytes()
-    from qiyuan.office.audit.models import record
-
-    record(request.user, "event.report", live, code=code)
+    data = competition_report(code, request.user, rules=rules, notes=notes)
     response = HttpResponse(data, content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
     response["Content-Disposition"] = f'attachment; filename="{live.code}-report.xlsx"'
     return response
@@ -500,13 +567,7 @@ def assign(request, code: str):
     """Assign (or remove) an arbiter of the event: admins only."""
     from django.contrib.auth import get_user_model
 
-    live = get_object_or_404(LiveEvent, code=code)
+    get_object_or_404(LiveEvent, code=code)
     user = get_object_or_404(get_user_model(), username=request.POST.get("username", ""))
-    if request.POST.get("remove"):
-        live.arbiters.remove(user)
-    else:
-        live.arbiters.add(user)
-    from qiyuan.office.audit.models import record
-
-    record(request.user, "event.assign", live, code=code, arbiter=user.username, removed=bool(request.POST.get("remove")))
+    assign_arbiter(code, request.user, user, remove=bool(request.POST.get("remove")))
     return redirect("desk:event", code=code)

@@ -21,7 +21,7 @@ class LogoutView(auth_views.LogoutView):
 
 @role_required()
 def home(request):
-    from ..models import LiveEvent
+    from qiyuan.office.events.models import LiveEvent
 
     roles = roles_of(request.user)
     if ADMIN in roles:

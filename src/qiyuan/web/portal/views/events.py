@@ -47,11 +47,9 @@ def index(request):
     players = queries.event_player_counts(events)
     live_rows = []
     if not filters.pairs() and filters.page == 1:  # the desk's events only on the unfiltered first page
-        for live in queries.LiveEvent.objects.order_by("-created_at")[:20]:
+        for live in queries.unrated_live_events():
             t = queries.live_tournament(live)
-            if queries.rated_record(live, t) is None:
-                live_rows.append({"live": live, "t": t, "rounds": t.rounds_played,
-                                  "planned": t.rounds_planned})
+            live_rows.append({"live": live, "t": t, "rounds": t.rounds_played, "planned": t.rounds_planned})
     rows = [{"e": e, "rounds": rounds[e.pk], "players": players.get(e.pk, 0)} for e in events]
     return render(request, "portal/events.html", {
         "live_rows": live_rows, "rows": rows, "page": page, "filters": filters, "lists": lists.values(),

@@ -10,7 +10,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from qiyuan.office.events.models import Event
 from qiyuan.office.ratings.models import EditionEntry, RatingList
 
-from ..queries import LiveEvent
+from ..queries import unrated_live_events
 
 TOP = 10
 
@@ -34,7 +34,7 @@ def home(request):
         {
             "lists": lists,
             "events": Event.objects.order_by("-end_date", "code")[:10],
-            "live": LiveEvent.objects.filter(finished=False).order_by("-created_at")[:5],
+            "live": [e for e in unrated_live_events(5) if not e.finished],
         },
     )
 

@@ -1,0 +1,109 @@
+"""The event file as the arbiter's store (赛事文件): changed under a lock, written atomically.
+
+:class:`TrfFileStore` is the command line's implementation of
+``qiyuan.tournament.arbiter.EventStore``.  A change
+
+1. takes an exclusive lock (``fcntl.flock``) on a lock file beside the event file
+   (``open.trf.lock``), so two commands changing one event queue instead of
+   overwriting each other — ten ``qiyuan event result`` commands for ten boards
+   started at once all keep their result;
+2. reads the file (fresh, under the lock);
+3. on success writes the new text to a temporary file beside it, flushes it to the
+   disk (``fsync``), renames it over the event file (atomic: a reader sees the old
+   file or the new one, never half of one) and syncs the directory;
+4. unlocks (also on a refusal, when nothing is written).
+
+Reading without changing (show, standings, print) takes no lock: the rename makes
+every read whole.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from qiyuan.errors import InputError, Problem
+from qiyuan.formats.trf import read_trf, write_trf
+from qiyuan.tournament.arbiter import Change
+from qiyuan.tournament.model import Tournament
+
+
+class TrfFileStore:
+    """An event kept in one TRF-16 file."""
+
+    def __init__(self, path: str | Path, *, notes: list[str] | None = None, overwrite: bool = False):
+        self.path = Path(path)
+        self.label = str(path)
+        #: what the reader said about the file's encoding (shown by the command line)
+        self.notes = notes if notes is not None else []
+        self.overwrite = overwrite
+
+    @property
+    def lock_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".lock")
+
+    def read(self) -> Tournament:
+        return read_trf(self.path, notes=self.notes)
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        try:
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise InputError(Problem(self.label, None, None,
+                                     f"cannot write (its lock file): {exc.strerror or exc}")) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
+
+    def create(self, t: Tournament, actor: object, **detail: Any) -> None:
+        with self._locked():
+            if self.path.exists() and not self.overwrite:
+                raise InputError(Problem(self.label, None, None, "the file exists (use --force to overwrite)"))
+            self._write(t)
+
+    @contextmanager
+    def change(self, actor: object, action: str, **detail: Any) -> Iterator[Change]:
+        with self._locked():
+            ch = Change(self.read(), dict(detail))
+            yield ch
+            self._write(ch.t)
+
+    def write_copy(self, t: Tournament, *, id_numbers: bool) -> None:
+        """Write ``t`` to this path (a copy for others: ``event export``), atomically."""
+        with self._locked():
+            self._write(t, id_numbers=id_numbers)
+
+    def _write(self, t: Tournament, *, id_numbers: bool = True) -> None:
+        for e in t.entrants:
+            e.points = None  # the writer puts the score the results give
+        try:
+            text = write_trf(t, id_numbers=id_numbers)
+        except ValueError as exc:
+            raise InputError(Problem(self.label, None, None, f"cannot write: {exc}")) from None
+        write_atomically(self.path, text.encode("utf-8"), label=self.label)
+
+
+def write_atomically(path: Path, data: bytes, *, label: str = "") -> None:
+    """Write ``data`` to ``path`` by a synced temporary file renamed over it."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        dir_fd = os.open(path.parent if str(path.parent) else ".", os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise InputError(Problem(label or str(path), None, None, f"cannot write: {exc.strerror or exc}")) from None

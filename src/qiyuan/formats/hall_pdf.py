@@ -1,0 +1,356 @@
+"""Printouts for the tournament hall (赛场张贴): A4 PDF, legible at arm's length.
+
+* ``pairings`` — a round's pairing list by board (台次): each player's draw number, name,
+  score before the round, rating, who opens (先), the result once entered; then the
+  players without a game and why.  With ``alphabetical`` a second list follows, by name
+  in pinyin order (for the notice board: find your name, read your board);
+* ``slips`` — result slips to cut (one per board, eight to a page): event, round, board,
+  both players, boxes for the result and lines for both players' and the arbiter's
+  signatures;
+* ``standings`` — the standings after any round with the tie-breaks 辅分一…七, and each
+  prize category ranked on its own;
+* ``crosstable`` — the wall chart (交叉表), A4 landscape: per player every round's
+  opponent, role and result, the score and the place.
+
+The CJK font is embedded (a subset: only the characters used; ``formats.pdf_font``), so the
+PDF reads the same on any machine.
+"""
+
+from __future__ import annotations
+
+import io
+
+from qiyuan.errors import InputError, problem
+from qiyuan.formats.pdf_font import FONT, font_name
+from qiyuan.tournament.model import Tournament
+from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
+
+WHATS = ("pairings", "slips", "standings", "crosstable")
+
+#: why a player has no game, as the hall reads it
+UNPAIRED_ZH = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "缺席", "withdrawn": "退赛"}
+assert set(UNPAIRED_ZH) == set(UNPAIRED)
+_RESULT_ZH = {"": "", "1-0": "1 : 0", "0-1": "0 : 1", "½-½": "½ : ½", "+-": "+ : −", "-+": "− : +", "--": "− : −"}
+
+
+def document(t: Tournament, what: str, *, round_no: int | None = None, after: int | None = None,
+             alphabetical: bool = False) -> bytes:
+    """The PDF of one printout (``what``: pairings, slips, standings, crosstable)."""
+    from qiyuan.tournament.state import rounds_paired
+
+    faults = []
+    if what not in WHATS:
+        faults.append(problem("unknown printout {what!r}: choose one of {choices}", what=what,
+                              choices=", ".join(WHATS)))
+    paired = rounds_paired(t)
+    if what in ("pairings", "slips"):
+        rnd = round_no or paired
+        if not 1 <= rnd <= max(paired, rounds_with_cells(t)):
+            faults.append(problem("round {round} is not paired ({paired} rounds are)", round=rnd, paired=paired))
+    if after is not None and not 0 <= after <= rounds_with_cells(t):
+        faults.append(problem("--after {after}: the event has rounds 1..{last}", after=after,
+                              last=rounds_with_cells(t)))
+    if faults:
+        raise InputError(faults)
+    font_name()
+    if what == "pairings":
+        return _pairings(t, pairing_sheet(t, rnd), alphabetical)
+    if what == "slips":
+        return _slips(t, pairing_sheet(t, rnd))
+    if what == "standings":
+        return _standings(t, after)
+    return _crosstable(t)
+
+
+# -- layout helpers -------------------------------------------------------------------------------------
+
+
+def _styles():
+    from reportlab.lib.styles import ParagraphStyle
+
+    return {
+        "title": ParagraphStyle("title", fontName=FONT, fontSize=18, leading=24, spaceAfter=4),
+        "sub": ParagraphStyle("sub", fontName=FONT, fontSize=12, leading=16, spaceAfter=8),
+        "head": ParagraphStyle("head", fontName=FONT, fontSize=14, leading=20, spaceBefore=10, spaceAfter=4),
+        "small": ParagraphStyle("small", fontName=FONT, fontSize=9, leading=12),
+    }
+
+
+def _doc(buf: io.BytesIO, t: Tournament, title: str, *, landscape: bool = False):
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.pagesizes import landscape as turned
+    from reportlab.lib.units import mm
+    from reportlab.platypus import SimpleDocTemplate
+
+    size = turned(A4) if landscape else A4
+
+    def footer(canvas, doc):
+        canvas.saveState()
+        canvas.setFont(FONT, 8)
+        canvas.drawString(12 * mm, 8 * mm, f"{t.name} · {title}")
+        canvas.drawRightString(size[0] - 12 * mm, 8 * mm, f"第 {doc.page} 页")
+        canvas.restoreState()
+
+    doc = SimpleDocTemplate(buf, pagesize=size, leftMargin=12 * mm, rightMargin=12 * mm, topMargin=12 * mm,
+                            bottomMargin=14 * mm, title=f"{t.name} {title}", author="qiyuan",
+                            initialFontName=FONT)
+    return doc, footer
+
+
+def _table(rows: list[list[str]], widths: list[float], *, size: float = 12, head_rows: int = 1,
+           align_left: tuple[int, ...] = ()):
+    from reportlab.lib import colors
+    from reportlab.platypus import Table, TableStyle
+
+    table = Table(rows, colWidths=widths, repeatRows=head_rows)
+    style = [
+        ("FONT", (0, 0), (-1, -1), FONT, size),
+        ("LEADING", (0, 0), (-1, -1), size * 1.25),
+        ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
+        ("BACKGROUND", (0, 0), (-1, head_rows - 1), colors.Color(0.88, 0.88, 0.88)),
+        ("TOPPADDING", (0, 0), (-1, -1), 3),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+    ]
+    for col in align_left:
+        style.append(("ALIGN", (col, head_rows), (col, -1), "LEFT"))
+    for i in range(head_rows, len(rows)):
+        if (i - head_rows) % 2:
+            style.append(("BACKGROUND", (0, i), (-1, i), colors.Color(0.96, 0.96, 0.96)))
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def _event_line(t: Tournament) -> str:
+    parts = [t.city, t.start_date.isoformat() if t.start_date else "",
+             f"裁判长 {t.chief_arbiter}" if t.chief_arbiter else ""]
+    return " · ".join(p for p in parts if p)
+
+
+def _rating(r: int | None) -> str:
+    return "" if r is None else str(r)
+
+
+# -- pairing lists -------------------------------------------------------------------------------------
+
+
+def pinyin_key(name: str) -> tuple[str, str]:
+    """Sort key of a name by its pinyin (拼音顺序), then by the characters."""
+    from pypinyin import Style, lazy_pinyin
+
+    return (" ".join(lazy_pinyin(name, style=Style.TONE3)).lower(), name)
+
+
+def _pairings(t: Tournament, sheet: PairingSheet, alphabetical: bool) -> bytes:
+    from reportlab.lib.units import mm
+    from reportlab.platypus import PageBreak, Paragraph
+
+    st = _styles()
+    buf = io.BytesIO()
+    title = f"第 {sheet.round} 轮对阵表"
+    doc, footer = _doc(buf, t, title)
+    story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t)}", st["sub"])]
+    rows = [["台次", "签号", "先手（假先）", "积分", "等级分", "结果", "签号", "后手", "积分", "等级分"]]
+    for b in sheet.boards:
+        rows.append([str(b.board), str(b.opener.number), b.opener.name, plain(b.opener.score),
+                     _rating(b.opener.rating), _RESULT_ZH.get(b.result, b.result), str(b.other.number),
+                     b.other.name, plain(b.other.score), _rating(b.other.rating)])
+    widths = [w * mm for w in (13, 13, 38, 13, 17, 20, 13, 38, 13, 17)]
+    story.append(_table(rows, widths, align_left=(2, 7)))
+    if not sheet.boards or all(b.known_opener for b in sheet.boards):
+        story.append(Paragraph("先手 = 假先，先行；积分 = 本轮前积分", st["small"]))
+    if sheet.unpaired:
+        story.append(Paragraph("本轮无对局", st["head"]))
+        rows = [["签号", "姓名", "积分", "等级分", "说明"]]
+        rows += [[str(u.seat.number), u.seat.name, plain(u.seat.score), _rating(u.seat.rating),
+                  UNPAIRED_ZH[u.why]] for u in sheet.unpaired]
+        story.append(_table(rows, [w * mm for w in (15, 45, 15, 20, 50)], align_left=(1,)))
+    if alphabetical:
+        story += [PageBreak(), Paragraph(t.name, st["title"]),
+                  Paragraph(f"第 {sheet.round} 轮对阵表（按姓名拼音排列）", st["sub"])]
+        entries = []
+        for b in sheet.boards:
+            entries.append((b.opener, str(b.board), "先", f"{b.other.number} {b.other.name}"))
+            entries.append((b.other, str(b.board), "后", f"{b.opener.number} {b.opener.name}"))
+        entries += [(u.seat, "", "", UNPAIRED_ZH[u.why]) for u in sheet.unpaired]
+        entries.sort(key=lambda x: pinyin_key(x[0].name))
+        rows = [["姓名", "签号", "台次", "先/后", "对手", "积分"]]
+        rows += [[s.name, str(s.number), board, role, other, plain(s.score)] for s, board, role, other in entries]
+        story.append(_table(rows, [w * mm for w in (42, 15, 15, 15, 72, 16)], align_left=(0, 4)))
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buf.getvalue()
+
+
+# -- result slips --------------------------------------------------------------------------------------
+
+
+def _slips(t: Tournament, sheet: PairingSheet) -> bytes:
+    """Eight slips to an A4 page (2 × 4), cut along the dashed lines."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen.canvas import Canvas
+
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=A4, initialFontName=FONT)
+    c.setTitle(f"{t.name} 第 {sheet.round} 轮记录单")
+    width, height = A4
+    cols, rows_per_page = 2, 4
+    w, h = width / cols, height / rows_per_page
+    for i, b in enumerate(sheet.boards):
+        k = i % (cols * rows_per_page)
+        if i and k == 0:
+            c.showPage()
+        if k == 0:
+            _cut_lines(c, width, height, cols, rows_per_page)
+        x0 = (k % cols) * w
+        y0 = height - (k // cols + 1) * h
+        _slip(c, t, sheet.round, b, x0 + 6 * mm, y0 + 6 * mm, w - 12 * mm, h - 12 * mm)
+    if not sheet.boards:
+        c.setFont(FONT, 14)
+        c.drawString(20 * mm, height - 30 * mm, f"{t.name} 第 {sheet.round} 轮：没有对局")
+    c.save()
+    return buf.getvalue()
+
+
+def _cut_lines(c, width: float, height: float, cols: int, rows: int) -> None:
+    c.saveState()
+    c.setDash(4, 4)
+    c.setLineWidth(0.4)
+    for j in range(1, cols):
+        c.line(width * j / cols, 0, width * j / cols, height)
+    for j in range(1, rows):
+        c.line(0, height * j / rows, width, height * j / rows)
+    c.restoreState()
+
+
+def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float) -> None:
+    from reportlab.lib.units import mm
+
+    top = y + h
+    c.setFont(FONT, 9)
+    c.drawString(x, top - 4 * mm, _fit(t.name, 9, w))
+    c.setFont(FONT, 15)
+    c.drawString(x, top - 12 * mm, f"第 {rnd} 轮　第 {b.board} 台")
+    c.setFont(FONT, 9)
+    c.drawRightString(x + w, top - 12 * mm, "对局记录单")
+    line_y = top - 22 * mm
+    for label, seat in (("先手", b.opener), ("后手", b.other)):
+        c.setFont(FONT, 10)
+        c.drawString(x, line_y, label)
+        c.setFont(FONT, 14)
+        c.drawString(x + 11 * mm, line_y, _fit(f"{seat.number}  {seat.name}", 14, w - 40 * mm))
+        c.setFont(FONT, 9)
+        c.drawRightString(x + w, line_y, f"积分 {plain(seat.score)}　等级分 {_rating(seat.rating) or '—'}")
+        line_y -= 9 * mm
+    c.setFont(FONT, 11)
+    boxes = ["先手胜", "和棋", "后手胜"]
+    bx = x
+    for label in boxes:
+        c.rect(bx, line_y - 1 * mm, 4.5 * mm, 4.5 * mm)
+        c.drawString(bx + 6.5 * mm, line_y, label)
+        bx += w / 3
+    line_y -= 13 * mm
+    c.setFont(FONT, 9)
+    third = w / 3
+    for j, who in enumerate(("先手签名", "后手签名", "裁判签名")):
+        lx = x + j * third
+        c.line(lx, line_y, lx + third - 4 * mm, line_y)
+        c.drawString(lx, line_y - 4 * mm, who)
+
+
+def _fit(text: str, size: float, width: float) -> str:
+    """``text`` cut (with …) to fit ``width`` points at ``size``."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    if stringWidth(text, FONT, size) <= width:
+        return text
+    while text and stringWidth(text + "…", FONT, size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+# -- standings ------------------------------------------------------------------------------------------
+
+
+def _standings(t: Tournament, after: int | None) -> bytes:
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph
+
+    from qiyuan.tournament import categories as cat
+    from qiyuan.tournament.eventfile import event_format
+    from qiyuan.tournament.sheets import as_of
+    from qiyuan.tournament.standings import TIEBREAK_NAMES, standings
+    from qiyuan.tournament.state import rounds_paired
+
+    last = after if after is not None else rounds_paired(t)
+    shown = as_of(t, last)
+    st = _styles()
+    buf = io.BytesIO()
+    title = f"第 {last} 轮后名次" if last else "名次"
+    doc, footer = _doc(buf, t, title, landscape=True)
+    story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t)}", st["sub"])]
+    fmt = event_format(t)
+    rows = standings(shown)
+    by = {e.number: e for e in shown.entrants}
+    head = ["名次", "签号", "姓名", "所属单位", "等级分", "积分", *TIEBREAK_NAMES]
+    widths = [w * mm for w in (14, 14, 36, 48, 17, 15, *([19] * 7))]
+
+    def line(place: int, r) -> list[str]:
+        e = by[r.number]
+        return [str(place), str(r.number), r.name, _fit(e.federation, 10, 46 * mm), _rating(e.rating),
+                plain(r.score), *[plain(x) for x in r.tiebreaks]]
+
+    if fmt != "swiss" and fmt not in ("round_robin", "double_round_robin"):
+        story.append(Paragraph("此赛制的名次见成绩表（淘汰赛、对抗赛、团体赛不用辅分）；下表为积分与辅分。", st["small"]))
+    story.append(_table([head] + [line(r.rank, r) for r in rows], widths, size=11, align_left=(2, 3)))
+    for c in cat.categories(t):
+        story.append(Paragraph(c.label(), st["head"]))
+        ranked = cat.ranked(shown, c, rows)
+        if ranked:
+            story.append(_table([head] + [line(place, r) for place, r in ranked], widths, size=11,
+                                align_left=(2, 3)))
+        else:
+            story.append(Paragraph("（无）", st["small"]))
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buf.getvalue()
+
+
+# -- crosstable -----------------------------------------------------------------------------------------
+
+
+def _crosstable(t: Tournament) -> bytes:
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph
+
+    from qiyuan.formats.report_xlsx import cell_text
+    from qiyuan.tournament.scoring import score
+    from qiyuan.tournament.standings import final_places
+
+    st = _styles()
+    buf = io.BytesIO()
+    doc, footer = _doc(buf, t, "交叉表", landscape=True)
+    from qiyuan.tournament.sheets import as_of
+    from qiyuan.tournament.state import rounds_paired
+
+    n = rounds_paired(t)
+    t = as_of(t, n)  # a next round's excuse already entered is not shown yet
+    ranks = final_places(t) if t.entrants and n else {}
+    story = [Paragraph(t.name, st["title"]), Paragraph(f"交叉表（{n} 轮）　{_event_line(t)}", st["sub"])]
+    head = ["签号", "姓名", "等级分", *[f"第{r}轮" for r in range(1, n + 1)], "积分", "名次"]
+    rows = [head]
+    for e in t.entrants:
+        cells = [cell_text(c) for c in e.rounds] + [""] * (n - len(e.rounds))
+        name = e.name + ("（退赛）" if e.withdrawn_after is not None else "")
+        rows.append([str(e.number), name, _rating(e.rating), *cells, plain(score(e, t.points)),
+                     str(ranks.get(e.number, ""))])
+    usable = 273 * mm
+    fixed = (13 + 40 + 16 + 14 + 13) * mm
+    cell = max(10 * mm, min(22 * mm, (usable - fixed) / max(n, 1)))
+    size = 11 if cell >= 16 * mm else 9 if cell >= 12 * mm else 7.5
+    widths = [13 * mm, 40 * mm, 16 * mm, *([cell] * n), 14 * mm, 13 * mm]
+    story.append(_table(rows, widths, size=size, align_left=(1,)))
+    story.append(Paragraph("12先1：对手签号 12，本方先手（假先），胜；后 = 后手；½ 和，0 负；+ / − 未对弈判胜 / 判负；"
+                           "轮空 编排轮空；请假½ / 请假1 请假计半分 / 全分；缺席 计 0 分", st["small"]))
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buf.getvalue()

@@ -1,0 +1,281 @@
+"""The arbiter's use cases (裁判长的操作): one function per thing an arbiter does.
+
+The command line (``qiyuan event …``) and the desk call these same functions; they
+only turn their input into the arguments and the outcome into lines or a page.
+Each function
+
+1. opens the event's storage for a change (``EventStore.change``): the store takes
+   its lock (an exclusive file lock beside the TRF file; a row lock in one
+   transaction at the desk) and reads the event;
+2. calls the tournament core (:mod:`qiyuan.tournament.eventfile`), which checks
+   everything and refuses with every problem at once (``EventError``,
+   ``EventInputError`` — ``qiyuan.errors`` types, problems as data);
+3. on success the store writes the event (atomically) and its audit entry, once;
+   on a refusal nothing is written;
+4. returns a plain outcome.
+
+Pure: no file, database or clock of its own — the store and ``today`` come from the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Protocol
+
+from qiyuan.tournament import categories as cat
+from qiyuan.tournament import eventfile as ev
+from qiyuan.tournament import keepapart
+from qiyuan.tournament.errors import EventError, problem
+from qiyuan.tournament.model import Entrant, Tournament
+from qiyuan.tournament.state import rounds_paired, unfinished_boards
+
+
+@dataclass
+class Change:
+    """An event open for one change: the tournament to change, and the audit entry's details."""
+
+    t: Tournament
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+class EventStore(Protocol):
+    """Where an event lives: the command line's TRF file, or the desk's database row."""
+
+    #: how refusals name the event (a file name, an event code)
+    label: str
+
+    def read(self) -> Tournament:
+        """The event as it stands (no lock: for showing, printing, the standings)."""
+
+    def create(self, t: Tournament, actor: object, **detail: Any) -> None:
+        """Store a new event (refused if one is there already)."""
+
+    def change(self, actor: object, action: str, **detail: Any) -> AbstractContextManager[Change]:
+        """Lock the event, read it, yield it; on a normal exit write it and one audit entry
+        ``event.<action>`` with ``detail`` (plus what the use case added); on an exception
+        write nothing and unlock."""
+
+
+#: the actions of an event's audit trail (``event.<action>``), in the order of an event
+ACTIONS = ("create", "add_player", "draw", "pair", "set_pairing", "override", "undo_round", "results", "withdraw",
+           "reinstate", "excuse", "keep_apart", "categories", "details", "finish", "reopen")
+
+
+# -- outcomes -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerAdded:
+    number: int
+    name: str
+    late_rounds: int  # rounds already paired, in which he is absent
+    team: str = ""
+    board: int | None = None
+
+
+@dataclass(frozen=True)
+class NumbersDrawn:
+    how: str  # the XQD line: "lot seed 20260501" or "given 3 1 2 …"
+    order: list[tuple[int, str]]  # (new number, name)
+
+
+@dataclass(frozen=True)
+class ResultsEntered:
+    round: int
+    entered: list[ev.Entered]
+    open_boards: list[tuple[int, int]]
+    forced_over: list[int]  # later rounds paired on the old scores (changed with force)
+
+
+@dataclass(frozen=True)
+class RoundSet:
+    round: int
+    boards: list[tuple[int, int]]
+    bye: int | None
+
+
+# -- the use cases --------------------------------------------------------------------------
+
+
+def new_event(store: EventStore, actor: object, name: str, **fields: Any) -> Tournament:
+    """Start an event (``fields``: format, rounds, dates, city, time control, arbiters, boards)."""
+    t = ev.new_event(name, **fields)
+    store.create(t, actor, format=ev.event_format(t), rounds=t.rounds_planned)
+    return t
+
+
+def add_player(store: EventStore, actor: object, entrant: Entrant, *, team: str = "",
+               today: date | None = None) -> PlayerAdded:
+    """Enter a player (a late entry after round 1: absent in the rounds already paired); in a team
+    event on the next board of ``team``."""
+    from qiyuan.tournament.teams import join_team
+
+    with store.change(actor, "add_player", name=entrant.name, player_id=entrant.player_id) as ch:
+        t = ch.t
+        is_team = ev.event_format(t) == "team"
+        if is_team != bool(team.strip()):
+            raise EventError(problem("a team event needs --team NAME for every player") if is_team else
+                             problem("--team goes with a team event; this one is {format}",
+                                     format=ev.event_format(t)))
+        e = ev.add_player(t, entrant, today=today)
+        if is_team:
+            joined = join_team(t, team, e.number)
+            ch.detail.update(team=joined.name)
+            return PlayerAdded(e.number, e.name, len(e.rounds), joined.name, len(joined.members))
+        ch.detail.update(number=e.number)
+        return PlayerAdded(e.number, e.name, len(e.rounds))
+
+
+def draw_numbers(store: EventStore, actor: object, *, seed: int | None = None, order: list[int] | None = None,
+                 by_rating: bool = False) -> NumbersDrawn:
+    """Fix the draw numbers (抽签): by lot (the seed is kept), as given, or by rating (highest first)."""
+    with store.change(actor, "draw") as ch:
+        t = ch.t
+        if by_rating:
+            order = [e.number for e in sorted(t.entrants, key=lambda e: (-(e.rating or 0), e.name))]
+        ev.draw_numbers(t, seed=seed, order=order)
+        how = t.extra["XQD"][0]
+        ch.detail.update(how=how)
+        return NumbersDrawn(how, [(e.number, e.name) for e in t.entrants])
+
+
+def pair(store: EventStore, actor: object, *, explain: bool = False) -> ev.RoundPairing:
+    """Pair the next round (编排) by the event's format and write it."""
+    with store.change(actor, "pair") as ch:
+        pairing = ev.pair_next(ch.t, explain=explain)
+        ch.detail.update(round=pairing.number, boards=len(pairing.boards), notes=[str(n) for n in pairing.notes])
+        return pairing
+
+
+def set_pairing(store: EventStore, actor: object, rnd: int, boards: list[tuple[int, int]],
+                bye: int | None) -> RoundSet:
+    """Pair a round by hand (the next one, or the last one while it has no result), checked
+    against the hard rules (法则一)."""
+    with store.change(actor, "set_pairing", round=rnd, boards=boards, bye=bye) as ch:
+        ev.set_pairing(ch.t, rnd, boards, bye)
+        return RoundSet(rnd, boards, bye)
+
+
+def override_board(store: EventStore, actor: object, rnd: int, a: int, b: int) -> RoundSet:
+    """Swap two players of the last round paired (one board's opener and other, or the places
+    of two players on different boards or the bye), checked against the hard rules."""
+    with store.change(actor, "override", round=rnd, players=[a, b]) as ch:
+        boards, bye = ev.swap_players(ch.t, rnd, a, b)
+        return RoundSet(rnd, boards, bye)
+
+
+def undo_round(store: EventStore, actor: object, rnd: int | None = None) -> int:
+    """Undo the last round paired (no result yet), to pair it again; returns its number."""
+    with store.change(actor, "undo_round") as ch:
+        paired = rounds_paired(ch.t)
+        if rnd is None:
+            if not paired:
+                raise EventError(problem("no round is paired yet"))
+            rnd = paired
+        ev.clear_round(ch.t, rnd)
+        ch.detail.update(round=rnd)
+        return rnd
+
+
+def enter_results(store: EventStore, actor: object, rnd: int, items: Iterable[tuple[int, str]], *,
+                  force: bool = False) -> ResultsEntered:
+    """Enter (or clear, with a blank result) results of round ``rnd``, each ``(player, result
+    from his side)``: all checked first, nothing saved if any is refused."""
+    items = list(items)
+    with store.change(actor, "results", round=rnd, results=[list(i) for i in items], force=force) as ch:
+        entered = ev.enter_results(ch.t, rnd, items, force=force)
+        paired = rounds_paired(ch.t)
+        forced = list(range(rnd + 1, paired + 1)) if force else []
+        return ResultsEntered(rnd, entered, unfinished_boards(ch.t, rnd), forced)
+
+
+def withdraw(store: EventStore, actor: object, number: int, after: int | None = None) -> int:
+    """Withdraw a player (退赛) after round ``after`` (default: the rounds paired)."""
+    with store.change(actor, "withdraw", number=number) as ch:
+        done = ev.withdraw(ch.t, number, after)
+        ch.detail.update(after=done)
+        return done
+
+
+def reinstate(store: EventStore, actor: object, number: int) -> int:
+    """Undo a withdrawal; returns the round from which he is paired again."""
+    with store.change(actor, "reinstate", number=number) as ch:
+        return ev.reinstate(ch.t, number)
+
+
+def excuse(store: EventStore, actor: object, number: int, rounds: int | Iterable[int] | None,
+           kind: str = "Z") -> list[int]:
+    """Excuse a player (请假) from any rounds not yet paired (None: the next one): ``Z`` 0 points,
+    ``H`` half, ``F`` full."""
+    rounds = [rounds] if isinstance(rounds, int) else None if rounds is None else list(rounds)
+    with store.change(actor, "excuse", number=number, rounds=rounds, kind=kind) as ch:
+        return ev.excuse(ch.t, number, rounds, kind)
+
+
+def keep_apart(store: EventStore, actor: object, kind: str, rounds: int) -> dict[str, int]:
+    """Keep players of one association, club or family apart in the first ``rounds`` rounds (0: off)."""
+    with store.change(actor, "keep_apart", kind=kind, rounds=rounds) as ch:
+        if rounds and rounds_paired(ch.t) >= rounds:
+            raise EventError(problem("rounds 1-{rounds} are already paired: the rule would change nothing",
+                                     rounds=rounds))
+        return keepapart.set_rule(ch.t, kind, rounds)
+
+
+def set_categories(store: EventStore, actor: object, keys: list[str]) -> list[cat.Category]:
+    """Name the event's prize categories (women, U8…U18, rating bands)."""
+    with store.change(actor, "categories", categories=keys) as ch:
+        return cat.set_categories(ch.t, keys)
+
+
+def edit_details(store: EventStore, actor: object, *, row: dict[str, Any] | None = None, **fields: Any) -> None:
+    """Change what the report says about the event: ``name``, ``start``, ``end``, ``city``,
+    ``time_control``, ``chief_arbiter``, ``arbiters`` (each only when given); ``row``: the
+    store's own fields of the event (the desk's organiser, host, organiser level)."""
+    extra = {"row": row} if row is not None else {}
+    with store.change(actor, "details", **fields, **extra) as ch:
+        _details(ch.t, **fields)
+
+
+def _details(t: Tournament, *, name: str | None = None, start: date | None = None, end: date | None = None,
+             city: str | None = None, time_control: str | None = None, chief_arbiter: str | None = None,
+             arbiters: list[str] | None = None, **_row: Any) -> None:
+    faults = []
+    if name is not None and not name.strip():
+        faults.append(problem("the event needs a name"))
+    first, last = start if start is not None else t.start_date, end if end is not None else t.end_date
+    if first and last and last < first:
+        faults.append(problem("the event ends ({end}) before it starts ({start})", end=last.isoformat(),
+                              start=first.isoformat()))
+    if any("," in a for a in [chief_arbiter or "", *(arbiters or [])]):
+        faults.append(problem("an arbiter's name must not contain a comma"))
+    if faults:
+        raise EventError(faults)
+    if name is not None:
+        t.name = name.strip()
+    if start is not None:
+        t.start_date = start
+    if end is not None:
+        t.end_date = end
+    if city is not None:
+        t.city = city
+    if time_control is not None:
+        t.time_control = time_control
+    if chief_arbiter is not None:
+        t.chief_arbiter = chief_arbiter
+    if arbiters is not None:
+        t.deputy_arbiters = list(arbiters)
+
+
+def finish(store: EventStore, actor: object) -> None:
+    """Declare the event finished (every result in): no change until it is reopened."""
+    with store.change(actor, "finish") as ch:
+        ev.finish(ch.t)
+
+
+def reopen(store: EventStore, actor: object) -> None:
+    """Reopen a finished event (to correct it)."""
+    with store.change(actor, "reopen") as ch:
+        ev.reopen(ch.t)

@@ -1,0 +1,134 @@
+"""Prize categories inside an event (组别奖): women, age groups, rating bands.
+
+Each category ranks its members in the event's own order (score, then the
+tie-breaks); players tied overall share their category place too.  The
+arbiter names them once (``XQP`` lines of the event file):
+
+* ``women`` — the players entered as women (``w``);
+* ``U8`` … ``U18`` (any ``U`` + age) — born in the event's year minus the age or later
+  (U12 of a 2026 event: born in 2014 or later), by the birth date entered; a player
+  without one is in no age group;
+* ``rating 1800-1999`` (both ends included), ``rating -1799``, ``rating 2200-`` — by the
+  rating entered for the event; unrated players are in no band.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from qiyuan.tournament.errors import EventInputError, problem
+from qiyuan.tournament.model import Entrant, Tournament
+
+_AGE = re.compile(r"[Uu](\d{1,2})")
+_BAND = re.compile(r"rating\s*(\d{0,4})\s*-\s*(\d{0,4})", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    """One prize category: its key as written (``women``, ``U12``, ``rating 1800-1999``)."""
+
+    key: str
+    kind: str  # "women" | "age" | "rating"
+    age: int | None = None
+    low: int | None = None
+    high: int | None = None
+
+    def label(self) -> str:
+        """How the printouts name it (Chinese, the federation's word)."""
+        if self.kind == "women":
+            return "女子组"
+        if self.kind == "age":
+            return f"U{self.age}组"
+        if self.low is not None and self.high is not None:
+            return f"等级分{self.low}-{self.high}组"
+        return f"等级分{self.low}以上组" if self.low is not None else f"等级分{self.high}以下组"
+
+
+def parse(text: str) -> Category:
+    """A category from its key; ``EventInputError`` for one that is none."""
+    s = " ".join(text.split())
+    if s.lower() in ("women", "woman", "w", "女子", "女"):
+        return Category("women", "women")
+    if m := _AGE.fullmatch(s):
+        age = int(m[1])
+        if 4 <= age <= 25:
+            return Category(f"U{age}", "age", age=age)
+    if (m := _BAND.fullmatch(s)) and (m[1] or m[2]):
+        low, high = (int(m[1]) if m[1] else None), (int(m[2]) if m[2] else None)
+        if low is None or high is None or low <= high:
+            key = f"rating {low if low is not None else ''}-{high if high is not None else ''}"
+            return Category(key, "rating", low=low, high=high)
+    raise EventInputError(problem("unknown prize category {category!r}: write women, U8 … U18 (any U + age 4-25), "
+                                  "or a rating band like 'rating 1800-1999', 'rating -1799', 'rating 2200-'",
+                                  category=text))
+
+
+def categories(t: Tournament) -> list[Category]:
+    """The event's prize categories, in the order the arbiter named them."""
+    out = []
+    for line in t.extra.get("XQP", []):
+        try:
+            out.append(parse(line))
+        except EventInputError:
+            continue  # a line another version wrote: ignored, kept in the file
+    return out
+
+
+def set_categories(t: Tournament, keys: list[str]) -> list[Category]:
+    """Name the event's prize categories (replacing the old ones; none removes them)."""
+    faults, cats = [], []
+    for key in keys:
+        try:
+            cats.append(parse(key))
+        except EventInputError as exc:
+            faults += exc.problems
+    if any(c.kind == "age" for c in cats) and event_year(t) is None:
+        faults.append(problem("age groups need the event's dates (set --start)"))
+    if faults:
+        raise EventInputError(faults)
+    unique = list(dict.fromkeys(cats))
+    if unique:
+        t.extra["XQP"] = [c.key for c in unique]
+    else:
+        t.extra.pop("XQP", None)
+    return unique
+
+
+def event_year(t: Tournament) -> int | None:
+    d = t.start_date or t.end_date
+    return d.year if d else None
+
+
+def birth_year(e: Entrant) -> int | None:
+    m = re.match(r"\s*(\d{4})", e.birth)
+    return int(m[1]) if m else None
+
+
+def belongs(e: Entrant, c: Category, year: int | None) -> bool:
+    """Is ``e`` in category ``c`` (``year``: the event's)?"""
+    if c.kind == "women":
+        return e.sex == "w"
+    if c.kind == "age":
+        born = birth_year(e)
+        return born is not None and year is not None and born >= year - (c.age or 0)
+    if e.rating is None:
+        return False
+    return (c.low is None or e.rating >= c.low) and (c.high is None or e.rating <= c.high)
+
+
+def ranked(t: Tournament, c: Category, rows: list) -> list[tuple[int, object]]:
+    """The members' rows of the overall standings ``rows`` (ranked, each with ``rank`` and
+    ``number``) with their place in the category: ``[(place, row), …]``."""
+    year = event_year(t)
+    by = {e.number: e for e in t.entrants}
+    out: list[tuple[int, object]] = []
+    last_rank = None
+    for row in rows:
+        e = by.get(row.number)
+        if e is None or not belongs(e, c, year):
+            continue
+        place = out[-1][0] if out and row.rank == last_rank else len(out) + 1
+        out.append((place, row))
+        last_rank = row.rank
+    return out

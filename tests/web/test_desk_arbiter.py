@@ -1,0 +1,129 @@
+"""The desk calls the arbiter's use cases: new actions (override, reinstate, excuse ranges, keep
+apart, categories, finish), printouts, one audit entry per action, refusals translated."""
+
+from __future__ import annotations
+
+import pytest
+
+from qiyuan.formats.trf import read_trf
+from qiyuan.office.audit.models import AuditLog
+from qiyuan.office.events.models import LiveEvent
+
+NAMES = ["张一", "李二", "王三", "赵四", "钱五", "孙六"]
+
+
+@pytest.fixture
+def desk(staff, login):
+    c = login(staff["arbiter"])
+    c.post("/desk/events/new/", {"code": "open-2026", "name": "2026年公开赛", "fmt": "swiss", "rounds": 4,
+                                 "start": "2026-05-01"})
+    for i, name in enumerate(NAMES):
+        c.post("/desk/events/open-2026/players/", {"name": name, "sex": "mw"[i % 2], "rating": 2000 - 10 * i,
+                                                   "association": "北京" if i < 3 else "上海",
+                                                   "birth": f"{2012 + i % 3}-01-01"})
+    return c
+
+
+def t():
+    return read_trf(LiveEvent.objects.get(code="open-2026").trf_text)
+
+
+def messages_of(c) -> list[str]:
+    return [str(m) for m in c.get("/desk/events/open-2026/").context["messages"]]
+
+
+def test_each_action_writes_one_audit_entry_and_keeps_the_old_text(desk):
+    before = AuditLog.objects.count()
+    versions = LiveEvent.objects.get(code="open-2026").versions.count()
+    desk.post("/desk/events/open-2026/pair/")
+    assert AuditLog.objects.count() == before + 1
+    assert AuditLog.objects.filter(action="event.pair").get().detail["round"] == 1
+    assert LiveEvent.objects.get(code="open-2026").versions.count() == versions + 1
+    desk.post("/desk/events/open-2026/pair/")  # refused: round 1 has no results
+    assert AuditLog.objects.count() == before + 1
+    assert any("第1轮还有台次没有结果" in m for m in messages_of(desk))
+
+
+def test_keep_apart_and_categories_at_the_desk(desk):
+    desk.post("/desk/events/open-2026/keep-apart/", {"by": "association", "rounds": 1})
+    desk.post("/desk/events/open-2026/categories/", {"categories": "women\nU13\nrating -1979"})
+    desk.post("/desk/events/open-2026/pair/")
+    e = t()
+    assert e.extra["XQA"] == ["association 1"] and e.extra["XQP"] == ["women", "U13", "rating -1979"]
+    for x in e.entrants:
+        assert x.federation != e.entrants[x.rounds[0].opponent - 1].federation
+    desk.post("/desk/events/open-2026/categories/", {"categories": "U99"})
+    assert any("无法识别的组别" in m for m in messages_of(desk))
+
+
+def test_override_reinstate_excuse_range_and_finish_at_the_desk(desk):
+    desk.post("/desk/events/open-2026/pair/")  # 1-2, 3-4, 5-6
+    desk.post("/desk/events/open-2026/override/", {"round": 1, "a": 2, "b": 3})
+    assert (t().entrants[0].rounds[0].opponent, t().entrants[1].rounds[0].opponent) == (3, 4)
+    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-3": "1", "r-2-4": "=", "r-5-6": "0"})
+    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-3": "x"})  # clear one
+    assert t().entrants[0].rounds[0].result == " "
+    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-3": "1"})
+    desk.post("/desk/events/open-2026/excuse/", {"number": 5, "rounds": "2-3", "kind": "H"})
+    assert t().entrants[4].rounds[1].result == "H" and t().entrants[4].excused == {3: "H"}
+    desk.post("/desk/events/open-2026/withdraw/", {"number": 6})
+    desk.post("/desk/events/open-2026/withdraw/", {"number": 6})
+    assert any("已于第1轮后退赛" in m for m in messages_of(desk))
+    desk.post("/desk/events/open-2026/reinstate/", {"number": 6})
+    assert t().entrants[5].withdrawn_after is None
+    for rnd in (2, 3, 4):
+        desk.post("/desk/events/open-2026/pair/")
+        boards = {f"r-{x.number}-{x.rounds[rnd - 1].opponent}": "1" for x in t().entrants
+                  if len(x.rounds) >= rnd and x.rounds[rnd - 1].colour == "b"}
+        desk.post("/desk/events/open-2026/results/", {"round": rnd, **boards})
+    desk.post("/desk/events/open-2026/finish/", {"finished": "1"})
+    assert LiveEvent.objects.get(code="open-2026").finished
+    desk.post("/desk/events/open-2026/players/", {"name": "迟到", "sex": "m"})
+    assert len(t().entrants) == 6 and any("比赛已结束" in m for m in messages_of(desk))
+    desk.post("/desk/events/open-2026/finish/", {"finished": "0"})
+    assert not LiveEvent.objects.get(code="open-2026").finished
+
+
+def test_printouts_are_pdf_with_the_cjk_font_embedded(desk):
+    desk.post("/desk/events/open-2026/pair/")
+    for what in ("pairings", "alphabetical", "slips", "standings", "crosstable"):
+        r = desk.get(f"/desk/events/open-2026/print/{what}.pdf?round=1")
+        assert r.status_code == 200 and r["Content-Type"] == "application/pdf" and r.content.startswith(b"%PDF")
+        assert b"FontFile2" in r.content and b"NotoSansCJK" in r.content, what
+    assert desk.get("/desk/events/open-2026/print/bogus.pdf").status_code == 404
+    r = desk.get("/desk/events/open-2026/print/pairings.pdf?round=3")
+    assert r.status_code == 302 and any("第3轮尚未编排" in m for m in messages_of(desk))
+
+
+def test_report_marks_unplayed_games_as_the_chosen_rule_set_says_and_names_the_desk_event(desk):
+    from io import BytesIO
+
+    from openpyxl import load_workbook
+
+    desk.post("/desk/events/open-2026/pair/")
+    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-2": "+", "r-3-4": "1", "r-5-6": "0"})
+    for rules, mark in (("cga-gomoku-2011", "2先+"), ("bjsh-gomoku-2007", "2先1*")):
+        wb = load_workbook(BytesIO(desk.get(f"/desk/events/open-2026/report.xlsx?rules={rules}").content))
+        cells = [c for row in wb["成绩"].iter_rows(values_only=True) for c in row]
+        assert mark in cells, rules
+        assert wb["竞赛报告"]["A16"].value == "赛事代码" and wb["竞赛报告"]["B16"].value == "open-2026"
+
+
+def test_the_desk_page_in_english_has_the_new_forms_translated(desk):
+    desk.get("/language/en/?next=/desk/")
+    html = desk.get("/desk/events/open-2026/").content.decode()
+    for text in ("Keep apart", "Prize categories", "Reinstate", "Excuse"):
+        assert text in html
+    desk.post("/desk/events/open-2026/pair/")
+    desk.post("/desk/events/open-2026/pair/")
+    assert any("round 1 has boards without a result" in m for m in messages_of(desk))
+
+
+def test_the_printed_round_calls_a_withdrawn_player_withdrawn_and_shows_scores_and_ratings(desk):
+    desk.post("/desk/events/open-2026/pair/")
+    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-2": "1", "r-3-4": "1", "r-5-6": "="})
+    desk.post("/desk/events/open-2026/withdraw/", {"number": 2})
+    desk.post("/desk/events/open-2026/excuse/", {"number": 4, "kind": "Z"})
+    desk.post("/desk/events/open-2026/pair/")
+    html = desk.get("/desk/events/open-2026/print/2/").content.decode()
+    assert "李二" in html and "退赛" in html and "缺席" in html and "2000" in html

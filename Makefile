@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-fast test-slow bench serve clean
+.PHONY: venv demo test test-fast test-slow bench serve screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ bench: $(STAMP)
 
 serve: $(STAMP)
 	$(VENV)/bin/qiyuan serve
+
+# The portal's screenshots in docs/img/ (both languages, 1280 px and a 375 px phone), from the browser tests.
+screenshots: $(STAMP)
+	QIYUAN_SCREENSHOTS=docs/img $(PY) -m pytest -q -p no:cacheprovider tests/web/test_screens.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .hypothesis

@@ -1,22 +1,31 @@
-"""Web load test: the portal's list and player pages on the 2,000,000-game synthetic federation.
+"""Web load test: the portal's list and player pages and the API on the 2,000,000-game synthetic federation.
 
-    python bench/bench_web.py [--home DIR] [--federation DIR] [--threads 8] [--seconds 20]
+    python bench/bench_web.py [--home DIR] [--federation DIR] [--workers 3] [--clients 12] [--seconds 20]
 
 1. Builds the office once (unless ``--home`` already holds one): the synthetic
    federation of ``bench/synth_federation.py`` imported into a CGA Gomoku list,
    every due edition published (the office benchmark's path, SQLite).
-2. Starts ``qiyuan serve --production`` on 127.0.0.1 (production settings,
-   ``QIYUAN_INSECURE_LOOPBACK=1`` relaxes only the TLS settings for plain HTTP).
-3. Warms the list pages, then runs a bounded load generator (threads, loopback
-   only, a fixed duration per scenario) and prints requests/s and latency
-   percentiles for cached list pages and for player pages.
+2. Starts ``qiyuan serve --production --workers N`` (gunicorn) on 127.0.0.1 (production settings,
+   ``QIYUAN_INSECURE_LOOPBACK=1`` relaxes only the TLS settings for plain HTTP), with a fresh shared
+   file cache.
+3. Runs a bounded load generator (client processes × threads, loopback only, a fixed duration per
+   scenario) and prints requests/s and latency percentiles per scenario:
+   * baseline: ``/api/v1/`` (the server's floor: a tiny JSON answer, no database work beyond the session);
+   * cached list pages (warmed once): the latest edition, 20 pages and 7 filter combinations;
+   * API list pages (warmed once): the same pages of ``/api/v1/…/entries``;
+   * player pages, first visit: distinct players never seen before (nothing cached);
+   * player pages, cached: the same players again (visitors' pages are cached whole).
+   The targets (issue 10): cached list pages p99 ≤ 20 ms, player pages p99 ≤ 100 ms, API list pages
+   p99 ≤ 30 ms, 0 errors, at 12 concurrent clients, 3 workers.
 4. Stops the server it started.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
+import shutil
 import random
 import secrets
 import signal
@@ -69,11 +78,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(home: Path, port: int, threads: int) -> subprocess.Popen:
+def start_server(home: Path, port: int, workers: int) -> subprocess.Popen:
     env = dict(os.environ, QIYUAN_HOME=str(home), QIYUAN_SECRET_KEY=secrets.token_urlsafe(50),
                QIYUAN_INSECURE_LOOPBACK="1")
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    proc = subprocess.Popen([str(QIYUAN), "serve", "--production", "--port", str(port), "--threads", str(threads)],
+    for k in ("DJANGO_SETTINGS_MODULE", "REDIS_URL", "QIYUAN_CACHE_DIR"):
+        env.pop(k, None)
+    shutil.rmtree(home / "var" / "cache", ignore_errors=True)  # every run starts from an empty cache
+    proc = subprocess.Popen([str(QIYUAN), "serve", "--production", "--port", str(port), "--workers", str(workers)],
                             env=env, cwd=home, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
     deadline = time.monotonic() + 120
@@ -91,7 +102,7 @@ def start_server(home: Path, port: int, threads: int) -> subprocess.Popen:
 
 def stop_server(proc: subprocess.Popen) -> None:
     if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)
+        os.kill(proc.pid, signal.SIGTERM)  # the master stops its workers gracefully
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -100,7 +111,8 @@ def stop_server(proc: subprocess.Popen) -> None:
 
 
 def sample_urls(home: Path, n_players: int, seed: int) -> tuple[list[str], list[str]]:
-    """List-page URLs (pages and filters of the latest edition) and a seeded sample of player pages."""
+    """List-page URLs (pages and filters of the latest edition) and a seeded sample of player pages
+    (``n_players`` for each player scenario: first visits and, again, cached)."""
     code = f"""
 import json, random, django
 django.setup()
@@ -111,7 +123,7 @@ lists = [base] + [base + f"?page={{p}}" for p in range(2, 21)] + [base + q for q
     "?gender=F", "?age=U16", "?age=U18", "?status=inactive", "?dan=dan", "?gender=F&page=2", "?age=U20&gender=F")]
 ids = list(EditionEntry.objects.filter(edition=ed).values_list("player__federation_id", flat=True))
 random.Random({seed}).shuffle(ids)
-print(json.dumps([lists, ["/players/" + i + "/" for i in ids[:{n_players}]]]))
+print(json.dumps([lists, ["/players/" + i + "/" for i in ids[:2 * {n_players}]]]))
 """
     env = dict(os.environ, QIYUAN_HOME=str(home), DJANGO_SETTINGS_MODULE="qiyuan.web.settings")
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True, cwd=REPO)
@@ -132,18 +144,26 @@ def fetch(url: str) -> tuple[float, int]:
     return time.perf_counter() - t, status
 
 
-def load(base: str, paths: list[str], threads: int, seconds: float, seed: int) -> dict:
-    """``threads`` clients request ``paths`` at random for ``seconds``; every latency is kept."""
+def _client_process(base: str, paths: list[str], threads: int, seconds: float, seed: int, unique: bool, out) -> None:
+    """One client process: ``threads`` clients for ``seconds`` (``unique``: each path once, in turn)."""
     latencies: list[float] = []
     errors: list[int] = []
     lock = threading.Lock()
     stop = time.monotonic() + seconds
+    queue = list(paths)
 
     def client(k: int) -> None:
         rng = random.Random(seed * 1000 + k)
         mine, bad = [], []
         while time.monotonic() < stop:
-            dt, status = fetch(base + rng.choice(paths))
+            if unique:
+                with lock:
+                    if not queue:
+                        break
+                    path = queue.pop()
+            else:
+                path = rng.choice(paths)
+            dt, status = fetch(base + path)
             mine.append(dt)
             if status != 200:
                 bad.append(status)
@@ -151,14 +171,33 @@ def load(base: str, paths: list[str], threads: int, seconds: float, seed: int) -
             latencies.extend(mine)
             errors.extend(bad)
 
-    t0 = time.perf_counter()
     workers = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(threads)]
     for w in workers:
         w.start()
     for w in workers:
         w.join(seconds + 60)
+    out.put((latencies, errors))
+
+
+def load(base: str, paths: list[str], clients: int, seconds: float, seed: int, *, processes: int = 4,
+         unique: bool = False) -> dict:
+    """``clients`` concurrent clients (spread over ``processes`` processes, so the load generator's own GIL does
+    not queue them) request ``paths`` at random — or, ``unique``, each once — for ``seconds``."""
+    processes = max(1, min(processes, clients))
+    per = [clients // processes + (1 if i < clients % processes else 0) for i in range(processes)]
+    out = multiprocessing.Queue()
+    shares = [paths[i::processes] for i in range(processes)] if unique else [paths] * processes
+    t0 = time.perf_counter()
+    procs = [multiprocessing.Process(target=_client_process, args=(base, shares[i], per[i], seconds, seed + i,
+                                                                   unique, out)) for i in range(processes)]
+    for p in procs:
+        p.start()
+    results = [out.get(timeout=seconds + 120) for _p in procs]
+    for p in procs:
+        p.join(30)
     elapsed = time.perf_counter() - t0
-    latencies.sort()
+    latencies = sorted(x for lat, _e in results for x in lat)
+    errors = [x for _l, err in results for x in err]
 
     def pct(q: float) -> float:
         return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else float("nan")
@@ -167,42 +206,76 @@ def load(base: str, paths: list[str], threads: int, seconds: float, seed: int) -
             "p99": pct(0.99), "max": latencies[-1] * 1000 if latencies else float("nan"), "errors": len(errors)}
 
 
+TARGETS = {"cached list pages": 20.0, "API list pages": 30.0, "player pages, first visit": 100.0,
+           "player pages, cached": 100.0}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--home", type=Path, default=HERE / "out" / "web-office", help="QIYUAN_HOME of the office")
     ap.add_argument("--federation", type=Path, default=HERE / "out" / "federation")
-    ap.add_argument("--threads", type=int, default=8, help="load-generator threads")
-    ap.add_argument("--server-threads", type=int, default=8)
+    ap.add_argument("--clients", type=int, default=12, help="concurrent clients")
+    ap.add_argument("--processes", type=int, default=4, help="load-generator processes the clients run in")
+    ap.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
     ap.add_argument("--seconds", type=float, default=20.0, help="duration of each scenario")
-    ap.add_argument("--players", type=int, default=500, help="distinct player pages requested")
+    ap.add_argument("--players", type=int, default=500, help="distinct player pages per player scenario")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
 
     home = args.home.resolve()
     build_office(home, args.federation.resolve())
     lists, players = sample_urls(home, args.players, args.seed)
+    first, again = players[args.players:], players[:args.players]
+    base_list = lists[0]
+    code, day = base_list.strip("/").split("/")[1:3]
+    number = _edition_number(home, code, day)
+    api = [f"/api/v1/lists/{code}/editions/{day}/{number}/entries" + ("?" + p.split("?", 1)[1] if "?" in p else "")
+           for p in lists]
     port = free_port()
-    server = start_server(home, port, args.server_threads)
+    server = start_server(home, port, args.workers)
     base = f"http://127.0.0.1:{port}"
+    run = lambda paths, **kw: load(base, paths, args.clients, args.seconds, args.seed,  # noqa: E731
+                                   processes=args.processes, **kw)
     try:
-        bad = [(p, s) for p in lists for _dt, s in [fetch(base + p)] if s != 200]  # warm the list cache
-        if bad:
-            raise SystemExit(f"list pages failed: {bad[:5]}")
+        for paths in (lists, api, again):  # warm the caches once (pages a visitor has seen are cached)
+            bad = [(p, s) for p in paths for _dt, s in [fetch(base + p)] if s != 200]
+            if bad:
+                raise SystemExit(f"pages failed: {bad[:5]}")
+        load_start = os.getloadavg()[0]
         results = {
-            "cached list pages": load(base, lists, args.threads, args.seconds, args.seed),
-            "player pages": load(base, players, args.threads, args.seconds, args.seed),
+            "baseline /api/v1/": run(["/api/v1/"]),
+            "cached list pages": run(lists),
+            "API list pages": run(api),
+            "player pages, first visit": run(first, unique=True),
+            "player pages, cached": run(again),
         }
     finally:
         stop_server(server)
-    print(f"server: qiyuan serve --production ({args.server_threads} threads), SQLite, loopback; "
-          f"client: {args.threads} threads, {args.seconds:.0f} s per scenario, {os.cpu_count()} CPU(s), "
-          f"load average at the end {os.getloadavg()[0]:.1f} (other work on the machine competes)")
-    print(f"{'scenario':<20} {'requests':>9} {'req/s':>8} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} "
-          f"{'errors':>6}")
+    print(f"server: qiyuan serve --production --workers {args.workers} (gunicorn), SQLite, file cache, loopback; "
+          f"clients: {args.clients} in {args.processes} processes, {args.seconds:.0f} s per scenario; "
+          f"{os.cpu_count()} CPU(s); load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end "
+          f"(other work on the machine competes)")
+    print(f"{'scenario':<28} {'requests':>9} {'req/s':>8} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} "
+          f"{'errors':>6}  target")
     for name, r in results.items():
-        print(f"{name:<20} {r['requests']:>9} {r['rps']:>8.1f} {r['p50']:>8.1f} {r['p90']:>8.1f} {r['p99']:>8.1f} "
-              f"{r['max']:>8.1f} {r['errors']:>6}")
+        target = TARGETS.get(name)
+        verdict = "" if target is None else (f"p99 ≤ {target:.0f} ms: " + ("met" if r["p99"] <= target and not
+                                                                              r["errors"] else "MISSED"))
+        print(f"{name:<28} {r['requests']:>9} {r['rps']:>8.1f} {r['p50']:>8.1f} {r['p90']:>8.1f} {r['p99']:>8.1f} "
+              f"{r['max']:>8.1f} {r['errors']:>6}  {verdict}")
     return 0
+
+
+def _edition_number(home: Path, code: str, day: str) -> int:
+    script = f"""
+import django
+django.setup()
+from qiyuan.office.ratings.models import Edition
+print(Edition.objects.filter(rating_list__code={code!r}, list_date={day!r}).order_by("-number").first().number)
+"""
+    env = dict(os.environ, QIYUAN_HOME=str(home), DJANGO_SETTINGS_MODULE="qiyuan.web.settings")
+    out = subprocess.run([sys.executable, "-c", script], env=env, check=True, capture_output=True, text=True, cwd=REPO)
+    return int(out.stdout.strip().splitlines()[-1])
 
 
 if __name__ == "__main__":

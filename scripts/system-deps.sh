@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# System packages the tests need: PostgreSQL (server), Debian's Chromium for
-# Playwright, CJK fonts for screenshots, poppler-utils (pdftoppm/pdffonts: the
-# hall printouts rendered to PNG) and LibreOffice Calc (the report workbook printed). Installed explicitly every time, even
-# where the machine happens to have them.
+# System packages the tests need: PostgreSQL (server), Redis (the shared cache), Debian's Chromium for
+# Playwright, CJK fonts for screenshots, poppler-utils (pdftoppm/pdffonts: the hall printouts rendered to PNG)
+# and LibreOffice Calc (the report workbook printed). Installed explicitly every time, even where the machine
+# happens to have them.
 set -euo pipefail
-PKGS=(postgresql chromium fonts-noto-cjk poppler-utils libreoffice-calc-nogui)
+PKGS=(postgresql redis-server chromium fonts-noto-cjk poppler-utils libreoffice-calc-nogui)
 if [ "$(id -u)" -ne 0 ]; then
   if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; else
     echo "system-deps: not root and no password-less sudo; assuming ${PKGS[*]} are installed" >&2

@@ -37,11 +37,19 @@ def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(scope="session")
+def _cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture(autouse=True)
-def _fresh_cache():
-    """Each test starts with an empty Django cache (rolled-back data must not be served)."""
+def _fresh_cache(settings, _cache_dir):
+    """Each test starts with an empty cache of the production kind (files, shared by processes) in a temporary
+    directory (rolled-back data must not be served; the developer's var/cache is left alone)."""
     from django.core.cache import cache
 
+    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": str(_cache_dir)}} \
+        if "Redis" not in settings.CACHES["default"]["BACKEND"] else settings.CACHES
     cache.clear()
 
 
@@ -180,6 +188,8 @@ def published(db, make_player, resident_id):
         ]:
             RatingChange.objects.create(edition=ed, player=p, event=evx, before=Decimal(before), after=Decimal(after),
                                         games=2, W=Decimal(w), We=Decimal("1.21"), K=15, delta=Decimal("11.85"),
-                                        method="per_game", explanation={"method": "per_game", "notes": [],
-                                                                        "lines": lines})
+                                        method="per_game", explanation={
+                                            "method": "per_game", "notes": [], "lines": lines, "games": 2, "W": w,
+                                            "We": "1.21", "K": 15, "delta": "11.85", "raw_delta": "11.85",
+                                            "Ro": before, "Rc": None, "N": None, "Pd": None, "ru": None})
     return {"players": players, "list": rl, "event": ev, "pending": pending, "editions": (ed1, ed2, ed2b)}

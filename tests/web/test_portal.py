@@ -143,7 +143,7 @@ def test_event_page_crosstable_rounds_standings_changes_eligibility(client, publ
     assert 'id="crosstable-table"' in html and 'id="round-3"' in html
     assert 'id="standings-table"' in html and "辅分一" in html
     assert 'id="rating-changes"' in html and "11.85" in html
-    assert "CGA Art. 5(一)" in html and "✓" in html
+    assert "第五条（一）" in html and "✓" in html
     assert_no_id_numbers(html, published["players"])
 
 
@@ -231,6 +231,6 @@ def test_calculations_without_lines_find_an_opponent_rated_under_a_merged_duplic
     html = page(client, f"/players/{b.federation_id}/")
     calc = html[html.index('id="event-2025-bj-open"'):]
     calc = calc[:calc.index("</section>")]
-    row = re.search(r'<tr><td class="num">1</td><td><a href="/players/(\w+)/">[^<]*</a></td>'
+    row = re.search(r'<tr><td class="num opt">1</td><td class="name"><a href="/players/(\w+)/">[^<]*</a></td>'
                     r'<td class="num">([^<]*)</td><td class="c">([^<]*)</td><td class="num">([^<]*)</td>', calc)
     assert row and row.groups() == (keep.federation_id, "2050", "0", "-50")

@@ -172,3 +172,90 @@ def test_refusals_and_missing_pages_are_explained(staff, login, client):
     assert r.status_code == 403 and "无权操作" in r.content.decode()
     r = client.get("/players/CN999999/")
     assert r.status_code == 404 and "找不到页面" in r.content.decode()
+
+
+# ------------------------------------------------------------------------------------------------ hostile input
+#: values no form or query parameter may turn into a 500, an echoed control character or a traceback
+HOSTILE = ["a\x00b", "\x00", "\x1b[31mred", "x\x7f\x9fy", "'; DROP TABLE federation_player; --", "%00", "../../etc/passwd",
+           "<script>alert(1)</script>", "9" * 400, "𠀾" * 60, "\ud800".encode("utf-8", "surrogatepass").decode(
+               "utf-8", "replace"), "   ", "-1", "1e309", "NaN", "0x10", "CN000001\nCN000002"]
+PORTAL_PARAMS = {
+    "/players/": ["q"],
+    "/lists/gomoku/2026-01-01/": ["q", "gender", "age", "born_from", "born_to", "association", "status", "dan",
+                                  "page", "order"],
+    "/lists/gomoku/2026-01-01/2/download.csv": ["gender", "q", "age"],
+    "/lists/gomoku/2026-01-01/2/compare/": ["with", "q", "page"],
+    "/events/": ["q", "list", "format", "year", "status", "page"],
+    "/players/CN000001/what-if/": ["list", "format", "opp", "res", "champion"],
+    "/players/CN000001/": ["calc"],
+}
+API_PARAMS = {
+    "/api/v1/lists/gomoku/editions/2026-01-01/2/entries": ["q", "gender", "age", "born_from", "status", "dan",
+                                                            "page", "page_size", "order", "association"],
+    "/api/v1/lists/gomoku/editions/2026-01-01/2/changes": ["event", "player", "page", "page_size"],
+    "/api/v1/players": ["q"],
+    "/api/v1/events": ["q", "list", "format", "year", "status", "page", "page_size"],
+}
+
+
+def _no_control_characters(body: str, where) -> None:
+    assert not any(c in body for c in "\x00\x1b\x7f\x9f"), where
+
+
+@pytest.mark.django_db
+def test_no_input_in_a_query_string_breaks_a_page_or_is_echoed_raw(client, published):
+    from urllib.parse import quote
+
+    for url, params in PORTAL_PARAMS.items():
+        for name in params:
+            for value in HOSTILE:
+                r = client.get(f"{url}?{name}={quote(value, safe='')}&opp=2100&res=1")
+                assert r.status_code in (200, 302, 400, 404), (url, name, value, r.status_code)
+                body = r.content.decode("utf-8", "replace")
+                _no_control_characters(body, (url, name, value))
+                assert "<script>alert(1)</script>" not in body, (url, name)
+
+
+@pytest.mark.django_db
+def test_no_input_breaks_the_api_and_every_refusal_is_json(client, published):
+    from urllib.parse import quote
+
+    for url, params in API_PARAMS.items():
+        for name in params:
+            for value in HOSTILE:
+                r = client.get(f"{url}?{name}={quote(value, safe='')}")
+                assert r.status_code in (200, 400, 404), (url, name, value, r.status_code)
+                assert r["Content-Type"].startswith("application/json"), (url, name)
+                _no_control_characters(r.content.decode(), (url, name, value))
+
+
+@pytest.mark.django_db
+def test_addresses_with_control_characters_are_not_found(client, published):
+    for url in ("/players/CN0%00001/", "/events/a%00b/", "/lists/gomoku%00/", "/api/v1/players/CN%0000001",
+                "/players/CN000001/vs/%1b/"):
+        r = client.get(url)
+        assert r.status_code == 404, url
+        _no_control_characters(r.content.decode(), url)
+
+
+@pytest.mark.django_db
+def test_a_nul_in_a_search_is_removed_before_the_database(client, published):
+    """Issue 10: ``GET /players/?q=a%00b`` was HTTP 500 on PostgreSQL and echoed the NUL on SQLite."""
+    r = client.get("/players/?q=%E5%BC%A0%00%E4%B8%89")  # 张\0三
+    assert r.status_code == 200
+    body = r.content.decode()
+    assert "\x00" not in body and 'value="张三"' in body and "CN000001" in body
+
+
+@pytest.mark.django_db
+def test_control_characters_are_removed_from_posted_forms_but_lines_stay(staff, login):
+    from qiyuan.web.middleware import clean_text
+
+    assert clean_text("a\x00b\tc\nd\re\x1bf", lines=True) == "ab\tc\nd\ref"
+    assert clean_text("a\x00b\tc\nd", lines=False) == "abcd"
+    c = login(staff["admin"])
+    r = c.post("/desk/users/", {"username": "new\x00user", "password": "longenough1", "roles": ["arbiter"]})
+    assert r.status_code == 302
+    from django.contrib.auth import get_user_model
+
+    assert get_user_model().objects.filter(username="newuser").exists()

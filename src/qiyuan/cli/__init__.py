@@ -24,8 +24,9 @@ app = typer.Typer(
 
 # Modules that register commands: rating (rate, rules), tournament (pair,
 # standings, report, event), office (office group: registry, backup), office_data
-# (import, period, list, verify, demo), dan (office dan: grades), calendar (office calendar), web (serve).
-_COMMAND_MODULES = ("rating", "tournament", "office", "office_data", "dan", "calendar", "web")
+# (import, period, list, verify, demo), dan (office dan: grades), calendar (office calendar), users (office user),
+# web (serve).
+_COMMAND_MODULES = ("rating", "tournament", "office", "office_data", "dan", "calendar", "users", "web")
 
 for _name in _COMMAND_MODULES:
     importlib.import_module(f"qiyuan.cli.{_name}").register(app)

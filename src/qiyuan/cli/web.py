@@ -1,4 +1,9 @@
-"""Commands of the web side: ``qiyuan serve`` runs the portal and the desk on loopback."""
+"""Commands of the web side: ``qiyuan serve`` runs the portal and the desk.
+
+Local use (default): Django's development server, DEBUG off (the site's own 404/500 pages), static files
+from the source tree. ``--production``: the production settings under gunicorn with N worker processes,
+static files collected and served by WhiteNoise, behind a TLS proxy (docs/deploy.md).
+"""
 
 from __future__ import annotations
 
@@ -15,25 +20,38 @@ def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
 
 
+def default_workers() -> int:
+    """gunicorn's advice: two workers per core, plus one."""
+    return 2 * (os.cpu_count() or 1) + 1
+
+
 def serve(
-    port: int = typer.Option(8000, "--port", "-p", help="TCP port on the loopback interface"),
+    port: int = typer.Option(8000, "--port", "-p", min=1, max=65535, help="TCP port on the loopback interface"),
     host: str = typer.Option("127.0.0.1", "--host", help="loopback address to bind (127.0.0.1, ::1, localhost)"),
+    socket_path: str = typer.Option("", "--socket", help="bind a Unix socket instead (--production; for nginx)"),
     production: bool = typer.Option(
-        False, "--production",
-        help="production settings (needs QIYUAN_SECRET_KEY) under a threaded WSGI server instead of runserver",
+        False, "--production", help="production settings (needs QIYUAN_SECRET_KEY) under gunicorn",
     ),
-    threads: int = typer.Option(16, "--threads", help="request threads of the production server"),
+    workers: int = typer.Option(0, "--workers", "-w", min=0, max=64,
+                                help="gunicorn worker processes (--production; default 2 × cores + 1)"),
+    threads: int = typer.Option(1, "--threads", min=1, max=64,
+                                help="threads per worker (--production; more than 1: gunicorn's gthread workers)"),
+    debug: bool = typer.Option(False, "--debug", help="developers only: Django's debug pages (not with --production)"),
     migrate: bool = typer.Option(True, "--migrate/--no-migrate", help="bring the database schema up to date first"),
 ) -> None:
     """Run the public portal and the staff desk (http://HOST:PORT/, desk at /desk/)."""
     if host not in LOOPBACK:
-        typer.echo(f"error: --host must be a loopback address ({', '.join(LOOPBACK)}); put a TLS proxy in front "
-                   "for anything else", err=True)
-        raise typer.Exit(2)
+        _fail(f"--host must be a loopback address ({', '.join(LOOPBACK)}); put a TLS proxy in front "
+              "for anything else (docs/deploy.md)")
     if production and not os.environ.get("QIYUAN_SECRET_KEY"):
-        typer.echo("error: --production needs QIYUAN_SECRET_KEY in the environment", err=True)
-        raise typer.Exit(2)
+        _fail("--production needs QIYUAN_SECRET_KEY in the environment")
+    if production and debug:
+        _fail("--debug is for local use only, not with --production")
+    if not production and (socket_path or workers or threads > 1):
+        _fail("--socket, --workers and --threads go with --production")
     os.environ["DJANGO_SETTINGS_MODULE"] = "qiyuan.web.settings_production" if production else "qiyuan.web.settings"
+    if debug:
+        os.environ["QIYUAN_DEBUG"] = "1"
     import django
     from django.conf import settings
     from django.core.management import call_command
@@ -46,55 +64,51 @@ def serve(
         call_command("runserver", f"{'[::1]' if host == '::1' else host}:{port}", use_reloader=False)
         return
     call_command("collectstatic", interactive=False, verbosity=0)
-    server = make_server(host, port, threads=threads)
-    typer.echo(f"qiyuan: serving http://{host}:{port}/ with production settings ({threads} threads); Ctrl-C stops")
+    bind = f"unix:{socket_path}" if socket_path else f"[{host}]:{port}" if host == "::1" else f"{host}:{port}"
+    n = workers or default_workers()
+    where = socket_path or f"http://{host}:{port}/"
+    typer.echo(f"qiyuan: serving {where} with production settings under gunicorn "
+               f"({n} workers × {threads} thread{'s' if threads > 1 else ''}); Ctrl-C stops")
     if os.environ.get("QIYUAN_INSECURE_LOOPBACK") == "1":
         typer.echo("qiyuan: QIYUAN_INSECURE_LOOPBACK=1 — TLS settings relaxed for plain-HTTP loopback", err=True)
     sys.stdout.flush()
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    run_gunicorn(bind, workers=n, threads=threads)
 
 
-def make_server(host: str, port: int, *, threads: int = 16):
-    """A WSGI server for the site with a bounded pool of request threads (stdlib only)."""
-    import socket
-    from concurrent.futures import ThreadPoolExecutor
-    from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
 
-    from django.core.wsgi import get_wsgi_application
 
-    class QuietHandler(WSGIRequestHandler):
-        def log_message(self, format, *args):  # noqa: A002 - the stdlib's name
-            pass
+def run_gunicorn(bind: str, *, workers: int, threads: int) -> None:
+    """Run the site's WSGI application under gunicorn until it is stopped (SIGINT/SIGTERM)."""
+    from django.db import connections
+    from gunicorn.app.base import BaseApplication
 
-    class PooledWSGIServer(WSGIServer):
-        request_queue_size = 256
-        allow_reuse_address = True
-        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    connections.close_all()  # the migration's connection must not be shared by the forked workers
 
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="qiyuan-http")
+    class Server(BaseApplication):
+        def load_config(self):
+            options = {
+                "bind": [bind], "workers": workers, "threads": threads,
+                "worker_class": "gthread" if threads > 1 else "sync",
+                "accesslog": None, "errorlog": "-", "loglevel": "warning", "proc_name": "qiyuan",
+                "timeout": 60, "graceful_timeout": 20, "keepalive": 5,
+                # the site is loaded once, before the workers are forked (their memory is shared, they start warm)
+                "preload_app": True,
+                # the proxy in front says https; gunicorn passes X-Forwarded-Proto on from loopback only
+                "forwarded_allow_ips": "127.0.0.1,::1",
+            }
+            for key, value in options.items():
+                self.cfg.set(key, value)
 
-        def process_request(self, request, client_address):
-            self.pool.submit(self._handle, request, client_address)
+        def load(self):
+            from django.core.wsgi import get_wsgi_application
+            from django.urls import get_resolver
 
-        def _handle(self, request, client_address):
-            try:
-                self.finish_request(request, client_address)
-            except Exception:  # noqa: BLE001 - one broken connection must not stop the server
-                self.handle_error(request, client_address)
-            finally:
-                self.shutdown_request(request)
+            application = get_wsgi_application()
+            get_resolver().url_patterns  # import every view now, not on each worker's first request
+            connections.close_all()  # no connection may be shared by the forked workers
+            return application
 
-        def server_close(self):
-            super().server_close()
-            self.pool.shutdown(wait=False, cancel_futures=True)
-
-    server = PooledWSGIServer((host, port), QuietHandler)
-    server.set_app(get_wsgi_application())
-    return server
+    Server().run()

@@ -9,6 +9,7 @@ from pathlib import Path
 from qiyuan.formats.list_export import HistoryRow, ListDocument, ListRow, write_history_csv, write_list
 from qiyuan.office.errors import OfficeError
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange
+from qiyuan.people.pinyin import latin_name
 
 PUBLIC_STATUSES = ("active", "inactive", "removed")
 
@@ -41,8 +42,8 @@ def list_document(edition) -> ListDocument:
     for pos, e in enumerate(qs.iterator(chunk_size=5000), start=1):
         p = e.player
         rows.append(ListRow(
-            position=pos, rank=e.rank, federation_id=p.federation_id, name=e.name or p.name, name_latin=p.name_latin or
-            p.name_pinyin, gender=p.gender, birth_year=p.birth_year,
+            position=pos, rank=e.rank, federation_id=p.federation_id, name=e.name or p.name,
+            name_latin=latin_name(e.name or p.name, p.name_latin), gender=p.gender, birth_year=p.birth_year,
             association=p.association.code if p.association else "", dan=p.dan, rating=e.rating, games=e.games,
             status=e.status, is_new=e.is_new, k=e.k,
             change=(e.rating - prev[e.player_id]) if e.rating is not None and e.player_id in prev else None,

@@ -5,12 +5,17 @@ Pure: no Django. A name written in Chinese characters gets its toneless pinyin
 a surname (姓氏读音), so 单 is *shan*, 曾 *zeng*, 解 *xie* — the readings
 pypinyin's dictionary gives to the common word would be wrong for a person.
 ü is written ``v`` as in the input methods (吕 → ``lv``).
+
+``latin_name`` writes a name the way the English pages, the public downloads
+and the API do — surname first, each part capitalised, the given name's
+syllables joined, ü kept: 龚泽远 → ``Gong Zeyuan``, 吕安红 → ``Lü Anhong``.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 #: Surnames whose reading differs from the character's most common reading
 #: (多音字姓氏). Two-character surnames first: they are matched before one.
@@ -53,7 +58,8 @@ SURNAME_READINGS: dict[str, tuple[str, ...]] = {
     "阚": ("kan",),
 }
 
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+#: Chinese characters (汉字), the supplementary planes included (𠀾 is a name character too).
+HAN = _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 
 
@@ -122,3 +128,59 @@ def search_key(name: str, name_latin: str = "") -> str:
     if name_latin:
         parts.append(latin_key(name_latin))
     return "|" + "|".join(dict.fromkeys(p for p in parts if p)) + "|"
+
+
+# --- Latin names (拉丁字母姓名) ----------------------------------------------------------
+
+#: Compound surnames (复姓) written as one word (Ouyang, Sima, Zhuge …); those with a special reading are in
+#: ``SURNAME_READINGS`` too.
+COMPOUND_SURNAMES = frozenset(
+    "欧阳 司马 诸葛 上官 东方 皇甫 令狐 慕容 司徒 夏侯 公孙 轩辕 端木 尉迟 长孙 万俟 澹台 单于 宇文 呼延 南宫 西门 "
+    "独孤 闻人 公羊 申屠 太史 钟离 宗政 濮阳 淳于 仲孙 赫连 东郭 百里 鲜于 司空 左丘 拓跋 完颜".split()
+)
+
+
+def _display_syllables(text: str) -> list[str] | None:
+    """Toneless pinyin syllables with ü (``lü``), or None when a character has no reading."""
+    from pypinyin import Style, lazy_pinyin
+
+    out = lazy_pinyin(text, style=Style.NORMAL, v_to_u=True, errors="default")
+    return None if any(has_han(s) for s in out) else [s for s in out if s.strip()]
+
+
+def _word(syllables: list[str]) -> str:
+    """One capitalised word, with the apostrophe before a later syllable starting with a, o or e (Xi'an)."""
+    word = ""
+    for s in syllables:
+        word += ("'" if word and s[:1] in "aoe" else "") + s
+    return word[:1].upper() + word[1:]
+
+
+@lru_cache(maxsize=65536)
+def latin_name(name: str, name_latin: str = "") -> str:
+    """The name in Latin letters: the registry's Latin spelling, else the pinyin of the Chinese name, surname
+    first (read as a surname; a compound surname one word), each part capitalised — ``Gong Zeyuan``,
+    ``Ouyang Yaoxin``, ``Zhang Jia'en``. ``""`` when a character has no reading (no Latin form)."""
+    if name_latin.strip():
+        return name_latin.strip()
+    name = name.strip()
+    if not has_han(name):
+        return name
+    surname = next((s for s in sorted(SURNAME_READINGS, key=len, reverse=True) if name.startswith(s)), None)
+    if surname is None:
+        surname = name[:2] if name[:2] in COMPOUND_SURNAMES else name[:1]
+    head = list(SURNAME_READINGS[surname]) if surname in SURNAME_READINGS else _display_syllables(surname)
+    rest = _display_syllables(name[len(surname):])
+    if head is None or rest is None:
+        return ""
+    return " ".join(part for part in (_word(head), _word(rest) if rest else "") if part)
+
+
+@lru_cache(maxsize=4096)
+def place_latin(text: str) -> str:
+    """A place name in pinyin, one word (北京 → ``Beijing``, 杭州 → ``Hangzhou``); ``""`` when it cannot be read."""
+    text = text.strip()
+    if not has_han(text):
+        return text
+    syllables = _display_syllables(text)
+    return _word(syllables) if syllables else ""

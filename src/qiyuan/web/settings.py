@@ -12,11 +12,15 @@ from pathlib import Path
 
 import dj_database_url
 
+from qiyuan.web.cache import code_fingerprint
+
 BASE_DIR = Path(__file__).resolve().parent
 QIYUAN_HOME = Path(os.environ.get("QIYUAN_HOME", Path.cwd())).resolve()
 VAR_DIR = QIYUAN_HOME / "var"
 
-DEBUG = os.environ.get("QIYUAN_DEBUG", "1") == "1"
+#: Off unless a developer asks (``QIYUAN_DEBUG=1`` or ``qiyuan serve --debug``): visitors see the site's own
+#: 404/500 pages, never Django's debug page.
+DEBUG = os.environ.get("QIYUAN_DEBUG", "0") == "1"
 SECRET_KEY = os.environ.get("QIYUAN_SECRET_KEY", "dev-only-insecure-key-change-me-in-production-0123456789")
 ALLOWED_HOSTS = [h for h in os.environ.get("QIYUAN_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
 
@@ -40,6 +44,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "qiyuan.web.middleware.CleanInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -112,4 +117,20 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "qiyuan"}}
+# The cache is shared by every worker process: files under var/cache by default, Redis when REDIS_URL is set.
+# Published editions never change, so what is cached from them never expires (keys carry their version).
+# Keys carry a fingerprint of the site's code and templates, so a new release never serves pages cached by the
+# previous one (hosts of one release agree on it).
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CACHE_KEY_PREFIX = "qiyuan-" + code_fingerprint(BASE_DIR.parent)
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": CACHE_KEY_PREFIX, "TIMEOUT": None}}
+else:
+    CACHES = {"default": {"BACKEND": "qiyuan.web.cache.FileCache",
+                          "LOCATION": str(Path(os.environ.get("QIYUAN_CACHE_DIR", VAR_DIR / "cache"))),
+                          "KEY_PREFIX": CACHE_KEY_PREFIX, "TIMEOUT": None,
+                          "OPTIONS": {"MAX_ENTRIES": 300_000, "CULL_FREQUENCY": 10}}}
+
+# Static files: collected under var/static for production; served from the source tree otherwise.
+WHITENOISE_USE_FINDERS = True

@@ -1,4 +1,4 @@
-"""Root URLs: the public portal at /, the staff desk at /desk/, Django admin at /admin/."""
+"""Root URLs: the public portal at /, the open-data API at /api/, the staff desk at /desk/, Django admin at /admin/."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -6,6 +6,7 @@ from django.urls import include, path
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("api/", include("qiyuan.web.api.urls")),
     path("desk/", include("qiyuan.web.desk.urls")),
     path("", include("qiyuan.web.portal.urls")),
 ]

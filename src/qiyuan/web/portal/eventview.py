@@ -55,6 +55,8 @@ class CrossRow:
     cells: list[str]
     score: Decimal
     withdrawn: bool
+    #: the rating column: as entered, or (a rated event's page) the rating its calculation started from (Ro)
+    rating_shown: object = None
 
 
 @dataclass
@@ -68,6 +70,7 @@ class EventView:
     staff: bool = False
     score_label: object = _("积分")
     go: bool = False
+    rating_label: object = _("参赛等级分")
 
     @property
     def standing_rows(self) -> list[tuple]:
@@ -115,7 +118,7 @@ def _cross(t: Tournament) -> list[CrossRow]:
                 role = "b" if c.colour == "b" else ("w" if c.colour == "w" else "")
                 cells.append(f"{c.opponent}{role} {CELL_TEXT.get(c.result, c.result)}")
         cells += [""] * (n - len(e.rounds))
-        rows.append(CrossRow(e, cells, score(e, t.points), e.withdrawn_after is not None))
+        rows.append(CrossRow(e, cells, score(e, t.points), e.withdrawn_after is not None, e.rating))
     return rows
 
 

@@ -1,8 +1,9 @@
 """Event pages (比赛): crosstable, pairings and results per round, standings
 with tie-breaks, rating changes, and the eligibility checks the event passed.
 
-``/events/<code>/`` shows an event run at the desk (live, from its TRF) or an
-imported one (from its stored entries and games).
+``/events/<code>/`` shows an event run at the desk (live, from its TRF) and its rated record (imported from the
+desk's report) as one event, under either code; an imported event without a desk record is shown from its stored
+entries and games. ``/events/`` lists each event once, with filters.
 """
 
 from __future__ import annotations
@@ -10,34 +11,22 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
-from django.utils.translation import get_language
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
 
 from qiyuan.office.events.models import Event, Game
-from qiyuan.office.federation.models import Association
-from qiyuan.office.ratings.models import RatingChange
+from qiyuan.office.federation.models import Association, Player
+from qiyuan.office.ratings.models import RatingChange, RatingList
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 
+from ...display import english
+from ...display import display_name
+from .. import queries
 from ..editions import current_edition_ids
 from ..eventview import build
+from ..filters import EVENT_FORMATS, EVENT_STATUSES, EventFilters
+from ..rules_text import ELIGIBILITY_CLAUSES, clause_label
 
-#: The conditions each rule-set family checks before an event is rated (shown ticked unless failed).
-ELIGIBILITY_CLAUSES = {
-    "cga-gomoku-2011": [
-        ("CGA Art. 4", _("主办单位级别；全国性或国际性赛事")),
-        ("CGA Art. 5(一)", _("至少两名认可的裁判员")),
-        ("CGA Art. 5(三)", _("积分编排制的轮数")),
-        ("CGA Art. 5(四)", _("有等级分棋手的比例")),
-        ("CGA Art. 5(八)", _("比赛用时")),
-        ("CGA Art. 5(十一)", _("有实际进行的对局")),
-    ],
-    "bjsh-gomoku-2007": [
-        ("BJSH §6", _("经认可的比赛")),
-        ("BJSH §7", _("裁判员与比赛用时")),
-        ("BJSH §9", _("等级赛的条件")),
-    ],
-    "cn-go-1995": [("Go §4", _("经批准的比赛"))],
-}
+EVENTS_PAGE = 50
 
 #: TRF result codes of player1 and player2 for a stored result.
 _CELLS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "0.5-0.5": ("=", "="), "+-": ("+", "-"), "-+": ("-", "+"),
@@ -48,11 +37,24 @@ _COLOURS = {1: ("b", "w"), 2: ("w", "b"), None: ("-", "-")}
 
 
 def index(request):
-    from qiyuan.office.events.models import LiveEvent
-
-    live = LiveEvent.objects.order_by("-created_at")[:20]
-    page = Paginator(Event.objects.order_by("-end_date", "code"), 50).get_page(request.GET.get("page", "1"))
-    return render(request, "portal/events.html", {"live": live, "page": page})
+    """Every event once: the desk's events without a rated record yet, then the rated record of every event
+    (filtered by list, format, year, status and name), newest first."""
+    lists = {rl.code: rl for rl in RatingList.objects.order_by("code")}
+    filters = EventFilters.read(request.GET, set(lists))
+    page = Paginator(queries.events_query(filters), EVENTS_PAGE).get_page(filters.page)
+    events = list(page.object_list)
+    rounds = queries.event_rounds(events)
+    players = queries.event_player_counts(events)
+    live_rows = []
+    if not filters.pairs() and filters.page == 1:  # the desk's events only on the unfiltered first page
+        for live in queries.unrated_live_events():
+            t = queries.live_tournament(live)
+            live_rows.append({"live": live, "t": t, "rounds": t.rounds_played, "planned": t.rounds_planned})
+    rows = [{"e": e, "rounds": rounds[e.pk], "players": players.get(e.pk, 0)} for e in events]
+    return render(request, "portal/events.html", {
+        "live_rows": live_rows, "rows": rows, "page": page, "filters": filters, "lists": lists.values(),
+        "formats": EVENT_FORMATS, "statuses": EVENT_STATUSES, "problems": [p.text(_) for p in filters.problems],
+        "base_qs": filters.querystring()})
 
 
 def tournament_from_records(event: Event) -> Tournament:
@@ -85,52 +87,70 @@ def tournament_from_records(event: Event) -> Tournament:
 
 
 def eligibility_view(event: Event) -> dict:
+    """The checks of the list's rule set, each ticked unless it failed; the failures with their reasons.
+    (The import's notes are the officer's, shown at the desk, not here.)"""
     data = event.eligibility or {}
     family = data.get("family") or event.rating_list.rules_name
     failures = [str(f) if not isinstance(f, dict) else f"{f.get('clause', '')}: {f.get('message', '')}"
                 for f in data.get("failures") or []]
     checks = [
-        (clause, text, not any(f.startswith(clause) for f in failures))
+        (clause_label(clause), text, not any(f.startswith(clause) for f in failures))
         for clause, text in ELIGIBILITY_CLAUSES.get(family, [])
     ]
-    return {"family": family, "failures": failures, "notes": data.get("notes") or [], "checks": checks}
+    return {"family": family, "failures": failures, "checks": checks}
 
 
-def _english_associations(t: Tournament) -> None:
-    """On English pages, the entrants' associations by their English names (where the registry has one)."""
-    if not (get_language() or "").startswith("en"):
+def _names_for_the_page(t: Tournament) -> None:
+    """On English pages: players by their Latin names, associations by their English names (where the registry
+    has one)."""
+    if not english():
         return
-    names = dict(Association.objects.exclude(name_en="").values_list("name", "name_en"))
+    latin = dict(Player.objects.filter(federation_id__in=[e.player_id for e in t.entrants if e.player_id])
+                 .values_list("federation_id", "name_latin"))
+    assoc = dict(Association.objects.exclude(name_en="").values_list("name", "name_en"))
     for e in t.entrants:
-        e.federation = names.get(e.federation, e.federation)
+        e.name = display_name(e.name, latin.get(e.player_id, "") or "", english=True)
+        e.federation = assoc.get(e.federation, e.federation)
+    t.chief_arbiter = display_name(t.chief_arbiter or "", english=True)
+    t.deputy_arbiters = [display_name(a, english=True) for a in t.deputy_arbiters]
+
+
+def ratings_used(stored: Event) -> tuple[list, dict[str, object]]:
+    """The event's rating changes on the current editions, and by federation ID the rating each player's
+    calculation started from (Ro: the crosstable's rating column)."""
+    changes = list(
+        RatingChange.objects.filter(event=stored, edition_id__in=current_edition_ids())
+        .select_related("player", "edition", "edition__rating_list")
+        .order_by("-delta", "player__federation_id")
+    )
+    return changes, {c.player.federation_id: c.before for c in changes}
 
 
 def event(request, code: str):
-    from qiyuan.office.events.live import load
-    from qiyuan.office.events.models import LiveEvent
-
-    live = LiveEvent.objects.filter(code=code).first()
-    stored = Event.objects.select_related("rating_list", "chief_arbiter").filter(code=code).first()
+    live, stored, t = queries.find_event(code)
     if live is None and stored is None:
         raise Http404("no such event")
     context: dict = {"live": live, "event": stored}
     if live is not None:
-        view = build(load(live), live_event=live)
+        _names_for_the_page(t)
+        view = build(t, live_event=live)
     else:
         go = stored.rating_list.family.startswith("cn-go")
-        view = build(tournament_from_records(stored), go=go)
+        t = tournament_from_records(stored)
+        _names_for_the_page(t)
+        view = build(t, go=go)
         computed_ok = go or all(
             e.points is None or e.points == r.score for e, r in zip(view.t.entrants, view.cross, strict=True)
         )
         context["reported_scores_agree"] = computed_ok
-    _english_associations(view.t)
-    context["v"] = view
+    used: dict[str, object] = {}
     if stored is not None:
-        changes = (
-            RatingChange.objects.filter(event=stored, edition_id__in=current_edition_ids())
-            .select_related("player", "edition", "edition__rating_list")
-            .order_by("-delta", "player__federation_id")
-        )
-        context["changes"] = list(changes)
+        context["changes"], used = ratings_used(stored)
         context["eligibility"] = eligibility_view(stored)
+        context["rounds"] = queries.event_rounds([stored])[stored.pk]
+    if used:  # the crosstable's rating column: the rating each player's calculation started from
+        view.rating_label = _("计算用等级分")
+        for row in view.cross:
+            row.rating_shown = used.get(row.entrant.player_id)
+    context["v"] = view
     return render(request, "portal/event.html", context)

@@ -10,6 +10,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from qiyuan.office.events.models import Event
 from qiyuan.office.ratings.models import EditionEntry, RatingList
 
+from ..queries import unrated_live_events
+
 TOP = 10
 
 
@@ -26,15 +28,13 @@ def home(request):
                 .order_by("position")[:TOP]
             )
         lists.append({"list": rl, "latest": latest, "top": top})
-    from qiyuan.office.events.models import LiveEvent
-
     return render(
         request,
         "portal/home.html",
         {
             "lists": lists,
             "events": Event.objects.order_by("-end_date", "code")[:10],
-            "live": LiveEvent.objects.filter(finished=False).order_by("-created_at")[:5],
+            "live": [e for e in unrated_live_events(5) if not e.finished],
         },
     )
 

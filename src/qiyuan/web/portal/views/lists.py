@@ -1,43 +1,44 @@
-"""Rating lists (等级分榜): every list, each list date's editions, filters, downloads.
+"""Rating lists (等级分榜): every list, each list date's editions, filters, downloads, the full history, and a
+comparison of two editions.
 
-Permalinks: ``/lists/<list code>/<date>/`` (the date's current edition) and
-``/lists/<list code>/<date>/<edition number>/`` (one edition, corrections
-included). A published edition never changes, so its rendered table is cached
-for good, per filter and language.
+Permalinks: ``/lists/<list code>/<date>/`` (the date's current edition) and ``/lists/<list code>/<date>/<edition
+number>/`` (one edition, corrections included). A published edition never changes, so its rendered table is
+cached for good, per filter and language; for visitors the whole page is cached and carries an ETag, and the
+downloads of a numbered edition are immutable (cached by browsers and a CDN for a year).
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import tempfile
-from datetime import date
 from pathlib import Path
-from urllib.parse import urlencode
 
 from django.core.cache import cache
-from django.core.paginator import Paginator
-from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
+from qiyuan.formats.list_export import HISTORY_COLUMNS, write_list
 from qiyuan.office.federation.models import Association, Player
-from qiyuan.office.registry import search_players
-from qiyuan.office.ratings.models import Edition, EditionEntry, RatingList
-from qiyuan.office.exports import export_edition
+from qiyuan.office.exports import history_rows
+from qiyuan.office.ratings.models import Edition, RatingList
 
+from .. import queries
 from ..editions import edition_version
+from ..filters import AGE_GROUPS, STATUSES, ListFilters
+from ..http import conditional, digest, immutable_content, visitor_page
 
-
-
-PAGE_SIZE = 100
-SEARCH_LIMIT = 500  # players a name search may match on a list page
-#: Age groups: "U16" = under 16 on 1 January of the list's year, i.e. born in
-#: the list's year minus 16 or later (FIDE's convention for youth lists).
-AGE_GROUPS = (8, 10, 12, 14, 16, 18, 20)
-STATUSES = ("active", "inactive", "unrated", "removed")
-LISTED = ("active", "inactive")  # shown unless a status is chosen
+DOWNLOAD_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "txt": "text/plain; charset=utf-8",
+    "pdf": "application/pdf",
+}
 
 
 def index(request):
@@ -53,128 +54,45 @@ def current(request, list_code: str):
     editions = rl.current_editions()
     if not editions:
         raise Http404("nothing published yet")
-    return redirect(_edition_url(editions[-1]))
+    return redirect(edition_url(editions[-1]))
 
 
-def _edition_url(ed: Edition, *, with_number: bool = False) -> str:
+def edition_url(ed: Edition, *, with_number: bool = False) -> str:
     if with_number:
         return reverse("portal:list_edition_n", args=[ed.rating_list.code, ed.list_date.isoformat(), ed.number])
     return reverse("portal:list_edition", args=[ed.rating_list.code, ed.list_date.isoformat()])
 
 
-def find_edition(list_code: str, on: str, number: int | None) -> Edition:
-    """The edition of a permalink (the current one of the date when no number is given)."""
-    try:
-        day = date.fromisoformat(on)
-    except ValueError:
-        raise Http404("not a date") from None
-    qs = Edition.objects.select_related("rating_list").filter(rating_list__code=list_code, list_date=day)
-    ed = qs.filter(number=number).first() if number is not None else qs.order_by("-number").first()
-    if ed is None:
-        raise Http404("no such edition")
-    return ed
-
-
-def previous_edition(ed: Edition) -> Edition | None:
-    """The current edition of the list date before this one (what rank changes compare with)."""
-    return (
-        Edition.objects.filter(rating_list_id=ed.rating_list_id, list_date__lt=ed.list_date)
-        .order_by("-list_date", "-number")
-        .first()
-    )
-
-
-class ListFilters:
-    """The list page's filters, read from the query string and validated."""
-
-    def __init__(self, params, list_year: int):
-        self.gender = params.get("gender", "") if params.get("gender") in ("M", "F") else ""
-        age = params.get("age", "")
-        self.age = int(age[1:]) if age[:1] == "U" and age[1:].isdigit() and int(age[1:]) in AGE_GROUPS else None
-        self.born_from = _year(params.get("born_from"))
-        self.born_to = _year(params.get("born_to"))
-        self.association = params.get("association", "")[:16]
-        self.status = params.get("status", "") if params.get("status") in STATUSES + ("all",) else ""
-        self.dan = params.get("dan", "")[:3]
-        self.q = params.get("q", "").strip()[:50]
-        self.list_year = list_year
-
-    def querystring(self) -> str:
-        """The normalised filters as a query string prefix (``a=1&b=2&``, or empty)."""
-        pairs = {
-            "q": self.q, "gender": self.gender, "age": f"U{self.age}" if self.age else "",
-            "born_from": self.born_from or "", "born_to": self.born_to or "", "association": self.association,
-            "status": self.status, "dan": self.dan,
-        }
-        text = urlencode({k: v for k, v in pairs.items() if v})
-        return text + "&" if text else ""
-
-    def apply(self, qs):
-        if self.gender:
-            qs = qs.filter(player__gender=self.gender)
-        if self.age:
-            qs = qs.filter(player__birth_date__year__gte=self.list_year - self.age)
-        if self.born_from:
-            qs = qs.filter(player__birth_date__year__gte=self.born_from)
-        if self.born_to:
-            qs = qs.filter(player__birth_date__year__lte=self.born_to)
-        if self.association:
-            qs = qs.filter(Q(player__association__code=self.association))
-        if self.status and self.status != "all":
-            qs = qs.filter(status=self.status)
-        elif not self.status:
-            qs = qs.filter(status__in=LISTED)
-        if self.dan == "dan":
-            qs = qs.filter(player__dan__endswith="d")
-        elif self.dan == "kyu":
-            qs = qs.filter(player__dan__endswith="k")
-        elif self.dan:
-            qs = qs.filter(player__dan=self.dan)
-        if self.q:
-            qs = qs.filter(player_id__in=[p.pk for p in search_players(self.q, limit=SEARCH_LIMIT)])
-        return qs
-
-
-def _year(value) -> int | None:
-    return int(value) if value and value.isdigit() and 1900 <= int(value) <= 2200 else None
-
-
-#: Query parameters a list page understands (pages asking only these are cached whole).
-LIST_PARAMS = frozenset({"q", "gender", "age", "born_from", "born_to", "association", "status", "dan", "page"})
-
-
 def edition(request, list_code: str, on: str, number: int | None = None):
-    """A list edition. For visitors (not signed in) the whole page is cached: it carries no
-    token and no name, and an edition never changes; a new publication (which may make
-    another edition current for a date) changes the key."""
-    page_no = request.GET.get("page", "1")
-    page_no = int(page_no) if page_no.isdigit() else 1
-    whole_key = None
-    if not request.user.is_authenticated and set(request.GET) <= LIST_PARAMS:
-        try:
-            year = date.fromisoformat(on).year
-        except ValueError:
-            raise Http404("not a date") from None
-        qs = ListFilters(request.GET, year).querystring()
-        whole_key = f"portal:listpage:{edition_version()}:{list_code}:{on}:{number}:{get_language()}:{page_no}:{qs}"
-        html = cache.get(whole_key)
-        if html is not None:
-            return HttpResponse(html)
-    response = _edition_page(request, list_code, on, number, page_no)
-    if whole_key is not None and response.status_code == 200:
-        cache.set(whole_key, response.content.decode(), None)
-    return response
+    """A list edition. For visitors the whole page is cached: an edition never changes, and a new publication
+    (which may make another edition current for a date) changes the key. A page whose filters had problems is
+    not kept (its message depends on the raw input)."""
+    queries.parse_day(on)
+
+    def build():
+        ed = queries.find_edition(list_code, on, number)
+        filters = queries.read_filters(request.GET, ed)
+        response = _edition_page(request, ed, filters)
+        response.cacheable = not filters.problems
+        return response
+
+    if not set(request.GET) <= ListFilters.PARAMS:
+        return build()
+    key = (f"portal:listpage:{edition_version()}:{list_code}:{on}:{number}:{get_language()}:"
+           f"{digest(request.GET.urlencode())}")
+    return visitor_page(request, key, build)
 
 
-def _edition_page(request, list_code: str, on: str, number: int | None, page_no: int):
-    ed = find_edition(list_code, on, number)
-    filters = ListFilters(request.GET, ed.list_date.year)
-    key = f"portal:list:{ed.pk}:{get_language()}:{page_no}:{filters.querystring()}"
+def _edition_page(request, ed: Edition, filters: ListFilters):
+    key = f"portal:list:{ed.pk}:{get_language()}:{filters.page}:{digest(filters.querystring())}"
     table = cache.get(key)
     if table is None:
-        table = _render_table(ed, filters, page_no)
+        table = _render_table(ed, filters)
         cache.set(key, table, None)  # an edition never changes
-    siblings = Edition.objects.filter(rating_list_id=ed.rating_list_id, list_date=ed.list_date).order_by("number")
+    siblings = list(Edition.objects.filter(rating_list_id=ed.rating_list_id, list_date=ed.list_date)
+                    .order_by("number").only("number", "list_date"))
+    others = Edition.objects.filter(rating_list_id=ed.rating_list_id).exclude(pk=ed.pk).order_by(
+        "-list_date", "-number").only("list_date", "number")
     return render(
         request,
         "portal/list_edition.html",
@@ -182,66 +100,106 @@ def _edition_page(request, list_code: str, on: str, number: int | None, page_no:
             "ed": ed,
             "table": table,
             "filters": filters,
+            "problems": [p.text(_) for p in filters.problems],
             "siblings": siblings,
-            "is_latest_number": ed.number == siblings.last().number,
+            "is_latest_number": ed.number == siblings[-1].number,
             "age_groups": AGE_GROUPS,
             "statuses": STATUSES,
             "associations": Association.objects.order_by("code"),
             "dans": [g for g, _label in Player._meta.get_field("dan").choices],
-            "formats": ("csv", "xlsx", "txt", "pdf"),
+            "formats": tuple(DOWNLOAD_TYPES),
+            "others": others[:60],
         },
     )
 
 
-def _render_table(ed: Edition, filters: ListFilters, page_no: int) -> str:
-    qs = filters.apply(
-        EditionEntry.objects.filter(edition=ed).select_related("player", "player__association").order_by("position")
-    )
-    page = Paginator(qs, PAGE_SIZE).get_page(page_no)
-    prev = previous_edition(ed)
-    prev_rank = {}
-    if prev is not None:
-        ids = [e.player_id for e in page.object_list]
-        prev_rank = dict(
-            EditionEntry.objects.filter(edition=prev, player_id__in=ids).values_list("player_id", "rank")
-        )
-    rows = []
-    for e in page.object_list:
-        before = prev_rank.get(e.player_id)
-        change = (before - e.rank) if (before and e.rank) else None
-        rows.append({"e": e, "p": e.player, "change": change, "was_listed": e.player_id in prev_rank})
-    base_qs = filters.querystring()
-    return render_to_string(
-        "portal/_list_table.html", {"ed": ed, "rows": rows, "page": page, "prev": prev, "base_qs": base_qs}
-    )
+def _render_table(ed: Edition, filters: ListFilters) -> str:
+    page, rows = queries.list_page(ed, filters)
+    return render_to_string("portal/_list_table.html", {
+        "ed": ed, "rows": rows, "page": page, "prev": ed.previous, "base_qs": filters.querystring(),
+        "order": filters.order})
 
 
-DOWNLOAD_TYPES = {
-    "csv": "text/csv; charset=utf-8",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "txt": "text/plain; charset=utf-8",
-    "pdf": "application/pdf",
-}
-
-
-def edition_file(ed: Edition, fmt: str) -> bytes:
-    """The bytes of the public file of an edition (the office's export: no ID numbers, birth year only)."""
+def edition_file(ed: Edition, filters: ListFilters, fmt: str) -> bytes:
+    """The bytes of the public file of an edition under the filters (no ID numbers, birth year only)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"list.{fmt}"
-        export_edition(ed, fmt, path)
+        write_list(queries.list_document(ed, filters), fmt, path)
         return path.read_bytes()
 
 
 def download(request, list_code: str, on: str, number: int, fmt: str):
-    """The edition as a public file (ID numbers never included: the public export)."""
+    """The edition as a public file, holding the rows the page shows under the same filters (every page)."""
     if fmt not in DOWNLOAD_TYPES:
         raise Http404("unknown format")
-    ed = find_edition(list_code, on, number)
-    key = f"portal:download:{ed.pk}:{fmt}"
+    ed = queries.find_edition(list_code, on, number)
+    filters = queries.read_filters(request.GET, ed)
+    if filters.problems:
+        return HttpResponse("\n".join(p.text(_) for p in filters.problems) + "\n", status=400,
+                            content_type="text/plain; charset=utf-8")
+    qs = filters.querystring()
+    etag = f'"{ed.digest[:32]}-{fmt}-{digest(qs)}"'
+    response = immutable_content(request, etag, f"portal:download:{ed.pk}:{fmt}:{digest(qs)}",
+                                 lambda: edition_file(ed, filters, fmt), DOWNLOAD_TYPES[fmt])
+    suffix = "-filtered" if qs else ""
+    response["Content-Disposition"] = (f'attachment; filename="{ed.rating_list.code}-{ed.list_date.isoformat()}-'
+                                       f'{ed.number}{suffix}.{fmt}"')
+    return response
+
+
+def history(request, list_code: str):
+    """The list's full history (EGD manner): one row per player per rated event, rating before and after, over
+    the current editions. Cached until the next publication."""
+    rl = get_object_or_404(RatingList, code=list_code)
+    version = edition_version()
+    key = f"portal:history:{rl.pk}:{version}"
+    etag = f'"history-{rl.pk}-{digest(version)}"'
+    early = conditional(request, etag)
+    if early is not None:
+        return early
     data = cache.get(key)
     if data is None:
-        data = edition_file(ed, fmt)
+        out = io.StringIO()
+        w = csv.writer(out)
+        w.writerow(HISTORY_COLUMNS)
+        for r in history_rows(rl):
+            w.writerow([r.federation_id, r.name, r.event_code, r.event_name, r.end_date.isoformat(),
+                        r.list_date.isoformat(), r.edition, r.games, r.W, r.We, r.K, r.before, r.after, r.delta,
+                        r.method])
+        data = out.getvalue().encode("utf-8")
         cache.set(key, data, None)
-    response = HttpResponse(data, content_type=DOWNLOAD_TYPES[fmt])
-    response["Content-Disposition"] = f'attachment; filename="{ed.rating_list.code}-{ed.list_date.isoformat()}-{ed.number}.{fmt}"'
+    response = HttpResponse(data, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{rl.code}-history.csv"'
+    response["ETag"] = etag
+    patch_cache_control(response, public=True, max_age=3600)
+    return response
+
+
+def compare(request, list_code: str, on: str, number: int):
+    """Two editions of a list side by side: ``?with=<YYYY-MM-DD>[/<n>]`` (default: the one it was computed from)."""
+    b = queries.find_edition(list_code, on, number)
+    other = request.GET.get("with", "")
+    problems = []
+    a = b.previous
+    if other:
+        day, _sep, n = other.partition("/")
+        try:
+            a = queries.find_edition(list_code, day, int(n) if n.isdigit() else None)
+        except Http404:
+            problems.append(_("没有可比较的版本 “%(value)s”：请选择本榜单的一个发布日期。") % {"value": other[:30]})
+            a = b.previous
+    params = request.GET.copy()
+    params.pop("with", None)
+    filters = queries.read_filters(params, b)
+    problems += [p.text(_) for p in filters.problems]
+    page = rows = None
+    if a is not None:
+        page, rows = queries.compare_editions(a, b, filters)
+    others = Edition.objects.filter(rating_list_id=b.rating_list_id).exclude(pk=b.pk).order_by(
+        "-list_date", "-number").only("list_date", "number")
+    response = render(request, "portal/list_compare.html", {
+        "a": a, "b": b, "rows": rows, "page": page, "filters": filters, "problems": problems,
+        "others": others[:60], "with": other, "base_qs": filters.querystring() + (f"with={other}&" if other else ""),
+    })
+    patch_vary_headers(response, ("Cookie",))
     return response

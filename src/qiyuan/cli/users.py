@@ -1,0 +1,76 @@
+"""``qiyuan office user add | list``: staff accounts of the desk (arbiters, officers, admins).
+
+    qiyuan office user add wang --role arbiter            # the password is asked twice
+    qiyuan office user add li --role officer --password-file pw.txt
+    qiyuan office user list
+
+Thin: reads the options and the password, calls ``qiyuan.web.staff.add_user``, prints.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import enum
+
+import typer
+
+from qiyuan.cli.office import ActorOption, actor_name, ensure_django, fail, office_app, office_errors
+
+class Role(str, enum.Enum):
+    """The option's choices (the use case checks the role itself)."""
+
+    arbiter = "arbiter"
+    officer = "officer"
+    admin = "admin"
+
+user_app = typer.Typer(help="Staff accounts of the desk (工作人员): add and list.", no_args_is_help=True)
+office_app.add_typer(user_app, name="user")
+
+
+def register(app: typer.Typer) -> None:
+    """The commands are added to ``qiyuan office`` on import."""
+
+
+@user_app.command("add")
+def add(
+    name: Annotated[str, typer.Argument(help="the user name (letters, digits, @ . + - _)")],
+    role: Annotated[Role, typer.Option("--role", help="arbiter | officer | admin")],
+    password_file: Annotated[Optional[Path], typer.Option(
+        "--password-file", help="read the password from this file's first line instead of asking")] = None,
+    actor: ActorOption = None,
+) -> None:
+    """Create a desk user with one role (the password is asked twice, or read from --password-file)."""
+    if password_file is not None:
+        try:
+            lines = password_file.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            fail([f"{password_file}: cannot read the password ({exc.__class__.__name__}: {exc})"])
+        password = lines[0] if lines else ""
+    else:
+        password = typer.prompt("password", hide_input=True, confirmation_prompt=True)
+    ensure_django()
+    from qiyuan.errors import QiyuanError
+    from qiyuan.web.staff import add_user
+
+    with office_errors():
+        try:
+            user = add_user(actor_name(actor), name, password, role.value)
+        except QiyuanError as exc:
+            fail(exc.messages)
+    typer.echo(f"user {user.username} created with the role {role.value}; sign in at /desk/login/")
+
+
+@user_app.command("list")
+def list_users() -> None:
+    """Every desk user with his roles and whether he is active."""
+    ensure_django()
+    from django.contrib.auth import get_user_model
+
+    from qiyuan.web.desk.permissions import roles_of
+
+    with office_errors():
+        for u in get_user_model().objects.order_by("username"):
+            roles = ", ".join(sorted(roles_of(u))) if u.is_active else "inactive"
+            typer.echo(f"{u.username}\t{roles or '-'}")

@@ -1,0 +1,1 @@
+"""The read-only JSON API of the published record (``/api/v1/``)."""

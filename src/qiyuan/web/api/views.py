@@ -1,0 +1,362 @@
+"""The read-only JSON API (开放数据接口) under ``/api/v1/``: lists and editions (entries paginated and filtered as
+the pages are), players, a player's history, events with their games, rating changes; the OpenAPI 3.1 schema at
+``/api/v1/openapi.json``.
+
+Plain Django views returning ``JsonResponse`` (docs/decisions.md: no framework for a read-only API of this size).
+Every response is GET/HEAD, open to any origin (CORS), and every error is JSON:
+``{"errors": [{"code", "parameter", "message"}]}`` with 400 (a bad parameter), 404 or 405. Messages are English;
+``code`` is for programs. A numbered edition's entries and changes never change: they carry an ETag and are
+cached for a year.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, JsonResponse
+from django.urls import reverse
+from django.utils import translation
+
+from qiyuan.errors import Problem, problem
+from qiyuan.office.events.models import Event, Game
+from qiyuan.office.federation.models import Player
+from qiyuan.office.registry import search_players
+from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
+
+from ..portal import queries
+from ..portal.editions import current_edition_ids, editions_by_id
+from ..portal.filters import EventFilters, ListFilters, page_number, text_query
+from ..portal.http import conditional, digest, immutable, immutable_content
+from . import serialize as S
+from .schema import openapi
+
+PAGE_SIZE, MAX_PAGE_SIZE = 100, 500
+SEARCH_LIMIT = 200
+
+
+class BadRequest(Exception):
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+
+
+def _json(data, status: int = 200) -> JsonResponse:
+    return JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False, "separators": (",", ":")})
+
+
+def _errors(problems: list[Problem], status: int) -> JsonResponse:
+    return _json({"errors": [{"code": p.code or "error", "parameter": p.column if isinstance(p.column, str) else None,
+                              "message": p.text()} for p in problems]}, status)
+
+
+def _cors(response: HttpResponse) -> HttpResponse:
+    response["Access-Control-Allow-Origin"] = "*"
+    response["Access-Control-Allow-Methods"] = "GET, HEAD, OPTIONS"
+    response["Access-Control-Allow-Headers"] = "If-None-Match"
+    response["Access-Control-Expose-Headers"] = "ETag"
+    return response
+
+
+def api_view(view):
+    """GET/HEAD only (OPTIONS answered for CORS preflights), CORS headers, errors as JSON."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if request.method == "OPTIONS":
+            return _cors(HttpResponse(status=204))
+        if request.method not in ("GET", "HEAD"):
+            response = _errors([problem("the API is read-only: use GET", code="method_not_allowed")], 405)
+            response["Allow"] = "GET, HEAD, OPTIONS"
+            return _cors(response)
+        with translation.override("en"):  # the API speaks English whatever the browser asks
+            try:
+                response = view(request, *args, **kwargs)
+            except BadRequest as exc:
+                response = _errors(exc.problems, 400)
+            except Http404 as exc:
+                response = _errors([problem("not found: {what}", code="not_found", what=str(exc) or request.path)],
+                                   404)
+        return _cors(response)
+
+    wrapped.csrf_exempt = True  # read-only: no state to protect, and no cookie is honoured
+    return wrapped
+
+
+def _page(params, problems: list[Problem]) -> tuple[int, int]:
+    number = page_number(params, problems)
+    raw = params.get("page_size", "")
+    size = PAGE_SIZE
+    if raw:
+        if raw.isdigit() and 1 <= int(raw) <= MAX_PAGE_SIZE:
+            size = int(raw)
+        else:
+            problems.append(problem("page_size must be a whole number from 1 to {max}, not “{value}”",
+                                    column="page_size", code="filter.page_size", max=MAX_PAGE_SIZE, value=raw[:20]))
+    return number, size
+
+
+def _paginated(request, qs, number: int, size: int, item) -> dict:
+    paginator = Paginator(qs, size)
+    if number > max(paginator.num_pages, 1):
+        raise BadRequest([problem("page {page} does not exist: there are {pages}", column="page",
+                                  code="filter.page", page=number, pages=paginator.num_pages)])
+    page = paginator.get_page(number)
+
+    def link(n: int) -> str:
+        params = request.GET.copy()
+        params["page"] = str(n)
+        return request.path + "?" + params.urlencode()
+
+    return {"count": paginator.count, "page": page.number, "page_size": size, "pages": paginator.num_pages,
+            "next": link(page.next_page_number()) if page.has_next() else None,
+            "previous": link(page.previous_page_number()) if page.has_previous() else None,
+            "results": [item(x) for x in page.object_list]}
+
+
+def _unknown_params(params, allowed: frozenset[str]) -> list[Problem]:
+    return [problem("unknown parameter {name}", column=k[:30], code="filter.unknown", name=k[:30])
+            for k in params if k not in allowed]
+
+
+# ------------------------------------------------------------------------------------------------ index, schema
+
+
+@api_view
+def index(request):
+    return _json({
+        "name": "qiyuan open data", "version": "v1", "schema": reverse("api:openapi"),
+        "lists": reverse("api:lists"), "players": reverse("api:players"), "events": reverse("api:events"),
+        "docs": "docs/web.md#open-data-api",
+    })
+
+
+@api_view
+def schema(request):
+    return _json(openapi())
+
+
+@api_view
+def not_found(request, rest: str = ""):
+    raise Http404(request.path)
+
+
+# ------------------------------------------------------------------------------------------------ lists
+
+
+@api_view
+def lists(request):
+    out = []
+    for rl in RatingList.objects.order_by("code"):
+        latest = rl.editions.order_by("-list_date", "-number").first()
+        out.append(S.rating_list(rl, latest))
+    return _json({"results": out})
+
+
+@api_view
+def rating_list(request, code: str):
+    rl = RatingList.objects.filter(code=code).first()
+    if rl is None:
+        raise Http404(f"list {code}")
+    eds = list(rl.editions.select_related("rating_list").order_by("-list_date", "-number"))
+    top = {}
+    for ed in eds:
+        top.setdefault(ed.list_date, ed.number)
+    data = S.rating_list(rl, eds[0] if eds else None)
+    data["editions"] = [{**S.edition_ref(ed), "is_correction": ed.is_correction,
+                         "superseded": ed.number != top[ed.list_date]} for ed in eds]
+    data["history_csv"] = reverse("portal:list_history", args=[rl.code])
+    return _json(data)
+
+
+def _edition(code: str, on: str, number: int | None) -> Edition:
+    return queries.find_edition(code, on, number)
+
+
+def _superseded(ed: Edition) -> bool:
+    return Edition.objects.filter(rating_list_id=ed.rating_list_id, list_date=ed.list_date,
+                                  number__gt=ed.number).exists()
+
+
+@api_view
+def edition(request, code: str, on: str, number: int | None = None):
+    ed = _edition(code, on, number)
+    return _json(S.edition(ed, superseded=_superseded(ed), entries=ed.entries.count()))
+
+
+ENTRY_PARAMS = ListFilters.PARAMS | {"page_size"}
+
+
+@api_view
+def edition_entries(request, code: str, on: str, number: int):
+    """The entries of a numbered edition, filtered as the list page filters them (immutable: an answer once
+    given is kept under its address and served again without touching the database)."""
+    by_address = f"api:entries-at:{code}:{on}:{number}:{digest(request.GET.urlencode())}"
+    known = cache.get(by_address)
+    if known is not None:
+        body, etag = known
+        return immutable(conditional(request, etag) or HttpResponse(body, content_type="application/json"), etag)
+    ed = _edition(code, on, number)
+    problems = _unknown_params(request.GET, ENTRY_PARAMS)
+    filters = queries.read_filters(request.GET, ed)
+    page_no, size = _page(request.GET, problems)
+    problems += [p for p in filters.problems if p.column != "page"]
+    if problems:
+        raise BadRequest(problems)
+    qs = filters.querystring()
+    etag = f'"{ed.digest[:32]}-{digest(f"{qs}{page_no}:{size}")}"'
+
+    def build() -> str:
+        data = _paginated(request, queries.entries(ed, filters), page_no, size, _entry)
+        data["edition"] = S.edition_ref(ed)
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    response = immutable_content(request, etag, f"api:entries:{ed.pk}:{digest(qs)}:{page_no}:{size}", build,
+                                 "application/json")
+    if response.status_code == 200:
+        cache.set(by_address, (response.content, etag), None)
+    return response
+
+
+def _entry(e: EditionEntry) -> dict:
+    v = queries.row_view(e)
+    return S.entry(e, v.rank_change, v.rating_change)
+
+
+CHANGE_PARAMS = frozenset({"page", "page_size", "event", "player"})
+
+
+@api_view
+def edition_changes(request, code: str, on: str, number: int):
+    """The rating changes an edition published (per player per event), optionally of one event or player."""
+    ed = _edition(code, on, number)
+    problems = _unknown_params(request.GET, CHANGE_PARAMS)
+    page_no, size = _page(request.GET, problems)
+    if problems:
+        raise BadRequest(problems)
+    qs = RatingChange.objects.filter(edition=ed).select_related("player", "event", "edition",
+                                                                "edition__rating_list").order_by(
+        "event__end_date", "event__code", "player__federation_id")
+    if request.GET.get("event"):
+        qs = qs.filter(event__code=request.GET["event"])
+    if request.GET.get("player"):
+        qs = qs.filter(player__federation_id=request.GET["player"])
+    data = _paginated(request, qs, page_no, size, S.change)
+    data["edition"] = S.edition_ref(ed)
+    etag = f'"{ed.digest[:32]}-c-{digest(request.GET.urlencode())}"'
+    return immutable(_json(data), etag)
+
+
+# ------------------------------------------------------------------------------------------------ players
+
+
+@api_view
+def players(request):
+    """Players by name (Chinese, pinyin, initials, Latin), former name or federation ID (``q``, required)."""
+    problems = _unknown_params(request.GET, frozenset({"q"}))
+    q = text_query(request.GET, problems)
+    if not q:
+        problems.append(problem("q is required: a name, pinyin or federation ID", column="q", code="filter.q"))
+    if problems:
+        raise BadRequest(problems)
+    found = search_players(q, limit=SEARCH_LIMIT)
+    ratings = queries.current_ratings(p.pk for p in found)
+    return _json({"count": len(found), "limit": SEARCH_LIMIT, "results": [
+        {**S.player(p), "ratings": [_rating(rl, e) for rl, e in ratings.get(p.pk, [])]} for p in found]})
+
+
+def _rating(rl: RatingList, e: EditionEntry) -> dict:
+    return {"list": rl.code, "list_date": e.edition.list_date.isoformat(), "edition": e.edition.number,
+            "rating": e.rating, "rank": e.rank, "status": e.status}
+
+
+def _player(federation_id: str) -> Player:
+    p = Player.objects.select_related("association").filter(federation_id=federation_id).first()
+    if p is None:
+        raise Http404(f"player {federation_id}")
+    return p
+
+
+@api_view
+def player(request, federation_id: str):
+    p = _player(federation_id)
+    data = S.player(p)
+    data["merged_into"] = p.merged_into.federation_id if p.merged_into_id else None
+    data["ratings"] = [_rating(rl, e) for rl, e in queries.current_ratings([p.pk]).get(p.pk, [])]
+    data["history_url"] = reverse("api:player_history", args=[p.federation_id])
+    return _json(data)
+
+
+@api_view
+def player_history(request, federation_id: str):
+    """Per list, the player's row on each list date (current editions) and every rating change, oldest first;
+    a kept record includes what was published under its merged duplicates' IDs."""
+    p = _player(federation_id)
+    mine = [p.pk] + [d.pk for d in queries.merged_duplicates(p)]
+    current = current_edition_ids()
+    editions = editions_by_id()
+    rows = [e for e in EditionEntry.objects.filter(player_id__in=mine).order_by().only(
+        "edition_id", "player_id", "rating", "exact", "rank", "games", "k", "status") if e.edition_id in current]
+    by_list: dict[str, dict] = {}
+    for e in sorted(rows, key=lambda e: (editions[e.edition_id].rating_list.code, editions[e.edition_id].list_date)):
+        ed = editions[e.edition_id]
+        item = by_list.setdefault(ed.rating_list.code, {"list": ed.rating_list.code, "ratings": [], "changes": []})
+        item["ratings"].append({"list_date": ed.list_date.isoformat(), "edition": ed.number, "rating": e.rating,
+                                "exact": e.exact or None, "rank": e.rank, "games": e.games, "k": e.k,
+                                "status": e.status})
+    changes = RatingChange.objects.filter(player_id__in=mine, edition_id__in=current).select_related(
+        "event", "player").order_by("event__end_date", "event__code")
+    for c in changes:
+        c.edition = editions[c.edition_id]
+        item = by_list.setdefault(c.edition.rating_list.code, {"list": c.edition.rating_list.code, "ratings": [],
+                                                              "changes": []})
+        item["changes"].append(S.change(c, with_player=False))
+    return _json({"player": S.player_ref(p), "lists": list(by_list.values())})
+
+
+# ------------------------------------------------------------------------------------------------ events
+
+
+@api_view
+def events(request):
+    lists_ = set(RatingList.objects.values_list("code", flat=True))
+    problems = _unknown_params(request.GET, EventFilters.PARAMS | {"page_size"})
+    filters = EventFilters.read(request.GET, lists_)
+    page_no, size = _page(request.GET, problems)
+    problems += [p for p in filters.problems if p.column != "page"]
+    if problems:
+        raise BadRequest(problems)
+    qs = queries.events_query(filters)
+    paginator_page = Paginator(qs, size)
+    if page_no > max(paginator_page.num_pages, 1):
+        raise BadRequest([problem("page {page} does not exist: there are {pages}", column="page",
+                                  code="filter.page", page=page_no, pages=paginator_page.num_pages)])
+    events_ = list(paginator_page.get_page(page_no).object_list)
+    rounds = queries.event_rounds(events_)
+    counts = queries.event_player_counts(events_)
+    by_pk = {e.pk: S.event(e, rounds[e.pk], counts.get(e.pk, 0)) for e in events_}
+    return _json(_paginated(request, qs, page_no, size, lambda e: by_pk[e.pk]))
+
+
+@api_view
+def event(request, code: str):
+    """An event: its facts, entrants (as reported), games round by round, and the rating changes published."""
+    e = Event.objects.select_related("rating_list").filter(code=code).first()
+    if e is None:
+        raise Http404(f"event {code}")
+    entries = list(e.entries.select_related("player").order_by("rank", "number", "id"))
+    data = S.event(e, queries.event_rounds([e])[e.pk], len(entries))
+    data["entrants"] = [{"number": en.number, "rank": en.rank, "score": S.dec(en.score), "rating": en.rating,
+                         "name_reported": en.name or en.player.name, "player": S.player_ref(en.player)}
+                        for en in entries]
+    fids = dict(Player.objects.filter(pk__in={x for g in Game.objects.filter(event=e).values_list(
+        "player1_id", "player2_id") for x in g}).values_list("pk", "federation_id"))
+    data["games"] = [{"round": rnd, "player1": fids[p1], "player2": fids[p2], "result": result,
+                      "opener": {1: fids[p1], 2: fids[p2]}.get(opener)}
+                     for rnd, p1, p2, result, opener in Game.objects.filter(event=e).order_by("round", "id")
+                     .values_list("round", "player1_id", "player2_id", "result", "opener")]
+    changes = RatingChange.objects.filter(event=e, edition_id__in=current_edition_ids()).select_related(
+        "player", "event", "edition", "edition__rating_list").order_by("player__federation_id")
+    data["rating_changes"] = [S.change(c, with_event=False) for c in changes]
+    return _json(data)

@@ -30,6 +30,7 @@ from qiyuan.calendar.checks import (
 )
 from qiyuan.rating.eligibility import ArbiterFacts, EventFacts, OrganiserLevel, TimeControl, check_eligibility
 from qiyuan.rating.model import EventFormat
+from qiyuan.rating.rules import BUILTIN_RULES
 
 FAMILIES = ("cga-gomoku-2011", "bjsh-gomoku-2007", "cn-go-1995")
 DAY0 = date(2027, 1, 1)
@@ -80,9 +81,9 @@ def outcome(draw, p: PlannedEvent) -> EventFacts:
 @given(st.sampled_from(FAMILIES), st.data())
 def test_a_failure_at_registration_is_a_failure_whatever_happens(family, data):
     p = data.draw(planned())
-    before = {f.clause for f in check_eligibility(family, facts_in_advance(p)).failures}
+    before = {f.clause for f in check_eligibility(BUILTIN_RULES[family], facts_in_advance(p)).failures}
     actual = data.draw(outcome(p))
-    after = {f.clause for f in check_eligibility(family, actual).failures}
+    after = {f.clause for f in check_eligibility(BUILTIN_RULES[family], actual).failures}
     assert before <= after, (before, after)
 
 
@@ -121,5 +122,6 @@ def test_rules_of_play_by_text():
 def test_unknown_text_has_no_registration_rules():
     p = PlannedEvent("赛", DAY0, DAY0, DAY0 - timedelta(days=1), EventFormat.SWISS, 7, 20, TimeControl(60),
                      inside_regions=False, rules_of_play="rif")
-    a = assess(p, check_eligibility("cga-gomoku-2011", facts_in_advance(p)), text_rules("variant-of-nothing"), [])
+    a = assess(p, check_eligibility(BUILTIN_RULES["cga-gomoku-2011"], facts_in_advance(p)),
+               text_rules("variant-of-nothing"), [])
     assert not any(f.clause.startswith("BJSH") for f in a.failures) and a.notes == ()

@@ -35,6 +35,7 @@ from types import MappingProxyType
 from qiyuan.errors import Problem
 from qiyuan.rating.eligibility import ArbiterFacts, Eligibility, EventFacts, OrganiserLevel, TimeControl
 from qiyuan.rating.model import EventFormat
+from qiyuan.rating.rules import ELIGIBILITY_BJSH_2007, ELIGIBILITY_CGA_2011, ELIGIBILITY_GO_1995
 
 #: The rules of play (竞赛规则) an event registers.
 RULES_NATIONAL = "national"  # 国家体育总局审定的最新版五子棋竞赛规则
@@ -112,11 +113,13 @@ GO_1995 = TextRules(
 NO_TEXT = TextRules()
 
 #: The text rules by the rule set's eligibility conditions (the family it derives from).
-TEXTS: dict[str, TextRules] = {"cga-gomoku-2011": CGA_2011, "bjsh-gomoku-2007": BJSH_2007, "cn-go-1995": GO_1995}
+TEXTS: dict[str, TextRules] = {ELIGIBILITY_CGA_2011: CGA_2011, ELIGIBILITY_BJSH_2007: BJSH_2007,
+                               ELIGIBILITY_GO_1995: GO_1995}
 
 
 def text_rules(conditions: str) -> TextRules:
-    """The registration rules of the official text named ``conditions`` (none for an unknown text)."""
+    """The registration rules of the official text whose eligibility conditions a rule set names
+    (``RuleSet.eligibility``; none for a rule set that rates every event)."""
     return TEXTS.get(conditions, NO_TEXT)
 
 

@@ -11,8 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 
-from qiyuan.calendar.checks import Assessment, Clash, Finding, PlannedEvent, Scheduled, TextRules, assess, \
-    facts_in_advance, text_rules
+from qiyuan.calendar.checks import (
+    Assessment,
+    Clash,
+    Finding,
+    PlannedEvent,
+    Scheduled,
+    TextRules,
+    assess,
+    facts_in_advance,
+    text_rules,
+)
 from qiyuan.office.calendar.models import Registration
 from qiyuan.office.event_registration.details import Valid
 from qiyuan.office.ratings.models import RatingList
@@ -25,12 +34,13 @@ LIVE = (Registration.Status.REGISTERED, Registration.Status.APPROVED)
 
 def conditions(rating_list: RatingList, facts: EventFacts) -> tuple[Eligibility, TextRules]:
     """The list's rule set's eligibility conditions on ``facts``, and its text's registration rules."""
-    return check_eligibility(rating_list.family, facts), text_rules(rating_list.family)
+    rules = rating_list.rules()
+    return check_eligibility(rules, facts), text_rules(rules.eligibility)
 
 
 def list_text_rules(rating_list: RatingList) -> TextRules:
     """The registration rules of the list's rule set (its home regions, the notice it asks)."""
-    return text_rules(rating_list.family)
+    return text_rules(rating_list.rules().eligibility)
 
 
 def planned(v: Valid, applied_on: date) -> PlannedEvent:

@@ -18,8 +18,7 @@ from qiyuan.office.federation.models import Association, Player
 from qiyuan.office.ratings.models import RatingChange, RatingList
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 
-from ...display import english
-from ...display import display_name
+from ...display import display_name, english
 from .. import queries
 from ..editions import current_edition_ids
 from ..eventview import build
@@ -135,7 +134,7 @@ def event(request, code: str):
         _names_for_the_page(t)
         view = build(t, live_event=live)
     else:
-        go = stored.rating_list.family.startswith("cn-go")
+        go = stored.rating_list.game == RatingList.Game.GO
         t = tournament_from_records(stored)
         _names_for_the_page(t)
         view = build(t, go=go)

@@ -27,7 +27,7 @@ from qiyuan.office.registry import search_players
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
 
 from ..portal import queries
-from ..portal.editions import current_edition_ids, editions_by_id
+from ..portal.editions import current_edition_ids, editions_by_id, grants_version
 from ..portal.filters import EventFilters, ListFilters, page_number, text_query
 from ..portal.http import conditional, digest, immutable, immutable_content
 from . import serialize as S
@@ -191,8 +191,10 @@ ENTRY_PARAMS = ListFilters.PARAMS | {"page_size"}
 @api_view
 def edition_entries(request, code: str, on: str, number: int):
     """The entries of a numbered edition, filtered as the list page filters them (immutable: an answer once
-    given is kept under its address and served again without touching the database)."""
-    by_address = f"api:entries-at:{code}:{on}:{number}:{digest(request.GET.urlencode())}"
+    given is kept under its address and served again with one indexed read: the newest grant, as the entries'
+    grade is the player's grade now)."""
+    grants = grants_version()
+    by_address = f"api:entries-at:{code}:{on}:{number}:g{grants}:{digest(request.GET.urlencode())}"
     known = cache.get(by_address)
     if known is not None:
         body, etag = known
@@ -205,14 +207,14 @@ def edition_entries(request, code: str, on: str, number: int):
     if problems:
         raise BadRequest(problems)
     qs = filters.querystring()
-    etag = f'"{ed.digest[:32]}-{digest(f"{qs}{page_no}:{size}")}"'
+    etag = f'"{ed.digest[:32]}-{digest(f"{qs}{page_no}:{size}")}-g{grants}"'
 
     def build() -> str:
         data = _paginated(request, queries.entries(ed, filters), page_no, size, _entry)
         data["edition"] = S.edition_ref(ed)
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
-    response = immutable_content(request, etag, f"api:entries:{ed.pk}:{digest(qs)}:{page_no}:{size}", build,
+    response = immutable_content(request, etag, f"api:entries:{ed.pk}:g{grants}:{digest(qs)}:{page_no}:{size}", build,
                                  "application/json")
     if response.status_code == 200:
         cache.set(by_address, (response.content, etag), None)

@@ -15,6 +15,7 @@ from django.db import connection
 from django.db.models import Max
 
 from qiyuan.office.audit.models import AuditLog
+from qiyuan.office.federation.models import DanGrant
 from qiyuan.office.ratings.models import Edition
 
 _memo: dict[tuple[str, int], object] = {}
@@ -38,6 +39,22 @@ def edition_version() -> str:
     """Changes whenever an edition is published."""
     n, last = _versions(False)
     return f"{n}-{last or 0}"
+
+
+def listing_version() -> str:
+    """Changes whenever an edition is published or a grade granted: a list page's grade column and ``dan``
+    filter read the player's grade now (docs/decisions.md), and grants are only ever added (a demotion is a
+    grant too), so the newest grant's id — one indexed read in the same statement — tells a new one."""
+    editions, grants = Edition._meta.db_table, DanGrant._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*), MAX(id), (SELECT MAX(id) FROM {grants}) FROM {editions}")
+        n, last, grant = cursor.fetchone()
+    return f"{n}-{last or 0}-g{grant or 0}"
+
+
+def grants_version() -> str:
+    """The newest grade grant's id (see ``listing_version``)."""
+    return str(DanGrant.objects.aggregate(last=Max("id"))["last"] or 0)
 
 
 def data_version() -> str:

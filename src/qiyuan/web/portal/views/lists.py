@@ -29,7 +29,7 @@ from qiyuan.office.exports import history_rows
 from qiyuan.office.ratings.models import Edition, RatingList
 
 from .. import queries
-from ..editions import edition_version
+from ..editions import edition_version, grants_version, listing_version
 from ..filters import AGE_GROUPS, STATUSES, ListFilters
 from ..http import conditional, digest, immutable_content, visitor_page
 
@@ -78,17 +78,18 @@ def edition(request, list_code: str, on: str, number: int | None = None):
 
     if not set(request.GET) <= ListFilters.PARAMS:
         return build()
-    key = (f"portal:listpage:{edition_version()}:{list_code}:{on}:{number}:{get_language()}:"
+    key = (f"portal:listpage:{listing_version()}:{list_code}:{on}:{number}:{get_language()}:"
            f"{digest(request.GET.urlencode())}")
     return visitor_page(request, key, build)
 
 
 def _edition_page(request, ed: Edition, filters: ListFilters):
-    key = f"portal:list:{ed.pk}:{get_language()}:{filters.page}:{digest(filters.querystring())}"
+    key = (f"portal:list:{ed.pk}:g{grants_version()}:{get_language()}:{filters.page}:"
+           f"{digest(filters.querystring())}")
     table = cache.get(key)
     if table is None:
         table = _render_table(ed, filters)
-        cache.set(key, table, None)  # an edition never changes
+        cache.set(key, table, None)  # an edition never changes; a grant changes the key (its grade column)
     siblings = list(Edition.objects.filter(rating_list_id=ed.rating_list_id, list_date=ed.list_date)
                     .order_by("number").only("number", "list_date"))
     others = Edition.objects.filter(rating_list_id=ed.rating_list_id).exclude(pk=ed.pk).order_by(
@@ -138,8 +139,9 @@ def download(request, list_code: str, on: str, number: int, fmt: str):
         return HttpResponse("\n".join(p.text(_) for p in filters.problems) + "\n", status=400,
                             content_type="text/plain; charset=utf-8")
     qs = filters.querystring()
-    etag = f'"{ed.digest[:32]}-{fmt}-{digest(qs)}"'
-    response = immutable_content(request, etag, f"portal:download:{ed.pk}:{fmt}:{digest(qs)}",
+    grants = grants_version()  # the grade column is the player's grade now
+    etag = f'"{ed.digest[:32]}-{fmt}-{digest(qs)}-g{grants}"'
+    response = immutable_content(request, etag, f"portal:download:{ed.pk}:g{grants}:{fmt}:{digest(qs)}",
                                  lambda: edition_file(ed, filters, fmt), DOWNLOAD_TYPES[fmt])
     suffix = "-filtered" if qs else ""
     response["Content-Disposition"] = (f'attachment; filename="{ed.rating_list.code}-{ed.list_date.isoformat()}-'

@@ -20,7 +20,7 @@ ROUTES = [
     (r"^lists/[^/]+/editions/[^/]+/\d+/entries$", "EntryPage"),
     (r"^lists/[^/]+/editions/[^/]+/\d+/changes$", "ChangePage"), (r"^players$", "PlayerSearch"),
     (r"^players/[^/]+$", "PlayerDetail"), (r"^players/[^/]+/history$", "History"), (r"^events$", "EventPage"),
-    (r"^events/[^/]+$", "EventDetail"),
+    (r"^events/[^/]+$", "EventDetail"), (r"^calendar/?$", "CalendarPage"),
 ]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..portal.filters import AGE_GROUPS, EVENT_FORMATS, EVENT_STATUSES, LIST_ORDERS, STATUSES
+from ..portal.filters import AGE_GROUPS, CITY_MAX, EVENT_FORMATS, EVENT_STATUSES, LIST_ORDERS, STATUSES
 
 STR = {"type": "string"}
 INT = {"type": "integer"}
@@ -96,7 +96,15 @@ SCHEMAS = {
                                                    "k": nullable(INT), "status": STATUS})},
         "changes": {"type": "array", "items": ref("Change")}})}}),
     "Index": obj({"name": STR, "version": STR, "schema": STR, "lists": STR, "players": STR, "events": STR,
-                  "docs": STR}),
+                  "calendar": STR, "docs": STR}),
+    "CalendarEntry": obj({
+        "code": STR, "name": STR, "name_en": nullable(STR), "start_date": DATE, "end_date": DATE, "city": STR,
+        "list": STR, "format": {"type": "string", "enum": list(EVENT_FORMATS)}, "rounds": INT,
+        "time_control": STR, "time_minutes": INT, "time_increment": INT, "organiser": nullable(STR),
+        "national": BOOL, "international": BOOL, "grants_grades": BOOL,
+        "upcoming": {"type": "boolean", "description": "not over yet (its last day is today or later)"},
+        "result": nullable(ref("EventRef"))}),
+    "CalendarPage": page_of("CalendarEntry"),
 }
 
 SCHEMAS["PlayerDetail"] = extend(SCHEMAS["Player"], {
@@ -149,6 +157,12 @@ EVENT_FILTERS = [
     _param("status", "query", {"type": "string", "enum": list(EVENT_STATUSES)}, "pending or rated"),
     _param("q", "query", {"type": "string", "maxLength": 50}, "name, code or city"),
 ]
+CALENDAR_FILTERS = [
+    _param("list", "query", STR, "the list's code"),
+    _param("city", "query", {"type": "string", "maxLength": CITY_MAX}, "the city, as registered (e.g. 北京)"),
+    _param("month", "query", {"type": "string", "pattern": r"^\d{4}-\d{2}$"},
+           "YYYY-MM: events with a day in that month"),
+]
 
 
 def _op(summary: str, schema: str, params: list[dict], *, immutable: bool = False) -> dict:
@@ -195,6 +209,8 @@ def openapi() -> dict:
             "/api/v1/events": _op("events, newest first", "EventPage", EVENT_FILTERS + PAGE),
             "/api/v1/events/{event}": _op("an event with its entrants, games and rating changes", "EventDetail",
                                           [PATH["event"]]),
+            "/api/v1/calendar": _op("the approved registered events (赛事日历), by start date", "CalendarPage",
+                                    CALENDAR_FILTERS + PAGE),
         },
         "components": {"schemas": SCHEMAS},
     }

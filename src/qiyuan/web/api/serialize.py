@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from qiyuan.office.calendar.models import Registration
 from qiyuan.office.events.models import Event
 from qiyuan.office.federation.models import Association, Player
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
@@ -103,4 +104,17 @@ def event(e: Event, rounds: int, players: int | None = None) -> dict:
         "players": players, "city": e.city or None, "time_control": e.time_control or None,
         "organiser": e.organiser or None, "list": e.rating_list.code, "status": e.status,
         "national": e.national, "international": e.international,
+    }
+
+
+def calendar_entry(r: Registration, *, upcoming: bool) -> dict:
+    """An approved registration as the public calendar shows it: what, when, where, under which list and time
+    control, and its result once imported — never who registered or decided it, the reasons or the arbiters."""
+    return {
+        "code": r.code, "name": r.name, "name_en": r.name_en or None, "start_date": r.start_date.isoformat(),
+        "end_date": r.end_date.isoformat(), "city": r.city, "list": r.rating_list.code, "format": r.format,
+        "rounds": r.rounds, "time_control": r.time_control, "time_minutes": r.time_minutes,
+        "time_increment": r.time_increment, "organiser": r.organiser or None, "national": r.national,
+        "international": r.international, "grants_grades": r.grants_grades, "upcoming": upcoming,
+        "result": event_ref(r.event) if r.event_id else None,
     }

@@ -21,5 +21,7 @@ urlpatterns = [
     path("v1/players/<str:federation_id>/history", views.player_history, name="player_history"),
     path("v1/events", views.events, name="events"),
     path("v1/events/<str:code>", views.event, name="event"),
+    path("v1/calendar", views.calendar, name="calendar"),
+    path("v1/calendar/", views.calendar),  # as the portal writes /calendar/
     re_path(r"^(?P<rest>.*)$", views.not_found, name="not_found"),
 ]

@@ -18,9 +18,10 @@ from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from qiyuan.errors import Problem, problem
+from qiyuan.office.event_registration import public_calendar
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Player
 from qiyuan.office.registry import search_players
@@ -28,7 +29,7 @@ from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, Ra
 
 from ..portal import queries
 from ..portal.editions import current_edition_ids, editions_by_id, grants_version
-from ..portal.filters import EventFilters, ListFilters, page_number, text_query
+from ..portal.filters import CalendarFilters, EventFilters, ListFilters, page_number, text_query
 from ..portal.http import conditional, digest, immutable, immutable_content
 from . import serialize as S
 from .schema import openapi
@@ -128,6 +129,7 @@ def index(request):
     return _json({
         "name": "qiyuan open data", "version": "v1", "schema": reverse("api:openapi"),
         "lists": reverse("api:lists"), "players": reverse("api:players"), "events": reverse("api:events"),
+        "calendar": reverse("api:calendar"),
         "docs": "docs/web.md#open-data-api",
     })
 
@@ -362,3 +364,20 @@ def event(request, code: str):
         "player", "event", "edition", "edition__rating_list").order_by("player__federation_id")
     data["rating_changes"] = [S.change(c, with_event=False) for c in changes]
     return _json(data)
+
+
+# ------------------------------------------------------------------------------------------------ calendar
+
+
+@api_view
+def calendar(request):
+    """The public calendar (赛事日历): approved registrations by start date, filtered as the /calendar/ page."""
+    problems = _unknown_params(request.GET, CalendarFilters.PARAMS | {"page", "page_size"})
+    filters = CalendarFilters.read(request.GET, set(RatingList.objects.values_list("code", flat=True)))
+    page_no, size = _page(request.GET, problems)
+    problems += filters.problems
+    if problems:
+        raise BadRequest(problems)
+    today = timezone.localdate()
+    qs = public_calendar(**filters.query())
+    return _json(_paginated(request, qs, page_no, size, lambda r: S.calendar_entry(r, upcoming=r.end_date >= today)))

@@ -8,6 +8,7 @@ still apply.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -38,7 +39,7 @@ FIELDS = {
     "born_to": gettext_lazy("出生年份（至）"), "association": gettext_lazy("所属单位"), "status": gettext_lazy("状态"),
     "dan": gettext_lazy("段级位"), "q": gettext_lazy("查找内容"), "order": gettext_lazy("排序"),
     "page": gettext_lazy("页码"), "list": gettext_lazy("等级分榜"), "format": gettext_lazy("赛制"),
-    "year": gettext_lazy("年份"),
+    "year": gettext_lazy("年份"), "city": gettext_lazy("城市"), "month": gettext_lazy("月份"),
 }
 
 
@@ -239,3 +240,44 @@ class EventFilters(_QueryString):
         if self.q:
             qs = qs.filter(Q(name__icontains=self.q) | Q(code__icontains=self.q) | Q(city__icontains=self.q))
         return qs
+
+
+_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+CITY_MAX = 100
+
+
+@dataclass
+class CalendarFilters(_QueryString):
+    """The calendar's filters (赛事日历): list, city, month (``YYYY-MM``: events with a day in it)."""
+
+    rating_list: str = ""
+    city: str = ""
+    month: tuple[int, int] | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+    PARAMS = frozenset({"list", "city", "month"})
+
+    @classmethod
+    def read(cls, params, lists: set[str]) -> CalendarFilters:
+        problems: list[Problem] = []
+        f = cls(problems=problems)
+        f.rating_list = choice(params, "list", sorted(lists), problems)
+        f.city = params.get("city", "").strip()[:CITY_MAX]
+        raw = params.get("month", "").strip()
+        if raw:
+            m = _MONTH.match(raw)
+            if m and 1 <= int(m.group(2)) <= 12 and FIRST_YEAR <= int(m.group(1)) <= LAST_YEAR:
+                f.month = (int(m.group(1)), int(m.group(2)))
+            else:
+                problems.append(filter_problem("{field} is written YYYY-MM, such as 2027-04, not “{value}”",
+                                               "month", value=raw[:20]))
+        return f
+
+    def pairs(self) -> dict[str, str]:
+        pairs = {"list": self.rating_list, "city": self.city,
+                 "month": f"{self.month[0]:04d}-{self.month[1]:02d}" if self.month else ""}
+        return {k: v for k, v in pairs.items() if v}
+
+    def query(self) -> dict:
+        """The filters as ``public_calendar``'s arguments."""
+        return {"list_code": self.rating_list or None, "city": self.city or None, "month": self.month}

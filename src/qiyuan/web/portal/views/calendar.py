@@ -9,7 +9,6 @@ details, the officer's reasons) is not shown.
 from __future__ import annotations
 
 import hashlib
-import re
 from datetime import timedelta
 
 from django.core.cache import cache
@@ -26,8 +25,7 @@ from qiyuan.office.ratings.models import RatingList
 
 from ...calendar_labels import city_label, time_control_label
 from ...labels import event_format_label
-
-_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+from ..filters import CalendarFilters
 
 
 def _english() -> bool:
@@ -38,32 +36,9 @@ def _name(r) -> str:
     return r.name_en if _english() and r.name_en else r.name
 
 
-def _param(request, name: str) -> str:
-    """A query parameter without control characters (a NUL never reaches the database)."""
-    return "".join(c for c in (request.GET.get(name) or "") if c >= " " and c != "\x7f").strip()
-
-
-def _filters(request) -> tuple[dict, list[str]]:
-    """The page's filters from the query (unknown values are said, and ignored)."""
-    problems = []
-    out = {"list_code": None, "city": None, "month": None}
-    code = _param(request, "list")
-    if code:
-        if RatingList.objects.filter(code=code).exists():
-            out["list_code"] = code
-        else:
-            problems.append(_("没有代码为 %(code)s 的榜单。") % {"code": code[:32]})
-    city = _param(request, "city")
-    if city:
-        out["city"] = city[:100]
-    month = _param(request, "month")
-    if month:
-        m = _MONTH.match(month)
-        if m and 1 <= int(m.group(2)) <= 12 and 1900 <= int(m.group(1)) <= 9999:
-            out["month"] = (int(m.group(1)), int(m.group(2)))
-        else:
-            problems.append(_("月份应写作 YYYY-MM，例如 2027-04。"))
-    return out, problems
+def _filters(request) -> CalendarFilters:
+    """The page's filters from the query (unknown values are said, and ignored); the API reads the same."""
+    return CalendarFilters.read(request.GET, set(RatingList.objects.values_list("code", flat=True)))
 
 
 def _row(r) -> dict:
@@ -74,13 +49,13 @@ def _row(r) -> dict:
 
 
 def index(request):
-    chosen, problems = _filters(request)
-    upcoming, past = upcoming_and_past(public_calendar(**chosen), timezone.localdate())
+    chosen = _filters(request)
+    upcoming, past = upcoming_and_past(public_calendar(**chosen.query()), timezone.localdate())
     return render(request, "portal/calendar.html", {
-        "upcoming": [_row(r) for r in upcoming], "past": [_row(r) for r in past], "problems": problems,
+        "upcoming": [_row(r) for r in upcoming], "past": [_row(r) for r in past],
+        "problems": [p.text(_) for p in chosen.problems],
         "lists": RatingList.objects.order_by("code"), "cities": [(c, city_label(c)) for c in cities()],
-        "chosen": {"list": chosen["list_code"] or "", "city": chosen["city"] or "",
-                   "month": f"{chosen['month'][0]:04d}-{chosen['month'][1]:02d}" if chosen["month"] else ""},
+        "chosen": {"list": chosen.rating_list, "city": chosen.city, "month": chosen.pairs().get("month", "")},
         "query": request.GET.urlencode(),
     })
 
@@ -102,7 +77,7 @@ FEED_DAYS_BACK = 366
 def ics(request):
     """``/calendar.ics``: the approved events (the page's list and city filters apply) that have not ended more
     than a year ago, as iCalendar; cached and tagged by what it is made of, so a subscriber's poll is cheap."""
-    chosen, _problems = _filters(request)
+    chosen = _filters(request).query()
     chosen["month"] = None  # a subscription follows the calendar, not one month of it
     rows = public_calendar(**chosen).filter(end_date__gte=timezone.localdate() - timedelta(days=FEED_DAYS_BACK))
     made_of = list(rows.values_list("code", "decided_at", "event__code"))

@@ -19,6 +19,7 @@ from decimal import Decimal
 
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import score
+from qiyuan.tournament.state import withdrawn_in
 
 #: a board's result from its two cells' codes (the first player's, the other's)
 _BOARD_RESULT = {("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "½-½", ("W", "L"): "1-0", ("L", "W"): "0-1",
@@ -79,12 +80,12 @@ def pairing_sheet(t: Tournament, rnd: int) -> PairingSheet:
     unpaired: list[UnpairedRow] = []
     for e in t.entrants:
         if len(e.rounds) < rnd:
-            if e.withdrawn_after is not None and rnd > e.withdrawn_after:
+            if withdrawn_in(e, rnd):
                 unpaired.append(UnpairedRow(_seat(e, t, rnd), "withdrawn"))
             continue
         c = e.rounds[rnd - 1]
         if c.opponent is None:
-            why = "withdrawn" if e.withdrawn_after is not None and rnd > e.withdrawn_after else c.result
+            why = "withdrawn" if withdrawn_in(e, rnd) else c.result
             unpaired.append(UnpairedRow(_seat(e, t, rnd), why if why in UNPAIRED else "Z"))
         elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
             pairs.append((e, by[c.opponent], c))

@@ -137,9 +137,14 @@ def states_and_gaps(t: Tournament, round_no: int) -> tuple[dict[int, PlayerState
 ABSENCES = ("Z", "H", "F")
 
 
+def withdrawn_in(e: Entrant, rnd: int) -> bool:
+    """Had the entrant withdrawn (退赛) before round ``rnd``? His cell for it, if any, is not an absence (缺席)."""
+    return e.withdrawn_after is not None and rnd > e.withdrawn_after
+
+
 def is_active(e: Entrant, rnd: int) -> bool:
     """Is the entrant to be paired in round ``rnd`` (not withdrawn, not excused for it)?"""
-    if e.withdrawn_after is not None and rnd > e.withdrawn_after:
+    if withdrawn_in(e, rnd):
         return False
     if len(e.rounds) >= rnd:
         c = e.rounds[rnd - 1]

@@ -13,14 +13,18 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from qiyuan.tournament.eventfile import score
 from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
+from qiyuan.tournament.state import withdrawn_in
 
 RESULT_TEXT = {"1": "1-0", "0": "0-1", "=": "½-½", "W": "1-0", "L": "0-1", "D": "½-½", "+": "+ / −", "-": "− / +",
                " ": ""}
 CELL_TEXT = {"1": "1", "0": "0", "=": "½", "W": "1", "L": "0", "D": "½", "+": "+", "-": "−", " ": "·"}
 ABSENCE_TEXT = {"U": _("轮空"), "H": _("请假（半分）"), "F": _("请假（全分）"), "Z": _("缺席")}
+#: a player without a game in a round after his withdrawal: not absent (缺席) but withdrawn
+WITHDREW_TEXT = pgettext_lazy("round", "退赛")
 
 
 @dataclass
@@ -91,10 +95,12 @@ def _rounds(t: Tournament) -> list[RoundView]:
         pairs = []
         for e in t.entrants:
             if len(e.rounds) < rnd:
+                if withdrawn_in(e, rnd):
+                    rv.absent.append((e, WITHDREW_TEXT))
                 continue
             c: RoundCell = e.rounds[rnd - 1]
             if c.opponent is None:
-                rv.absent.append((e, ABSENCE_TEXT.get(c.result, c.result)))
+                rv.absent.append((e, WITHDREW_TEXT if withdrawn_in(e, rnd) else ABSENCE_TEXT.get(c.result, c.result)))
             elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
                 pairs.append((e, by[c.opponent], c.result))
         pairs.sort(key=lambda p: (-(score(p[0], t.points, rnd - 1) + score(p[1], t.points, rnd - 1)),

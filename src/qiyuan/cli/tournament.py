@@ -391,6 +391,8 @@ def event_add_player(
     family: str = typer.Option("", help="a family's label, the same for its members (for keep-apart)"),
     player_id: str = typer.Option("", help="registry id"),
     id_number: str = typer.Option("", help="身份证号 (report only, never public): checked like the registry's"),
+    passport: str = typer.Option("", help="a foreign entrant's passport number (护照, 5-20 letters and digits; "
+                                          "report only, never public), instead of --id-number"),
     birth: str = typer.Option("", help="birth date, 2012-05-01 (written 2012/05/01, as TRF-16 has it)"),
     team: str = typer.Option("", help="team event: the player's team (队); board order = order of entry"),
 ) -> None:
@@ -404,9 +406,12 @@ def event_add_player(
 
     rating_value = int(rating.strip()) if rating.strip().isdigit() else None
     entrant = Entrant(0, name, sex=sex, title=title, rating=rating_value, federation=association, club=club,
-                      family=family, player_id=player_id, id_number=id_number, birth=birth)
+                      family=family, player_id=player_id, id_number=passport or id_number, birth=birth,
+                      id_type="passport" if passport else "resident")
     bad = [] if rating_value is not None or not rating.strip() else [
         problem("rating must be a whole number 1..9999, found {value!r}", value=rating.strip())]
+    if passport and id_number:
+        bad.append(problem("give --id-number (a resident ID) or --passport, not both"))
     if bad:  # with the entrant's own faults, before the file is read
         raise InputError(bad + entrant_problems(entrant, today=date.today()))
     added = _run(event, uc.add_player, entrant, team=team, today=date.today())

@@ -19,6 +19,7 @@ Conventions (JaVaFo / bbpPairings, and ``docs/tournament.md``):
 
 qiyuan's own program lines (ignored by other programs):
 ``XQI nnnn ID`` the ID number 身份证号 (competition report only, never public);
+``XQT nnnn TYPE`` the document of that number when it is not a resident ID: ``passport`` (护照) or ``other``;
 ``XQF nnnn TEXT`` an association (所属单位) too long for the 3 columns of ``001``;
 ``XQW nnnn R`` player withdrawn after round R; ``XQL nnnn R`` a late entry, after round R;
 ``XQC nnnn CLUB`` his club (俱乐部), ``XQY nnnn LABEL`` his family (keep-apart groups);
@@ -38,6 +39,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from qiyuan.formats.errors import InputError, Problem
+from qiyuan.people.idnumber import ID_TYPES
 from qiyuan.tournament.eventfile import cross_check
 from qiyuan.tournament.model import (
     BYE_RESULTS,
@@ -214,7 +216,8 @@ class _Reader:
         t = Tournament()
         rows: list[_Row] = []
         bb: dict[str, Decimal] = {}
-        ext: dict[str, list[tuple[int, str]]] = {"XQI": [], "XQF": [], "XQW": [], "XQL": [], "XQC": [], "XQY": [], "XQX": []}
+        ext: dict[str, list[tuple[int, str]]] = {"XQI": [], "XQT": [], "XQF": [], "XQW": [], "XQL": [],
+                                                  "XQC": [], "XQY": [], "XQX": []}
         raw_dates: dict[str, str] = {}
         for no, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
@@ -398,6 +401,12 @@ class _Reader:
                 e = row.entrant
                 if code == "XQI":
                     e.id_number = value.strip()
+                elif code == "XQT":
+                    if value.strip() in ID_TYPES:
+                        e.id_type = value.strip()
+                    else:
+                        self.problem(no, 10, f"XQT: {value.strip()!r} is not a document type (resident, passport, "
+                                             "other)")
                 elif code == "XQF":
                     e.federation = value.strip()
                 elif code == "XQC":
@@ -625,6 +634,8 @@ def write_trf(t: Tournament, *, id_numbers: bool = True) -> str:
     for e in t.entrants:
         if e.id_number and id_numbers:
             add(f"XQI {e.number:>4} {e.id_number}")
+            if e.id_type != "resident":
+                add(f"XQT {e.number:>4} {e.id_type}")
         if len(e.federation) > 3:
             add(f"XQF {e.number:>4} {e.federation}")
         if e.withdrawn_after is not None:

@@ -33,6 +33,8 @@ PROVINCE_CODES: frozenset[str] = frozenset(
     "50 51 52 53 54 61 62 63 64 65 71 81 82 83".split()
 )
 EARLIEST_BIRTH_YEAR = 1900
+#: the kinds of identity document (证件类型), as the registry records them
+ID_TYPES = ("resident", "passport", "other")
 RESIDENT_ID_LENGTH = 18
 
 _RESIDENT_SHAPE = re.compile(r"[0-9]{17}[0-9X]")

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from datetime import date
 from typing import NamedTuple
 
-from qiyuan.people.idnumber import normalize_id_number, validate_resident_id
+from qiyuan.people.idnumber import ID_TYPES, normalize_id_number, validate_id
 from qiyuan.tournament import keepapart
 from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, RoundCell, Tournament
@@ -211,6 +211,13 @@ def trf_date(d: date) -> str:
     return f"{d.year:04d}/{d.month:02d}/{d.day:02d}"
 
 
+#: what a non-resident document's number must look like (``people.idnumber.validate_document``)
+_DOCUMENT_SHAPE = {
+    "passport": "passport number {value!r} looks wrong: a passport number is 5-20 letters and digits",
+    "other": "document number {value!r} looks wrong: a document number is 3-32 letters, digits or '/'",
+}
+
+
 def entrant_problems(e: Entrant, *, today: date | None = None) -> list[Problem]:
     """Every field of a new entrant the event cannot hold (all at once), and normalises the
     spellings it accepts: ``3段`` -> ``3d``, ``女`` -> ``w``, a birth date -> ``YYYY/MM/DD``
@@ -246,11 +253,16 @@ def entrant_problems(e: Entrant, *, today: date | None = None) -> list[Problem]:
             faults.append(problem("birth date {value} is out of range (1900 to today)", value=born.isoformat()))
         else:
             e.birth = trf_date(born)
-    if e.id_number.strip():
+    if e.id_type not in ID_TYPES:
+        faults.append(problem("the ID document is resident, passport or other, not {value!r}", value=e.id_type))
+    elif e.id_number.strip():
         e.id_number = normalize_id_number(e.id_number)
         gender = {"m": "M", "w": "F"}.get(e.sex)
-        for text in validate_resident_id(e.id_number, birth_date=born, gender=gender, today=today):
-            faults.append(problem("ID number: {problem}", problem=text))
+        found = validate_id(e.id_type, e.id_number, birth_date=born, gender=gender, today=today)
+        if e.id_type == "resident":
+            faults += [problem("ID number: {problem}", problem=text) for text in found]
+        elif found:  # a foreign or other document: its shape only (docs/decisions.md)
+            faults.append(problem(_DOCUMENT_SHAPE[e.id_type], value=e.id_number))
     for template, value in (("association {value!r} is longer than 60 characters", e.federation),
                             ("club {value!r} is longer than 60 characters", e.club),
                             ("family {value!r} is longer than 60 characters", e.family)):

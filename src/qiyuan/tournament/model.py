@@ -67,6 +67,8 @@ class Entrant:
     family: str = ""  # a family's label (keep-apart groups: siblings, parent and child)
     #: rounds not yet paired the arbiter excused him from: round -> "Z" (0), "H" (a draw's points), "F" (a win's)
     excused: dict[int, str] = field(default_factory=dict)
+    #: the document ``id_number`` is from: resident (居民身份证), passport (护照) or other, as the registry's
+    id_type: str = "resident"
 
 
 @dataclass(slots=True)

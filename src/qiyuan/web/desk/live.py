@@ -39,6 +39,7 @@ def entrant_from_registry(player, rating: int | None) -> Entrant:
         federation=player.association.name if player.association_id else "",
         player_id=player.federation_id,
         id_number=player.id_number,
+        id_type=player.id_type,
         birth=trf_date(player.birth_date) if player.birth_date else "",
     )
 

@@ -144,7 +144,9 @@ class NewPlayerForm(forms.Form):
     rating = forms.IntegerField(label=gettext_lazy("等级分"), min_value=0, max_value=3500, required=False)
     association = forms.CharField(label=gettext_lazy("所属单位"), max_length=60, required=False)
     birth = forms.DateField(label=gettext_lazy("出生日期"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    id_number = forms.CharField(label=gettext_lazy("身份证号（仅用于竞赛报告）"), max_length=32, required=False)
+    id_type = forms.ChoiceField(label=gettext_lazy("证件类型"), initial="resident", required=False, choices=[
+        ("resident", gettext_lazy("居民身份证")), ("passport", gettext_lazy("护照（境外棋手）"))])
+    id_number = forms.CharField(label=gettext_lazy("证件号码（仅用于竞赛报告）"), max_length=32, required=False)
     club = forms.CharField(label=gettext_lazy("俱乐部"), max_length=60, required=False)
     family = forms.CharField(label=gettext_lazy("家庭（同一家庭的棋手填同一名称）"), max_length=60, required=False)
 
@@ -281,7 +283,8 @@ def add_player(request, code: str):
         d = form.cleaned_data
         entrant = Entrant(0, d["name"], sex=d["sex"], title=d["title"], rating=d["rating"],
                           federation=d["association"], club=d["club"], family=d["family"],
-                          birth=d["birth"].isoformat() if d["birth"] else "", id_number=d["id_number"])
+                          birth=d["birth"].isoformat() if d["birth"] else "", id_number=d["id_number"],
+                          id_type=d["id_type"] or "resident")
     _act(request, uc.add_player, store, request.user, entrant, today=date.today(),
          ok=_("已录入 %(name)s。") % {"name": entrant.name})
     return redirect("desk:event", code=code)

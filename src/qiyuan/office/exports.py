@@ -29,6 +29,19 @@ def find_edition(rating_list, number: int | None = None, list_date=None):
     return ed
 
 
+def public_row(position: int, e: EditionEntry, change: int | None) -> ListRow:
+    """One player's row of a public list file (no ID number, birth year only; the Latin name as the English
+    pages and the API write it: ``people.pinyin.latin_name``). The office's export and the portal's downloads
+    both write these."""
+    p = e.player
+    name = e.name or p.name
+    return ListRow(
+        position=position, rank=e.rank, federation_id=p.federation_id, name=name,
+        name_latin=latin_name(name, p.name_latin), gender=p.gender, birth_year=p.birth_year,
+        association=p.association.code if p.association else "", dan=p.dan, rating=e.rating, games=e.games,
+        status=e.status, is_new=e.is_new, k=e.k, change=change)
+
+
 def list_document(edition) -> ListDocument:
     """The public content of an edition: players with a published rating (active, inactive, removed)."""
     prev = {}
@@ -40,14 +53,8 @@ def list_document(edition) -> ListDocument:
     qs = (EditionEntry.objects.filter(edition=edition, status__in=PUBLIC_STATUSES)
           .select_related("player", "player__association").order_by("position"))
     for pos, e in enumerate(qs.iterator(chunk_size=5000), start=1):
-        p = e.player
-        rows.append(ListRow(
-            position=pos, rank=e.rank, federation_id=p.federation_id, name=e.name or p.name,
-            name_latin=latin_name(e.name or p.name, p.name_latin), gender=p.gender, birth_year=p.birth_year,
-            association=p.association.code if p.association else "", dan=p.dan, rating=e.rating, games=e.games,
-            status=e.status, is_new=e.is_new, k=e.k,
-            change=(e.rating - prev[e.player_id]) if e.rating is not None and e.player_id in prev else None,
-        ))
+        rows.append(public_row(
+            pos, e, (e.rating - prev[e.player_id]) if e.rating is not None and e.player_id in prev else None))
     rl = edition.rating_list
     return ListDocument(list_code=rl.code, title=rl.title, rules_title=rl.rules().title, list_date=edition.list_date,
                         edition=edition.number, is_correction=edition.is_correction, reason=edition.reason,

@@ -4,7 +4,8 @@ findings in the page's language. The desk and the portal show these, never the r
 from __future__ import annotations
 
 from django.utils.translation import get_language, gettext, gettext_lazy
-from pypinyin import lazy_pinyin
+
+from qiyuan.people.pinyin import place_latin
 
 #: 注册状态
 REGISTRATION_STATUS = {
@@ -22,10 +23,11 @@ RULES_OF_PLAY = {
 
 
 def city_label(city: str) -> str:
-    """A city in the page's language: in pinyin on English pages (北京 → Beijing)."""
+    """A city in the page's language: in pinyin on English pages, spelt as every place is (北京 → Beijing,
+    西安 → Xi'an; ``people.pinyin.place_latin``)."""
     if not (get_language() or "").startswith("en") or city.isascii():
         return city
-    return "".join(lazy_pinyin(city)).capitalize()
+    return place_latin(city) or city
 
 
 def time_control_label(minutes: int, increment: int = 0) -> str:

@@ -11,15 +11,15 @@ from django.core.paginator import Paginator
 from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, Subquery
 from django.http import Http404
 
-from qiyuan.formats.list_export import ListDocument, ListRow
+from qiyuan.formats.list_export import ListDocument
 from qiyuan.office.events.live import load as load_live
 from qiyuan.office.events.models import Event, Game, LiveEvent
+from qiyuan.office.exports import public_row
 from qiyuan.office.federation.models import Association, Player
 from qiyuan.office.registry import search_players
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingList
 from qiyuan.tournament.model import Tournament
 
-from qiyuan.people.pinyin import latin_name
 from .filters import ListFilters
 
 PAGE_SIZE = 100
@@ -110,14 +110,7 @@ def list_document(ed: Edition, filters: ListFilters) -> ListDocument:
     Latin name as the English pages write it)."""
     rows = []
     for pos, e in enumerate(entries(ed, filters).iterator(chunk_size=5000), start=1):
-        v = row_view(e)
-        p = e.player
-        rows.append(ListRow(
-            position=pos, rank=e.rank, federation_id=p.federation_id, name=e.name or p.name,
-            name_latin=latin_name(e.name or p.name, p.name_latin), gender=p.gender, birth_year=p.birth_year,
-            association=p.association.code if p.association else "", dan=p.dan, rating=e.rating, games=e.games,
-            status=e.status, is_new=e.is_new, k=e.k, change=v.rating_change,
-        ))
+        rows.append(public_row(pos, e, row_view(e).rating_change))
     rl = ed.rating_list
     return ListDocument(list_code=rl.code, title=rl.title, rules_title=rl.rules().title, list_date=ed.list_date,
                         edition=ed.number, is_correction=ed.is_correction, reason=ed.reason, rows=tuple(rows))

@@ -30,7 +30,7 @@ def test_a_passport_is_entered_and_kept_in_the_file_with_its_type(event: Path):
     run("event", "add-player", event, "John Smith", "--sex", "m", "--passport", "e1234 5678")
     e = read_trf(event).entrants[0]
     assert (e.id_type, e.id_number) == ("passport", PASSPORT)
-    assert f"XQT    1 passport" in event.read_text() and f"XQI    1 {PASSPORT}" in event.read_text()
+    assert "XQT    1 passport" in event.read_text() and f"XQI    1 {PASSPORT}" in event.read_text()
 
 
 def test_a_public_copy_has_neither_the_number_nor_its_type(event: Path):
@@ -68,3 +68,13 @@ def test_the_resident_check_stays_exact():
     with pytest.raises(QiyuanError) as exc:
         add_player(t, Entrant(0, "王五", sex="w", id_number=PASSPORT, id_type="visa"), today=date(2026, 1, 1))
     assert "resident, passport or other" in str(exc.value.problems[0])
+
+
+def test_an_unknown_document_type_in_a_file_is_named_with_its_line(event: Path):
+    run("event", "add-player", event, "John Smith", "--passport", PASSPORT)
+    event.write_text(event.read_text().replace("XQT    1 passport", "XQT    1 visa"))
+    from qiyuan.formats.errors import InputError
+
+    with pytest.raises(InputError) as exc:
+        read_trf(event)
+    assert any("'visa' is not a document type" in str(p) and p.line for p in exc.value.problems)

@@ -46,10 +46,12 @@ def test_the_event_page_says_withdrew_after_the_round_of_withdrawal(live, staff,
     round2 = page.split('id="round-2"')[1].split("</section>")[0]
     row = re.search(rf"6\. {NAMES[5]}</td><td[^>]*>([^<]*)<", round2)
     assert row and row.group(1) == "退赛" and "缺席" not in round2, round2
+    assert '<span class="badge warn">第1轮后退赛</span>' in page  # the crosstable says after which round
     client.get("/language/en/")
     round2 = client.get("/events/club-2026/").content.decode().split('id="round-2"')[1].split("</section>")[0]
     row = re.search(r"6\. ([^<]*)</td><td[^>]*>([^<]*)<", round2)
     assert row and row.group(2) == "withdrew" and "absent" not in round2, round2
+    assert '<span class="badge warn">withdrawn after round 1</span>' in client.get("/events/club-2026/").content.decode()
 
 
 def _result_keys(c) -> list[str]:

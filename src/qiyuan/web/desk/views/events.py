@@ -23,7 +23,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from qiyuan.errors import QiyuanError
@@ -508,7 +508,7 @@ def print_round(request, code: str, rnd: int):
 
 
 UNPAIRED_TEXT = {"U": gettext_lazy("轮空"), "H": gettext_lazy("请假（半分）"), "F": gettext_lazy("请假（全分）"),
-                 "Z": gettext_lazy("缺席"), "withdrawn": gettext_lazy("退赛")}
+                 "Z": gettext_lazy("缺席"), "withdrawn": pgettext_lazy("round", "退赛")}
 
 
 PRINTS = ("pairings", "alphabetical", "slips", "standings", "crosstable")

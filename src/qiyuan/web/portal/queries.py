@@ -16,8 +16,9 @@ from qiyuan.office.events.live import load as load_live
 from qiyuan.office.events.models import Event, Game, LiveEvent
 from qiyuan.office.exports import public_row
 from qiyuan.office.federation.models import Association, Player
-from qiyuan.office.registry import search_players
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingList
+from qiyuan.office.registry import search_players
+from qiyuan.people.pinyin import latin_name
 from qiyuan.tournament.model import Tournament
 
 from .filters import ListFilters

@@ -76,7 +76,7 @@ def test_override_reinstate_excuse_range_and_finish_at_the_desk(desk):
         boards = {f"r-{x.number}-{x.rounds[rnd - 1].opponent}": "1" for x in t().entrants
                   if len(x.rounds) >= rnd and x.rounds[rnd - 1].colour == "b"}
         desk.post("/desk/events/open-2026/results/", {"round": rnd, **boards})
-    desk.post("/desk/events/open-2026/finish/", {"finished": "1"})
+    desk.post("/desk/events/open-2026/finish/", {"finished": "1", "confirm": "1"})
     assert LiveEvent.objects.get(code="open-2026").finished
     desk.post("/desk/events/open-2026/players/", {"name": "迟到", "sex": "m"})
     assert len(t().entrants) == 6 and any("比赛已结束" in m for m in messages_of(desk))
@@ -127,3 +127,40 @@ def test_the_printed_round_calls_a_withdrawn_player_withdrawn_and_shows_scores_a
     desk.post("/desk/events/open-2026/pair/")
     html = desk.get("/desk/events/open-2026/print/2/").content.decode()
     assert "李二" in html and "退赛" in html and "缺席" in html and "2000" in html
+
+
+def play_rounds(c, n):
+    for rnd in range(1, n + 1):
+        c.post("/desk/events/open-2026/pair/")
+        boards = {f"r-{x.number}-{x.rounds[rnd - 1].opponent}": "1" for x in t().entrants
+                  if len(x.rounds) >= rnd and x.rounds[rnd - 1].colour == "w"}
+        c.post("/desk/events/open-2026/results/", {"round": rnd, **boards})
+
+
+def test_finishing_early_says_what_is_about_to_happen_and_needs_the_confirmation(desk):
+    """Issue 10: finish was accepted after 3 of 4 rounds in one click; now a plain POST is refused, and the
+    confirmation page says how many rounds are played of those planned."""
+    play_rounds(desk, 3)
+    page = desk.get("/desk/events/open-2026/finish/").content.decode()
+    assert "计划 4 轮，已赛完 3 轮。" in page and "提前结束：4 轮中只赛了 3 轮。" in page
+    assert 'name="confirm"' in page and "我确认：在 4 轮中赛完 3 轮后结束比赛。" in page
+    r = desk.post("/desk/events/open-2026/finish/", {"finished": "1"})  # no confirmation
+    assert r.status_code == 200 and not LiveEvent.objects.get(code="open-2026").finished
+    assert "结束比赛前请确认：勾选下面的确认框。" in r.content.decode()
+    assert not AuditLog.objects.filter(action="event.finish").exists()
+    r = desk.post("/desk/events/open-2026/finish/", {"finished": "1", "confirm": "1"})
+    assert r.status_code == 302 and LiveEvent.objects.get(code="open-2026").finished
+    assert AuditLog.objects.filter(action="event.finish").count() == 1
+    # the event page links to the confirmation, it does not finish in one click
+    desk.post("/desk/events/open-2026/finish/", {"finished": "0"})
+    assert 'href="/desk/events/open-2026/finish/" id="finish-form"' in desk.get("/desk/events/open-2026/").content.decode()
+
+
+def test_finish_refused_by_the_use_case_stays_on_the_confirmation_in_chinese(desk):
+    desk.post("/desk/events/open-2026/pair/")  # round 1 without results
+    page = desk.get("/desk/events/open-2026/finish/").content.decode()
+    assert "第 1 轮还有 3 台没有结果" in page
+    r = desk.post("/desk/events/open-2026/finish/", {"finished": "1", "confirm": "1"})
+    html = r.content.decode()
+    assert r.status_code == 200 and not LiveEvent.objects.get(code="open-2026").finished
+    assert "第1轮还有台次没有结果" in html and "without a result" not in html

@@ -481,14 +481,32 @@ def categories(request, code: str):
 
 
 @role_required(ARBITER)
-@require_POST
+@require_http_methods(["GET", "POST"])
 def finish(request, code: str):
-    store = _store(request, code)
-    if request.POST.get("finished", "1") == "1":
-        _act(request, uc.finish, store, request.user, ok=_("比赛已结束。"))
-    else:
-        _act(request, uc.reopen, store, request.user, ok=_("比赛已重新开放。"))
-    return redirect("desk:event", code=code)
+    """Finish the event — only once the arbiter has seen what that means (rounds played of those planned,
+    boards without a result) and ticked the confirmation; reopen a finished one."""
+    live = _live(request, code)
+    if request.method == "POST" and request.POST.get("finished", "1") != "1":
+        _act(request, uc.reopen, LiveEventStore(code), request.user, ok=_("比赛已重新开放。"))
+        return redirect("desk:event", code=code)
+    if request.method == "POST":
+        if request.POST.get("confirm") == "1":
+            try:
+                uc.finish(LiveEventStore(code), request.user)
+            except QiyuanError as exc:
+                _problems(request, exc)
+            else:
+                messages.success(request, _("比赛已结束。"))
+                return redirect("desk:event", code=code)
+        else:
+            messages.error(request, _("结束比赛前请确认：勾选下面的确认框。"))
+    t = load(live)
+    paired = ev.rounds_paired(t)
+    open_boards = ev.unfinished_boards(t, paired) if paired else []
+    played = paired - 1 if open_boards else paired
+    return render(request, "desk/event_finish.html", {
+        "live": live, "t": t, "paired": paired, "played": played, "planned": t.rounds_planned,
+        "early": bool(t.rounds_planned) and played < t.rounds_planned, "open_boards": open_boards})
 
 
 @role_required(ARBITER)

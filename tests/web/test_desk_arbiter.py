@@ -13,13 +13,15 @@ NAMES = ["张一", "李二", "王三", "赵四", "钱五", "孙六"]
 
 
 @pytest.fixture
-def desk(staff, login):
+def desk(staff, login, make_association):
+    make_association("BJ", "北京")
+    make_association("SH", "上海")
     c = login(staff["arbiter"])
     c.post("/desk/events/new/", {"code": "open-2026", "name": "2026年公开赛", "fmt": "swiss", "rounds": 4,
                                  "start": "2026-05-01"})
     for i, name in enumerate(NAMES):
         c.post("/desk/events/open-2026/players/", {"name": name, "sex": "mw"[i % 2], "rating": 2000 - 10 * i,
-                                                   "association": "北京" if i < 3 else "上海",
+                                                   "association": "BJ" if i < 3 else "SH",
                                                    "birth": f"{2012 + i % 3}-01-01"})
     return c
 
@@ -78,8 +80,8 @@ def test_override_reinstate_excuse_range_and_finish_at_the_desk(desk):
         desk.post("/desk/events/open-2026/results/", {"round": rnd, **boards})
     desk.post("/desk/events/open-2026/finish/", {"finished": "1", "confirm": "1"})
     assert LiveEvent.objects.get(code="open-2026").finished
-    desk.post("/desk/events/open-2026/players/", {"name": "迟到", "sex": "m"})
-    assert len(t().entrants) == 6 and any("比赛已结束" in m for m in messages_of(desk))
+    r = desk.post("/desk/events/open-2026/players/", {"name": "迟到", "sex": "m"})
+    assert len(t().entrants) == 6 and "比赛已结束" in r.content.decode()
     desk.post("/desk/events/open-2026/finish/", {"finished": "0"})
     assert not LiveEvent.objects.get(code="open-2026").finished
 
@@ -164,3 +166,25 @@ def test_finish_refused_by_the_use_case_stays_on_the_confirmation_in_chinese(des
     html = r.content.decode()
     assert r.status_code == 200 and not LiveEvent.objects.get(code="open-2026").finished
     assert "第1轮还有台次没有结果" in html and "without a result" not in html
+
+
+def test_new_player_form_keeps_its_values_and_says_what_is_wrong_in_chinese(desk, resident_id):
+    """Issue 10: the form was emptied after an error, which was English; the association is the registry's."""
+    from datetime import date
+
+    page = desk.get("/desk/events/open-2026/").content.decode()
+    assert '<select name="association"' in page and '<option value="BJ">北京 (BJ)</option>' in page
+    good = resident_id(date(2012, 1, 1), "M")
+    bad = good[:-1] + ("1" if good[-1] != "1" else "2")
+    r = desk.post("/desk/events/open-2026/players/", {"name": "新人", "sex": "w", "rating": "1850", "association": "SH",
+                                                      "birth": "2012-01-01", "id_number": bad, "club": "棋社"})
+    html = r.content.decode()
+    assert r.status_code == 200 and len(t().entrants) == 6
+    assert 'value="新人"' in html and 'value="1850"' in html and 'value="棋社"' in html
+    assert '<option value="SH" selected>' in html and '<option value="w" selected>' in html
+    assert "身份证号：校验码错误" in html and "check digit" not in html and "gender digit" not in html
+    # not an association of the registry: refused by the form, in Chinese
+    r = desk.post("/desk/events/open-2026/players/", {"name": "新人", "sex": "m", "association": "浙江"})
+    assert r.status_code == 200 and "选择一个有效的选项" in r.content.decode() and len(t().entrants) == 6
+    r = desk.post("/desk/events/open-2026/players/", {"name": "新人", "sex": "m", "association": "SH"})
+    assert r.status_code == 302 and t().entrants[-1].federation == "上海"

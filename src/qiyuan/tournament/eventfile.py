@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from datetime import date
 from typing import NamedTuple
 
-from qiyuan.people.idnumber import normalize_id_number, validate_resident_id
+from qiyuan.people.idnumber import normalize_id_number, resident_id_problems
 from qiyuan.tournament import keepapart
 from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, RoundCell, Tournament
@@ -249,8 +249,8 @@ def entrant_problems(e: Entrant, *, today: date | None = None) -> list[Problem]:
     if e.id_number.strip():
         e.id_number = normalize_id_number(e.id_number)
         gender = {"m": "M", "w": "F"}.get(e.sex)
-        for text in validate_resident_id(e.id_number, birth_date=born, gender=gender, today=today):
-            faults.append(problem("ID number: {problem}", problem=text))
+        for q in resident_id_problems(e.id_number, birth_date=born, gender=gender, today=today):
+            faults.append(problem("ID number: " + q.message, **(q.params or {})))  # one template, translatable
     for template, value in (("association {value!r} is longer than 60 characters", e.federation),
                             ("club {value!r} is longer than 60 characters", e.club),
                             ("family {value!r} is longer than 60 characters", e.family)):

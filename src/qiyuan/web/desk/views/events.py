@@ -29,12 +29,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from qiyuan.errors import QiyuanError
 from qiyuan.office.events.live import LiveEventStore, assign_arbiter, competition_report, load
 from qiyuan.office.events.models import LiveEvent
-from qiyuan.office.federation.models import Arbiter, Player
+from qiyuan.office.federation.models import Arbiter, Association, Player
 from qiyuan.office.registry import search_players
 from qiyuan.tournament import arbiter as uc
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament.model import Entrant
 
+from ...display import association_name
 from ...labels import ORGANISER_LEVELS, organiser_level_choices
 from .. import live as L
 from ..permissions import ADMIN, ARBITER, has_role, require_event, role_required
@@ -142,11 +143,19 @@ class NewPlayerForm(forms.Form):
     sex = forms.ChoiceField(label=gettext_lazy("性别"), choices=[("m", gettext_lazy("男")), ("w", gettext_lazy("女"))])
     title = forms.CharField(label=gettext_lazy("段级位"), max_length=3, required=False)
     rating = forms.IntegerField(label=gettext_lazy("等级分"), min_value=0, max_value=3500, required=False)
-    association = forms.CharField(label=gettext_lazy("所属单位"), max_length=60, required=False)
+    association = forms.ModelChoiceField(label=gettext_lazy("所属单位"), queryset=None, required=False,
+                                         to_field_name="code", empty_label="—")
     birth = forms.DateField(label=gettext_lazy("出生日期"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     id_number = forms.CharField(label=gettext_lazy("身份证号（仅用于竞赛报告）"), max_length=32, required=False)
     club = forms.CharField(label=gettext_lazy("俱乐部"), max_length=60, required=False)
     family = forms.CharField(label=gettext_lazy("家庭（同一家庭的棋手填同一名称）"), max_length=60, required=False)
+
+    def __init__(self, *args, **kwargs):
+        """The association is one of the registry's (the office's import accepts no other)."""
+        super().__init__(*args, **kwargs)
+        field = self.fields["association"]
+        field.queryset = Association.objects.order_by("code")
+        field.label_from_instance = lambda a: f"{association_name(a, html=False)} ({a.code})"
 
 
 EXCUSE_TEXT = {"Z": gettext_lazy("缺席（0 分）"), "H": gettext_lazy("请假（半分）"), "F": gettext_lazy("请假（全分）")}
@@ -222,7 +231,12 @@ def event_details(request, code: str):
 @role_required(ARBITER)
 @require_http_methods(["GET"])
 def event(request, code: str):
-    live = _live(request, code)
+    return _event_page(request, _live(request, code))
+
+
+def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = None, status: int = 200):
+    """The event's desk page; ``player_form``: a new-player form that failed, shown with its values and errors."""
+    code = live.code
     t = load(live)
     from qiyuan.tournament import categories as cat
     from qiyuan.tournament import keepapart
@@ -245,7 +259,7 @@ def event(request, code: str):
             "v": view,
             "q": q,
             "found": found,
-            "player_form": NewPlayerForm(),
+            "player_form": player_form or NewPlayerForm(),
             "round": rnd,
             "next_round": rnd + 1,
             "unfinished": ev.unfinished_boards(t, rnd) if rnd else [],
@@ -259,6 +273,7 @@ def event(request, code: str):
                         if e.excused],
             "rule_sets": list(BUILTIN_RULES),
         },
+        status=status,
     )
 
 
@@ -267,6 +282,7 @@ def event(request, code: str):
 def add_player(request, code: str):
     store = _store(request, code)
     fid = request.POST.get("federation_id", "").strip()
+    form = None
     if fid:
         player = Player.objects.registered().select_related("association").filter(federation_id=fid).first()
         if player is None:
@@ -275,15 +291,23 @@ def add_player(request, code: str):
         entrant = L.entrant_from_registry(player, L.latest_rating(player))
     else:
         form = NewPlayerForm(request.POST)
-        if not form.is_valid():
-            messages.error(request, "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
-            return redirect("desk:event", code=code)
+        if not form.is_valid():  # the form comes back with what was typed and each field's error
+            return _event_page(request, _live(request, code), form)
         d = form.cleaned_data
         entrant = Entrant(0, d["name"], sex=d["sex"], title=d["title"], rating=d["rating"],
-                          federation=d["association"], club=d["club"], family=d["family"],
-                          birth=d["birth"].isoformat() if d["birth"] else "", id_number=d["id_number"])
-    _act(request, uc.add_player, store, request.user, entrant, today=date.today(),
-         ok=_("已录入 %(name)s。") % {"name": entrant.name})
+                          federation=d["association"].name if d["association"] else "", club=d["club"],
+                          family=d["family"], birth=d["birth"].isoformat() if d["birth"] else "",
+                          id_number=d["id_number"])
+    try:
+        uc.add_player(store, request.user, entrant, today=date.today())
+    except QiyuanError as exc:
+        if form is None:
+            _problems(request, exc)
+            return redirect("desk:event", code=code)
+        for p in exc.problems:  # the use case's refusal, in the page's language, beside the values typed
+            form.add_error(None, p.text(_))
+        return _event_page(request, _live(request, code), form)
+    messages.success(request, _("已录入 %(name)s。") % {"name": entrant.name})
     return redirect("desk:event", code=code)
 
 

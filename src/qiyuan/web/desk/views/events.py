@@ -535,6 +535,23 @@ def finish(request, code: str):
 
 @role_required(ARBITER)
 @require_http_methods(["GET"])
+def provisional(request, code: str):
+    """Each player's ΔR so far, on the list chosen (``?list=``), computed as the portal's what-if computes it."""
+    from qiyuan.office.ratings.models import RatingList
+
+    from ..provisional import provisional as compute
+
+    live = _live(request, code)
+    lists = list(RatingList.objects.filter(game=RatingList.Game.GOMOKU).order_by("code"))
+    chosen = next((rl for rl in lists if rl.code == request.GET.get("list")), lists[0] if lists else None)
+    result = compute(load(live), chosen) if chosen is not None else None
+    edition, rows = result if result is not None else (None, [])
+    return render(request, "desk/event_provisional.html", {"live": live, "lists": lists, "chosen": chosen,
+                                                           "edition": edition, "rows": rows})
+
+
+@role_required(ARBITER)
+@require_http_methods(["GET"])
 def print_round(request, code: str, rnd: int):
     """The round's pairing list as a page to print (the PDF is ``print_pdf``): board, score before
     the round, rating, opener, result; then who is not paired and why (bye, excused, absent, withdrawn)."""

@@ -52,9 +52,9 @@ class RegistrationForm(forms.Form):
     name_en = forms.CharField(label=gettext_lazy("英文名称"), required=False)
     list_code = forms.ChoiceField(label=gettext_lazy("榜单"), required=False)
     start_date = forms.CharField(label=gettext_lazy("开始日期"), required=False,
-                                 widget=forms.DateInput(attrs={"type": "date"}))
+                                 widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
     end_date = forms.CharField(label=gettext_lazy("结束日期"), required=False,
-                               widget=forms.DateInput(attrs={"type": "date"}))
+                               widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
     city = forms.CharField(label=gettext_lazy("举办城市"), required=False)
     region = forms.ChoiceField(label=gettext_lazy("京沪地区（京沪规则 §3）"), required=False, choices=_REGION_CHOICES)
     organiser = forms.CharField(label=gettext_lazy("主办单位"), required=False)
@@ -77,7 +77,7 @@ class RegistrationForm(forms.Form):
                                          widget=forms.CheckboxSelectMultiple)
     grants_grades = forms.BooleanField(label=gettext_lazy("等级赛（授予段级位）"), required=False)
     standard_published_on = forms.CharField(label=gettext_lazy("等级和称号标准公布日期"), required=False,
-                                            widget=forms.DateInput(attrs={"type": "date"}))
+                                            widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from qiyuan.errors import QiyuanError
+from qiyuan.office import event_registration
 from qiyuan.office.events.live import LiveEventStore, assign_arbiter, competition_report, load
 from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.federation.models import Arbiter, Association, Player
@@ -62,8 +63,8 @@ class EventDetailsForm(forms.Form):
     written in), the organiser (主办单位), the host (承办单位) and the organiser's level."""
 
     name = forms.CharField(label=gettext_lazy("比赛名称"), max_length=200)
-    start = forms.DateField(label=gettext_lazy("开始日期"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(label=gettext_lazy("结束日期"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    start = forms.DateField(label=gettext_lazy("开始日期"), required=False, widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
+    end = forms.DateField(label=gettext_lazy("结束日期"), required=False, widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
     city = forms.CharField(label=gettext_lazy("地点"), max_length=60, required=False)
     time_control = forms.CharField(label=gettext_lazy("用时"), max_length=60, required=False,
                                    help_text=gettext_lazy("例如 60 min 或 45 min + 30 s"))
@@ -145,7 +146,7 @@ class NewPlayerForm(forms.Form):
     rating = forms.IntegerField(label=gettext_lazy("等级分"), min_value=0, max_value=3500, required=False)
     association = forms.ModelChoiceField(label=gettext_lazy("所属单位"), queryset=None, required=False,
                                          to_field_name="code", empty_label="—")
-    birth = forms.DateField(label=gettext_lazy("出生日期"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    birth = forms.DateField(label=gettext_lazy("出生日期"), required=False, widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
     id_number = forms.CharField(label=gettext_lazy("身份证号（仅用于竞赛报告）"), max_length=32, required=False)
     club = forms.CharField(label=gettext_lazy("俱乐部"), max_length=60, required=False)
     family = forms.CharField(label=gettext_lazy("家庭（同一家庭的棋手填同一名称）"), max_length=60, required=False)
@@ -191,10 +192,37 @@ def _store(request, code: str) -> LiveEventStore:
     return LiveEventStore(code)
 
 
+def _from_registration(start) -> dict:
+    """The new-event form's values for a registered, approved event (``event_registration.desk_start``)."""
+    registered = {a.name: a for a in Arbiter.objects.filter(name__in=start.arbiters)}
+    return {
+        "code": start.code, "name": start.name, "start": start.start, "end": start.end, "city": start.city,
+        "fmt": start.format if start.format in dict(FORMATS) else "swiss", "rounds": start.rounds,
+        "time_control": start.time_control, "chief_arbiter": start.chief_arbiter,
+        "registry_arbiters": [registered[n].pk for n in start.arbiters if n in registered],
+        "other_arbiters": "、".join(n for n in start.arbiters if n not in registered),
+        "organizer": start.organiser, "organiser_level": start.organiser_level,
+    }
+
+
 @role_required(ARBITER)
 @require_http_methods(["GET", "POST"])
 def event_new(request):
-    form = NewEventForm(request.POST or None)
+    """Create a desk event, blank or from a registered, approved calendar event (``?from=R2026-001``): its name,
+    dates, city, format, rounds, time control, arbiters and organiser filled in, its code the registration's —
+    and, its name being the registered one, its report is matched to the registration when imported."""
+    runnable = list(event_registration.runnable(date.today()))
+    chosen = None
+    initial: dict = {}
+    wanted = (request.GET.get("from") or request.POST.get("registration") or "").strip()
+    if wanted:
+        chosen = next((r for r in runnable if r.code == wanted), None)
+        if chosen is None:
+            messages.error(request, _("注册赛事 %(code)s 不能用来开始比赛：只有已批准、尚无成绩的注册赛事可以。")
+                           % {"code": wanted[:20]})
+        else:
+            initial = _from_registration(event_registration.desk_start(chosen))
+    form = NewEventForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         store = LiveEventStore(d["code"], row={"organizer": d["organizer"], "host": d["host"],
@@ -209,7 +237,8 @@ def event_new(request):
         else:
             messages.success(request, _("已创建比赛 %(name)s。") % {"name": d["name"]})
             return redirect("desk:event", code=d["code"])
-    return render(request, "desk/event_new.html", {"form": form, "arbiter_names": _arbiter_names()})
+    return render(request, "desk/event_new.html", {"form": form, "arbiter_names": _arbiter_names(),
+                                                   "runnable": runnable, "chosen": chosen})
 
 
 @role_required(ARBITER)

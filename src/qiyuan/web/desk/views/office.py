@@ -119,7 +119,7 @@ class UploadForm(forms.Form):
     format = forms.ChoiceField(label=gettext_lazy("赛制（TRF/OpenGotha 文件未注明时）"), required=False,
                                choices=[("", "—")] + [(f.value, EVENT_FORMATS.get(f.value, f.value)) for f in EventFormat])
     received_on = forms.DateField(label=gettext_lazy("收到日期"), required=False,
-                                  widget=forms.DateInput(attrs={"type": "date"}))
+                                  widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
 
     def clean_file(self):
         f = self.cleaned_data["file"]

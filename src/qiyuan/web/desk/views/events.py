@@ -34,6 +34,7 @@ from qiyuan.office.federation.models import Arbiter, Association, Player
 from qiyuan.office.registry import search_players
 from qiyuan.tournament import arbiter as uc
 from qiyuan.tournament import eventfile as ev
+from qiyuan.tournament.explanation import Line, from_parts
 from qiyuan.tournament.model import Entrant
 
 from ...display import association_name
@@ -293,7 +294,8 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
             "next_round": rnd + 1,
             "unfinished": ev.unfinished_boards(t, rnd) if rnd else [],
             "versions": live.versions.select_related("user")[:15],
-            "explanation": request.session.get(f"explain:{code}", []),
+            "explanation": [from_parts(x).text(_) if isinstance(x, list) else str(x)
+                            for x in request.session.get(f"explain:{code}", [])],
             "is_admin": has_role(request.user, ADMIN),
             "keep_apart": sorted(keepapart.rules(t).items()),
             "categories": [c.key for c in cat.categories(t)],
@@ -357,7 +359,8 @@ def pair(request, code: str):
     store = _store(request, code)
     pairing = _act(request, uc.pair, store, request.user, explain=True, ok=_("已编排下一轮。"))
     if pairing is not None:
-        request.session[f"explain:{code}"] = list(pairing.explanation)[:400]
+        request.session[f"explain:{code}"] = [  # each line's templates and values: shown in the reader's language
+            [list(part) for part in (x if isinstance(x, Line) else Line() + x).parts] for x in pairing.explanation[:400]]
         for note in pairing.notes:
             messages.warning(request, note.text(_))
     return redirect("desk:event", code=code)

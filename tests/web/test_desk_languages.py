@@ -56,3 +56,16 @@ def test_the_event_page_names_sex_grade_rule_sets_and_actions_in_words(desk):
     assert ">中国围棋协会五子棋项目等级分制度实施办法（暂行，2011）</option>" in html
     log = html.split("操作记录")[1].split("</ul>")[0]
     assert "编排" in log and "录入棋手" in log and not re.search(r"\b(pair|add_player|create)\b", log)
+
+
+def test_every_id_number_refusal_has_its_chinese_translation():
+    """The tournament core reports an ID number's problems as ``"ID number: " + template``
+    (``people.idnumber.RESIDENT_ID_TEMPLATES``): each must be in the zh_Hans catalogue, with the same values."""
+    from qiyuan.locale.catalogue import placeholders, read_catalogue
+    from qiyuan.people.idnumber import RESIDENT_ID_TEMPLATES
+
+    zh = read_catalogue("zh_Hans")
+    for template in RESIDENT_ID_TEMPLATES:
+        key = "ID number: " + template
+        assert zh.get(key), key
+        assert placeholders(zh[key]) == placeholders(key), key

@@ -90,6 +90,12 @@ def periods(request):
     return render(request, "desk/periods.html", {"lists": lists, "review": review})
 
 
+def _located(p) -> str:
+    """A problem of a file in the page's language (its template translated), after where it is."""
+    where = p.where()
+    return f"{where}: {p.text(_)}" if where else p.text(_)
+
+
 def _date(text: str | None) -> date | None:
     try:
         return date.fromisoformat((text or "").strip())
@@ -224,7 +230,7 @@ def imports(request):
                 context["pending"] = matches
                 context["differences"] = [p.text(_) for p in exc.differences]
             except QiyuanError as exc:
-                context["problems"] = refused + exc.messages
+                context["problems"] = refused + [_located(p) for p in exc.problems]
                 request.session.pop("desk:upload", None)
             else:
                 request.session.pop("desk:upload", None)

@@ -86,7 +86,7 @@ def test_go_event_page_uses_go_points_and_no_gomoku_tiebreaks(client, published)
     from qiyuan.office.events.models import Entry, Event, Game
     from qiyuan.office.ratings.models import RatingList
 
-    go = RatingList.objects.create(code="go", title="围棋等级分", rules_name="cn-go-1995")
+    go = RatingList.objects.create(code="go", title="围棋等级分", rules_name="cn-go-1995", game="go")
     a, b, c, d = published["players"]
     ev = Event.objects.create(code="go-2026", name="2026年围棋公开赛", format="swiss", rounds=2, rating_list=go,
                               start_date=date(2026, 2, 1), end_date=date(2026, 2, 2))

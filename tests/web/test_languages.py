@@ -41,6 +41,19 @@ def test_the_catalogue_check_finds_what_templates_and_code_use():
     assert [m.text for m in report.missing["zh_Hans"]] == ["a sentence never translated"]
 
 
+def test_every_eligibility_clause_of_the_rating_core_reads_in_english():
+    """The event and rules pages list the clauses of ``qiyuan.rating.eligibility.CLAUSES`` (Chinese, outside
+    Django): each needs its English in the catalogue."""
+    from django.utils import translation
+
+    from qiyuan.rating.eligibility import CLAUSES
+
+    with translation.override("en"):
+        for clauses in CLAUSES.values():
+            for c in clauses:
+                assert translation.gettext(c.summary) != c.summary, c
+
+
 def test_the_rules_page_explains_every_setting_of_a_rule_set():
     """A setting added to RuleSet must be put into words on the rules page (qiyuan.web.portal.rules_text)."""
     from qiyuan.web.portal.rules_text import DESCRIBED

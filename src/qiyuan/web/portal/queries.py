@@ -15,11 +15,11 @@ from qiyuan.formats.list_export import ListDocument, ListRow
 from qiyuan.office.events.live import load as load_live
 from qiyuan.office.events.models import Event, Game, LiveEvent
 from qiyuan.office.federation.models import Association, Player
-from qiyuan.office.registry import search_players
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingList
+from qiyuan.office.registry import search_players
+from qiyuan.people.pinyin import latin_name
 from qiyuan.tournament.model import Tournament
 
-from qiyuan.people.pinyin import latin_name
 from .filters import ListFilters
 
 PAGE_SIZE = 100

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from qiyuan.rating import rules as R
+from qiyuan.rating.eligibility import eligibility_clauses
 from qiyuan.rating.rules import RuleSet
 
 from ..display import english
@@ -59,25 +60,6 @@ ARTICLES = {
         "eligibility": gettext_lazy("四、"),
     },
 }
-
-#: The conditions each rule-set family checks before an event is rated (the event pages tick them).
-ELIGIBILITY_CLAUSES = {
-    "cga-gomoku-2011": [
-        ("CGA Art. 4", gettext_lazy("主办单位级别；全国性或国际性赛事")),
-        ("CGA Art. 5(一)", gettext_lazy("至少两名认可的裁判员")),
-        ("CGA Art. 5(三)", gettext_lazy("积分编排制的轮数")),
-        ("CGA Art. 5(四)", gettext_lazy("有等级分棋手的比例")),
-        ("CGA Art. 5(八)", gettext_lazy("比赛用时")),
-        ("CGA Art. 5(十一)", gettext_lazy("有实际进行的对局")),
-    ],
-    "bjsh-gomoku-2007": [
-        ("BJSH §6", gettext_lazy("经认可的比赛")),
-        ("BJSH §7", gettext_lazy("裁判员与比赛用时")),
-        ("BJSH §9", gettext_lazy("等级赛的条件")),
-    ],
-    "cn-go-1995": [("Go §4", gettext_lazy("经批准的比赛"))],
-}
-
 
 _NUMERALS = "一二三四五六七八九十"
 
@@ -140,7 +122,34 @@ def _publication(r: RuleSet) -> list[str]:
                                                 "dates": _join([str(MONTH_DAY[m]) for m in r.publication_months])},
         _("比赛以结束日期计入统计期：在两次公布之间结束的比赛，计入下一次公布的等级分。"),
         _("公布的等级分取整数（四舍五入）；计算过程中的小数不舍入，一个统计期内各次比赛的变化值累加后才取整。"),
+        *_list_order(r),
+        UNPLAYED_WORDS[r.unplayed_mark],
     ]
+
+
+TIE_WORDS = {
+    R.TIE_PINYIN: gettext_lazy("名册按等级分由高到低排列；等级分相同者按姓名拼音排列。"),
+    R.TIE_STROKES: gettext_lazy("名册按等级分由高到低排列；等级分相同者按姓氏笔画排列。"),
+    R.TIE_ID: gettext_lazy("名册按等级分由高到低排列；等级分相同者按棋手编号排列。"),
+}
+
+INACTIVE_ORDER_WORDS = {
+    R.INACTIVE_BY_RATING: gettext_lazy("不活跃棋手名册与等级分名册排列方法相同。"),
+    R.INACTIVE_BY_PINYIN: gettext_lazy("不活跃棋手名册按姓名拼音排列。"),
+}
+
+UNPLAYED_WORDS = {
+    R.UNPLAYED_PLUS_MINUS: gettext_lazy("竞赛报告中没有实际进行的对局记作 +（判胜）和 −（判负）。"),
+    R.UNPLAYED_STAR: gettext_lazy("竞赛报告中没有实际进行的对局记作 *。"),
+}
+
+
+def _list_order(r: RuleSet) -> list[str]:
+    out = [str(TIE_WORDS[r.list_tie_order])]
+    if r.list_new_by_registration:
+        out.append(_("等级分相同时，首次获得等级分的棋手排在后面，按注册先后排列。"))
+    out.append(str(INACTIVE_ORDER_WORDS[r.inactive_list_order]))
+    return out
 
 
 def _k(r: RuleSet) -> list[str]:
@@ -221,6 +230,9 @@ def _start(r: RuleSet) -> list[str]:
         text = _("尚无等级分的棋手按段级位直接获得等级分（见下面的段级位表）。")
         if r.dan_start_registered_by is not None:
             text += _("限 %(date)s 以前注册的棋手。") % {"date": r.dan_start_registered_by.isoformat()}
+            if r.dan_start_granted_by:
+                text += _("此后注册的棋手，持有%(bodies)s授予的段位（不含级位）者仍按段级位表取得等级分。") % {
+                    "bodies": _join([_(b) for b in r.dan_start_granted_by])}
         if not r.dan_start_kyu:
             text += _("只限段位，级位不换算。")
         out.append(text)
@@ -255,6 +267,8 @@ def _champion(r: RuleSet) -> list[str]:
         out.append(text)
     else:
         out.append(_("没有冠军不降分的规定。"))
+    if r.board_rule:
+        out.append(_("全国团体赛中，各台次得分率最高者也同样不降分（得分率相同者都不降分）。"))
     if r.international_min_score is not None:
         out.append(_("在国际比赛中得分率不低于 %(p)s 的棋手不降分。") % {"p": r.international_min_score})
     return out
@@ -269,7 +283,8 @@ DESCRIBED = frozenset({
     "newcomer_window_length", "zero_score_rule", "dan_start", "dan_start_registered_by", "dan_start_kyu",
     "reference_rating_start", "activity_window_months", "activity_min_games", "reactivation_window_months",
     "reactivation_min_games", "removal_after_months", "champion_rule", "champion_max_days", "champion_formats",
-    "international_min_score",
+    "international_min_score", "list_tie_order", "list_new_by_registration", "inactive_list_order", "unplayed_mark",
+    "dan_start_granted_by", "board_rule", "eligibility",
 })
 
 SECTIONS = (
@@ -288,5 +303,11 @@ def sections(family: str, rules: RuleSet) -> list[Section]:
     refs = ARTICLES.get(family, {})
     out = [Section(key, str(title), str(refs.get(key, "")), render(rules)) for key, title, render in SECTIONS]
     out.append(Section("eligibility", _("可计算等级分的比赛"), str(refs.get("eligibility", "")),
-                       clauses=[(clause_label(c), str(t)) for c, t in ELIGIBILITY_CLAUSES.get(family, [])]))
+                       clauses=eligibility_checks(rules)))
     return out
+
+
+def eligibility_checks(rules: RuleSet) -> list[tuple[str, str]]:
+    """The conditions the rule set checks before an event is rated (``RuleSet.eligibility``), each as (clause,
+    what it asks) in the page's language."""
+    return [(clause_label(c.clause), _(c.summary)) for c in eligibility_clauses(rules)]

@@ -16,10 +16,10 @@ from datetime import timedelta
 from decimal import Decimal
 
 from qiyuan.errors import Problem, problem
-from qiyuan.office.federation.models import Player
-from qiyuan.office.registry import search_players
-from qiyuan.office.ratings.models import EditionEntry, ListMember, RatingList
 from qiyuan.office.engine import engine_player, member_from_registry, state_from_json
+from qiyuan.office.federation.models import Player
+from qiyuan.office.ratings.models import EditionEntry, ListMember, RatingList
+from qiyuan.office.registry import search_players
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date
 from qiyuan.rating.model import Event, EventFormat, Game, Result, Standing

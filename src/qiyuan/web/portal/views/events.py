@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Association, Player
 from qiyuan.office.ratings.models import RatingChange, RatingList
+from qiyuan.rating.eligibility import eligibility_clauses
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 
 from ...display import display_name, english
@@ -23,7 +24,7 @@ from .. import queries
 from ..editions import current_edition_ids
 from ..eventview import build
 from ..filters import EVENT_FORMATS, EVENT_STATUSES, EventFilters
-from ..rules_text import ELIGIBILITY_CLAUSES, clause_label
+from ..rules_text import eligibility_checks
 
 EVENTS_PAGE = 50
 
@@ -92,10 +93,9 @@ def eligibility_view(event: Event) -> dict:
     family = data.get("family") or event.rating_list.rules_name
     failures = [str(f) if not isinstance(f, dict) else f"{f.get('clause', '')}: {f.get('message', '')}"
                 for f in data.get("failures") or []]
-    checks = [
-        (clause_label(clause), text, not any(f.startswith(clause) for f in failures))
-        for clause, text in ELIGIBILITY_CLAUSES.get(family, [])
-    ]
+    rules = event.rating_list.rules()
+    checks = [(label, text, not any(f.startswith(clause.clause) for f in failures))
+              for clause, (label, text) in zip(eligibility_clauses(rules), eligibility_checks(rules), strict=True)]
     return {"family": family, "failures": failures, "checks": checks}
 
 

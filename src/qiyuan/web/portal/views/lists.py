@@ -24,8 +24,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from qiyuan.formats.list_export import HISTORY_COLUMNS, write_list
-from qiyuan.office.federation.models import Association, Player
 from qiyuan.office.exports import history_rows
+from qiyuan.office.federation.models import Association, Player
 from qiyuan.office.ratings.models import Edition, RatingList
 
 from .. import queries

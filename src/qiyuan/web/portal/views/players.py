@@ -15,20 +15,20 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from qiyuan.office.canonical import change_json
 from qiyuan.office.events.models import Game
 from qiyuan.office.federation.models import Player
-from qiyuan.office.canonical import change_json
 from qiyuan.office.ratings.models import EditionEntry, RatingChange, RatingList
 from qiyuan.office.registry import search_players
 
 from ...display import english, list_title, person
 from ...labels import list_status_label
 from .. import whatif
+from ..calculations import POINTS, individual_calculations, opposite, result_for, result_symbol
 from ..chart import ChartPoint, rating_history_svg
 from ..editions import current_edition_ids, data_version, editions_by_id
-from ..http import digest, visitor_page
 from ..filters import text_query
-from ..calculations import POINTS, individual_calculations, opposite, result_for, result_symbol
+from ..http import digest, visitor_page
 from ..queries import current_ratings, kept_record, merged_duplicates
 
 #: Rated events whose calculations a player page shows at first (the newest); ``?calc=all`` shows every one.

@@ -76,6 +76,12 @@ NOTES = {
 }
 
 
+#: An arbiter's level (裁判员等级, ``federation.Arbiter.Level``)
+ARBITER_LEVELS = {
+    "international": gettext_lazy("国际级裁判"), "national": gettext_lazy("国家级裁判"),
+    "first": gettext_lazy("一级裁判"), "second": gettext_lazy("二级裁判"), "third": gettext_lazy("三级裁判"),
+}
+
 #: The desk's roles (``qiyuan.web.desk.permissions.ROLES``)
 ROLES = {"arbiter": gettext_lazy("裁判"), "officer": gettext_lazy("等级分管理员"), "admin": gettext_lazy("管理员")}
 
@@ -131,6 +137,10 @@ def method_label(code: str) -> str:
 
 def note_label(code: str) -> str:
     return _label(NOTES, code)
+
+
+def arbiter_level_label(code: str) -> str:
+    return _label(ARBITER_LEVELS, code)
 
 
 def role_label(code: str) -> str:

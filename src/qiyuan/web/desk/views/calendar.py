@@ -37,7 +37,8 @@ from qiyuan.office.ratings.models import RatingList
 from qiyuan.rating.model import EventFormat
 
 from ...calendar_labels import REGISTRATION_STATUS, RULES_OF_PLAY, status_label, translated
-from ...labels import EVENT_FORMATS, organiser_level_choices
+from ...display import person
+from ...labels import EVENT_FORMATS, arbiter_level_label, organiser_level_choices
 from ..permissions import OFFICER, role_required
 
 _REGION_CHOICES = [("", gettext_lazy("按城市判断")), ("inside", gettext_lazy("在京沪地区内")),
@@ -84,7 +85,7 @@ class RegistrationForm(forms.Form):
         self.fields["list_code"].choices = [(r.code, f"{r.code} {r.title}") for r in RatingList.objects.order_by("code")]
         self.fields["association"].choices = [("", "—")] + [(a.code, f"{a.code} {a.name}")
                                                             for a in Association.objects.order_by("code")]
-        names = [(a.name, f"{a.name} · {a.get_level_display()}") for a in Arbiter.objects.order_by("name")]
+        names = [(a.name, f"{person(a)} · {arbiter_level_label(a.level)}") for a in Arbiter.objects.order_by("name")]
         self.fields["chief_arbiter"].choices = [("", "—")] + names
         self.fields["arbiters"].choices = names
 

@@ -37,8 +37,8 @@ from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament.explanation import Line, from_parts
 from qiyuan.tournament.model import Entrant
 
-from ...display import association_name
-from ...labels import ORGANISER_LEVELS, organiser_level_choices
+from ...display import association_name, person
+from ...labels import ORGANISER_LEVELS, arbiter_level_label, organiser_level_choices
 from .. import live as L
 from ..permissions import ADMIN, ARBITER, has_role, require_event, role_required
 
@@ -55,7 +55,7 @@ _ARBITER_SEPARATORS = re.compile(r"\s*[、,，;；\n]\s*")
 class _RegistryArbiters(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj):
         mark = _("（中国五子棋协会认可）") if obj.recognised_national else ""
-        return f"{obj.name} · {obj.get_level_display()}{mark}"
+        return f"{person(obj)} · {arbiter_level_label(obj.level)}{mark}"
 
 
 class EventDetailsForm(forms.Form):

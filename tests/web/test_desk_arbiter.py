@@ -188,3 +188,14 @@ def test_new_player_form_keeps_its_values_and_says_what_is_wrong_in_chinese(desk
     assert r.status_code == 200 and "选择一个有效的选项" in r.content.decode() and len(t().entrants) == 6
     r = desk.post("/desk/events/open-2026/players/", {"name": "新人", "sex": "m", "association": "SH"})
     assert r.status_code == 302 and t().entrants[-1].federation == "上海"
+
+
+def test_event_details_refused_by_the_use_case_keep_what_was_typed(desk):
+    """The event starts on 2026-05-01; an end before it, the start left blank, passes the form and is refused by
+    the use case: the form comes back as typed, the reason in Chinese, nothing stored."""
+    before = LiveEvent.objects.get(code="open-2026").trf_text
+    r = desk.post("/desk/events/open-2026/details/", {"name": "2026年公开赛", "end": "2026-04-01", "city": "杭州"})
+    html = r.content.decode()
+    assert r.status_code == 200 and LiveEvent.objects.get(code="open-2026").trf_text == before
+    assert 'value="杭州"' in html and 'value="2026-04-01"' in html
+    assert "比赛结束日期（2026-04-01）早于开始日期（2026-05-01）" in html and "before it starts" not in html

@@ -250,11 +250,17 @@ def event_details(request, code: str):
     form = EventDetailsForm(request.POST or None, initial=EventDetailsForm.initial_from(live, load(live)))
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        _act(request, uc.edit_details, LiveEventStore(code), request.user, ok=_("已保存比赛信息。"),
-             name=d["name"], start=d["start"], end=d["end"], city=d["city"], time_control=d["time_control"],
-             chief_arbiter=d["chief_arbiter"].strip(), arbiters=d["arbiters"],
-             row={"organizer": d["organizer"], "host": d["host"], "organiser_level": d["organiser_level"]})
-        return redirect("desk:event", code=code)
+        try:
+            uc.edit_details(LiveEventStore(code), request.user, name=d["name"], start=d["start"], end=d["end"],
+                            city=d["city"], time_control=d["time_control"], chief_arbiter=d["chief_arbiter"].strip(),
+                            arbiters=d["arbiters"], row={"organizer": d["organizer"], "host": d["host"],
+                                                         "organiser_level": d["organiser_level"]})
+        except QiyuanError as exc:  # refused: the form stays as typed, with the reasons in the page's language
+            for p in exc.problems:
+                form.add_error(None, p.text(_))
+        else:
+            messages.success(request, _("已保存比赛信息。"))
+            return redirect("desk:event", code=code)
     return render(request, "desk/event_details.html", {"form": form, "live": live, "arbiter_names": _arbiter_names()})
 
 

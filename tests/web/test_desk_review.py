@@ -8,6 +8,8 @@ from datetime import date
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from qiyuan.rating import results as R
 from qiyuan.web.desk.review import KINDS, NEWLY_RATED, kind_of, review
@@ -33,6 +35,23 @@ def test_every_kind_of_status_change_is_counted():
     assert [s.key for s in rv.changes] == list(KINDS)  # in the review's order
     assert {r["e"].federation_id for r in rv.rows} == {"a", "b", "c", "d", "f"}  # e and g: nothing changes
     assert kind_of(None, R.UNRATED, False) is None and kind_of(R.UNRATED, R.INACTIVE, False) == (R.UNRATED, R.INACTIVE)
+
+
+STATUSES = [R.ACTIVE, R.INACTIVE, R.UNRATED, R.REMOVED]
+
+
+@given(st.lists(st.tuples(st.sampled_from(STATUSES + [None]), st.sampled_from(STATUSES), st.booleans()),
+                max_size=40))
+def test_each_player_whose_status_changes_is_counted_exactly_once(players):
+    """Invariant: a player is in one count when his status changes or he is rated for the first time, in none
+    otherwise; the counts add up to the players listed for a change of status."""
+    prior = {f"p{i}": SimpleNamespace(status=b) for i, (b, _a, _n) in enumerate(players) if b is not None}
+    entries = [entry(f"p{i}", a, n) for i, (_b, a, n) in enumerate(players)]
+    rv = review(SimpleNamespace(entries=entries, prior=prior, changes=[], events=[]), {})
+    counted = [r["e"].federation_id for s in rv.changes for r in s.rows]
+    assert len(counted) == len(set(counted))
+    expected = {f"p{i}" for i, (b, a, n) in enumerate(players) if n or (b != a and not (b is None and a == R.UNRATED))}
+    assert set(counted) == expected == {r["e"].federation_id for r in rv.rows}
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ from qiyuan.office import event_registration
 from qiyuan.office.events.live import LiveEventStore, assign_arbiter, competition_report, load
 from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.federation.models import Arbiter, Association, Player
+from qiyuan.office.ratings.models import RatingList
 from qiyuan.office.registry import search_players
 from qiyuan.tournament import arbiter as uc
 from qiyuan.tournament import eventfile as ev
@@ -40,6 +41,7 @@ from qiyuan.tournament.model import Entrant
 from ...display import association_name, person
 from ...labels import ORGANISER_LEVELS, arbiter_level_label, organiser_level_choices
 from .. import live as L
+from ..provisional import provisional as provisional_changes
 from ..permissions import ADMIN, ARBITER, has_role, require_event, role_required
 
 FORMATS = [
@@ -575,14 +577,10 @@ def finish(request, code: str):
 @require_http_methods(["GET"])
 def provisional(request, code: str):
     """Each player's ΔR so far, on the list chosen (``?list=``), computed as the portal's what-if computes it."""
-    from qiyuan.office.ratings.models import RatingList
-
-    from ..provisional import provisional as compute
-
     live = _live(request, code)
     lists = list(RatingList.objects.filter(game=RatingList.Game.GOMOKU).order_by("code"))
     chosen = next((rl for rl in lists if rl.code == request.GET.get("list")), lists[0] if lists else None)
-    result = compute(load(live), chosen) if chosen is not None else None
+    result = provisional_changes(load(live), chosen) if chosen is not None else None
     edition, rows = result if result is not None else (None, [])
     return render(request, "desk/event_provisional.html", {"live": live, "lists": lists, "chosen": chosen,
                                                            "edition": edition, "rows": rows})

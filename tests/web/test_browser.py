@@ -51,9 +51,10 @@ def test_cjk_fonts_are_installed_for_screenshots():
 
 
 def test_run_a_swiss_event_from_the_desk_and_read_it_in_public(page, browser, live_server, staff, make_player,
-                                                             resident_id, shot):
+                                                             make_association, resident_id, shot):
     from datetime import date
 
+    make_association("ZJ", "浙江")
     registered = make_player("周晓敏", "F", "SH", birth_date=date(2009, 4, 5),
                              id_number=resident_id(date(2009, 4, 5), "F"), dan="2d")
     sign_in(page, "arbiter")
@@ -69,7 +70,7 @@ def test_run_a_swiss_event_from_the_desk_and_read_it_in_public(page, browser, li
         page.fill("#new-player input[name=name]", name)
         page.select_option("#new-player select[name=sex]", sex)
         page.fill("#new-player input[name=rating]", str(rating))
-        page.fill("#new-player input[name=association]", "浙江")
+        page.select_option("#new-player select[name=association]", "ZJ")
         submit(page, "#new-player button[type=submit]")
     page.fill("#registry-q", "zhouxiaomin")
     submit(page, "text=查找")

@@ -12,15 +12,16 @@ NAMES = ["张一", "李二", "王三", "赵四", "钱五", "孙六"]
 
 
 @pytest.fixture
-def live(staff, login):
+def live(staff, login, make_association):
     """A Swiss event created by ``arbiter`` with six players entered."""
+    make_association("BJ", "北京")
     c = login(staff["arbiter"])
     r = c.post("/desk/events/new/", {"code": "club-2026", "name": "2026年俱乐部五子棋赛", "fmt": "swiss", "rounds": 3,
                                      "city": "北京", "time_control": "60 min", "chief_arbiter": "裁判甲"})
     assert r.status_code == 302 and r["Location"] == "/desk/events/club-2026/"
     for i, name in enumerate(NAMES):
         r = c.post("/desk/events/club-2026/players/", {"name": name, "sex": "m" if i % 2 else "w",
-                                                       "rating": 2000 - 10 * i, "association": "北京"})
+                                                       "rating": 2000 - 10 * i, "association": "BJ"})
         assert r.status_code == 302
     return LiveEvent.objects.get(code="club-2026")
 

@@ -13,13 +13,15 @@ NAMES = ["张一", "李二", "王三", "赵四", "钱五", "孙六"]
 
 
 @pytest.fixture
-def desk(staff, login):
+def desk(staff, login, make_association):
+    make_association("BJ", "北京")
+    make_association("SH", "上海")
     c = login(staff["arbiter"])
     c.post("/desk/events/new/", {"code": "open-2026", "name": "2026年公开赛", "fmt": "swiss", "rounds": 4,
                                  "start": "2026-05-01"})
     for i, name in enumerate(NAMES):
         c.post("/desk/events/open-2026/players/", {"name": name, "sex": "mw"[i % 2], "rating": 2000 - 10 * i,
-                                                   "association": "北京" if i < 3 else "上海",
+                                                   "association": "BJ" if i < 3 else "SH",
                                                    "birth": f"{2012 + i % 3}-01-01"})
     return c
 
@@ -76,10 +78,10 @@ def test_override_reinstate_excuse_range_and_finish_at_the_desk(desk):
         boards = {f"r-{x.number}-{x.rounds[rnd - 1].opponent}": "1" for x in t().entrants
                   if len(x.rounds) >= rnd and x.rounds[rnd - 1].colour == "b"}
         desk.post("/desk/events/open-2026/results/", {"round": rnd, **boards})
-    desk.post("/desk/events/open-2026/finish/", {"finished": "1"})
+    desk.post("/desk/events/open-2026/finish/", {"finished": "1", "confirm": "1"})
     assert LiveEvent.objects.get(code="open-2026").finished
-    desk.post("/desk/events/open-2026/players/", {"name": "迟到", "sex": "m"})
-    assert len(t().entrants) == 6 and any("比赛已结束" in m for m in messages_of(desk))
+    r = desk.post("/desk/events/open-2026/players/", {"name": "迟到", "sex": "m"})
+    assert len(t().entrants) == 6 and "比赛已结束" in r.content.decode()
     desk.post("/desk/events/open-2026/finish/", {"finished": "0"})
     assert not LiveEvent.objects.get(code="open-2026").finished
 
@@ -127,3 +129,73 @@ def test_the_printed_round_calls_a_withdrawn_player_withdrawn_and_shows_scores_a
     desk.post("/desk/events/open-2026/pair/")
     html = desk.get("/desk/events/open-2026/print/2/").content.decode()
     assert "李二" in html and "退赛" in html and "缺席" in html and "2000" in html
+
+
+def play_rounds(c, n):
+    for rnd in range(1, n + 1):
+        c.post("/desk/events/open-2026/pair/")
+        boards = {f"r-{x.number}-{x.rounds[rnd - 1].opponent}": "1" for x in t().entrants
+                  if len(x.rounds) >= rnd and x.rounds[rnd - 1].colour == "w"}
+        c.post("/desk/events/open-2026/results/", {"round": rnd, **boards})
+
+
+def test_finishing_early_says_what_is_about_to_happen_and_needs_the_confirmation(desk):
+    """Issue 10: finish was accepted after 3 of 4 rounds in one click; now a plain POST is refused, and the
+    confirmation page says how many rounds are played of those planned."""
+    play_rounds(desk, 3)
+    page = desk.get("/desk/events/open-2026/finish/").content.decode()
+    assert "计划 4 轮，已赛完 3 轮。" in page and "提前结束：4 轮中只赛了 3 轮。" in page
+    assert 'name="confirm"' in page and "我确认：在 4 轮中赛完 3 轮后结束比赛。" in page
+    r = desk.post("/desk/events/open-2026/finish/", {"finished": "1"})  # no confirmation
+    assert r.status_code == 200 and not LiveEvent.objects.get(code="open-2026").finished
+    assert "结束比赛前请确认：勾选下面的确认框。" in r.content.decode()
+    assert not AuditLog.objects.filter(action="event.finish").exists()
+    r = desk.post("/desk/events/open-2026/finish/", {"finished": "1", "confirm": "1"})
+    assert r.status_code == 302 and LiveEvent.objects.get(code="open-2026").finished
+    assert AuditLog.objects.filter(action="event.finish").count() == 1
+    # the event page links to the confirmation, it does not finish in one click
+    desk.post("/desk/events/open-2026/finish/", {"finished": "0"})
+    assert 'href="/desk/events/open-2026/finish/" id="finish-form"' in desk.get("/desk/events/open-2026/").content.decode()
+
+
+def test_finish_refused_by_the_use_case_stays_on_the_confirmation_in_chinese(desk):
+    desk.post("/desk/events/open-2026/pair/")  # round 1 without results
+    page = desk.get("/desk/events/open-2026/finish/").content.decode()
+    assert "第 1 轮还有 3 台没有结果" in page
+    r = desk.post("/desk/events/open-2026/finish/", {"finished": "1", "confirm": "1"})
+    html = r.content.decode()
+    assert r.status_code == 200 and not LiveEvent.objects.get(code="open-2026").finished
+    assert "第1轮还有台次没有结果" in html and "without a result" not in html
+
+
+def test_new_player_form_keeps_its_values_and_says_what_is_wrong_in_chinese(desk, resident_id):
+    """Issue 10: the form was emptied after an error, which was English; the association is the registry's."""
+    from datetime import date
+
+    page = desk.get("/desk/events/open-2026/").content.decode()
+    assert '<select name="association"' in page and '<option value="BJ">北京 (BJ)</option>' in page
+    good = resident_id(date(2012, 1, 1), "M")
+    bad = good[:-1] + ("1" if good[-1] != "1" else "2")
+    r = desk.post("/desk/events/open-2026/players/", {"name": "新人", "sex": "w", "rating": "1850", "association": "SH",
+                                                      "birth": "2012-01-01", "id_number": bad, "club": "棋社"})
+    html = r.content.decode()
+    assert r.status_code == 200 and len(t().entrants) == 6
+    assert 'value="新人"' in html and 'value="1850"' in html and 'value="棋社"' in html
+    assert '<option value="SH" selected>' in html and '<option value="w" selected>' in html
+    assert "身份证号：校验码错误" in html and "check digit" not in html and "gender digit" not in html
+    # not an association of the registry: refused by the form, in Chinese
+    r = desk.post("/desk/events/open-2026/players/", {"name": "新人", "sex": "m", "association": "浙江"})
+    assert r.status_code == 200 and "选择一个有效的选项" in r.content.decode() and len(t().entrants) == 6
+    r = desk.post("/desk/events/open-2026/players/", {"name": "新人", "sex": "m", "association": "SH"})
+    assert r.status_code == 302 and t().entrants[-1].federation == "上海"
+
+
+def test_event_details_refused_by_the_use_case_keep_what_was_typed(desk):
+    """The event starts on 2026-05-01; an end before it, the start left blank, passes the form and is refused by
+    the use case: the form comes back as typed, the reason in Chinese, nothing stored."""
+    before = LiveEvent.objects.get(code="open-2026").trf_text
+    r = desk.post("/desk/events/open-2026/details/", {"name": "2026年公开赛", "end": "2026-04-01", "city": "杭州"})
+    html = r.content.decode()
+    assert r.status_code == 200 and LiveEvent.objects.get(code="open-2026").trf_text == before
+    assert 'value="杭州"' in html and 'value="2026-04-01"' in html
+    assert "比赛结束日期（2026-04-01）早于开始日期（2026-05-01）" in html and "before it starts" not in html

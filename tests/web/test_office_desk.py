@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -171,7 +172,8 @@ def test_compute_review_publish_and_refuse_an_empty_correction(staff, login, gom
     assert "2026年区五子棋赛" in html
     r = c.post("/desk/office/periods/", {"list": "gomoku", "action": "compute"})
     assert r.status_code == 200 and 'id="review"' in r.content.decode()
-    r = c.post("/desk/office/periods/", {"list": "gomoku", "action": "publish"})
+    digest = re.search(r'name="digest" value="([0-9a-f]+)"', r.content.decode()).group(1)
+    r = c.post("/desk/office/periods/", {"list": "gomoku", "action": "publish", "confirm": "1", "digest": digest})
     assert r.status_code == 302
     from qiyuan.office.ratings.models import Edition
 

@@ -9,7 +9,7 @@ catalogue, which are missing or empty and which translations use a placeholder t
     python -m qiyuan.locale.catalogue            # report; exit 1 when something is missing
     python -m qiyuan.locale.catalogue --add      # append the missing ids (empty) under a marked section
 
-The staff desk (templates/desk, web/desk) joins this check when its strings are translated (issue 10, phase 2).
+The staff desk (templates/desk, web/desk) is checked like the portal.
 No GNU gettext is needed (``makemessages`` remains an option where xgettext exists).
 """
 
@@ -29,9 +29,10 @@ SRC = LOCALE.parent
 WEB = SRC / "web"
 
 #: template and Python sources whose strings must be translated both ways
-TEMPLATE_DIRS = (WEB / "templates" / "portal", WEB / "templates" / "registration", WEB / "templates" / "api")
+TEMPLATE_DIRS = (WEB / "templates" / "portal", WEB / "templates" / "registration", WEB / "templates" / "api",
+                 WEB / "templates" / "desk")
 TEMPLATE_FILES = (WEB / "templates" / "base.html", WEB / "templates" / "403.html", WEB / "templates" / "404.html")
-PYTHON_EXCLUDED = (WEB / "desk",)
+PYTHON_EXCLUDED = ()
 
 GETTEXT = {"_", "gettext", "gettext_lazy", "gettext_noop", "pgettext", "pgettext_lazy", "ngettext",
            "ngettext_lazy", "npgettext", "npgettext_lazy"}

@@ -30,6 +30,7 @@ from qiyuan.office.engine import (
     state_from_json,
     state_to_json,
 )
+from qiyuan.errors import Conflict
 from qiyuan.office.errors import OfficeError, problem
 from qiyuan.office.events.models import Event
 from qiyuan.office.ratings.models import Edition, EditionEntry, ListMember, RatingChange
@@ -64,6 +65,8 @@ class PeriodComputation:
 
 #: the code of a problem asking for a correction edition (``params``: ``list``, ``date``)
 NEEDS_CORRECTION = "period.needs_correction"
+#: the code of the refusal to publish a period other than the one reviewed
+PERIOD_CHANGED = "period.changed"
 
 
 # ---------------------------------------------------------------------------------------------- helpers
@@ -261,17 +264,20 @@ def _unrated_pending_before(rating_list, list_date: date) -> list[str]:
 
 
 def publish_period(rating_list, list_date: date | None, actor: str, *, cache: MemberCache | None = None,
-                   prior: dict[str, PlayerState] | None = None, keep: list | None = None):
+                   prior: dict[str, PlayerState] | None = None, keep: list | None = None,
+                   reviewed: str | None = None):
     """Publish the next due list date (or check that ``list_date`` is it): an immutable edition.
 
     Checked and stored in one transaction under the list's lock: two officers publishing at the same moment
-    get one edition, and the other the ordinary "already published" refusal.
+    get one edition, and the other the ordinary "already published" refusal. ``reviewed``: the digest of the
+    computation the officer reviewed (the desk's confirmation); refused if the period is no longer that one
+    (a report imported or corrected since).
     """
     with writing(rating_list_lock(rating_list.code)):
         rules = rating_list.rules()
         due = due_date(rating_list, rules)
         if due is None:
-            raise OfficeError(f"list {rating_list.code} has no events: nothing to publish")
+            raise OfficeError(problem("list {list} has no events: nothing to publish", list=rating_list.code))
         if list_date is None:
             list_date = due
         check_list_date(rules, list_date)
@@ -280,13 +286,18 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
                                       "{list} {date} with a stated reason", code=NEEDS_CORRECTION,
                                       list=rating_list.code, date=list_date))
         if list_date != due:
-            raise OfficeError(f"the next list of {rating_list.code} to publish is {due}, not {list_date}")
+            raise OfficeError(problem("the next list of {list} to publish is {due}, not {date}",
+                                      list=rating_list.code, due=due, date=list_date))
         if list_date > date.today():
-            raise OfficeError(f"the list of {list_date} cannot be published before that date")
+            raise OfficeError(problem("the list of {date} cannot be published before that date", date=list_date))
         late = _unrated_pending_before(rating_list, list_date)
         if late:
             raise OfficeError(late)
         comp = compute_period(rating_list, list_date, cache=cache, prior=prior)
+        if reviewed is not None and comp.digest != reviewed:
+            raise Conflict(problem("the period of {list} {date} changed since it was reviewed (a report was imported "
+                                   "or corrected): review it again before publishing", code=PERIOD_CHANGED,
+                                   list=rating_list.code, date=list_date))
         if rating_list.started_on is None:
             rating_list.started_on = previous_publication_date(rules.publication_months, list_date)
             rating_list.save(update_fields=["started_on"])

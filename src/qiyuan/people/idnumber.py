@@ -21,6 +21,8 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
+from qiyuan.errors import Problem, problem
+
 #: Weights of ISO 7064 MOD 11-2 for the 17 digits: 2^(17-i) mod 11.
 CHECK_WEIGHTS: tuple[int, ...] = tuple(pow(2, 17 - i, 11) for i in range(17))
 CHECK_CHARACTERS = "10X98765432"  # index: weighted sum mod 11
@@ -99,43 +101,70 @@ def validate_resident_id(
     gender: str | None = None,
     today: date | None = None,
 ) -> list[str]:
-    """Every problem of an 18-digit resident ID, and of its agreement with the record.
+    """Every problem of an 18-digit resident ID, and of its agreement with the record, in English.
 
     ``birth_date`` and ``gender`` (``"M"``/``"F"``) are the player's record, when
     known; ``today`` enables the "birth date in the future" check. An empty
     list means the number is valid.
     """
+    return [p.text() for p in resident_id_problems(number, birth_date=birth_date, gender=gender, today=today)]
+
+
+#: The templates of ``resident_id_problems`` (each has a zh_Hans catalogue entry, prefixed "ID number: " as the
+#: tournament core reports them).
+RESIDENT_ID_TEMPLATES = (
+    "ID number is empty",
+    "wrong length: {n} characters, a resident ID has 18",
+    "wrong length: {n} characters, a resident ID has 18 (a first-generation 15-digit number: give the 18-digit one)",
+    "wrong characters: a resident ID is 17 digits and a check digit (0-9 or X)",
+    "region code {region}: {province} is not a province code",
+    "birth date {digits} is not a calendar date",
+    "birth date {born} is before {year}",
+    "birth date {born} is in the future",
+    "bad check digit: {found}, the first 17 digits give {expected}",
+    "birth date in the ID ({born}) differs from the record ({record})",
+    "gender digit {digit} means male, the record says female",
+    "gender digit {digit} means female, the record says male",
+)
+
+
+def resident_id_problems(
+    number: str,
+    *,
+    birth_date: date | None = None,
+    gender: str | None = None,
+    today: date | None = None,
+) -> list[Problem]:
+    """``validate_resident_id`` as templated problems (``RESIDENT_ID_TEMPLATES``), to be shown in a page's language."""
+    t = RESIDENT_ID_TEMPLATES
     n = normalize_id_number(number)
     if not n:
-        return ["ID number is empty"]
+        return [problem(t[0])]
     if len(n) != RESIDENT_ID_LENGTH:
-        hint = " (a first-generation 15-digit number: give the 18-digit one)" if len(n) == 15 and n.isascii() and n.isdigit() else ""
-        return [f"wrong length: {len(n)} characters, a resident ID has 18{hint}"]
+        first_generation = len(n) == 15 and n.isascii() and n.isdigit()
+        return [problem(t[2] if first_generation else t[1], n=len(n))]
     if not _RESIDENT_SHAPE.fullmatch(n):
-        return ["wrong characters: a resident ID is 17 digits and a check digit (0-9 or X)"]
-    problems: list[str] = []
+        return [problem(t[3])]
+    problems: list[Problem] = []
     if n[:2] not in PROVINCE_CODES:
-        problems.append(f"region code {n[:6]}: {n[:2]} is not a province code")
+        problems.append(problem(t[4], region=n[:6], province=n[:2]))
     born = _birth_date(n[6:14])
     if born is None:
-        problems.append(f"birth date {n[6:14]} is not a calendar date")
+        problems.append(problem(t[5], digits=n[6:14]))
     elif born.year < EARLIEST_BIRTH_YEAR:
-        problems.append(f"birth date {born.isoformat()} is before {EARLIEST_BIRTH_YEAR}")
+        problems.append(problem(t[6], born=born.isoformat(), year=EARLIEST_BIRTH_YEAR))
     elif today is not None and born > today:
-        problems.append(f"birth date {born.isoformat()} is in the future")
+        problems.append(problem(t[7], born=born.isoformat()))
     expected = check_character(n[:17])
     if n[17] != expected:
-        problems.append(f"bad check digit: {n[17]}, the first 17 digits give {expected}")
+        problems.append(problem(t[8], found=n[17], expected=expected))
     if born is not None and birth_date is not None and born != birth_date:
-        problems.append(f"birth date in the ID ({born.isoformat()}) differs from the record ({birth_date.isoformat()})")
+        problems.append(problem(t[9], born=born.isoformat(), record=birth_date.isoformat()))
     if gender is not None and str(getattr(gender, "value", gender)) in ("M", "F"):
         encoded = gender_of_sequence(n[14:17])
         record = str(getattr(gender, "value", gender))
         if encoded != record:
-            word = {"M": "male", "F": "female"}
-            problems.append(
-                f"gender digit {n[16]} means {word[encoded]}, the record says {word[record]}"
-            )
+            problems.append(problem(t[10] if encoded == "M" else t[11], digit=n[16]))
     return problems
 
 

@@ -15,6 +15,7 @@ the openers, spec decision).
 
 from __future__ import annotations
 
+from qiyuan.tournament.explanation import Line
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.swiss import Board, Pairing, PairingError
 
@@ -65,8 +66,8 @@ def pair_round_robin(t: Tournament, round_no: int) -> Pairing:
     if not 1 <= round_no <= len(table):
         raise PairingError(f"a double round robin of {n} players has rounds 1..{len(table)}, not {round_no}")
     games = table[round_no - 1]
-    lines = [f"Berger table, {n} players, round {round_no}: the player listed first opens"]
+    lines = [Line("Berger table, {n} players, round {round}: the player listed first opens", n=n, round=round_no)]
     rest = resting_player(n, games)
     if rest is not None:
-        lines.append(f"{rest} rests this round")
+        lines.append(Line("{n} rests this round", n=rest))
     return Pairing(round_no, [Board(a, b) for a, b in games], None, lines)

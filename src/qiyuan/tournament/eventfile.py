@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from datetime import date
 from typing import NamedTuple
 
-from qiyuan.people.idnumber import ID_TYPES, normalize_id_number, validate_id
+from qiyuan.people.idnumber import ID_TYPES, normalize_id_number, resident_id_problems, validate_id
 from qiyuan.tournament import keepapart
 from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, RoundCell, Tournament
@@ -258,11 +258,11 @@ def entrant_problems(e: Entrant, *, today: date | None = None) -> list[Problem]:
     elif e.id_number.strip():
         e.id_number = normalize_id_number(e.id_number)
         gender = {"m": "M", "w": "F"}.get(e.sex)
-        found = validate_id(e.id_type, e.id_number, birth_date=born, gender=gender, today=today)
         if e.id_type == "resident":
-            faults += [problem("ID number: {problem}", problem=text) for text in found]
-        elif found:  # a foreign or other document: its shape only (docs/decisions.md)
-            faults.append(problem(_DOCUMENT_SHAPE[e.id_type], value=e.id_number))
+            for q in resident_id_problems(e.id_number, birth_date=born, gender=gender, today=today):
+                faults.append(problem("ID number: " + q.message, **(q.params or {})))  # one template, translatable
+        elif validate_id(e.id_type, e.id_number, birth_date=born, gender=gender, today=today):
+            faults.append(problem(_DOCUMENT_SHAPE[e.id_type], value=e.id_number))  # its shape only (decisions.md)
     for template, value in (("association {value!r} is longer than 60 characters", e.federation),
                             ("club {value!r} is longer than 60 characters", e.club),
                             ("family {value!r} is longer than 60 characters", e.family)):

@@ -15,6 +15,7 @@ rule does not apply to them.
 from __future__ import annotations
 
 from qiyuan.tournament.errors import EventInputError, problem
+from qiyuan.tournament.explanation import Line
 from qiyuan.tournament.model import Entrant, Tournament
 
 #: the kinds of groups, and the entrant field each reads
@@ -57,7 +58,7 @@ def group_of(e: Entrant, kind: str) -> str:
     return getattr(e, KINDS[kind]).strip()
 
 
-def apart_in_round(t: Tournament, rnd: int) -> tuple[dict[int, set[int]], str]:
+def apart_in_round(t: Tournament, rnd: int) -> tuple[dict[int, set[int]], Line]:
     """Per player, who he must not meet in round ``rnd`` under the rules that still apply
     (his own group, himself included: one set shared by the group's members), and the
     rules' name for the pairing's notes ("" and {} when none applies)."""
@@ -74,5 +75,10 @@ def apart_in_round(t: Tournament, rnd: int) -> tuple[dict[int, set[int]], str]:
             together = set(members)
             for n in members:
                 apart[n] = apart[n] | together if n in apart else together
-    reason = "the keep-apart rule (" + ", ".join(_NAMES[k] for k in active) + ")" if active else ""
+    reason = Line()
+    if active:
+        reason = Line("the keep-apart rule (")
+        for i, k in enumerate(active):
+            reason += Line(_NAMES[k]) if i == 0 else Line(", ") + Line(_NAMES[k])
+        reason += Line(")")
     return apart, reason

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from qiyuan.tournament.errors import EventError, problem
+from qiyuan.tournament.explanation import Line
 from qiyuan.tournament.matching import Matching
 from qiyuan.tournament.model import RoundCell, Tournament
 from qiyuan.tournament.openers import opener_rule
@@ -78,7 +79,7 @@ class Pairing:
     round: int
     boards: list[Board]
     bye: int | None
-    explanation: list[str] = field(default_factory=list)
+    explanation: list[Line] = field(default_factory=list)  # each line a str, translatable (``Line.text``)
     #: said whether or not ``explain`` was asked (``Problem``s): e.g. a keep-apart rule relaxed for this round
     warnings: list = field(default_factory=list)
 
@@ -93,6 +94,26 @@ def next_round(t: Tournament) -> int:
     if not pending:
         raise PairingError("nobody is left to pair: every player has withdrawn")
     return min(pending) + 1
+
+
+#: the explanation's templates used in more than one variant (the others are written where they are used)
+FLOATED_IN_ODD = ("{a}–{b}: {a} floated into the {score}-point group and {b} pairs up (downs {downs}, ups {ups}; "
+                  "most downs, then fewest ups, then the smaller draw number first)")
+FLOATED_IN_EVEN = ("{a}–{b}: {a} floated into the {score}-point group and {b} pairs up (downs {downs}, ups {ups}; "
+                   "most downs, then fewest ups, then the larger draw number first)")
+FLOAT_ORDER = "; {n} has ups {ups}, downs {downs} (most ups, then fewest downs, then the larger draw number float first)"
+FLOAT_ORDER_BYE = ("; {n} has ups {ups}, downs {downs} (most ups, then fewest downs, then the larger draw number float "
+                   "first, only players without a bye can take it)")
+TAKES_FRONT = ("{a}–{b}: {a} is the smallest remaining draw number of the {score}-point group and takes from the "
+               "front (odd round: 抓前) the first player it has not met")
+TAKES_BACK = ("{a}–{b}: {a} is the smallest remaining draw number of the {score}-point group and takes from the "
+              "back (even round: 抓后) the first player it has not met")
+OPENER_RULES = {
+    1: "board {board}: {opener} opens against {other} (rule 1: fewer openings, the bye counting half)",
+    2: "board {board}: {opener} opens against {other} (rule 2: no third opening or non-opening in a row)",
+    3: "board {board}: {opener} opens against {other} (rule 3: the smaller draw number in odd rounds, the larger in "
+       "even)",
+}
 
 
 def _fmt(score: Decimal) -> str:
@@ -114,7 +135,7 @@ class _Procedure:
         self.round_no = round_no
         self.odd = round_no % 2 == 1
         self.explain = explain
-        self.notes: list[str] = []
+        self.notes: list[Line] = []
         size = max(pool, default=0) + 1
         self.met: list[set[int]] = [set()] * size
         self.had_bye = [False] * size
@@ -151,7 +172,7 @@ class _Procedure:
         """Who floats down (轮低) first: most ups, fewest downs, then the larger draw number."""
         return (-self.ups[n], self.downs[n], -n)
 
-    def note(self, text: str) -> None:
+    def note(self, text: Line) -> None:
         self.notes.append(text)
 
     # -- the look-ahead ------------------------------------------------------
@@ -326,24 +347,19 @@ class _Procedure:
                         chosen = c
                         break
                     if self.explain:
-                        self.note(f"  {f}–{c} not taken: the rest of the round could not be completed")
+                        self.note(Line("  {a}–{b} not taken: the rest of the round could not be completed", a=f, b=c))
             if chosen is None:
                 on.append(f)
                 if self.explain:
-                    self.note(
-                        f"{f} floats on past the {_fmt(score)}-point group: nobody in it can meet him "
-                        "and still leave the round complete"
-                    )
+                    self.note(Line("{n} floats on past the {score}-point group: nobody in it can meet him and still "
+                                   "leave the round complete", n=f, score=_fmt(score)))
                 continue
             paired[f] = paired[chosen] = True
             self.pairs.append((f, chosen))
             if self.explain:
-                order = "smaller" if self.odd else "larger"
-                self.note(
-                    f"{f}–{chosen}: {f} floated into the {_fmt(score)}-point group and {chosen} pairs up "
-                    f"(downs {self.downs[chosen]}, ups {self.ups[chosen]}; most downs, then fewest ups, "
-                    f"then the {order} draw number first)"
-                )
+                template = (FLOATED_IN_ODD if self.odd else FLOATED_IN_EVEN)
+                self.note(Line(template, a=f, b=chosen, score=_fmt(score), downs=self.downs[chosen],
+                               ups=self.ups[chosen]))
         return on
 
     def float_out(self, tag: int, score: Decimal, members: list[int], last: bool) -> list[int]:
@@ -364,10 +380,8 @@ class _Procedure:
             order = sorted(rest, key=self.floats_key)
             passed = [x for x in order[: max(order.index(f) for f in floaters)] if x not in floaters]
             if passed:
-                self.note(
-                    "  passed over " + ", ".join(map(str, passed))
-                    + ": no complete round lets them float with those chosen before them"
-                )
+                self.note(Line("  passed over {players}: no complete round lets them float with those chosen before "
+                               "them", players=", ".join(map(str, passed))))
         fl = set(floaters)
         self.pair_inside(score, [m for m in rest if m not in fl])
         return floaters
@@ -470,22 +484,17 @@ class _Procedure:
         return not t.maximise()
 
     def explain_floaters(self, score: Decimal, rest: list[int], floaters: list[int], last: bool) -> None:
-        g = f"{_fmt(score)}-point group"
+        g = _fmt(score)
         if len(floaters) == len(rest) % 2:
-            why = f"the {g} has an odd number of players left ({len(rest)})"
+            why = Line("the {score}-point group has an odd number of players left ({n})", score=g, n=len(rest))
         else:
-            why = (
-                f"the {g} cannot pair {len(rest) - len(floaters) + 2} of its {len(rest)} players among "
-                f"themselves and still leave the round complete, so {len(floaters)} float"
-            )
+            why = Line("the {score}-point group cannot pair {k} of its {n} players among themselves and still leave "
+                       "the round complete, so {m} float", score=g, k=len(rest) - len(floaters) + 2, n=len(rest),
+                       m=len(floaters))
         for x in floaters:
-            dest = "takes the bye" if last else "floats down"
-            self.note(
-                f"{x} {dest}: {why}; {x} has ups {self.ups[x]}, downs {self.downs[x]} "
-                "(most ups, then fewest downs, then the larger draw number float first"
-                + (", only players without a bye can take it" if last else "")
-                + ")"
-            )
+            dest = Line("{n} takes the bye: ", n=x) if last else Line("{n} floats down: ", n=x)
+            self.note(dest + why + Line(FLOAT_ORDER_BYE if last else FLOAT_ORDER, n=x, ups=self.ups[x],
+                                        downs=self.downs[x]))
 
     def pair_inside(self, score: Decimal, rest: list[int]) -> None:
         """法则四: the smallest remaining draw number picks, front in odd rounds, back in even."""
@@ -529,29 +538,23 @@ class _Procedure:
             if partner == -1:
                 self.failed = True
                 if explain:
-                    self.note(f"{p} finds no opponent in the {_fmt(score)}-point group")
+                    self.note(Line("{n} finds no opponent in the {score}-point group", n=p, score=_fmt(score)))
                 continue
             used[partner] = True
             q = rest[partner]
             self.paired[p] = self.paired[q] = True
             self.pairs.append((p, q))
             if explain:
-                side = "front (odd round: 抓前)" if odd else "back (even round: 抓后)"
-                text = (
-                    f"{p}–{q}: {p} is the smallest remaining draw number of the {_fmt(score)}-point "
-                    f"group and takes from the {side} the first player it has not met"
-                )
+                text = Line(TAKES_FRONT if odd else TAKES_BACK, a=p, b=q, score=_fmt(score))
                 kept = [x for x in already if x in self.apart.get(p, ())]
                 already = [x for x in already if x not in kept]
                 if already:
-                    text += "; already met " + ", ".join(map(str, already))
+                    text += Line("; already met {players}", players=", ".join(map(str, already)))
                 if kept:
-                    text += "; kept apart from " + ", ".join(map(str, kept)) + " (keep-apart rule)"
+                    text += Line("; kept apart from {players} (keep-apart rule)", players=", ".join(map(str, kept)))
                 if skipped:
-                    text += (
-                        "; passed over " + ", ".join(map(str, skipped))
-                        + " (the rest of the round could not be completed)"
-                    )
+                    text += Line("; passed over {players} (the rest of the round could not be completed)",
+                                 players=", ".join(map(str, skipped)))
                 self.note(text)
         if self.witness is not None:
             self.witness.scope = None
@@ -562,7 +565,7 @@ class _Procedure:
         if len(carry) == 1 and not self.had_bye[carry[0]]:
             self.bye = carry[0]
             if self.explain:
-                self.note(f"{carry[0]} has the bye (轮空): he is left after the lowest group")
+                self.note(Line("{n} has the bye (轮空): he is left after the lowest group", n=carry[0]))
             if self.witness is not None:
                 self.witness.remove(carry[0])
             return
@@ -574,10 +577,10 @@ def _pool(t: Tournament, r: int) -> tuple[list[int], list[tuple[int, int, str]],
     pool: list[int] = []
     fixed: list[tuple[int, int, str]] = []
     fixed_bye: int | None = None
-    notes: list[str] = []
+    notes: list[Line] = []
     for e in t.entrants:
         if e.withdrawn_after is not None and e.withdrawn_after < r:
-            notes.append(f"{e.number} is not paired: withdrawn after round {e.withdrawn_after}")
+            notes.append(Line("{n} is not paired: withdrawn after round {round}", n=e.number, round=e.withdrawn_after))
             continue
         if len(e.rounds) >= r:
             cell = e.rounds[r - 1]
@@ -590,7 +593,8 @@ def _pool(t: Tournament, r: int) -> tuple[list[int], list[tuple[int, int, str]],
                     raise PairingError(f"round {r} already has two byes: players {fixed_bye} and {e.number}")
                 fixed_bye = e.number
                 continue
-            notes.append(f"{e.number} is not paired: entered as '{cell.result}' (absent or excused) for round {r}")
+            notes.append(Line("{n} is not paired: entered as '{result}' (absent or excused) for round {round}",
+                              n=e.number, result=cell.result, round=r))
             continue
         pool.append(e.number)
     return pool, fixed, fixed_bye, notes
@@ -619,7 +623,7 @@ def pair_round(
     *,
     explain: bool = False,
     apart: dict[int, set[int]] | None = None,
-    apart_reason: str = "the keep-apart rule",
+    apart_reason: str | Line = "the keep-apart rule",
 ) -> Pairing:
     """Pair round ``round_no`` (default: the next round) by the Gomoku Swiss system.
 
@@ -639,7 +643,8 @@ def pair_round(
 
 
 def _pair_round(
-    t: Tournament, round_no: int | None, *, explain: bool, apart: dict[int, set[int]] | None, apart_reason: str
+    t: Tournament, round_no: int | None, *, explain: bool, apart: dict[int, set[int]] | None,
+    apart_reason: str | Line
 ) -> Pairing:
     r = next_round(t) if round_no is None else round_no
     if r < 1:
@@ -679,19 +684,14 @@ def _pair_round(
         else:
             o, x, _ = opener_rule(st[a], st[b], r)
             boards.append(Board(o, x))
-        fixed_lines.append(f"{a}–{b}: entered by hand")
-    rules = {
-        1: "rule 1: fewer openings, the bye counting half",
-        2: "rule 2: no third opening or non-opening in a row",
-        3: "rule 3: the smaller draw number in odd rounds, the larger in even",
-    }
-    board_lines: list[str] = []
+        fixed_lines.append(Line("{a}–{b}: entered by hand", a=a, b=b))
+    board_lines: list[Line] = []
     for a, b in proc.pairs:
         opener, other, rule = opener_rule(st[a], st[b], r)
         boards.append(Board(opener, other))
         if explain:
-            board_lines.append(f"board {len(boards)}: {opener} opens against {other} ({rules[rule]})")
-    relaxed = [f"{str(w)} ({apart_reason})" for w in warnings]
+            board_lines.append(Line(OPENER_RULES[rule], board=len(boards), opener=opener, other=other))
+    relaxed = [Line(w.message, **(w.params or {})) + Line(" (") + apart_reason + Line(")") for w in warnings]
     lines = relaxed + notes + fixed_lines + proc.notes + board_lines if explain else []
     bye = fixed_bye if fixed_bye is not None else proc.bye
     return Pairing(r, boards, bye, lines, warnings)

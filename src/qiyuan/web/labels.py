@@ -76,6 +76,25 @@ NOTES = {
 }
 
 
+#: An arbiter's level (裁判员等级, ``federation.Arbiter.Level``)
+ARBITER_LEVELS = {
+    "international": gettext_lazy("国际级裁判"), "national": gettext_lazy("国家级裁判"),
+    "first": gettext_lazy("一级裁判"), "second": gettext_lazy("二级裁判"), "third": gettext_lazy("三级裁判"),
+}
+
+#: The desk's roles (``qiyuan.web.desk.permissions.ROLES``)
+ROLES = {"arbiter": gettext_lazy("裁判"), "officer": gettext_lazy("等级分管理员"), "admin": gettext_lazy("管理员")}
+
+#: What an arbiter did to a desk event (``qiyuan.tournament.arbiter.ACTIONS``: the undo trail's actions)
+EVENT_ACTIONS = {
+    "create": gettext_lazy("创建比赛"), "add_player": gettext_lazy("录入棋手"), "draw": gettext_lazy("排定签号"),
+    "pair": gettext_lazy("编排"), "set_pairing": gettext_lazy("人工编排"), "override": gettext_lazy("调整一台"),
+    "undo_round": gettext_lazy("撤销编排"), "results": gettext_lazy("录入结果"), "withdraw": gettext_lazy("退赛"),
+    "reinstate": gettext_lazy("恢复参赛"), "excuse": gettext_lazy("请假"), "keep_apart": gettext_lazy("同单位回避"),
+    "categories": gettext_lazy("组别奖"), "details": gettext_lazy("比赛信息"), "finish": gettext_lazy("结束比赛"),
+    "reopen": gettext_lazy("重新开放"),
+}
+
 #: The built-in rule sets by their official titles (规则集)
 RULE_SETS = {
     "cga-gomoku-2011": gettext_lazy("中国围棋协会五子棋项目等级分制度实施办法（暂行，2011）"),
@@ -118,6 +137,18 @@ def method_label(code: str) -> str:
 
 def note_label(code: str) -> str:
     return _label(NOTES, code)
+
+
+def arbiter_level_label(code: str) -> str:
+    return _label(ARBITER_LEVELS, code)
+
+
+def role_label(code: str) -> str:
+    return _label(ROLES, code)
+
+
+def event_action_label(code: str) -> str:
+    return _label(EVENT_ACTIONS, code)
 
 
 def rule_set_title(name: str) -> str:

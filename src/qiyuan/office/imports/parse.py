@@ -52,7 +52,7 @@ def _dan(text: str) -> str:
     return t if _DAN.match(t) or t == "10k" else ""
 
 
-def _from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
+def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
     """A TRF-shaped ``Tournament`` (from a report or a TRF file) as a ParsedEvent, with its games."""
     where = "No." if kind == "report" else "player"
     ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date, format=fmt,
@@ -146,7 +146,7 @@ def parse_report(path: Path, options: Options) -> ParsedEvent:
     fmt = options.format or meta.format
     if fmt == "double_round_robin":
         fmt = EventFormat.ROUND_ROBIN.value
-    ev = _from_tournament(t, fmt, "report")
+    ev = from_tournament(t, fmt, "report")
     ev.organiser = meta.organizer or meta.host
     ev.desk_code = meta.desk_code
     for e in ev.entrants:
@@ -199,7 +199,7 @@ def parse_trf(path: Path, options: Options) -> ParsedEvent:
         ev = ParsedEvent(name="", start_date=None, end_date=None, format="swiss", rounds=0)
         ev.problems = [str(p) for p in exc.problems]
         return ev
-    return _from_tournament(t, options.format or EventFormat.SWISS.value, "trf")
+    return from_tournament(t, options.format or EventFormat.SWISS.value, "trf")
 
 
 def parse_opengotha(path: Path, options: Options) -> ParsedEvent:

@@ -29,6 +29,7 @@ urlpatterns = [
     path("events/<slug:code>/categories/", events.categories, name="categories"),
     path("events/<slug:code>/print/<slug:what>.pdf", events.print_pdf, name="print_pdf"),
     path("events/<slug:code>/finish/", events.finish, name="finish"),
+    path("events/<slug:code>/provisional/", events.provisional, name="provisional"),
     path("events/<slug:code>/print/<int:rnd>/", events.print_round, name="print_round"),
     path("events/<slug:code>/report.xlsx", events.report, name="report"),
     path("events/<slug:code>/assign/", events.assign, name="assign"),

@@ -124,7 +124,7 @@ def read(params, me: Player, lists: list[RatingList]) -> WhatIf:
     return w
 
 
-def _states(rl: RatingList, edition, players: list[Player]) -> dict[str, PlayerState]:
+def states_on(rl: RatingList, edition, players: list[Player]) -> dict[str, PlayerState]:
     """The players' states after ``edition``: stored with it, else their start on the list (a member not yet
     published, or a registered player new to the list)."""
     fids = {p.federation_id: p for p in players}
@@ -148,12 +148,10 @@ def compute(w: WhatIf, me: Player) -> R.EventChange | None:
     list_date = next_publication_date(rules.publication_months, edition.list_date)
     day = list_date - timedelta(days=1)
     registered = [me] + [o.player for o, _r in w.games if o.player is not None]
-    states = _states(rl, edition, registered)
+    states = states_on(rl, edition, registered)
     for opp, _r in w.games:
         if opp.player is None:
-            states[opp.engine_id] = PlayerState(player_id=opp.engine_id, rating=opp.rating,
-                                                exact=Decimal(opp.rating), games=100, status=R.ACTIVE,
-                                                rated_since=edition.list_date)
+            states[opp.engine_id] = rated_state(opp.engine_id, opp.rating, edition.list_date)
     event = Event(id=EVENT_ID, name=EVENT_ID, start_date=day, end_date=day, format=EventFormat(w.format),
                   international=w.international)
     games = [Game(EVENT_ID, rnd, me.federation_id, opp.engine_id, result)
@@ -164,8 +162,21 @@ def compute(w: WhatIf, me: Player) -> R.EventChange | None:
     return rate(rules, states, event, games, [Standing(EVENT_ID, winner, 1)], list_date, me.federation_id)
 
 
+def rated_state(engine_id: str, rating: int, since) -> PlayerState:
+    """A player known only by a rating: rated, active and established (K of an established player)."""
+    return PlayerState(player_id=engine_id, rating=rating, exact=Decimal(rating), games=100, status=R.ACTIVE,
+                       rated_since=since)
+
+
+def rate_all(rules, states, event: Event, games: list[Game], standings: list[Standing], list_date
+             ) -> dict[str, R.EventChange]:
+    """The one call into the rating engine (the period computation the office publishes with): every player's
+    change in the event, by engine id."""
+    result = rate_period(rules, states, [event], games, standings, list_date)
+    return {c.player_id: c for c in result.changes if c.event_id == event.id}
+
+
 def rate(rules, states, event: Event, games: list[Game], standings: list[Standing], list_date, player_id: str
          ) -> R.EventChange | None:
-    """The one call into the rating engine (the period computation the office publishes with)."""
-    result = rate_period(rules, states, [event], games, standings, list_date)
-    return next((c for c in result.changes if c.player_id == player_id), None)
+    """One player's change (``rate_all``)."""
+    return rate_all(rules, states, event, games, standings, list_date).get(player_id)

@@ -37,7 +37,8 @@ from qiyuan.office.ratings.models import RatingList
 from qiyuan.rating.model import EventFormat
 
 from ...calendar_labels import REGISTRATION_STATUS, RULES_OF_PLAY, status_label, translated
-from ...labels import EVENT_FORMATS, organiser_level_choices
+from ...display import person
+from ...labels import EVENT_FORMATS, arbiter_level_label, organiser_level_choices
 from ..permissions import OFFICER, role_required
 
 _REGION_CHOICES = [("", gettext_lazy("按城市判断")), ("inside", gettext_lazy("在京沪地区内")),
@@ -52,9 +53,9 @@ class RegistrationForm(forms.Form):
     name_en = forms.CharField(label=gettext_lazy("英文名称"), required=False)
     list_code = forms.ChoiceField(label=gettext_lazy("榜单"), required=False)
     start_date = forms.CharField(label=gettext_lazy("开始日期"), required=False,
-                                 widget=forms.DateInput(attrs={"type": "date"}))
+                                 widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
     end_date = forms.CharField(label=gettext_lazy("结束日期"), required=False,
-                               widget=forms.DateInput(attrs={"type": "date"}))
+                               widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
     city = forms.CharField(label=gettext_lazy("举办城市"), required=False)
     region = forms.ChoiceField(label=gettext_lazy("京沪地区（京沪规则 §3）"), required=False, choices=_REGION_CHOICES)
     organiser = forms.CharField(label=gettext_lazy("主办单位"), required=False)
@@ -77,14 +78,14 @@ class RegistrationForm(forms.Form):
                                          widget=forms.CheckboxSelectMultiple)
     grants_grades = forms.BooleanField(label=gettext_lazy("等级赛（授予段级位）"), required=False)
     standard_published_on = forms.CharField(label=gettext_lazy("等级和称号标准公布日期"), required=False,
-                                            widget=forms.DateInput(attrs={"type": "date"}))
+                                            widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["list_code"].choices = [(r.code, f"{r.code} {r.title}") for r in RatingList.objects.order_by("code")]
         self.fields["association"].choices = [("", "—")] + [(a.code, f"{a.code} {a.name}")
                                                             for a in Association.objects.order_by("code")]
-        names = [(a.name, f"{a.name} · {a.get_level_display()}") for a in Arbiter.objects.order_by("name")]
+        names = [(a.name, f"{person(a)} · {arbiter_level_label(a.level)}") for a in Arbiter.objects.order_by("name")]
         self.fields["chief_arbiter"].choices = [("", "—")] + names
         self.fields["arbiters"].choices = names
 

@@ -27,17 +27,22 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from qiyuan.errors import QiyuanError
+from qiyuan.office import event_registration
 from qiyuan.office.events.live import LiveEventStore, assign_arbiter, competition_report, load
 from qiyuan.office.events.models import LiveEvent
-from qiyuan.office.federation.models import Arbiter, Player
+from qiyuan.office.federation.models import Arbiter, Association, Player
+from qiyuan.office.ratings.models import RatingList
 from qiyuan.office.registry import search_players
 from qiyuan.tournament import arbiter as uc
 from qiyuan.tournament import eventfile as ev
+from qiyuan.tournament.explanation import Line, from_parts
 from qiyuan.tournament.model import Entrant
 
-from ...labels import ORGANISER_LEVELS, organiser_level_choices
+from ...display import association_name, person
+from ...labels import ORGANISER_LEVELS, arbiter_level_label, organiser_level_choices
 from .. import live as L
 from ..permissions import ADMIN, ARBITER, has_role, require_event, role_required
+from ..provisional import provisional as provisional_changes
 
 FORMATS = [
     ("swiss", gettext_lazy("积分编排制（五子棋瑞士制）")),
@@ -52,7 +57,7 @@ _ARBITER_SEPARATORS = re.compile(r"\s*[、,，;；\n]\s*")
 class _RegistryArbiters(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj):
         mark = _("（中国五子棋协会认可）") if obj.recognised_national else ""
-        return f"{obj.name} · {obj.get_level_display()}{mark}"
+        return f"{person(obj)} · {arbiter_level_label(obj.level)}{mark}"
 
 
 class EventDetailsForm(forms.Form):
@@ -61,8 +66,8 @@ class EventDetailsForm(forms.Form):
     written in), the organiser (主办单位), the host (承办单位) and the organiser's level."""
 
     name = forms.CharField(label=gettext_lazy("比赛名称"), max_length=200)
-    start = forms.DateField(label=gettext_lazy("开始日期"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(label=gettext_lazy("结束日期"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    start = forms.DateField(label=gettext_lazy("开始日期"), required=False, widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
+    end = forms.DateField(label=gettext_lazy("结束日期"), required=False, widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
     city = forms.CharField(label=gettext_lazy("地点"), max_length=60, required=False)
     time_control = forms.CharField(label=gettext_lazy("用时"), max_length=60, required=False,
                                    help_text=gettext_lazy("例如 60 min 或 45 min + 30 s"))
@@ -142,13 +147,21 @@ class NewPlayerForm(forms.Form):
     sex = forms.ChoiceField(label=gettext_lazy("性别"), choices=[("m", gettext_lazy("男")), ("w", gettext_lazy("女"))])
     title = forms.CharField(label=gettext_lazy("段级位"), max_length=3, required=False)
     rating = forms.IntegerField(label=gettext_lazy("等级分"), min_value=0, max_value=3500, required=False)
-    association = forms.CharField(label=gettext_lazy("所属单位"), max_length=60, required=False)
-    birth = forms.DateField(label=gettext_lazy("出生日期"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    association = forms.ModelChoiceField(label=gettext_lazy("所属单位"), queryset=None, required=False,
+                                         to_field_name="code", empty_label="—")
+    birth = forms.DateField(label=gettext_lazy("出生日期"), required=False, widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
     id_type = forms.ChoiceField(label=gettext_lazy("证件类型"), initial="resident", required=False, choices=[
         ("resident", gettext_lazy("居民身份证")), ("passport", gettext_lazy("护照（境外棋手）"))])
     id_number = forms.CharField(label=gettext_lazy("证件号码（仅用于竞赛报告）"), max_length=32, required=False)
     club = forms.CharField(label=gettext_lazy("俱乐部"), max_length=60, required=False)
     family = forms.CharField(label=gettext_lazy("家庭（同一家庭的棋手填同一名称）"), max_length=60, required=False)
+
+    def __init__(self, *args, **kwargs):
+        """The association is one of the registry's (the office's import accepts no other)."""
+        super().__init__(*args, **kwargs)
+        field = self.fields["association"]
+        field.queryset = Association.objects.order_by("code")
+        field.label_from_instance = lambda a: f"{association_name(a, html=False)} ({a.code})"
 
 
 EXCUSE_TEXT = {"Z": gettext_lazy("缺席（0 分）"), "H": gettext_lazy("请假（半分）"), "F": gettext_lazy("请假（全分）")}
@@ -184,10 +197,37 @@ def _store(request, code: str) -> LiveEventStore:
     return LiveEventStore(code)
 
 
+def _from_registration(start) -> dict:
+    """The new-event form's values for a registered, approved event (``event_registration.desk_start``)."""
+    registered = {a.name: a for a in Arbiter.objects.filter(name__in=start.arbiters)}
+    return {
+        "code": start.code, "name": start.name, "start": start.start, "end": start.end, "city": start.city,
+        "fmt": start.format if start.format in dict(FORMATS) else "swiss", "rounds": start.rounds,
+        "time_control": start.time_control, "chief_arbiter": start.chief_arbiter,
+        "registry_arbiters": [registered[n].pk for n in start.arbiters if n in registered],
+        "other_arbiters": "、".join(n for n in start.arbiters if n not in registered),
+        "organizer": start.organiser, "organiser_level": start.organiser_level,
+    }
+
+
 @role_required(ARBITER)
 @require_http_methods(["GET", "POST"])
 def event_new(request):
-    form = NewEventForm(request.POST or None)
+    """Create a desk event, blank or from a registered, approved calendar event (``?from=R2026-001``): its name,
+    dates, city, format, rounds, time control, arbiters and organiser filled in, its code the registration's —
+    and, its name being the registered one, its report is matched to the registration when imported."""
+    runnable = list(event_registration.runnable(date.today()))
+    chosen = None
+    initial: dict = {}
+    wanted = (request.GET.get("from") or request.POST.get("registration") or "").strip()
+    if wanted:
+        chosen = next((r for r in runnable if r.code == wanted), None)
+        if chosen is None:
+            messages.error(request, _("注册赛事 %(code)s 不能用来开始比赛：只有已批准、尚无成绩的注册赛事可以。")
+                           % {"code": wanted[:20]})
+        else:
+            initial = _from_registration(event_registration.desk_start(chosen))
+    form = NewEventForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         store = LiveEventStore(d["code"], row={"organizer": d["organizer"], "host": d["host"],
@@ -202,7 +242,8 @@ def event_new(request):
         else:
             messages.success(request, _("已创建比赛 %(name)s。") % {"name": d["name"]})
             return redirect("desk:event", code=d["code"])
-    return render(request, "desk/event_new.html", {"form": form, "arbiter_names": _arbiter_names()})
+    return render(request, "desk/event_new.html", {"form": form, "arbiter_names": _arbiter_names(),
+                                                   "runnable": runnable, "chosen": chosen})
 
 
 @role_required(ARBITER)
@@ -213,18 +254,29 @@ def event_details(request, code: str):
     form = EventDetailsForm(request.POST or None, initial=EventDetailsForm.initial_from(live, load(live)))
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        _act(request, uc.edit_details, LiveEventStore(code), request.user, ok=_("已保存比赛信息。"),
-             name=d["name"], start=d["start"], end=d["end"], city=d["city"], time_control=d["time_control"],
-             chief_arbiter=d["chief_arbiter"].strip(), arbiters=d["arbiters"],
-             row={"organizer": d["organizer"], "host": d["host"], "organiser_level": d["organiser_level"]})
-        return redirect("desk:event", code=code)
+        try:
+            uc.edit_details(LiveEventStore(code), request.user, name=d["name"], start=d["start"], end=d["end"],
+                            city=d["city"], time_control=d["time_control"], chief_arbiter=d["chief_arbiter"].strip(),
+                            arbiters=d["arbiters"], row={"organizer": d["organizer"], "host": d["host"],
+                                                         "organiser_level": d["organiser_level"]})
+        except QiyuanError as exc:  # refused: the form stays as typed, with the reasons in the page's language
+            for p in exc.problems:
+                form.add_error(None, p.text(_))
+        else:
+            messages.success(request, _("已保存比赛信息。"))
+            return redirect("desk:event", code=code)
     return render(request, "desk/event_details.html", {"form": form, "live": live, "arbiter_names": _arbiter_names()})
 
 
 @role_required(ARBITER)
 @require_http_methods(["GET"])
 def event(request, code: str):
-    live = _live(request, code)
+    return _event_page(request, _live(request, code))
+
+
+def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = None, status: int = 200):
+    """The event's desk page; ``player_form``: a new-player form that failed, shown with its values and errors."""
+    code = live.code
     t = load(live)
     from qiyuan.tournament import categories as cat
     from qiyuan.tournament import keepapart
@@ -247,12 +299,13 @@ def event(request, code: str):
             "v": view,
             "q": q,
             "found": found,
-            "player_form": NewPlayerForm(),
+            "player_form": player_form or NewPlayerForm(),
             "round": rnd,
             "next_round": rnd + 1,
             "unfinished": ev.unfinished_boards(t, rnd) if rnd else [],
             "versions": live.versions.select_related("user")[:15],
-            "explanation": request.session.get(f"explain:{code}", []),
+            "explanation": [from_parts(x).text(_) if isinstance(x, list) else str(x)
+                            for x in request.session.get(f"explain:{code}", [])],
             "is_admin": has_role(request.user, ADMIN),
             "keep_apart": sorted(keepapart.rules(t).items()),
             "categories": [c.key for c in cat.categories(t)],
@@ -261,6 +314,7 @@ def event(request, code: str):
                         if e.excused],
             "rule_sets": list(BUILTIN_RULES),
         },
+        status=status,
     )
 
 
@@ -269,6 +323,7 @@ def event(request, code: str):
 def add_player(request, code: str):
     store = _store(request, code)
     fid = request.POST.get("federation_id", "").strip()
+    form = None
     if fid:
         player = Player.objects.registered().select_related("association").filter(federation_id=fid).first()
         if player is None:
@@ -277,16 +332,23 @@ def add_player(request, code: str):
         entrant = L.entrant_from_registry(player, L.latest_rating(player))
     else:
         form = NewPlayerForm(request.POST)
-        if not form.is_valid():
-            messages.error(request, "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
-            return redirect("desk:event", code=code)
+        if not form.is_valid():  # the form comes back with what was typed and each field's error
+            return _event_page(request, _live(request, code), form)
         d = form.cleaned_data
         entrant = Entrant(0, d["name"], sex=d["sex"], title=d["title"], rating=d["rating"],
-                          federation=d["association"], club=d["club"], family=d["family"],
-                          birth=d["birth"].isoformat() if d["birth"] else "", id_number=d["id_number"],
-                          id_type=d["id_type"] or "resident")
-    _act(request, uc.add_player, store, request.user, entrant, today=date.today(),
-         ok=_("已录入 %(name)s。") % {"name": entrant.name})
+                          federation=d["association"].name if d["association"] else "", club=d["club"],
+                          family=d["family"], birth=d["birth"].isoformat() if d["birth"] else "",
+                          id_number=d["id_number"], id_type=d["id_type"] or "resident")
+    try:
+        uc.add_player(store, request.user, entrant, today=date.today())
+    except QiyuanError as exc:
+        if form is None:
+            _problems(request, exc)
+            return redirect("desk:event", code=code)
+        for p in exc.problems:  # the use case's refusal, in the page's language, beside the values typed
+            form.add_error(None, p.text(_))
+        return _event_page(request, _live(request, code), form)
+    messages.success(request, _("已录入 %(name)s。") % {"name": entrant.name})
     return redirect("desk:event", code=code)
 
 
@@ -307,7 +369,8 @@ def pair(request, code: str):
     store = _store(request, code)
     pairing = _act(request, uc.pair, store, request.user, explain=True, ok=_("已编排下一轮。"))
     if pairing is not None:
-        request.session[f"explain:{code}"] = list(pairing.explanation)[:400]
+        request.session[f"explain:{code}"] = [  # each line's templates and values: shown in the reader's language
+            [list(part) for part in (x if isinstance(x, Line) else Line() + x).parts] for x in pairing.explanation[:400]]
         for note in pairing.notes:
             messages.warning(request, note.text(_))
     return redirect("desk:event", code=code)
@@ -484,14 +547,45 @@ def categories(request, code: str):
 
 
 @role_required(ARBITER)
-@require_POST
+@require_http_methods(["GET", "POST"])
 def finish(request, code: str):
-    store = _store(request, code)
-    if request.POST.get("finished", "1") == "1":
-        _act(request, uc.finish, store, request.user, ok=_("比赛已结束。"))
-    else:
-        _act(request, uc.reopen, store, request.user, ok=_("比赛已重新开放。"))
-    return redirect("desk:event", code=code)
+    """Finish the event — only once the arbiter has seen what that means (rounds played of those planned,
+    boards without a result) and ticked the confirmation; reopen a finished one."""
+    live = _live(request, code)
+    if request.method == "POST" and request.POST.get("finished", "1") != "1":
+        _act(request, uc.reopen, LiveEventStore(code), request.user, ok=_("比赛已重新开放。"))
+        return redirect("desk:event", code=code)
+    if request.method == "POST":
+        if request.POST.get("confirm") == "1":
+            try:
+                uc.finish(LiveEventStore(code), request.user)
+            except QiyuanError as exc:
+                _problems(request, exc)
+            else:
+                messages.success(request, _("比赛已结束。"))
+                return redirect("desk:event", code=code)
+        else:
+            messages.error(request, _("结束比赛前请确认：勾选下面的确认框。"))
+    t = load(live)
+    paired = ev.rounds_paired(t)
+    open_boards = ev.unfinished_boards(t, paired) if paired else []
+    played = paired - 1 if open_boards else paired
+    return render(request, "desk/event_finish.html", {
+        "live": live, "t": t, "paired": paired, "played": played, "planned": t.rounds_planned,
+        "early": bool(t.rounds_planned) and played < t.rounds_planned, "open_boards": open_boards})
+
+
+@role_required(ARBITER)
+@require_http_methods(["GET"])
+def provisional(request, code: str):
+    """Each player's ΔR so far, on the list chosen (``?list=``), computed as the portal's what-if computes it."""
+    live = _live(request, code)
+    lists = list(RatingList.objects.filter(game=RatingList.Game.GOMOKU).order_by("code"))
+    chosen = next((rl for rl in lists if rl.code == request.GET.get("list")), lists[0] if lists else None)
+    result = provisional_changes(load(live), chosen) if chosen is not None else None
+    edition, rows = result if result is not None else (None, [])
+    return render(request, "desk/event_provisional.html", {"live": live, "lists": lists, "chosen": chosen,
+                                                           "edition": edition, "rows": rows})
 
 
 @role_required(ARBITER)

@@ -29,8 +29,10 @@ from qiyuan.office.imports import Options, import_file
 from qiyuan.office.ratings.models import RatingList
 from qiyuan.rating.model import EventFormat
 
+from ...display import display_name, english
 from ...labels import EVENT_FORMATS, organiser_level_choices
 from ..permissions import OFFICER, role_required
+from ..review import Review, review
 
 
 def _list_status(rl: RatingList) -> dict:
@@ -38,7 +40,7 @@ def _list_status(rl: RatingList) -> dict:
     try:
         due = P.due_date(rl, rules)
     except OfficeError as exc:
-        due, problem = None, str(exc)
+        due, problem = None, " ".join(p.text(_) for p in exc.problems)
     else:
         problem = ""
     return {
@@ -54,21 +56,24 @@ def _list_status(rl: RatingList) -> dict:
 @role_required(OFFICER)
 @require_http_methods(["GET", "POST"])
 def periods(request):
+    """Compute and review a period, publish it (only once reviewed and confirmed), correct a published one."""
     review = None
     if request.method == "POST":
         rl = get_object_or_404(RatingList, code=request.POST.get("list", ""))
         action = request.POST.get("action")
         actor = request.user.get_username()
         try:
-            if action == "compute":
+            if action in ("compute", "publish"):
                 day = _date(request.POST.get("date")) or P.due_date(rl, rl.rules())
                 if day is None:
                     raise OfficeError(_("该榜单没有待计算的比赛。"))
+                if action == "publish" and request.POST.get("confirm") == "1":
+                    ed = P.publish_period(rl, day, actor, reviewed=request.POST.get("digest", ""))
+                    messages.success(request, _("已发布 %(list)s %(date)s。") % {"list": rl.code, "date": ed.list_date})
+                    return redirect("desk:periods")
+                if action == "publish":  # not confirmed: show what would be published, and ask
+                    messages.error(request, _("发布前请先审核下面的内容，并勾选确认。"))
                 review = _review(P.compute_period(rl, day))
-            elif action == "publish":
-                ed = P.publish_period(rl, _date(request.POST.get("date")), actor)
-                messages.success(request, _("已发布 %(list)s %(date)s。") % {"list": rl.code, "date": ed.list_date})
-                return redirect("desk:periods")
             elif action == "correct":
                 day = _date(request.POST.get("date"))
                 if day is None:
@@ -78,11 +83,17 @@ def periods(request):
                 return redirect("desk:periods")
             else:
                 messages.error(request, _("未知操作。"))
-        except OfficeError as exc:
-            for message in exc.messages:
-                messages.error(request, message)
+        except QiyuanError as exc:
+            for p in exc.problems:
+                messages.error(request, p.text(_))
     lists = [_list_status(rl) for rl in RatingList.objects.order_by("code")]
     return render(request, "desk/periods.html", {"lists": lists, "review": review})
+
+
+def _located(p) -> str:
+    """A problem of a file in the page's language (its template translated), after where it is."""
+    where = p.where()
+    return f"{where}: {p.text(_)}" if where else p.text(_)
 
 
 def _date(text: str | None) -> date | None:
@@ -92,24 +103,12 @@ def _date(text: str | None) -> date | None:
         return None
 
 
-def _review(comp) -> dict:
+def _review(comp) -> Review:
     """A computed, unpublished period for review: the new list and every change, per player."""
-    names = dict(Player.objects.filter(pk__in=comp.pk_of.values()).values_list("federation_id", "name"))
-    by_player: dict[str, list] = {}
-    for c in comp.changes:
-        by_player.setdefault(c.player_id, []).append(c)
-    events = {e.code: e for e in comp.events}
-    rows = []
-    for e in comp.entries:
-        changes = by_player.get(e.federation_id, [])
-        if changes or e.is_new:  # the players this period touches
-            rows.append({"e": e, "name": names.get(e.federation_id, ""), "changes": changes})
-    return {"comp": comp, "rows": rows[:REVIEW_ROWS], "more": max(0, len(rows) - REVIEW_ROWS),
-            "entries": len(comp.entries), "events": events}
-
-
-#: Players shown in a period's review (those with a change or new); the rest is in the published list.
-REVIEW_ROWS = 3000
+    en = english()
+    names = {fid: display_name(name, latin, english=en) for fid, name, latin in
+             Player.objects.filter(pk__in=comp.pk_of.values()).values_list("federation_id", "name", "name_latin")}
+    return review(comp, names)
 
 
 #: File types the office imports, by extension, with the first bytes each must start with.
@@ -126,7 +125,7 @@ class UploadForm(forms.Form):
     format = forms.ChoiceField(label=gettext_lazy("赛制（TRF/OpenGotha 文件未注明时）"), required=False,
                                choices=[("", "—")] + [(f.value, EVENT_FORMATS.get(f.value, f.value)) for f in EventFormat])
     received_on = forms.DateField(label=gettext_lazy("收到日期"), required=False,
-                                  widget=forms.DateInput(attrs={"type": "date"}))
+                                  widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
 
     def clean_file(self):
         f = self.cleaned_data["file"]
@@ -231,7 +230,7 @@ def imports(request):
                 context["pending"] = matches
                 context["differences"] = [p.text(_) for p in exc.differences]
             except QiyuanError as exc:
-                context["problems"] = refused + exc.messages
+                context["problems"] = refused + [_located(p) for p in exc.problems]
                 request.session.pop("desk:upload", None)
             else:
                 request.session.pop("desk:upload", None)

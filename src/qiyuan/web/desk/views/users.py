@@ -8,17 +8,20 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from qiyuan.office.audit.models import record
 
+from ...labels import ROLES as ROLE_LABELS
 from ..permissions import ADMIN, ROLES, role_required
 
 
 class NewUserForm(forms.Form):
-    username = forms.CharField(max_length=150)
-    password = forms.CharField(min_length=8, widget=forms.PasswordInput)
-    roles = forms.MultipleChoiceField(choices=[(r, r) for r in ROLES], required=False, widget=forms.CheckboxSelectMultiple)
+    username = forms.CharField(label=gettext_lazy("用户名"), max_length=150)
+    password = forms.CharField(label=gettext_lazy("密码"), min_length=8, widget=forms.PasswordInput)
+    roles = forms.MultipleChoiceField(label=gettext_lazy("角色"), choices=[(r, ROLE_LABELS[r]) for r in ROLES],
+                                      required=False, widget=forms.CheckboxSelectMultiple)
 
 
 def _set_roles(user, roles) -> None:

@@ -36,6 +36,8 @@ register.filter("free_text", display.free_text)
 register.filter("lang_attr", display.lang_attr)
 register.filter("place", display.place)
 register.filter("rule_set_title", labels.rule_set_title)
+register.filter("event_action", labels.event_action_label)
+register.filter("role", labels.role_label)
 
 
 @register.filter

@@ -170,3 +170,26 @@ def test_the_feed_leaves_out_events_over_a_year_old(client, calendar):
     summaries = {str(e["summary"]) for e in Calendar.from_ical(client.get("/calendar.ics").content).walk("VEVENT")}
     assert "2024年全国五子棋锦标赛" not in summaries and "2027年全国五子棋锦标赛" in summaries
     assert "2024年全国五子棋锦标赛" in text_of(client, "/calendar/")  # the page lists every past event
+
+
+def test_past_events_come_a_page_at_a_time_latest_first(client, calendar, monkeypatch):
+    """The page lists every upcoming event and the past ones a page at a time (a federation's years of events
+    are not one page); the filters stay on the pager's links, and a bad page number is said, not a 500."""
+    from qiyuan.web.portal.views import calendar as view
+
+    monkeypatch.setattr(view, "PAST_PER_PAGE", 1)
+    older = PAST - timedelta(days=200)
+    Registration.objects.filter(pk=calendar["past"].pk).update(start_date=older, end_date=older + timedelta(days=2))
+    extra = Registration.objects.get(pk=calendar["past"].pk)
+    extra.pk, extra.code, extra.name, extra.event = None, "R2024-999", "2024年全国五子棋冠军赛", None
+    extra.start_date, extra.end_date = PAST, PAST + timedelta(days=2)
+    extra.save()
+    first = text_of(client, "/calendar/?list=CGA")
+    past = first.split('id="past"')[1]
+    assert "2024年全国五子棋冠军赛" in past and "2024年全国五子棋锦标赛" not in past  # latest first
+    assert "2027年全国五子棋锦标赛" in first  # the upcoming events on the page as well
+    assert 'href="?list=CGA&amp;page=2#past"' in first
+    second = text_of(client, "/calendar/?list=CGA&page=2").split('id="past"')[1]
+    assert "2024年全国五子棋锦标赛" in second and "2024年全国五子棋冠军赛" not in second
+    bad = text_of(client, "/calendar/?page=x")
+    assert "页码" in bad

@@ -12,10 +12,12 @@ import hashlib
 from datetime import timedelta
 
 from django.core.cache import cache
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -25,7 +27,9 @@ from qiyuan.office.ratings.models import RatingList
 
 from ...calendar_labels import city_label, time_control_label
 from ...labels import event_format_label
-from ..filters import CalendarFilters
+from ..editions import data_version
+from ..filters import CalendarFilters, page_number
+from ..http import digest, visitor_page
 
 
 def _english() -> bool:
@@ -48,12 +52,29 @@ def _row(r) -> dict:
             "list_title": (r.rating_list.title_en if _english() and r.rating_list.title_en else r.rating_list.title)}
 
 
+#: past events per page (the upcoming ones are all on the first)
+PAST_PER_PAGE = 50
+
+
 def index(request):
+    """The calendar page; cached whole for visitors until the office next writes anything (every registration,
+    approval and import is audited: ``data_version``) or the day changes (upcoming becomes past)."""
+    key = (f"portal:calendar:{data_version()}:{timezone.localdate().isoformat()}:{get_language()}:"
+           f"{digest(request.GET.urlencode())}")
+    return visitor_page(request, key, lambda: _index(request))
+
+
+def _index(request):
     chosen = _filters(request)
-    upcoming, past = upcoming_and_past(public_calendar(**chosen.query()), timezone.localdate())
+    problems = list(chosen.problems)
+    number = page_number(request.GET, problems)
+    upcoming, past = upcoming_and_past(
+        public_calendar(**chosen.query()).select_related("rating_list", "event"), timezone.localdate())
+    page = Paginator(past, PAST_PER_PAGE).get_page(number)  # past the last page: the last page
     return render(request, "portal/calendar.html", {
-        "upcoming": [_row(r) for r in upcoming], "past": [_row(r) for r in past],
-        "problems": [p.text(_) for p in chosen.problems],
+        "upcoming": [_row(r) for r in upcoming], "past": [_row(r) for r in page.object_list], "page": page,
+        "page_qs": urlencode(chosen.pairs()) + "&" if chosen.pairs() else "",
+        "problems": [p.text(_) for p in problems],
         "lists": RatingList.objects.order_by("code"), "cities": [(c, city_label(c)) for c in cities()],
         "chosen": {"list": chosen.rating_list, "city": chosen.city, "month": chosen.pairs().get("month", "")},
         "query": request.GET.urlencode(),

@@ -5,13 +5,13 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from qiyuan.office.audit.models import record
+from qiyuan.errors import QiyuanError
+from qiyuan.web.staff import add_user, change_roles
 
 from ...labels import ROLES as ROLE_LABELS
 from ..permissions import ADMIN, ROLES, role_required
@@ -24,18 +24,6 @@ class NewUserForm(forms.Form):
                                       required=False, widget=forms.CheckboxSelectMultiple)
 
 
-def _set_roles(user, roles) -> None:
-    """Set the user's groups; the admin role also opens Django's admin (staff and superuser)."""
-    user.is_staff = user.is_superuser = ADMIN in roles
-    user.save(update_fields=["is_staff", "is_superuser"])
-    for name in ROLES:
-        group, _created = Group.objects.get_or_create(name=name)
-        if name in roles:
-            user.groups.add(group)
-        else:
-            user.groups.remove(group)
-
-
 @role_required(ADMIN)
 @require_http_methods(["GET", "POST"])
 def users(request):
@@ -43,12 +31,12 @@ def users(request):
     form = NewUserForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         name = form.cleaned_data["username"]
-        if User.objects.filter(username=name).exists():
-            form.add_error("username", _("该用户名已存在。"))
+        try:
+            add_user(request.user, name, form.cleaned_data["password"], form.cleaned_data["roles"])
+        except QiyuanError as exc:  # the use case's refusal, in the page's language, beside the values typed
+            for p in exc.problems:
+                form.add_error("username" if p.code in ("user.name", "user.exists") else None, p.text(_))
         else:
-            user = User.objects.create_user(name, password=form.cleaned_data["password"])
-            _set_roles(user, form.cleaned_data["roles"])
-            record(request.user, "user.create", user, roles=sorted(form.cleaned_data["roles"]))
             messages.success(request, _("已创建用户 %(name)s。") % {"name": name})
             return redirect("desk:users")
     rows = [
@@ -63,9 +51,6 @@ def users(request):
 def user_roles(request, user_id: int):
     user = get_object_or_404(get_user_model(), pk=user_id)
     roles = [r for r in request.POST.getlist("roles") if r in ROLES]
-    _set_roles(user, roles)
-    user.is_active = request.POST.get("active") == "on"
-    user.save(update_fields=["is_active"])
-    record(request.user, "user.roles", user, roles=roles, active=user.is_active)
+    change_roles(request.user, user, roles, active=request.POST.get("active") == "on")
     messages.success(request, _("已更新 %(name)s 的角色。") % {"name": user.username})
     return redirect("desk:users")

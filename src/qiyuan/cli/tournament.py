@@ -712,17 +712,39 @@ def event_print(
     after: int | None = typer.Option(None, "--after", help="standings: after round N (default: now)"),
     alphabetical: bool = typer.Option(False, "--alphabetical", help="pairings: by name (pinyin) for the notice "
                                                                     "board, besides the list by board"),
+    hall_url: str = typer.Option("", "--hall-url", metavar="URL",
+                                 help="slips: each board's QR code links to `qiyuan serve --hall` at URL, where the "
+                                      "players report and confirm the result from their phones"),
 ) -> None:
     """Print for the hall (A4 PDF, its CJK font embedded): the pairing list of a round by board
-    (and alphabetically by pinyin), result slips to cut and sign, the standings after a round
-    with the tie-breaks and prize categories, the crosstable (wall chart)."""
+    (and alphabetically by pinyin), result slips to cut and sign (with --hall-url, a QR code per
+    board for the players' phones), the standings after a round with the tie-breaks and prize
+    categories, the crosstable (wall chart)."""
     from qiyuan.formats import hall_pdf
     from qiyuan.formats.eventstore import write_atomically
 
     t = _load(event, players=True)
-    data = hall_pdf.document(t, what, round_no=rnd, after=after, alphabetical=alphabetical)
+    links = _hall_links(event, hall_url) if hall_url else None
+    data = hall_pdf.document(t, what, round_no=rnd, after=after, alphabetical=alphabetical, links=links)
     write_atomically(out, data, label=str(out))
     sys.stdout.write(f"wrote {out} ({what})\n")
+
+
+def _hall_links(event: Path, url: str):
+    """The slips' links to the hall server (``qiyuan serve --hall EVENT``): signed with the office's key."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise _fail(f"--hall-url must be an http(s) address such as http://192.168.1.10:8000, not {url!r}")
+    from qiyuan.cli.office import ensure_django
+
+    ensure_django()
+    from qiyuan.office.hall.cases import file_code
+    from qiyuan.office.hall.tokens import board_token
+
+    code, base = file_code(event), url.rstrip("/")
+    return lambda rnd, board, first, second: f"{base}/hall/b/{board_token(code, rnd, board, first, second)}/"
 
 
 @event_app.command("export")

@@ -8,7 +8,9 @@ static files collected and served by WhiteNoise, behind a TLS proxy (docs/deploy
 from __future__ import annotations
 
 import os
+import socket
 import sys
+from pathlib import Path
 
 import typer
 
@@ -38,9 +40,20 @@ def serve(
                                 help="threads per worker (--production; more than 1: gunicorn's gthread workers)"),
     debug: bool = typer.Option(False, "--debug", help="developers only: Django's debug pages (not with --production)"),
     migrate: bool = typer.Option(True, "--migrate/--no-migrate", help="bring the database schema up to date first"),
+    hall: Path | None = typer.Option(None, "--hall", metavar="EVENT",
+                                     help="serve this event file to the players' phones in the hall (/hall/): "
+                                          "results reported, confirmed, signed at /desk/hall/CODE/"),
+    base_url: str = typer.Option("", "--base-url", metavar="URL",
+                                 help="--hall: the address the phones use (default: this machine's LAN address)"),
+    lan_http: bool = typer.Option(False, "--lan-http",
+                                  help="--hall: serve plain HTTP on the venue's own network (docs/deploy.md)"),
 ) -> None:
     """Run the public portal and the staff desk (http://HOST:PORT/, desk at /desk/)."""
-    if host not in LOOPBACK:
+    if hall is not None:
+        host, base_url = _hall_setup(hall, host, port, base_url, lan_http, production)
+    elif lan_http or base_url:
+        _fail("--lan-http and --base-url go with --hall")
+    if host not in LOOPBACK and not (hall is not None and lan_http):
         _fail(f"--host must be a loopback address ({', '.join(LOOPBACK)}); put a TLS proxy in front "
               "for anything else (docs/deploy.md)")
     if production and not os.environ.get("QIYUAN_SECRET_KEY"):
@@ -73,6 +86,50 @@ def serve(
         typer.echo("qiyuan: QIYUAN_INSECURE_LOOPBACK=1 — TLS settings relaxed for plain-HTTP loopback", err=True)
     sys.stdout.flush()
     run_gunicorn(bind, workers=n, threads=threads)
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (the first IPv4 address that is not loopback)."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        infos = []
+    for info in infos:
+        address = info[4][0]
+        if not address.startswith("127."):
+            return address
+    return "127.0.0.1"
+
+
+def _hall_setup(event: Path, host: str, port: int, base_url: str, lan_http: bool,
+                production: bool) -> tuple[str, str]:
+    """Settings for serving an event file to the hall's phones (``QIYUAN_HALL_*``): returns the host to bind
+    and the phones' base URL."""
+    from urllib.parse import urlsplit
+
+    if not event.is_file():
+        _fail(f"--hall {event}: no such event file")
+    if lan_http and production:
+        _fail("--lan-http is for the venue's own network, not with --production")
+    if lan_http and host in LOOPBACK:
+        host = "0.0.0.0"
+    if not base_url:
+        base_url = f"http://{lan_address() if lan_http else host}:{port}"
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        _fail(f"--base-url must be an http(s) address such as http://192.168.1.10:{port}, not {base_url!r}")
+    if parts.scheme == "http" and not lan_http and parts.hostname not in LOOPBACK:
+        _fail("plain HTTP to the phones needs --lan-http (the venue's own network; docs/deploy.md), "
+              "otherwise give an https --base-url behind a TLS proxy")
+    os.environ["QIYUAN_HALL_FILE"] = str(event.resolve())
+    os.environ["QIYUAN_HALL_BASE_URL"] = base_url.rstrip("/")
+    if lan_http:
+        os.environ["QIYUAN_HALL_PLAIN_HTTP"] = "1"
+        hosts = os.environ.get("QIYUAN_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+        os.environ["QIYUAN_ALLOWED_HOSTS"] = f"{hosts},{parts.hostname}"
+    typer.echo(f"qiyuan: the hall's phones report results at {base_url.rstrip('/')}/hall/ — print the slips "
+               f"with: qiyuan event print {event} slips --hall-url {base_url.rstrip('/')} -o slips.pdf")
+    return host, base_url
 
 
 def _fail(message: str) -> None:

@@ -19,8 +19,10 @@ PDF reads the same on any machine.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 from qiyuan.errors import InputError, problem
+from qiyuan.formats.hall_qr import draw_qr
 from qiyuan.formats.pdf_font import FONT, font_name
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
@@ -33,9 +35,14 @@ assert set(UNPAIRED_ZH) == set(UNPAIRED)
 _RESULT_ZH = {"": "", "1-0": "1 : 0", "0-1": "0 : 1", "½-½": "½ : ½", "+-": "+ : −", "-+": "− : +", "--": "− : −"}
 
 
+#: a board's link for its slip's QR code: (round, board, first player's number, other's) → URL
+SlipLink = Callable[[int, int, int, int], str]
+
+
 def document(t: Tournament, what: str, *, round_no: int | None = None, after: int | None = None,
-             alphabetical: bool = False) -> bytes:
-    """The PDF of one printout (``what``: pairings, slips, standings, crosstable)."""
+             alphabetical: bool = False, links: SlipLink | None = None) -> bytes:
+    """The PDF of one printout (``what``: pairings, slips, standings, crosstable); ``links``: slips
+    carry each board's QR code (the players' phones report the result there)."""
     from qiyuan.tournament.state import rounds_paired
 
     faults = []
@@ -56,7 +63,7 @@ def document(t: Tournament, what: str, *, round_no: int | None = None, after: in
     if what == "pairings":
         return _pairings(t, pairing_sheet(t, rnd), alphabetical)
     if what == "slips":
-        return _slips(t, pairing_sheet(t, rnd))
+        return _slips(t, pairing_sheet(t, rnd), links)
     if what == "standings":
         return _standings(t, after)
     return _crosstable(t)
@@ -185,7 +192,7 @@ def _pairings(t: Tournament, sheet: PairingSheet, alphabetical: bool) -> bytes:
 # -- result slips --------------------------------------------------------------------------------------
 
 
-def _slips(t: Tournament, sheet: PairingSheet) -> bytes:
+def _slips(t: Tournament, sheet: PairingSheet, links: SlipLink | None = None) -> bytes:
     """Eight slips to an A4 page (2 × 4), cut along the dashed lines."""
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.units import mm
@@ -205,7 +212,8 @@ def _slips(t: Tournament, sheet: PairingSheet) -> bytes:
             _cut_lines(c, width, height, cols, rows_per_page)
         x0 = (k % cols) * w
         y0 = height - (k // cols + 1) * h
-        _slip(c, t, sheet.round, b, x0 + 6 * mm, y0 + 6 * mm, w - 12 * mm, h - 12 * mm)
+        link = links(sheet.round, b.board, b.opener.number, b.other.number) if links else ""
+        _slip(c, t, sheet.round, b, x0 + 6 * mm, y0 + 6 * mm, w - 12 * mm, h - 12 * mm, link)
     if not sheet.boards:
         c.setFont(FONT, 14)
         c.drawString(20 * mm, height - 30 * mm, f"{t.name} 第 {sheet.round} 轮：没有对局")
@@ -224,16 +232,19 @@ def _cut_lines(c, width: float, height: float, cols: int, rows: int) -> None:
     c.restoreState()
 
 
-def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float) -> None:
+def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float, link: str = "") -> None:
     from reportlab.lib.units import mm
 
     top = y + h
+    qr = 18 * mm if link else 0
     c.setFont(FONT, 9)
-    c.drawString(x, top - 4 * mm, _fit(t.name, 9, w))
+    c.drawString(x, top - 4 * mm, _fit(t.name, 9, w - qr))
     c.setFont(FONT, 15)
     c.drawString(x, top - 12 * mm, f"第 {rnd} 轮　第 {b.board} 台")
     c.setFont(FONT, 9)
-    c.drawRightString(x + w, top - 12 * mm, "对局记录单")
+    c.drawRightString(x + w - qr - (1 * mm if qr else 0), top - 12 * mm, "扫码报分" if link else "对局记录单")
+    if link:  # the board's link: either player reports the result there, the other confirms it
+        draw_qr(c, link, x + w - qr, top - qr + 1 * mm, qr)
     line_y = top - 22 * mm
     for label, seat in (("先手", b.opener), ("后手", b.other)):
         c.setFont(FONT, 10)

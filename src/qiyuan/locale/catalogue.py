@@ -30,9 +30,11 @@ WEB = SRC / "web"
 
 #: template and Python sources whose strings must be translated both ways
 TEMPLATE_DIRS = (WEB / "templates" / "portal", WEB / "templates" / "registration", WEB / "templates" / "api",
-                 WEB / "templates" / "desk")
+                 WEB / "templates" / "desk", WEB / "templates" / "hall")
 TEMPLATE_FILES = (WEB / "templates" / "base.html", WEB / "templates" / "403.html", WEB / "templates" / "404.html")
 PYTHON_EXCLUDED = ()
+#: refusals shown on the phones and the desk from outside the web package (the hall's rules and use cases)
+PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "office" / "hall")
 
 GETTEXT = {"_", "gettext", "gettext_lazy", "gettext_noop", "pgettext", "pgettext_lazy", "ngettext",
            "ngettext_lazy", "npgettext", "npgettext_lazy"}
@@ -111,6 +113,8 @@ def sources() -> tuple[list[Path], list[Path]]:
     templates += [p for p in TEMPLATE_FILES if p.exists()]
     python = [p for p in sorted(WEB.rglob("*.py")) if not any(p.is_relative_to(x) for x in PYTHON_EXCLUDED)
               and "migrations" not in p.parts]
+    for extra in PYTHON_EXTRA:
+        python += sorted(p for p in extra.rglob("*.py") if "migrations" not in p.parts) if extra.is_dir() else [extra]
     return templates, python
 
 

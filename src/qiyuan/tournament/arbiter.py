@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from qiyuan.tournament import categories as cat
 from qiyuan.tournament import eventfile as ev
+from qiyuan.tournament import hall
 from qiyuan.tournament import keepapart
 from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.model import Entrant, Tournament
@@ -61,7 +62,8 @@ class EventStore(Protocol):
 
 #: the actions of an event's audit trail (``event.<action>``), in the order of an event
 ACTIONS = ("create", "add_player", "draw", "pair", "set_pairing", "override", "undo_round", "results", "withdraw",
-           "reinstate", "excuse", "keep_apart", "categories", "details", "finish", "reopen")
+           "reinstate", "excuse", "keep_apart", "categories", "details", "finish", "reopen",
+           "check_in")
 
 
 # -- outcomes -------------------------------------------------------------------------------
@@ -181,11 +183,13 @@ def undo_round(store: EventStore, actor: object, rnd: int | None = None) -> int:
 
 
 def enter_results(store: EventStore, actor: object, rnd: int, items: Iterable[tuple[int, str]], *,
-                  force: bool = False) -> ResultsEntered:
+                  force: bool = False, phones: list[dict] | None = None) -> ResultsEntered:
     """Enter (or clear, with a blank result) results of round ``rnd``, each ``(player, result
-    from his side)``: all checked first, nothing saved if any is refused."""
+    from his side)``: all checked first, nothing saved if any is refused.  ``phones``: for results
+    the arbiter signs from the players' phones, who reported and who confirmed each (for the audit)."""
     items = list(items)
-    with store.change(actor, "results", round=rnd, results=[list(i) for i in items], force=force) as ch:
+    extra = {"phones": phones} if phones else {}
+    with store.change(actor, "results", round=rnd, results=[list(i) for i in items], force=force, **extra) as ch:
         entered = ev.enter_results(ch.t, rnd, items, force=force)
         paired = rounds_paired(ch.t)
         forced = list(range(rnd + 1, paired + 1)) if force else []
@@ -279,3 +283,15 @@ def reopen(store: EventStore, actor: object) -> None:
     """Reopen a finished event (to correct it)."""
     with store.change(actor, "reopen") as ch:
         ev.reopen(ch.t)
+
+
+def close_check_in(store: EventStore, actor: object, rnd: int, present: Iterable[int]) -> list[int]:
+    """Close check-in (签到截止) for round ``rnd``, the next to pair: every player who would be paired
+    and is not in ``present`` is absent (``Z``) in it.  Returns those players' numbers."""
+    present = sorted(set(present))
+    with store.change(actor, "check_in", round=rnd, present=present) as ch:
+        absent = hall.absent_at_close(ch.t, rnd, present)
+        for number in absent:
+            ev.excuse(ch.t, number, [rnd], "Z")
+        ch.detail.update(absent=absent)
+        return absent

@@ -92,7 +92,7 @@ EVENT_ACTIONS = {
     "undo_round": gettext_lazy("撤销编排"), "results": gettext_lazy("录入结果"), "withdraw": gettext_lazy("退赛"),
     "reinstate": gettext_lazy("恢复参赛"), "excuse": gettext_lazy("请假"), "keep_apart": gettext_lazy("同单位回避"),
     "categories": gettext_lazy("组别奖"), "details": gettext_lazy("比赛信息"), "finish": gettext_lazy("结束比赛"),
-    "reopen": gettext_lazy("重新开放"),
+    "reopen": gettext_lazy("重新开放"), "check_in": gettext_lazy("签到截止"),
 }
 
 #: The built-in rule sets by their official titles (规则集)

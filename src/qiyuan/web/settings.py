@@ -24,6 +24,12 @@ DEBUG = os.environ.get("QIYUAN_DEBUG", "0") == "1"
 SECRET_KEY = os.environ.get("QIYUAN_SECRET_KEY", "dev-only-insecure-key-change-me-in-production-0123456789")
 ALLOWED_HOSTS = [h for h in os.environ.get("QIYUAN_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
 
+#: The hall (``qiyuan serve --hall EVENT``): the event file served to the players' phones, the address the
+#: phones use, and whether plain HTTP is allowed on the venue's own network (``--lan-http``).
+QIYUAN_HALL_FILE = os.environ.get("QIYUAN_HALL_FILE", "")
+QIYUAN_HALL_BASE_URL = os.environ.get("QIYUAN_HALL_BASE_URL", "")
+QIYUAN_HALL_PLAIN_HTTP = os.environ.get("QIYUAN_HALL_PLAIN_HTTP") == "1"
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -38,6 +44,7 @@ INSTALLED_APPS = [
     "qiyuan.office.audit.apps.Config",
     "qiyuan.office.grades.apps.Config",
     "qiyuan.office.calendar.apps.Config",
+    "qiyuan.office.hall.apps.Config",
     "qiyuan.web.portal.apps.Config",
     "qiyuan.web.desk.apps.Config",
 ]

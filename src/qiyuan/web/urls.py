@@ -8,5 +8,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("qiyuan.web.api.urls")),
     path("desk/", include("qiyuan.web.desk.urls")),
+    path("hall/", include("qiyuan.web.hall.urls")),
     path("", include("qiyuan.web.portal.urls")),
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import calendar, events, grades, home, office, users
+from .views import calendar, events, grades, hall, home, office, users
 
 app_name = "desk"
 urlpatterns = [
@@ -33,6 +33,12 @@ urlpatterns = [
     path("events/<slug:code>/print/<int:rnd>/", events.print_round, name="print_round"),
     path("events/<slug:code>/report.xlsx", events.report, name="report"),
     path("events/<slug:code>/assign/", events.assign, name="assign"),
+    # the hall: results from the players' phones, check-in (赛场报分)
+    path("hall/<slug:code>/", hall.queue, name="hall"),
+    path("hall/<slug:code>/sign/", hall.sign, name="hall_sign"),
+    path("hall/<slug:code>/settle/", hall.settle, name="hall_settle"),
+    path("hall/<slug:code>/check-in/", hall.checkin_act, name="hall_checkin"),
+    path("hall/<slug:code>/check-in.pdf", hall.checkin_pdf, name="hall_checkin_pdf"),
     # the rating officer
     path("office/imports/", office.imports, name="imports"),
     path("office/imports/<int:batch_id>/", office.import_detail, name="import_detail"),

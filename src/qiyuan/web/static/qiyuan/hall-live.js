@@ -1,0 +1,35 @@
+// The live round page: asks the server again every few seconds and redraws the boards and standings
+// (text only, never HTML from the server).
+(function () {
+  "use strict";
+  var box = document.querySelector(".hall-live");
+  if (!box || !window.fetch) return;
+  var src = box.getAttribute("data-src");
+  var seconds = parseInt(box.getAttribute("data-seconds"), 10) || 10;
+  function rows(tbody, items, cells) {
+    var body = document.getElementById(tbody);
+    while (body.firstChild) body.removeChild(body.firstChild);
+    items.forEach(function (item) {
+      var tr = document.createElement("tr");
+      cells(item).forEach(function (text, i) {
+        var td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+  }
+  function draw(data) {
+    var head = document.getElementById("live-round");
+    head.textContent = head.getAttribute("data-pattern").replace("#", data.round);
+    rows("live-boards", data.boards, function (b) { return [b.board, b.first, b.result, b.second]; });
+    rows("live-standings", data.standings, function (r) { return [r.rank, r.name, r.score]; });
+  }
+  function tick() {
+    fetch(src, {headers: {"Accept": "application/json"}}).then(function (r) {
+      return r.ok ? r.json() : null;
+    }).then(function (data) { if (data) draw(data); }).catch(function () {})
+      .then(function () { setTimeout(tick, seconds * 1000); });
+  }
+  setTimeout(tick, seconds * 1000);
+})();

@@ -1,0 +1,92 @@
+"""Issue 23: the printed slips carry each board's link as a QR code (segno), read back here with zxing-cpp
+from the rendered page; the link opens that board's phone page and nothing else; `serve --hall` refuses
+unsafe or malformed set-ups with a clear error."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from qiyuan.cli.tournament import register
+from qiyuan.cli.web import register as register_web
+from qiyuan.formats.trf import read_trf
+from qiyuan.office.hall.tokens import read_board_token
+from qiyuan.tournament import hall
+
+zxingcpp = pytest.importorskip("zxingcpp")
+Image = pytest.importorskip("PIL.Image")
+POPPLER = shutil.which("pdftoppm") is not None
+
+app = typer.Typer()
+register(app)
+register_web(app)
+
+
+@app.callback()
+def _root() -> None:
+    """qiyuan (test harness)."""
+
+
+def run(*args, code=0):
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, (args, result.stdout, result.stderr)
+    return result
+
+
+@pytest.fixture
+def event(tmp_path, settings):
+    settings.VAR_DIR = tmp_path / "var"
+    ev = tmp_path / "open.trf"
+    run("event", "new", ev, "--name", "公开赛", "--rounds", 5)
+    for i in range(20):
+        run("event", "add-player", ev, f"棋手{i + 1}")
+    run("event", "pair", ev)
+    return ev
+
+
+@pytest.mark.skipif(not POPPLER, reason="needs pdftoppm (poppler-utils)")
+def test_every_slip_carries_its_boards_link_as_a_qr_code(event, tmp_path):
+    out = tmp_path / "slips.pdf"
+    run("event", "print", event, "slips", "--hall-url", "http://192.168.1.10:8000", "-o", out)
+    subprocess.run(["pdftoppm", "-r", "200", "-gray", "-png", str(out), str(tmp_path / "page")], check=True)
+    texts = []
+    for png in sorted(tmp_path.glob("page*.png")):
+        texts += [r.text for r in zxingcpp.read_barcodes(Image.open(png))]
+    boards = hall.boards_of(read_trf(event), 1)
+    assert len(texts) == len(boards) == 10
+    seen = set()
+    for text in texts:
+        url = urlsplit(text)
+        assert (url.scheme, url.netloc) == ("http", "192.168.1.10:8000") and url.path.startswith("/hall/b/")
+        tok = read_board_token(url.path.removeprefix("/hall/b/").rstrip("/"))
+        assert (tok.event, tok.round) == ("open", 1)
+        b = boards[tok.board - 1]
+        assert (tok.first, tok.second) == (b.first, b.second)
+        seen.add(tok.board)
+    assert seen == set(range(1, 11))
+
+
+def test_slips_without_a_hall_have_no_code_and_a_bad_url_is_refused(event, tmp_path):
+    run("event", "print", event, "slips", "-o", tmp_path / "plain.pdf")
+    bad = run("event", "print", event, "slips", "--hall-url", "192.168.1.10:8000", "-o", tmp_path / "x.pdf", code=2)
+    assert "--hall-url must be an http(s) address" in bad.stderr
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_serve_hall_refuses_unsafe_or_malformed_set_ups(event, tmp_path):
+    r = run("serve", "--hall", tmp_path / "missing.trf", code=2)
+    assert "no such event file" in r.stderr
+    r = run("serve", "--lan-http", code=2)
+    assert "go with --hall" in r.stderr
+    r = run("serve", "--hall", event, "--base-url", "http://192.168.1.10:8000", code=2)
+    assert "needs --lan-http" in r.stderr
+    r = run("serve", "--hall", event, "--lan-http", "--production", code=2)
+    assert "not with --production" in r.stderr
+    r = run("serve", "--hall", event, "--base-url", "ftp://x", "--lan-http", code=2)
+    assert "--base-url must be an http(s) address" in r.stderr

@@ -178,3 +178,23 @@ def test_english_phone_page(desk):
     phone.cookies["django_language"] = "en"
     page = phone.get(_link(b), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f"Round 1, board {b.board}" in page and "I am" in page
+
+
+def test_the_desks_slips_carry_each_boards_link(desk, tmp_path):
+    import shutil
+    import subprocess
+    from urllib.parse import urlsplit
+
+    zxingcpp = pytest.importorskip("zxingcpp")
+    from PIL import Image
+
+    if not shutil.which("pdftoppm"):
+        pytest.skip("needs pdftoppm (poppler-utils)")
+    pdf = tmp_path / "slips.pdf"
+    pdf.write_bytes(desk.get(f"/desk/events/{CODE}/print/slips.pdf?round=1").content)
+    subprocess.run(["pdftoppm", "-r", "200", "-gray", "-png", str(pdf), str(tmp_path / "p")], check=True)
+    texts = [r.text for png in sorted(tmp_path.glob("p*.png")) for r in zxingcpp.read_barcodes(Image.open(png))]
+    assert len(texts) == len(_boards())
+    first = urlsplit(sorted(texts)[0]).path
+    assert first.startswith("/hall/b/") and _phone().get(first).status_code == 200
+    assert 'id="hall-link"' in desk.get(f"/desk/events/{CODE}/").content.decode()

@@ -19,6 +19,7 @@ from qiyuan.office.hall.tokens import read_board_token, read_checkin_token
 from qiyuan.tournament import hall
 from qiyuan.tournament.standings import standings
 from qiyuan.tournament.state import rounds_paired
+from qiyuan.web.display import display_name, english, free_text
 from qiyuan.web.hall import limits
 
 DEVICE_COOKIE = "qiyuan_phone"
@@ -97,10 +98,11 @@ def board(request, token: str):
 def _board(request, page: cases.BoardPage, device: str, new_device: bool, *, error: str = "", status: int = 200):
     me = _int(request.GET.get("me") or request.COOKIES.get(f"qiyuan_me_{page.board.round}_{page.board.board}"))
     claim = page.claim
+    en = english()
     response = render(request, "hall/board.html", {
-        "page": page, "b": page.board, "claim": claim, "me": me, "error": error, "done": request.GET.get("done", ""),
-        "results": [("1-0", page.board.first_name), ("½-½", ""), ("0-1", page.board.second_name)],
-        "mine_reported": claim is not None and device in (claim.reporter_device, claim.confirmer_device),
+        "page": page, "b": page.board, "claim": claim, "me": me, "error": error, "event_name": free_text(page.event_name),
+        "first_name": display_name(page.board.first_name, english=en),
+        "second_name": display_name(page.board.second_name, english=en),
     }, status=status)
     response["Cache-Control"] = "no-store"
     if new_device:
@@ -142,10 +144,14 @@ def checkin(request, token: str):
     except QiyuanError as exc:
         return _refused(request, exc)
     query = request.GET.get("q", "").strip()
-    players = [p for p in page.players if not query or query in p[1] or query == str(p[0])]
+    en = english()
+    shown = [(n, display_name(name, english=en), here) for n, name, here in page.players]
+    players = [p for p, (_n, name, _h) in zip(shown, page.players)
+               if not query or query in name or query.lower() in p[1].lower() or query == str(p[0])]
     done = _int(request.GET.get("done"))
     response = render(request, "hall/checkin.html", {"page": page, "players": players, "q": query, "error": error,
-                                                     "done": next((p for p in page.players if p[0] == done), None)},
+                                                     "event_name": free_text(page.event_name),
+                                                     "done": next((p for p in shown if p[0] == done), None)},
                       status=409 if error else 200)
     response["Cache-Control"] = "no-store"
     return response
@@ -158,9 +164,12 @@ def _live_data(code: str) -> dict:
         store = cases.event_store(code)
         t = store.read()
         rnd = rounds_paired(t)
-        boards = [{"board": b.board, "first": b.first_name, "second": b.second_name, "result": b.result}
+        boards = [{"board": b.board, "first": b.first_name, "second": b.second_name, "result": b.result,
+                   "first_latin": display_name(b.first_name, english=True),
+                   "second_latin": display_name(b.second_name, english=True)}
                   for b in (hall.boards_of(t, rnd) if rnd else [])]
-        table = [{"rank": r.rank, "name": r.name, "score": str(r.score)} for r in standings(t)]
+        table = [{"rank": r.rank, "name": r.name, "name_latin": display_name(r.name, english=True),
+                  "score": str(r.score)} for r in standings(t)]
         data = {"event": t.name, "round": rnd, "boards": boards, "standings": table}
         cache.set(key, data, timeout=LIVE_SECONDS)
     return data
@@ -172,7 +181,8 @@ def live(request, code: str):
         data = _live_data(code)
     except QiyuanError:
         raise Http404
-    response = render(request, "hall/live.html", {"data": data, "code": code, "seconds": LIVE_SECONDS})
+    response = render(request, "hall/live.html", {"data": data, "code": code, "seconds": LIVE_SECONDS,
+                                                  "en": english(), "event_name": free_text(data["event"])})
     response["Cache-Control"] = f"public, max-age={LIVE_SECONDS}"
     return response
 

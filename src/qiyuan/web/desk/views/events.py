@@ -43,6 +43,7 @@ from ...labels import ORGANISER_LEVELS, arbiter_level_label, organiser_level_cho
 from .. import live as L
 from ..permissions import ADMIN, ARBITER, has_role, require_event, role_required
 from ..provisional import provisional as provisional_changes
+from .hall import slip_links
 
 FORMATS = [
     ("swiss", gettext_lazy("积分编排制（五子棋瑞士制）")),
@@ -625,7 +626,8 @@ def print_pdf(request, code: str, what: str):
     after = _get_int(request, "after")
     try:
         data = hall_pdf.document(t, "pairings" if what == "alphabetical" else what, round_no=rnd, after=after,
-                                 alphabetical=what == "alphabetical")
+                                 alphabetical=what == "alphabetical",
+                                 links=slip_links(request, code) if what == "slips" else None)
     except QiyuanError as exc:
         _problems(request, exc)
         return redirect("desk:event", code=code)

@@ -16,10 +16,11 @@ from qiyuan.errors import NotFound, QiyuanError
 from qiyuan.formats.hall_qr import checkin_poster
 from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.hall import cases
-from qiyuan.office.hall.tokens import checkin_token
+from qiyuan.office.hall.tokens import board_token, checkin_token
 from qiyuan.tournament import hall
 from qiyuan.tournament.state import rounds_paired
 
+from ...display import display_name, english, free_text
 from ..permissions import ARBITER, require_event, role_required
 
 #: the queue's sections, in the order an arbiter works through them
@@ -62,6 +63,13 @@ def base_url(request) -> str:
     return getattr(settings, "QIYUAN_HALL_BASE_URL", "") or request.build_absolute_uri("/").rstrip("/")
 
 
+def slip_links(request, code: str):
+    """The slips' QR links of a desk event (``hall_pdf.document(links=…)``): each board's phone page."""
+    base = base_url(request)
+    return lambda rnd, board, first, second: base + reverse("hall:board",
+                                                            args=[board_token(code, rnd, board, first, second)])
+
+
 @role_required(ARBITER)
 def queue(request, code: str):
     _allowed(request, code)
@@ -72,9 +80,17 @@ def queue(request, code: str):
         raise Http404
     next_round = rounds_paired(store_t) + 1
     checkin = cases.checkin_page(code, next_round) if next_round <= (store_t.rounds_planned or next_round) else None
-    sections = [(state, _(label), q.having(state)) for state, label in SECTIONS]
+    en = english()
+
+    def shown(r: cases.QueueRow) -> dict:
+        return {"r": r, "first": display_name(r.board.first_name, english=en),
+                "second": display_name(r.board.second_name, english=en)}
+
+    sections = [(state, _(label), [shown(r) for r in q.having(state)]) for state, label in SECTIONS]
+    players = [(n, display_name(name, english=en), here) for n, name, here in checkin.players] if checkin else []
     return render(request, "desk/hall.html", {
-        "code": code, "q": q, "sections": sections, "checkin": checkin,
+        "code": code, "q": q, "sections": sections, "checkin": checkin, "checkin_players": players,
+        "event_name": free_text(q.event_name), "is_desk_event": not cases.is_file_event(code),
         "checkin_link": base_url(request) + reverse("hall:checkin", args=[checkin_token(code, next_round)])
         if checkin else "",
         "live_link": reverse("hall:live", args=[code]),

@@ -6,6 +6,7 @@
   if (!box || !window.fetch) return;
   var src = box.getAttribute("data-src");
   var seconds = parseInt(box.getAttribute("data-seconds"), 10) || 10;
+  var latin = box.getAttribute("data-latin") === "1";  // an English page: names in Latin letters
   function rows(tbody, items, cells) {
     var body = document.getElementById(tbody);
     while (body.firstChild) body.removeChild(body.firstChild);
@@ -13,6 +14,7 @@
       var tr = document.createElement("tr");
       cells(item).forEach(function (text, i) {
         var td = document.createElement("td");
+        if (i === 2 && tbody === "live-boards") td.className = "result";
         td.textContent = text;
         tr.appendChild(td);
       });
@@ -22,8 +24,10 @@
   function draw(data) {
     var head = document.getElementById("live-round");
     head.textContent = head.getAttribute("data-pattern").replace("#", data.round);
-    rows("live-boards", data.boards, function (b) { return [b.board, b.first, b.result, b.second]; });
-    rows("live-standings", data.standings, function (r) { return [r.rank, r.name, r.score]; });
+    rows("live-boards", data.boards, function (b) {
+      return [b.board, latin ? b.first_latin : b.first, b.result, latin ? b.second_latin : b.second];
+    });
+    rows("live-standings", data.standings, function (r) { return [r.rank, latin ? r.name_latin : r.name, r.score]; });
   }
   function tick() {
     fetch(src, {headers: {"Accept": "application/json"}}).then(function (r) {

@@ -17,3 +17,6 @@ PY=${PY:-.venv/bin/python}
 
 # Office: import the synthetic federation and publish all its editions (SQLite; PostgreSQL via scripts/with-postgres.sh).
 "$PY" bench/bench_office.py --dir bench/out/federation
+
+# The hall: 50 boards reported and confirmed by 100 phones at once (gunicorn, SQLite), beside a trivial page.
+"$PY" bench/bench_hall.py --boards 50 --rounds 3

@@ -105,9 +105,10 @@ def board_page(token: str) -> BoardPage:
 def phone_report(token: str, player: int, result: str, device: str = "") -> hall.Claim:
     """A player of the token's board chooses a result (or confirms the other's, or disputes it)."""
     tok = read_board_token(token)
-    store = event_store(tok.event)
+    # the event is read before the transaction (a phone never changes it): the lock is held only while the
+    # board's claim is read and written; the desk's queue and signature check the board's players again
+    b = _current_board(event_store(tok.event).read(), tok)
     with writing(_lock(tok.event)):
-        b = _current_board(store.read(), tok)
         row = _claim_row(tok.event, tok.round, tok.board, lock=True)
         claim = hall.report(row.as_claim() if row else None, b, player, result, device)
         if row is None:

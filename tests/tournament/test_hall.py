@@ -95,3 +95,27 @@ def test_closing_check_in_makes_the_others_absent_in_the_next_round():
     with pytest.raises(EventError, match="next round"):
         hall.absent_at_close(t, 2, [])
     assert rounds_paired(t) == 0
+
+
+def test_the_event_file_records_the_closing_and_a_late_entry_is_absent_too():
+    from qiyuan.formats.trf import read_trf, write_trf
+
+    t = _event()
+    assert hall.close_check_in(t, 1, [1, 2, 3, 4]) == [5, 6]
+    t = read_trf(write_trf(t))  # the record survives the file
+    assert hall.closed_check_ins(t) == {1: [5, 6]}
+    with pytest.raises(EventError, match="closed already"):
+        hall.close_check_in(t, 1, [])
+    ev.add_player(t, Entrant(0, "迟到者", rating=1500))
+    assert hall.late_entry(t, 7) and hall.closed_check_ins(t) == {1: [5, 6, 7]}
+    assert hall.reopen_check_in(t, 1) == [5, 6, 7]
+    assert hall.closed_check_ins(t) == {} and hall.absent_at_close(t, 1, []) == [1, 2, 3, 4, 5, 6, 7]
+    assert not hall.late_entry(t, 7)
+
+
+def test_reopening_a_paired_round_is_refused():
+    t = _event()
+    hall.close_check_in(t, 1, [1, 2, 3, 4])
+    ev.pair_next(t)
+    with pytest.raises(EventError, match="already paired"):
+        hall.reopen_check_in(t, 1)

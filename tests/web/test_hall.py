@@ -151,6 +151,22 @@ def test_check_in_then_closing_makes_the_rest_absent_before_pairing(desk):
     assert AuditLog.objects.filter(action="hall.close_check_in").get().detail["absent"] == [7, 8]
 
 
+def test_a_late_entry_after_closing_is_absent_and_reopening_brings_the_absent_back(desk):
+    for b in _boards():
+        desk.post(f"/desk/events/{CODE}/results/", {"round": 1, f"r-{b.first}-{b.second}": "1"})
+    for n in range(1, 7):
+        desk.post(f"/desk/hall/{CODE}/check-in/", {"round": 2, "action": "tick", "number": n})
+    desk.post(f"/desk/hall/{CODE}/check-in/", {"round": 2, "action": "close"})
+    desk.post(f"/desk/events/{CODE}/players/", {"name": "迟到者", "sex": "m", "rating": 1500, "association": "BJ",
+                                                "birth": "2010-01-01"})
+    t = _t()
+    assert [e.number for e in t.entrants if len(e.rounds) >= 2 and e.rounds[1].result == "Z"] == [7, 8, 9]
+    desk.post(f"/desk/hall/{CODE}/check-in/", {"round": 2, "action": "reopen"})
+    t = _t()
+    assert not [e.number for e in t.entrants if len(e.rounds) >= 2]
+    assert "截止签到" in desk.get(f"/desk/hall/{CODE}/").content.decode()
+
+
 def test_the_live_page_shows_only_signed_results(desk, client):
     b = _boards()[0]
     a, c = _phone(), _phone()

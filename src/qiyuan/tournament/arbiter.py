@@ -123,6 +123,8 @@ def add_player(store: EventStore, actor: object, entrant: Entrant, *, team: str 
                              problem("--team goes with a team event; this one is {format}",
                                      format=ev.event_format(t)))
         e = ev.add_player(t, entrant, today=today)
+        if hall.late_entry(t, e.number):  # check-in for the next round is closed: absent in it
+            ch.detail.update(absent_after_check_in=rounds_paired(t) + 1)
         if is_team:
             joined = join_team(t, team, e.number)
             ch.detail.update(team=joined.name)
@@ -290,8 +292,14 @@ def close_check_in(store: EventStore, actor: object, rnd: int, present: Iterable
     and is not in ``present`` is absent (``Z``) in it.  Returns those players' numbers."""
     present = sorted(set(present))
     with store.change(actor, "check_in", round=rnd, present=present) as ch:
-        absent = hall.absent_at_close(ch.t, rnd, present)
-        for number in absent:
-            ev.excuse(ch.t, number, [rnd], "Z")
+        absent = hall.close_check_in(ch.t, rnd, present)
         ch.detail.update(absent=absent)
         return absent
+
+
+def reopen_check_in(store: EventStore, actor: object, rnd: int) -> list[int]:
+    """Reopen check-in for round ``rnd``: the players closing made absent are to be paired again."""
+    with store.change(actor, "check_in", round=rnd, reopen=True) as ch:
+        back = hall.reopen_check_in(ch.t, rnd)
+        ch.detail.update(back=back)
+        return back

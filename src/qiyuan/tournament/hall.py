@@ -11,7 +11,9 @@ A board's *claim* moves through these states:
   use case as typing it), so nothing a phone enters counts, or is used by a pairing, before that.
 
 Check-in: the players present for the next round check in (by phone, or ticked by the arbiter);
-closing check-in makes every other player who would be paired absent (``Z``) in that round.
+closing check-in makes every other player who would be paired absent (``Z``) in that round, and a late
+entry after that absent in it too.  The event file records the closing (``XQK ROUND N1 N2 …``: the round
+and the players it made absent), so every door — the desk, the hall, the command line — sees it.
 
 Pure: plain data in and out; where the claims are kept and who may act is the caller's.
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import pairing_sheet
@@ -152,3 +155,70 @@ def absent_at_close(t: Tournament, rnd: int, present: Iterable[int]) -> list[int
                                  next=rounds_paired(t) + 1, round=rnd))
     here = set(present)
     return [e.number for e in t.entrants if e.number not in here and is_active(e, rnd) and len(e.rounds) < rnd]
+
+
+#: the event file's record of closed check-ins: ``ROUND N1 N2 …`` (the players closing made absent)
+CHECKIN_RECORD = "XQK"
+
+
+def closed_check_ins(t: Tournament) -> dict[int, list[int]]:
+    """Rounds whose check-in is closed, each with the players closing made absent."""
+    out: dict[int, list[int]] = {}
+    for line in t.extra.get(CHECKIN_RECORD, []):
+        parts = [int(x) for x in line.split() if x.isdigit()]
+        if parts:
+            out[parts[0]] = parts[1:]
+    return out
+
+
+def _record(t: Tournament, closed: dict[int, list[int]]) -> None:
+    if closed:
+        t.extra[CHECKIN_RECORD] = [" ".join(map(str, [r, *ns])) for r, ns in sorted(closed.items())]
+    else:
+        t.extra.pop(CHECKIN_RECORD, None)
+
+
+def close_check_in(t: Tournament, rnd: int, present: Iterable[int]) -> list[int]:
+    """Close check-in for round ``rnd``: everyone to be paired who did not check in is absent (``Z``)."""
+    closed = closed_check_ins(t)
+    if rnd in closed:
+        raise EventError(problem("check-in for round {round} is closed already", round=rnd))
+    absent = absent_at_close(t, rnd, present)
+    for number in absent:
+        ev.excuse(t, number, [rnd], "Z")
+    closed[rnd] = absent
+    _record(t, closed)
+    return absent
+
+
+def reopen_check_in(t: Tournament, rnd: int) -> list[int]:
+    """Reopen check-in for round ``rnd`` (not yet paired): the players closing made absent are to be
+    paired again.  Returns them."""
+    closed = closed_check_ins(t)
+    if rnd not in closed:
+        raise EventError(problem("check-in for round {round} is not closed", round=rnd))
+    if rnd <= rounds_paired(t):
+        raise EventError(problem("round {round} is already paired: undo it first (qiyuan event undo)", round=rnd))
+    back = []
+    for number in closed.pop(rnd):
+        e = t.entrants[number - 1]
+        if len(e.rounds) >= rnd and e.rounds[rnd - 1].opponent is None and e.rounds[rnd - 1].result == "Z":
+            del e.rounds[rnd - 1:]
+            back.append(number)
+        elif e.excused.get(rnd) == "Z":
+            del e.excused[rnd]
+            back.append(number)
+    _record(t, closed)
+    return back
+
+
+def late_entry(t: Tournament, number: int) -> bool:
+    """A player entered after check-in for the next round closed is absent in it (and named in the record)."""
+    rnd = rounds_paired(t) + 1
+    closed = closed_check_ins(t)
+    if rnd not in closed:
+        return False
+    ev.excuse(t, number, [rnd], "Z")
+    closed[rnd] = sorted({*closed[rnd], number})
+    _record(t, closed)
+    return True

@@ -24,7 +24,7 @@ from qiyuan.office.audit.models import record
 from qiyuan.office.db import writing
 from qiyuan.office.events.live import LiveEventStore
 from qiyuan.office.events.models import LiveEvent
-from qiyuan.office.hall.models import CheckIn, CheckInClosed, PhoneClaim
+from qiyuan.office.hall.models import CheckIn, PhoneClaim
 from qiyuan.office.hall.tokens import BadToken, BoardToken, CheckInToken, read_board_token, read_checkin_token
 from qiyuan.tournament import arbiter, hall
 from qiyuan.tournament.errors import EventError
@@ -132,17 +132,17 @@ class CheckInPage:
     players: list[tuple[int, str, bool]]  # number, name, checked in
 
 
-def _checkin_round(t: Tournament, code: str, rnd: int) -> None:
+def _checkin_round(t: Tournament, rnd: int) -> None:
     if rnd != rounds_paired(t) + 1:
         raise BadToken(problem("check-in for round {round} is over", round=rnd))
-    if CheckInClosed.objects.filter(event=code, round=rnd).exists():
+    if rnd in hall.closed_check_ins(t):
         raise BadToken(problem("check-in for round {round} is closed: see the arbiter", round=rnd))
 
 
 def checkin_page(code: str, rnd: int) -> CheckInPage:
     t = event_store(code).read()
     here = set(CheckIn.objects.filter(event=code, round=rnd).values_list("number", flat=True))
-    closed = CheckInClosed.objects.filter(event=code, round=rnd).exists()
+    closed = rnd in hall.closed_check_ins(t)
     players = [(e.number, e.name, e.number in here) for e in t.entrants if is_active(e, rnd)]
     return CheckInPage(t.name, rnd, closed, players)
 
@@ -157,7 +157,7 @@ def check_in(code: str, rnd: int, number: int, *, actor: object = PHONE, present
     store = event_store(code)
     with writing(_lock(code)):
         t = store.read()
-        _checkin_round(t, code, rnd)
+        _checkin_round(t, rnd)
         e = next((e for e in t.entrants if e.number == number), None)
         if e is None or not is_active(e, rnd):
             raise EventError(problem("player {number} is not to be paired in round {round}", number=number,
@@ -174,24 +174,23 @@ def check_in(code: str, rnd: int, number: int, *, actor: object = PHONE, present
 
 
 def close_check_in(code: str, actor: object, rnd: int) -> list[int]:
-    """Close check-in for round ``rnd``: every player to be paired who did not check in is absent (Z)."""
+    """Close check-in for round ``rnd``: every player to be paired who did not check in is absent (Z); the
+    event file records it (a late entry is absent in that round too)."""
     store = event_store(code)
     with writing(_lock(code)):
-        if CheckInClosed.objects.filter(event=code, round=rnd).exists():
-            raise EventError(problem("check-in for round {round} is closed already", round=rnd))
         present = CheckIn.objects.filter(event=code, round=rnd).values_list("number", flat=True)
         absent = arbiter.close_check_in(store, actor, rnd, list(present))
-        CheckInClosed.objects.create(event=code, round=rnd, absent=absent,
-                                     closed_by=actor if getattr(actor, "pk", None) else None)
         record(actor, "hall.close_check_in", None, event=code, round=rnd, absent=absent)
     return absent
 
 
-def reopen_check_in(code: str, actor: object, rnd: int) -> None:
-    """The arbiter reopens check-in (the players marked absent stay so until he changes them)."""
+def reopen_check_in(code: str, actor: object, rnd: int) -> list[int]:
+    """The arbiter reopens check-in: the players closing made absent are to be paired again."""
+    store = event_store(code)
     with writing(_lock(code)):
-        if CheckInClosed.objects.filter(event=code, round=rnd).delete()[0]:
-            record(actor, "hall.reopen_check_in", None, event=code, round=rnd)
+        back = arbiter.reopen_check_in(store, actor, rnd)
+        record(actor, "hall.reopen_check_in", None, event=code, round=rnd, back=back)
+    return back
 
 
 # -- the arbiter's queue ------------------------------------------------------------------------------

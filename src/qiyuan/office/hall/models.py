@@ -59,17 +59,3 @@ class CheckIn(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["event", "round", "number"], name="hall_checkin_player")]
-
-
-class CheckInClosed(models.Model):
-    """Check-in for a round closed by the arbiter: the players absent were marked ``Z``."""
-
-    event = models.CharField(max_length=60)
-    round = models.PositiveSmallIntegerField()
-    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="+")
-    closed_at = models.DateTimeField(auto_now_add=True)
-    absent = models.JSONField(default=list)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["event", "round"], name="hall_checkin_closed")]

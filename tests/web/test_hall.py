@@ -214,3 +214,23 @@ def test_the_desks_slips_carry_each_boards_link(desk, tmp_path):
     first = urlsplit(sorted(texts)[0]).path
     assert first.startswith("/hall/b/") and _phone().get(first).status_code == 200
     assert 'id="hall-link"' in desk.get(f"/desk/events/{CODE}/").content.decode()
+
+
+def test_the_check_in_poster_carries_the_rounds_link(desk, tmp_path):
+    import shutil
+    import subprocess
+    from urllib.parse import urlsplit
+
+    zxingcpp = pytest.importorskip("zxingcpp")
+    from PIL import Image
+
+    if not shutil.which("pdftoppm"):
+        pytest.skip("needs pdftoppm (poppler-utils)")
+    for b in _boards():
+        desk.post(f"/desk/events/{CODE}/results/", {"round": 1, f"r-{b.first}-{b.second}": "1"})
+    pdf = tmp_path / "poster.pdf"
+    pdf.write_bytes(desk.get(f"/desk/hall/{CODE}/check-in.pdf").content)
+    subprocess.run(["pdftoppm", "-r", "72", "-gray", "-png", str(pdf), str(tmp_path / "p")], check=True)
+    (text,) = [r.text for png in tmp_path.glob("p*.png") for r in zxingcpp.read_barcodes(Image.open(png))]
+    page = _phone().get(urlsplit(text).path)
+    assert page.status_code == 200 and "第 2 轮签到" in page.content.decode()

@@ -26,7 +26,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CODE = "hall-open"
 PHONE = {"width": 360, "height": 740}
-PLAYERS = 16
 DISPUTED = 3
 
 
@@ -41,14 +40,17 @@ def _t():
     return read_trf(LiveEvent.objects.get(code=CODE).trf_text)
 
 
-@pytest.fixture
-def event(staff, login, make_association, settings, tmp_path):
+@pytest.fixture(params=[pytest.param(16, id="8-boards"), pytest.param(100, id="50-boards", marks=pytest.mark.slow)])
+def event(request, staff, login, make_association, settings, tmp_path):
+    """A paired desk event: 8 boards in the default run, the issue's 50 boards (100 phones' worth of
+    choices) in the slow run."""
+    players = request.param
     settings.VAR_DIR = tmp_path / "var"
     make_association("BJ", "北京")
     c = login(staff["arbiter"])
     c.post("/desk/events/new/", {"code": CODE, "name": "2026年赛场扫码报分赛", "fmt": "swiss", "rounds": 5,
                                  "start": "2026-05-01"})
-    for i in range(PLAYERS):
+    for i in range(players):
         c.post(f"/desk/events/{CODE}/players/", {"name": f"棋手{i + 1:02d}", "sex": "mw"[i % 2],
                                                  "rating": 2200 - 10 * i, "association": "BJ",
                                                  "birth": "2010-01-01"})

@@ -100,6 +100,10 @@ def import_cmd(
     accept_differences: Annotated[bool, typer.Option(
         "--accept-differences", help="Import although the report differs from its registration in the calendar "
                                      "(the differences are shown first)")] = False,
+    duplicate_of: Annotated[Optional[str], typer.Option(
+        "--duplicate-of", help="Import although the event mostly repeats this stored event (its code); needs "
+                               "--reason")] = None,
+    reason: Annotated[Optional[str], typer.Option("--reason", help="Why a probable duplicate is imported")] = None,
     actor: ActorOption = None,
 ) -> None:
     """Import one file as one transaction: every problem listed, nothing stored on any problem."""
@@ -115,7 +119,8 @@ def import_cmd(
     opts = Options(organiser_level=organiser_level, national=national, international=international,
                    agreed_by_parties=agreed, dan_event=dan_event, standards_published=standards_published,
                    format=event_format, confirm=pairs, confirm_all=confirm_all, received_on=_date(received),
-                   accept_registration_differences=accept_differences)
+                   accept_registration_differences=accept_differences, duplicate_of=duplicate_of or "",
+                   duplicate_reason=reason or "")
     console = _console()
     with _refusals():
         rl = _rating_list(list_code)

@@ -100,6 +100,10 @@ def import_cmd(
     accept_differences: Annotated[bool, typer.Option(
         "--accept-differences", help="Import although the report differs from its registration in the calendar "
                                      "(the differences are shown first)")] = False,
+    duplicate_of: Annotated[Optional[str], typer.Option(
+        "--duplicate-of", help="Import although the event mostly repeats this stored event (its code); needs "
+                               "--reason")] = None,
+    reason: Annotated[Optional[str], typer.Option("--reason", help="Why a probable duplicate is imported")] = None,
     actor: ActorOption = None,
 ) -> None:
     """Import one file as one transaction: every problem listed, nothing stored on any problem."""
@@ -115,7 +119,8 @@ def import_cmd(
     opts = Options(organiser_level=organiser_level, national=national, international=international,
                    agreed_by_parties=agreed, dan_event=dan_event, standards_published=standards_published,
                    format=event_format, confirm=pairs, confirm_all=confirm_all, received_on=_date(received),
-                   accept_registration_differences=accept_differences)
+                   accept_registration_differences=accept_differences, duplicate_of=duplicate_of or "",
+                   duplicate_reason=reason or "")
     console = _console()
     with _refusals():
         rl = _rating_list(list_code)
@@ -212,14 +217,21 @@ def _print_computation(console, comp, top: int) -> None:
     for e in comp.entries:
         counts[e.status] = counts.get(e.status, 0) + 1
     new = sum(1 for e in comp.entries if e.is_new)
-    console.print(f"[bold]{comp.rating_list.code} {comp.list_date}[/] ({comp.rules.name}): {len(comp.events)} event(s), "
-                  f"{len(comp.changes)} change(s); " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-                  + f", new {new}; digest {comp.digest[:12]}")
+    console.print(summary_line(comp, counts, new))
     t = Table("rank", "id", "name", "rating", "games", "K", "status")
     for e in [e for e in comp.entries if e.status == "active"][:top]:
         t.add_row(str(e.rank), e.federation_id, e.name, str(e.rating), str(e.games), str(e.k or ""),
                   e.status + (" new" if e.is_new else ""))
     console.print(t)
+
+
+def summary_line(comp, counts: dict[str, int], new: int) -> str:
+    """``CGA 2021-01-01 (rules): 2 event(s), 65 change(s); active 40, unrated 3, new 5; digest …`` — the list's
+    counts by status, only those it has (none at all: ``no entries``)."""
+    parts = [f"{k} {v}" for k, v in sorted(counts.items())] + [f"new {new}"]
+    entries = ", ".join(parts) if counts else "no entries"
+    return (f"[bold]{comp.rating_list.code} {comp.list_date}[/] ({comp.rules.name}): {len(comp.events)} event(s), "
+            f"{len(comp.changes)} change(s); {entries}; digest {comp.digest[:12]}")
 
 
 def _print_player(console, comp, fid: str) -> None:
@@ -309,6 +321,31 @@ def list_add(
                  overrides=overrides.read_text(encoding="utf-8") if overrides else "",
                  overrides_source=overrides.name if overrides else "overrides")
     _console().print(f"list {code} added ({rules})")
+
+
+@list_app.command("seed")
+def list_seed(
+    file: Annotated[Path, typer.Argument(help="The federation's last published list: .csv or .xlsx with federation_id "
+                                              "(编号), name (姓名), rating (等级分) and games (局数)")],
+    on: Annotated[str, typer.Option("--date", help="Its list date YYYY-MM-DD (a publication date of the list's rules)")],
+    list_code: ListOption = None,
+    actor: ActorOption = None,
+) -> None:
+    """Start a list from an existing published list: its first edition, so the first report is rated against it."""
+    ensure_django()
+    from qiyuan.office.imports import ImportRefused
+    from qiyuan.office.imports.seed import seed_list
+
+    list_date = _date(on)
+    with _refusals():
+        rl = _rating_list(list_code)
+        try:
+            ed = seed_list(file, rl, list_date, actor_name(actor))
+        except ImportRefused as exc:
+            fail(exc.problems, "seed refused (the file is kept as a rejected report, with the reasons)")
+    rated = ed.entries.filter(rating__isnull=False).count()
+    _console().print(f"list {rl.code} seeded from {file.name}: edition {ed.list_date} #{ed.number}, "
+                     f"{ed.entries.count()} player(s), {rated} with a rating; digest {ed.digest[:12]}")
 
 
 @list_app.command("show")

@@ -86,7 +86,7 @@ class MemberFacts:
 
 def engine_player(federation_id: str, m) -> Player:
     """A list member (``ratings.ListMember``, frozen facts) as the engine's ``Player``: the grade he held when
-    he joined the list (``member_from_registry``) and, once the engine reads it, the body that granted it."""
+    he joined the list (``member_from_registry``) and the body that granted it (BJSH §13(五))."""
     return Player(
         id=federation_id,
         name=federation_id,
@@ -97,6 +97,7 @@ def engine_player(federation_id: str, m) -> Player:
         k_latched=m.k_latched,
         registered_on=m.registered_on,
         reference_rating=m.reference_rating,
+        dan_granted_by=m.dan_granted_by or None,  # issue 18 (stored facts): the engine reads the granting body
     )
 
 
@@ -112,7 +113,8 @@ def member_from_registry(rating_list, p, *, on: date, rating=None, games=0, k_la
 def engine_event(e) -> Event:
     """An office event (``events.Event``) as the engine's ``Event``."""
     return Event(id=e.code, name=e.name, start_date=e.start_date, end_date=e.end_date, format=EventFormat(e.format),
-                 international=e.international, days=e.days)
+                 international=e.international, days=e.days,
+                 national=e.national)  # issue 18 (stored facts): the national team championship's per-board rule
 
 
 def engine_games(events: Iterable, known: Mapping[int, str] | None = None
@@ -121,7 +123,7 @@ def engine_games(events: Iterable, known: Mapping[int, str] | None = None
     ``known`` (player pk → federation id, e.g. the list's members) saves reading those players again."""
     code_of = {e.pk: e.code for e in events}
     rows = list(GameRow.objects.filter(event_id__in=code_of).order_by("event_id", "round", "id")
-                .values_list("event_id", "round", "player1_id", "player2_id", "result"))
+                .values_list("event_id", "round", "player1_id", "player2_id", "result", "board"))
     entries = list(Entry.objects.filter(event_id__in=code_of).values_list("event_id", "player_id", "rank"))
     pks = {r[2] for r in rows} | {r[3] for r in rows} | {e[1] for e in entries}
     missing = pks if known is None else pks.difference(known)
@@ -129,6 +131,8 @@ def engine_games(events: Iterable, known: Mapping[int, str] | None = None
     if missing:
         fid.update(PlayerRow.objects.filter(pk__in=missing).values_list("pk", "federation_id")
                    if len(missing) < 30000 else PlayerRow.objects.values_list("pk", "federation_id"))
-    games = [Game(code_of[ev], rnd, fid[p1], fid[p2], _RESULTS[res]) for ev, rnd, p1, p2, res in rows]
+    # issue 18 (stored facts): each game's board (台次), as `qiyuan rate` reads it from games.csv
+    games = [Game(code_of[ev], rnd, fid[p1], fid[p2], _RESULTS[res], board)
+             for ev, rnd, p1, p2, res, board in rows]
     standings = [Standing(code_of[ev], fid[p], rank) for ev, p, rank in entries if rank is not None]
     return games, standings, pks

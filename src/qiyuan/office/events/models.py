@@ -25,6 +25,7 @@ class ImportBatch(models.Model):
         TRF = "trf", "TRF"
         HISTORY = "history", "history CSV"
         OPENGOTHA = "opengotha", "OpenGotha"
+        LIST = "list", "起始名册 existing list (seed)"
 
     kind = models.CharField(max_length=12, choices=Kind.choices)
     filename = models.CharField(max_length=300)
@@ -135,6 +136,9 @@ class Game(models.Model):
     result = models.CharField(max_length=8, choices=[(r.value, r.value) for r in Result])
     #: who opened the game (先手; Go: black): 1 = player1, 2 = player2, null = the file does not say
     opener = models.PositiveSmallIntegerField(null=True, blank=True, choices=[(1, "player1"), (2, "player2")])
+    #: the board (台次) of a team event's game, 1 = the first board; null when not known (history games.csv
+    #: ``board``): the national team championship's per-board rule reads it (CGA Art. 6(四), Go)
+    board = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "round", "id"]  # event, player1, player2: indexed as foreign keys

@@ -22,13 +22,13 @@ from pathlib import Path
 
 from django.db import IntegrityError
 
-from qiyuan.errors import QiyuanError
+from qiyuan.errors import QiyuanError, problem
 from qiyuan.office.db import REGISTRY, rating_list_lock, writing
 from qiyuan.office.errors import AlreadyImported, ImportRefused, InternalError, NeedsConfirmation
 from qiyuan.office.event_registration import match as match_registration
 from qiyuan.office.events.models import Event, ImportBatch
 from qiyuan.office.imports.history import import_history
-from qiyuan.office.imports.identity import event_key, file_digest
+from qiyuan.office.imports.identity import event_key, file_digest, probable_duplicates
 from qiyuan.office.imports.match import prepare
 from qiyuan.office.imports.model import (
     KINDS,
@@ -111,6 +111,7 @@ def _import(path: Path, sha: str, rating_list, actor: str, kind: str | None, opt
         plan = prepare(parsed, rating_list, options, source=path.name)
         if plan.problems:
             raise ImportRefused(plan.problems)
+        _refuse_probable_duplicate(plan, options, path.name)
         plan.registration = found = match_registration(parsed, rating_list)  # the calendar's registration
         unseen = [] if found is None or options.accept_registration_differences else found.problems(path.name)
         if plan.pending_matches or unseen:
@@ -165,6 +166,33 @@ def _refuse_if_imported(path: Path, sha: str, key: str | None = None, rating_lis
             end_date=parsed.end_date).exists():
         raise AlreadyImported([f"{path.name}: the event {parsed.name!r} of {parsed.start_date}–{parsed.end_date} is "
                                f"already stored in list {rating_list.code} (the same report twice?)"])
+
+
+def _refuse_probable_duplicate(plan: Plan, options: Options, source: str) -> None:
+    """Refuse an event that mostly repeats a stored one (the same pairs of registry players with the same
+    results), naming it and the share, unless the officer names that event with a reason (``--duplicate-of CODE
+    --reason …``): then the import goes on, noted and audited. ``--confirm-all`` never confirms it."""
+    games = [(plan.players[a].pk, plan.players[b].pk, res.value) for _r, a, b, res, _op in plan.parsed.games
+             if a in plan.players and b in plan.players and plan.players[a].pk and plan.players[b].pk]
+    found = probable_duplicates(games)
+    if not found:
+        return
+    confirmed = [d for d in found if d.code == options.duplicate_of]
+    if confirmed and options.duplicate_reason.strip():
+        d = confirmed[0]
+        plan.notes.append(f"a probable duplicate of {d.code} ({d.same} of its {d.games} games, {d.percent} %): "
+                          f"imported on the officer's confirmation: {options.duplicate_reason.strip()}")
+        plan.duplicate_of = (d.code, options.duplicate_reason.strip())
+        found = [x for x in found if x is not d]
+        if not found:
+            return
+    raise ImportRefused([problem(
+        "a probable duplicate of event {event} ({name}, {start}): {same} of its {games} games ({percent} %) are "
+        "the same pairs of registry players with the same results; if it is another event, import it with "
+        "--duplicate-of {event} --reason …", file=source, code="import.duplicate", event=d.code, name=d.name,
+        start=d.start_date, same=d.same, games=d.games, percent=d.percent) for d in found]
+        + ([problem("--duplicate-of needs a reason (--reason …)", file=source, code="import.duplicate")]
+           if options.duplicate_of and not options.duplicate_reason.strip() else []))
 
 
 def _late(result: ImportResult, rating_list) -> ImportResult:

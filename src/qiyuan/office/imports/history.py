@@ -2,9 +2,14 @@
 
 A directory with ``players.csv``, ``events.csv``, ``games.csv`` and optionally
 ``standings.csv`` (``docs/formats.md``). Players keep their history id as
-federation ID; their rating, games and K latch before the history become
-their frozen facts on the list (``ListMember``). Events are taken as rated
-(the history files hold rated events: spec decision "Eligibility of events").
+federation ID; their rating, games, K latch, registration date, reference
+rating, dan and the body that granted it become their frozen facts on the list
+(``ListMember``). Events are taken as rated (the history files hold rated
+events: spec decision "Eligibility of events") with their own facts — format,
+dates, days, national and international flags (a missing column means what it
+means for ``qiyuan rate``: ``0``) — games with their boards, and the ranks of
+standings.csv: everything ``qiyuan rate`` reads, so publishing gives its lists.
+A column the office cannot store is refused by name, never dropped.
 Millions of games go in by batches straight into the tables (one transaction),
 with a progress callback.
 """
@@ -15,10 +20,13 @@ from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 
+import csv
+
 import numpy as np
 from django.db import transaction
 
-from qiyuan.errors import InputError
+from qiyuan.errors import InputError, Problem, problem
+from qiyuan.formats import history_csv as H
 from qiyuan.formats.history_csv import read_history
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import bulk_insert
@@ -38,11 +46,14 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         raise ImportRefused([f"{path.name}: missing {', '.join(missing)} (a history is players.csv, events.csv, "
                              "games.csv and optionally standings.csv)"])
     standings = path / "standings.csv"
+    unknown = unstorable_columns(path)
+    if unknown:
+        raise ImportRefused(unknown)
     try:
         h = read_history(path / "players.csv", path / "events.csv", path / "games.csv",
                          standings if standings.exists() else None)
     except InputError as exc:
-        raise ImportRefused([str(p) for p in exc.problems]) from None
+        raise ImportRefused([_own_name(p, path) for p in exc.problems]) from None
 
     clash = list(Event.objects.filter(code__in=[e.id for e in h.events]).values_list("code", flat=True)[:20])
     if clash:
@@ -78,8 +89,8 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         members = set(ListMember.objects.filter(rating_list=rating_list).values_list("player_id", flat=True))
         ListMember.objects.bulk_create(
             [ListMember(rating_list=rating_list, player_id=pk_of[p.id], gender=p.gender.value if p.gender else "",
-                        dan=p.dan or "", rating=p.rating, games=p.games, k_latched=p.k_latched,
-                        registered_on=p.registered_on, reference_rating=p.reference_rating)
+                        dan=p.dan or "", dan_granted_by=p.dan_granted_by or "", rating=p.rating, games=p.games,
+                        k_latched=p.k_latched, registered_on=p.registered_on, reference_rating=p.reference_rating)
              for p in h.players if pk_of[p.id] not in members], batch_size=5000)
 
         # Events.
@@ -88,7 +99,7 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         rounds = _rounds_played(h.games)
         Event.objects.bulk_create([
             Event(code=e.id, name=e.name, format=e.format.value, start_date=e.start_date, end_date=e.end_date,
-                  days=e.days, international=e.international, national=True, rating_list=rating_list,
+                  days=e.days, international=e.international, national=e.national, rating_list=rating_list,
                   rounds=rounds.get(e.id, 0), import_batch=batch, eligibility=note, received_on=date.today())
             for e in h.events], batch_size=5000)
         event_pk = dict(Event.objects.filter(import_batch=batch).values_list("code", "pk"))
@@ -104,23 +115,30 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         total = len(g)
         step("games", 0, total)
 
-        def game_rows() -> Iterator[tuple]:
-            for e, r, a, b, res in zip(ev_col.tolist(), g.round.tolist(), p1.tolist(), p2.tolist(),
-                                       g.result.tolist()):
-                yield (e, r, a, b, results[res])
+        boards = g.board.tolist() if g.board is not None else [0] * total  # 0: no board given
 
-        bulk_insert(Game._meta.db_table, ("event_id", "round", "player1_id", "player2_id", "result"), game_rows(),
+        def game_rows() -> Iterator[tuple]:
+            for e, r, a, b, res, board in zip(ev_col.tolist(), g.round.tolist(), p1.tolist(), p2.tolist(),
+                                              g.result.tolist(), boards):
+                yield (e, r, a, b, results[res], board or None)
+
+        bulk_insert(Game._meta.db_table, ("event_id", "round", "player1_id", "player2_id", "result", "board"),
+                    game_rows(),
                     total=total, progress=lambda n: step("games", n, total))
 
-        # Entries: every (event, player) pair of the games, with the official rank where given.
-        keys = np.unique(np.concatenate([ev_col << 32 | p1, ev_col << 32 | p2])) if total else ev_col
-        pairs = np.stack([keys >> 32, keys & 0xFFFFFFFF], axis=1)
+        # Entries: every (event, player) pair of the games and of standings.csv (a ranked player without a
+        # game too: the standings name the champion), with the official rank where given.
         rank_of = {}
         s = h.standings
+        ranked = np.array([], dtype=np.int64)
         if s is not None and len(s):
             sev = ev_map[s.event]
             spl = pl_map[s.player]
             rank_of = {(int(a), int(b)): int(r) for a, b, r in zip(sev.tolist(), spl.tolist(), s.rank.tolist())}
+            ranked = sev << 32 | spl
+        keys = np.unique(np.concatenate([ev_col << 32 | p1, ev_col << 32 | p2, ranked])) if total or len(ranked) \
+            else ev_col
+        pairs = np.stack([keys >> 32, keys & 0xFFFFFFFF], axis=1)
         step("entries", 0, len(pairs))
         bulk_insert(Entry._meta.db_table, ("event_id", "player_id", "rank", "name", "association", "dan"),
                     ((int(a), int(b), rank_of.get((int(a), int(b))), "", "", "") for a, b in pairs.tolist()),
@@ -131,6 +149,41 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         record(actor, "import", batch, kind="history", filename=path.name, **batch.summary)
     events = list(Event.objects.filter(import_batch=batch))
     return ImportResult(batch, events, [], len(new), total)
+
+
+#: the columns the office stores, per file (docs/formats.md): all that ``qiyuan rate`` reads
+STORED_COLUMNS = {
+    "players.csv": (*H.PLAYER_COLUMNS, *H.PLAYER_OPTIONAL),
+    "events.csv": (*H.EVENT_COLUMNS, *H.EVENT_OPTIONAL),
+    "games.csv": (*H.GAME_COLUMNS, *H.GAME_OPTIONAL),
+    "standings.csv": H.STANDING_COLUMNS,
+}
+
+
+def unstorable_columns(path: Path) -> list[Problem]:
+    """One refusal per column of the history's files that the office does not store (named, never dropped).
+    A file that cannot be read as text is left to the reader, which says why."""
+    out = []
+    for name, known in STORED_COLUMNS.items():
+        try:
+            with open(path / name, encoding="utf-8-sig", newline="") as f:
+                header = next(csv.reader([f.readline()]), [])
+        except (OSError, UnicodeDecodeError, csv.Error):
+            continue
+        for column in (h.strip() for h in header):
+            if column and column not in known:
+                out.append(problem("column {name!r} is not one the office stores (it stores: {known}); remove it "
+                                   "or rename it as docs/formats.md names the columns", file=f"{path.name}/{name}",
+                                   line=1, column=column, code="import.column", name=column, known=", ".join(known)))
+    return out
+
+
+def _own_name(p: Problem, path: Path) -> Problem:
+    """The problem naming the file by the history folder's own name, never the server's path to it."""
+    base = str(path)
+    if p.file.startswith(base):
+        return Problem(path.name + p.file[len(base):], p.line, p.column, p.message, p.params, p.code)
+    return p
 
 
 def _rounds_played(g) -> dict[str, int]:

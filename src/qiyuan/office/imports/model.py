@@ -67,6 +67,9 @@ class Options:
     received_on: date | None = None
     #: the officer has seen how the report differs from its registration in the calendar
     accept_registration_differences: bool = False
+    #: import an event although it mostly repeats this stored event (its code), for this reason (audited)
+    duplicate_of: str = ""
+    duplicate_reason: str = ""
 
     def problems(self) -> list[Problem]:
         """What is wrong with the options themselves: an organiser level or event format the rules do not know."""
@@ -147,6 +150,7 @@ class Plan:
     arbiters: list = field(default_factory=list)
     chief: object | None = None
     registration: object | None = None  # its registration in the calendar (``event_registration.RegistrationMatch``)
+    duplicate_of: tuple[str, str] | None = None  # (stored event's code, the officer's reason): imported anyway
 
 
 @dataclass

@@ -59,5 +59,7 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
     batch.save(update_fields=["summary"])
     record(actor, "import", batch, kind=kind, filename=filename, event=event.code,
            new_players=[p.federation_id for p in plan.new_players],
-           registration=plan.registration.registration.code if plan.registration else "")
+           registration=plan.registration.registration.code if plan.registration else "",
+           **({"duplicate_of": plan.duplicate_of[0], "duplicate_reason": plan.duplicate_of[1]}
+              if plan.duplicate_of else {}))
     return ImportResult(batch, [event], plan.notes, len(plan.new_players), len(ev.games))

@@ -306,7 +306,7 @@ def list_add(
         if overrides is not None and not overrides.is_file():
             fail([f"--overrides {overrides}: no such file"])
         add_list(code, rules, actor=actor_name(actor), title=title, title_en=title_en, game=game,
-                 overrides=overrides.read_text(encoding="utf-8") if overrides else "",
+                 overrides=overrides.read_bytes() if overrides else b"",
                  overrides_source=overrides.name if overrides else "overrides")
     _console().print(f"list {code} added ({rules})")
 

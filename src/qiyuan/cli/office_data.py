@@ -177,6 +177,7 @@ def period_compute(
     """Compute a period from the stored state and show it for review (nothing is published)."""
     ensure_django()
     from qiyuan.office.periods import compute_period, due_date
+    from qiyuan.office.plausibility import audit_period
 
     console = _console()
     with _refusals():
@@ -186,7 +187,9 @@ def period_compute(
         if d is None:
             fail([f"list {rl.code} has no events"])
         comp = compute_period(rl, d)
+        flags = audit_period(comp)  # the plausibility audit, stored for review and publication
     _print_computation(console, comp, top)
+    print_flags(console, flags)
     for fid in player or []:
         _print_player(console, comp, fid)
     console.print(_next_step(rl, rules, d))
@@ -222,6 +225,22 @@ def _print_computation(console, comp, top: int) -> None:
     console.print(t)
 
 
+def print_flags(console, flags) -> None:
+    """The plausibility flags of a period: what to check before publishing."""
+    from qiyuan.office.plausibility import describe
+
+    if not flags:
+        console.print("plausibility audit: no flags")
+        return
+    blocking = sum(1 for f in flags if f.blocking)
+    console.print(f"[bold]plausibility audit: {len(flags)} flag(s), {blocking} to check before publishing[/] "
+                  "(qiyuan office flags check ID --note …)")
+    for f in flags:
+        state = (f"checked by {f.checked_by}: {f.note}" if f.checked_at else
+                 "history folder: shown, not blocking" if f.history else "to check")
+        console.print(f"  {describe(f)} [{state}]", markup=False)
+
+
 def _print_player(console, comp, fid: str) -> None:
     from rich.table import Table
 
@@ -245,6 +264,9 @@ def period_publish(
     list_code: ListOption = None,
     on: Annotated[Optional[str], typer.Option("--date", help="The list date (must be the next due one)")] = None,
     all_due: Annotated[bool, typer.Option("--all", help="Publish every due list date up to the last event")] = False,
+    accept_flags: Annotated[Optional[str], typer.Option(
+        "--accept-flags", metavar="REASON",
+        help="publish although plausibility flags of reports are not marked checked (the reason is audited)")] = None,
     actor: ActorOption = None,
 ) -> None:
     """Publish the next period as an immutable edition (or every due one with --all)."""
@@ -256,9 +278,10 @@ def period_publish(
         rl = _rating_list(list_code)
         if all_due:
             with table_progress("publishing") as progress:
-                eds = publish_due(rl, actor_name(actor), progress=lambda n, t: progress("editions", n, t))
+                eds = publish_due(rl, actor_name(actor), progress=lambda n, t: progress("editions", n, t),
+                                  accept_flags=accept_flags)
         else:
-            eds = [publish_period(rl, _date(on), actor_name(actor))]
+            eds = [publish_period(rl, _date(on), actor_name(actor), accept_flags=accept_flags)]
     for ed in eds:
         console.print(f"published {rl.code} {ed.list_date} (edition {ed.number}): {ed.entries.count()} entries, "
                       f"{ed.events.count()} event(s), digest {ed.digest[:12]}")

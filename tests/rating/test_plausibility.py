@@ -82,3 +82,10 @@ def test_two_records_that_look_like_one_person():
                ("CN4", "李四", None), ("CN5", "李四", None)]
     assert [f.players for f in same_person(records)] == [("CN1", "CN2")]
     assert same_person(records, among={"CN3"}) == []
+
+
+def test_an_event_whose_openers_follow_other_rules_is_not_judged():
+    """Openers set by lot or by hand (another 规程) contradict the rules in about half the games: no flags."""
+    games = [AuditGame(g.event, g.round, g.player1, g.player2, g.result, 3 - g.opener if i % 2 else g.opener)
+             for i, g in enumerate(_swiss(8, 7))]
+    assert opener_contradictions("S", games, {f"P{i}": i for i in range(1, 9)}) == []

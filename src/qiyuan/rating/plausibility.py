@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 
 from qiyuan.rating.model import Result
 from qiyuan.rating.tables import dp_for_score, pd_hundredths
@@ -98,18 +99,25 @@ def improbable_results(games: Iterable[AuditGame], rating: Mapping[str, int | No
 # -- 2. openers against the Swiss opener rules ------------------------------------------------------------
 
 
+#: An event whose recorded openers contradict the Swiss opener rules in more than this share of its games
+#: does not follow them (its 规程 sets openers otherwise — by lot, by hand): its openers are not judged.
+FOLLOWS_RULES_SHARE = Fraction(1, 4)
+
+
 def opener_contradictions(event: str, games: Sequence[AuditGame], numbers: Mapping[str, int]) -> list[Flag]:
     """The games of one Swiss event whose recorded opener the opener rules contradict.
 
     ``numbers``: each player's draw number (签号). A round in which a player has no game is no role (it breaks
     a run); games without a recorded opener, or of a player without a draw number, are not judged (and give
-    no role).
+    no role). An event contradicting the rules in more than ``FOLLOWS_RULES_SHARE`` of its judged games is taken
+    not to follow them (docs/decisions.md, "doors: whose opener rules"): nothing is flagged.
     """
     by_round: dict[int, list[AuditGame]] = defaultdict(list)
     for g in games:
         by_round[g.round].append(g)
     roles: dict[str, list[str]] = defaultdict(list)
     flags = []
+    judged = 0
     for rnd in sorted(by_round):
         played: dict[str, str] = {}
         for g in by_round[rnd]:
@@ -126,8 +134,11 @@ def opener_contradictions(event: str, games: Sequence[AuditGame], numbers: Mappi
                                   {"recorded": recorded, "expected": expected, "rule": rule}))
             played[expected] = OPENED  # the replay follows the rules: one swap does not spread
             played[b if expected == a else a] = NOT_OPENED
+        judged += len(played) // 2
         for player in roles.keys() | played.keys():
             roles[player].append(played.get(player, ""))
+    if flags and len(flags) > FOLLOWS_RULES_SHARE * judged:
+        return []
     return flags
 
 

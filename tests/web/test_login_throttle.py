@@ -181,3 +181,15 @@ def test_serve_production_refuses_a_short_key(tmp_path):
     run = subprocess.run([sys.executable, "-c", "from qiyuan.cli import main; main()", "serve", "--production"],
                          env=_env(tmp_path, QIYUAN_SECRET_KEY="x"), capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "50 or more" in run.stderr
+
+
+def test_behind_the_proxy_the_address_is_the_one_the_proxy_appended():
+    from django.test import RequestFactory
+
+    from qiyuan.web.login_guard import client_address
+
+    rf = RequestFactory()
+    via_proxy = rf.post("/", REMOTE_ADDR="", HTTP_X_FORWARDED_FOR="6.6.6.6, 198.51.100.4")
+    assert client_address(via_proxy) == "198.51.100.4"  # the client's own "6.6.6.6" is not trusted
+    direct = rf.post("/", REMOTE_ADDR="203.0.113.9", HTTP_X_FORWARDED_FOR="1.2.3.4")
+    assert client_address(direct) == "203.0.113.9"

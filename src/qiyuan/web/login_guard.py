@@ -39,9 +39,20 @@ SCOPES = {"account": ACCOUNT, "address": ADDRESS}
 LOCKED_UNTIL = "qiyuan_locked_until"
 
 
+#: Where the site's own TLS proxy connects from: ``qiyuan serve`` binds only loopback or a Unix socket.
+_PROXY = ("", "127.0.0.1", "::1")
+
+
 def client_address(request) -> str:
-    """The client's address as the server saw it (behind the documented proxy: the proxy sets it)."""
-    return (request.META.get("REMOTE_ADDR") or "unknown") if request is not None else ""
+    """The client's address: the peer's, or — when the peer is the documented proxy on this host — the last
+    address of ``X-Forwarded-For``, the one the proxy itself appended (earlier ones are the client's word)."""
+    if request is None:
+        return ""
+    remote = request.META.get("REMOTE_ADDR") or ""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if remote in _PROXY and forwarded.strip():
+        return forwarded.split(",")[-1].strip()[:64] or "unknown"
+    return remote or "unknown"
 
 
 def _account(username) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 
@@ -36,7 +37,7 @@ def test_loopback_relaxes_only_tls_settings(tmp_path):
         "print(s.DEBUG, s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS,"
         " s.SESSION_COOKIE_HTTPONLY, s.X_FRAME_OPTIONS)"
     )
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="qiyuan.web.settings_production", QIYUAN_SECRET_KEY="x" * 60,
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="qiyuan.web.settings_production", QIYUAN_SECRET_KEY=secrets.token_urlsafe(50),
                QIYUAN_INSECURE_LOOPBACK="1", QIYUAN_HOME=str(tmp_path), PYTHONPATH=str(REPO / "src"))
     run = subprocess.run([sys.executable, "-c", "import django;django.setup();" + code], env=env,
                          capture_output=True, text=True, timeout=60)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sqlite3
 import sys
 
 import typer
@@ -26,7 +27,7 @@ app = typer.Typer(
 # standings, report, event), office (office group: registry, backup), office_data
 # (import, period, list, verify, demo), dan (office dan: grades), calendar (office calendar), users (office user),
 # web (serve).
-_COMMAND_MODULES = ("rating", "tournament", "office", "office_data", "dan", "calendar", "users", "web")
+_COMMAND_MODULES = ("rating", "tournament", "office", "office_data", "audit_flags", "dan", "calendar", "users", "web")
 
 for _name in _COMMAND_MODULES:
     importlib.import_module(f"qiyuan.cli.{_name}").register(app)
@@ -44,6 +45,14 @@ def main() -> None:
     except Exception as exc:  # noqa: BLE001 - the last line of defence: a message, never a traceback
         if os.environ.get("QIYUAN_DEBUG") == "1":
             raise
+        if isinstance(exc, sqlite3.DatabaseError) or isinstance(exc.__cause__, sqlite3.DatabaseError):
+            from qiyuan.office.db import damaged  # only on this path: Django stays out of the pure commands
+
+            refusal = damaged(exc)
+            if refusal is not None:
+                for line in refusal.messages:
+                    sys.stderr.write(f"{line}\n")
+                sys.exit(refusal.exit_code)
         sys.stderr.write(f"qiyuan: internal error ({type(exc).__name__}: {exc}). Nothing more was done; run again "
                          "with QIYUAN_DEBUG=1 to see where, and report it with the input that caused it.\n")
         sys.exit(1)

@@ -89,12 +89,16 @@ def office_errors():
     from django.db import DatabaseError
 
     from qiyuan.errors import QiyuanError
+    from qiyuan.office.db import damaged
 
     try:
         yield
     except QiyuanError as exc:
         fail(exc.problems, "error" if exc.exit_code != EXIT_BAD_INPUT else "refused", code=exc.exit_code)
     except DatabaseError as exc:
+        refusal = damaged(exc)
+        if refusal is not None:
+            fail(refusal.problems, "error")
         text = str(exc)
         if "no such table" in text or "does not exist" in text:
             fail([f"the office's database is not set up ({text.splitlines()[0]}): run `qiyuan office init`"], "error")

@@ -182,6 +182,7 @@ def period_compute(
     """Compute a period from the stored state and show it for review (nothing is published)."""
     ensure_django()
     from qiyuan.office.periods import compute_period, due_date
+    from qiyuan.office.plausibility import audit_period
 
     console = _console()
     with _refusals():
@@ -191,7 +192,9 @@ def period_compute(
         if d is None:
             fail([f"list {rl.code} has no events"])
         comp = compute_period(rl, d)
+        flags = audit_period(comp)  # the plausibility audit, stored for review and publication
     _print_computation(console, comp, top)
+    print_flags(console, flags)
     for fid in player or []:
         _print_player(console, comp, fid)
     console.print(_next_step(rl, rules, d))
@@ -234,6 +237,22 @@ def summary_line(comp, counts: dict[str, int], new: int) -> str:
             f"{len(comp.changes)} change(s); {entries}; digest {comp.digest[:12]}")
 
 
+def print_flags(console, flags) -> None:
+    """The plausibility flags of a period: what to check before publishing."""
+    from qiyuan.office.plausibility import describe
+
+    if not flags:
+        console.print("plausibility audit: no flags")
+        return
+    blocking = sum(1 for f in flags if f.blocking)
+    console.print(f"[bold]plausibility audit: {len(flags)} flag(s), {blocking} to check before publishing[/] "
+                  "(qiyuan office flags check ID --note …)")
+    for f in flags:
+        state = (f"checked by {f.checked_by}: {f.note}" if f.checked_at else
+                 "history folder: shown, not blocking" if f.history else "to check")
+        console.print(f"  {describe(f)} [{state}]", markup=False)
+
+
 def _print_player(console, comp, fid: str) -> None:
     from rich.table import Table
 
@@ -257,6 +276,9 @@ def period_publish(
     list_code: ListOption = None,
     on: Annotated[Optional[str], typer.Option("--date", help="The list date (must be the next due one)")] = None,
     all_due: Annotated[bool, typer.Option("--all", help="Publish every due list date up to the last event")] = False,
+    accept_flags: Annotated[Optional[str], typer.Option(
+        "--accept-flags", metavar="REASON",
+        help="publish although plausibility flags of reports are not marked checked (the reason is audited)")] = None,
     actor: ActorOption = None,
 ) -> None:
     """Publish the next period as an immutable edition (or every due one with --all)."""
@@ -268,9 +290,10 @@ def period_publish(
         rl = _rating_list(list_code)
         if all_due:
             with table_progress("publishing") as progress:
-                eds = publish_due(rl, actor_name(actor), progress=lambda n, t: progress("editions", n, t))
+                eds = publish_due(rl, actor_name(actor), progress=lambda n, t: progress("editions", n, t),
+                                  accept_flags=accept_flags)
         else:
-            eds = [publish_period(rl, _date(on), actor_name(actor))]
+            eds = [publish_period(rl, _date(on), actor_name(actor), accept_flags=accept_flags)]
     for ed in eds:
         console.print(f"published {rl.code} {ed.list_date} (edition {ed.number}): {ed.entries.count()} entries, "
                       f"{ed.events.count()} event(s), digest {ed.digest[:12]}")
@@ -318,7 +341,7 @@ def list_add(
         if overrides is not None and not overrides.is_file():
             fail([f"--overrides {overrides}: no such file"])
         add_list(code, rules, actor=actor_name(actor), title=title, title_en=title_en, game=game,
-                 overrides=overrides.read_text(encoding="utf-8") if overrides else "",
+                 overrides=overrides.read_bytes() if overrides else b"",
                  overrides_source=overrides.name if overrides else "overrides")
     _console().print(f"list {code} added ({rules})")
 

@@ -25,7 +25,7 @@ class Role(str, enum.Enum):
     officer = "officer"
     admin = "admin"
 
-user_app = typer.Typer(help="Staff accounts of the desk (工作人员): add and list.", no_args_is_help=True)
+user_app = typer.Typer(help="Staff accounts of the desk (工作人员): add, list, unlock.", no_args_is_help=True)
 office_app.add_typer(user_app, name="user")
 
 
@@ -60,6 +60,25 @@ def add(
         except QiyuanError as exc:
             fail(exc.messages)
     typer.echo(f"user {user.username} created with the role {role.value}; sign in at /desk/login/")
+
+
+@user_app.command("unlock")
+def unlock(
+    key: Annotated[str, typer.Argument(help="the user name (or, with --address, the client address)")],
+    address: Annotated[bool, typer.Option("--address", help="lift an address's lockout, not an account's")] = False,
+    actor: ActorOption = None,
+) -> None:
+    """Lift a login lockout (10 failed logins for an account or 30 from an address in 15 minutes), audited."""
+    ensure_django()
+    from qiyuan.errors import QiyuanError
+    from qiyuan.web.login_guard import lift_lockout
+
+    with office_errors():
+        try:
+            lift_lockout(actor_name(actor), "address" if address else "account", key)
+        except QiyuanError as exc:
+            fail(exc.messages)
+    typer.echo(f"lockout of {'address' if address else 'account'} {key} lifted")
 
 
 @user_app.command("list")

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import typer
 
+from qiyuan.web.secret_key import secret_key_problem
+
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
@@ -56,8 +58,8 @@ def serve(
     if host not in LOOPBACK and not (hall is not None and lan_http):
         _fail(f"--host must be a loopback address ({', '.join(LOOPBACK)}); put a TLS proxy in front "
               "for anything else (docs/deploy.md)")
-    if production and not os.environ.get("QIYUAN_SECRET_KEY"):
-        _fail("--production needs QIYUAN_SECRET_KEY in the environment")
+    if production and secret_key_problem(os.environ.get("QIYUAN_SECRET_KEY")):
+        _fail(secret_key_problem(os.environ.get("QIYUAN_SECRET_KEY")))
     if production and debug:
         _fail("--debug is for local use only, not with --production")
     if not production and (socket_path or workers or threads > 1):

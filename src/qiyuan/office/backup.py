@@ -41,12 +41,13 @@ from django.apps import apps as global_apps
 from django.contrib.contenttypes.models import ContentType
 from django.core.management.color import no_style
 from django.core.management.sql import emit_post_migrate_signal
-from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, models, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 from django.utils.duration import duration_iso_string
 
 from qiyuan.office.audit.models import record
+from qiyuan.office.backup_checks import RowChecks
 from qiyuan.office.db import reading
 from qiyuan.office.errors import OfficeError
 
@@ -164,6 +165,16 @@ def backup(path: str | Path, *, using: str = DEFAULT_DB_ALIAS, progress: Progres
     conn = connections[using]
     summary = Summary(path=path)
     tmp = path.with_name(path.name + ".partial")
+    try:
+        _write(tmp, path, conn, summary, using, progress)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # a failed backup leaves nothing behind
+        raise
+    tmp.replace(path)
+    return summary
+
+
+def _write(tmp: Path, path: Path, conn, summary: Summary, using: str, progress: Progress | None) -> None:
     with reading(using):
         summary.migrations = applied_migrations(using)
         with _open_write(tmp, compress=path.suffix == ".gz") as out:
@@ -198,8 +209,6 @@ def backup(path: str | Path, *, using: str = DEFAULT_DB_ALIAS, progress: Progres
                     progress(label, done, count)
                 summary.counts[label] = count
             out.write(json.dumps({"end": True, "counts": summary.counts, "sha256": writer.sha.hexdigest()}) + "\n")
-    tmp.replace(path)
-    return summary
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -217,6 +226,11 @@ def _read_tables(handle, path: Path) -> tuple[dict, Iterator[tuple[str, list[str
         raise BackupError([f"{path}: not a qiyuan office backup"])
     if header.get("version") != VERSION:
         raise BackupError([f"{path}: backup format version {header.get('version')}, this qiyuan reads {VERSION}"])
+    migrations = header.get("migrations", {})
+    if not isinstance(migrations, dict) or not all(
+            isinstance(app, str) and isinstance(names, list) and all(isinstance(n, str) for n in names)
+            for app, names in migrations.items()):
+        raise BackupError([f"{path}:1: the header's migrations are not a list of names per app"])
     sha.update(first.encode("utf-8"))
     trailer: dict = {}
     lineno = 1
@@ -224,25 +238,34 @@ def _read_tables(handle, path: Path) -> tuple[dict, Iterator[tuple[str, list[str
     def bad(message: str) -> BackupError:
         return BackupError([f"{path}:{lineno}: {message}"])
 
+    def parsed(text: str):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise bad(f"not a JSON line ({exc.msg}, column {exc.colno})") from None
+        except RecursionError:
+            raise bad("not a JSON line (nested too deeply)") from None
+
     def tables():
         nonlocal lineno
         pending = handle.readline()
         lineno += 1
         while pending:
-            item = json.loads(pending)
+            item = parsed(pending)
             if isinstance(item, dict) and item.get("end"):
                 if sha.hexdigest() != item.get("sha256"):
                     raise bad("checksum mismatch: the file was changed or damaged")
+                counts = item.get("counts")
+                if not isinstance(counts, dict):
+                    raise bad("the trailer has no table counts")
                 trailer.update(item)
                 if handle.readline():
                     raise bad("data after the end of the backup")
                 return
             sha.update(pending.encode("utf-8"))
-            if not isinstance(item, dict) or "model" not in item:
-                raise bad("expected a table header")
-            label, names, count = item["model"], item["fields"], item["count"]
+            label, names, count = _table_header(item, bad)
 
-            def rows(count=count):
+            def rows(count=count, width=len(names)):
                 nonlocal lineno
                 for _ in range(count):
                     text = handle.readline()
@@ -250,7 +273,10 @@ def _read_tables(handle, path: Path) -> tuple[dict, Iterator[tuple[str, list[str
                     if not text:
                         raise bad("the file ends in the middle of a table (truncated backup)")
                     sha.update(text.encode("utf-8"))
-                    yield json.loads(text)
+                    row = parsed(text)
+                    if not isinstance(row, list) or len(row) != width:
+                        raise bad(f"expected a row of {width} values")
+                    yield row
 
             yield label, names, count, rows()
             pending = handle.readline()
@@ -258,6 +284,21 @@ def _read_tables(handle, path: Path) -> tuple[dict, Iterator[tuple[str, list[str
         raise bad("the file ends without its trailer (truncated backup)")
 
     return header, tables(), trailer
+
+
+def _table_header(item, bad) -> tuple[str, list[str], int]:
+    """A table's header line: its model, its columns (distinct names) and its row count, or a refusal."""
+    if not isinstance(item, dict) or "model" not in item:
+        raise bad("expected a table header")
+    label, names, count = item.get("model"), item.get("fields"), item.get("count")
+    if not isinstance(label, str) or not label:
+        raise bad("the table header names no model")
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) and n for n in names) \
+            or len(set(names)) != len(names):
+        raise bad(f"{label}: the table header's fields are not a list of distinct column names")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise bad(f"{label}: the table header has no row count ('count')")
+    return label, names, count
 
 
 #: What a damaged file raises while being read: a cut gzip stream, bad bytes, a cut JSON line.
@@ -268,22 +309,63 @@ def _damaged(path: Path, exc: Exception) -> BackupError:
     return BackupError([f"{path}: the file is damaged or truncated ({type(exc).__name__}: {exc})"])
 
 
-def verify_file(path: str | Path) -> dict:
-    """Read the whole file once and check its checksum and trailer; return the header.
+def verify_file(path: str | Path, state_apps=None, *, using: str = DEFAULT_DB_ALIAS) -> dict:
+    """Read the whole file once and check its checksum and trailer, and — given the backup's schema
+    (``state_apps``) — every table and every row (``qiyuan.office.backup_checks``); return the header.
 
-    Done before a restore touches the office, so a damaged file is refused
-    before anything is emptied or migrated.
+    Done before a restore touches the office, so a damaged or edited file is refused, with its lines and
+    reasons, before anything is emptied or migrated.
     """
     path = Path(path)
+    checks = RowChecks(path.name, connections[using])
+    wanted = {m._meta.label_lower for m in office_models()}
+    seen: dict[str, int] = {}
     try:
         with _open_read(path) as handle:
-            header, tables, _ = _read_tables(handle, path)
-            for _label, _names, _count, rows in tables:
-                for _ in rows:
-                    pass
+            header, tables, trailer = _read_tables(handle, path)
+            lineno = 1
+            for label, names, count, rows in tables:
+                lineno += 1
+                row_check = _table_check(checks, state_apps, wanted, seen, label, names, lineno)
+                for row in rows:
+                    lineno += 1
+                    if row_check is not None:
+                        row_check(lineno, row)
+                seen[label] = count
+            expected = trailer.get("counts", {})
+            for label, count in seen.items():
+                if expected.get(label) != count:
+                    checks.fault(lineno + 1, label, f"the trailer counts {expected.get(label)} rows, the table "
+                                                    f"holds {count}")
     except _DAMAGE as exc:
         raise _damaged(path, exc) from exc
+    problems = checks.done()
+    if problems:
+        raise BackupError(problems)
     return header
+
+
+def _table_check(checks: RowChecks, state_apps, wanted, seen, label, names, lineno):
+    """The row check of one table, or ``None`` (its fault already noted, or no schema to check against)."""
+    if label in seen:
+        checks.fault(lineno, label, "the table appears twice")
+        return None
+    if state_apps is None:
+        return None
+    if label not in wanted:
+        checks.fault(lineno, label, "not a table an office backup holds")
+        return None
+    try:
+        model = state_apps.get_model(label)
+    except LookupError:
+        checks.fault(lineno, label, "no such table in the backup's schema")
+        return None
+    columns = {f.attname for f in model._meta.concrete_fields}
+    missing = [n for n in names if n not in columns]
+    if missing:
+        checks.fault(lineno, label, f"the schema has no column for {', '.join(missing[:8])}")
+        return None
+    return checks.table(label, model, names)
 
 
 def read_header(path: str | Path) -> dict:
@@ -377,9 +459,11 @@ def restore(
     if not path.is_file():
         raise BackupError([f"{path}: no such file"])
     conn = connections[using]
-    header = verify_file(path)
+    header = read_header(path)
     backup_migrations = {app: list(names) for app, names in header.get("migrations", {}).items()}
     targets = _schema_targets(backup_migrations, using)
+    schema = MigrationExecutor(conn).loader.project_state([t for t in targets if t[1] is not None], at_end=True).apps
+    verify_file(path, schema, using=using)  # every row checked before anything is emptied or migrated
     present = _rows_present(using) if _has_tables(using) else {}
     if present and not replace:
         listed = ", ".join(f"{label} ({n})" for label, n in sorted(present.items())[:6])
@@ -390,13 +474,16 @@ def restore(
         with transaction.atomic(using=using):  # the schema must step back: empty tables first
             _empty_office(using)
     _migrate_to(targets, using)
-    state_apps = MigrationExecutor(conn).loader.project_state(
-        [t for t in targets if t[1] is not None], at_end=True
-    ).apps
     try:
-        summary = _load(path, using, state_apps, backup_migrations, progress)
+        summary = _load(path, using, schema, backup_migrations, progress)
     except _DAMAGE as exc:
         raise _damaged(path, exc) from exc
+    except (DatabaseError, ValueError, TypeError, OverflowError) as exc:
+        # what the rows' own checks cannot see (a foreign key to a missing row, a constraint over columns):
+        # the database refused it, the transaction rolled back, nothing was restored
+        first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+        raise BackupError([f"{path.name}: the database refused the backup's rows ({first}); nothing was "
+                           "restored"]) from exc
     _migrate_to(MigrationExecutor(conn).loader.graph.leaf_nodes(), using)
 
     ContentType.objects.clear_cache()

@@ -15,6 +15,9 @@ which its checks and its writes see the same state.
   queue too.
 
 ``reading()`` is a consistent read (a backup): a snapshot that blocks no writer.
+
+A damaged database is named as such with the way out (``damaged``, ``check_integrity``: restore a backup),
+never reported as an internal error.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
+
+from qiyuan.office.errors import OfficeError
 
 #: the registry: players, associations, clubs, arbiters (their uniqueness checks)
 REGISTRY = "registry"
@@ -91,3 +96,61 @@ def use_case(*locks: str):
         return run
 
     return decorate
+
+
+# -- a damaged database ----------------------------------------------------------------------------
+
+#: What SQLite (and PostgreSQL's checksum failures) say of a damaged database file.
+_DAMAGE_SIGNS = ("database disk image is malformed", "file is not a database", "malformed database schema",
+                 "file is encrypted or is not a database", "database corruption", "invalid page in block",
+                 "could not read block")
+
+
+class DatabaseDamaged(OfficeError):
+    """The office's database is damaged: nothing can be trusted until it is restored from a backup."""
+
+
+def _damage_text(exc: BaseException | None) -> str:
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        text = str(exc)
+        if any(sign in text.lower() for sign in _DAMAGE_SIGNS):
+            return text.splitlines()[0] if text else type(exc).__name__
+        exc = exc.__cause__ or exc.__context__
+    return ""
+
+
+def _where(using: str) -> str:
+    conn = connections[using]
+    if conn.vendor == "sqlite":
+        return f"the office's database {conn.settings_dict['NAME']}"
+    return f"the office's database {conn.settings_dict.get('NAME')} on {conn.settings_dict.get('HOST') or 'localhost'}"
+
+
+def damaged(exc: BaseException, using: str = DEFAULT_DB_ALIAS) -> DatabaseDamaged | None:
+    """The refusal naming a damaged database when ``exc`` (or what caused it) says the database is damaged."""
+    text = _damage_text(exc)
+    if not text:
+        return None
+    return DatabaseDamaged([
+        f"{_where(using)} is damaged ({text}); nothing was done.",
+        "The way out: keep the damaged file aside (do not run `office init` on it), and restore the last backup "
+        "into a new office: QIYUAN_HOME=NEW qiyuan office restore BACKUP (or point DATABASE_URL at a new "
+        "database) — docs/office.md, “Backups”.",
+    ])
+
+
+def check_integrity(using: str = DEFAULT_DB_ALIAS) -> None:
+    """Refuse a damaged database (SQLite: ``PRAGMA quick_check`` — every page and index read once)."""
+    conn = connections[using]
+    if conn.vendor != "sqlite":
+        return
+    try:
+        with conn.cursor() as cursor:
+            cursor.execute("PRAGMA quick_check")
+            found = [row[0] for row in cursor.fetchall()]
+    except DatabaseError as exc:
+        raise damaged(exc, using) or exc
+    if found != ["ok"]:
+        raise damaged(DatabaseError(f"database disk image is malformed: {found[0][:160]}"), using)

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import tomllib
-
 from qiyuan.errors import QiyuanError
 from qiyuan.office.audit.models import record
 from qiyuan.office.db import writing
 from qiyuan.office.errors import NotFound, OfficeError
 from qiyuan.office.ratings.models import RatingList
-from qiyuan.rating.rules import BUILTIN_RULES
+from qiyuan.rating.rules import BUILTIN_RULES, rules_with_overrides
 
 #: what a list's ``game`` may be
 GAMES = tuple(RatingList.Game.values)
 
 
 def add_list(code: str, rules_name: str, *, actor: str, title: str = "", title_en: str = "",
-             game: str = "gomoku", overrides: str = "", overrides_source: str = "overrides") -> RatingList:
+             game: str = "gomoku", overrides: str | bytes = "", overrides_source: str = "overrides") -> RatingList:
     """Add a rating list kept under the built-in rule set ``rules_name``, with optional TOML ``overrides``
     (checked before anything is saved)."""
     code = (code or "").strip()
@@ -27,15 +25,15 @@ def add_list(code: str, rules_name: str, *, actor: str, title: str = "", title_e
         problems.append(f"--rules: unknown rule set {rules_name!r} (one of {', '.join(BUILTIN_RULES)})")
     if game not in GAMES:
         problems.append(f"--game: {game!r} is not one of {', '.join(GAMES)}")
-    rl = RatingList(code=code, title=title or code, title_en=title_en.strip(), game=game, rules_name=rules_name,
-                    rules_overrides=overrides)
     if rules_name in BUILTIN_RULES:
-        try:
-            rl.rules()  # bad overrides: refused before anything is saved
-        except tomllib.TOMLDecodeError as exc:
-            problems.append(f"{overrides_source}: not a TOML file ({exc})")
+        try:  # bad overrides: refused before anything is saved, by the checks `qiyuan rules show` makes
+            rules_with_overrides(rules_name, overrides, name=f"{rules_name}+{code}", source=overrides_source)
         except QiyuanError as exc:
-            problems += [f"{overrides_source}: {m}" for m in exc.messages]
+            problems += exc.messages
+    if isinstance(overrides, bytes) and not problems:
+        overrides = overrides.decode("utf-8")
+    rl = RatingList(code=code, title=title or code, title_en=title_en.strip(), game=game, rules_name=rules_name,
+                    rules_overrides=overrides if not problems else "")
     if problems:
         raise OfficeError(problems)
     with writing():

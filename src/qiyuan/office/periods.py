@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
-from qiyuan.office import merged, ordering
+from qiyuan.office import merged, ordering, plausibility
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import as_json, bulk_insert
 from qiyuan.office.canonical import EntryRow, change_row, digest
@@ -265,13 +265,14 @@ def _unrated_pending_before(rating_list, list_date: date) -> list[str]:
 
 def publish_period(rating_list, list_date: date | None, actor: str, *, cache: MemberCache | None = None,
                    prior: dict[str, PlayerState] | None = None, keep: list | None = None,
-                   reviewed: str | None = None):
+                   reviewed: str | None = None, accept_flags: str | None = None):
     """Publish the next due list date (or check that ``list_date`` is it): an immutable edition.
 
     Checked and stored in one transaction under the list's lock: two officers publishing at the same moment
     get one edition, and the other the ordinary "already published" refusal. ``reviewed``: the digest of the
     computation the officer reviewed (the desk's confirmation); refused if the period is no longer that one
-    (a report imported or corrected since).
+    (a report imported or corrected since). ``accept_flags``: the reason to publish although plausibility
+    flags of reports are not marked checked (``qiyuan.office.plausibility``).
     """
     with writing(rating_list_lock(rating_list.code)):
         rules = rating_list.rules()
@@ -298,6 +299,8 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
             raise Conflict(problem("the period of {list} {date} changed since it was reviewed (a report was imported "
                                    "or corrected): review it again before publishing", code=PERIOD_CHANGED,
                                    list=rating_list.code, date=list_date))
+        # the plausibility audit (issue 18): unresolved flags of reports stop here unless accepted with a reason
+        plausibility.require_resolved(comp, accept_flags=accept_flags, actor=actor)
         if rating_list.started_on is None:
             rating_list.started_on = previous_publication_date(rules.publication_months, list_date)
             rating_list.save(update_fields=["started_on"])
@@ -308,7 +311,7 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
 
 
 def publish_due(rating_list, actor: str, *, until: date | None = None,
-                progress: Callable[[int, int], None] | None = None) -> list:
+                progress: Callable[[int, int], None] | None = None, accept_flags: str | None = None) -> list:
     """Publish every due list date, oldest first, up to the first list after the last event (or ``until``):
     all of them or none, in one transaction under the list's lock."""
     with writing(rating_list_lock(rating_list.code)):
@@ -327,7 +330,8 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
         prior = None
         for i, d in enumerate(todo, start=1):
             kept: list[PeriodComputation] = []
-            published.append(publish_period(rating_list, d, actor, cache=cache, prior=prior, keep=kept))
+            published.append(publish_period(rating_list, d, actor, cache=cache, prior=prior, keep=kept,
+                                            accept_flags=accept_flags))
             prior = kept[0].result.states  # the states just published: the next period starts from them
             if progress:
                 progress(i, len(todo))

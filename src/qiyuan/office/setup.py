@@ -14,6 +14,7 @@ from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, transaction
 
 from qiyuan.office.audit.models import record
+from qiyuan.office.db import check_integrity
 
 
 def init_office(*, actor: str, using: str = DEFAULT_DB_ALIAS, verbosity: int = 0) -> list[str]:
@@ -21,6 +22,7 @@ def init_office(*, actor: str, using: str = DEFAULT_DB_ALIAS, verbosity: int = 0
 
     Returns the lines the hooks reported. Safe to run again.
     """
+    check_integrity(using)  # never "ready" on a damaged file: migrate would write into it
     call_command("migrate", database=using, interactive=False, verbosity=verbosity)
     lines: list[str] = []
     with transaction.atomic(using=using):

@@ -270,9 +270,20 @@ _TEXT = {"name", "title"}
 _NONE_WORDS = ("none", "off")
 
 
+#: No setting needs a number beyond this (ratings, months, games); larger ones are typing errors that would
+#: overflow the engine's fixed-width arrays.
+SETTING_MAX = 1_000_000
+
+
+def _shown(value: Any) -> str:
+    """A value as a message shows it: short (a fuzzed file may hold a megabyte in one setting)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
 def _check_int(key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RulesError(f"setting '{key}': expected a whole number ≥ 0, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= SETTING_MAX:
+        raise RulesError(f"setting '{key}': expected a whole number from 0 to {SETTING_MAX}, got {_shown(value)}")
     return value
 
 
@@ -280,10 +291,16 @@ def _check_decimal(key: str, value: Any) -> Decimal:
     if isinstance(value, bool) or isinstance(value, float):
         # TOML floats are binary: ask for a string so 12.5 stays exact.
         raise RulesError(f"setting '{key}': write the number as a string (\"{value}\") or an integer")
+    if not isinstance(value, (int, str, Decimal)):
+        raise RulesError(f"setting '{key}': expected a decimal number, got {_shown(value)}")
     try:
-        return Decimal(str(value)) if not isinstance(value, Decimal) else value
+        number = Decimal(str(value)) if not isinstance(value, Decimal) else value
     except InvalidOperation:
-        raise RulesError(f"setting '{key}': expected a decimal number, got {value!r}") from None
+        raise RulesError(f"setting '{key}': expected a decimal number, got {_shown(value)}") from None
+    if not number.is_finite() or abs(number) > SETTING_MAX:
+        raise RulesError(f"setting '{key}': expected a decimal number from −{SETTING_MAX} to {SETTING_MAX}, "
+                         f"got {_shown(value)}")
+    return number
 
 
 def _check_setting(key: str, value: Any) -> Any:
@@ -419,6 +436,29 @@ def with_settings(base: RuleSet, overrides: dict[str, Any], *, source: str = "")
     return dataclasses.replace(base, **values)
 
 
+def parse_settings_text(text: str | bytes, *, source: str) -> dict[str, Any]:
+    """The settings of a variant or overrides file's text (UTF-8 TOML); a clear refusal for anything else."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RulesError(f"{source}: not UTF-8 text (byte {exc.start + 1})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{source}: not valid TOML ({exc})") from None
+
+
+def _read_variant(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise RulesError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise RulesError(f"{path}: cannot be read ({exc.strerror or type(exc).__name__})") from None
+    return parse_settings_text(raw, source=str(path))
+
+
 def load_rules(name_or_path: str | Path) -> RuleSet:
     """A built-in rule set by name, or a TOML variant file (``base = "…"`` plus overrides)."""
     text = str(name_or_path)
@@ -427,15 +467,16 @@ def load_rules(name_or_path: str | Path) -> RuleSet:
     path = Path(text)
     if path.suffix.lower() != ".toml":
         raise RulesError(f"unknown rule set '{text}' (built in: {', '.join(BUILTIN_RULES)}; or give a .toml file)")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RulesError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise RulesError(f"{path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{path}: not valid TOML ({exc})") from None
-    return rules_from_mapping(data, source=str(path))
+    return rules_from_mapping(_read_variant(path), source=str(path))
+
+
+def _checked_base(value: Any, source: str) -> str:
+    if value is None:
+        raise RulesError(f"{source}: missing 'base' (one of {', '.join(BUILTIN_RULES)})")
+    if not isinstance(value, str) or value not in BUILTIN_RULES:
+        raise RulesError(f"{source}: setting 'base': unknown rule set {_shown(value)} "
+                         f"(one of {', '.join(BUILTIN_RULES)})")
+    return value
 
 
 def base_name(name_or_path: str | Path) -> str:
@@ -443,26 +484,27 @@ def base_name(name_or_path: str | Path) -> str:
     text = str(name_or_path)
     if text in BUILTIN_RULES:
         return text
-    try:
-        base = tomllib.loads(Path(text).read_text(encoding="utf-8")).get("base")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise RulesError(f"{text}: cannot read the variant file ({exc})") from None
-    if base not in BUILTIN_RULES:
-        raise RulesError(f"{text}: setting 'base': unknown rule set {base!r} (one of {', '.join(BUILTIN_RULES)})")
-    return base
+    return _checked_base(_read_variant(Path(text)).get("base"), text)
 
 
 def rules_from_mapping(data: dict[str, Any], *, source: str = "rules") -> RuleSet:
     """A variant from parsed TOML: ``base`` names a built-in rule set, the other keys override it."""
     data = dict(data)
-    base_name = data.pop("base", None)
-    if base_name is None:
-        raise RulesError(f"{source}: missing 'base' (one of {', '.join(BUILTIN_RULES)})")
-    if base_name not in BUILTIN_RULES:
-        raise RulesError(f"{source}: setting 'base': unknown rule set {base_name!r} "
-                         f"(one of {', '.join(BUILTIN_RULES)})")
+    base_name = _checked_base(data.pop("base", None), source)
     data.setdefault("name", f"{base_name}+{Path(source).stem}")
     return with_settings(BUILTIN_RULES[base_name], data, source=source)
+
+
+def rules_with_overrides(base: str, text: str | bytes, *, name: str, source: str = "overrides") -> RuleSet:
+    """A rating list's rules: the built-in ``base`` with the TOML ``text`` overriding it (``office list add
+    --overrides``), validated by the same checks as a variant file; ``base`` in the text, if any, must agree."""
+    data = parse_settings_text(text, source=source)
+    if "base" in data and data["base"] != base:
+        raise RulesError(f"{source}: setting 'base': the list keeps rule set {base}, the file names "
+                         f"{_shown(data['base'])} (leave 'base' out of an overrides file)")
+    data["base"] = base
+    data.setdefault("name", name)
+    return rules_from_mapping(data, source=source)
 
 
 def rules_as_dict(rules: RuleSet) -> dict[str, Any]:

@@ -8,8 +8,10 @@ names a release (the site's Python files and templates), so cached pages never o
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import itertools
+import os
 from pathlib import Path
 
 from django.core.cache.backends.filebased import FileBasedCache
@@ -23,6 +25,19 @@ class FileCache(FileBasedCache):
     def _cull(self):
         if next(self._sets) % CULL_EVERY == 0:
             super()._cull()
+
+    def count_up(self, key, timeout, version=None) -> int:
+        """Add one to a counter, atomically across processes (a file lock around read and write); the throttle's
+        counts (``qiyuan.web.throttle``) must not lose a failed login to a race."""
+        os.makedirs(self._dir, exist_ok=True)
+        with open(os.path.join(self._dir, "count.lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                value = int(self.get(key, 0, version=version)) + 1
+                self.set(key, value, timeout=timeout, version=version)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+        return value
 
 
 def code_fingerprint(package: Path) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 import dj_database_url
 
 from qiyuan.web.cache import code_fingerprint
+from qiyuan.web.secret_key import DEVELOPMENT_KEY
 
 BASE_DIR = Path(__file__).resolve().parent
 QIYUAN_HOME = Path(os.environ.get("QIYUAN_HOME", Path.cwd())).resolve()
@@ -21,7 +22,7 @@ VAR_DIR = QIYUAN_HOME / "var"
 #: Off unless a developer asks (``QIYUAN_DEBUG=1`` or ``qiyuan serve --debug``): visitors see the site's own
 #: 404/500 pages, never Django's debug page.
 DEBUG = os.environ.get("QIYUAN_DEBUG", "0") == "1"
-SECRET_KEY = os.environ.get("QIYUAN_SECRET_KEY", "dev-only-insecure-key-change-me-in-production-0123456789")
+SECRET_KEY = os.environ.get("QIYUAN_SECRET_KEY", DEVELOPMENT_KEY)
 ALLOWED_HOSTS = [h for h in os.environ.get("QIYUAN_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
 
 #: The hall (``qiyuan serve --hall EVENT``): the event file served to the players' phones, the address the
@@ -111,6 +112,8 @@ STORAGES = {
 }
 
 LOGIN_URL = "/desk/login/"
+# Failed logins throttled per account and per address, desk and admin alike (qiyuan.web.login_guard).
+AUTHENTICATION_BACKENDS = ["qiyuan.web.login_guard.LockoutBackend"]
 LOGIN_REDIRECT_URL = "/desk/"
 
 # Uploads (reports, TRF, history files): limited in size; types are checked by the views.

@@ -1,6 +1,7 @@
 """Production settings: HTTPS only, HSTS, secure cookies.
 
-``QIYUAN_SECRET_KEY`` must be set. Tests that run a server on plain loopback
+``QIYUAN_SECRET_KEY`` must be set to a real secret (``qiyuan.web.secret_key``: 50 characters or more, not a
+placeholder); otherwise the settings refuse to load with Django's ImproperlyConfigured and the reason. Tests that run a server on plain loopback
 set ``QIYUAN_INSECURE_LOOPBACK=1``, which relaxes only the TLS settings
 (redirect, secure cookies, HSTS) and says so.
 """
@@ -9,10 +10,15 @@ from __future__ import annotations
 
 import os
 
+from django.core.exceptions import ImproperlyConfigured
+
+from .secret_key import secret_key_problem
 from .settings import *  # noqa: F403
 
 DEBUG = False
-SECRET_KEY = os.environ["QIYUAN_SECRET_KEY"]
+SECRET_KEY = os.environ.get("QIYUAN_SECRET_KEY", "")
+if secret_key_problem(SECRET_KEY):
+    raise ImproperlyConfigured(secret_key_problem(SECRET_KEY))
 
 SECURE_SSL_REDIRECT = True
 SESSION_COOKIE_SECURE = True

@@ -3,6 +3,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from qiyuan.web.login_guard import ThrottledAdminLoginForm
+
+admin.site.login_form = ThrottledAdminLoginForm  # the admin's logins throttled as the desk's
+
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

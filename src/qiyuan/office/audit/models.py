@@ -46,3 +46,51 @@ def record(actor, action: str, obj=None, **detail) -> AuditLog:
         entry.object_id = str(obj.pk)
     entry.save()
     return entry
+
+
+class AuditRun(models.Model):
+    """The plausibility audit of one period as computed (``qiyuan.office.plausibility``): which computation
+    (its digest) the stored flags belong to."""
+
+    rating_list = models.ForeignKey("ratings.RatingList", on_delete=models.CASCADE, related_name="+")
+    list_date = models.DateField()
+    digest = models.CharField(max_length=64)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["rating_list", "list_date"], name="audit_run_once")]
+
+
+class AuditFlag(models.Model):
+    """One plausibility flag (合理性标记) of a period: a result under 1 %, an opener against the rules, one
+    player twice in a round, standings the crosstable does not add up to, two records of one person."""
+
+    class Kind(models.TextChoices):
+        IMPROBABLE = "improbable", "概率低于1%的结果 result under 1 %"
+        OPENER = "opener", "与规程不符的先手 opener against the rules"
+        TWICE = "twice", "同一轮两局 twice in one round"
+        STANDINGS = "standings", "成绩与对局不符 standings not adding up"
+        SAME_PERSON = "same_person", "疑似同一人 two records of one person"
+
+    rating_list = models.ForeignKey("ratings.RatingList", on_delete=models.CASCADE, related_name="+")
+    list_date = models.DateField()
+    key = models.CharField(max_length=300)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    event = models.ForeignKey("events.Event", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    round = models.PositiveIntegerField(null=True, blank=True)
+    players = models.JSONField(default=list, blank=True)  # federation ids, in the flag's order
+    detail = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+    #: an event of a history folder: shown, never blocking a publication
+    history = models.BooleanField(default=False)
+    found_at = models.DateTimeField(default=timezone.now)
+    checked_at = models.DateTimeField(null=True, blank=True)
+    checked_by = models.CharField(max_length=150, blank=True)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["list_date", "kind", "id"]
+        constraints = [models.UniqueConstraint(fields=["rating_list", "list_date", "key"], name="audit_flag_once")]
+
+    @property
+    def blocking(self) -> bool:
+        return self.checked_at is None and not self.history

@@ -11,14 +11,12 @@ recompute it and prove it identical.
 
 from __future__ import annotations
 
-import tomllib
-
 from django.db import models
 from django.db.models.signals import m2m_changed
 from django.dispatch import receiver
 from django.utils import timezone
 
-from qiyuan.rating.rules import BUILTIN_RULES, rules_from_mapping
+from qiyuan.rating.rules import BUILTIN_RULES, rules_with_overrides
 
 
 class ImmutableEdition(Exception):
@@ -53,10 +51,8 @@ class RatingList(models.Model):
         """The list's ``RuleSet``: the built-in one with the TOML overrides applied."""
         if not self.rules_overrides.strip():
             return BUILTIN_RULES[self.rules_name]
-        data = tomllib.loads(self.rules_overrides)
-        data["base"] = self.rules_name
-        data.setdefault("name", f"{self.rules_name}+{self.code}")
-        return rules_from_mapping(data, source=f"list {self.code}")
+        return rules_with_overrides(self.rules_name, self.rules_overrides, name=f"{self.rules_name}+{self.code}",
+                                    source=f"list {self.code}")
 
     @property
     def family(self) -> str:

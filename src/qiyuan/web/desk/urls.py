@@ -11,6 +11,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("users/", users.users, name="users"),
     path("users/<int:user_id>/roles/", users.user_roles, name="user_roles"),
+    path("users/lockouts/lift/", users.lift, name="lift_lockout"),
     # the arbiter's desk
     path("events/new/", events.event_new, name="event_new"),
     path("events/<slug:code>/", events.event, name="event"),

@@ -5,12 +5,15 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.shortcuts import render
 
+from qiyuan.web.login_guard import ThrottledLoginForm
+
 from ..permissions import ADMIN, ARBITER, OFFICER, role_required, roles_of
 
 
 class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
     redirect_authenticated_user = True
+    authentication_form = ThrottledLoginForm  # failed logins throttled (qiyuan.web.login_guard)
 
 
 class LogoutView(auth_views.LogoutView):

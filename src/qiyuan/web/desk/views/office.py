@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods
 
 from qiyuan.errors import QiyuanError
 from qiyuan.office import periods as P
+from qiyuan.office import plausibility
 from qiyuan.office.errors import NeedsConfirmation, OfficeError
 from qiyuan.office.events.models import Event, ImportBatch, RejectedReport
 from qiyuan.office.federation.models import Player
@@ -57,7 +58,7 @@ def _list_status(rl: RatingList) -> dict:
 @require_http_methods(["GET", "POST"])
 def periods(request):
     """Compute and review a period, publish it (only once reviewed and confirmed), correct a published one."""
-    review = None
+    review = flags = None
     if request.method == "POST":
         rl = get_object_or_404(RatingList, code=request.POST.get("list", ""))
         action = request.POST.get("action")
@@ -68,12 +69,20 @@ def periods(request):
                 if day is None:
                     raise OfficeError(_("该榜单没有待计算的比赛。"))
                 if action == "publish" and request.POST.get("confirm") == "1":
-                    ed = P.publish_period(rl, day, actor, reviewed=request.POST.get("digest", ""))
+                    ed = P.publish_period(rl, day, actor, reviewed=request.POST.get("digest", ""),
+                                          accept_flags=request.POST.get("accept_flags", "").strip() or None)
                     messages.success(request, _("已发布 %(list)s %(date)s。") % {"list": rl.code, "date": ed.list_date})
                     return redirect("desk:periods")
                 if action == "publish":  # not confirmed: show what would be published, and ask
                     messages.error(request, _("发布前请先审核下面的内容，并勾选确认。"))
-                review = _review(P.compute_period(rl, day))
+                comp = P.compute_period(rl, day)
+                review, flags = _review(comp), _flags(plausibility.audit_period(comp))
+            elif action == "check_flag":  # the officer marks a plausibility flag checked, then reviews again
+                day = _date(request.POST.get("date"))
+                plausibility.mark_checked(request.user, int(request.POST.get("flag") or 0), request.POST.get("note", ""))
+                messages.success(request, _("已标记为已核查。"))
+                comp = P.compute_period(rl, day)
+                review, flags = _review(comp), _flags(plausibility.audit_period(comp))
             elif action == "correct":
                 day = _date(request.POST.get("date"))
                 if day is None:
@@ -87,7 +96,14 @@ def periods(request):
             for p in exc.problems:
                 messages.error(request, p.text(_))
     lists = [_list_status(rl) for rl in RatingList.objects.order_by("code")]
-    return render(request, "desk/periods.html", {"lists": lists, "review": review})
+    return render(request, "desk/periods.html", {"lists": lists, "review": review, "flags": flags})
+
+
+def _flags(found) -> list[dict]:
+    """The plausibility flags for the review, each described in the page's language."""
+    names = dict(Player.objects.filter(federation_id__in={p for f in found for p in f.players})
+                 .values_list("federation_id", "name"))
+    return [{"flag": f, "text": plausibility.describe(f, names).text(_)} for f in found]
 
 
 def _located(p) -> str:

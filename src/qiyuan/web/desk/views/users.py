@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from qiyuan.errors import QiyuanError
+from qiyuan.web.login_guard import active_lockouts, lift_lockout
 from qiyuan.web.staff import add_user, change_roles
 
 from ...labels import ROLES as ROLE_LABELS
@@ -43,7 +44,22 @@ def users(request):
         (u, sorted(u.groups.filter(name__in=ROLES).values_list("name", flat=True)))
         for u in User.objects.order_by("username").prefetch_related("groups")
     ]
-    return render(request, "desk/users.html", {"form": form, "rows": rows, "roles": ROLES})
+    return render(request, "desk/users.html", {"form": form, "rows": rows, "roles": ROLES,
+                                               "lockouts": active_lockouts()})
+
+
+@role_required(ADMIN)
+@require_http_methods(["POST"])
+def lift(request):
+    """Lift a login lockout (an account's or an address's), audited."""
+    try:
+        lift_lockout(request.user, request.POST.get("scope", ""), request.POST.get("key", ""))
+    except QiyuanError as exc:
+        for p in exc.problems:
+            messages.error(request, p.text(_))
+    else:
+        messages.success(request, _("已解除 %(key)s 的登录锁定。") % {"key": request.POST.get("key", "")})
+    return redirect("desk:users")
 
 
 @role_required(ADMIN)

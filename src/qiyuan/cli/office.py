@@ -107,7 +107,13 @@ def office_errors():
 
 @contextmanager
 def table_progress(verb: str):
-    """A Rich progress bar fed by ``progress(label, done, total)`` callbacks, one bar per table."""
+    """Progress fed by ``progress(label, done, total[, what])`` callbacks: a Rich bar per label on a terminal,
+    plain lines on stderr otherwise (a log, a pipe: a new label, then at most one line per ``PLAIN_EVERY``
+    seconds, and its end), so long work is never silent."""
+    console = _console(stderr=True)
+    if not console.is_terminal:
+        yield _plain_progress(verb, console)
+        return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     bars: dict[str, int] = {}
@@ -116,16 +122,36 @@ def table_progress(verb: str):
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=_console(stderr=True),
+        TextColumn("{task.fields[what]}"),
+        console=console,
         transient=True,
     ) as progress:
 
-        def update(label: str, done: int, total: int) -> None:
+        def update(label: str, done: int, total: int, what: str = "") -> None:
             if label not in bars:
-                bars[label] = progress.add_task(label, total=max(total, 1))
-            progress.update(bars[label], completed=done if total else 1)
+                bars[label] = progress.add_task(label, total=max(total, 1), what="")
+            progress.update(bars[label], completed=done if total else 1, what=what)
 
         yield update
+
+
+#: seconds between two plain progress lines of the same label
+PLAIN_EVERY = 5.0
+
+
+def _plain_progress(verb: str, console):
+    import time
+
+    last: dict[str, float] = {}
+
+    def update(label: str, done: int, total: int, what: str = "") -> None:
+        now = time.monotonic()
+        if label in last and done < total and now - last[label] < PLAIN_EVERY:
+            return
+        last[label] = now
+        console.print(f"{verb} {label}: {done}/{total}{f' ({what})' if what else ''}", markup=False)
+
+    return update
 
 
 # -- init, backup, restore ---------------------------------------------------------------------------

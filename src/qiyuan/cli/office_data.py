@@ -288,17 +288,20 @@ def period_publish(
     console = _console()
     with _refusals():
         rl = _rating_list(list_code)
+        notes: list = []
         if all_due:
             with table_progress("publishing") as progress:
-                eds = publish_due(rl, actor_name(actor), progress=lambda n, t: progress("editions", n, t),
-                                  accept_flags=accept_flags)
+                eds = publish_due(rl, actor_name(actor), notes=notes, accept_flags=accept_flags,
+                                  progress=lambda n, t: progress(f"{rl.code} editions", n, t))
         else:
             eds = [publish_period(rl, _date(on), actor_name(actor), accept_flags=accept_flags)]
     for ed in eds:
         console.print(f"published {rl.code} {ed.list_date} (edition {ed.number}): {ed.entries.count()} entries, "
                       f"{ed.events.count()} event(s), digest {ed.digest[:12]}")
-    if not eds:
+    if not eds and not notes:
         console.print("nothing due")
+    for note in notes:
+        console.print(f"note: {note}", markup=False)
 
 
 @period_app.command("correct")
@@ -315,7 +318,9 @@ def period_correct(
     console = _console()
     with _refusals():
         rl = _rating_list(list_code)
-        eds = correct_period(rl, _date(on), reason, actor_name(actor))
+        with table_progress("correcting") as progress:
+            eds = correct_period(rl, _date(on), reason, actor_name(actor),
+                                 progress=lambda n, t, what: progress(f"{rl.code} list dates", n, t, what))
     for ed in eds:
         console.print(f"published correction {rl.code} {ed.list_date} edition {ed.number}: {ed.reason}", markup=False)
 
@@ -435,7 +440,7 @@ def verify_cmd(list_code: ListOption = None) -> None:
     with _refusals():
         rl = _rating_list(list_code) if list_code else None
         with table_progress("verifying") as progress:
-            report = verify_all(rl, progress=lambda n, t: progress("editions", n, t))
+            report = verify_all(rl, progress=lambda n, t, what: progress("editions", n, t, what))
     if report.ok:
         console.print(f"verified {report.editions} edition(s): every one recomputed identical, bit for bit")
         return

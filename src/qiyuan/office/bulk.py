@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 
 from django.db import connection
+
+from qiyuan.formats.canonical_text import as_json, json_string  # noqa: F401  (the office's canonical JSON)
 
 BATCH = 20000
 #: from this many rows on, PostgreSQL checks a table's foreign keys once after the load, not row by row
@@ -53,10 +54,6 @@ def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, 
     return n
 
 
-_CANONICAL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-#: a string as canonical JSON text (what ``as_json`` writes for a string)
-json_string = json.encoder.encode_basestring
-
 
 def _drop_foreign_keys(cur, table: str) -> list[tuple[str, str]]:
     """Drop the table's foreign keys (inside the caller's transaction) and return them (name, definition).
@@ -73,10 +70,3 @@ def _drop_foreign_keys(cur, table: str) -> list[tuple[str, str]]:
     for name, _ in keys:
         cur.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"')
     return keys
-
-
-def as_json(value) -> str:
-    """Canonical JSON text (keys sorted, compact): a JSON column's value for a raw insert, and the digest's form
-    (PostgreSQL's jsonb reorders keys; sorting makes the text read back identical). One encoder for every call
-    (``json.dumps`` with options builds a new one each time)."""
-    return _CANONICAL.encode(value)

@@ -1,156 +1,66 @@
-"""The canonical text of a published edition: what its digest covers and ``verify`` compares.
+"""The canonical text of published editions, read back from the database (the writer is the format
+``qiyuan.formats.canonical_text``, which this module re-exports for the office).
 
-An edition is its entries in list order, its rating changes by (event,
-player) and the events it rated. Each entry and each change has one line of
-canonical JSON (decimals and fractions as exact text, keys sorted); the
-edition's digest is the SHA-256 over those lines. The lines are written
-directly rather than through ``json.dumps`` (hundreds of thousands of them in
-a large office; property-tested against ``as_json``).
+``stored_lines`` reads an edition's rows raw and writes them in the version
+of the canonical text the edition was published in; ``stored_change_rows``
+reads the numbers of its changes; ``stored_inputs`` gathers the public facts
+an edition was computed from (for its inputs digest), with the models of a
+given app registry so the migration that introduced the digest uses it too.
 """
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass, field
 from decimal import Decimal
 
-from qiyuan.office.bulk import as_json, json_string
+from django.apps import apps as django_apps
+
+from qiyuan.formats.canonical_text import (  # noqa: F401  (the office's names for the format)
+    CHANGE_COLUMNS,
+    CURRENT_VERSION,
+    EntryRow,
+    as_json,
+    change_json,
+    change_line,
+    change_row,
+    change_text,
+    digest_of,
+    entry_line,
+    inputs_digest,
+    number_text,
+    writer,
+)
+from qiyuan.office.merged import aliases_for_edition, roots_of
 from qiyuan.office.ratings.models import EditionEntry, RatingChange
-from qiyuan.rating import results as R
-
-
-@dataclass
-class EntryRow:
-    """One stored entry of an edition (before it is saved)."""
-
-    player_pk: int
-    federation_id: str
-    position: int
-    rank: int | None
-    rating: int | None
-    exact: str
-    games: int
-    status: str
-    is_new: bool
-    k: int | None
-    state: dict
-
-    name: str = ""
-    _text: str | None = field(default=None, repr=False, compare=False)
-
-    def line(self) -> str:
-        """The entry's canonical line (what the digest covers): ``entry_line`` of its values, written directly
-        (property-tested against it)."""
-        return (f"[{json_string(self.federation_id)},{json_string(self.name)},{_i(self.position)},{_i(self.rank)},"
-                f"{_i(self.rating)},{json_string(self.exact)},{_i(self.games)},{json_string(self.status)},"
-                f"{'true' if self.is_new is True else 'false'},{_i(self.k)}]\t{self.state_text}\n")
-
-    @property
-    def state_text(self) -> str:
-        if self._text is None:
-            self._text = as_json(self.state)
-        return self._text
-
-
-
-def _dec(x) -> str | None:
-    return None if x is None else str(x)
-
-
-def change_json(c: R.EventChange) -> dict:
-    """An ``EventChange`` exactly, as JSON (decimals as text): what is stored and verified."""
-    return {
-        "games": c.games, "W": _dec(c.W), "We": _dec(c.We), "K": c.K, "delta": _dec(c.delta), "method": c.method,
-        "Rc": _dec(c.Rc), "N": c.N, "Pd": _dec(c.Pd), "ru": _dec(c.ru), "Ro": _dec(c.Ro),
-        "raw_delta": _dec(c.raw_delta), "notes": list(c.notes),
-        "lines": [[g.round, g.opponent_id, _dec(g.opponent_rating), g.D, _dec(g.We), _dec(g.W), g.K, _dec(g.dR)]
-                  for g in c.lines],
-    }
-
-
-def _q(x) -> str:
-    """A decimal (or fraction) as ``as_json`` writes its text: quoted, or ``null`` (no character of a number's
-    text needs escaping)."""
-    return "null" if x is None else '"' + str(x) + '"'
-
-
-def _i(x: int | None) -> str:
-    return "null" if x is None else str(int(x))
-
-
-def change_text(c: R.EventChange) -> str:
-    """``as_json(change_json(c))``, written directly (the keys in sorted order): the stored explanation's
-    text, 543,081 of them in the benchmark's editions (property-tested against ``as_json``)."""
-    lines = ",".join(f"[{_i(g.round)},{json_string(g.opponent_id)},{_q(g.opponent_rating)},{_i(g.D)},{_q(g.We)},"
-                     f"{_q(g.W)},{_i(g.K)},{_q(g.dR)}]" for g in c.lines)
-    notes = ",".join(json_string(n) for n in c.notes)
-    return (f'{{"K":{_i(c.K)},"N":{_i(c.N)},"Pd":{_q(c.Pd)},"Rc":{_q(c.Rc)},"Ro":{_q(c.Ro)},"W":{_q(c.W)},'
-            f'"We":{_q(c.We)},"delta":{_q(c.delta)},"games":{_i(c.games)},"lines":[{lines}],'
-            f'"method":{json_string(c.method)},"notes":[{notes}],"raw_delta":{_q(c.raw_delta)},"ru":{_q(c.ru)}}}')
-
-
-def entry_line(values: list, state_text: str) -> str:
-    return as_json(values) + "\t" + state_text + "\n"
-
-
-def change_line(event_code: str, federation_id: str, explanation_text: str) -> str:
-    """``as_json([event_code, federation_id])``, a tab, the explanation's text (written directly: 543,081
-    lines in the benchmark's editions)."""
-    return f"[{json_string(event_code)},{json_string(federation_id)}]\t{explanation_text}\n"
-
-
-def digest_of(entry_lines, change_lines, events) -> str:
-    """SHA-256 over the entries in list order, the changes by (event, player) and the events rated."""
-    h = hashlib.sha256()
-    for line in entry_lines:
-        h.update(line.encode("utf-8"))
-    for line in sorted(change_lines):
-        h.update(line.encode("utf-8"))
-    h.update(as_json(sorted(events)).encode("utf-8"))
-    return h.hexdigest()
 
 
 def digest(comp) -> str:
-    """The digest of a computed period (``periods.PeriodComputation``); keeps the changes' texts on it."""
-    comp.change_texts = [change_text(c) for c in comp.changes]
-    return digest_of((e.line() for e in comp.entries),
-                     (change_line(c.event_id, c.player_id, t) for c, t in zip(comp.changes, comp.change_texts)),
-                     [e.code for e in comp.events])
+    """The digest of a computed period (``periods.PeriodComputation``) in the current version of the canonical
+    text; keeps the changes' texts on it."""
+    w = writer(CURRENT_VERSION)
+    comp.canonical_version = w.version
+    comp.change_texts = [w.change_text(c) for c in comp.changes]
+    return w.digest_of((e.line() for e in comp.entries),
+                       (w.change_line(c.event_id, c.player_id, t) for c, t in zip(comp.changes, comp.change_texts)),
+                       [e.code for e in comp.events])
 
 
 def stored_lines(edition) -> tuple[dict[str, str], dict[tuple[str, str], str], list[str], list[str]]:
-    """A stored edition read back from the database: entry lines by player (in list order), change lines by
-    (event, player), the events, and the entry lines in order."""
+    """A stored edition read back from the database, in its version of the canonical text: entry lines by
+    player (in list order), change lines by (event, player), the events, and the entry lines in order."""
+    w = writer(edition.canonical_version)
     ordered = []
     entries = {}
     for row in EditionEntry.objects.filter(edition=edition).order_by("position").values_list(
             "player__federation_id", "name", "position", "rank", "rating", "exact", "games", "status", "is_new", "k",
             "state").iterator(chunk_size=10000):
-        line = entry_line(list(row[:10]), as_json(row[10]))
+        line = w.entry_line(list(row[:10]), as_json(row[10]))
         entries[row[0]] = line
         ordered.append(line)
-    changes = {(ev, fid): change_line(ev, fid, as_json(expl)) for ev, fid, expl in
+    changes = {(ev, fid): w.change_line(ev, fid, as_json(expl)) for ev, fid, expl in
                RatingChange.objects.filter(edition=edition).values_list("event__code", "player__federation_id",
                                                                         "explanation").iterator(chunk_size=10000)}
     events = list(edition.events.values_list("code", flat=True))
     return entries, changes, events, ordered
-
-
-#: the columns of a stored rating change besides its explanation, in ``change_row``'s order
-CHANGE_COLUMNS = ("before", "after", "games", "W", "We", "K", "delta", "method")
-
-
-def change_row(c: R.EventChange) -> tuple:
-    """The stored columns of a change (``CHANGE_COLUMNS``): before, after (before + ΔR), games, W, We, K, ΔR,
-    method — the numbers the public pages show; decimals as text with the columns' 4 places."""
-    before = c.Ro
-    after = before + c.delta if before is not None else None
-    return (_num(before), _num(after), c.games, _num(c.W), _num(c.We), c.K, _num(c.delta), c.method)
-
-
-def _num(x: Decimal | None) -> str | None:
-    """A decimal for a raw insert into a DecimalField column (4 places), as text."""
-    return None if x is None else str(x.quantize(Decimal("0.0001")))
 
 
 def stored_change_rows(edition) -> dict[tuple[str, str], tuple]:
@@ -158,5 +68,49 @@ def stored_change_rows(edition) -> dict[tuple[str, str], tuple]:
     out = {}
     for ev, fid, *values in RatingChange.objects.filter(edition=edition).values_list(
             "event__code", "player__federation_id", *CHANGE_COLUMNS).iterator(chunk_size=10000):
-        out[(ev, fid)] = tuple(_num(v) if isinstance(v, Decimal) else v for v in values)
+        out[(ev, fid)] = tuple(number_text(v) if isinstance(v, Decimal) else v for v in values)
     return out
+
+
+def stored_inputs(edition_pk: int, apps=django_apps) -> dict[str, list[tuple]]:
+    """The public facts edition ``edition_pk`` was computed from, as plain rows (``inputs_digest``'s parts):
+    the edition's own facts (list date, number, who published it and why), its events with their dates,
+    format, flags and status, their games (round, players, result, opener) and standings (player, reported
+    rating, score, rank), the members who joined the list in it with the facts frozen then, and the dan
+    grants that gave those members their grades."""
+    Edition = apps.get_model("ratings", "Edition")
+    Event = apps.get_model("events", "Event")
+    Game = apps.get_model("events", "Game")
+    Entry = apps.get_model("events", "Entry")
+    ListMember = apps.get_model("ratings", "ListMember")
+    DanGrant = apps.get_model("federation", "DanGrant")
+    Player = apps.get_model("federation", "Player")
+    EditionEntry_ = apps.get_model("ratings", "EditionEntry")
+    # A merge moves games and standings to the record kept: each player is named as the edition published
+    # his merged group (``merged.aliases_for_edition``), so a merge after publication changes nothing here.
+    alias = aliases_for_edition(
+        set(EditionEntry_.objects.filter(edition_id=edition_pk).values_list("player__federation_id", flat=True)),
+        roots_of(dict(Player.objects.filter(merged_into__isnull=False).values_list(
+            "federation_id", "merged_into__federation_id"))))
+    ed = Edition.objects.filter(pk=edition_pk).values_list(
+        "rating_list__code", "list_date", "number", "is_correction", "reason", "published_by", "previous_id").get()
+    event_pks = list(Edition.events.through.objects.filter(edition_id=edition_pk).values_list("event_id", flat=True))
+    events = list(Event.objects.filter(pk__in=event_pks).values_list(
+        "code", "start_date", "end_date", "days", "format", "rounds", "national", "international", "status"))
+    games = list(Game.objects.filter(event_id__in=event_pks).values_list(
+        "event__code", "round", "player1__federation_id", "player2__federation_id", "result", "opener"))
+    standings = list(Entry.objects.filter(event_id__in=event_pks).values_list(
+        "event__code", "player__federation_id", "rating", "score", "rank"))
+    members = list(ListMember.objects.filter(joined_in_id=edition_pk).values_list(
+        "player_id", "player__federation_id", "gender", "dan", "dan_granted_by", "rating", "games", "k_latched",
+        "registered_on", "reference_rating"))
+    held = {(pk, dan, body) for pk, _, _, dan, body, *_ in members if dan}
+    grants = [(fid, grade, on, body) for pk, fid, grade, on, body in DanGrant.objects.filter(
+        player_id__in=[k[0] for k in held], granted_on__lt=ed[1]).values_list("player_id", "player__federation_id", "grade", "granted_on",
+                                                          "granted_by")
+              if (pk, grade, body) in held]
+    if alias:
+        games = [(ev, rnd, alias.get(a, a), alias.get(b, b), res, op) for ev, rnd, a, b, res, op in games]
+        standings = [(ev, alias.get(p, p), *rest) for ev, p, *rest in standings]
+    return {"edition": [ed], "events": events, "games": games, "standings": standings,
+            "members": [m[1:] for m in members], "grants": grants}

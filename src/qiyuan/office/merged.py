@@ -29,8 +29,12 @@ from qiyuan.rating.state import PlayerState
 
 def merged_groups() -> dict[str, str]:
     """Every merged duplicate's federation ID → the federation ID of the record finally kept (the root)."""
-    parent = dict(Player.objects.filter(merged_into__isnull=False)
-                  .values_list("federation_id", "merged_into__federation_id"))
+    return roots_of(dict(Player.objects.filter(merged_into__isnull=False)
+                         .values_list("federation_id", "merged_into__federation_id")))
+
+
+def roots_of(parent: dict[str, str]) -> dict[str, str]:
+    """Each merged record (federation ID → the one it was merged into) → the record finally kept."""
     roots = {}
     for fid in parent:
         root, seen = fid, set()
@@ -46,10 +50,10 @@ def aliases_for_new_period() -> dict[str, str]:
     return merged_groups()
 
 
-def aliases_for_edition(published_ids: set[str]) -> dict[str, str]:
+def aliases_for_edition(published_ids: set[str], roots: dict[str, str] | None = None) -> dict[str, str]:
     """For recomputing an edition: each merged group is rated under the ID the edition published for it
-    (the root when the edition shows none of the group)."""
-    roots = merged_groups()
+    (the root when the edition shows none of the group). ``roots``: ``merged_groups()`` when not given."""
+    roots = merged_groups() if roots is None else roots
     groups: dict[str, list[str]] = {}
     for fid, root in roots.items():
         groups.setdefault(root, [root]).append(fid)

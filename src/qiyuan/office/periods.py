@@ -20,7 +20,7 @@ from datetime import date
 from qiyuan.office import merged, ordering, plausibility
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import as_json, bulk_insert
-from qiyuan.office.canonical import EntryRow, change_row, digest
+from qiyuan.office.canonical import EntryRow, change_row, digest, inputs_digest, stored_inputs
 from qiyuan.office.db import rating_list_lock, writing
 from qiyuan.office.engine import (
     MemberFacts,
@@ -57,6 +57,7 @@ class PeriodComputation:
     digest: str = ""
     prior: dict[str, PlayerState] = field(default_factory=dict)
     change_texts: list[str] = field(default_factory=list)
+    canonical_version: int = 0  # the version of the canonical text ``digest`` and ``change_texts`` are written in
 
     def explain(self, federation_id: str) -> list[R.EventChange]:
         """The player's changes in this period, event by event (the engine's explanations)."""
@@ -67,6 +68,8 @@ class PeriodComputation:
 NEEDS_CORRECTION = "period.needs_correction"
 #: the code of the refusal to publish a period other than the one reviewed
 PERIOD_CHANGED = "period.changed"
+#: the code of the note where ``publish_due`` stopped: the next list date is still in the future
+NOT_YET_DUE = "period.not_yet_due"
 
 
 # ---------------------------------------------------------------------------------------------- helpers
@@ -127,12 +130,18 @@ def _stored_states(edition) -> dict[str, PlayerState]:
     return {fid: state_from_json(fid, st) for fid, st in rows}
 
 
-def _members(rating_list, known: set[str], joined_before=None) -> list[tuple[str, MemberFacts]]:
-    """The list's members not in ``known`` (federation id, frozen facts), as of ``joined_before``."""
+def members_of(rating_list, as_of=None):
+    """The list's members (a query): all of them, or those who had joined by edition ``as_of`` (who joined in it
+    or in an edition published before it — decided by the data, never by comparing clocks)."""
     qs = ListMember.objects.filter(rating_list=rating_list)
-    if joined_before is not None:
-        qs = qs.filter(joined_at__lte=joined_before)
-    rows = qs.values_list("player__federation_id", "gender", "dan", "rating", "games", "k_latched", "registered_on",
+    if as_of is not None:
+        qs = qs.filter(joined_in__isnull=False, joined_in_id__lte=as_of.pk)
+    return qs
+
+
+def _members(rating_list, known: set[str], as_of=None) -> list[tuple[str, MemberFacts]]:
+    """The list's members not in ``known`` (federation id, frozen facts), as of edition ``as_of``."""
+    rows = members_of(rating_list, as_of).values_list("player__federation_id", "gender", "dan", "rating", "games", "k_latched", "registered_on",
                           "reference_rating", "dan_granted_by")
     return [(fid, MemberFacts(gender, dan, rating, games, latched, reg, ref, body))
             for fid, gender, dan, rating, games, latched, reg, ref, body in rows if fid not in known]
@@ -159,28 +168,27 @@ class MemberCache:
         return self._fids
 
 
-def member_cache(rating_list, rules: RuleSet, list_date: date, *, published_before=None,
+def member_cache(rating_list, rules: RuleSet, list_date: date, *, as_of=None,
                  names: dict[str, str] | None = None) -> MemberCache:
+    """The members (all, or those of edition ``as_of``) with their start states at the list's start."""
     start = start_date(rating_list, rules, list_date)
-    members = _members(rating_list, set(), published_before)
+    members = _members(rating_list, set(), as_of)
     initial = initial_states(rules, [engine_player(fid, m) for fid, m in members], start)
     names = names or {}
-    qs = ListMember.objects.filter(rating_list=rating_list)
-    if published_before is not None:
-        qs = qs.filter(joined_at__lte=published_before)
     info = {fid: (pk, names.get(fid, name), reg) for pk, fid, name, reg in
-            qs.values_list("player_id", "player__federation_id", "player__name", "registered_on")}
+            members_of(rating_list, as_of).values_list("player_id", "player__federation_id", "player__name", "registered_on")}
     return MemberCache(initial, info)
 
 
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
-                   published_before=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
+                   as_of=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
                    prior: dict[str, PlayerState] | None = None,
                    aliases: dict[str, str] | None = None) -> PeriodComputation:
     """Compute the period closing at ``list_date`` from the stored state (nothing is written).
 
     ``previous`` (default: the current edition of the previous list date), ``events`` (default: the
-    period's events) and ``rules`` (default: the list's) are given explicitly by ``verify``; ``prior``
+    period's events), ``rules`` (default: the list's) and ``as_of`` (the edition whose members to rate;
+    default: every member) are given explicitly by ``verify``; ``prior``
     (the previous edition's states, when the caller already holds them) and ``cache`` save reading them again.
     ``aliases`` renames merged records (default: each is rated as the record kept; ``identity``).
     """
@@ -192,7 +200,7 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
         events = period_events(rating_list, rules, list_date, previous)
     if prior is None:
         prior = _stored_states(previous)
-    cache = cache or member_cache(rating_list, rules, list_date, published_before=published_before, names=names)
+    cache = cache or member_cache(rating_list, rules, list_date, as_of=as_of, names=names)
     games, standings, _ = engine_games(events, cache.federation_ids())
     games, standings, prior, initial, info = merged.follow_merges(
         merged.aliases_for_new_period() if aliases is None else aliases, games, standings, prior, cache.initial,
@@ -311,9 +319,12 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
 
 
 def publish_due(rating_list, actor: str, *, until: date | None = None,
-                progress: Callable[[int, int], None] | None = None, accept_flags: str | None = None) -> list:
+                progress: Callable[[int, int], None] | None = None, notes: list | None = None,
+                today: date | None = None, accept_flags: str | None = None) -> list:
     """Publish every due list date, oldest first, up to the first list after the last event (or ``until``):
-    all of them or none, in one transaction under the list's lock."""
+    all of them or none, in one transaction under the list's lock. It stops before the first list date still
+    in the future (``today``: the date's default), and says so in ``notes`` (a problem: list, date)."""
+    today = today or date.today()
     with writing(rating_list_lock(rating_list.code)):
         rules = rating_list.rules()
         last_event = rating_list.events.order_by("-end_date").first()
@@ -324,6 +335,12 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
         todo = []
         d = due_date(rating_list, rules)
         while d is not None and d <= final:
+            if d > today:
+                if notes is not None:
+                    notes.append(problem("stopped before the list of {list} {date}: that date is still in the "
+                                         "future (publish it on or after that day)", code=NOT_YET_DUE,
+                                         list=rating_list.code, date=d))
+                break
             todo.append(d)
             d = next_publication_date(rules.publication_months, d)
         cache = member_cache(rating_list, rules, todo[0]) if todo else None
@@ -338,8 +355,10 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
     return published
 
 
-def correct_period(rating_list, list_date: date, reason: str, actor: str) -> list:
-    """Publish a correction of ``list_date`` (and of every later list it changes), with a reason."""
+def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
+                   progress: Callable[[int, int, str], None] | None = None) -> list:
+    """Publish a correction of ``list_date`` (and of every later list it changes), with a reason;
+    ``progress(done, total, list date)`` after each list date recomputed."""
     if not reason or not reason.strip():
         raise OfficeError("a correction needs a reason (--reason)")
     with writing(rating_list_lock(rating_list.code)):
@@ -354,8 +373,13 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str) -> lis
         if comp.digest == old.digest:
             raise OfficeError(f"recomputing {list_date} gives exactly the published edition: nothing to correct")
         published.append(_store(comp, actor, number=old.number + 1, reason=reason))
-        for d in later_dates:
+        total = len(later_dates) + 1
+        if progress:
+            progress(1, total, list_date.isoformat())
+        for i, d in enumerate(later_dates, start=2):
             comp = compute_period(rating_list, d)
+            if progress:
+                progress(i, total, d.isoformat())
             cur = current_edition(rating_list, d)
             if comp.digest == cur.digest and cur.previous_id == (comp.previous.pk if comp.previous else None):
                 continue
@@ -369,7 +393,7 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
     ed = Edition.objects.create(
         rating_list=comp.rating_list, list_date=comp.list_date, number=number, is_correction=number > 1,
         reason=reason, published_by=actor, previous=comp.previous, rules_settings=rules_as_dict(comp.rules),
-        digest=comp.digest,
+        digest=comp.digest, canonical_version=comp.canonical_version,
     )
     ed._setting_events = True
     ed.events.set(comp.events)
@@ -386,6 +410,10 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
                 ((ed.pk, comp.pk_of[c.player_id], event_pk[c.event_id], *change_row(c), t)
                  for c, t in zip(comp.changes, comp.change_texts)))
     Event.objects.filter(pk__in=event_pk.values()).update(status=Event.Status.RATED)
+    # The members it was computed with who had joined in no edition yet join in this one.
+    ListMember.objects.filter(rating_list=comp.rating_list, joined_in__isnull=True).update(joined_in=ed)
+    ed.inputs_digest = inputs_digest(stored_inputs(ed.pk))
+    Edition.objects.filter(pk=ed.pk).update(inputs_digest=ed.inputs_digest)  # (the edition row is immutable)
     record(actor, "edition.publish" if number == 1 else "edition.correct", ed, list=comp.rating_list.code,
            list_date=comp.list_date.isoformat(), number=number, reason=reason, events=len(comp.events),
            entries=len(comp.entries), digest=comp.digest)

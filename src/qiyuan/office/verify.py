@@ -9,7 +9,16 @@ recomputation must equal the digest published, the rows read back from the
 database must give that digest too (nothing was altered after publication),
 and every stored number of every rating change — before, after, games, W, We,
 K, ΔR, method, which the public pages show beside the explanation — must be
-the recomputation's.
+the recomputation's. The public facts the edition was computed from (its
+events' dates, flags and status, their games and standings, the members who
+joined in it and their grants, who published it) must still give the inputs
+digest stored with it.
+
+Verify never stops at a broken edition: whatever is wrong with one (an event
+moved out of its period, a game against a player who is not on the list, data
+the engine refuses) is listed as a difference of that edition, and the others
+are checked all the same. Which members an edition was computed with is
+decided by the edition each joined the list in, never by comparing clocks.
 """
 
 from __future__ import annotations
@@ -18,16 +27,20 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from qiyuan.errors import QiyuanError
 from qiyuan.office.canonical import (
     CHANGE_COLUMNS,
-    change_line,
     change_row,
-    digest_of,
+    inputs_digest,
     stored_change_rows,
+    stored_inputs,
     stored_lines,
+    writer,
 )
+from qiyuan.office.events.models import Entry
+from qiyuan.office.events.models import Game as GameRow
 from qiyuan.office.merged import aliases_for_edition
-from qiyuan.office.periods import compute_period, rules_of_edition
+from qiyuan.office.periods import compute_period, members_of, rules_of_edition
 from qiyuan.office.ratings.models import Edition
 
 MAX_SHOWN = 20
@@ -45,24 +58,42 @@ class VerifyReport:
 
 def verify_edition(edition) -> list[str]:
     """The differences between a published edition and its recomputation (empty: identical)."""
-    entries, changes, events, ordered = stored_lines(edition)
     label = f"{edition.rating_list.code} {edition.label}"
+    try:
+        entries, changes, events, ordered = stored_lines(edition)
+    except ValueError as exc:  # a canonical text version this program does not know
+        return [f"{label}: {exc}"]
     out: list[str] = []
-    if digest_of(ordered, changes.values(), events) != edition.digest:
+    w = writer(edition.canonical_version)
+    if w.digest_of(ordered, changes.values(), events) != edition.digest:
         out.append(f"{label}: the stored rows no longer give the published digest (altered after publication)")
+    if edition.inputs_digest and inputs_digest(stored_inputs(edition.pk)) != edition.inputs_digest:
+        out.append(f"{label}: the public facts it was computed from (its events' dates, flags and status, games, "
+                   "standings, the members who joined in it and their grades, who published it) changed since "
+                   "publication")
     evs = list(edition.events.order_by("end_date", "start_date", "code"))
+    aliases = aliases_for_edition(set(entries))
+    broken = _outside_period(label, edition, evs) + _strangers(label, edition, evs, aliases)
+    out += broken
     names = {fid: json.loads(line.split("\t", 1)[0])[1] for fid, line in entries.items()}
-    comp = compute_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
-                          rules=rules_of_edition(edition), published_before=edition.published_at, names=names,
-                          aliases=aliases_for_edition(set(entries)))
+    try:
+        comp = compute_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
+                              rules=rules_of_edition(edition), as_of=edition, names=names, aliases=aliases)
+    except Exception as exc:  # whatever the stored data makes the engine refuse is a difference, never a crash
+        reason = str(exc) if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
+        return out + ([] if broken else [f"{label}: cannot be recomputed from the stored data ({reason})"])
     out += _changed_columns(label, comp, stored_change_rows(edition))
+    mine = {e.federation_id: e.line() for e in comp.entries}
+    if comp.canonical_version != w.version:  # recomputed in the edition's own version of the text
+        comp.change_texts = [w.change_text(c) for c in comp.changes]
+        comp.digest = w.digest_of(mine.values(), (w.change_line(c.event_id, c.player_id, t) for c, t in
+                                                  zip(comp.changes, comp.change_texts)), [e.code for e in comp.events])
     if comp.digest == edition.digest and not out:
         return []
-    mine = {e.federation_id: e.line() for e in comp.entries}
     for fid in sorted(set(mine) | set(entries)):
         if mine.get(fid) != entries.get(fid):
             out.append(f"{label}: player {fid}: published {entries.get(fid)!r}, recomputed {mine.get(fid)!r}")
-    mine_c = {(c.event_id, c.player_id): change_line(c.event_id, c.player_id, t)
+    mine_c = {(c.event_id, c.player_id): w.change_line(c.event_id, c.player_id, t)
               for c, t in zip(comp.changes, comp.change_texts)}
     for key in sorted(set(mine_c) | set(changes)):
         if mine_c.get(key) != changes.get(key):
@@ -72,6 +103,38 @@ def verify_edition(edition) -> list[str]:
         out.append(f"{label}: events differ")
     if not out:
         out.append(f"{label}: digest differs ({edition.digest[:12]} published, {comp.digest[:12]} recomputed)")
+    return out
+
+
+def _outside_period(label: str, edition, events) -> list[str]:
+    """The edition's events that no longer end inside its period (previous list date ≤ end < list date)."""
+    lo = edition.previous.list_date if edition.previous is not None else None
+    return [f"{label}: event {e.code} now ends on {e.end_date}, outside the period it was rated in (ending before "
+            f"{edition.list_date}{f', from {lo}' if lo else ''})"
+            for e in events if e.end_date >= edition.list_date or (lo is not None and e.end_date < lo)]
+
+
+def _strangers(label: str, edition, events, aliases: dict[str, str]) -> list[str]:
+    """Games of the edition's events with a player who is not an entrant of the event, or not on the list as of
+    the edition (a merged record: under the ID the edition published for his group; each player named once per
+    event)."""
+    members = {aliases.get(f, f) for f in
+               members_of(edition.rating_list, edition).values_list("player__federation_id", flat=True)}
+    event_pks = [e.pk for e in events]
+    entrants = set(Entry.objects.filter(event_id__in=event_pks).values_list("event_id", "player_id"))
+    out, seen = [], set()
+    for ev_pk, ev, rnd, p1, p2, f1, f2 in GameRow.objects.filter(event_id__in=event_pks).order_by(
+            "event__code", "round", "id").values_list("event_id", "event__code", "round", "player1_id", "player2_id",
+                                                      "player1__federation_id", "player2__federation_id"):
+        for pk, fid in ((p1, f1), (p2, f2)):
+            if (ev, pk) in seen:
+                continue
+            if (ev_pk, pk) not in entrants:
+                seen.add((ev, pk))
+                out.append(f"{label}: event {ev} round {rnd}: player {fid} plays but is not an entrant of the event")
+            elif aliases.get(fid, fid) not in members:
+                seen.add((ev, pk))
+                out.append(f"{label}: event {ev} round {rnd}: player {fid} is not on the list as of this edition")
     return out
 
 
@@ -89,8 +152,8 @@ def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple]) -> 
     return out
 
 
-def verify_all(rating_list=None, *, progress: Callable[[int, int], None] | None = None) -> VerifyReport:
-    """Verify every published edition (of one list, or of all lists)."""
+def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | None = None) -> VerifyReport:
+    """Verify every published edition (of one list, or of all lists); ``progress(done, total, edition)``."""
     qs = Edition.objects.select_related("rating_list", "previous").order_by("rating_list__code", "list_date", "number")
     if rating_list is not None:
         qs = qs.filter(rating_list=rating_list)
@@ -103,5 +166,5 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int], None] | None 
         if len(diffs) > MAX_SHOWN:
             report.differences.append(f"… and {len(diffs) - MAX_SHOWN} more differences in {ed}")
         if progress:
-            progress(i, len(editions))
+            progress(i, len(editions), f"{ed.rating_list.code} {ed.label}")
     return report

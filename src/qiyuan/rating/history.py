@@ -47,10 +47,13 @@ ENGINES = ("fast", "reference")
 def compute_history(rules: RuleSet, players: Sequence[Player], events: Sequence[Event], games: Sequence[Game],
                     standings: Sequence[Standing] = (), *, start: StartState | None = None, until: date | None = None,
                     engine: str = "fast", explain: Collection[str] | bool = (),
-                    progress: Callable[[int, int], None] | None = None) -> History:
+                    progress: Callable[[int, int], None] | None = None, full_changes: bool = False) -> History:
     """Rate a history (or the lists after ``start``, up to ``until``) with the chosen engine.
 
     ``explain``: the player ids (or ``True``: every player) whose ``History.explanation`` is wanted.
+    ``full_changes``: ``History.changes`` as the reference writes them — with their notes and per-game lines,
+    each number in the reference's text form (what the office stores and digests); the reference engine's
+    changes always are.
     Events that ended before ``start.date`` are already in its states and are left out, as are those ending
     on or after the last list date computed.
     """
@@ -91,7 +94,7 @@ def compute_history(rules: RuleSet, players: Sequence[Player], events: Sequence[
         states = dict(start.states)
         missing = [p for p in players if p.id not in states]
         states.update(initial_states(rules, missing, start.date))
-    run = Run(rules, players, events, games, standings, dates, first_start, states, explain, progress)
+    run = Run(rules, players, events, games, standings, dates, first_start, states, explain, progress, full_changes)
     return (fast.compute if engine == "fast" else reference.compute)(run)
 
 

@@ -217,3 +217,5 @@ class Run:
     states: dict[str, PlayerState] | None  # every player's state at ``start``; None: his initial state
     explain: frozenset[str] | bool
     progress: Callable[[int, int], None] | None = None
+    #: the changes as objects exactly as the reference writes them (notes, per-game lines, each number's text)
+    full_changes: bool = False

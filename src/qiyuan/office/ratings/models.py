@@ -91,6 +91,9 @@ class ListMember(models.Model):
     registered_on = models.DateField(null=True, blank=True)
     reference_rating = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
     joined_at = models.DateTimeField(default=timezone.now, db_index=True)
+    #: the edition he joined the list in (the first published after he joined; none yet: the next one). Which
+    #: players an edition was computed with is decided by this, not by comparing clocks (``verify``)
+    joined_in = models.ForeignKey("Edition", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["rating_list", "player"], name="ratings_member_unique")]
@@ -129,6 +132,10 @@ class Edition(_Immutable):
     rules_settings = models.JSONField(default=dict)
     #: sha256 of its canonical content (entries and changes), checked by ``verify``
     digest = models.CharField(max_length=64)
+    #: the version of the canonical text the digest covers (``qiyuan.formats.canonical_text.WRITERS``)
+    canonical_version = models.PositiveSmallIntegerField(default=1)
+    #: sha256 of the public facts it was computed from (``office.canonical.stored_inputs``), checked by ``verify``
+    inputs_digest = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["rating_list", "list_date", "number"]

@@ -29,7 +29,8 @@ import numpy as np
 from qiyuan.rating import results as R
 from qiyuan.rating.columnar import CHANGE_FIELDS, ChangeColumns, GameColumns, ListColumns
 from qiyuan.rating.event import rate_event
-from qiyuan.rating.fast.arrays import NONE, int_bincount, prior_games
+from qiyuan.rating.fast.arrays import DRAW, LOSS, NONE, WIN, int_bincount, prior_games
+from qiyuan.rating.fast.changes import plain_events, plain_objects
 from qiyuan.rating.fast.newcomers import (Interacting, NewcomerRows, add_records, interacting_round_robins,
                                           newcomer_rows)
 from qiyuan.rating.fast.prepare import Prepared
@@ -67,6 +68,7 @@ class _Loop:
         self.lists: list[ListColumns] = []
         self.changes: list[ChangeColumns] = []
         self.first_ratings: Mapping[int, Decimal] = {}  # the last list's first ratings
+        self.full: list[R.EventChange] = []  # with ``full_changes``: every change as the reference writes it
         explain = run.explain
         if explain is True:
             self.watch = np.arange(prep.P)
@@ -174,7 +176,11 @@ class _Loop:
             part = ChangeColumns.concatenate([part, change_columns(
                 object_changes, prep.index, prep.event_index, {list_date: n})])
         # The reference's order: events by rank, then players by id (a period's events rank after the last's).
-        self.changes.append(part.take(np.lexsort((prep.id_rank[part.player], prep.event_rank[part.event]))))
+        part = part.take(np.lexsort((prep.id_rank[part.player], prep.event_rank[part.event])))
+        self.changes.append(part)
+        if self.run_.full_changes:
+            unplayed = g_event[~((res == WIN) | (res == LOSS) | (res == DRAW))]
+            self._full_changes(list_date, part, rows, out, unplayed, object_changes, base, counted)
 
         # Publication.
         delta_sum = int_bincount(part.player, part.delta, P)
@@ -205,9 +211,38 @@ class _Loop:
         add_records(prep, self.arrays.records, out, nc, cx, computed)
         return computed
 
+    # --- the changes as objects, as the reference writes them
+
+    def _full_changes(self, list_date: date, part: ChangeColumns, rows, out, unplayed: np.ndarray,
+                      object_changes: list[R.EventChange], base: np.ndarray, counted) -> None:
+        """This period's changes as objects (``changes.py``): built from the columns for the plain events, by
+        the reference ``rate_event`` (from the loop's states and K counts) for the others."""
+        prep = self.prep
+        plain = plain_events(prep, rows, out, unplayed)
+        known = {(prep.index[c.player_id], prep.event_index[c.event_id]): c for c in object_changes}
+        complex_events = {prep.event_index[c.event_id] for c in object_changes}
+        for e in np.unique(rows.event[~np.isin(rows.event, plain)]).tolist():
+            if e not in complex_events:
+                for c in rate_event(*self._reference_input(e, list_date, base, counted)).changes:
+                    known[(prep.index[c.player_id], e)] = c
+        is_plain = np.isin(part.event, plain)
+        idx = np.flatnonzero(is_plain)
+        if idx.shape[0]:
+            draw_rows = np.zeros(rows.n, dtype=bool)
+            draw_rows[rows.s_row[rows.s_w == 50]] = True
+            draw_of = dict(zip((rows.event * prep.P + rows.player).tolist(), draw_rows.tolist()))
+            draws = np.array([draw_of[k] for k in (part.event[idx] * prep.P + part.player[idx]).tolist()], dtype=bool)
+            built = iter(plain_objects(prep, part, idx, draws, list_date))
+        else:
+            built = iter(())
+        for p, e, simple in zip(part.player.tolist(), part.event.tolist(), is_plain.tolist()):
+            self.full.append(next(built) if simple else known[(p, e)])
+
     # --- the reference for one event
 
-    def _reference_event(self, e: int, list_date: date, base: np.ndarray, counted) -> list[R.EventChange]:
+    def _reference_input(self, e: int, list_date: date, base: np.ndarray, counted) -> tuple:
+        """``rate_event``'s arguments for event ``e``: the states of its players at the period's start and the
+        game counts that fix their K (the published count and this period's events that ended before it)."""
         prep, a = self.prep, self.arrays
         event = prep.events[e]
         lo, hi = prep.game_slice(e)
@@ -224,7 +259,12 @@ class _Loop:
             states[pid] = PlayerState(player_id=pid, gender=prep.players[p].gender, rating=None if r == NONE else r,
                                       games=int(a.games[p]), latched=bool(a.latched[p]))
             k_games[pid] = int(base[p] + prior[i])
-        outcome = rate_event(prep.rules, event, prep.games_of(e), states, k_games, list_date, prep.standings_of(event.id))
+        return prep.rules, event, prep.games_of(e), states, k_games, list_date, prep.standings_of(event.id)
+
+    def _reference_event(self, e: int, list_date: date, base: np.ndarray, counted) -> list[R.EventChange]:
+        prep, a = self.prep, self.arrays
+        outcome = rate_event(*self._reference_input(e, list_date, base, counted))
+        c_player, c_end, c_games = counted
         done = [(prep.index[c.player_id], c.games) for c in outcome.changes if c.games]
         if done:
             c_player.append(np.array([p for p, _ in done], np.int64))
@@ -252,6 +292,7 @@ class _Loop:
         return History(
             rules=prep.rules, player_ids=tuple(p.id for p in prep.players), event_ids=tuple(e.id for e in prep.events),
             list_dates=list(run.dates), list_columns=self.lists, change_columns=cc, explained=run.explain,
+            _change_objects=self.full if run.full_changes else None,
             _final_states=final_states, _explain=self._explanation,
         )
 

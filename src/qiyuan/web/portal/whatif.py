@@ -4,9 +4,9 @@ ID, name or rating, and results — computed by the engine that publishes the li
 The player and his registered opponents start from their states on the list's latest published edition (what
 the next period starts from); an opponent given by a rating is a rated, active player of that rating. The games
 form one hypothetical event of the chosen format ending the day before the next list date, rated by
-``qiyuan.rating.period.rate_period`` — the function the office's period computation calls — so the result is
-exact and, once such an event is really imported and published, identical (tests/web/test_whatif.py). Nothing is
-stored.
+``qiyuan.rating.history.compute_history`` — the one door into the rating engine, which the office's period
+computation goes through too — so the result is exact and, once such an event is really imported and published,
+identical (tests/web/test_whatif.py). Nothing is stored.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from qiyuan.office.federation.models import Player
 from qiyuan.office.ratings.models import EditionEntry, ListMember, RatingList
 from qiyuan.office.registry import search_players
 from qiyuan.rating import results as R
-from qiyuan.rating.calendar import next_publication_date
+from qiyuan.rating.calendar import next_publication_date, previous_publication_date
+from qiyuan.rating.history import StartState, compute_history
 from qiyuan.rating.model import Event, EventFormat, Game, Result, Standing
-from qiyuan.rating.period import rate_period
+from qiyuan.rating.model import Player as EnginePlayer
 from qiyuan.rating.state import PlayerState, initial_states
 
 MAX_GAMES = 30
@@ -170,10 +171,19 @@ def rated_state(engine_id: str, rating: int, since) -> PlayerState:
 
 def rate_all(rules, states, event: Event, games: list[Game], standings: list[Standing], list_date
              ) -> dict[str, R.EventChange]:
-    """The one call into the rating engine (the period computation the office publishes with): every player's
-    change in the event, by engine id."""
-    result = rate_period(rules, states, [event], games, standings, list_date)
-    return {c.player_id: c for c in result.changes if c.event_id == event.id}
+    """The one call into the rating engine (``compute_history``, the project's one door into it): every
+    player's change in the event, by engine id, with its calculation lines and notes — the period of
+    ``list_date`` computed from the states after the list before it."""
+    start = StartState(previous_publication_date(rules.publication_months, list_date), states)
+    players = [EnginePlayer(id=pid, name=pid, gender=s.gender) for pid, s in states.items()]
+    playing = {p for g in games for p in (g.player1, g.player2)}
+    history = compute_history(rules, players, [event], games, standings, start=start, until=list_date,
+                              engine="fast", explain=playing)
+    out = {}
+    for pid in sorted(playing):
+        for period in history.explanation(pid).periods:
+            out.update((x.change.player_id, x.change) for x in period.events if x.change.event_id == event.id)
+    return out
 
 
 def rate(rules, states, event: Event, games: list[Game], standings: list[Standing], list_date, player_id: str

@@ -1,0 +1,206 @@
+"""The canonical text of a published edition (what its digest covers), as a format: plain data in, text out.
+
+An edition is its entries in list order, its rating changes by (event,
+player) and the events it rated. Each entry and each change has one line of
+canonical JSON (decimals and fractions as exact text, keys sorted); the
+edition's digest is the SHA-256 over those lines. The lines are written
+directly rather than through ``json.dumps`` (hundreds of thousands of them in
+a large office; property-tested against ``as_json``).
+
+Every edition records the version of this text it was written in
+(``canonical_version``). ``WRITERS`` keeps the writer of each version, so an
+edition written in version 1 verifies as published even after a later
+version changes, say, the explanation's text. No Django here: the office
+stores and reads the rows, and a verification kit outside the office can
+use this module alone.
+
+The inputs of an edition (``inputs_digest``) — the public facts it was
+computed from: its events with their dates, flags and status, their games
+and standings, the members who joined the list in it with their frozen facts
+and the grants that gave their grades, who published it — have a canonical
+text too; ``verify`` compares its digest with the one stored at publication.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from qiyuan.rating import results as R
+
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+#: a string as canonical JSON text (what ``as_json`` writes for a string)
+json_string = json.encoder.encode_basestring
+
+
+def as_json(value) -> str:
+    """Canonical JSON text (keys sorted, compact): a JSON column's value for a raw insert, and the digest's form
+    (PostgreSQL's jsonb reorders keys; sorting makes the text read back identical). One encoder for every call
+    (``json.dumps`` with options builds a new one each time)."""
+    return _CANONICAL.encode(value)
+
+
+@dataclass
+class EntryRow:
+    """One stored entry of an edition (before it is saved)."""
+
+    player_pk: int
+    federation_id: str
+    position: int
+    rank: int | None
+    rating: int | None
+    exact: str
+    games: int
+    status: str
+    is_new: bool
+    k: int | None
+    state: dict
+
+    name: str = ""
+    _text: str | None = field(default=None, repr=False, compare=False)
+
+    def line(self) -> str:
+        """The entry's canonical line (what the digest covers): ``entry_line`` of its values, written directly
+        (property-tested against it)."""
+        return (f"[{json_string(self.federation_id)},{json_string(self.name)},{_i(self.position)},{_i(self.rank)},"
+                f"{_i(self.rating)},{json_string(self.exact)},{_i(self.games)},{json_string(self.status)},"
+                f"{'true' if self.is_new is True else 'false'},{_i(self.k)}]\t{self.state_text}\n")
+
+    @property
+    def state_text(self) -> str:
+        if self._text is None:
+            self._text = as_json(self.state)
+        return self._text
+
+
+def _dec(x) -> str | None:
+    return None if x is None else str(x)
+
+
+def change_json(c: R.EventChange) -> dict:
+    """An ``EventChange`` exactly, as JSON (decimals as text): what is stored and verified."""
+    return {
+        "games": c.games, "W": _dec(c.W), "We": _dec(c.We), "K": c.K, "delta": _dec(c.delta), "method": c.method,
+        "Rc": _dec(c.Rc), "N": c.N, "Pd": _dec(c.Pd), "ru": _dec(c.ru), "Ro": _dec(c.Ro),
+        "raw_delta": _dec(c.raw_delta), "notes": list(c.notes),
+        "lines": [[g.round, g.opponent_id, _dec(g.opponent_rating), g.D, _dec(g.We), _dec(g.W), g.K, _dec(g.dR)]
+                  for g in c.lines],
+    }
+
+
+def _q(x) -> str:
+    """A decimal (or fraction) as ``as_json`` writes its text: quoted, or ``null`` (no character of a number's
+    text needs escaping)."""
+    return "null" if x is None else '"' + str(x) + '"'
+
+
+def _i(x: int | None) -> str:
+    return "null" if x is None else str(int(x))
+
+
+def change_text(c: R.EventChange) -> str:
+    """``as_json(change_json(c))``, written directly (the keys in sorted order): the stored explanation's
+    text, 543,081 of them in the benchmark's editions (property-tested against ``as_json``)."""
+    lines = ",".join(f"[{_i(g.round)},{json_string(g.opponent_id)},{_q(g.opponent_rating)},{_i(g.D)},{_q(g.We)},"
+                     f"{_q(g.W)},{_i(g.K)},{_q(g.dR)}]" for g in c.lines)
+    notes = ",".join(json_string(n) for n in c.notes)
+    return (f'{{"K":{_i(c.K)},"N":{_i(c.N)},"Pd":{_q(c.Pd)},"Rc":{_q(c.Rc)},"Ro":{_q(c.Ro)},"W":{_q(c.W)},'
+            f'"We":{_q(c.We)},"delta":{_q(c.delta)},"games":{_i(c.games)},"lines":[{lines}],'
+            f'"method":{json_string(c.method)},"notes":[{notes}],"raw_delta":{_q(c.raw_delta)},"ru":{_q(c.ru)}}}')
+
+
+def entry_line(values: list, state_text: str) -> str:
+    """A stored entry's line: its ten values (``EntryRow.line``'s order) and its state's text."""
+    return as_json(values) + "\t" + state_text + "\n"
+
+
+def change_line(event_code: str, federation_id: str, explanation_text: str) -> str:
+    """``as_json([event_code, federation_id])``, a tab, the explanation's text (written directly: 543,081
+    lines in the benchmark's editions)."""
+    return f"[{json_string(event_code)},{json_string(federation_id)}]\t{explanation_text}\n"
+
+
+def digest_of(entry_lines: Iterable[str], change_lines: Iterable[str], events: Iterable[str]) -> str:
+    """SHA-256 over the entries in list order, the changes by (event, player) and the events rated."""
+    h = hashlib.sha256()
+    for line in entry_lines:
+        h.update(line.encode("utf-8"))
+    for line in sorted(change_lines):
+        h.update(line.encode("utf-8"))
+    h.update(as_json(sorted(events)).encode("utf-8"))
+    return h.hexdigest()
+
+
+#: the columns of a stored rating change besides its explanation, in ``change_row``'s order
+CHANGE_COLUMNS = ("before", "after", "games", "W", "We", "K", "delta", "method")
+
+
+def change_row(c: R.EventChange) -> tuple:
+    """The stored columns of a change (``CHANGE_COLUMNS``): before, after (before + ΔR), games, W, We, K, ΔR,
+    method — the numbers the public pages show; decimals as text with the columns' 4 places."""
+    before = c.Ro
+    after = before + c.delta if before is not None else None
+    return (number_text(before), number_text(after), c.games, number_text(c.W), number_text(c.We), c.K,
+            number_text(c.delta), c.method)
+
+
+def number_text(x: Decimal | None) -> str | None:
+    """A decimal for a raw insert into a DecimalField column (4 places), as text."""
+    return None if x is None else str(x.quantize(Decimal("0.0001")))
+
+
+@dataclass(frozen=True)
+class Writer:
+    """The canonical text of one version: how an entry, a change and the whole edition are written."""
+
+    version: int
+    change_text: object  # (EventChange) -> str
+    entry_line: object  # (values, state text) -> str
+    change_line: object  # (event code, federation id, explanation text) -> str
+    digest_of: object  # (entry lines, change lines, event codes) -> str
+
+
+#: every version's writer; a new version is added here, the old ones are kept for the editions written in them
+WRITERS: dict[int, Writer] = {1: Writer(1, change_text, entry_line, change_line, digest_of)}
+#: the version new editions are written in
+CURRENT_VERSION = 1
+
+
+def writer(version: int) -> Writer:
+    """The writer of ``version`` (a clear error for a version this program does not know)."""
+    try:
+        return WRITERS[version]
+    except KeyError:
+        raise ValueError(f"canonical text version {version} is unknown to this program (known: "
+                         f"{', '.join(map(str, sorted(WRITERS)))})") from None
+
+
+# --------------------------------------------------------------------------------------------- inputs
+
+#: what an edition's inputs digest covers, in order (each a list of rows of plain values)
+INPUT_PARTS = ("edition", "events", "games", "standings", "members", "grants")
+
+
+def inputs_digest(parts: dict[str, Sequence[Sequence]]) -> str:
+    """SHA-256 over the edition's inputs: for each part of ``INPUT_PARTS`` its name and its rows sorted, one
+    canonical JSON line each (dates and decimals as text)."""
+    h = hashlib.sha256()
+    for name in INPUT_PARTS:
+        h.update(f"#{name}\n".encode())
+        for line in sorted(as_json([_plain(v) for v in row]) for row in parts.get(name, ())):
+            h.update(line.encode("utf-8"))
+            h.update(b"\n")
+    return h.hexdigest()
+
+
+def _plain(v):
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, Decimal):
+        return str(int(v)) if v == v.to_integral_value() else str(v.normalize())  # one text on every database
+    if hasattr(v, "isoformat"):
+        return v.isoformat()
+    return str(v)

@@ -1,0 +1,55 @@
+"""Issue 19 (1): the fast engine's changes, with ``full_changes``, are the reference's to the byte — notes in the
+reference's order, per-game lines, each number's text — per rule set and per variant (hypothesis); the stored
+columns of each change too. The canonical text (``formats.canonical_text``) is what editions digest."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from test_fast_equivalence import FAST, RULE_SETS, SLOW, histories
+
+from qiyuan.formats.canonical_text import change_row, change_text
+from qiyuan.rating.history import compute_history
+from qiyuan.rating.model import Result
+
+
+def _all_rated(data):
+    """Every player rated, every game played: the changes the fast engine builds from its columns."""
+    players, events, games, standings = data
+    players = [p if p.rating is not None else replace(p, rating=Decimal(1800 + 37 * i), games=25)
+               for i, p in enumerate(players)]
+    games = [g if g.result.played else replace(g, result=Result.WIN) for g in games]
+    return players, events, games, standings
+
+
+def assert_same_text(rules, players, events, games, standings):
+    reference = compute_history(rules, players, events, games, standings, engine="reference")
+    fast = compute_history(rules, players, events, games, standings, engine="fast", full_changes=True)
+    assert [change_text(c) for c in fast.changes] == [change_text(c) for c in reference.changes]
+    assert [(c.event_id, c.player_id, c.list_date, change_row(c)) for c in fast.changes] == \
+        [(c.event_id, c.player_id, c.list_date, change_row(c)) for c in reference.changes]
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@FAST
+@given(data=histories())
+def test_full_changes_are_the_references_text(name, data):
+    assert_same_text(RULE_SETS[name], *data)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@FAST
+@given(data=histories().map(_all_rated))
+def test_full_changes_of_all_rated_events_are_the_references_text(name, data):
+    assert_same_text(RULE_SETS[name], *data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@SLOW
+@given(data=histories(max_players=16, max_events=14) | histories(max_players=16, max_events=14).map(_all_rated))
+def test_full_changes_large_sweep(name, data):
+    assert_same_text(RULE_SETS[name], *data)

@@ -32,7 +32,7 @@ from typing import NamedTuple
 from qiyuan.rating import calculation as C
 from qiyuan.rating import results as R
 from qiyuan.rating.calculation import Step, given, step
-from qiyuan.rating.champion import best_on_each_board, champions, event_scores
+from qiyuan.rating.champion import best_on_each_board, board_rates, champions, event_scores, runners_up
 from qiyuan.rating.exact import mean, round_half_up, to_decimal
 from qiyuan.rating.expected import METHODS, Calculation, RatedGame, per_game
 from qiyuan.rating.model import Event, EventFormat, Game, Result, Standing
@@ -226,11 +226,12 @@ def _opponent_rating_for_rated(ev: _Event, q: str, ra: Fraction | None,
 
 @dataclass(frozen=True)
 class _Protections:
-    """Who the event's protections cover, and why (for the explanation)."""
+    """Who the event's protections cover, and why (for the explanation: with what the others scored)."""
 
     champions: frozenset[str]
-    champion_basis: str  # "rank 1 in the standings" or "highest score 5.5"
+    champion_basis: str  # "rank 1 in the standings" or "highest score 5.5 (the next best: 5, by B, C)"
     board_best: dict[str, tuple[int, Decimal, int]] | None  # national team championship with boards, else None
+    board_rates: dict[int, list[tuple[str, Decimal, int]]] | None = None  # per board: everyone's score and games
 
 
 def _protections(ev: _Event, standings: Sequence[Standing]) -> _Protections:
@@ -241,12 +242,19 @@ def _protections(ev: _Event, standings: Sequence[Standing]) -> _Protections:
         basis = "rank 1 in the standings"
     else:
         scores = event_scores(ev.games)
-        basis = f"highest score {_score_text(max(scores.values()))}" if scores else ""
-    board_best = None
+        basis = ""
+        if scores:
+            top = max(scores.values())
+            basis = f"highest score {_score_text(top)}"
+            second, who = runners_up(scores, top)
+            basis += (f" (the next best: {_score_text(second)}, by {', '.join(who)})" if second is not None
+                      else " (everyone scored the same)")
+    board_best = rates = None
     if (rules.board_rule and event.national and EventFormat(event.format) is EventFormat.TEAM
             and any(g.board is not None for g in ev.games)):
         board_best = best_on_each_board(ev.games)
-    return _Protections(champs, basis, board_best)
+        rates = board_rates(ev.games)
+    return _Protections(champs, basis, board_best, rates)
 
 
 def _score_text(w: Decimal) -> str:
@@ -267,8 +275,11 @@ def _protect(ev: _Event, p: str, calc: Calculation, games: int, prot: _Protectio
         if p in prot.board_best:
             board, w, n = prot.board_best[p]
             notes.append(R.NOTE_BOARD_PROTECTED)
+            others = [f"{q} {_score_text(qw)}/{qn}" for q, qw, qn in (prot.board_rates or {}).get(board, [])
+                      if q != p]
             return ZERO, notes, step("ΔR", ZERO, "protect", raw,
-                                     ref=f"best score rate on board {board}: {_score_text(w)}/{n}")
+                                     ref=f"best score rate on board {board}: {_score_text(w)}/{n}; the others on "
+                                         f"board {board}: {', '.join(others) if others else 'none'}")
     elif rules.champion_rule and p in prot.champions and EventFormat(event.format).value in rules.champion_formats:
         if rules.champion_max_days is not None and event.length_days > rules.champion_max_days:
             notes.append(R.NOTE_CHAMPION_RULE_LONG_EVENT)
@@ -293,8 +304,13 @@ def _k_steps(rules: RuleSet, k: int, games: int, base: int, latched: bool) -> tu
         earlier = given("games earlier", games - base, "in this period's events that ended before this one began")
         count = step("games", games, "sum", on_list, earlier)
         parts = (on_list, earlier, count)
-    why = (f"latched: a published rating reached {rules.k_latch_rating}" if latched and rules.k_latch_rating is not None
-           else f"{'fewer than' if games < rules.k_new_games else 'at least'} {rules.k_new_games} games")
+    one_k = rules.k_new == rules.k_established and (rules.k_latch_rating is None or rules.k_top == rules.k_new)
+    if one_k:  # Go 1995: K is 10 for everyone; no game count or latch decides it
+        why = f"K is {rules.k_new} for every player under {rules.name}"
+    elif latched and rules.k_latch_rating is not None:
+        why = f"latched: a published rating reached {rules.k_latch_rating}"
+    else:
+        why = f"{'fewer than' if games < rules.k_new_games else 'at least'} {rules.k_new_games} games"
     return (*parts, step("K", k, "K", count, ("latched", int(latched)), ref=why))
 
 

@@ -137,7 +137,9 @@ class RuleSet:
     # --- protections
     champion_rule: bool = True  # 冠军不降分
     champion_max_days: int | None = None  # B–S: not for events over 20 days
-    champion_formats: tuple[str, ...] = ("swiss", "round_robin", "match", "knockout")
+    champion_formats: tuple[str, ...] = ("swiss", "round_robin", "match", "knockout", "team")  # a team event
+    #   without boards keeps the champion rule (spec); editions stored before "team" was added list their formats
+    #   without it and keep their old behaviour (docs/decisions.md)
     international_min_score: Decimal | None = None  # Go: ≥ 50 % in an international event loses nothing
     board_rule: bool = True  # 全国团体赛: the best score rate on each board does not lose points (CGA Art. 6(四), Go)
     # --- the published list (名册)

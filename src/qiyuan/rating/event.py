@@ -409,7 +409,7 @@ def _rated_change(ev: _Event, p: str, method: str, k: int, rated_games: list[Rat
             notes.append(R.NOTE_NO_RATED_GAMES)
         return R.EventChange(**common, games=0, W=ZERO, We=ZERO, K=k, delta=ZERO, method=R.METHOD_NOT_RATED,
                              Ro=Decimal(ro), notes=notes), ()
-    calc = METHODS[method](ro, k, rated_games, ev.rules.cap)
+    calc = METHODS[method](ro, k, rated_games, ev.rules.cap_for(ro))
     if calc.capped:
         notes.append(R.NOTE_CAP)
     delta, more, protection = _protect(ev, p, calc, len(rated_games), prot)
@@ -462,7 +462,7 @@ def _provisional_change(ev: _Event, p: str, k: int, sides: list[Side], prot: _Pr
         notes.append(R.NOTE_NO_RATED_GAMES if not rated_games else R.NOTE_FEW_RATED_OPPONENTS)
         return R.EventChange(**common, games=0, W=ZERO, We=None, K=k, delta=ZERO, method=R.METHOD_NOT_RATED,
                              Ro=Decimal(start), notes=notes), ()
-    calc = per_game(start, k, rated_games, ev.rules.cap)
+    calc = per_game(start, k, rated_games, ev.rules.cap_for(start))
     if calc.capped:
         notes.append(R.NOTE_CAP)
     delta, more, protection = _protect(ev, p, calc, len(rated_games), prot)

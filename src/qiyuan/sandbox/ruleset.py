@@ -3,7 +3,7 @@
 The list in force is the last one published on or before the day the event
 started. When both players hold a rating on it, player1's expected score is
 the table's exact PD(D), D = his rating − his opponent's (both integers),
-clamped to ± the rule set's ``cap`` when it has one — the per-game We of the
+clamped to ± the favourite's cap when the rule set has one (``cap``, ``cap_bands``) — the per-game We of the
 texts (逐局). A player who holds no rating on it is predicted from the rule
 set's prior for him (``prior``: his starting rating, else the entry rating
 for his gender, ``starts.start_ratings``); such a game is not *covered* (the
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from qiyuan.rating.fast.arrays import caps
 from qiyuan.rating.tables import PD_HUNDREDTHS, PD_TOP_D
 from qiyuan.sandbox.games import GameSet
 from qiyuan.sandbox.lists import ListTimeline
@@ -45,8 +46,8 @@ def predict_rule_set(games: GameSet, lists: ListTimeline, prior: np.ndarray) -> 
         ra = np.where(held_a, lists.rating[k, a], prior[a])
         rb = np.where(held_b, lists.rating[k, b], prior[b])
     d = ra - rb
-    cap = lists.rules.cap
-    if cap is not None:
+    if lists.rules.has_cap():  # the favourite's cap (by his rating band, cap_bands)
+        cap = caps(lists.rules, np.maximum(ra, rb))
         d = np.clip(d, -cap, cap)
     hundredths = table_hundredths(d)
     return Prediction(lists.rules.name, hundredths / 100.0, held_a & held_b, hundredths)

@@ -353,6 +353,42 @@ def compare_rules(
     _sandbox_write(console, [(csv_out, "--csv", "table", lambda path: write_comparison_csv(path, result))])
 
 
+@rules_app.command("audit")
+def audit_rules(
+    rules: Annotated[str, typer.Argument(help="A rule set name or TOML variant file.")],
+    players: _PLAYERS,
+    events: _EVENTS,
+    games: _GAMES,
+    standings: _STANDINGS = None,
+    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the table as CSV here.")] = None,
+) -> None:
+    """The incentives a rule set gives on a history: cap farming, sitting out, withdrawing after a loss,
+    the champion and board protections, each with the best gain per game it yields."""
+    from qiyuan.formats.sandbox_files import write_audit_csv
+    from qiyuan.sandbox.audit import audit
+
+    problems: list[Problem] = []
+    found = _sandbox_rules([rules], problems, "RULES")
+    _sandbox_out(csv_out, "--csv", problems)
+    data = _sandbox_history(players, events, games, standings, problems)
+    try:
+        with _Bars() as bars:
+            result = audit(found[0], data.players, data.events, data.games, data.standings, progress=bars)
+    except InputError as exc:
+        _sandbox_fail(list(exc.problems))
+    console = _sandbox_console()
+    table = Table("strategy", "found", "best gain/game", "mean gain/game", "cases", "best case", box=None,
+                  title=f"incentive audit of {result.rules}: rating points a strategy gains per game that the "
+                        "play does not earn (附表2 without a cap as the truth)")
+    for s in result.strategies:
+        table.add_row(s.name, "yes" if s.found else "no", _f1(s.best_per_game, 3), _f1(s.mean_per_game, 3),
+                      str(s.cases), s.example)
+    console.print(table)
+    for s in result.strategies:
+        console.print(f"{s.name}: {s.how}", markup=False)
+    _sandbox_write(console, [(csv_out, "--csv", "table", lambda path: write_audit_csv(path, result))])
+
+
 def register_rules(app: typer.Typer) -> None:
     """Add the ``rules`` command group to the qiyuan app."""
     app.add_typer(rules_app, name="rules")

@@ -24,6 +24,7 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from qiyuan.sandbox.audit import Audit
 from qiyuan.sandbox.compare import Comparison
 from qiyuan.sandbox.drift import ListMeasures
 from qiyuan.sandbox.metrics import Calibration, Score
@@ -100,6 +101,16 @@ def write_list_measures_csv(path: Path, measures: Sequence[ListMeasures]) -> Non
         rows.append((m.system, "first_rating", m.cohort_date.isoformat(), e.players, _number(e.played_median, 1),
                      _number(e.played_mean, 2), e.never, ""))
     data = _csv_bytes(LIST_MEASURE_COLUMNS, rows)
+    _write_atomically(path, lambda f: f.write(data))
+
+
+AUDIT_COLUMNS = ("rules", "strategy", "found", "best_per_game", "mean_per_game", "cases", "best_case", "how")
+
+
+def write_audit_csv(path: Path, audit: Audit) -> None:
+    rows = [(audit.rules, s.name, "yes" if s.found else "no", _number(s.best_per_game, 4), _number(s.mean_per_game, 4),
+             s.cases, s.example, s.how) for s in audit.strategies]
+    data = _csv_bytes(AUDIT_COLUMNS, rows)
     _write_atomically(path, lambda f: f.write(data))
 
 

@@ -22,6 +22,7 @@ from qiyuan.rating.calendar import previous_publication_date
 from qiyuan.rating.columnar import NONE, GameColumns
 from qiyuan.rating.history import compute_history
 from qiyuan.rating.model import Event, Game, Player, Standing
+from qiyuan.rating.result import History
 from qiyuan.rating.rules import RuleSet
 from qiyuan.rating.state import initial_states
 from qiyuan.sandbox.prediction import Progress
@@ -60,6 +61,12 @@ def published_lists(rules: RuleSet, players: Sequence[Player], events: Sequence[
     except ValueError as exc:
         raise InputError([problem("rule set {rules}: {reason}", file="--rules", rules=rules.name,
                                   reason=str(exc))]) from None
+    return lists_of_history(rules, players, events, history)
+
+
+def lists_of_history(rules: RuleSet, players: Sequence[Player], events: Sequence[Event], history: History
+                     ) -> ListTimeline:
+    """The published lists of a history the engine has computed (with its starting list)."""
     player_ids = tuple(history.player_ids)
     dates, rows, marks, counts = [], [], [], []
     if history.list_dates:

@@ -7,7 +7,9 @@ point with the lowest mean log loss over the burn-in games is kept (the
 first such point in grid order on a tie). The grid (Coulom, *Whole-History
 Rating*, 2008, tunes the same parameters on earlier games):
 
-* Elo: K × scale (``ELO_K`` × ``ELO_SCALE``);
+* Elo: the scale × K per point of scale (``ELO_SCALE`` × ``ELO_K_PER_SCALE``:
+  K/scale is the step in logistic units, the scale how far apart the
+  rule set's starts put the players);
 * Glicko-2: τ × a newcomer's RD (``GLICKO_TAU`` × ``GLICKO_RD``);
 * WHR: w² (``WHR_W2``, Elo² per day).
 
@@ -36,11 +38,11 @@ from qiyuan.sandbox.metrics import game_log_loss
 from qiyuan.sandbox.prediction import Progress
 from qiyuan.sandbox.whr import WhrSettings, predict_whr
 
-ELO_K = (8.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0, 192.0)
-ELO_SCALE = (300.0, 400.0, 600.0, 800.0, 1200.0, 1600.0, 2400.0)
-GLICKO_TAU = (0.1, 0.2, 0.5, 0.8, 1.2)
+ELO_SCALE = (400.0, 800.0, 1600.0, 3200.0, 6400.0)
+ELO_K_PER_SCALE = (0.03, 0.05, 0.08, 0.12, 0.18, 0.27)  # K = this × scale (the textbook 32/400 is 0.08)
+GLICKO_TAU = (0.05, 0.1, 0.2, 0.5, 0.8, 1.2)
 GLICKO_RD = (100.0, 150.0, 200.0, 250.0, 350.0, 500.0)
-WHR_W2 = (0.05, 0.25, 1.0, 4.0, 12.9, 40.0, 120.0, 400.0)
+WHR_W2 = (0.01, 0.05, 0.25, 1.0, 4.0, 12.9, 40.0, 120.0, 400.0)
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def tune(games: GameSet, players: Sequence[Player], rules: RuleSet, whr: WhrSett
         return Tuned(Choice("elo", {"K": elo.K, "scale": elo.SCALE}, {}, nan),
                      Choice("glicko2", {"tau": glicko2.TAU, "rd_new": glicko2.RD_NEW}, {}, nan),
                      Choice("whr", {"w2": whr.w2}, {}, nan), 0, False)
-    total = len(ELO_K) * len(ELO_SCALE) + len(GLICKO_TAU) * len(GLICKO_RD) + len(WHR_W2)
+    total = len(ELO_K_PER_SCALE) * len(ELO_SCALE) + len(GLICKO_TAU) * len(GLICKO_RD) + len(WHR_W2)
     done = 0
 
     def tick() -> None:
@@ -114,13 +116,14 @@ def tune(games: GameSet, players: Sequence[Player], rules: RuleSet, whr: WhrSett
             progress("tuning on the burn-in", done, total)
 
     best = (np.inf, None)
-    for k in ELO_K:
-        for scale in ELO_SCALE:
+    for scale in ELO_SCALE:
+        for rate in ELO_K_PER_SCALE:
+            k = rate * scale
             loss = _loss(gs, mask, predict_elo(gs, players, rules, k=k, scale=scale).expected)
             if loss < best[0] - 1e-12:
                 best = (loss, {"K": k, "scale": scale})
             tick()
-    elo_choice = Choice("elo", best[1], {"K": ELO_K, "scale": ELO_SCALE}, best[0])
+    elo_choice = Choice("elo", best[1], {"scale": ELO_SCALE, "K/scale": ELO_K_PER_SCALE}, best[0])
     best = (np.inf, None)
     for tau in GLICKO_TAU:
         for rd in GLICKO_RD:

@@ -316,16 +316,38 @@ def compare_rules(
     standings: _STANDINGS = None,
     top: Annotated[int, typer.Option("--top", help="How many of the players who move most to list.")] = 10,
     csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the per-date table as CSV here.")] = None,
+    report: Annotated[Optional[Path], typer.Option(
+        "--report", help="Write the impact pack (HTML): B retroactively and from --from side by side, per player, "
+                         "the distributions, who crosses a grade or --threshold.")] = None,
+    from_date: Annotated[Optional[str], typer.Option(
+        "--from", help="For --report: B applies from this list date (a publication date of both), YYYY-MM-DD "
+                       "(default: 1 January of the history's middle year).")] = None,
+    on: Annotated[Optional[str], typer.Option(
+        "--on", help="For --report: the list shown per player, YYYY-MM-DD (default: two years after --from).")] = None,
+    thresholds: Annotated[Optional[list[int]], typer.Option(
+        "--threshold", help="For --report: an eligibility rating threshold (repeatable); grades are always shown.")]
+        = None,
 ) -> None:
-    """Two rule sets' published lists of one history, list date by list date, and who moves most."""
-    from qiyuan.formats.sandbox_files import write_comparison_csv
+    """Two rule sets' published lists of one history, list date by list date, and who moves most; with
+    --report, the impact pack of adopting B."""
+    from qiyuan.formats.sandbox_files import write_comparison_csv, write_impact_html
     from qiyuan.sandbox.compare import compare
+    from qiyuan.sandbox.impact import impact
 
     problems: list[Problem] = []
     rule_a = _sandbox_rules([a], problems, "A")
     rule_b = _sandbox_rules([b], problems, "B")
     if top < 1:
         problems.append(Problem("", None, "--top", f"must be at least 1, not {top}"))
+    days: dict[str, Optional[date]] = {}
+    for option, text in (("--from", from_date), ("--on", on)):
+        days[option] = None
+        if text is not None:
+            try:
+                days[option] = date.fromisoformat(text.strip())
+            except ValueError:
+                problems.append(Problem("", None, option, f"expected a date YYYY-MM-DD, got {text!r}"))
+    _sandbox_out(report, "--report", problems)
     _sandbox_out(csv_out, "--csv", problems)
     data = _sandbox_history(players, events, games, standings, problems)
     try:
@@ -350,7 +372,17 @@ def compare_rules(
         movers.add_row(m.player_id, names.get(m.player_id, ""), m.date.isoformat(), str(m.rating_a),
                        str(m.rating_b), f"{m.diff:+d}")
     console.print(movers)
-    _sandbox_write(console, [(csv_out, "--csv", "table", lambda path: write_comparison_csv(path, result))])
+    pack = None
+    if report is not None:
+        try:
+            pack = impact(rule_a[0], rule_b[0], data.players, data.events, data.games, data.standings,
+                          from_date=days["--from"], on=days["--on"], thresholds=thresholds or ())
+        except InputError as exc:
+            _sandbox_fail(list(exc.problems))
+    _sandbox_write(console, [
+        (csv_out, "--csv", "table", lambda path: write_comparison_csv(path, result)),
+        (report, "--report", "impact pack", lambda path: write_impact_html(path, pack, names)),
+    ])
 
 
 @rules_app.command("audit")

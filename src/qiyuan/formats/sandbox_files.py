@@ -27,6 +27,7 @@ from pathlib import Path
 from qiyuan.sandbox.audit import Audit
 from qiyuan.sandbox.compare import Comparison
 from qiyuan.sandbox.drift import ListMeasures
+from qiyuan.sandbox.impact import Impact
 from qiyuan.sandbox.metrics import Calibration, Score
 
 SCORE_COLUMNS = ("system", "log_loss", "brier", "prediction_rate", "games", "coverage", "se_vs_best")
@@ -202,4 +203,69 @@ def write_list_measures_png(path: Path, measures: Sequence[ListMeasures]) -> Non
         ax.grid(True, color="0.9", axis="y")
     fig.tight_layout()
     data = _png(fig)
+    _write_atomically(path, lambda f: f.write(data))
+
+
+def _cell(x: object) -> str:
+    from html import escape
+
+    if x is None:
+        return "–"
+    if isinstance(x, float):
+        return "" if math.isnan(x) else f"{x:.1f}"
+    return escape(str(x))
+
+
+def impact_html(impact: Impact, names: Mapping[str, str]) -> str:
+    """The impact pack as one self-contained HTML page (Chinese with English), for an officer to circulate."""
+    from html import escape
+
+    views = list(impact.distributions)
+    head = "".join(f"<th>{escape(v)}</th>" for v in views)
+
+    def dist_rows(dists) -> str:
+        return "".join(
+            f"<td>{d.count}</td><td>{_cell(d.mean)}</td><td>{_cell(d.sd)}</td>"
+            f"<td>{_cell(d.quartiles[0])} / {_cell(d.quartiles[1])} / {_cell(d.quartiles[2])}</td>"
+            for d in dists.values())
+
+    sub = "<th>人数 n</th><th>均值 mean</th><th>标准差 sd</th><th>四分位 quartiles</th>" * len(views)
+    series = "".join(f"<tr><td>{day.isoformat()}</td>{dist_rows(d)}</tr>" for day, d in impact.series)
+    players = []
+    for p in sorted(impact.players, key=lambda r: (-(r.a or 0), r.player_id)):
+        diff = [None if p.a is None or x is None else x - p.a for x in (p.retro, p.forward)]
+        players.append(f"<tr><td>{escape(p.player_id)}</td><td>{escape(names.get(p.player_id, ''))}</td>"
+                       f"<td>{_cell(p.a)}</td><td>{_cell(p.retro)}</td><td>{_cell(diff[0] if diff[0] is None else f'{diff[0]:+d}')}</td>"
+                       f"<td>{_cell(p.forward)}</td><td>{_cell(diff[1] if diff[1] is None else f'{diff[1]:+d}')}</td></tr>")
+    crossings = "".join(
+        f"<tr><td>{c.threshold}</td><td>{escape(c.label)}</td><td>{escape(c.variant)}</td>"
+        f"<td>{escape(', '.join(f'{q} {names.get(q, chr(32))}'.strip() for q in c.up))}</td>"
+        f"<td>{escape(', '.join(f'{q} {names.get(q, chr(32))}'.strip() for q in c.down))}</td></tr>"
+        for c in impact.crossings) or "<tr><td colspan=5>无 none</td></tr>"
+    return f"""<!doctype html>
+<html lang="zh-Hans"><head><meta charset="utf-8">
+<title>规则变更影响报告 Impact of a rule change: {escape(impact.b)}</title>
+<style>body{{font-family:sans-serif;margin:2em;max-width:80em}}table{{border-collapse:collapse;margin:1em 0}}
+td,th{{border:1px solid #bbb;padding:.2em .5em;text-align:right}}td:nth-child(2){{text-align:left}}
+caption{{text-align:left;font-weight:bold}}</style></head><body>
+<h1>规则变更影响报告 / Impact of a rule change</h1>
+<p>现行规则 A (rules in force): <b>{escape(impact.a)}</b>；拟议规则 B (proposed): <b>{escape(impact.b)}</b>。
+B 追溯适用于全部历史 (retroactively), 与自 {impact.from_date.isoformat()} 起适用 (from that list on, A before it) 并列。
+Detailed list: {impact.on.isoformat()}.</p>
+<table><caption>分布 Distribution on {impact.on.isoformat()}</caption>
+<tr><th></th>{head}</tr><tr><th></th>{"".join(f"<th>人数 n · 均值 mean · 标准差 sd · 四分位 quartiles</th>" for _ in views)}</tr>
+<tr><td>{impact.on.isoformat()}</td>{"".join(f"<td>{d.count} · {_cell(d.mean)} · {_cell(d.sd)} · {_cell(d.quartiles[0])}/{_cell(d.quartiles[1])}/{_cell(d.quartiles[2])}</td>" for d in impact.distributions.values())}</tr></table>
+<table><caption>各名册日期 Every list from {impact.from_date.isoformat()}</caption>
+<tr><th rowspan=2>名册 list</th>{"".join(f"<th colspan=4>{escape(v)}</th>" for v in views)}</tr><tr>{sub}</tr>{series}</table>
+<table><caption>跨越段级位或资格线 Who crosses a grade or eligibility threshold (A → B)</caption>
+<tr><th>分数线 threshold</th><th>段级位 grade</th><th>B</th><th>升 up</th><th>降 down</th></tr>{crossings}</table>
+<table><caption>棋手 Players on {impact.on.isoformat()} (– : not published)</caption>
+<tr><th>编号 id</th><th>姓名 name</th><th>A</th><th>B 追溯 retro</th><th>B−A</th><th>B 自 {impact.from_date.isoformat()}</th><th>B−A</th></tr>
+{"".join(players)}</table>
+</body></html>
+"""
+
+
+def write_impact_html(path: Path, impact: Impact, names: Mapping[str, str]) -> None:
+    data = impact_html(impact, names).encode("utf-8")
     _write_atomically(path, lambda f: f.write(data))

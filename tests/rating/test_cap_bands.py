@@ -50,3 +50,20 @@ def test_cap_bands_round_trip_and_bad_values():
 def test_an_old_stored_settings_dict_without_cap_bands_means_no_band():
     stored = {k: v for k, v in rules_as_dict(replace(CGA, cap=400)).items() if k != "cap_bands"}
     assert with_settings(CGA, stored).cap_bands == ()
+
+
+FAR_BELOW = with_settings(CGA, {"name": "far-below", "far_below_not_rated": [2600, 500]})
+
+
+def test_cga_6_far_below_not_rated_leaves_out_a_strong_players_games_against_much_weaker_ones():
+    """far_below_not_rated = [2600, 500]: T (2700) is not rated on his games against the 1800s (900 below),
+    which stay rated for them; S (2500) is below the rating and keeps his."""
+    players, events, games = farming()
+    h = rate(FAR_BELOW, players, events, games)
+    t = change(h, "T", "E")
+    assert t.games == 0 and t.delta == 0 and "far_below_not_rated" in t.notes
+    assert change(h, "S", "E").games == 3 and change(h, "W0", "E").games == 1
+    assert with_settings(CGA, rules_as_dict(FAR_BELOW)) == FAR_BELOW
+    for bad in ([2600], [2600, -1], "x", [True, 3]):
+        with pytest.raises(RulesError, match="far_below_not_rated"):
+            with_settings(CGA, {"far_below_not_rated": bad})

@@ -44,6 +44,8 @@ def test_audit_cap_farming_is_found_only_where_a_cap_cuts_the_table():
     assert farm.found and farm.best_per_game == pytest.approx(10 * (pd_hundredths(500) - pd_hundredths(400)) / 100)
     assert "D 500, counted 400" in farm.example
     assert strategies(FIDE_2025, players, events, games)["cap farming"].best_per_game == 0
+    floor = with_settings(CAP400, {"far_below_not_rated": [1990, 400]})  # no rated game 400+ below for A
+    assert strategies(floor, players, events, games)["cap farming"].best_per_game == 0
 
 
 def test_audit_withdrawing_after_a_loss_counts_the_later_games():

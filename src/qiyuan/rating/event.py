@@ -200,6 +200,9 @@ class _Event:
             skipped = ""
             if not is_counted:
                 skipped = C.SKIP_ZERO_SCORE if (p in self.ignored or q in self.ignored) else C.SKIP_UNRATED_OPPONENT
+                if (skipped == C.SKIP_UNRATED_OPPONENT and self.rated(p) and self.rated(q)
+                        and self.rules.too_far_below(self.ro[p], self.ro[q])):
+                    skipped = C.SKIP_FAR_BELOW
             out.append(C.ShownGame(g.round, q, shown, w, rating, sources.get(q, C.RATING_NONE) if rating is not None
                                    else C.RATING_NONE, is_counted, skipped, g.board))
         return tuple(out)
@@ -362,10 +365,15 @@ def rate_event(rules: RuleSet, event: Event, games: Sequence[Game], states: Mapp
         if ev.rated(p):
             method = rules.we_method(event.format)
             opp_rating = {s.opponent_id: _opponent_rating_for_rated(ev, s.opponent_id, ra, ru) for s in sides}
+            far = {q for q, r in opp_rating.items()
+                   if r is not None and ev.rated(q) and rules.too_far_below(ev.ro[p], r)}
+            opp_rating = {q: None if q in far else r for q, r in opp_rating.items()}  # far_below_not_rated
             rated_games = [RatedGame(s.round, s.opponent_id, opp_rating[s.opponent_id], s.W)
                            for s in sides if opp_rating[s.opponent_id] is not None]
-            if len(rated_games) < len(sides):
+            if any(opp_rating[s.opponent_id] is None and s.opponent_id not in far for s in sides):
                 notes.append(R.NOTE_UNRATED_OPPONENTS)
+            if far:
+                notes.append(R.NOTE_FAR_BELOW)
             change, steps = _rated_change(ev, p, method, k, rated_games, prot, notes, common)
             if wanted:
                 sources = {q: C.RATING_PUBLISHED if ev.rated(q) else _RATING_SOURCE.get(rules.rr_unrated_opponent, "")

@@ -110,6 +110,9 @@ class RuleSet:
     cap: int | None = None  # rating-difference cap (FIDE 350 until 2009, then 400)
     cap_bands: tuple[tuple[int, int | None], ...] = ()  # (from rating, cap or None): a player rated at least
     #   ``from`` uses that cap instead (the highest band he reaches); FIDE from October 2025: ((2650, None),)
+    far_below_not_rated: tuple[int, int] | None = None  # (rating, difference): a player rated at least ``rating``
+    #   is not rated on a game against a rated opponent more than ``difference`` below him (a minimum opponent
+    #   rating, his rating − difference, for the players above a rating); None: no such rule
     rr_unrated_opponent: str = RR_UNRATED_EVENT_RU
     # --- newcomers (无等级分棋手)
     newcomer_method: str = NEWCOMER_PERFORMANCE
@@ -172,6 +175,12 @@ class RuleSet:
             if rating >= lo:
                 cap = band_cap
         return cap
+
+    def too_far_below(self, rating: int, opponent: int) -> bool:
+        """``far_below_not_rated``: the game of a player rated ``rating`` against ``opponent`` is not rated
+        for him."""
+        rule = self.far_below_not_rated
+        return rule is not None and rating >= rule[0] and rating - opponent > rule[1]
 
     def has_cap(self) -> bool:
         return self.cap is not None or any(c is not None for _, c in self.cap_bands)
@@ -337,6 +346,14 @@ def _check_setting(key: str, value: Any) -> Any:
         return value
     if key == "cap_bands":
         return _check_cap_bands(value)
+    if key == "far_below_not_rated":
+        if value is None or (isinstance(value, str) and value.lower() in _NONE_WORDS):
+            return None
+        if (not isinstance(value, (list, tuple)) or len(value) != 2
+                or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value)):
+            raise RulesError(f"setting '{key}': expected [rating, difference] (whole numbers ≥ 0) or \"none\", "
+                             f"got {value!r}")
+        return (value[0], value[1])
     if key in _OPTIONAL_INT:
         if value is None or (isinstance(value, str) and value.lower() in _NONE_WORDS):
             return None
@@ -403,6 +420,8 @@ SETTING_HELP: dict[str, str] = {
     "we_knockout": "We method in knock-out events",
     "we_round_robin": "We method in round robins",
     "cap": "rating-difference cap (none / 350 / 400)",
+    "far_below_not_rated": "[rating, difference]: a player rated at least rating is not rated on games against an "
+                           "opponent more than difference below him (none: no such rule)",
     "cap_bands": "a cap by rating band: [[from rating, cap or none], …] — a player rated at least the band's rating "
                  "uses its cap instead of cap",
     "rr_unrated_opponent": "rating of an unrated round-robin opponent for rated players "
@@ -513,6 +532,8 @@ def rules_as_dict(rules: RuleSet) -> dict[str, Any]:
         value = getattr(rules, f.name)
         if f.name == "cap_bands":
             value = [[lo, "none" if cap is None else cap] for lo, cap in value]
+        elif f.name == "far_below_not_rated" and value is not None:
+            value = list(value)
         elif isinstance(value, tuple):
             value = list(value)
         elif isinstance(value, Decimal):

@@ -11,8 +11,8 @@ strategy gains only where a rule departs from that table.
 
 * **cap farming** (the FIDE 400-point exploit before October 2025): playing
   only much weaker opponents. For every player on every list and the weakest
-  opponent published beside him, the gain per game is
-  K × (PD(D) − PD(min(D, his cap))) — zero without a cap (附表2 itself stops
+  opponent published beside him (that he is still rated against:
+  ``far_below_not_rated``), the gain per game is K × (PD(D) − PD(min(D, his cap))) — zero without a cap (附表2 itself stops
   at 735: 1.00), positive wherever a cap (``cap``, ``cap_bands``) is below
   the real difference. K is the player's K on that list (his games, the latch).
 * **sitting out** (keeping a status): a player whose rating rose by at least
@@ -98,6 +98,9 @@ def cap_farming(rules: RuleSet, lists: ListTimeline) -> Strategy:
             continue
         r = lists.rating[j, on]
         d = r - r.min()  # against the weakest player published beside him
+        if rules.far_below_not_rated is not None:  # …whom he is still rated against
+            lo, gap = rules.far_below_not_rated
+            d = np.where(r >= lo, np.minimum(d, gap), d)
         cap = caps(rules, r) if rules.has_cap() else np.full(r.shape, 10**9)
         gain = k[j, on] * (_pd(d) - _pd(np.minimum(d, cap)))
         gains.append(gain)

@@ -25,6 +25,9 @@ def rated_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], rating: n
     rules = prep.rules
     P = prep.P
     rr = rows.me_rated & ((rows.opp_rated & ~rows.s_interacting) | counts_for_rated)
+    if rules.far_below_not_rated is not None:  # a strong player's games against much weaker rated ones
+        lo, gap = rules.far_below_not_rated
+        rr &= ~(rows.opp_rated & (rows.R_me >= lo) & (rows.R_me - rows.R_opp > gap))
     grp = Groups(rows.s_row[rr], rows.n)
     n_r = grp.count()
     w_r = grp.sum(rows.s_w[rr])

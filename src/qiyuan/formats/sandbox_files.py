@@ -158,7 +158,8 @@ def write_calibration_png(path: Path, calibration: Mapping[str, Calibration], ti
         ax.plot(x, [b.observed for b in bins], color="tab:blue", linewidth=1, label="observed")
         ax.scatter(x, [b.observed for b in bins], s=[10 + 400 * b.count / max(total, 1) for b in bins],
                    color="tab:blue", zorder=3)
-        ax.set_ylim(0.45, 1.0)
+        low = min([0.45, *(b.observed for b in bins if b.observed == b.observed)])
+        ax.set_ylim(max(0.0, low - 0.05), 1.0)
         slope = calibration[system].slope.slope
         ax.set_title(f"{system} ({total:,} games)" + ("" if slope != slope else f", slope {slope:.2f}"), fontsize=10)
         ax.set_xlabel("favourite's rating gap (Elo-equivalent)", fontsize=8)

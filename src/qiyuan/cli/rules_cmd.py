@@ -48,9 +48,12 @@ def show_rules(
             typer.echo(f"{key} = {_toml_value(value)}")
         return
     table = Table("setting", "value", "meaning", title=f"{rules.name} — {rules.title}", box=None)
+    from rich.markup import escape
+
     for key, value in settings.items():
-        table.add_row(key, ", ".join(map(str, value)) if isinstance(value, list) else str(value),
-                      SETTING_HELP.get(key, ""))
+        shown = _toml_value(value) if isinstance(value, list) and any(isinstance(v, list) for v in value) else (
+            ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+        table.add_row(key, escape(shown), escape(SETTING_HELP.get(key, "")))
     Console().print(table)
 
 

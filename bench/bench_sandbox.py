@@ -10,7 +10,9 @@ written as history CSV files by bench/real_history.py) and on the synthetic
    and ≤ 120 s (synthetic);
 2. the baseline beside it: the `qiyuan rate --rules cga-gomoku-2011` process on
    the same files (one rule set's history, written);
-3. where the time goes (in process): reading, each rule set, each baseline.
+3. where the time goes (in process): reading, each rule set, the burn-in tuning, each baseline.
+
+The real history is predicted from 2012-01-01 (the burn-in before it tunes the baselines).
 
     python bench/bench_sandbox.py [--data bench/out/federation] [--no-synthetic] [--no-breakdown]
 """
@@ -23,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import date
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -60,8 +63,8 @@ def _timed(args: list[str]) -> tuple[float, float, str]:
     return wall, cpu, done.stdout
 
 
-def measure(label: str, files: dict[str, Path], target: float, breakdown: bool) -> bool:
-    rule_args = [a for name in RULES for a in ("--rules", name)]
+def measure(label: str, files: dict[str, Path], target: float, breakdown: bool, from_date: str | None = None) -> bool:
+    rule_args = [a for name in RULES for a in ("--rules", name)] + (["--from", from_date] if from_date else [])
     wall, cpu, out = _timed([*_command(), "rules", "evaluate", *rule_args, *_history_args(files)])
     print(f"{label}:")
     print("   " + "\n   ".join(line for line in out.splitlines() if line.strip()))
@@ -82,7 +85,7 @@ def measure(label: str, files: dict[str, Path], target: float, breakdown: bool) 
 
         t0 = time.perf_counter()
         evaluate([load_rules(r) for r in RULES], data.players, data.events, data.games, data.standings,
-                 progress=progress)
+                 from_date=date.fromisoformat(from_date) if from_date else None, progress=progress)
         end = time.perf_counter()
         stages = sorted(began.items(), key=lambda kv: kv[1])
         for (stage, at), nxt in zip(stages, [*(t for _, t in stages[1:]), end]):
@@ -104,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     if TSV.exists():
         with tempfile.TemporaryDirectory() as tmp:
             files = write_real_history(Path(tmp) / "real")
-            ok &= measure("real history (59 events 2009–2019, 4,644 games)", files, 10, not args.no_breakdown)
+            ok &= measure("real history (59 events 2009–2019, 4,644 games), from 2012-01-01 (issue 25's protocol)",
+                          files, 10, not args.no_breakdown, "2012-01-01")
     else:
         print(f"real history: {TSV} is not here; skipped")
     if not args.no_synthetic:

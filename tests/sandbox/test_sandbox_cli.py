@@ -68,11 +68,20 @@ def test_evaluate_prints_one_row_per_system_and_writes_the_csv_and_charts(files,
     assert "6 games of 2 events ending on or after 2012-01-01" in result.stdout  # the E3 forfeit is not predicted
     with out.open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
-    assert list(rows[0]) == ["system", "log_loss", "brier", "games", "coverage", "se_vs_best"]
+    assert list(rows[0]) == ["system", "log_loss", "brier", "prediction_rate", "games", "coverage", "se_vs_best"]
     assert [r["system"] for r in rows] == SYSTEMS
     assert {r["games"] for r in rows} == {"6"}  # the same games for every row
     assert min(rows, key=lambda r: float(r["log_loss"]))["se_vs_best"] == "0.000000"
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with (tmp_path / "table-both-rated.csv").open(encoding="utf-8", newline="") as fh:
+        both = list(csv.DictReader(fh))
+    assert list(both[0]) == list(rows[0]) and [r["system"] for r in both] == SYSTEMS  # a second table, same columns
+    assert len({r["games"] for r in both}) == 1 and int(both[0]["games"]) <= 6
+    assert (tmp_path / "table-calibration.csv").read_text(encoding="utf-8").startswith("system,gap_from,gap_to,")
+    assert "drift" in (tmp_path / "table-lists.csv").read_text(encoding="utf-8")
+    assert "Forward protocol" in result.stdout and "elo: K = " in result.stdout  # the tuned values, printed
+    assert "calibration by the favourite's rating gap" in result.stdout and "drift of the cohort" in result.stdout
+    for chart in (png, tmp_path / "calibration-lists.png"):
+        assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_evaluate_defaults_to_two_years_after_the_first_event(files):

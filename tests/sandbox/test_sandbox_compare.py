@@ -22,7 +22,8 @@ IDS = ("P1", "P2", "P3", "P4")
 def timeline(name: str, dates: list[date], ratings: list[list[int | None]]) -> ListTimeline:
     rating = np.array([[r or 0 for r in row] for row in ratings], np.int64)
     published = np.array([[r is not None for r in row] for row in ratings], bool)
-    return ListTimeline(dataclasses.replace(CGA, name=name), IDS, tuple(dates), rating, published)
+    return ListTimeline(dataclasses.replace(CGA, name=name), IDS, tuple(dates), rating, published,
+                        np.zeros_like(rating))
 
 
 def test_each_list_date_by_hand():

@@ -14,7 +14,8 @@ from sandbox_builders import event, game, player
 
 from qiyuan.rating.rules import BUILTIN_RULES
 from qiyuan.sandbox.games import game_set
-from qiyuan.sandbox.glicko2 import PERIOD_DAYS, RD_HELD, SCALE, VOLATILITY, g, predict_glicko2, rate_period
+from qiyuan.sandbox.glicko2 import (PERIOD_DAYS, RD_HELD, RD_NEW, SCALE, VOLATILITY, g, predict_glicko2,
+                                     rate_period)
 
 CGA = BUILTIN_RULES["cga-gomoku-2011"]
 
@@ -108,8 +109,10 @@ def test_the_baseline_predicts_from_the_start_and_learns_each_event_as_a_period(
     b = update_rating(300 / SCALE, phi0, VOLATILITY, [(500 / SCALE, phi0, 0.0)])
     second = 1 / (1 + math.exp(-float(g(np.array(math.hypot(a.phi, b.phi)))) * (a.mu - b.mu)))
     assert p.expected[1] == pytest.approx(second, rel=1e-6) and p.covered[1]
-    # C is a newcomer (no rating, no game yet): no prediction.
-    assert p.expected[2] == 0.5 and not p.covered[2]
+    # C is a newcomer (no rating, no game yet): predicted from his prior, CGA's entry 1800 and RD 350; not covered.
+    phi_c = RD_NEW / SCALE
+    third = 1 / (1 + math.exp(-float(g(np.array(math.hypot(a.phi, phi_c)))) * (a.mu - 300 / SCALE)))
+    assert p.expected[2] == pytest.approx(third, rel=1e-6) and not p.covered[2]
 
 
 def test_the_rating_deviation_grows_by_sigma_squared_per_idle_month():

@@ -1,4 +1,5 @@
-"""The scores, checked by hand on a three-game history: log loss, Brier, coverage, paired SE, calibration."""
+"""The scores, checked by hand on a three-game history: log loss, Brier, prediction rate, coverage, paired SE,
+calibration by rating gap and its slope."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from sandbox_builders import event, game, player
 
 from qiyuan.sandbox.games import game_set
-from qiyuan.sandbox.metrics import FLOOR, calibration, game_log_loss, scores
+from qiyuan.sandbox.metrics import FLOOR, both_rated, calibration, calibration_slope, game_log_loss, scores
 from qiyuan.sandbox.prediction import Prediction
 
 PLAYERS = [player("A", 2000), player("B", 1800), player("C", 1900)]
@@ -75,15 +76,44 @@ def test_a_certain_wrong_prediction_costs_the_floor_not_infinity():
     assert row.brier == pytest.approx((0 + 0 + 1) / 3)
 
 
-def test_calibration_bins_both_sides_of_the_covered_games():
-    bins = calibration(GS, ONE)
-    filled = {(b.lo, b.hi): (b.count, b.predicted, b.observed) for b in bins if b.count}
-    # Covered: A–B at 0.75 (A won) and B–C at 0.5 (draw); each from both sides.
-    assert sorted(filled.values()) == [(1, 0.25, 0.0), (1, 0.75, 1.0), (2, 0.5, 0.5)]
-    assert [i for i, b in enumerate(bins) if b.count] == [2, 5, 7] and len(bins) == 10
+def test_prediction_rate_counts_the_favourite_winning_with_draws_and_even_predictions_half():
+    """Coulom's prediction rate: ONE predicts A (0.75, won), an even game (0.5, drawn), A again (0.2 for
+    C, who lost): 1 + ½ + 1; TWO: 1 (0.6, won), ½ (a draw), ½ (an even prediction)."""
+    one, two = scores(GS, [ONE, TWO])
+    assert one.prediction_rate == pytest.approx(2.5 / 3) and two.prediction_rate == pytest.approx(2 / 3)
 
 
-def test_calibration_of_a_system_that_never_has_ratings_uses_every_game():
+def test_the_both_rated_subset_is_the_games_every_rating_keeping_system_covered():
+    constant = prediction("constant", [0.5, 0.5, 0.5], [False, False, False])  # keeps no ratings: ignored
+    mask = both_rated(GS, [ONE, TWO, constant])
+    assert mask.tolist() == [False, True, False, False]
+    rows = scores(GS, [ONE, TWO, constant], mask)
+    assert {r.games for r in rows} == {1} and rows[0].log_loss == pytest.approx(-math.log(0.75))
+
+
+def test_calibration_by_the_favourites_rating_gap():
+    """Each game from the favourite's side: 0.75 (won) is G = 400·log10 3 ≈ 191, 0.2 for C is 0.8 for A
+    (won), G = 400·log10 4 ≈ 241 — both in the 175–250 bin; the even draw in 0–25."""
+    bins = calibration(GS, ONE).bins
+    filled = {(b.lo, b.hi): (b.count, round(b.predicted, 6), b.observed) for b in bins if b.count}
+    assert filled == {(0.0, 25.0): (1, 0.5, 0.5), (175.0, 250.0): (2, 0.775, 1.0)}
+    g = [b for b in bins if b.lo == 175.0][0].gap
+    assert g == pytest.approx((400 * math.log10(3) + 400 * math.log10(4)) / 2)
+
+
+def test_the_calibration_slope_recovers_an_overconfident_system():
+    """Outcomes drawn exactly at logistic(½·logit p) (fractional scores): the fit gives b = ½, far from 1;
+    a calibrated system gives b = 1 (p-value 1); the constant has no slope."""
+    p = np.linspace(0.05, 0.95, 19)
+    logit = np.log(p / (1 - p))
+    half = calibration_slope(p, 1 / (1 + np.exp(-0.5 * logit)))
+    assert half.slope == pytest.approx(0.5, abs=1e-8) and half.z < 0
+    same = calibration_slope(p, p)
+    assert same.slope == pytest.approx(1.0, abs=1e-8) and same.p_value == pytest.approx(1.0)
+    assert math.isnan(calibration_slope(np.full(5, 0.5), np.array([1, 0, 1, 0, 0.5])).slope)
+
+
+def test_calibration_of_the_constant_puts_every_game_in_the_first_bin():
     constant = prediction("constant", [0.5, 0.5, 0.5], [False, False, False])
-    bins = calibration(GS, constant)
-    assert [b.count for b in bins if b.count] == [6]
+    c = calibration(GS, constant)
+    assert [b.count for b in c.bins if b.count] == [3] and math.isnan(c.slope.slope)

@@ -16,9 +16,14 @@ from qiyuan.sandbox.elo import predict_elo
 from qiyuan.sandbox.games import game_set
 from qiyuan.sandbox.lists import published_lists
 from qiyuan.sandbox.ruleset import predict_rule_set
+from qiyuan.sandbox.starts import start_ratings
 
 CGA = BUILTIN_RULES["cga-gomoku-2011"]
 BJSH = BUILTIN_RULES["bjsh-gomoku-2007"]
+
+
+def prior(rules, players):
+    return start_ratings(rules, players)[0].astype(np.int64)
 
 PLAYERS = [player("A", 2100), player("B", 1900), player("C", 2000), player("N", gender="F")]
 EVENTS = [event("E1", date(2011, 3, 1), date(2011, 3, 3)),  # before the 2011-07-01 list
@@ -35,7 +40,7 @@ def test_a_rule_set_predicts_from_the_list_in_force_with_the_exact_table_value()
     附表2's PD(D) in hundredths, D = player1's published rating − player2's, as the rules publish it
     (checked against the reference engine's lists)."""
     gs = game_set(PLAYERS, EVENTS, GAMES, date(2011, 3, 1))
-    p = predict_rule_set(gs, published_lists(CGA, PLAYERS, EVENTS, GAMES))
+    p = predict_rule_set(gs, published_lists(CGA, PLAYERS, EVENTS, GAMES), prior(CGA, PLAYERS))
     reference = {lst.date: lst.by_player() for lst in compute_history(CGA, PLAYERS, EVENTS, GAMES).lists}
     in_force = {"E1": None, "E2": date(2011, 7, 1), "E3": date(2011, 7, 1)}
     start = {p.id: int(p.rating) if p.rating is not None else None for p in PLAYERS}
@@ -43,8 +48,10 @@ def test_a_rule_set_predicts_from_the_list_in_force_with_the_exact_table_value()
     for i in range(gs.player1.shape[0]):
         a, b, e = ids[gs.player1[i]], ids[gs.player2[i]], gs.event_ids[gs.event[i]]
         listed = start if in_force[e] is None else {k: v.rating for k, v in reference[in_force[e]].items()}
-        if listed[a] is None or listed[b] is None:
-            assert not p.covered[i] and p.expected[i] == 0.5
+        if listed[a] is None or listed[b] is None:  # predicted from the prior: N, a woman, enters at 1400
+            ra, rb = (listed[x] if listed[x] is not None else 1400 for x in (a, b))
+            assert not p.covered[i] and int(p.hundredths[i]) == pd_hundredths(ra - rb)
+            assert p.expected[i] == pd_hundredths(ra - rb) / 100 != 0.5
             continue
         assert p.covered[i]
         assert int(p.hundredths[i]) == pd_hundredths(listed[a] - listed[b])
@@ -61,8 +68,10 @@ def test_a_cap_clamps_the_rating_difference_before_the_table():
     games = [game("E1", 1, "A", "B", "1-0"), game("E1", 2, "B", "A", "1-0")]
     gs = game_set(players, events, games, date(2011, 3, 1))
     capped = dataclasses.replace(CGA, name="cap400", cap=400)
-    assert predict_rule_set(gs, published_lists(capped, players, events, games)).hundredths.tolist() == [92, 8]
-    assert predict_rule_set(gs, published_lists(CGA, players, events, games)).hundredths.tolist() == [99, 1]
+    assert predict_rule_set(gs, published_lists(capped, players, events, games),
+                            prior(capped, players)).hundredths.tolist() == [92, 8]
+    assert predict_rule_set(gs, published_lists(CGA, players, events, games), prior(CGA, players)).hundredths.tolist() \
+        == [99, 1]
 
 
 def test_elo_learns_game_by_game_and_predicts_a_whole_event_from_its_start():
@@ -83,14 +92,27 @@ def test_elo_learns_game_by_game_and_predicts_a_whole_event_from_its_start():
     assert p.covered[2:].all()
 
 
-def test_elo_has_no_rating_for_a_player_it_has_not_seen_play():
-    """A newcomer's first games are predicted at 0.5 (not covered), though Elo learns them from the
-    rule set's entry rating; a player holding a starting rating is covered at once."""
-    players = [player("A", 1800), player("N")]
+def test_elo_predicts_a_player_it_has_not_seen_play_from_his_prior():
+    """A newcomer's first games are predicted from the rule set's entry rating (CGA: 1400 for a woman),
+    not covered; a player holding a starting rating is covered at once."""
+    players = [player("A", 1800), player("N", gender="F")]
     events = [event("E1", date(2011, 3, 1))]
     games = [game("E1", 1, "A", "N", "1-0")]
-    p = predict_elo(game_set(players, events, games, date(2011, 3, 1)), players, CGA)
-    assert p.expected.tolist() == [0.5] and p.covered.tolist() == [False]
+    gs = game_set(players, events, games, date(2011, 3, 1))
+    p = predict_elo(gs, players, CGA)
+    assert p.expected.tolist() == pytest.approx([1 / (1 + 10 ** (-400 / 400))]) and p.covered.tolist() == [False]
+    wide = predict_elo(gs, players, CGA, scale=800)  # the scale is a setting (tuned on the burn-in)
+    assert wide.expected.tolist() == pytest.approx([1 / (1 + 10 ** (-400 / 800))])
+
+
+def test_a_rule_set_predicts_an_unlisted_player_from_its_entry_rating():
+    """Every game predicted: before any list, CGA's prior for a man is 1800, for a woman 1400 (附表2's PD(400))."""
+    players = [player("M"), player("W", gender="F")]
+    events = [event("E1", date(2011, 3, 1))]
+    games = [game("E1", 1, "M", "W", "1-0")]
+    gs = game_set(players, events, games, date(2011, 3, 1))
+    p = predict_rule_set(gs, published_lists(CGA, players, events, games), prior(CGA, players))
+    assert p.hundredths.tolist() == [pd_hundredths(400)] and p.covered.tolist() == [False]
 
 
 def test_the_baselines_start_from_the_first_rule_sets_starts():

@@ -28,7 +28,8 @@ def test_the_library_orders_its_documented_example():
 def test_an_event_is_predicted_by_a_fit_of_the_events_that_ended_before_it():
     """A beat B three times in E1: WHR's fit at E2's start (E1's games on E1's end day, the settings'
     w² and virtual games, first fit's iterations) gives A − B; E2's A–B games are predicted by
-    1/(1 + 10^((r_B − r_A)/400)); C, who never played before, has no rating."""
+    1/(1 + 10^((r_B − r_A)/400)); C, who never played before, has no rating: he is predicted at WHR's
+    prior, 0, not covered."""
     players = [player("A"), player("B"), player("C")]
     events = [event("E1", date(2012, 1, 1), date(2012, 1, 3)), event("E2", date(2012, 2, 1))]
     games = [game("E1", r, "A", "B", "1-0") for r in (1, 2, 3)] + [game("E2", 1, "B", "A", "="),
@@ -43,7 +44,7 @@ def test_an_event_is_predicted_by_a_fit_of_the_events_that_ended_before_it():
     ra, rb = base.ratings_for_player("A")[-1][1], base.ratings_for_player("B")[-1][1]
     assert ra > rb
     assert p.expected[3] == pytest.approx(1 / (1 + 10 ** ((ra - rb) / 400)), rel=1e-9) and p.covered[3]
-    assert p.expected[4] == 0.5 and not p.covered[4]
+    assert p.expected[4] == pytest.approx(1 / (1 + 10 ** ((ra - 0.0) / 400)), rel=1e-9) and not p.covered[4]
     assert schedule.every_event and schedule.days == (date(2012, 2, 1).toordinal(),)
 
 

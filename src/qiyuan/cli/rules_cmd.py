@@ -48,9 +48,12 @@ def show_rules(
             typer.echo(f"{key} = {_toml_value(value)}")
         return
     table = Table("setting", "value", "meaning", title=f"{rules.name} — {rules.title}", box=None)
+    from rich.markup import escape
+
     for key, value in settings.items():
-        table.add_row(key, ", ".join(map(str, value)) if isinstance(value, list) else str(value),
-                      SETTING_HELP.get(key, ""))
+        shown = _toml_value(value) if isinstance(value, list) and any(isinstance(v, list) for v in value) else (
+            ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+        table.add_row(key, escape(shown), escape(SETTING_HELP.get(key, "")))
     Console().print(table)
 
 
@@ -178,11 +181,15 @@ def evaluate_rules(
     from_date: Annotated[Optional[str], typer.Option(
         "--from", help="Predict the events ending on or after this date, YYYY-MM-DD (default: two years "
                        "after the first event).")] = None,
-    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the table as CSV here.")] = None,
-    plot: Annotated[Optional[Path], typer.Option("--plot", help="Write calibration charts (PNG) here.")] = None,
+    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the table as CSV here (and beside it "
+                                                    "NAME-both-rated.csv, NAME-calibration.csv, NAME-lists.csv).")] = None,
+    plot: Annotated[Optional[Path], typer.Option("--plot", help="Write calibration charts (PNG) here (and the drift "
+                                                 "and volatility charts beside it, NAME-lists.png).")] = None,
 ) -> None:
-    """How well rule sets and the baselines (constant, elo, glicko2, whr) predict the same games."""
-    from qiyuan.formats.sandbox_files import plot_available, write_calibration_png, write_scores_csv
+    """How well rule sets and the baselines (constant, elo, glicko2, whr) predict the same games: the
+    baselines tuned on the burn-in before --from, every game predicted, calibration, drift."""
+    from qiyuan.formats.sandbox_files import (beside, plot_available, write_calibration_csv, write_calibration_png,
+                                              write_list_measures_csv, write_list_measures_png, write_scores_csv)
     from qiyuan.sandbox.evaluate import check_rule_sets, evaluate
 
     problems: list[Problem] = []
@@ -209,25 +216,97 @@ def evaluate_rules(
                               progress=bars)
     except InputError as exc:
         _sandbox_fail(list(exc.problems))
-    gs = result.games
-    best = min(result.scores, key=lambda s: s.log_loss)
-    table = Table("system", "log_loss", "brier", "games", "coverage", "se_vs_best", box=None,
-                  title=f"{gs.predicted.sum():,} games of {len(gs.predicted_events):,} events ending on or after "
-                        f"{gs.from_date.isoformat()}")
-    for s in result.scores:
-        table.add_row(s.system + (" *" if s is best else ""), f"{s.log_loss:.4f}", f"{s.brier:.4f}",
-                      f"{s.games:,}", f"{s.coverage:.3f}", f"{s.se_vs_best:.4f}")
+    _print_evaluation(result, rule_sets[0].name)
     console = _sandbox_console()
-    console.print(table)
-    console.print(f"* best (lowest log loss). Without a rating for both players a system predicts 0.5 "
-                  f"(coverage: how often it had both). elo and glicko2 start from {rule_sets[0].name}'s starts.")
-    console.print(result.whr.describe(), markup=False)
-    title = (f"calibration on the games each system had ratings for (of {gs.predicted.sum():,} "
-             f"from {gs.from_date.isoformat()})")
+    gs = result.games
+    title = f"calibration by rating gap ({gs.predicted.sum():,} games from {gs.from_date.isoformat()})"
     _sandbox_write(console, [
         (csv_out, "--csv", "table", lambda path: write_scores_csv(path, result.scores)),
+        (beside(csv_out, "both-rated", ".csv"), "--csv", "both-rated table",
+         lambda path: write_scores_csv(path, result.both_rated)),
+        (beside(csv_out, "calibration", ".csv"), "--csv", "calibration table",
+         lambda path: write_calibration_csv(path, result.calibration)),
+        (beside(csv_out, "lists", ".csv"), "--csv", "drift, volatility and first ratings",
+         lambda path: write_list_measures_csv(path, result.lists)),
         (plot, "--plot", "calibration charts", lambda path: write_calibration_png(path, result.calibration, title)),
+        (beside(plot, "lists", ".png"), "--plot", "drift and volatility charts",
+         lambda path: write_list_measures_png(path, result.lists)),
     ])
+
+
+def _score_table(rows: list, title: str) -> Table:
+    finite = [s for s in rows if s.games]
+    best = min(finite, key=lambda s: s.log_loss) if finite else None
+    table = Table("system", "log_loss", "brier", "prediction_rate", "games", "coverage", "se_vs_best", box=None,
+                  title=title)
+    for s in rows:
+        table.add_row(s.system + (" *" if s is best else ""), f"{s.log_loss:.4f}", f"{s.brier:.4f}",
+                      f"{s.prediction_rate:.4f}", f"{s.games:,}", f"{s.coverage:.3f}", f"{s.se_vs_best:.4f}")
+    return table
+
+
+def _print_evaluation(result, first_rules: str) -> None:
+    import math
+
+    gs = result.games
+    console = _sandbox_console()
+    console.print(_score_table(result.scores, f"{gs.predicted.sum():,} games of {len(gs.predicted_events):,} events "
+                                              f"ending on or after {gs.from_date.isoformat()}"))
+    console.print("* best (lowest log loss). Every system predicts every game; for a player it has no rating for, "
+                  "from its prior (a rule set: his start or its entry rating; elo and glicko2: the same start, "
+                  f"from {first_rules}'s starts; whr: 0). coverage: how often it had both players' ratings. "
+                  "prediction_rate: the predicted favourite won (draws and even predictions ½). se_vs_best: "
+                  "standard error of the paired per-game difference of log loss to the best row.")
+    both = result.both_rated[0].games if result.both_rated else 0
+    console.print(_score_table(result.both_rated, f"the {both:,} of them in which every system that keeps ratings "
+                                                  "had both players' ratings"))
+    console.print(f"Forward protocol: the {result.tuned.burn_in_games:,} games of the events ending before "
+                  f"{gs.from_date.isoformat()} are the burn-in; the baselines' settings were chosen on them by grid "
+                  "search (lowest burn-in log loss), then frozen for the test:", markup=False)
+    for choice in (result.tuned.elo, result.tuned.glicko2, result.tuned.whr):
+        console.print("  " + choice.describe(), markup=False)
+    console.print(result.whr.describe(), markup=False)
+    names = [p.system for p in result.predictions]
+    first = next(iter(result.calibration.values()))
+    cal = Table("favourite's gap G", *names, box=None,
+                title="calibration by the favourite's rating gap: his expected → observed score (games); the slope "
+                      "b of s on logit p (1: calibrated, below 1: overconfident) and the test of b = 1")
+    slopes = [result.calibration[n].slope for n in names]
+    cal.add_row("slope b (se)", *("" if math.isnan(sl.slope) else f"{sl.slope:.3f} ({sl.se:.3f})" for sl in slopes))
+    cal.add_row("z, p (b = 1)", *("" if math.isnan(sl.z) else f"{sl.z:+.1f}, {sl.p_value:.2g}" for sl in slopes))
+    for i, b in enumerate(first.bins):
+        cells = []
+        for n in names:
+            c = result.calibration[n].bins[i]
+            cells.append(f"{c.predicted:.2f}→{c.observed:.2f} ({c.count})" if c.count else "")
+        cal.add_row(_gap_label(b), *cells)
+    console.print(cal)
+    for m in result.lists:
+        drift = Table("list", "cohort", "cohort mean", "cohort sd", "listed", "list mean", box=None,
+                      title=f"{m.system}: drift of the cohort published on {m.cohort_date.isoformat()}")
+        for d in m.drift:
+            drift.add_row(d.date.isoformat(), str(d.cohort), _f1(d.cohort_mean), _f1(d.cohort_sd), str(d.listed),
+                          _f1(d.list_mean))
+        console.print(drift)
+        vol = Table("rated games before", "changes", "games", "mean |ΔR| per game", box=None,
+                    title=f"{m.system}: volatility from list to list (from {m.cohort_date.isoformat()})")
+        for v in m.volatility:
+            vol.add_row(f"{v.lo}–{v.hi - 1}" if v.hi is not None else f"{v.lo}+", str(v.changes), str(v.games),
+                        _f1(v.per_game, 2))
+        console.print(vol)
+        e = m.establishment
+        console.print(f"{m.system}: games to a first rating — {e.players} newcomers published, after a median "
+                      f"of {_f1(e.played_median)} played games (mean {_f1(e.played_mean)}; median "
+                      f"{_f1(e.rated_median)} rated games on that list); {e.never} played but were never published.",
+                      markup=False)
+
+
+def _gap_label(b) -> str:
+    return f"G {b.lo:g}–{b.hi:g}" if b.hi != float("inf") else f"G ≥ {b.lo:g}"
+
+
+def _f1(x: float, digits: int = 1) -> str:
+    return "" if x != x else f"{x:.{digits}f}"
 
 
 @rules_app.command("compare")
@@ -240,16 +319,38 @@ def compare_rules(
     standings: _STANDINGS = None,
     top: Annotated[int, typer.Option("--top", help="How many of the players who move most to list.")] = 10,
     csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the per-date table as CSV here.")] = None,
+    report: Annotated[Optional[Path], typer.Option(
+        "--report", help="Write the impact pack (HTML): B retroactively and from --from side by side, per player, "
+                         "the distributions, who crosses a grade or --threshold.")] = None,
+    from_date: Annotated[Optional[str], typer.Option(
+        "--from", help="For --report: B applies from this list date (a publication date of both), YYYY-MM-DD "
+                       "(default: 1 January of the history's middle year).")] = None,
+    on: Annotated[Optional[str], typer.Option(
+        "--on", help="For --report: the list shown per player, YYYY-MM-DD (default: two years after --from).")] = None,
+    thresholds: Annotated[Optional[list[int]], typer.Option(
+        "--threshold", help="For --report: an eligibility rating threshold (repeatable); grades are always shown.")]
+        = None,
 ) -> None:
-    """Two rule sets' published lists of one history, list date by list date, and who moves most."""
-    from qiyuan.formats.sandbox_files import write_comparison_csv
+    """Two rule sets' published lists of one history, list date by list date, and who moves most; with
+    --report, the impact pack of adopting B."""
+    from qiyuan.formats.sandbox_files import write_comparison_csv, write_impact_html
     from qiyuan.sandbox.compare import compare
+    from qiyuan.sandbox.impact import impact
 
     problems: list[Problem] = []
     rule_a = _sandbox_rules([a], problems, "A")
     rule_b = _sandbox_rules([b], problems, "B")
     if top < 1:
         problems.append(Problem("", None, "--top", f"must be at least 1, not {top}"))
+    days: dict[str, Optional[date]] = {}
+    for option, text in (("--from", from_date), ("--on", on)):
+        days[option] = None
+        if text is not None:
+            try:
+                days[option] = date.fromisoformat(text.strip())
+            except ValueError:
+                problems.append(Problem("", None, option, f"expected a date YYYY-MM-DD, got {text!r}"))
+    _sandbox_out(report, "--report", problems)
     _sandbox_out(csv_out, "--csv", problems)
     data = _sandbox_history(players, events, games, standings, problems)
     try:
@@ -274,7 +375,53 @@ def compare_rules(
         movers.add_row(m.player_id, names.get(m.player_id, ""), m.date.isoformat(), str(m.rating_a),
                        str(m.rating_b), f"{m.diff:+d}")
     console.print(movers)
-    _sandbox_write(console, [(csv_out, "--csv", "table", lambda path: write_comparison_csv(path, result))])
+    pack = None
+    if report is not None:
+        try:
+            pack = impact(rule_a[0], rule_b[0], data.players, data.events, data.games, data.standings,
+                          from_date=days["--from"], on=days["--on"], thresholds=thresholds or ())
+        except InputError as exc:
+            _sandbox_fail(list(exc.problems))
+    _sandbox_write(console, [
+        (csv_out, "--csv", "table", lambda path: write_comparison_csv(path, result)),
+        (report, "--report", "impact pack", lambda path: write_impact_html(path, pack, names)),
+    ])
+
+
+@rules_app.command("audit")
+def audit_rules(
+    rules: Annotated[str, typer.Argument(help="A rule set name or TOML variant file.")],
+    players: _PLAYERS,
+    events: _EVENTS,
+    games: _GAMES,
+    standings: _STANDINGS = None,
+    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the table as CSV here.")] = None,
+) -> None:
+    """The incentives a rule set gives on a history: cap farming, sitting out, withdrawing after a loss,
+    the champion and board protections, each with the best gain per game it yields."""
+    from qiyuan.formats.sandbox_files import write_audit_csv
+    from qiyuan.sandbox.audit import audit
+
+    problems: list[Problem] = []
+    found = _sandbox_rules([rules], problems, "RULES")
+    _sandbox_out(csv_out, "--csv", problems)
+    data = _sandbox_history(players, events, games, standings, problems)
+    try:
+        with _Bars() as bars:
+            result = audit(found[0], data.players, data.events, data.games, data.standings, progress=bars)
+    except InputError as exc:
+        _sandbox_fail(list(exc.problems))
+    console = _sandbox_console()
+    table = Table("strategy", "found", "best gain/game", "mean gain/game", "cases", "best case", box=None,
+                  title=f"incentive audit of {result.rules}: rating points a strategy gains per game that the "
+                        "play does not earn (附表2 without a cap as the truth)")
+    for s in result.strategies:
+        table.add_row(s.name, "yes" if s.found else "no", _f1(s.best_per_game, 3), _f1(s.mean_per_game, 3),
+                      str(s.cases), s.example)
+    console.print(table)
+    for s in result.strategies:
+        console.print(f"{s.name}: {s.how}", markup=False)
+    _sandbox_write(console, [(csv_out, "--csv", "table", lambda path: write_audit_csv(path, result))])
 
 
 def register_rules(app: typer.Typer) -> None:

@@ -7,7 +7,10 @@ list's order. ``changes.csv`` has one row per player per rated event:
 written exactly, without trailing zeros (``4.35``, ``2.3``, ``-9``); a
 newcomer's Ru without a finite decimal form to six decimals (``2345.833333``).
 A cell whose value does not apply (We, K, ΔR of a newcomer's Ru row or of a
-``not_rated`` row; Ru of everyone else) is empty.
+``not_rated`` row; Ru of everyone else) is empty. A newcomer's event that did
+not count toward his first rating (0 counted games: too few rated opponents,
+a zero score) is written as ``not_rated`` with 0 games, as docs/formats.md
+keeps 0-game rows for ``not_rated`` only.
 
 Whichever engine computed the history, it is written from its columns
 (``History.list_columns``, ``History.change_columns``): no object per row.
@@ -105,6 +108,10 @@ def changes_frame(history: History) -> pl.DataFrame:
         "player": cc.player, "event": cc.event, "list": cc.list_index, "games": cc.games, "W": cc.W, "We": cc.We,
         "K": cc.K, "delta": cc.delta, "method": cc.method,
     }, schema={c: pl.Int64 for c in ("player", "event", "list", "games", "W", "We", "K", "delta", "method")})
+    # a newcomer's event that did not count (0 counted games) is a not_rated row, without Ru
+    uncounted = (frame["method"] == METHOD_NAMES.index("newcomer")) & (frame["games"] == 0)
+    frame = frame.with_columns(pl.when(uncounted).then(METHOD_NAMES.index("not_rated")).otherwise(pl.col("method"))
+                               .alias("method"))
     no_delta = pl.col("method").is_in([METHOD_NAMES.index(m) for m in NO_DELTA_METHODS])
     numbers = frame.select(
         pl.col("games"),
@@ -121,7 +128,7 @@ def changes_frame(history: History) -> pl.DataFrame:
         "delta": numbers["delta"],
         "list_date": dates.gather(frame["list"]) if not empty else pl.Series([], dtype=pl.String),
         "method": methods.gather(frame["method"]) if not empty else pl.Series([], dtype=pl.String),
-        "Ru": fraction_texts(cc.ru_num, cc.ru_den),
+        "Ru": fraction_texts(cc.ru_num, np.where(uncounted.to_numpy(), 0, cc.ru_den)),
     })
 
 

@@ -1,4 +1,11 @@
-"""The rule sandbox's files: the evaluation table and the comparison as CSV, the calibration chart as PNG.
+"""The rule sandbox's files: the evaluation tables and the comparison as CSV, the charts as PNG.
+
+``rules evaluate --csv T.csv`` writes the table to T.csv and beside it
+T-both-rated.csv (the same columns, on the games every rating-keeping system
+had both ratings for), T-calibration.csv (per system and gap bin) and
+T-lists.csv (per rule set: drift, volatility, games to a first rating);
+``--plot C.png`` the calibration charts to C.png and the drift and
+volatility charts to C-lists.png.
 
 Each file is written beside its target under a temporary name and renamed
 into place when complete, so a failure leaves nothing half written. The
@@ -17,10 +24,16 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from qiyuan.sandbox.audit import Audit
 from qiyuan.sandbox.compare import Comparison
-from qiyuan.sandbox.metrics import CalibrationBin, Score
+from qiyuan.sandbox.drift import ListMeasures
+from qiyuan.sandbox.impact import Impact
+from qiyuan.sandbox.metrics import Calibration, Score
 
-SCORE_COLUMNS = ("system", "log_loss", "brier", "games", "coverage", "se_vs_best")
+SCORE_COLUMNS = ("system", "log_loss", "brier", "prediction_rate", "games", "coverage", "se_vs_best")
+CALIBRATION_COLUMNS = ("system", "gap_from", "gap_to", "games", "mean_gap", "expected", "observed", "slope",
+                       "slope_se", "slope_z", "slope_p")
+LIST_MEASURE_COLUMNS = ("system", "measure", "key", "count", "value", "spread", "listed", "list_mean")
 COMPARISON_COLUMNS = ("list_date", "published_a", "published_b", "both", "only_a", "only_b", "mean_diff",
                       "mean_abs_diff", "largest_diff", "largest_player")
 
@@ -49,10 +62,56 @@ def _number(x: float | None, digits: int = 6) -> str:
     return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
+def beside(path: Path | None, suffix: str, ext: str) -> Path | None:
+    """The file written beside ``path``: ``T.csv`` → ``T-suffix.csv`` (None stays None)."""
+    return None if path is None else path.with_name(f"{path.stem}-{suffix}{ext}")
+
+
 def write_scores_csv(path: Path, scores: Sequence[Score]) -> None:
-    rows = [(s.system, _number(s.log_loss), _number(s.brier), s.games, _number(s.coverage), _number(s.se_vs_best))
-            for s in scores]
+    rows = [(s.system, _number(s.log_loss), _number(s.brier), _number(s.prediction_rate), s.games,
+             _number(s.coverage), _number(s.se_vs_best)) for s in scores]
     data = _csv_bytes(SCORE_COLUMNS, rows)
+    _write_atomically(path, lambda f: f.write(data))
+
+
+def write_calibration_csv(path: Path, calibration: Mapping[str, Calibration]) -> None:
+    rows = []
+    for system, c in calibration.items():
+        sl = c.slope
+        for b in c.bins:
+            rows.append((system, _number(b.lo, 0), "" if math.isinf(b.hi) else _number(b.hi, 0), b.count,
+                         _number(b.gap, 1), _number(b.predicted), _number(b.observed), _number(sl.slope),
+                         _number(sl.se), _number(sl.z), _number(sl.p_value)))
+    data = _csv_bytes(CALIBRATION_COLUMNS, rows)
+    _write_atomically(path, lambda f: f.write(data))
+
+
+def write_list_measures_csv(path: Path, measures: Sequence[ListMeasures]) -> None:
+    """Rows ``drift`` (key: list date; count, cohort mean, sd, listed, list mean), ``volatility`` (key: the
+    band of games before; count: changes, value: mean |ΔR| per game) and ``first_rating`` (count: newcomers
+    published, value: median played games, spread: mean; listed: never published)."""
+    rows: list[tuple] = []
+    for m in measures:
+        for d in m.drift:
+            rows.append((m.system, "drift", d.date.isoformat(), d.cohort, _number(d.cohort_mean, 2),
+                         _number(d.cohort_sd, 2), d.listed, _number(d.list_mean, 2)))
+        for v in m.volatility:
+            rows.append((m.system, "volatility", f"{v.lo}-{'' if v.hi is None else v.hi - 1}", v.changes,
+                         _number(v.per_game, 3), v.games, "", ""))
+        e = m.establishment
+        rows.append((m.system, "first_rating", m.cohort_date.isoformat(), e.players, _number(e.played_median, 1),
+                     _number(e.played_mean, 2), e.never, ""))
+    data = _csv_bytes(LIST_MEASURE_COLUMNS, rows)
+    _write_atomically(path, lambda f: f.write(data))
+
+
+AUDIT_COLUMNS = ("rules", "strategy", "found", "best_per_game", "mean_per_game", "cases", "best_case", "how")
+
+
+def write_audit_csv(path: Path, audit: Audit) -> None:
+    rows = [(audit.rules, s.name, "yes" if s.found else "no", _number(s.best_per_game, 4), _number(s.mean_per_game, 4),
+             s.cases, s.example, s.how) for s in audit.strategies]
+    data = _csv_bytes(AUDIT_COLUMNS, rows)
     _write_atomically(path, lambda f: f.write(data))
 
 
@@ -68,38 +127,146 @@ def plot_available() -> bool:
     return importlib.util.find_spec("matplotlib") is not None
 
 
-def write_calibration_png(path: Path, calibration: Mapping[str, Sequence[CalibrationBin]], title: str = "") -> None:
-    """One panel per system: mean score against mean prediction in each bin (dot size = games) over
-    the games it had ratings for; the diagonal is perfect calibration."""
+def _png(fig) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def _figure(panels: int, width: float = 4.0, height: float = 3.6):
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
+    cols = min(3, max(panels, 1))
+    rows = math.ceil(max(panels, 1) / cols)
+    return Figure(figsize=(width * cols, height * rows), dpi=100), rows, cols
+
+
+def write_calibration_png(path: Path, calibration: Mapping[str, Calibration], title: str = "") -> None:
+    """One panel per system: the favourite's expected and observed score by his rating gap (dot size =
+    games), the calibration slope in the title; where the lines part the system is miscalibrated."""
     systems = list(calibration)
-    cols = min(3, len(systems))
-    rows = math.ceil(len(systems) / cols)
-    fig = Figure(figsize=(4.0 * cols, 3.8 * rows), dpi=100)
+    fig, rows, cols = _figure(len(systems))
     for n, system in enumerate(systems, start=1):
         ax = fig.add_subplot(rows, cols, n)
-        bins = [b for b in calibration[system] if b.count]
+        bins = [b for b in calibration[system].bins if b.count]
         total = sum(b.count for b in bins)
-        ax.plot([0, 1], [0, 1], color="0.6", linewidth=1, linestyle="--")
-        ax.plot([b.predicted for b in bins], [b.observed for b in bins], color="tab:blue", linewidth=1)
-        ax.scatter([b.predicted for b in bins], [b.observed for b in bins],
-                   s=[10 + 400 * b.count / max(total, 1) for b in bins], color="tab:blue", zorder=3)
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
-        ax.set_aspect("equal")
-        ax.set_title(f"{system} ({total // 2:,} games)", fontsize=10)
-        ax.set_xlabel("predicted score", fontsize=8)
-        ax.set_ylabel("observed score", fontsize=8)
+        x = [b.gap for b in bins]
+        ax.plot(x, [b.predicted for b in bins], color="0.5", linewidth=1, linestyle="--", label="expected")
+        ax.plot(x, [b.observed for b in bins], color="tab:blue", linewidth=1, label="observed")
+        ax.scatter(x, [b.observed for b in bins], s=[10 + 400 * b.count / max(total, 1) for b in bins],
+                   color="tab:blue", zorder=3)
+        low = min([0.45, *(b.observed for b in bins if b.observed == b.observed)])
+        ax.set_ylim(max(0.0, low - 0.05), 1.0)
+        slope = calibration[system].slope.slope
+        ax.set_title(f"{system} ({total:,} games)" + ("" if slope != slope else f", slope {slope:.2f}"), fontsize=10)
+        ax.set_xlabel("favourite's rating gap (Elo-equivalent)", fontsize=8)
+        ax.set_ylabel("favourite's score", fontsize=8)
         ax.tick_params(labelsize=7)
         ax.grid(True, color="0.9")
+        if n == 1:
+            ax.legend(fontsize=7, loc="upper left")
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    data = buffer.getvalue()
+    data = _png(fig)
+    _write_atomically(path, lambda f: f.write(data))
+
+
+def write_list_measures_png(path: Path, measures: Sequence[ListMeasures]) -> None:
+    """Per rule set: the cohort's mean ± sd and the whole list's mean over the list dates (drift), and the
+    mean |ΔR| per game by games played (volatility)."""
+    fig, rows, cols = _figure(2 * len(measures))
+    rows = max(len(measures), 1)
+    fig.set_size_inches(8.5, 3.4 * rows)
+    for n, m in enumerate(measures):
+        ax = fig.add_subplot(rows, 2, 2 * n + 1)
+        days = [d.date for d in m.drift]
+        mean = [d.cohort_mean for d in m.drift]
+        sd = [d.cohort_sd for d in m.drift]
+        ax.plot(days, mean, color="tab:blue", label=f"cohort of {m.cohort_date.isoformat()}")
+        ax.fill_between(days, [a - b for a, b in zip(mean, sd)], [a + b for a, b in zip(mean, sd)], color="tab:blue",
+                        alpha=0.15)
+        ax.plot(days, [d.list_mean for d in m.drift], color="tab:orange", label="whole list")
+        ax.set_title(f"{m.system}: drift (mean ± sd)", fontsize=10)
+        ax.tick_params(labelsize=7)
+        ax.legend(fontsize=7)
+        ax.grid(True, color="0.9")
+        ax = fig.add_subplot(rows, 2, 2 * n + 2)
+        bands = [v for v in m.volatility if v.games]
+        ax.bar([f"{v.lo}+" if v.hi is None else f"{v.lo}–{v.hi - 1}" for v in bands], [v.per_game for v in bands],
+               color="tab:green")
+        ax.set_title(f"{m.system}: mean |ΔR| per game", fontsize=10)
+        ax.set_xlabel("rated games before", fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.grid(True, color="0.9", axis="y")
+    fig.tight_layout()
+    data = _png(fig)
+    _write_atomically(path, lambda f: f.write(data))
+
+
+def _cell(x: object) -> str:
+    from html import escape
+
+    if x is None:
+        return "–"
+    if isinstance(x, float):
+        return "" if math.isnan(x) else f"{x:.1f}"
+    return escape(str(x))
+
+
+def impact_html(impact: Impact, names: Mapping[str, str]) -> str:
+    """The impact pack as one self-contained HTML page (Chinese with English), for an officer to circulate."""
+    from html import escape
+
+    views = list(impact.distributions)
+    head = "".join(f"<th>{escape(v)}</th>" for v in views)
+
+    def dist_rows(dists) -> str:
+        return "".join(
+            f"<td>{d.count}</td><td>{_cell(d.mean)}</td><td>{_cell(d.sd)}</td>"
+            f"<td>{_cell(d.quartiles[0])} / {_cell(d.quartiles[1])} / {_cell(d.quartiles[2])}</td>"
+            for d in dists.values())
+
+    sub = "<th>人数 n</th><th>均值 mean</th><th>标准差 sd</th><th>四分位 quartiles</th>" * len(views)
+    series = "".join(f"<tr><td>{day.isoformat()}</td>{dist_rows(d)}</tr>" for day, d in impact.series)
+    players = []
+    for p in sorted(impact.players, key=lambda r: (-(r.a or 0), r.player_id)):
+        diff = [None if p.a is None or x is None else x - p.a for x in (p.retro, p.forward)]
+        players.append(f"<tr><td>{escape(p.player_id)}</td><td>{escape(names.get(p.player_id, ''))}</td>"
+                       f"<td>{_cell(p.a)}</td><td>{_cell(p.retro)}</td><td>{_cell(diff[0] if diff[0] is None else f'{diff[0]:+d}')}</td>"
+                       f"<td>{_cell(p.forward)}</td><td>{_cell(diff[1] if diff[1] is None else f'{diff[1]:+d}')}</td></tr>")
+    crossings = "".join(
+        f"<tr><td>{c.threshold}</td><td>{escape(c.label)}</td><td>{escape(c.variant)}</td>"
+        f"<td>{escape(', '.join(f'{q} {names.get(q, chr(32))}'.strip() for q in c.up))}</td>"
+        f"<td>{escape(', '.join(f'{q} {names.get(q, chr(32))}'.strip() for q in c.down))}</td></tr>"
+        for c in impact.crossings) or "<tr><td colspan=5>无 none</td></tr>"
+    return f"""<!doctype html>
+<html lang="zh-Hans"><head><meta charset="utf-8">
+<title>规则变更影响报告 Impact of a rule change: {escape(impact.b)}</title>
+<style>body{{font-family:sans-serif;margin:2em;max-width:80em}}table{{border-collapse:collapse;margin:1em 0}}
+td,th{{border:1px solid #bbb;padding:.2em .5em;text-align:right}}td:nth-child(2){{text-align:left}}
+caption{{text-align:left;font-weight:bold}}</style></head><body>
+<h1>规则变更影响报告 / Impact of a rule change</h1>
+<p>现行规则 A (rules in force): <b>{escape(impact.a)}</b>；拟议规则 B (proposed): <b>{escape(impact.b)}</b>。
+B 追溯适用于全部历史 (retroactively), 与自 {impact.from_date.isoformat()} 起适用 (from that list on, A before it) 并列。
+Detailed list: {impact.on.isoformat()}.</p>
+<table><caption>分布 Distribution on {impact.on.isoformat()}</caption>
+<tr><th></th>{head}</tr><tr><th></th>{"".join(f"<th>人数 n · 均值 mean · 标准差 sd · 四分位 quartiles</th>" for _ in views)}</tr>
+<tr><td>{impact.on.isoformat()}</td>{"".join(f"<td>{d.count} · {_cell(d.mean)} · {_cell(d.sd)} · {_cell(d.quartiles[0])}/{_cell(d.quartiles[1])}/{_cell(d.quartiles[2])}</td>" for d in impact.distributions.values())}</tr></table>
+<table><caption>各名册日期 Every list from {impact.from_date.isoformat()}</caption>
+<tr><th rowspan=2>名册 list</th>{"".join(f"<th colspan=4>{escape(v)}</th>" for v in views)}</tr><tr>{sub}</tr>{series}</table>
+<table><caption>跨越段级位或资格线 Who crosses a grade or eligibility threshold (A → B)</caption>
+<tr><th>分数线 threshold</th><th>段级位 grade</th><th>B</th><th>升 up</th><th>降 down</th></tr>{crossings}</table>
+<table><caption>棋手 Players on {impact.on.isoformat()} (– : not published)</caption>
+<tr><th>编号 id</th><th>姓名 name</th><th>A</th><th>B 追溯 retro</th><th>B−A</th><th>B 自 {impact.from_date.isoformat()}</th><th>B−A</th></tr>
+{"".join(players)}</table>
+</body></html>
+"""
+
+
+def write_impact_html(path: Path, impact: Impact, names: Mapping[str, str]) -> None:
+    data = impact_html(impact, names).encode("utf-8")
     _write_atomically(path, lambda f: f.write(data))

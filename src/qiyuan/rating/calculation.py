@@ -75,6 +75,7 @@ RATING_NONE = ""  # no rating: the game is not rated for this player
 SKIP_UNRATED_OPPONENT = "unrated_opponent"
 SKIP_ZERO_SCORE = "zero_score"  # left out by the zero-score rule
 SKIP_NOT_PLAYED = "not_played"  # a forfeit or an unplayed game
+SKIP_FAR_BELOW = "far_below"  # far_below_not_rated: an opponent too far below a strong player
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,12 @@
   rated, actually played games) loses no points from it.
 * CGA Art. 6(四), Go 1995: in the national team championship (全国团体赛) the
   best score rate on each board (各台次得分率最高者) is treated the same way; in
-  such an event this takes the place of the champion rule.
+  such an event this takes the place of the champion rule. A team event
+  without boards keeps the champion rule (its top scorer), as any other
+  event whose format is in the rule set's ``champion_formats``.
+* A reader can check a protection: the explanation gives the scores (or the
+  score rates on his board) of the others he was compared with
+  (``runners_up``, ``board_rates``).
 """
 
 from __future__ import annotations
@@ -55,6 +60,32 @@ def champions(games: Iterable[Game], standings: Iterable[Standing] = ()) -> froz
         return frozenset()
     top = max(scores.values())
     return frozenset(p for p, s in scores.items() if s == top)
+
+
+def runners_up(scores: dict[str, Decimal], top: Decimal) -> tuple[Decimal | None, list[str]]:
+    """The best score below ``top`` and who made it (sorted by id): what the champion was compared with."""
+    below = [s for s in scores.values() if s < top]
+    if not below:
+        return None, []
+    second = max(below)
+    return second, sorted(p for p, s in scores.items() if s == second)
+
+
+def board_rates(games: Iterable[Game]) -> dict[int, list[tuple[str, Decimal, int]]]:
+    """Per board: every player's (score, games actually played) at it, best score rate first (then by id)."""
+    per: dict[tuple[int, str], list[Decimal]] = {}
+    for g in games:
+        if g.board is None or not g.result.played:
+            continue
+        a, b = _POINTS[g.result]
+        per.setdefault((g.board, g.player1), []).append(a)
+        per.setdefault((g.board, g.player2), []).append(b)
+    out: dict[int, list[tuple[str, Decimal, int]]] = {}
+    for (board, p), scores in per.items():
+        out.setdefault(board, []).append((p, sum(scores, ZERO), len(scores)))
+    for rows in out.values():
+        rows.sort(key=lambda r: (-Fraction(r[1]) / r[2], r[0]))
+    return out
 
 
 def best_on_each_board(games: Iterable[Game]) -> dict[str, tuple[int, Decimal, int]]:

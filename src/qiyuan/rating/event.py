@@ -32,7 +32,7 @@ from typing import NamedTuple
 from qiyuan.rating import calculation as C
 from qiyuan.rating import results as R
 from qiyuan.rating.calculation import Step, given, step
-from qiyuan.rating.champion import best_on_each_board, champions, event_scores
+from qiyuan.rating.champion import best_on_each_board, board_rates, champions, event_scores, runners_up
 from qiyuan.rating.exact import mean, round_half_up, to_decimal
 from qiyuan.rating.expected import METHODS, Calculation, RatedGame, per_game
 from qiyuan.rating.model import Event, EventFormat, Game, Result, Standing
@@ -200,6 +200,9 @@ class _Event:
             skipped = ""
             if not is_counted:
                 skipped = C.SKIP_ZERO_SCORE if (p in self.ignored or q in self.ignored) else C.SKIP_UNRATED_OPPONENT
+                if (skipped == C.SKIP_UNRATED_OPPONENT and self.rated(p) and self.rated(q)
+                        and self.rules.too_far_below(self.ro[p], self.ro[q])):
+                    skipped = C.SKIP_FAR_BELOW
             out.append(C.ShownGame(g.round, q, shown, w, rating, sources.get(q, C.RATING_NONE) if rating is not None
                                    else C.RATING_NONE, is_counted, skipped, g.board))
         return tuple(out)
@@ -226,11 +229,12 @@ def _opponent_rating_for_rated(ev: _Event, q: str, ra: Fraction | None,
 
 @dataclass(frozen=True)
 class _Protections:
-    """Who the event's protections cover, and why (for the explanation)."""
+    """Who the event's protections cover, and why (for the explanation: with what the others scored)."""
 
     champions: frozenset[str]
-    champion_basis: str  # "rank 1 in the standings" or "highest score 5.5"
+    champion_basis: str  # "rank 1 in the standings" or "highest score 5.5 (the next best: 5, by B, C)"
     board_best: dict[str, tuple[int, Decimal, int]] | None  # national team championship with boards, else None
+    board_rates: dict[int, list[tuple[str, Decimal, int]]] | None = None  # per board: everyone's score and games
 
 
 def _protections(ev: _Event, standings: Sequence[Standing]) -> _Protections:
@@ -241,12 +245,19 @@ def _protections(ev: _Event, standings: Sequence[Standing]) -> _Protections:
         basis = "rank 1 in the standings"
     else:
         scores = event_scores(ev.games)
-        basis = f"highest score {_score_text(max(scores.values()))}" if scores else ""
-    board_best = None
+        basis = ""
+        if scores:
+            top = max(scores.values())
+            basis = f"highest score {_score_text(top)}"
+            second, who = runners_up(scores, top)
+            basis += (f" (the next best: {_score_text(second)}, by {', '.join(who)})" if second is not None
+                      else " (everyone scored the same)")
+    board_best = rates = None
     if (rules.board_rule and event.national and EventFormat(event.format) is EventFormat.TEAM
             and any(g.board is not None for g in ev.games)):
         board_best = best_on_each_board(ev.games)
-    return _Protections(champs, basis, board_best)
+        rates = board_rates(ev.games)
+    return _Protections(champs, basis, board_best, rates)
 
 
 def _score_text(w: Decimal) -> str:
@@ -267,8 +278,11 @@ def _protect(ev: _Event, p: str, calc: Calculation, games: int, prot: _Protectio
         if p in prot.board_best:
             board, w, n = prot.board_best[p]
             notes.append(R.NOTE_BOARD_PROTECTED)
+            others = [f"{q} {_score_text(qw)}/{qn}" for q, qw, qn in (prot.board_rates or {}).get(board, [])
+                      if q != p]
             return ZERO, notes, step("ΔR", ZERO, "protect", raw,
-                                     ref=f"best score rate on board {board}: {_score_text(w)}/{n}")
+                                     ref=f"best score rate on board {board}: {_score_text(w)}/{n}; the others on "
+                                         f"board {board}: {', '.join(others) if others else 'none'}")
     elif rules.champion_rule and p in prot.champions and EventFormat(event.format).value in rules.champion_formats:
         if rules.champion_max_days is not None and event.length_days > rules.champion_max_days:
             notes.append(R.NOTE_CHAMPION_RULE_LONG_EVENT)
@@ -293,8 +307,13 @@ def _k_steps(rules: RuleSet, k: int, games: int, base: int, latched: bool) -> tu
         earlier = given("games earlier", games - base, "in this period's events that ended before this one began")
         count = step("games", games, "sum", on_list, earlier)
         parts = (on_list, earlier, count)
-    why = (f"latched: a published rating reached {rules.k_latch_rating}" if latched and rules.k_latch_rating is not None
-           else f"{'fewer than' if games < rules.k_new_games else 'at least'} {rules.k_new_games} games")
+    one_k = rules.k_new == rules.k_established and (rules.k_latch_rating is None or rules.k_top == rules.k_new)
+    if one_k:  # Go 1995: K is 10 for everyone; no game count or latch decides it
+        why = f"K is {rules.k_new} for every player under {rules.name}"
+    elif latched and rules.k_latch_rating is not None:
+        why = f"latched: a published rating reached {rules.k_latch_rating}"
+    else:
+        why = f"{'fewer than' if games < rules.k_new_games else 'at least'} {rules.k_new_games} games"
     return (*parts, step("K", k, "K", count, ("latched", int(latched)), ref=why))
 
 
@@ -346,10 +365,15 @@ def rate_event(rules: RuleSet, event: Event, games: Sequence[Game], states: Mapp
         if ev.rated(p):
             method = rules.we_method(event.format)
             opp_rating = {s.opponent_id: _opponent_rating_for_rated(ev, s.opponent_id, ra, ru) for s in sides}
+            far = {q for q, r in opp_rating.items()
+                   if r is not None and ev.rated(q) and rules.too_far_below(ev.ro[p], r)}
+            opp_rating = {q: None if q in far else r for q, r in opp_rating.items()}  # far_below_not_rated
             rated_games = [RatedGame(s.round, s.opponent_id, opp_rating[s.opponent_id], s.W)
                            for s in sides if opp_rating[s.opponent_id] is not None]
-            if len(rated_games) < len(sides):
+            if any(opp_rating[s.opponent_id] is None and s.opponent_id not in far for s in sides):
                 notes.append(R.NOTE_UNRATED_OPPONENTS)
+            if far:
+                notes.append(R.NOTE_FAR_BELOW)
             change, steps = _rated_change(ev, p, method, k, rated_games, prot, notes, common)
             if wanted:
                 sources = {q: C.RATING_PUBLISHED if ev.rated(q) else _RATING_SOURCE.get(rules.rr_unrated_opponent, "")
@@ -393,7 +417,7 @@ def _rated_change(ev: _Event, p: str, method: str, k: int, rated_games: list[Rat
             notes.append(R.NOTE_NO_RATED_GAMES)
         return R.EventChange(**common, games=0, W=ZERO, We=ZERO, K=k, delta=ZERO, method=R.METHOD_NOT_RATED,
                              Ro=Decimal(ro), notes=notes), ()
-    calc = METHODS[method](ro, k, rated_games, ev.rules.cap)
+    calc = METHODS[method](ro, k, rated_games, ev.rules.cap_for(ro))
     if calc.capped:
         notes.append(R.NOTE_CAP)
     delta, more, protection = _protect(ev, p, calc, len(rated_games), prot)
@@ -446,7 +470,7 @@ def _provisional_change(ev: _Event, p: str, k: int, sides: list[Side], prot: _Pr
         notes.append(R.NOTE_NO_RATED_GAMES if not rated_games else R.NOTE_FEW_RATED_OPPONENTS)
         return R.EventChange(**common, games=0, W=ZERO, We=None, K=k, delta=ZERO, method=R.METHOD_NOT_RATED,
                              Ro=Decimal(start), notes=notes), ()
-    calc = per_game(start, k, rated_games, ev.rules.cap)
+    calc = per_game(start, k, rated_games, ev.rules.cap_for(start))
     if calc.capped:
         notes.append(R.NOTE_CAP)
     delta, more, protection = _protect(ev, p, calc, len(rated_games), prot)

@@ -34,6 +34,7 @@ NOTE_TEXT: dict[str, str] = {
     R.NOTE_FEW_RATED_OPPONENTS: "fewer than 3 rated opponents: the event does not count for him",
     R.NOTE_FORFEIT: "games not actually played (forfeits) are not rated",
     R.NOTE_UNRATED_OPPONENTS: "games against unrated opponents are not rated",
+    R.NOTE_FAR_BELOW: "games against opponents too far below him are not rated (far_below_not_rated)",
     R.NOTE_NO_RATED_GAMES: "no rated games in this event",
     R.NOTE_CAP: "rating difference capped",
     R.NOTE_UNRATED_NOT_RATED: "no rating and no dan: his games are not rated",
@@ -50,7 +51,7 @@ METHOD_TEXT: dict[str, str] = {
 
 SOURCE_TEXT = {C.RATING_EVENT_RU: "his Ru here", C.RATING_RA: "Ra", C.RATING_PROVISIONAL: "provisional"}
 SKIP_TEXT = {C.SKIP_UNRATED_OPPONENT: "unrated opponent", C.SKIP_ZERO_SCORE: "zero-score rule",
-             C.SKIP_NOT_PLAYED: "not played"}
+             C.SKIP_NOT_PLAYED: "not played", C.SKIP_FAR_BELOW: "opponent too far below him (far_below_not_rated)"}
 
 #: How each step's formula reads: (symbols, numbers) from the args' names and values.
 _BINARY = {"sub": "{0} − {1}", "add": "{0} + {1}", "mul": "{0} × {1}", "delta": "{0} × ({1} − {2})",

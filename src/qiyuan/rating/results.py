@@ -37,6 +37,7 @@ NOTE_ZERO_SCORE_OPPONENT = "zero_score_opponent_ignored"  # games against a zero
 NOTE_FEW_RATED_OPPONENTS = "fewer_than_3_rated_opponents"  # the event does not count for the newcomer
 NOTE_FORFEIT = "forfeit_not_rated"  # some of his games were not played
 NOTE_UNRATED_OPPONENTS = "unrated_opponents_not_rated"  # games against unrated players left out
+NOTE_FAR_BELOW = "far_below_not_rated"  # games against opponents too far below him left out (a rule-set setting)
 NOTE_NO_RATED_GAMES = "no_rated_games"
 NOTE_CAP = "rating_difference_capped"
 NOTE_UNRATED_NOT_RATED = "unrated_player_not_rated"  # Go: no rating and no dan

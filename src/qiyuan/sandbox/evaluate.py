@@ -2,7 +2,13 @@
 
 The systems, in the order of the rows: each rule set given (its published
 lists, 附表2), then ``constant`` (0.5 for every game), ``elo``, ``glicko2``
-and ``whr``. Elo and Glicko-2 start from the first rule set's starts.
+and ``whr``. Elo and Glicko-2 start from the first rule set's starts. Every
+system predicts every game, from its prior for a player it has no rating for
+(coverage says how often it had both players' ratings); the table is given
+on all predicted games and again on the games where every system that keeps
+ratings had both (``both_rated``). The baselines' settings are tuned on the
+burn-in (``tuning``) before the test. Per rule set, the list's drift,
+volatility and games to a first rating (``drift``).
 """
 
 from __future__ import annotations
@@ -17,13 +23,16 @@ from qiyuan.errors import InputError, problem
 from qiyuan.rating.columnar import GameColumns
 from qiyuan.rating.model import Event, Game, Player, Standing
 from qiyuan.rating.rules import RuleSet
+from qiyuan.sandbox.drift import ListMeasures, list_measures
 from qiyuan.sandbox.elo import predict_elo
 from qiyuan.sandbox.games import GameSet, game_set
 from qiyuan.sandbox.glicko2 import predict_glicko2
 from qiyuan.sandbox.lists import published_lists
-from qiyuan.sandbox.metrics import CalibrationBin, Score, calibration, scores
+from qiyuan.sandbox.metrics import Calibration, Score, both_rated, calibration, scores
 from qiyuan.sandbox.prediction import NO_RATING, Prediction, Progress
 from qiyuan.sandbox.ruleset import predict_rule_set
+from qiyuan.sandbox.starts import start_ratings
+from qiyuan.sandbox.tuning import Tuned, tune
 from qiyuan.sandbox.whr import WhrSchedule, WhrSettings, predict_whr
 
 BASELINES = ("constant", "elo", "glicko2", "whr")
@@ -34,8 +43,11 @@ class Evaluation:
     games: GameSet
     predictions: list[Prediction]
     scores: list[Score]
-    calibration: dict[str, list[CalibrationBin]]
+    both_rated: list[Score]  # the same rows on the games every rating-keeping system had both ratings for
+    calibration: dict[str, Calibration]
     whr: WhrSchedule
+    tuned: Tuned
+    lists: list[ListMeasures]  # per rule set
 
     @property
     def first_event(self) -> date:
@@ -64,26 +76,31 @@ def evaluate(rule_sets: Sequence[RuleSet], players: Sequence[Player], events: Se
              from_date: date | None = None, whr: WhrSettings = WhrSettings(),
              progress: Progress | None = None) -> Evaluation:
     """Predict every played game of the events ending on or after ``from_date`` (default: two
-    years after the first event started) with every system, and score them."""
+    years after the first event started) with every system, and score them. The events that ended
+    before ``from_date`` are the burn-in: the baselines' settings are tuned on them."""
     check_rule_sets(rule_sets)
     players = list(players)
     gs = game_set(players, events, games, from_date)
-    predictions = []
+    predictions, measures = [], []
     for rules in rule_sets:
         lists = published_lists(rules, players, events, games, standings, progress=progress)
         if lists.player_ids != gs.player_ids:
             raise AssertionError("the engine's players are not the history's")
-        predictions.append(predict_rule_set(gs, lists))
+        predictions.append(predict_rule_set(gs, lists, start_ratings(rules, players)[0].astype(np.int64)))
+        measures.append(list_measures(lists, gs))
+    tuned = tune(gs, players, rule_sets[0], whr, progress=progress)
     n = gs.player1.shape[0]
     predictions.append(Prediction("constant", np.full(n, NO_RATING), np.zeros(n, bool)))
-    predictions.append(predict_elo(gs, players, rule_sets[0], progress=progress))
-    predictions.append(predict_glicko2(gs, players, rule_sets[0], progress=progress))
-    whr_prediction, schedule = predict_whr(gs, whr, progress=progress)
+    predictions.append(predict_elo(gs, players, rule_sets[0], k=tuned.elo.values["K"],
+                                   scale=tuned.elo.values["scale"], progress=progress))
+    predictions.append(predict_glicko2(gs, players, rule_sets[0], tau=tuned.glicko2.values["tau"],
+                                       rd_new=tuned.glicko2.values["rd_new"], progress=progress))
+    whr_prediction, schedule = predict_whr(gs, tuned.whr_settings(whr), progress=progress)
     predictions.append(whr_prediction)
     if progress is not None:
         progress("scoring", 0, 1)
-    result = Evaluation(gs, predictions, scores(gs, predictions),
-                        {p.system: calibration(gs, p) for p in predictions}, schedule)
+    result = Evaluation(gs, predictions, scores(gs, predictions), scores(gs, predictions, both_rated(gs, predictions)),
+                        {p.system: calibration(gs, p) for p in predictions}, schedule, tuned, measures)
     if progress is not None:
         progress("scoring", 1, 1)
     return result

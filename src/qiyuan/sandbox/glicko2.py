@@ -9,7 +9,9 @@ used Python package (``glicko2``) gets step 5 wrong when μ ≠ 0 (see
 docs/decisions.md).
 
 Starts: the rule set's start ratings (``starts``), RD 200 for a player who
-holds one and 350 for a newcomer, σ = 0.06, τ = 0.5. Between his events a
+holds one and ``rd_new`` (default 350) for a newcomer, σ = 0.06, τ = 0.5 by
+default; τ and the newcomer's RD are tuned on the burn-in (``tuning``). A
+player not seen yet is predicted from his start and RD (the prior). Between his events a
 player's RD grows as in step 6, by σ² for every month (30.44 days) in which
 he played nothing, up to 350. A game between A and B is predicted as
 E = 1 / (1 + exp(−g(√(φ_A² + φ_B²)) · (μ_A − μ_B))).
@@ -24,7 +26,7 @@ import numpy as np
 from qiyuan.rating.model import Player
 from qiyuan.rating.rules import RuleSet
 from qiyuan.sandbox.games import LEARN, GameSet
-from qiyuan.sandbox.prediction import NO_RATING, Prediction, Progress, tick
+from qiyuan.sandbox.prediction import Prediction, Progress, tick
 from qiyuan.sandbox.starts import start_ratings
 
 SCALE = 173.7178  # Glickman's conversion between the Glicko and Glicko-2 scales
@@ -87,16 +89,17 @@ def rate_period(mu: np.ndarray, phi: np.ndarray, sigma: np.ndarray, side: np.nda
     return mu + phi_new**2 * improvement, phi_new, sigma_new
 
 
-def predict_glicko2(games: GameSet, players: Sequence[Player], rules: RuleSet, *,
-                    progress: Progress | None = None) -> Prediction:
+def predict_glicko2(games: GameSet, players: Sequence[Player], rules: RuleSet, *, tau: float = TAU,
+                    rd_new: float = RD_NEW, progress: Progress | None = None) -> Prediction:
     start, held = start_ratings(rules, players)
     mu = (start - 1500.0) / SCALE
-    phi = np.where(held, RD_HELD, RD_NEW) / SCALE
+    phi = np.where(held, min(RD_HELD, rd_new), rd_new) / SCALE
+    rd_max = max(RD_MAX, rd_new) / SCALE
     sigma = np.full(start.shape[0], VOLATILITY)
     first_day = float(games.event_start.min())
     last = np.full(start.shape[0], first_day)
     known = held.copy()
-    expected = np.full(games.player1.shape[0], NO_RATING)
+    expected = np.full(games.player1.shape[0], 0.5)
     covered = np.zeros(games.player1.shape[0], bool)
     batches = list(games.batches())
     tick(progress, "glicko2", 0, len(batches))
@@ -107,27 +110,28 @@ def predict_glicko2(games: GameSet, players: Sequence[Player], rules: RuleSet, *
         if kind == LEARN:  # the events share no player: each player has one day
             who, first, inverse = np.unique(np.concatenate([a, b]), return_index=True, return_inverse=True)
             ia, ib = inverse[: a.shape[0]], inverse[a.shape[0]:]
-            mu_now, phi_now = mu[who], _phi_at(phi[who], sigma[who], last[who], np.concatenate([day, day])[first])
+            mu_now, phi_now = mu[who], _phi_at(phi[who], sigma[who], last[who], np.concatenate([day, day])[first],
+                                               rd_max)
             side = np.concatenate([ia, ib])
             opp = np.concatenate([ib, ia])
             score = np.concatenate([games.score[part], 1.0 - games.score[part]])
             mu[who], phi[who], sigma[who] = rate_period(mu_now, phi_now, sigma[who], side, mu_now[opp],
-                                                        phi_now[opp], score)
+                                                        phi_now[opp], score, tau)
             end = games.event_end[games.event[part]].astype(np.float64)
             last[who] = np.concatenate([end, end])[first]
             known[who] = True
         else:
-            phi_a = _phi_at(phi[a], sigma[a], last[a], day)
-            phi_b = _phi_at(phi[b], sigma[b], last[b], day)
-            both = known[a] & known[b]
-            p = 1.0 / (1.0 + np.exp(-g(np.sqrt(phi_a**2 + phi_b**2)) * (mu[a] - mu[b])))
-            expected[part] = np.where(both, p, NO_RATING)
-            covered[part] = both
+            phi_a = _phi_at(phi[a], sigma[a], last[a], day, rd_max)
+            phi_b = _phi_at(phi[b], sigma[b], last[b], day, rd_max)
+            expected[part] = 1.0 / (1.0 + np.exp(-g(np.sqrt(phi_a**2 + phi_b**2)) * (mu[a] - mu[b])))
+            covered[part] = known[a] & known[b]
         tick(progress, "glicko2", n, len(batches))
     return Prediction("glicko2", expected, covered)
 
 
-def _phi_at(phi: np.ndarray, sigma: np.ndarray, last: np.ndarray, day: np.ndarray) -> np.ndarray:
-    """φ on ``day``: grown by σ² for each month without an event since ``last`` (step 6), at most RD 350."""
+def _phi_at(phi: np.ndarray, sigma: np.ndarray, last: np.ndarray, day: np.ndarray,
+            phi_max: float = RD_MAX / SCALE) -> np.ndarray:
+    """φ on ``day``: grown by σ² for each month without an event since ``last`` (step 6), at most
+    ``phi_max`` (RD 350, or the newcomer's RD when that is larger)."""
     idle = np.maximum(0.0, (day - last) / PERIOD_DAYS - 1.0)
-    return np.minimum(np.sqrt(phi**2 + idle * sigma**2), RD_MAX / SCALE)
+    return np.minimum(np.sqrt(phi**2 + idle * sigma**2), phi_max)

@@ -1,4 +1,5 @@
-"""Scores of predictions on the same games: log loss, Brier score, coverage, paired standard error.
+"""Scores of predictions on the same games: log loss, Brier score, prediction rate, coverage, paired
+standard error; calibration by rating gap with a test of its slope.
 
 For a game with player1's score s (1, ½ or 0) and prediction p:
 
@@ -6,20 +7,29 @@ For a game with player1's score s (1, ½ or 0) and prediction p:
   (half the table's last digit: 附表2 prints 1.00 above D = 735, which would
   make one upset cost infinitely much);
 * Brier score (p − s)², with p as given;
-* both averaged over the games; the best row is the lowest log loss (the
+* prediction rate: 1 when the player predicted to score more won, 0 when he
+  lost, ½ when the game was drawn or the prediction was exactly ½ (Coulom's
+  Table 1, ties ½);
+* each averaged over the games; the best row is the lowest log loss (the
   first of rows within 1e-9 of it), and
   ``se_vs_best`` is the standard error of the mean per-game difference of
   log loss to it (paired: the same games), √(var(d)/n).
 
-A calibration table takes the games where the system made its own
-prediction (covered; all games for a system that never is, like
-``constant``), each in both players' view (p, s) and (1 − p, 1 − s), puts
-them into bins of p and compares the mean prediction with the mean score in
-each.
+Calibration by rating gap: every prediction is read as the Elo-equivalent
+gap of the favourite, G = 400·log10(p/(1 − p)) for p ≥ ½ (the game seen from
+the player predicted to score more; a rule set's p is its table's PD, so G is
+about its own rating difference), and the games are binned by G; in each bin
+the mean expected score is set against the mean observed one. The *slope*
+is b in the logistic fit of s on logit(p) with an intercept (Cox's
+calibration slope; s of a draw is ½, a fractional outcome): b = 1 is a
+calibrated system, b < 1 an overconfident one (its gaps are too large for
+the results, the European Go Database's finding of 2021), b > 1 a timid one;
+``z = (b − 1)/se(b)`` and its two-sided p-value test b = 1.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,6 +42,10 @@ FLOOR = 0.005
 TIE = 1e-9  # log losses closer than this are equal (the first such row is the best)
 
 
+#: The bins of the favourite's Elo-equivalent gap G (lower bounds; the last bin is open).
+GAP_EDGES = (0.0, 25.0, 75.0, 125.0, 175.0, 250.0, 350.0, 500.0)
+
+
 @dataclass(frozen=True)
 class Score:
     """One row of ``qiyuan rules evaluate``."""
@@ -39,6 +53,7 @@ class Score:
     system: str
     log_loss: float
     brier: float
+    prediction_rate: float
     games: int
     coverage: float
     se_vs_best: float
@@ -46,11 +61,31 @@ class Score:
 
 @dataclass(frozen=True)
 class CalibrationBin:
+    """Games whose favourite's gap G lies in [lo, hi) (hi = inf for the last bin)."""
+
     lo: float
     hi: float
-    count: int  # game sides in the bin (two per game)
-    predicted: float  # mean p (nan when empty)
-    observed: float  # mean score (nan when empty)
+    count: int  # games in the bin
+    gap: float  # mean G (nan when empty)
+    predicted: float  # the favourite's mean expected score (nan when empty)
+    observed: float  # his mean score (nan when empty)
+
+
+@dataclass(frozen=True)
+class Slope:
+    """The calibration slope b (of s on logit p, with an intercept), its standard error and the
+    test of b = 1 (nan where p does not vary, as for the constant)."""
+
+    slope: float
+    se: float
+    z: float
+    p_value: float
+
+
+@dataclass(frozen=True)
+class Calibration:
+    bins: list[CalibrationBin]
+    slope: Slope
 
 
 def game_log_loss(p: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -58,11 +93,31 @@ def game_log_loss(p: np.ndarray, s: np.ndarray) -> np.ndarray:
     return -(s * np.log(q) + (1.0 - s) * np.log(1.0 - q))
 
 
-def scores(games: GameSet, predictions: Sequence[Prediction]) -> list[Score]:
-    """One ``Score`` per prediction, all on the predicted games of ``games``."""
-    mask = games.predicted
+def game_prediction_rate(p: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Per game: 1 when the predicted favourite won, 0 when he lost, ½ for a draw or a prediction of ½."""
+    right = np.where(p > 0.5, s, np.where(p < 0.5, 1.0 - s, 0.5))
+    return np.where(s == 0.5, 0.5, right)
+
+
+def both_rated(games: GameSet, predictions: Sequence[Prediction]) -> np.ndarray:
+    """The predicted games in which every system that keeps ratings (all but those never covered, like
+    ``constant``) had a rating for both players: the same games for every row."""
+    mask = games.predicted.copy()
+    for p in predictions:
+        if p.covered.any():
+            mask &= p.covered
+    return mask
+
+
+def scores(games: GameSet, predictions: Sequence[Prediction], mask: np.ndarray | None = None) -> list[Score]:
+    """One ``Score`` per prediction, all on the predicted games of ``games`` (or on ``mask``'s; no
+    game in it: every figure nan)."""
+    mask = games.predicted if mask is None else mask
     s = games.score[mask]
     n = int(s.shape[0])
+    if n == 0:
+        nan = float("nan")
+        return [Score(p.system, nan, nan, nan, 0, nan, nan) for p in predictions]
     losses = [game_log_loss(p.expected[mask], s) for p in predictions]
     means = [float(x.mean()) for x in losses]
     best = next(i for i, m in enumerate(means) if m <= min(means) + TIE)
@@ -70,23 +125,75 @@ def scores(games: GameSet, predictions: Sequence[Prediction]) -> list[Score]:
     for p, x, mean in zip(predictions, losses, means):
         d = x - losses[best]
         se = float(np.sqrt(d.var(ddof=1) / n)) if n > 1 else 0.0
-        rows.append(Score(p.system, mean, float(((p.expected[mask] - s) ** 2).mean()), n,
+        rows.append(Score(p.system, mean, float(((p.expected[mask] - s) ** 2).mean()),
+                          float(game_prediction_rate(p.expected[mask], s).mean()), n,
                           float(p.covered[mask].mean()), se))
     return rows
 
 
-def calibration(games: GameSet, prediction: Prediction, bins: int = 10) -> list[CalibrationBin]:
+def gap(p: np.ndarray) -> np.ndarray:
+    """The Elo-equivalent gap of a prediction p: 400·log10(p/(1 − p)), p kept inside the floor."""
+    q = np.clip(p, FLOOR, 1.0 - FLOOR)
+    return 400.0 * np.log10(q / (1.0 - q))
+
+
+def calibration(games: GameSet, prediction: Prediction, edges: Sequence[float] = GAP_EDGES) -> Calibration:
+    """Expected against observed score by the favourite's gap, over every predicted game, and the slope."""
     mask = games.predicted
-    if (prediction.covered & mask).any():
-        mask = mask & prediction.covered
     p = prediction.expected[mask]
     s = games.score[mask]
-    p, s = np.concatenate([p, 1.0 - p]), np.concatenate([s, 1.0 - s])
-    edges = np.linspace(0.0, 1.0, bins + 1)
-    which = np.clip(np.searchsorted(edges, p, side="right") - 1, 0, bins - 1)
-    count = np.bincount(which, minlength=bins)
+    flip = p < 0.5
+    fav_p, fav_s = np.where(flip, 1.0 - p, p), np.where(flip, 1.0 - s, s)
+    g = gap(fav_p)
+    bounds = np.array(edges, np.float64)
+    which = np.searchsorted(bounds, g, side="right") - 1
+    k = bounds.shape[0]
+    count = np.bincount(which, minlength=k)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean_p = np.bincount(which, p, bins) / count
-        mean_s = np.bincount(which, s, bins) / count
-    return [CalibrationBin(float(edges[i]), float(edges[i + 1]), int(count[i]), float(mean_p[i]), float(mean_s[i]))
-            for i in range(bins)]
+        mean_g = np.bincount(which, g, k) / count
+        mean_p = np.bincount(which, fav_p, k) / count
+        mean_s = np.bincount(which, fav_s, k) / count
+    his = [*edges[1:], float("inf")]
+    bins = [CalibrationBin(float(edges[i]), float(his[i]), int(count[i]), float(mean_g[i]), float(mean_p[i]),
+                           float(mean_s[i])) for i in range(k)]
+    return Calibration(bins, calibration_slope(p, s))
+
+
+def calibration_slope(p: np.ndarray, s: np.ndarray, iterations: int = 50) -> Slope:
+    """Newton's method (IRLS) for s ~ logistic(a + b·logit p); se(b) from the inverse Fisher information."""
+    nan = float("nan")
+    q = np.clip(p, FLOOR, 1.0 - FLOOR)
+    x = np.log(q / (1.0 - q))
+    if x.shape[0] < 3 or float(np.ptp(x)) < 1e-12:
+        return Slope(nan, nan, nan, nan)
+    with np.errstate(all="ignore"):  # exp of a large logit: μ is 0 or 1 there; a fit that diverges is nan
+        fit = _fit_slope(x, s, iterations)
+    return fit if math.isfinite(fit.slope) and math.isfinite(fit.se) else Slope(nan, nan, nan, nan)
+
+
+def _fit_slope(x: np.ndarray, s: np.ndarray, iterations: int) -> Slope:
+    nan = float("nan")
+    X = np.column_stack([np.ones_like(x), x])
+    beta = np.array([0.0, 1.0])
+    info = None
+    for _ in range(iterations):
+        mu = 1.0 / (1.0 + np.exp(-(X @ beta)))
+        w = mu * (1.0 - mu)
+        info = X.T @ (X * w[:, None])
+        try:
+            step = np.linalg.solve(info, X.T @ (s - mu))
+        except np.linalg.LinAlgError:
+            return Slope(nan, nan, nan, nan)
+        beta = beta + step
+        if float(np.abs(step).max()) < 1e-10:
+            break
+    mu = 1.0 / (1.0 + np.exp(-(X @ beta)))
+    info = X.T @ (X * (mu * (1.0 - mu))[:, None])
+    try:
+        se = float(np.sqrt(np.linalg.inv(info)[1, 1]))
+    except np.linalg.LinAlgError:
+        return Slope(nan, nan, nan, nan)
+    if not (se > 0 and math.isfinite(se)):
+        return Slope(nan, nan, nan, nan)
+    z = (float(beta[1]) - 1.0) / se
+    return Slope(float(beta[1]), se, z, math.erfc(abs(z) / math.sqrt(2.0)))

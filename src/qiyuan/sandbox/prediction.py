@@ -10,7 +10,7 @@ import numpy as np
 #: ``progress(stage, done, total)``: a long computation reports how far it is.
 Progress = Callable[[str, int, int], None]
 
-#: What a system predicts when it has no rating for one of the two players.
+#: The constant baseline's prediction of every game.
 NO_RATING = 0.5
 
 
@@ -18,8 +18,9 @@ NO_RATING = 0.5
 class Prediction:
     """``expected[i]`` is player1's expected score in game ``i`` of the ``GameSet`` (games that are not
     predicted hold 0.5); ``covered[i]`` is true when the system had a rating for both players (where
-    it had none it predicted ``NO_RATING``). A rule set also gives the exact table values
-    (``hundredths``, PD × 100 from 附表2)."""
+    it had none for one of them it predicted from its prior for him: the rule set's entry rating, the
+    baseline's initial rating). A rule set also gives the exact table values (``hundredths``, PD × 100
+    from 附表2)."""
 
     system: str
     expected: np.ndarray

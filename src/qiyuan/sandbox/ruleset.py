@@ -3,19 +3,22 @@
 The list in force is the last one published on or before the day the event
 started. When both players hold a rating on it, player1's expected score is
 the table's exact PD(D), D = his rating − his opponent's (both integers),
-clamped to ± the rule set's ``cap`` when it has one — the per-game We of the
-texts (逐局). When either holds none the rule set makes no prediction
-(``NO_RATING``, not covered).
+clamped to ± the favourite's cap when the rule set has one (``cap``, ``cap_bands``) — the per-game We of the
+texts (逐局). A player who holds no rating on it is predicted from the rule
+set's prior for him (``prior``: his starting rating, else the entry rating
+for his gender, ``starts.start_ratings``); such a game is not *covered* (the
+rule set had no published rating for both players).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from qiyuan.rating.fast.arrays import caps
 from qiyuan.rating.tables import PD_HUNDREDTHS, PD_TOP_D
 from qiyuan.sandbox.games import GameSet
 from qiyuan.sandbox.lists import ListTimeline
-from qiyuan.sandbox.prediction import NO_RATING, Prediction
+from qiyuan.sandbox.prediction import Prediction
 
 _PD = np.array(PD_HUNDREDTHS, np.int64)
 
@@ -26,21 +29,25 @@ def table_hundredths(d: np.ndarray) -> np.ndarray:
     return np.where(d >= 0, pd, 100 - pd)
 
 
-def predict_rule_set(games: GameSet, lists: ListTimeline) -> Prediction:
-    """Every game predicted from the list in force when its event started."""
+def predict_rule_set(games: GameSet, lists: ListTimeline, prior: np.ndarray) -> Prediction:
+    """Every game predicted from the list in force when its event started (``prior[i]``: the rating
+    player ``i`` is given while he holds none, an integer)."""
     k = lists.in_force(games.event_start[games.event])
     before_first = k < 0
     k = np.maximum(k, 0)
     a, b = games.player1, games.player2
+    prior = np.asarray(prior, np.int64)
     if lists.published.shape[0] == 0:
-        covered = np.zeros(a.shape[0], bool)
-        d = np.zeros(a.shape[0], np.int64)
+        held_a = held_b = np.zeros(a.shape[0], bool)
+        ra, rb = prior[a], prior[b]
     else:
-        covered = ~before_first & lists.published[k, a] & lists.published[k, b]
-        d = lists.rating[k, a] - lists.rating[k, b]
-    cap = lists.rules.cap
-    if cap is not None:
+        held_a = ~before_first & lists.published[k, a]
+        held_b = ~before_first & lists.published[k, b]
+        ra = np.where(held_a, lists.rating[k, a], prior[a])
+        rb = np.where(held_b, lists.rating[k, b], prior[b])
+    d = ra - rb
+    if lists.rules.has_cap():  # the favourite's cap (by his rating band, cap_bands)
+        cap = caps(lists.rules, np.maximum(ra, rb))
         d = np.clip(d, -cap, cap)
-    hundredths = np.where(covered, table_hundredths(d), 50)
-    expected = np.where(covered, hundredths / 100.0, NO_RATING)
-    return Prediction(lists.rules.name, expected, covered, hundredths)
+    hundredths = table_hundredths(d)
+    return Prediction(lists.rules.name, hundredths / 100.0, held_a & held_b, hundredths)

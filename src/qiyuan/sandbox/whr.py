@@ -4,11 +4,14 @@ WHR fits every player's rating as a function of time to all the games it
 knows at once. To predict an event, the fit holds the games of the events
 that ended before a *refit* on or before its start; a player's rating then is
 his rating on his last day in the fit; P(A beats B) = 1 / (1 + 10^((r_B − r_A) / 400)).
-A player with no game in the fit has no rating (``NO_RATING``).
+A player with no game in the fit is predicted at WHR's prior, 0 (the rating of
+the virtual opponent his virtual draws are against); such a game is not
+covered.
 
-Settings are the Renju International Federation's (its WHR rating, also by
-the ``whr`` package's author): w² = 12.9 Elo² per day, 2 virtual draws on a
-player's first day; a game's day is its event's end date.
+Default settings are the Renju International Federation's (its WHR rating,
+also by the ``whr`` package's author): w² = 12.9 Elo² per day, 2 virtual
+draws on a player's first day; a game's day is its event's end date. w² is
+tuned on the burn-in (``tuning``).
 
 Cost: each iteration of the library runs over every game it holds, so a refit
 at every event start costs (events × games) — fine for a national history,
@@ -30,7 +33,11 @@ import numpy as np
 import whr
 
 from qiyuan.sandbox.games import GameSet
-from qiyuan.sandbox.prediction import NO_RATING, Prediction, Progress, tick
+from qiyuan.sandbox.prediction import Prediction, Progress, tick
+
+
+#: The rating of a player with no game in the fit.
+PRIOR = 0.0
 
 
 @dataclass(frozen=True)
@@ -146,7 +153,7 @@ def predict_whr(games: GameSet, settings: WhrSettings = WhrSettings(), *,
     learned = games_by_end[np.searchsorted(games.event_end[by_end], candidates, side="left")]
     schedule = plan_refits(learned, candidates, settings)
     fit = _Fit(games, settings)
-    expected = np.full(games.player1.shape[0], NO_RATING)
+    expected = np.full(games.player1.shape[0], 0.5)
     covered = np.zeros(games.player1.shape[0], bool)
     next_refit = 0
     for n, e in enumerate(events.tolist(), start=1):
@@ -159,8 +166,7 @@ def predict_whr(games: GameSet, settings: WhrSettings = WhrSettings(), *,
         ratings = {p: fit.rating(p, day) for p in set(a_all) | set(b_all)}
         for i, a, b in zip(range(part.start, part.stop), a_all, b_all):
             ra, rb = ratings[a], ratings[b]
-            if ra is not None and rb is not None:
-                expected[i] = 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
-                covered[i] = True
+            covered[i] = ra is not None and rb is not None
+            expected[i] = 1.0 / (1.0 + 10.0 ** (((rb or PRIOR) - (ra or PRIOR)) / 400.0))
         tick(progress, "whr", n, len(events))
     return Prediction("whr", expected, covered), schedule

@@ -73,6 +73,7 @@ NOTES = {
     R.NOTE_NO_RATED_GAMES: gettext_lazy("本次比赛没有计算等级分的对局"),
     R.NOTE_CAP: gettext_lazy("等级分差按上限计算"),
     R.NOTE_UNRATED_NOT_RATED: gettext_lazy("没有等级分也没有段位：其对局不计算等级分"),
+    R.NOTE_FAR_BELOW: gettext_lazy("与比他低得过多的对手的对局不计算他的等级分"),
 }
 
 

@@ -76,3 +76,15 @@ def prior_games(c_player: np.ndarray, c_end: np.ndarray, c_games: np.ndarray, pl
     upto = np.searchsorted(key, player * big + before, side="left")
     first = np.searchsorted(key, player * big, side="left")
     return cs[upto] - cs[first]
+
+
+#: The cap of a player without one: larger than any rating difference.
+NO_CAP = 10**9
+
+
+def caps(rules, ratings: np.ndarray) -> np.ndarray:
+    """Each rating's cap (``RuleSet.cap_for``, vectorized; ``NO_CAP`` where none)."""
+    out = np.full(ratings.shape, NO_CAP if rules.cap is None else rules.cap, np.int64)
+    for lo, cap in rules.cap_bands:
+        out = np.where(ratings >= lo, NO_CAP if cap is None else cap, out)
+    return out

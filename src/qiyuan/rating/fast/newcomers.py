@@ -25,7 +25,7 @@ from fractions import Fraction
 import numpy as np
 
 from qiyuan.rating.exact import round_half_up
-from qiyuan.rating.fast.arrays import NONE, Groups, expected_hundredths, int_bincount, round_half_up_div
+from qiyuan.rating.fast.arrays import NONE, Groups, caps, expected_hundredths, int_bincount, round_half_up_div
 from qiyuan.rating.fast.prepare import M_NEWCOMER, M_PROVISIONAL, Prepared
 from qiyuan.rating.fast.rows import Rows
 from qiyuan.rating.rules import (NEWCOMER_NOT_RATED, NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL, RR_UNRATED_EVENT_RU,
@@ -277,8 +277,9 @@ def newcomer_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], rating
             raise ValueError("a newcomer's provisional rating needs his gender (M/F)")
         start = np.where(prep.female[rows.player], prep.start_female, prep.start_male)
         d_n = start[rows.s_row[nc]] - rows.R_opp[nc]
-        if rules.cap is not None:
-            d_n = np.clip(d_n, -rules.cap, rules.cap)
+        if rules.has_cap():
+            cap = caps(rules, start[rows.s_row[nc]])
+            d_n = np.clip(d_n, -cap, cap)
         we_n = ngrp.sum(expected_hundredths(d_n))
         ok = unrated_row & ~ignored & (n_n > 0) & (distinct_n >= rules.newcomer_min_rated_opponents)
         out["games"] = np.where(ok, n_n, out["games"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qiyuan.rating.fast.arrays import NONE, Groups, expected_hundredths, prior_games, round_half_up_div
+from qiyuan.rating.fast.arrays import NONE, Groups, caps, expected_hundredths, prior_games, round_half_up_div
 from qiyuan.rating.fast.prepare import M_AVERAGING, M_GO_RR, M_PER_GAME, M_NOT_RATED, Prepared
 from qiyuan.rating.fast.rows import Rows
 
@@ -25,6 +25,9 @@ def rated_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], rating: n
     rules = prep.rules
     P = prep.P
     rr = rows.me_rated & ((rows.opp_rated & ~rows.s_interacting) | counts_for_rated)
+    if rules.far_below_not_rated is not None:  # a strong player's games against much weaker rated ones
+        lo, gap = rules.far_below_not_rated
+        rr &= ~(rows.opp_rated & (rows.R_me >= lo) & (rows.R_me - rows.R_opp > gap))
     grp = Groups(rows.s_row[rr], rows.n)
     n_r = grp.count()
     w_r = grp.sum(rows.s_w[rr])
@@ -32,9 +35,10 @@ def rated_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], rating: n
     R_me, R_opp = rows.R_me[rr], rows.R_opp[rr]
     d_game = R_me - R_opp
     opp_clamped = R_opp
-    if rules.cap is not None:  # FIDE's 350/400 rule: clamp each D, or each opponent's rating before a mean
-        d_game = np.clip(d_game, -rules.cap, rules.cap)
-        opp_clamped = np.clip(opp_clamped, R_me - rules.cap, R_me + rules.cap)
+    if rules.has_cap():  # FIDE's 350/400 rule: clamp each D, or each opponent's rating before a mean
+        cap = caps(rules, R_me)  # by his rating band (cap_bands)
+        d_game = np.clip(d_game, -cap, cap)
+        opp_clamped = np.clip(opp_clamped, R_me - cap, R_me + cap)
     we_per_game = grp.sum(expected_hundredths(d_game))
     method = prep.method[rows.event]
     safe_n = np.maximum(n_r, 1)
@@ -55,9 +59,10 @@ def rated_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], rating: n
         pairs, first_side, pair_count = np.unique(pair, return_index=True, return_counts=True)
         pair_row = pairs // P
         clamped_of_pair = rows.R_opp[sel][first_side]  # the rating used for him (an unrated one's Ru)
-        if rules.cap is not None:
+        if rules.has_cap():
             r_of = rating[rows.player[pair_row]]
-            clamped_of_pair = np.clip(clamped_of_pair, r_of - rules.cap, r_of + rules.cap)
+            cap = caps(rules, r_of)
+            clamped_of_pair = np.clip(clamped_of_pair, r_of - cap, r_of + cap)
         pg = Groups(pair_row, rows.n)
         distinct = pg.count()
         cycles = pg.max(pair_count)

@@ -186,6 +186,15 @@ def _expected(r: RuleSet) -> list[str]:
         out.append(_("等级分差不设上限（D 超过 735 分时按附表2 取 1.00 与 0.00）。"))
     else:
         out.append(_("等级分差超过 %(cap)s 分时按 %(cap)s 分计算。") % {"cap": r.cap})
+    if r.far_below_not_rated is not None:
+        out.append(_("等级分在 %(rating)s 分以上的棋手，与比他低 %(gap)s 分以上的对手的对局不计算他的等级分。")
+                   % {"rating": r.far_below_not_rated[0], "gap": r.far_below_not_rated[1]})
+    for lo, cap in r.cap_bands:
+        if cap is None:
+            out.append(_("等级分在 %(rating)s 分以上的棋手，等级分差不设上限。") % {"rating": lo})
+        else:
+            out.append(_("等级分在 %(rating)s 分以上的棋手，等级分差超过 %(cap)s 分时按 %(cap)s 分计算。")
+                       % {"rating": lo, "cap": cap})
     out.append(str(UNRATED_OPPONENT_WORDS[r.rr_unrated_opponent]))
     out.append(_("没有实际进行的对局（弃权、轮空等），无论何种原因，一律不计算等级分。"))
     return out
@@ -277,7 +286,8 @@ def _champion(r: RuleSet) -> list[str]:
 #: the settings the sentences above explain (a test checks that every setting of RuleSet is here)
 DESCRIBED = frozenset({
     "name", "title", "publication_months", "k_new", "k_new_games", "k_established", "k_top", "k_latch_rating",
-    "we_swiss", "we_team", "we_match", "we_knockout", "we_round_robin", "cap", "rr_unrated_opponent",
+    "we_swiss", "we_team", "we_match", "we_knockout", "we_round_robin", "cap", "cap_bands", "far_below_not_rated",
+    "rr_unrated_opponent",
     "newcomer_method", "start_rating_male", "start_rating_female", "newcomer_min_rated_opponents",
     "newcomer_bonus_per_half_point", "round_ra_first", "dp_at_extremes", "newcomer_min_games", "newcomer_window",
     "newcomer_window_length", "zero_score_rule", "dan_start", "dan_start_registered_by", "dan_start_kyu",

@@ -1,0 +1,94 @@
+"""``rules audit``: the incentives of a rule set, by hand on small histories and on the real one."""
+
+from __future__ import annotations
+
+import csv
+import sys
+from datetime import date
+
+import pytest
+from sandbox_builders import BENCH, TSV, event, game, player, write_files
+from test_sandbox_cli import history, run
+
+from qiyuan.formats.history_csv import read_history
+from qiyuan.rating.rules import BUILTIN_RULES, with_settings
+from qiyuan.rating.tables import pd_hundredths
+from qiyuan.sandbox.audit import audit
+
+CGA = BUILTIN_RULES["cga-gomoku-2011"]
+CAP400 = with_settings(CGA, {"name": "cga-cap-400", "cap": 400})
+FIDE_2025 = with_settings(CGA, {"name": "cga-fide-2025", "cap": 400, "cap_bands": [[1990, "none"]]})
+
+
+def small():
+    """A (2000, latched: K 10), W (1500), B (1890), C (1895) on the starting list; A loses to B and C, then
+    beats W (only A has a weaker player more than 400 below him)."""
+    players = [player("A", 2000), player("W", 1500), player("B", 1890), player("C", 1895)]
+    events = [event("E1", date(2011, 3, 1)), event("E2", date(2011, 9, 1))]
+    games = [game("E1", 1, "A", "B", "0-1"), game("E1", 2, "A", "C", "0-1"), game("E1", 3, "A", "W", "1-0"),
+             game("E2", 1, "B", "C", "1-0")]
+    return players, events, games
+
+
+def strategies(rules, players, events, games):
+    return {s.name: s for s in audit(rules, players, events, games).strategies}
+
+
+def test_audit_cap_farming_is_found_only_where_a_cap_cuts_the_table():
+    """A against W: D = 500. Without a cap 附表2's PD(500) is both the truth and We: no gain. With the
+    400-point cap, We is PD(400): A gains K × (PD(500) − PD(400)) = 10 × (PD(500) − 0.92) a game. With
+    players rated 1990+ exempt (FIDE from October 2025), A is rated on the real difference again."""
+    players, events, games = small()
+    assert not strategies(CGA, players, events, games)["cap farming"].found
+    farm = strategies(CAP400, players, events, games)["cap farming"]
+    assert farm.found and farm.best_per_game == pytest.approx(10 * (pd_hundredths(500) - pd_hundredths(400)) / 100)
+    assert "D 500, counted 400" in farm.example
+    assert strategies(FIDE_2025, players, events, games)["cap farming"].best_per_game == 0
+    floor = with_settings(CAP400, {"far_below_not_rated": [1990, 400]})  # no rated game 400+ below for A
+    assert strategies(floor, players, events, games)["cap farming"].best_per_game == 0
+
+
+def test_audit_withdrawing_after_a_loss_counts_the_later_games():
+    """A lost his first game of E1 to B; had he withdrawn, his later games (a loss to C: 10 × (0 − PD(105)),
+    a win over W: 10 × (1 − PD(500))) would not have counted: per game, minus their mean."""
+    players, events, games = small()
+    w = strategies(CGA, players, events, games)["withdrawing after a loss"]
+    later = 10 * (0 - pd_hundredths(105) / 100) + 10 * (1 - pd_hundredths(500) / 100)
+    assert w.cases >= 1 and w.best_per_game == pytest.approx(-later / 2)
+
+
+def test_audit_without_protected_players_reports_no_case():
+    players, events, games = small()
+    s = strategies(CGA, players, events, games)
+    assert s["board protection"].cases == 0 and not s["board protection"].found
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory):
+    if not TSV.exists():
+        pytest.skip("../shared/data/renju-cn-games.tsv is not here")
+    sys.path.insert(0, str(BENCH))
+    from real_history import write_real_history
+
+    return write_real_history(tmp_path_factory.mktemp("real"))
+
+
+def test_audit_on_the_real_history_finds_cap_farming_when_a_variant_models_the_fide_cap(real, tmp_path):
+    """CGA as published (附表2 to 735, no cap): no farming. The variant with FIDE's 400-point rule (as before
+    October 2025): farming found, a K-25 player against the weakest listed player."""
+    variant = tmp_path / "cap400.toml"
+    variant.write_text('base = "cga-gomoku-2011"\nname = "cga-cap-400"\ncap = 400\n', encoding="utf-8")
+    out = tmp_path / "audit.csv"
+    result = run("rules", "audit", variant, *history(real), "--csv", out)
+    assert "incentive audit of cga-cap-400" in result.stdout
+    with out.open(encoding="utf-8", newline="") as fh:
+        rows = {r["strategy"]: r for r in csv.DictReader(fh)}
+    assert rows["cap farming"]["found"] == "yes" and float(rows["cap farming"]["best_per_game"]) > 1
+    data = read_history(real["players"], real["events"], real["games"])
+    assert not strategies(CGA, data.players, data.events, data.games)["cap farming"].found
+
+
+def test_audit_bad_input_exit_2(tmp_path):
+    files = write_files(tmp_path, "id,name,gender,rating,games\n", "id\n", "x\n")
+    result = run("rules", "audit", "no-such-rules", *history(files), exit_code=2)
+    assert "unknown rule set 'no-such-rules'" in result.stderr and "nothing written" in result.stderr

@@ -146,7 +146,7 @@ def settings(t: Tournament) -> GoSettings:
     faults: list[Problem] = []
 
     def bad(code: str, text: str, want: str) -> None:
-        faults.append(problem("{code} {text!r}: {want}", code=code, text=text, want=want))
+        faults.append(problem("{record} {text!r}: {want}", record=code, text=text, want=want))
 
     if (v := _one(t, "XQK")) is not None:
         try:
@@ -226,7 +226,7 @@ def players(t: Tournament) -> dict[int, GoPlayer]:
             parts = line.split()
             p = out.get(int(parts[0])) if parts and parts[0].isdigit() else None
             if p is None:
-                faults.append(problem("{code} {line!r}: no such player", code=code, line=line))
+                faults.append(problem("{record} {line!r}: no such player", record=code, line=line))
                 continue
             rest = parts[1:]
             if code == "XQG" and len(rest) == 2 and None not in (g := [grade_value(x) for x in rest]):
@@ -240,7 +240,7 @@ def players(t: Tournament) -> dict[int, GoPlayer]:
             elif code == "XQV" and len(rest) == 1 and rest[0].lstrip("-").isdigit():
                 p.smms_correction = int(rest[0])
             else:
-                faults.append(problem("{code} {line!r}: unreadable", code=code, line=line))
+                faults.append(problem("{record} {line!r}: unreadable", record=code, line=line))
     refuse(faults, EventInputError)
     return out
 

@@ -1,0 +1,242 @@
+"""McMahon pairing for Go (麦克马洪制编排), and a simple Swiss for Go, with handicaps.
+
+How a round is paired (as OpenGotha documents its McMahon system):
+
+1. **McMahon score** (MMS, 麦克马洪分): the start score from the rank played
+   (held between the event's floor and bar, counted from its zero grade), plus
+   the wins so far; a round without a game adds the event's absent or bye value
+   (``go_tiebreaks``). A simple Swiss for Go (``go_swiss``) starts everybody at 0.
+2. **Bye** (轮空) when the players to pair are odd, as in the Gomoku Swiss: the
+   lowest McMahon score who has not had one (then the lowest rank, the highest
+   draw number), provided the others can still all be paired without a repeat.
+3. **Groups, top down**: the players of one McMahon score, with those floated
+   down from above, are paired by a *maximum weight matching* of the group
+   (``networkx.max_weight_matching``). The weights say, in this order of
+   strength: never a repeat (no edge), the smallest score difference, the
+   lowest player floats when the group is odd, players of one club or family
+   apart, seeding inside the group (upper half against lower half — ``split``
+   — or first against last — ``fold``), colours balanced. Before a group's
+   matching is kept, the cardinality matching of ``tournament.matching``
+   checks that the players left below can still all be paired without a
+   repeat (the Swiss look-ahead); if not, the next group joins this one.
+4. **Handicap** (让子): from the McMahon score difference (or the rank
+   difference, as the event says), each side held at most at the no-handicap
+   grade, less the correction, never more than the ceiling. The weaker player
+   takes black (黑); in an even game black goes to the player who has had white
+   more often, then to the lower score.
+
+Every board can be explained, in English or Chinese (``explanation.Line``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from qiyuan.tournament import go
+from qiyuan.tournament.errors import EventError, problem
+from qiyuan.tournament.explanation import Line
+from qiyuan.tournament.go_tiebreaks import compute
+from qiyuan.tournament.matching import Matching
+from qiyuan.tournament.model import Tournament
+from qiyuan.tournament.state import is_active
+
+# weights, strongest first (see the module's docstring); the base keeps every edge positive
+_BASE = 10**15
+_SCORE = 10**10  # per squared half point of score difference
+_FLOAT = 10**7  # per place from the bottom of the group: the lowest is left to float
+_APART = 10**6
+_SEED = 10**3
+_COLOUR = 10
+
+
+@dataclass(frozen=True, slots=True)
+class GoBoard:
+    black: int
+    white: int
+    handicap: int
+
+
+@dataclass(slots=True)
+class GoPairing:
+    number: int
+    boards: list[GoBoard]
+    bye: int | None
+    explanation: list[Line] = field(default_factory=list)
+
+
+def _colour_balance(t: Tournament, num: int, upto: int) -> int:
+    """Whites minus blacks in his even games so far (handicap games say nothing of colour)."""
+    e = t.entrants[num - 1]
+    return sum(1 if c.colour == "w" else -1 if c.colour == "b" else 0 for c in e.rounds[:upto]
+               if c.opponent is not None)
+
+
+def handicap_for(s: go.GoSettings, value_a: int, rank_a: int, value_b: int, rank_b: int) -> int:
+    """Stones between two players: ``value_*`` their MMS (whole points) used when the handicap goes by
+    MMS, ``rank_*`` their ranks; each side held at most at the no-handicap grade (OpenGotha's
+    ``hdNoHdRankThreshold``), less the correction, 0..ceiling."""
+    if s.hd_basis == "mms":
+        cap = s.hd_none_from - s.zero
+        a, b = min(value_a, cap), min(value_b, cap)
+    else:
+        a, b = min(rank_a, s.hd_none_from), min(rank_b, s.hd_none_from)
+    return max(0, min(s.hd_ceiling, abs(a - b) - s.hd_correction))
+
+
+def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairing:
+    """Pair round ``rnd`` of a Go event (McMahon, or a simple Swiss for ``go_swiss``).
+
+    Raises ``EventError`` when the players to pair cannot all be paired without a repeat."""
+    s, ps = go.settings(t), go.players(t)
+    swiss = (t.extra.get("XQM") or [""])[0].strip() == "go_swiss"
+    values = compute(t, s, ps, upto=rnd - 1)
+    mms2 = dict(values["NBW"]) if swiss else dict(values["MMS"])
+    rank = {e.number: (ps[e.number].rank if ps[e.number].rank is not None else s.zero) for e in t.entrants}
+    met: dict[int, set[int]] = {e.number: {c.opponent for c in e.rounds[: rnd - 1] if c.opponent} for e in t.entrants}
+    had_bye = {e.number for e in t.entrants if any(c.result in "UF" and c.opponent is None for c in e.rounds[: rnd - 1])}
+    active = [e.number for e in t.entrants if is_active(e, rnd)]
+    order = sorted(active, key=lambda n: (-mms2[n], -rank[n], -(t.entrants[n - 1].rating or 0), n))
+    lines: list[Line] = []
+    if not order:
+        raise EventError(problem("no player to pair in round {round}", round=rnd))
+
+    def pairable(players: list[int]) -> bool:
+        if len(players) % 2:
+            return False
+        idx = {n: i for i, n in enumerate(players)}
+        m = Matching(len(players), lambda i, j: players[j] not in met[players[i]])
+        del idx
+        return not m.maximise()
+
+    bye = None
+    if len(order) % 2:
+        for cand in reversed(order):
+            if cand in had_bye:
+                continue
+            rest = [n for n in order if n != cand]
+            if pairable(rest):
+                bye = cand
+                break
+        if bye is None:
+            raise EventError(problem("round {round}: no player can take the bye and leave the others pairable "
+                                     "without a repeat", round=rnd))
+        order.remove(bye)
+        lines.append(Line("{player}: pairing bye — the lowest McMahon score without a bye yet", player=bye))
+    elif not pairable(order):
+        raise EventError(problem("round {round}: the players cannot all be paired without a repeat", round=rnd))
+
+    clubs = {e.number: (e.club.strip(), e.family.strip()) for e in t.entrants}
+    groups: list[list[int]] = []
+    for n in order:
+        if groups and mms2[groups[-1][0]] == mms2[n]:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+    pairs: list[tuple[int, int]] = []
+    carried: list[int] = []
+    gi = 0
+    while gi < len(groups):
+        pool = carried + groups[gi]
+        gi += 1
+        while True:
+            rest = [n for g in groups[gi:] for n in g]
+            chosen = _group_matching(pool, mms2, met, clubs, seeding, t, rnd, s)
+            left = [n for n in pool if not any(n in p for p in chosen)]
+            if (not rest and not left) or (rest and pairable(left + rest)):
+                break
+            if not rest:  # cannot happen: the whole field was checked pairable
+                raise EventError(problem("round {round}: the players cannot all be paired without a repeat",
+                                         round=rnd))
+            pool = pool + groups[gi]  # the group below joins: the look-ahead found no way otherwise
+            gi += 1
+        pairs += chosen
+        carried = left
+        for n in left:
+            lines.append(Line("{player} (McMahon score {score}) floats down", player=n, score=_half(mms2[n])))
+
+    boards: list[GoBoard] = []
+    for a, b in pairs:
+        va, vb = mms2[a] // 2, mms2[b] // 2
+        h = 0 if swiss else handicap_for(s, va, rank[a], vb, rank[b])
+        weaker_a = (va, rank[a]) < (vb, rank[b])
+        if h:
+            black, white = (a, b) if weaker_a else (b, a)
+        else:
+            ca, cb = _colour_balance(t, a, rnd - 1), _colour_balance(t, b, rnd - 1)
+            if ca != cb:
+                black, white = (a, b) if ca > cb else (b, a)
+            else:
+                black, white = (a, b) if weaker_a else (b, a)
+        boards.append(GoBoard(black, white, h))
+    boards.sort(key=lambda x: (-max(mms2[x.black], mms2[x.white]), -(mms2[x.black] + mms2[x.white]), x.black))
+    for i, x in enumerate(boards, start=1):
+        sb, sw = _half(mms2[x.black]), _half(mms2[x.white])
+        line = Line("board {board}: {black} (black, McMahon score {sb}) – {white} (white, {sw})",
+                    board=i, black=x.black, sb=sb, white=x.white, sw=sw)
+        if x.handicap:
+            line = line + Line("; {stones} handicap stones: the difference less {correction}, at most {ceiling}",
+                               stones=x.handicap, correction=s.hd_correction, ceiling=s.hd_ceiling)
+        else:
+            line = line + Line("; even game, komi {komi}", komi=s.komi)
+        club = clubs[x.black][0]
+        if club and club == clubs[x.white][0]:
+            line = line + Line("; same club {club}: no other pairing of the group kept them apart", club=club)
+        lines.append(line)
+    return GoPairing(rnd, boards, bye, lines)
+
+
+def _half(v2: int) -> str:
+    return str(v2 // 2) if v2 % 2 == 0 else f"{v2 // 2}.5"
+
+
+def _group_matching(pool: list[int], mms2: dict[int, int], met: dict[int, set[int]],
+                    clubs: dict[int, tuple[str, str]], seeding: str, t: Tournament, rnd: int,
+                    s: go.GoSettings) -> list[tuple[int, int]]:
+    """The maximum weight matching of one group (with those floated into it)."""
+    n = len(pool)
+    if n < 2:
+        return []
+    pos_in_score: dict[int, tuple[int, int]] = {}
+    by_score: dict[int, list[int]] = {}
+    for p in pool:
+        by_score.setdefault(mms2[p], []).append(p)
+    for members in by_score.values():
+        for i, p in enumerate(members):
+            pos_in_score[p] = (i, len(members))
+    balance = {p: _colour_balance(t, p, rnd - 1) for p in pool}
+    g = nx.Graph()
+    for i in range(n):
+        a = pool[i]
+        for j in range(i + 1, n):
+            b = pool[j]
+            if b in met[a]:
+                continue
+            w = _BASE - _SCORE * (mms2[a] - mms2[b]) ** 2 + _FLOAT * ((n - i) + (n - j))
+            ca, cb = clubs[a], clubs[b]
+            if (ca[0] and ca[0] == cb[0]) or (ca[1] and ca[1] == cb[1]):
+                w -= _APART
+            if mms2[a] == mms2[b]:
+                (pa, size), (pb, _) = pos_in_score[a], pos_in_score[b]
+                if seeding == "fold":
+                    w -= _SEED * (pa + pb - (size - 1)) ** 2
+                else:
+                    w -= _SEED * (abs(pa - pb) - size // 2) ** 2
+            if balance[a] * balance[b] > 0:  # both want the same colour
+                w -= _COLOUR * min(abs(balance[a]), abs(balance[b]))
+            g.add_edge(a, b, weight=w)
+    mate = nx.max_weight_matching(g, maxcardinality=True)
+    return sorted((min(a, b), max(a, b)) for a, b in mate)
+
+
+def apply(t: Tournament, pairing: GoPairing) -> None:
+    """Record the handicaps of a round just written into ``t`` (``XQH`` lines)."""
+    ps = go.players(t)
+    for b in pairing.boards:
+        for n in (b.black, b.white):
+            if b.handicap:
+                ps[n].handicaps[pairing.number] = b.handicap
+            else:
+                ps[n].handicaps.pop(pairing.number, None)
+    go.set_players(t, ps)

@@ -93,7 +93,7 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
     swiss = (t.extra.get("XQM") or [""])[0].strip() == "go_swiss"
     values = compute(t, s, ps, upto=rnd - 1)
     mms2 = dict(values["NBW"]) if swiss else dict(values["MMS"])
-    rank = {e.number: (ps[e.number].rank if ps[e.number].rank is not None else s.zero) for e in t.entrants}
+    rank = {e.number: _rank(ps, s, e.number) for e in t.entrants}
     met: dict[int, set[int]] = {e.number: {c.opponent for c in e.rounds[: rnd - 1] if c.opponent} for e in t.entrants}
     had_bye = {e.number for e in t.entrants if any(c.result in "UF" and c.opponent is None for c in e.rounds[: rnd - 1])}
     active = [e.number for e in t.entrants if is_active(e, rnd)]
@@ -160,7 +160,8 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
     for a, b in pairs:
         va, vb = mms2[a] // 2, mms2[b] // 2
         h = 0 if swiss else handicap_for(s, va, rank[a], vb, rank[b])
-        weaker_a = (va, rank[a]) < (vb, rank[b])
+        # the weaker by what gives the stones: rank or McMahon score
+        weaker_a = ((rank[a], va) < (rank[b], vb)) if s.hd_basis == "rank" else ((va, rank[a]) < (vb, rank[b]))
         if h:
             black, white = (a, b) if weaker_a else (b, a)
         else:
@@ -230,13 +231,24 @@ def _group_matching(pool: list[int], mms2: dict[int, int], met: dict[int, set[in
     return sorted((min(a, b), max(a, b)) for a, b in mate)
 
 
-def apply(t: Tournament, pairing: GoPairing) -> None:
-    """Record the handicaps of a round just written into ``t`` (``XQH`` lines)."""
-    ps = go.players(t)
-    for b in pairing.boards:
-        for n in (b.black, b.white):
-            if b.handicap:
-                ps[n].handicaps[pairing.number] = b.handicap
-            else:
-                ps[n].handicaps.pop(pairing.number, None)
+def record_handicaps(t: Tournament, rnd: int) -> None:
+    """Record the stones of every board of round ``rnd`` (``XQH`` lines), from the scores before it:
+    the boards as paired (by this module or by hand, black = the ``b`` cell)."""
+    s, ps = go.settings(t), go.players(t)
+    swiss = (t.extra.get("XQM") or [""])[0].strip() == "go_swiss"
+    mms2 = compute(t, s, ps, upto=rnd - 1)["MMS"]
+    for e in t.entrants:
+        c = e.rounds[rnd - 1] if len(e.rounds) >= rnd else None
+        ps[e.number].handicaps.pop(rnd, None)
+        if c is None or c.opponent is None or swiss:
+            continue
+        o = c.opponent
+        h = handicap_for(s, mms2[e.number] // 2, _rank(ps, s, e.number), mms2[o] // 2, _rank(ps, s, o))
+        if h:
+            ps[e.number].handicaps[rnd] = h
     go.set_players(t, ps)
+
+
+def _rank(ps: dict[int, go.GoPlayer], s: go.GoSettings, n: int) -> int:
+    r = ps[n].rank if n in ps else None
+    return r if r is not None else s.zero

@@ -185,12 +185,18 @@ def pair(
 
 @refusals
 def standings(
-    event: Path = typer.Argument(..., help="the event's TRF-16 file"),
+    event: Path = typer.Argument(..., help="the event's TRF-16 file, or an OpenGotha file"),
     csv: bool = typer.Option(False, "--csv", help="comma-separated, with a header line"),
     after: int | None = typer.Option(None, "--after", help="as the standings stood after round N"),
     category: str | None = typer.Option(None, "--category", help="a prize category: women, U12, 'rating 1800-1999'"),
 ) -> None:
-    """Rank, draw number, name, score and the tie-breaks 輔分一…七 (the file's own point system)."""
+    """Rank, draw number, name, score and the tie-breaks 輔分一…七 (the file's own point system);
+    a Go event or an OpenGotha file: its placement criteria (MMS, SOS, …)."""
+    from qiyuan.cli import go as go_cli  # --- go: Go events and OpenGotha files (cli/go.py)
+
+    if go_cli.is_opengotha(event) or go_cli.is_go_event(event):
+        go_cli.print_go_standings(go_cli.load_event(event), csv, after)
+        return
     _print_standings(_load(event, players=True), csv, after, category)
 
 

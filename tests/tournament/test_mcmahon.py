@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import gettext
 import random
+import re
 from pathlib import Path
 
 import pytest
 
 from qiyuan.formats.opengotha import gotha_event, read_opengotha
+from qiyuan.locale.catalogue import LOCALE
 from qiyuan.tournament import go
 from qiyuan.tournament.errors import EventError
 from qiyuan.tournament.eventfile import add_player, enter_result, new_event, pair_next
@@ -16,7 +19,7 @@ from qiyuan.tournament.mcmahon import handicap_for, pair_go_round
 from qiyuan.tournament.model import Entrant
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "opengotha"
-CLUBS = ("Beijing", "Shanghai", "Hangzhou", "Chengdu")
+CLUBS = ("北京", "上海", "杭州", "成都")
 
 
 def _go_event(n: int, fmt: str = "go_mcmahon", seed: int = 1):
@@ -82,10 +85,12 @@ def test_explanations_name_every_board_and_translate():
     assert p.bye is not None and len(p.boards) == 5
     text = "\n".join(p.explanation)
     assert "pairing bye" in text and text.count("board ") == 5
-    zh = {"board {board}: {black} (black, McMahon score {sb}) – {white} (white, {sw})":
-          "第{board}台：{black}（执黑，麦克马洪分{sb}）对{white}（执白，{sw}）"}
+    zh = gettext.translation("django", localedir=str(LOCALE), languages=["zh_Hans"]).gettext
+    for line in p.explanation:  # every part of every line has its Chinese translation
+        chinese = line.text(zh)
+        assert not re.search(r"[A-Za-z]{3,}", chinese.replace("komi", "")), chinese
     board_line = next(x for x in p.explanation if x.startswith("board 1"))
-    assert board_line.text(lambda m: zh.get(m, m)).startswith("第1台：")
+    assert board_line.text(zh).startswith("第 1 台：")
 
 
 def test_bye_goes_to_the_lowest_score_without_one():

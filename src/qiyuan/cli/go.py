@@ -148,6 +148,58 @@ def go_player(
     sys.stdout.write(f"player {number} of {event} updated\n")
 
 
+def _translator(lang: str):
+    """``gettext`` of the project's catalogue for ``zh`` (the compiled ``.mo``), None for English."""
+    if lang == "en":
+        return None
+    import gettext
+
+    from qiyuan.locale.catalogue import LOCALE
+
+    return gettext.translation("django", localedir=str(LOCALE), languages=["zh_Hans"], fallback=True).gettext
+
+
+@event_app.command("go-pair")
+@refusals
+def go_pair(
+    event: Path = typer.Argument(...),
+    explain: bool = typer.Option(False, "--explain", help="why each board, each float, each handicap"),
+    lang: str = typer.Option("en", "--lang", help="en or zh: the language of the sheet and the explanation"),
+) -> None:
+    """Pair the next round of a Go event (as ``event pair``) and print it in Go's words (黑/白, 让子, 贴目)."""
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
+    from qiyuan.tournament.go_sheets import go_round_table
+
+    if lang not in ("en", "zh"):
+        raise InputError(problem("--lang is en or zh, found {lang!r}", lang=lang))
+    store = _store(event)
+    pairing = uc.pair(store, _actor(), explain=explain)
+    _notes(store)
+    translate = _translator(lang)
+    sys.stdout.write(go_round_table(store.read(), pairing.number, lang))
+    if explain:
+        sys.stdout.write("".join(f"  {line.text(translate) if hasattr(line, 'text') else line}\n"
+                                 for line in pairing.explanation))
+
+
+@event_app.command("go-round")
+@refusals
+def go_round(
+    event: Path = typer.Argument(..., help="a Go event file, or an OpenGotha file"),
+    rnd: int = typer.Argument(..., metavar="ROUND"),
+    lang: str = typer.Option("en", "--lang", help="en or zh"),
+) -> None:
+    """A round's pairing list in Go's words: black 黑, white 白, stones 让子, komi 贴目."""
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament.go_sheets import go_round_table
+
+    t = load_event(event)
+    if lang not in ("en", "zh") or not 1 <= rnd <= t.rounds_played:
+        raise InputError(problem("--lang en or zh, and a round 1..{last}", last=t.rounds_played))
+    sys.stdout.write(go_round_table(t, rnd, lang))
+
+
 def print_go_standings(t: Tournament, as_csv: bool, after: int | None = None) -> None:
     """Place, number, name, rank, then the event's placement criteria (halves shown as .5)."""
     from qiyuan.tournament import go

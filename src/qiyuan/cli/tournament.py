@@ -139,8 +139,14 @@ def _pairing_lines(pairing: RoundPairing) -> list[str]:
 
 
 def _print_round(t: Tournament, rnd: int) -> None:
+    from qiyuan.tournament import go  # --- go: a Go event's round in Go's words (黑/白, 让子, 贴目)
     from qiyuan.tournament.sheets import round_table
 
+    if go.is_go(t):
+        from qiyuan.tournament.go_sheets import go_round_table
+
+        sys.stdout.write(go_round_table(t, rnd))
+        return
     sys.stdout.write(round_table(t, rnd))
 
 

@@ -153,8 +153,6 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
             gi += 1
         pairs += chosen
         carried = left
-        for n in left:
-            lines.append(Line("{player} (McMahon score {score}) floats down", player=n, score=_half(mms2[n])))
 
     boards: list[GoBoard] = []
     for a, b in pairs:
@@ -176,6 +174,10 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
         sb, sw = _half(mms2[x.black]), _half(mms2[x.white])
         line = Line("board {board}: {black} (black, McMahon score {sb}) – {white} (white, {sw})",
                     board=i, black=x.black, sb=sb, white=x.white, sw=sw)
+        if mms2[x.black] != mms2[x.white]:
+            high = x.black if mms2[x.black] > mms2[x.white] else x.white
+            line = line + Line("; {high} floats down: nobody of McMahon score {score} was left for him that he had "
+                               "not met", high=high, score=_half(mms2[high]))
         if x.handicap:
             line = line + Line("; {stones} handicap stones: the difference less {correction}, at most {ceiling}",
                                stones=x.handicap, correction=s.hd_correction, ceiling=s.hd_ceiling)

@@ -38,7 +38,7 @@ from qiyuan.tournament import go
 from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.explanation import Line
 from qiyuan.tournament.go_tiebreaks import compute
-from qiyuan.tournament.matching import Matching
+from qiyuan.tournament.matching import perfect_matching_exists
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.state import is_active
 
@@ -49,6 +49,10 @@ _FLOAT = 10**7  # per place from the bottom of the group: the lowest is left to 
 _APART = 10**6
 _SEED = 10**3
 _COLOUR = 10
+#: in a large group, edges kept within this distance of the seeding's ideal partner
+BAND = 6
+#: a group larger than this is matched in blocks of about this size
+BLOCK = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,12 +107,7 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
         raise EventError(problem("no player to pair in round {round}", round=rnd))
 
     def pairable(players: list[int]) -> bool:
-        if len(players) % 2:
-            return False
-        idx = {n: i for i, n in enumerate(players)}
-        m = Matching(len(players), lambda i, j: players[j] not in met[players[i]])
-        del idx
-        return not m.maximise()
+        return perfect_matching_exists(len(players), lambda i, j: players[j] not in met[players[i]])
 
     bye = None
     if len(order) % 2:
@@ -146,6 +145,11 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
             left = [n for n in pool if not any(n in p for p in chosen)]
             if (not rest and not left) or (rest and pairable(left + rest)):
                 break
+            if len(pool) > BLOCK:  # the group was matched in blocks: try it whole before taking in the next
+                chosen = _group_matching(pool, mms2, met, clubs, seeding, t, rnd, s, whole=True)
+                left = [n for n in pool if not any(n in p for p in chosen)]
+                if (not rest and not left) or (rest and pairable(left + rest)):
+                    break
             if not rest:  # cannot happen: the whole field was checked pairable
                 raise EventError(problem("round {round}: the players cannot all be paired without a repeat",
                                          round=rnd))
@@ -196,11 +200,37 @@ def _half(v2: int) -> str:
 
 def _group_matching(pool: list[int], mms2: dict[int, int], met: dict[int, set[int]],
                     clubs: dict[int, tuple[str, str]], seeding: str, t: Tournament, rnd: int,
-                    s: go.GoSettings) -> list[tuple[int, int]]:
-    """The maximum weight matching of one group (with those floated into it)."""
+                    s: go.GoSettings, whole: bool = False) -> list[tuple[int, int]]:
+    """The maximum weight matching of one group (with those floated into it).
+
+    A group larger than ``BLOCK`` is matched in blocks, unless ``whole``: the seeding pairs the
+    upper half's k-th player with the lower half's k-th (or, folded, last-k-th), so block k holds
+    a slice of each half (the first block also those floated in), and whoever a block leaves
+    unpaired joins the next. The weighted matching's cost grows with the cube of its size."""
     n = len(pool)
     if n < 2:
         return []
+    if n > BLOCK and not whole:
+        low = mms2[pool[-1]]
+        floated = [p for p in pool if mms2[p] != low]
+        members = [p for p in pool if mms2[p] == low]
+        half = len(members) // 2
+        upper, lower = members[:half], members[half:]
+        if seeding == "fold":
+            lower = lower[::-1]
+        step = BLOCK // 2
+        out: list[tuple[int, int]] = []
+        carry = floated
+        for k in range(0, max(half, 1), step):
+            part = lower[k:k + step]
+            block = carry + upper[k:k + step] + (part[::-1] if seeding == "fold" else part)
+            if k + step >= half:
+                block += lower[k + step:]  # the last block takes the rest of the lower half
+            pairs = _group_matching(block, mms2, met, clubs, seeding, t, rnd, s, whole=True)
+            out += pairs
+            paired = {x for p in pairs for x in p}
+            carry = [x for x in block if x not in paired]
+        return out
     pos_in_score: dict[int, tuple[int, int]] = {}
     by_score: dict[int, list[int]] = {}
     for p in pool:
@@ -209,6 +239,43 @@ def _group_matching(pool: list[int], mms2: dict[int, int], met: dict[int, set[in
         for i, p in enumerate(members):
             pos_in_score[p] = (i, len(members))
     balance = {p: _colour_balance(t, p, rnd - 1) for p in pool}
+    if n % 2 == 0 and len(by_score) == 1:
+        ideal = _ideal(pool, seeding)
+        if all(b not in met[a] and not _same_group(clubs, a, b) for a, b in ideal) and \
+                sum(_colour_cost(balance, a, b) for a, b in ideal) < 2 * _SEED:
+            # every edge of the seeding's own pairing is allowed and costs nothing but colours, which
+            # weigh less than any departure from it (two edges off by one place): it is the maximum
+            return sorted((min(a, b), max(a, b)) for a, b in ideal)
+    # a large group: only the edges near the seeding's ideal partner (a band), which keeps the weighted matching
+    # fast; if the band leaves players unpaired that the whole group could pair, the whole group is matched
+    band = BAND if n > 2 * BAND + 4 else None
+    mate = _match(pool, mms2, met, clubs, seeding, balance, pos_in_score, band)
+    if band is not None and 2 * len(mate) < n - 1:
+        mate = _match(pool, mms2, met, clubs, seeding, balance, pos_in_score, None)
+    return sorted((min(a, b), max(a, b)) for a, b in mate)
+
+
+def _same_group(clubs: dict[int, tuple[str, str]], a: int, b: int) -> bool:
+    """Same club or same family (keep apart where possible)."""
+    ca, cb = clubs[a], clubs[b]
+    return bool((ca[0] and ca[0] == cb[0]) or (ca[1] and ca[1] == cb[1]))
+
+
+def _colour_cost(balance: dict[int, int], a: int, b: int) -> int:
+    """Both want the same colour: the smaller of their imbalances, weighted."""
+    return _COLOUR * min(abs(balance[a]), abs(balance[b])) if balance[a] * balance[b] > 0 else 0
+
+
+def _ideal(pool: list[int], seeding: str) -> list[tuple[int, int]]:
+    """The seeding's own pairing of one score group: upper half against lower half, or first against last."""
+    half = len(pool) // 2
+    if seeding == "fold":
+        return [(pool[i], pool[-1 - i]) for i in range(half)]
+    return [(pool[i], pool[half + i]) for i in range(half)]
+
+
+def _match(pool, mms2, met, clubs, seeding, balance, pos_in_score, band):
+    n = len(pool)
     g = nx.Graph()
     for i in range(n):
         a = pool[i]
@@ -216,9 +283,13 @@ def _group_matching(pool: list[int], mms2: dict[int, int], met: dict[int, set[in
             b = pool[j]
             if b in met[a]:
                 continue
+            if band is not None and mms2[a] == mms2[b]:
+                (pa, size), (pb, _) = pos_in_score[a], pos_in_score[b]
+                off = pa + pb - (size - 1) if seeding == "fold" else abs(pa - pb) - size // 2
+                if abs(off) > band:
+                    continue
             w = _BASE - _SCORE * (mms2[a] - mms2[b]) ** 2 + _FLOAT * ((n - i) + (n - j))
-            ca, cb = clubs[a], clubs[b]
-            if (ca[0] and ca[0] == cb[0]) or (ca[1] and ca[1] == cb[1]):
+            if _same_group(clubs, a, b):
                 w -= _APART
             if mms2[a] == mms2[b]:
                 (pa, size), (pb, _) = pos_in_score[a], pos_in_score[b]
@@ -226,11 +297,9 @@ def _group_matching(pool: list[int], mms2: dict[int, int], met: dict[int, set[in
                     w -= _SEED * (pa + pb - (size - 1)) ** 2
                 else:
                     w -= _SEED * (abs(pa - pb) - size // 2) ** 2
-            if balance[a] * balance[b] > 0:  # both want the same colour
-                w -= _COLOUR * min(abs(balance[a]), abs(balance[b]))
+            w -= _colour_cost(balance, a, b)
             g.add_edge(a, b, weight=w)
-    mate = nx.max_weight_matching(g, maxcardinality=True)
-    return sorted((min(a, b), max(a, b)) for a, b in mate)
+    return nx.max_weight_matching(g, maxcardinality=True)
 
 
 def record_handicaps(t: Tournament, rnd: int) -> None:

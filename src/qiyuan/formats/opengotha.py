@@ -66,7 +66,7 @@ class GothaPlayer:
     def dan(self) -> str | None:
         """The rank as ``model.Player.dan`` writes it: ``3d``, ``18k``; ``None`` if unreadable."""
         r = self.rank.strip().upper()
-        if len(r) >= 2 and r[:-1].isdigit() and r[-1] in "DKP":
+        if len(r) >= 2 and go.whole(r[:-1]) and r[-1] in "DKP":
             return f"{int(r[:-1])}{'k' if r[-1] == 'K' else 'd'}"
         return None
 
@@ -133,7 +133,7 @@ def read_opengotha(path: str | Path) -> GothaTournament:
             continue
         key = (surname + first).upper()
         rating_text = el.get("rating", "")
-        rating = int(rating_text) if rating_text.lstrip("-").isdigit() else None
+        rating = int(rating_text) if go.whole(rating_text, signed=True) else None
         if key in players:
             problems.append(Problem(fname, None, where, f"player {surname} {first} entered twice"))
             continue
@@ -141,7 +141,7 @@ def read_opengotha(path: str | Path) -> GothaTournament:
         players[key] = GothaPlayer(key, surname, first, el.get("rank", ""), rating, el.get("club", ""),
                                    el.get("country", ""), el.get("egfPin", ""), el.get("ffgLicence", ""),
                                    el.get("grade", ""), el.get("participating", ""),
-                                   int(corr) if corr.lstrip("-").isdigit() else 0)
+                                   int(corr) if go.whole(corr, signed=True) else 0)
 
     games: list[GothaGame] = []
     notes: list[str] = []
@@ -167,8 +167,8 @@ def read_opengotha(path: str | Path) -> GothaTournament:
         if raw == "RESULT_UNKNOWN":
             notes.append(f"round {rnd}: {players[black].name} – {players[white].name} has no result; not rated")
         hc, table = el.get("handicap", "0"), el.get("tableNumber", "0")
-        games.append(GothaGame(rnd, black, white, int(hc) if hc.isdigit() else 0, RESULTS[raw], raw,
-                               int(table) if table.isdigit() else 0, el.get("knownColor", "true") != "false"))
+        games.append(GothaGame(rnd, black, white, int(hc) if go.whole(hc) else 0, RESULTS[raw], raw,
+                               int(table) if go.whole(table) else 0, el.get("knownColor", "true") != "false"))
 
     byes: list[tuple[int, str]] = []
     for i, el in enumerate(root.findall("./ByePlayers/ByePlayer"), start=1):
@@ -207,7 +207,7 @@ def _date(el: ET.Element, attr: str, fname: str, problems: list[Problem]) -> dat
 
 def _int(el: ET.Element, attr: str, fname: str, problems: list[Problem], where: str) -> int | None:
     text = el.get(attr, "")
-    if text.isdigit():
+    if go.whole(text):
         return int(text)
     problems.append(Problem(fname, None, f"{where} {attr}", f"not a whole number: {text!r}"))
     return None
@@ -239,6 +239,10 @@ def gotha_event(g: GothaTournament, fname: str = "") -> Tournament:
     problems = [Problem(fname, None, f"round {x.round}", f"{x.black} – {x.white}: {x.raw_result} (both win) "
                         "cannot be kept in an event file; enter the result the referee decided")
                 for x in g.games if x.raw_result.startswith("RESULT_BOTHWIN")]
+    problems += [Problem(fname, None, f"round {x.round}", f"{x.black} – {x.white}: round {x.round} is not a round "
+                         f"of the event (1..{min(g.rounds, 99)})") for x in g.games if not 1 <= x.round <= min(g.rounds, 99)]
+    problems += [Problem(fname, None, f"ByePlayer {key}", f"round {r} is not a round of the event (1..{min(g.rounds, 99)})")
+                 for r, key in g.byes if not 1 <= r <= min(g.rounds, 99)]
     if problems:
         raise InputError(problems)
     p = g.parameters
@@ -281,16 +285,16 @@ def gotha_event(g: GothaTournament, fname: str = "") -> Tournament:
                       ("nbw2_absent", "genNBW2ValueAbsent"), ("nbw2_bye", "genNBW2ValueBye"),
                       ("hd_correction", "hdCorrection"), ("hd_ceiling", "hdCeiling"),
                       ("basic_minutes", "basicTime")):
-        if p.get(key, "").lstrip("-").isdigit():
+        if go.whole(p.get(key, ""), signed=True):
             setattr(s, attr, int(p[key]))
     s.round_down = p.get("genRoundDownNBWMMS", "true") == "true"
     s.hd_basis = "mms" if p.get("hdBasedOnMMS", "true") == "true" else "rank"
     s.handicap_rule = f"h{s.hd_correction}" if s.hd_ceiling else "h0"
     s.overtime = _TIME_SYSTEMS.get(p.get("complementaryTimeSystem", ""), "sd")
     seconds = {"byoyomi": "stdByoYomiTime", "canadian": "canByoYomiTime", "fischer": "fischerTime"}.get(s.overtime)
-    if seconds and p.get(seconds, "").isdigit():
+    if seconds and go.whole(p.get(seconds, "")):
         s.overtime_seconds = int(p[seconds])
-    if s.overtime == "canadian" and p.get("nbMovesCanTime", "").isdigit():
+    if s.overtime == "canadian" and go.whole(p.get("nbMovesCanTime", "")):
         s.overtime_moves = int(p["nbMovesCanTime"])
     known = [c for c in (go_criterion(c) for c in g.criteria) if c]
     if known:

@@ -50,6 +50,11 @@ RULE_SETS = ("chinese", "japanese")
 _GRADE = re.compile(r"\s*(\d{1,2})\s*([kKdDpP]|级|段|级位|段位)\s*")
 
 
+def whole(text: str, signed: bool = False) -> bool:
+    """Is ``text`` a whole number in ASCII digits (``"-3"`` too when ``signed``)? ``str.isdigit`` takes ``²``."""
+    return re.fullmatch(r"-?[0-9]+" if signed else r"[0-9]+", text or "") is not None
+
+
 def grade_value(text: str) -> int | None:
     """A Go grade as a number: 30k → -30, 1k → -1, 1d → 0, 9d → 8, 1p → 9 (OpenGotha's scale); None if unreadable."""
     m = _GRADE.fullmatch(text or "")
@@ -166,7 +171,7 @@ def settings(t: Tournament) -> GoSettings:
             bad("XQN", v, "McMahon bar, floor and zero grades, like '4d 20k 30k'")
     if (v := _one(t, "XQJ")) is not None:
         p = v.split()
-        if len(p) == 4 and p[0] in ("mms", "rank") and p[1].lstrip("-").isdigit() and p[2].isdigit() \
+        if len(p) == 4 and p[0] in ("mms", "rank") and whole(p[1], signed=True) and whole(p[2]) \
                 and grade_value(p[3]) is not None:
             s.hd_basis, s.hd_correction, s.hd_ceiling = p[0], int(p[1]), int(p[2])
             s.hd_none_from = grade_value(p[3])  # type: ignore[assignment]
@@ -174,7 +179,7 @@ def settings(t: Tournament) -> GoSettings:
             bad("XQJ", v, "handicap basis (mms or rank), correction, ceiling and a grade, like 'mms 1 9 1d'")
     if (v := _one(t, "XQ2")) is not None:
         p = v.split()
-        if len(p) == 5 and all(x.isdigit() for x in p):
+        if len(p) == 5 and all(whole(x) for x in p):
             s.mms2_absent, s.mms2_bye, s.nbw2_absent, s.nbw2_bye = map(int, p[:4])
             s.round_down = p[4] == "1"
         else:
@@ -182,13 +187,13 @@ def settings(t: Tournament) -> GoSettings:
     if (lines := t.extra.get("XQZ")) is not None:
         for line in lines:
             head, _, rest = line.strip().partition(" ")
-            if head.startswith("@") and head[1:].isdigit():
+            if head.startswith("@") and whole(head[1:]):
                 s.criteria_changes.append((int(head[1:]), rest.split()))
             else:
                 s.criteria = line.split()
     if (v := _one(t, "XQ3")) is not None:
         p = v.split()
-        ok = len(p) >= 2 and p[0].isdigit() and all(x.isdigit() for x in p[2:])
+        ok = len(p) >= 2 and whole(p[0]) and all(whole(x) for x in p[2:])
         if ok and p[1] == "sd" and len(p) == 2:
             s.basic_minutes, s.overtime = int(p[0]), "sd"
         elif ok and p[1] in ("byoyomi", "fischer") and len(p) == 3:
@@ -224,9 +229,9 @@ def players(t: Tournament) -> dict[int, GoPlayer]:
     for code in ("XQG", "XQO", "XQE", "XQH", "XQV"):
         for line in t.extra.get(code, []):
             parts = line.split()
-            p = out.get(int(parts[0])) if parts and parts[0].isdigit() else None
+            p = out.get(int(parts[0])) if parts and whole(parts[0]) else None
             if p is None:
-                faults.append(problem("{record} {line!r}: no such player", record=code, line=line))
+                faults.append(problem("{record} {entry!r}: no such player", record=code, entry=line))
                 continue
             rest = parts[1:]
             if code == "XQG" and len(rest) == 2 and None not in (g := [grade_value(x) for x in rest]):
@@ -235,12 +240,12 @@ def players(t: Tournament) -> dict[int, GoPlayer]:
                 p.country = rest[0]
             elif code == "XQE" and len(rest) == 1:
                 p.egf_pin = rest[0]
-            elif code == "XQH" and len(rest) == 2 and rest[0].isdigit() and rest[1].isdigit():
+            elif code == "XQH" and len(rest) == 2 and whole(rest[0]) and whole(rest[1]):
                 p.handicaps[int(rest[0])] = int(rest[1])
-            elif code == "XQV" and len(rest) == 1 and rest[0].lstrip("-").isdigit():
+            elif code == "XQV" and len(rest) == 1 and whole(rest[0], signed=True):
                 p.smms_correction = int(rest[0])
             else:
-                faults.append(problem("{record} {line!r}: unreadable", record=code, line=line))
+                faults.append(problem("{record} {entry!r}: unreadable", record=code, entry=line))
     refuse(faults, EventInputError)
     return out
 

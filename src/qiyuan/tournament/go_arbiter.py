@@ -91,7 +91,7 @@ def set_go_settings(store: EventStore, actor: object, *, komi: str | None = None
                 s.criteria = [k for k in known if k]
         if time is not None:
             parts = time.split()
-            ok = len(parts) >= 2 and parts[0].isdigit() and all(p.isdigit() for p in parts[2:])
+            ok = len(parts) >= 2 and go.whole(parts[0]) and all(go.whole(p) for p in parts[2:])
             shapes = {"sd": 2, "byoyomi": 3, "fischer": 3, "canadian": 4}
             if ok and shapes.get(parts[1]) == len(parts):
                 s.basic_minutes, s.overtime = int(parts[0]), parts[1]
@@ -137,7 +137,7 @@ def set_go_player(store: EventStore, actor: object, number: int, *, grade: str |
             else:
                 bad.append(problem("country: a two-letter code (CN, FR), found {country!r}", country=country))
         if pin is not None:
-            if pin.isdigit() and len(pin) == 8:
+            if go.whole(pin) and len(pin) == 8:
                 p.egf_pin = pin
             else:
                 bad.append(problem("EGF PIN: eight digits, found {pin!r}", pin=pin))

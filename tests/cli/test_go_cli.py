@@ -125,3 +125,18 @@ def test_bad_opengotha_file_is_a_clear_error(tmp_path):
     assert r.exit_code == 2 and "OpenGotha" in r.stderr and "Traceback" not in r.stderr
     r = run("event", "export-h9", bad, "-o", tmp_path / "x.h9", ok=False)
     assert r.exit_code == 2 and not (tmp_path / "x.h9").exists()
+
+
+@pytest.mark.django_db
+def test_h9_takes_the_registrys_latin_name_of_a_matched_entrant(tmp_path, make_player):
+    p = make_player("龚泽远", name_latin="Kung Tse-Yuan")
+    ev, h9 = tmp_path / "go.trf", tmp_path / "go.h9"
+    run("event", "new", ev, "--name", "Go", "--format", "go_mcmahon", "--rounds", 1)
+    run("event", "add-player", ev, "龚泽远", "--player-id", p.federation_id)
+    run("event", "add-player", ev, "吕安红")
+    run("event", "go-settings", ev, "--time", "60 byoyomi 30")
+    run("event", "pair", ev)
+    run("event", "result", ev, 1, "1 1-0")
+    run("event", "export-h9", ev, "-o", h9, "--registry")
+    data = h9.read_bytes()
+    assert b"Kung Tse-Yuan" in data and "Lü Anhong".encode("latin-1") in data and b"?" not in data

@@ -74,14 +74,30 @@ def export_h9(
     output: Path = typer.Option(..., "-o", "--output", help="the .h9 file to write (ISO-8859-1)"),
     pins: bool = typer.Option(False, "--pins", help="add |PIN to the rows of players with an EGF PIN"),
     country: str | None = typer.Option(None, help="the event's country code for PC[] (default: the file's 032)"),
+    registry: bool = typer.Option(False, "--registry", help="names of entrants matched to the registry (their "
+                                                             "federation ID) in the registry's Latin spelling"),
 ) -> None:
-    """EGD results (.h9): header, one row a player in the order of the event's placement criteria."""
+    """EGD results (.h9): header, one row a player in the order of the event's placement criteria.
+    Chinese names in pinyin, surname first (or, with --registry, the registry's Latin name)."""
     from qiyuan.formats.eventstore import write_atomically
     from qiyuan.formats.h9 import write_h9
 
-    data = write_h9(load_event(event), pins=pins, country=country)
+    t = load_event(event)
+    data = write_h9(t, pins=pins, country=country, latin=registry_latin_names(t) if registry else None)
     write_atomically(output, data, label=str(output))
     sys.stdout.write(f"wrote {output}\n")
+
+
+def registry_latin_names(t: Tournament) -> dict[int, str]:
+    """Draw number -> the registry's Latin name, for entrants whose ID column holds a federation ID."""
+    from qiyuan.cli.office import ensure_django
+
+    ensure_django()
+    from qiyuan.office.federation.models import Player
+
+    ids = {e.player_id.strip(): e.number for e in t.entrants if e.player_id.strip()}
+    found = Player.objects.filter(federation_id__in=list(ids)).values_list("federation_id", "name_latin")
+    return {ids[fid]: latin for fid, latin in found if latin}
 
 
 @event_app.command("export-opengotha")

@@ -143,3 +143,17 @@ def test_unpairable_field_is_refused():
     enter_result(t, 1, 1, "1-0")
     with pytest.raises(EventError, match="without a repeat"):
         pair_next(t)
+
+
+def test_a_hand_made_pairing_gets_its_stones_too():
+    from qiyuan.tournament.eventfile import set_pairing
+
+    t, rng = _go_event(4, seed=2)
+    ps = go.players(t)
+    weakest = min(ps, key=lambda n: ps[n].rank)
+    strongest = max(ps, key=lambda n: ps[n].rank)
+    others = [n for n in ps if n not in (weakest, strongest)]
+    set_pairing(t, 1, [(weakest, strongest), tuple(others)], None)
+    s = go.settings(t)
+    expected = handicap_for(s, 0, ps[weakest].rank, 0, ps[strongest].rank)
+    assert expected > 0 and go.players(t)[weakest].handicaps == {1: expected}

@@ -614,6 +614,10 @@ def set_round(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int |
         else:
             e.rounds.append(cell)
     _prefill_next(t)
+    if go.is_go(t):  # --- go: the stones of each board (XQH), from the scores before the round (by hand too)
+        from qiyuan.tournament.mcmahon import record_handicaps
+
+        record_handicaps(t, rnd)
 
 
 def set_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | None) -> None:
@@ -785,8 +789,4 @@ def pair_next(t: Tournament, *, explain: bool = False) -> RoundPairing:
     """Pair the next round (编排下一轮) with :func:`next_pairing` and write it into ``t``."""
     pairing = next_pairing(t, explain=explain)
     set_round(t, pairing.number, pairing.boards, pairing.byes)
-    if go.is_go(t):  # --- go: the stones of each board (XQH), from the scores before the round
-        from qiyuan.tournament.mcmahon import record_handicaps
-
-        record_handicaps(t, pairing.number)
     return pairing

@@ -728,11 +728,11 @@ def event_print(
     """Print for the hall (A4 PDF, its CJK font embedded): the pairing list of a round by board
     (and alphabetically by pinyin), result slips to cut and sign, the standings after a round
     with the tie-breaks and prize categories, the crosstable (wall chart)."""
-    from qiyuan.formats import hall_pdf
+    from qiyuan.formats import go_hall_pdf  # --- go: hall_pdf's printouts, a Go event's in Go's words
     from qiyuan.formats.eventstore import write_atomically
 
     t = _load(event, players=True)
-    data = hall_pdf.document(t, what, round_no=rnd, after=after, alphabetical=alphabetical)
+    data = go_hall_pdf.document(t, what, round_no=rnd, after=after, alphabetical=alphabetical)
     write_atomically(out, data, label=str(out))
     sys.stdout.write(f"wrote {out} ({what})\n")
 

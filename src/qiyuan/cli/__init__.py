@@ -24,10 +24,11 @@ app = typer.Typer(
 )
 
 # Modules that register commands: rating (rate, rules), tournament (pair,
-# standings, report, event), office (office group: registry, backup), office_data
+# standings, report, event), go (event import-opengotha, export-h9, go-settings …), office (office group: registry, backup), office_data
 # (import, period, list, verify, demo), dan (office dan: grades), calendar (office calendar), users (office user),
 # web (serve).
-_COMMAND_MODULES = ("rating", "tournament", "office", "office_data", "audit_flags", "dan", "calendar", "users", "web")
+_COMMAND_MODULES = ("rating", "tournament", "go", "office", "office_data", "audit_flags", "dan", "calendar", "users",
+                    "web")
 
 for _name in _COMMAND_MODULES:
     importlib.import_module(f"qiyuan.cli.{_name}").register(app)

@@ -139,8 +139,14 @@ def _pairing_lines(pairing: RoundPairing) -> list[str]:
 
 
 def _print_round(t: Tournament, rnd: int) -> None:
+    from qiyuan.tournament import go  # --- go: a Go event's round in Go's words (黑/白, 让子, 贴目)
     from qiyuan.tournament.sheets import round_table
 
+    if go.is_go(t):
+        from qiyuan.tournament.go_sheets import go_round_table
+
+        sys.stdout.write(go_round_table(t, rnd))
+        return
     sys.stdout.write(round_table(t, rnd))
 
 
@@ -185,12 +191,18 @@ def pair(
 
 @refusals
 def standings(
-    event: Path = typer.Argument(..., help="the event's TRF-16 file"),
+    event: Path = typer.Argument(..., help="the event's TRF-16 file, or an OpenGotha file"),
     csv: bool = typer.Option(False, "--csv", help="comma-separated, with a header line"),
     after: int | None = typer.Option(None, "--after", help="as the standings stood after round N"),
     category: str | None = typer.Option(None, "--category", help="a prize category: women, U12, 'rating 1800-1999'"),
 ) -> None:
-    """Rank, draw number, name, score and the tie-breaks 輔分一…七 (the file's own point system)."""
+    """Rank, draw number, name, score and the tie-breaks 輔分一…七 (the file's own point system);
+    a Go event or an OpenGotha file: its placement criteria (MMS, SOS, …)."""
+    from qiyuan.cli import go as go_cli  # --- go: Go events and OpenGotha files (cli/go.py)
+
+    if go_cli.is_opengotha(event) or go_cli.is_go_event(event):
+        go_cli.print_go_standings(go_cli.load_event(event), csv, after)
+        return
     _print_standings(_load(event, players=True), csv, after, category)
 
 
@@ -719,13 +731,13 @@ def event_print(
     """Print for the hall (A4 PDF, its CJK font embedded): the pairing list of a round by board
     (and alphabetically by pinyin), result slips to cut and sign (with --hall-url, a QR code per
     board for the players' phones), the standings after a round with the tie-breaks and prize
-    categories, the crosstable (wall chart)."""
-    from qiyuan.formats import hall_pdf
+    categories, the crosstable (wall chart); a Go event's in Go's words."""
+    from qiyuan.formats import go_hall_pdf  # --- go: hall_pdf's printouts, a Go event's in Go's words
     from qiyuan.formats.eventstore import write_atomically
 
     t = _load(event, players=True)
     links = _hall_links(event, hall_url) if hall_url else None
-    data = hall_pdf.document(t, what, round_no=rnd, after=after, alphabetical=alphabetical, links=links)
+    data = go_hall_pdf.document(t, what, round_no=rnd, after=after, alphabetical=alphabetical, links=links)
     write_atomically(out, data, label=str(out))
     sys.stdout.write(f"wrote {out} ({what})\n")
 

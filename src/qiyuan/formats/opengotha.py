@@ -18,10 +18,14 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.rating.model import Result
+from qiyuan.tournament import go
+from qiyuan.tournament.go_tiebreaks import criterion as go_criterion
+from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 
 #: OpenGotha result codes → the result from black's side.
 RESULTS: dict[str, Result] = {
@@ -50,6 +54,9 @@ class GothaPlayer:
     country: str
     egf_pin: str
     licence: str  # national licence (FFG), if any
+    grade: str = ""  # the official grade (OpenGotha's ``grade``), beside the rank he plays at
+    participating: str = ""  # one 0/1 per round: does he take part in that round
+    smms_correction: int = 0
 
     @property
     def name(self) -> str:
@@ -59,7 +66,7 @@ class GothaPlayer:
     def dan(self) -> str | None:
         """The rank as ``model.Player.dan`` writes it: ``3d``, ``18k``; ``None`` if unreadable."""
         r = self.rank.strip().upper()
-        if len(r) >= 2 and r[:-1].isdigit() and r[-1] in "DKP":
+        if len(r) >= 2 and go.whole(r[:-1]) and r[-1] in "DKP":
             return f"{int(r[:-1])}{'k' if r[-1] == 'K' else 'd'}"
         return None
 
@@ -72,6 +79,8 @@ class GothaGame:
     handicap: int
     result: Result  # from black's side
     raw_result: str
+    table: int = 0
+    known_colour: bool = True
 
 
 @dataclass(slots=True)
@@ -88,6 +97,10 @@ class GothaTournament:
     players: list[GothaPlayer] = field(default_factory=list)
     games: list[GothaGame] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: the attributes of GeneralParameterSet, HandicapParameterSet and PairingParameterSet, as written
+    parameters: dict[str, str] = field(default_factory=dict)
+    criteria: list[str] = field(default_factory=list)  # placement criteria in order, NULL left out
+    byes: list[tuple[int, str]] = field(default_factory=list)  # (round, player key) of OpenGotha's ByePlayer
 
 
 def read_opengotha(path: str | Path) -> GothaTournament:
@@ -120,12 +133,15 @@ def read_opengotha(path: str | Path) -> GothaTournament:
             continue
         key = (surname + first).upper()
         rating_text = el.get("rating", "")
-        rating = int(rating_text) if rating_text.lstrip("-").isdigit() else None
+        rating = int(rating_text) if go.whole(rating_text, signed=True) else None
         if key in players:
             problems.append(Problem(fname, None, where, f"player {surname} {first} entered twice"))
             continue
+        corr = el.get("smmsCorrection", "0")
         players[key] = GothaPlayer(key, surname, first, el.get("rank", ""), rating, el.get("club", ""),
-                                   el.get("country", ""), el.get("egfPin", ""), el.get("ffgLicence", ""))
+                                   el.get("country", ""), el.get("egfPin", ""), el.get("ffgLicence", ""),
+                                   el.get("grade", ""), el.get("participating", ""),
+                                   int(corr) if go.whole(corr, signed=True) else 0)
 
     games: list[GothaGame] = []
     notes: list[str] = []
@@ -150,9 +166,24 @@ def read_opengotha(path: str | Path) -> GothaTournament:
         seen.update({(rnd, black), (rnd, white)})
         if raw == "RESULT_UNKNOWN":
             notes.append(f"round {rnd}: {players[black].name} – {players[white].name} has no result; not rated")
-        hc = el.get("handicap", "0")
-        games.append(GothaGame(rnd, black, white, int(hc) if hc.isdigit() else 0, RESULTS[raw], raw))
+        hc, table = el.get("handicap", "0"), el.get("tableNumber", "0")
+        games.append(GothaGame(rnd, black, white, int(hc) if go.whole(hc) else 0, RESULTS[raw], raw,
+                               int(table) if go.whole(table) else 0, el.get("knownColor", "true") != "false"))
 
+    byes: list[tuple[int, str]] = []
+    for i, el in enumerate(root.findall("./ByePlayers/ByePlayer"), start=1):
+        rnd, key = _int(el, "roundNumber", fname, problems, f"ByePlayer #{i}"), el.get("player", "")
+        if key not in players:
+            problems.append(Problem(fname, None, f"ByePlayer #{i}", f"player {key!r} is not among the players"))
+        elif rnd is not None:
+            byes.append((rnd, key))
+    parameters: dict[str, str] = {}
+    for tag in ("GeneralParameterSet", "HandicapParameterSet", "PairingParameterSet"):
+        found = root.find(f"./TournamentParameterSet/{tag}")
+        if found is not None:
+            parameters.update(found.attrib)
+    criteria = [c.get("name", "") for c in root.findall(
+        "./TournamentParameterSet/PlacementParameterSet/PlacementCriteria/PlacementCriterion")]
     if problems:
         raise InputError(problems)
     assert start is not None and end is not None and rounds is not None
@@ -161,6 +192,7 @@ def read_opengotha(path: str | Path) -> GothaTournament:
         name=gps.get("name", ""), short_name=gps.get("shortName", ""), location=gps.get("location", ""),
         director=gps.get("director", ""), start_date=start, end_date=end, rounds=rounds,
         time_control=time_control, time_system=system, players=list(players.values()), games=games, notes=notes,
+        parameters=parameters, criteria=[c for c in criteria if c and c != "NULL"], byes=byes,
     )
 
 
@@ -175,7 +207,178 @@ def _date(el: ET.Element, attr: str, fname: str, problems: list[Problem]) -> dat
 
 def _int(el: ET.Element, attr: str, fname: str, problems: list[Problem], where: str) -> int | None:
     text = el.get(attr, "")
-    if text.isdigit():
+    if go.whole(text):
         return int(text)
     problems.append(Problem(fname, None, f"{where} {attr}", f"not a whole number: {text!r}"))
     return None
+
+
+# -- a Go event from an OpenGotha file, and back ------------------------------------------------------------
+#
+# ``gotha_event`` turns the file into qiyuan's event (TRF-16 rows + the Go lines of
+# ``qiyuan.tournament.go``), so ``qiyuan standings``, the ``.h9`` export and the
+# McMahon pairing of the next round work on it; ``write_opengotha`` writes an
+# event back as an OpenGotha file.
+
+#: OpenGotha result (black's side) -> (black's cell, white's cell)
+_CELLS = {
+    "RESULT_BLACKWINS": ("1", "0"), "RESULT_WHITEWINS": ("0", "1"), "RESULT_EQUAL": ("=", "="),
+    "RESULT_BLACKWINS_BYDEF": ("+", "-"), "RESULT_WHITEWINS_BYDEF": ("-", "+"),
+    "RESULT_BOTHLOSE": ("-", "-"), "RESULT_BOTHLOSE_BYDEF": ("-", "-"),
+    "RESULT_EQUAL_BYDEF": ("=", "="), "RESULT_UNKNOWN": (" ", " "),
+}
+_TIME_SYSTEMS = {"SUDDENDEATH": "sd", "STDBYOYOMI": "byoyomi", "CANBYOYOMI": "canadian", "FISCHER": "fischer"}
+
+
+def gotha_event(g: GothaTournament, fname: str = "") -> Tournament:
+    """The event of an OpenGotha file: players numbered in the file's order, one round cell per round
+    played (a round without a game: ``U`` if OpenGotha named him the bye, else absent ``Z``), rounds he
+    will not take part in excused (``XQX``), the Go facts and settings in the ``XQ`` lines.
+
+    Raises ``InputError`` for what an event file cannot hold (a "both win" result)."""
+    problems = [Problem(fname, None, f"round {x.round}", f"{x.black} – {x.white}: {x.raw_result} (both win) "
+                        "cannot be kept in an event file; enter the result the referee decided")
+                for x in g.games if x.raw_result.startswith("RESULT_BOTHWIN")]
+    problems += [Problem(fname, None, f"round {x.round}", f"{x.black} – {x.white}: round {x.round} is not a round "
+                         f"of the event (1..{min(g.rounds, 99)})") for x in g.games if not 1 <= x.round <= min(g.rounds, 99)]
+    problems += [Problem(fname, None, f"ByePlayer {key}", f"round {r} is not a round of the event (1..{min(g.rounds, 99)})")
+                 for r, key in g.byes if not 1 <= r <= min(g.rounds, 99)]
+    if problems:
+        raise InputError(problems)
+    p = g.parameters
+    number = {pl.key: i for i, pl in enumerate(g.players, start=1)}
+    last = max([x.round for x in g.games] + [r for r, _ in g.byes] + [0])
+    byes = set(g.byes)
+    t = Tournament(name=g.name, city=g.location, start_date=g.start_date, end_date=g.end_date,
+                   chief_arbiter=g.director, rounds_planned=g.rounds, points=go.GO_POINTS)
+    t.extra["XQM"] = ["go_mcmahon"]
+    t.extra["092"] = ["Individual: McMahon (Go)"]
+    gps: dict[int, go.GoPlayer] = {}
+    for i, pl in enumerate(g.players, start=1):
+        rank = go.grade_value(pl.rank)
+        grade = go.grade_value(pl.grade) if pl.grade else rank
+        e = Entrant(number=i, name=pl.name, title=go.grade_text(rank) if rank is not None else "",
+                    rating=pl.rating if pl.rating and 0 < pl.rating <= 9999 else None,
+                    federation=pl.country[:3], club=pl.club, player_id=pl.licence[:11])
+        e.rounds = [RoundCell(None, "-", "U" if (r, pl.key) in byes else "Z") for r in range(1, last + 1)]
+        for r in range(last + 1, g.rounds + 1):
+            if r <= len(pl.participating) and pl.participating[r - 1] == "0":
+                e.excused[r] = "Z"
+        t.entrants.append(e)
+        gps[i] = go.GoPlayer(i, grade, rank, pl.country, pl.egf_pin, pl.smms_correction)
+    for x in g.games:
+        b, w = number[x.black], number[x.white]
+        cb, cw = _CELLS[x.raw_result]
+        t.entrants[b - 1].rounds[x.round - 1] = RoundCell(w, "b", cb)
+        t.entrants[w - 1].rounds[x.round - 1] = RoundCell(b, "w", cw)
+        if x.handicap:
+            gps[b].handicaps[x.round] = x.handicap
+            gps[w].handicaps[x.round] = x.handicap
+    s = go.GoSettings()
+    s.komi = _decimal(p.get("komi"), s.komi)
+    for attr, key in (("bar", "genMMBar"), ("floor", "genMMFloor"), ("zero", "genMMZero"),
+                      ("hd_none_from", "hdNoHdRankThreshold")):
+        v = go.grade_value(p.get(key, ""))
+        if v is not None:
+            setattr(s, attr, v)
+    for attr, key in (("mms2_absent", "genMMS2ValueAbsent"), ("mms2_bye", "genMMS2ValueBye"),
+                      ("nbw2_absent", "genNBW2ValueAbsent"), ("nbw2_bye", "genNBW2ValueBye"),
+                      ("hd_correction", "hdCorrection"), ("hd_ceiling", "hdCeiling"),
+                      ("basic_minutes", "basicTime")):
+        if go.whole(p.get(key, ""), signed=True):
+            setattr(s, attr, int(p[key]))
+    s.round_down = p.get("genRoundDownNBWMMS", "true") == "true"
+    s.hd_basis = "mms" if p.get("hdBasedOnMMS", "true") == "true" else "rank"
+    s.handicap_rule = f"h{s.hd_correction}" if s.hd_ceiling else "h0"
+    s.overtime = _TIME_SYSTEMS.get(p.get("complementaryTimeSystem", ""), "sd")
+    seconds = {"byoyomi": "stdByoYomiTime", "canadian": "canByoYomiTime", "fischer": "fischerTime"}.get(s.overtime)
+    if seconds and go.whole(p.get(seconds, "")):
+        s.overtime_seconds = int(p[seconds])
+    if s.overtime == "canadian" and go.whole(p.get("nbMovesCanTime", "")):
+        s.overtime_moves = int(p["nbMovesCanTime"])
+    known = [c for c in (go_criterion(c) for c in g.criteria) if c]
+    if known:
+        s.criteria = known
+    t.time_control = go.time_control_text(s)
+    go.set_settings(t, s)
+    go.set_players(t, gps)
+    return t
+
+
+def _decimal(text: str | None, default: Decimal) -> Decimal:
+    try:
+        return Decimal(text) if text else default
+    except InvalidOperation:
+        return default
+
+
+def write_opengotha(t: Tournament) -> str:
+    """An event as an OpenGotha file (players, games, the general, handicap and placement parameters)."""
+    s, gps = go.settings(t), go.players(t)
+    root = ET.Element("Tournament", dataVersion="201", gothaMinorVersion="5", gothaVersion="348")
+    pls = ET.SubElement(root, "Players")
+    keys: dict[int, str] = {}
+    rounds = max(t.rounds_planned or 0, t.rounds_played)
+    for e in t.entrants:
+        surname, _, first = e.name.partition(" ")
+        keys[e.number] = (surname + first).upper()
+        gp = gps.get(e.number, go.GoPlayer(e.number))
+        rank = go.grade_text(gp.rank).upper() if gp.rank is not None else "30K"
+        grade = go.grade_text(gp.grade).upper() if gp.grade is not None else rank
+        part = "".join("0" if (r <= len(e.rounds) and e.rounds[r - 1].result == "Z" and e.rounds[r - 1].opponent
+                               is None) or e.excused.get(r) == "Z" else "1" for r in range(1, 21))
+        ET.SubElement(pls, "Player", agaExpirationDate="", agaId="", club=e.club, country=gp.country or e.federation,
+                      egfPin=gp.egf_pin, ffgLicence="", ffgLicenceStatus="", firstName=first, grade=grade,
+                      name=surname, participating=part, rank=rank, rating=str(e.rating or 0),
+                      ratingOrigin="", registeringStatus="FIN", smmsCorrection=str(gp.smms_correction))
+    games = ET.SubElement(root, "Games")
+    byes = ET.SubElement(root, "ByePlayers")
+    back = {v: k for k, v in _CELLS.items() if k not in ("RESULT_BOTHLOSE_BYDEF", "RESULT_EQUAL_BYDEF")}
+    for r in range(1, rounds + 1):
+        table = 0
+        for e in t.entrants:
+            c = e.rounds[r - 1] if r <= len(e.rounds) else None
+            if c is None:
+                continue
+            if c.opponent is None:
+                if c.result == "U":
+                    ET.SubElement(byes, "ByePlayer", player=keys[e.number], roundNumber=str(r))
+                continue
+            if c.colour != "b" and not (c.colour == "-" and e.number < c.opponent):
+                continue
+            o = t.entrants[c.opponent - 1].rounds[r - 1]
+            table += 1
+            ET.SubElement(games, "Game", blackPlayer=keys[e.number], handicap=str(gp_h(gps, e.number, r)),
+                          knownColor="true" if c.colour == "b" else "false",
+                          result=back.get((c.result, o.result), "RESULT_UNKNOWN"), roundNumber=str(r),
+                          tableNumber=str(table), whitePlayer=keys[c.opponent])
+    tps = ET.SubElement(root, "TournamentParameterSet")
+    overtime = {v: k for k, v in _TIME_SYSTEMS.items()}[s.overtime]
+    ET.SubElement(tps, "GeneralParameterSet", basicTime=str(s.basic_minutes),
+                  beginDate=t.start_date.isoformat() if t.start_date else "",
+                  canByoYomiTime=str(s.overtime_seconds if s.overtime == "canadian" else 300),
+                  complementaryTimeSystem=overtime, director=t.chief_arbiter,
+                  endDate=t.end_date.isoformat() if t.end_date else "",
+                  fischerTime=str(s.overtime_seconds if s.overtime == "fischer" else 10),
+                  genMMBar=go.grade_text(s.bar).upper(), genMMFloor=go.grade_text(s.floor).upper(),
+                  genMMS2ValueAbsent=str(s.mms2_absent), genMMS2ValueBye=str(s.mms2_bye),
+                  genMMZero=go.grade_text(s.zero).upper(), genNBW2ValueAbsent=str(s.nbw2_absent),
+                  genNBW2ValueBye=str(s.nbw2_bye), genRoundDownNBWMMS="true" if s.round_down else "false",
+                  komi=str(s.komi), location=t.city, name=t.name,
+                  nbMovesCanTime=str(s.overtime_moves if s.overtime == "canadian" else 15),
+                  numberOfRounds=str(rounds), shortName=t.name, size="19",
+                  stdByoYomiTime=str(s.overtime_seconds if s.overtime == "byoyomi" else 30))
+    ET.SubElement(tps, "HandicapParameterSet", hdBasedOnMMS="true" if s.hd_basis == "mms" else "false",
+                  hdCeiling=str(s.hd_ceiling), hdCorrection=str(s.hd_correction),
+                  hdNoHdRankThreshold=go.grade_text(s.hd_none_from).upper())
+    pps = ET.SubElement(ET.SubElement(tps, "PlacementParameterSet"), "PlacementCriteria")
+    crit = [c for c in s.criteria if c != "DC"][:6]
+    for i in range(6):
+        ET.SubElement(pps, "PlacementCriterion", name=crit[i] if i < len(crit) else "NULL", number=str(i + 1))
+    ET.indent(root, space="")
+    return '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def gp_h(gps, number: int, rnd: int) -> int:
+    p = gps.get(number)
+    return p.handicaps.get(rnd, 0) if p is not None else 0

@@ -19,7 +19,7 @@ from datetime import date
 from typing import NamedTuple
 
 from qiyuan.people.idnumber import ID_TYPES, normalize_id_number, resident_id_problems, validate_id
-from qiyuan.tournament import keepapart
+from qiyuan.tournament import go, keepapart
 from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import cell_points, score  # noqa: F401  (re-exported for the file's readers)
@@ -38,7 +38,7 @@ COMPLEMENT = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": "
 OPPOSITE = {"b": "w", "w": "b", "-": "-"}
 
 #: event formats (赛制) an event file may hold (``XQM`` line)
-FORMATS = ("swiss", "round_robin", "double_round_robin", "knockout", "match", "team")
+FORMATS = ("swiss", "round_robin", "double_round_robin", "knockout", "match", "team", *go.GO_FORMATS)
 ROUND_ROBINS = ("round_robin", "double_round_robin")
 
 
@@ -133,6 +133,10 @@ def new_event(
         fmt, "Individual: Round-Robin")]
     if boards is not None:
         t.extra["XQB"] = [str(boards)]
+    if fmt in go.GO_FORMATS:  # --- go: a Go event scores 1/0 and carries its Go settings (tournament.go)
+        t.points = go.GO_POINTS
+        t.extra["092"] = ["Individual: McMahon (Go)" if fmt == "go_mcmahon" else "Individual: Swiss-System (Go)"]
+        go.set_settings(t, go.GoSettings())
     return t
 
 
@@ -281,7 +285,7 @@ def add_player(t: Tournament, entrant: Entrant, *, today: date | None = None) ->
         faults.append(problem("{name} ({association}) is already entered", name=entrant.name,
                               association=entrant.federation or "no association"))
     fmt, paired = event_format(t), rounds_paired(t)
-    if fmt != "swiss" and paired:
+    if fmt not in ("swiss", *go.GO_FORMATS) and paired:
         faults.append(problem({"knockout": "a knock-out bracket is fixed once round 1 is paired: no late entries",
                                "match": "a match is fixed once round 1 is paired: no late entries",
                                "team": "a team event's line-up is fixed once round 1 is paired: no late entries"}.get(
@@ -610,6 +614,10 @@ def set_round(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int |
         else:
             e.rounds.append(cell)
     _prefill_next(t)
+    if go.is_go(t):  # --- go: the stones of each board (XQH), from the scores before the round (by hand too)
+        from qiyuan.tournament.mcmahon import record_handicaps
+
+        record_handicaps(t, rnd)
 
 
 def set_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | None) -> None:
@@ -757,6 +765,12 @@ def next_pairing(t: Tournament, *, explain: bool = False) -> RoundPairing:
         from qiyuan.tournament.teams import match_round, team_round
 
         return RoundPairing(rnd, *(match_round if fmt == "match" else team_round)(t, rnd), notes)
+    if fmt in go.GO_FORMATS:  # --- go: McMahon / Go Swiss, with handicaps (tournament.mcmahon)
+        from qiyuan.tournament.mcmahon import pair_go_round
+
+        gp = pair_go_round(t, rnd)
+        return RoundPairing(rnd, [(b.black, b.white) for b in gp.boards], [] if gp.bye is None else [gp.bye],
+                            gp.explanation, notes)
     if fmt in ROUND_ROBINS:
         from qiyuan.tournament.berger import pair_round_robin
 

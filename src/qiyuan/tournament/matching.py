@@ -284,3 +284,19 @@ def maximum_matching(n: int, adjacent: Callable[[int, int], bool]) -> list[int]:
     m = Matching(n, adjacent)
     m.maximise()
     return m.mate
+
+
+def perfect_matching_exists(n: int, adjacent: Callable[[int, int], bool]) -> bool:
+    """Whether the graph on ``0..n-1`` has a perfect matching: a greedy start (in a dense graph it
+    leaves few vertices exposed), then Edmonds' search from each exposed vertex."""
+    if n % 2:
+        return False
+    m = Matching(n, adjacent)
+    for i in range(n):
+        if m.mate[i] != -1:
+            continue
+        for j in range(i + 1, n):
+            if m.mate[j] == -1 and adjacent(i, j):
+                m.match(i, j)
+                break
+    return not m.maximise()

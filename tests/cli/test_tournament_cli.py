@@ -175,8 +175,9 @@ def test_hand_pairing_breaking_the_hard_rules_is_refused(tmp_path):
     before = ev.read_text()
     r = run("event", "set-pairing", ev, 2, "1 2", "3 5", "--bye", 5, ok=False)
     assert r.exit_code == 2 and ev.read_text() == before
-    assert "1 and 2 already met in round 1" in r.stderr and "player 5 is paired 2 times" in r.stderr
-    assert "player 4 is not paired" in r.stderr
+    assert "board 1 (1-2): 1 and 2 already met in round 1" in r.stderr
+    assert "the bye: player 5 is already on board 2" in r.stderr
+    assert "not paired: 4" in r.stderr
     run("event", "set-pairing", ev, 2, "1 3", "2 5", "--bye", 4)
     assert boards_of(ev, 2) == [(1, 3), (2, 5)]
     run("event", "undo", ev, 2)

@@ -475,16 +475,14 @@ def event_set_pairing(
     against the hard rules (法则一)."""
     from qiyuan.errors import InputError, problem
     from qiyuan.tournament import arbiter as uc
+    from qiyuan.tournament.syntax import parse_boards
 
-    pairs, bad = [], []
-    for b in boards:
-        parts = b.replace("-", " ").split()
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            bad.append(problem("board {board!r}: write two draw numbers, opener first", board=b))
-        else:
-            pairs.append((int(parts[0]), int(parts[1])))
+    pairs, given_bye, bad = parse_boards(boards, numbered=False)
+    if given_bye is not None and bye is not None:
+        bad.append(problem("the bye is given twice (--bye {bye} and \"{given} 0\")", bye=bye, given=given_bye))
     if bad:
         raise InputError(bad)
+    bye = bye if bye is not None else given_bye
     done = _run(event, uc.set_pairing, rnd, pairs, bye)
     _print_round(_load(event), done.round)
 
@@ -515,9 +513,6 @@ def event_undo(event: Path = typer.Argument(...), rnd: int = typer.Argument(...,
     sys.stdout.write(f"round {_run(event, uc.undo_round, rnd)} undone\n")
 
 
-_ITEM = re.compile(r"\s*(\d+)(?:\s+(.*?))?\s*")
-
-
 @event_app.command("result")
 @refusals
 def event_result(
@@ -525,39 +520,54 @@ def event_result(
     rnd: int = typer.Argument(..., metavar="ROUND"),
     results: list[str] = typer.Argument(..., help='"PLAYER RESULT" from that player\'s side: "12 1-0", "5 ½-½", '
                                                   '"7 +-"; "12 " (no result) clears it'),
+    change: bool = typer.Option(False, "--change", help="confirm replacing (or clearing) a result already entered"),
     force: bool = typer.Option(False, "--force", help="change a result although later rounds were paired on it"),
 ) -> None:
     """Enter results of a round: 1-0, 0-1, ½-½ (=-=), forfeits +-, -+, -- (both lose); a blank
     result clears one entered by mistake.  All are checked first: if any is refused, none is
-    saved.  A knock-out takes no draw (enter the play-off's winner); a result a later round
-    was paired on changes only with --force."""
-    from qiyuan.errors import InputError, problem
+    saved and the file stays as it was.  A result typed over a different one (or a clear)
+    needs --change; a knock-out takes no draw (enter the play-off's winner); a result a later
+    round was paired on changes only with --force."""
+    from qiyuan.errors import InputError, Problem
     from qiyuan.tournament import arbiter as uc
+    from qiyuan.tournament.syntax import parse_result_item
 
-    items, bad = [], []
-    for item in results:
-        m = _ITEM.fullmatch(item)
-        if m is None:
-            bad.append(problem("{item!r}: write the player's draw number and the result, e.g. \"12 1-0\" "
-                               "(\"12 \" clears it)", item=item))
-        else:
-            items.append((int(m[1]), m[2] or ""))
+    parsed = [parse_result_item(x) for x in results]
+    bad = [p for p in parsed if isinstance(p, Problem)]
+    items = [p for p in parsed if not isinstance(p, Problem)]
     if bad:  # with what the items that do read would be refused for (nothing is saved either way)
-        from qiyuan.tournament.eventfile import enter_results
         from qiyuan.tournament.errors import EventError
+        from qiyuan.tournament.eventfile import enter_results
 
         try:
-            enter_results(_load(event), rnd, items, force=force)
+            if items:
+                enter_results(_load(event), rnd, items, force=force, change=change)
         except EventError as exc:
             bad += exc.problems
         raise InputError(bad)
-    done = _run(event, uc.enter_results, rnd, items, force=force)
+    done = _run(event, uc.enter_results, rnd, items, force=force, change=change)
     if done.forced_over:
         sys.stderr.write(f"warning: round {rnd} changed with --force: rounds {done.forced_over[0]}-"
                          f"{done.forced_over[-1]} were paired on the old scores and stay as they are\n")
-    cleared = sum(e.result == " " for e in done.entered)
-    what = f"{len(done.entered) - cleared} result(s) entered" + (f", {cleared} cleared" if cleared else "")
-    sys.stdout.write(f"round {rnd}: {what}; {len(done.open_boards)} board(s) still open\n")
+    sys.stdout.write(f"round {rnd}: {_entered_text(done.entered)}; {len(done.open_boards)} board(s) still open\n")
+
+
+def _entered_text(entered) -> str:
+    """What a result command did, board by board counted: entered, changed, cleared, already so."""
+    from qiyuan.tournament.syntax import result_text
+
+    new = sum(e.before == " " and e.result != " " for e in entered)
+    parts = [f"{new} result(s) entered"] if new or not entered else []
+    parts += [f"board {e.number}-{e.opponent} changed from {result_text(e.before, e.before_other)} to "
+              f"{result_text(e.result, e.other)}" for e in entered if e.changed and e.result != " "]
+    parts += [f"board {e.number}-{e.opponent} cleared (was {result_text(e.before, e.before_other)})"
+              for e in entered if e.changed and e.result == " "]
+    same = [e for e in entered if e.unchanged]
+    if same:
+        parts.append(", ".join(f"board {e.number}-{e.opponent}" for e in same)
+                     + (" had no result: nothing cleared" if all(e.result == " " for e in same)
+                        else " already read so: unchanged"))
+    return "; ".join(parts)
 
 
 @event_app.command("withdraw")

@@ -31,6 +31,7 @@ from qiyuan.tournament import keepapart
 from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.model import Entrant, Tournament
 from qiyuan.tournament.state import rounds_paired, unfinished_boards
+from qiyuan.tournament.syntax import result_text
 
 
 @dataclass
@@ -181,12 +182,19 @@ def undo_round(store: EventStore, actor: object, rnd: int | None = None) -> int:
 
 
 def enter_results(store: EventStore, actor: object, rnd: int, items: Iterable[tuple[int, str]], *,
-                  force: bool = False) -> ResultsEntered:
+                  force: bool = False, change: bool = False) -> ResultsEntered:
     """Enter (or clear, with a blank result) results of round ``rnd``, each ``(player, result
-    from his side)``: all checked first, nothing saved if any is refused."""
+    from his side)``: all checked first, nothing saved if any is refused.  A result typed over a
+    different one (or a clear of one) is refused unless ``change`` confirms it; the audit entry
+    names every board changed, from what to what."""
     items = list(items)
-    with store.change(actor, "results", round=rnd, results=[list(i) for i in items], force=force) as ch:
-        entered = ev.enter_results(ch.t, rnd, items, force=force)
+    with store.change(actor, "results", round=rnd, results=[list(i) for i in items], force=force,
+                      change=change) as ch:
+        entered = ev.enter_results(ch.t, rnd, items, force=force, change=change)
+        changed = [{"board": f"{e.number}-{e.opponent}", "from": result_text(e.before, e.before_other),
+                    "to": result_text(e.result, e.other)} for e in entered if e.changed]
+        if changed:
+            ch.detail.update(changed=changed)
         paired = rounds_paired(ch.t)
         forced = list(range(rnd + 1, paired + 1)) if force else []
         return ResultsEntered(rnd, entered, unfinished_boards(ch.t, rnd), forced)

@@ -4,28 +4,18 @@ the event's storage ``qiyuan.office.events.live.LiveEventStore``; nothing here c
 
 from __future__ import annotations
 
-from qiyuan.errors import InputError, problem
+from qiyuan.errors import InputError, Problem
+from qiyuan.tournament import syntax
 from qiyuan.tournament.eventfile import trf_date
 from qiyuan.tournament.model import Entrant
 
-#: Fast result keys (one keystroke per board) → results as the first-named player sees them;
-#: ``x`` clears a result entered by mistake.
-RESULT_KEYS = {
-    "1": "1-0", "0": "0-1", "=": "½-½", "5": "½-½", "½": "½-½", "+": "+-", "-": "-+", "--": "--",
-    "1-0": "1-0", "0-1": "0-1", "½-½": "½-½", "=-=": "½-½", "0.5-0.5": "½-½", "+-": "+-", "-+": "-+",
-    "x": "", "X": "",
-}
-
-
 def parse_result_key(text: str) -> str | None:
-    """A typed result (``1``, ``0``, ``=``, ``+``, ``-``, ``--``, a full result, or ``x`` to clear:
-    ``""``), None if blank (the board is left as it is)."""
-    key = text.strip().replace(" ", "")
-    if not key:
-        return None
-    if key not in RESULT_KEYS:
-        raise InputError(problem("unknown result {key!r}: type 1, 0, =, +, -, -- or x (clear)", key=text.strip()))
-    return RESULT_KEYS[key]
+    """A typed result key (``qiyuan.tournament.syntax.parse_result_key``: ``1``, ``0``, ``=``,
+    ``+``, ``-``, ``--``, a full result, or ``x`` to clear: ``""``), None if blank."""
+    result = syntax.parse_result_key(text)
+    if isinstance(result, Problem):
+        raise InputError(result)
+    return result
 
 
 def entrant_from_registry(player, rating: int | None) -> Entrant:

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from qiyuan.errors import QiyuanError
+from qiyuan.errors import Problem, QiyuanError
 from qiyuan.office import event_registration
 from qiyuan.office.events.live import LiveEventStore, assign_arbiter, competition_report, load
 from qiyuan.office.events.models import LiveEvent
@@ -35,6 +35,7 @@ from qiyuan.office.ratings.models import RatingList
 from qiyuan.office.registry import search_players
 from qiyuan.tournament import arbiter as uc
 from qiyuan.tournament import eventfile as ev
+from qiyuan.tournament import syntax
 from qiyuan.tournament.explanation import Line, from_parts
 from qiyuan.tournament.model import Entrant
 
@@ -290,6 +291,14 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
     rnd = ev.rounds_paired(t)
     from qiyuan.rating.rules import BUILTIN_RULES
 
+    typed = request.session.get(f"typed:{code}") or {}
+    typed = typed.get("values", {}) if typed.get("round") == rnd else {}
+    if view.rounds and rnd:
+        for b in view.rounds[-1].boards:  # the saved result as a value, what was typed before a refusal over it
+            saved = "" if b.result == " " else syntax.result_text(b.result, b.other.rounds[rnd - 1].result)
+            b.saved = saved
+            b.value = typed.get(f"r-{b.opener.number}-{b.other.number}", saved)
+
     return render(
         request,
         "desk/event.html",
@@ -313,6 +322,7 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
             "excused": [(e, [(r, EXCUSE_TEXT[k]) for r, k in sorted(e.excused.items())]) for e in t.entrants
                         if e.excused],
             "rule_sets": list(BUILTIN_RULES),
+            "confirm_change": bool(typed) and request.session.get(f"confirm:{code}", False),
         },
         status=status,
     )
@@ -376,28 +386,11 @@ def pair(request, code: str):
     return redirect("desk:event", code=code)
 
 
-_BOARD = re.compile(r"^\s*(\d+)\s*[-–:, ]\s*(\d+)\s*$")
-
-
 def parse_boards(text: str) -> tuple[list[tuple[int, int]], int | None, list[str]]:
-    """A hand-made pairing: one board ``OPENER OTHER`` per line, the bye as ``N 0``."""
-    boards, bye, problems = [], None, []
-    for no, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        m = _BOARD.match(line)
-        if not m:
-            problems.append(_("第 %(no)d 行：应写“先手签号 后手签号”，读到 %(line)r") % {"no": no, "line": line})
-            continue
-        a, b = int(m.group(1)), int(m.group(2))
-        if b == 0:
-            if bye is not None:
-                problems.append(_("第 %(no)d 行：轮空只能有一人") % {"no": no})
-            else:
-                bye = a
-        else:
-            boards.append((a, b))
-    return boards, bye, problems
+    """A hand-made pairing: one board ``OPENER OTHER`` per line, the bye as ``N 0`` (the syntax
+    of ``qiyuan.tournament.syntax``, as the command line reads it); problems in the page's language."""
+    boards, bye, problems = syntax.parse_boards(text.splitlines())
+    return boards, bye, [_("第 %(no)d 行：") % {"no": p.line} + p.text(_) for p in problems]
 
 
 @role_required(ARBITER)
@@ -450,23 +443,39 @@ def results(request, code: str):
         return redirect("desk:event", code=code)
     entered: list[tuple[int, str]] = []
     problems = []
+    typed = {}
     for key, value in request.POST.items():
         m = re.fullmatch(r"r-(\d+)-(\d+)", key)
-        if not m:
-            continue
-        try:
-            result = L.parse_result_key(value)
-        except QiyuanError as exc:
-            problems += [f"{m.group(1)}–{m.group(2)}: {p.text(_)}" for p in exc.problems]
-            continue
-        if result is not None:
+        if not m or value.strip() == request.POST.get("o" + key[1:], "").strip():
+            continue  # not a board, or left as the page showed it (saved, or blank)
+        typed[key] = value
+        result = syntax.parse_result_key(value)
+        if isinstance(result, Problem):
+            problems.append(f"{m.group(1)}–{m.group(2)}: {result.text(_)}")
+        elif result is not None:
             entered.append((int(m.group(1)), result))
+    change = request.POST.get("change") == "1"
+    done = None
     if problems:
         for p in problems:
             messages.error(request, p)
+    elif entered:
+        try:
+            done = uc.enter_results(store, request.user, rnd, entered, change=change)
+        except QiyuanError as exc:
+            _problems(request, exc)
+            if any(p.code == "result.change" for p in exc.problems):
+                request.session[f"confirm:{code}"] = True
+    if done is None and typed:  # refused: what was typed stays in its boxes
+        request.session[f"typed:{code}"] = {"round": rnd, "values": typed}
         return redirect("desk:event", code=code)
-    _act(request, uc.enter_results, store, request.user, rnd, entered,
-         ok=_("已录入第 %(rnd)d 轮 %(n)d 个结果。") % {"rnd": rnd, "n": len(entered)})
+    request.session.pop(f"typed:{code}", None)
+    request.session.pop(f"confirm:{code}", None)
+    if done is not None:
+        new = sum(e.before == " " and e.result != " " for e in done.entered)
+        changed = sum(e.changed for e in done.entered)
+        messages.success(request, _("已录入第 %(rnd)d 轮 %(n)d 个结果。") % {"rnd": rnd, "n": new}
+                         + (_("修改 %(n)d 个。") % {"n": changed} if changed else ""))
     return redirect("desk:event", code=code)
 
 

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 EVENT_HELP = """\
 Run an event from its TRF file (赛事文件), round by round.
 
-Commands, in the order of an event: new, add-player, draw (--seed N or
+Commands, in the order of an event: new, add-player or add-players (a
+CSV/xlsx entry list, or --registry IDS), draw (--seed N or
 --order 5,2,1,… or --by-rating), then per round: pair, result ("12 1-0" from
 player 12's side; "12 " clears it), show; at any time: standings [--after N]
 [--category U12], crosstable, bracket (knock-out), print (PDF for the hall),
@@ -418,8 +419,54 @@ def event_add_player(
     if added.team:
         sys.stdout.write(f"{added.number} {added.name}: {added.team}, board {added.board}\n")
     else:
-        late = f" (late entry: absent in rounds 1-{added.late_rounds})" if added.late_rounds else ""
+        late = f" (late entry: absent in {_rounds_text(added.late_rounds)})" if added.late_rounds else ""
         sys.stdout.write(f"{added.number} {added.name}{late}\n")
+
+
+@event_app.command("add-players")
+@refusals
+def event_add_players(
+    event: Path = typer.Argument(...),
+    file: Path | None = typer.Argument(None, metavar="[FILE]",
+                                       help="CSV or xlsx with the 成绩 sheet's headings: 姓名 (required), 性别, "
+                                            "身份证号, 段级位, 所属棋协, 等级分"),
+    registry: str = typer.Option("", "--registry", help="registered players by federation ID: CN000001,CN000002,…"),
+    registration: str = typer.Option("", "--registration", help="an approved calendar registration's entry list"),
+) -> None:
+    """Enter a whole entry list (报名表) in one command: from a file, or from the registry.  Every
+    row is checked; every problem is named by its row, all at once, and nothing is entered
+    unless every row is right."""
+    from datetime import date
+
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
+
+    given = [x for x in (file is not None, bool(registry.strip()), bool(registration.strip())) if x]
+    if len(given) != 1:
+        raise InputError(problem("give one source: FILE, --registry IDS or --registration CODE"))
+    if registration.strip():
+        raise InputError(problem("--registration {code}: calendar registrations hold no entry list yet; export "
+                                 "it as a CSV with the 成绩 headings, or give --registry IDS", code=registration))
+    if file is not None:
+        from qiyuan.formats.entries import read_entries
+
+        (rows, faults), source = read_entries(file), str(file)
+    else:
+        from qiyuan.cli.office import ensure_django
+
+        ensure_django()
+        from qiyuan.office.events.entries import registry_entrants
+
+        rows, faults, source = registry_entrants(registry.replace("，", ",").split(",")), [], "registry"
+    added = _run(event, uc.add_players, rows, source=source, today=date.today(), faults=faults)
+    late = added[0].late_rounds if added else 0
+    sys.stdout.write(f"{len(added)} player(s) entered, numbers {added[0].number}-{added[-1].number}"
+                     + (f" (late entries: absent in {_rounds_text(late)})" if late else "") + "\n")
+
+
+def _rounds_text(n: int) -> str:
+    """``round 1`` / ``rounds 1-3``: the rounds a late entry missed."""
+    return "round 1" if n == 1 else f"rounds 1-{n}"
 
 
 @event_app.command("draw")
@@ -716,7 +763,7 @@ def event_standings(
 @refusals
 def event_print(
     event: Path = typer.Argument(...),
-    what: str = typer.Argument(..., metavar="WHAT", help="pairings | slips | standings | crosstable"),
+    what: str = typer.Argument(..., metavar="WHAT", help="entries | pairings | slips | standings | crosstable | schedule | bracket"),
     out: Path = typer.Option(..., "-o", "--out", help="the PDF to write"),
     rnd: int | None = typer.Option(None, "--round", help="pairings, slips: the round (default the last paired)"),
     after: int | None = typer.Option(None, "--after", help="standings: after round N (default: now)"),

@@ -1,5 +1,7 @@
 """Printouts for the tournament hall (赛场张贴): A4 PDF, legible at arm's length.
 
+* ``entries`` — the entry list (参赛名单): draw number, name, sex, grade, association,
+  rating, and how the numbers were drawn (never an ID number);
 * ``pairings`` — a round's pairing list by board (台次): each player's draw number, name,
   score before the round, rating, who opens (先), the result once entered; then the
   players without a game and why.  With ``alphabetical`` a second list follows, by name
@@ -25,7 +27,7 @@ from qiyuan.formats.pdf_font import FONT, font_name
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
 
-WHATS = ("pairings", "slips", "standings", "crosstable")
+WHATS = ("entries", "pairings", "slips", "standings", "crosstable")
 
 #: why a player has no game, as the hall reads it
 UNPAIRED_ZH = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "缺席", "withdrawn": "退赛"}
@@ -53,6 +55,8 @@ def document(t: Tournament, what: str, *, round_no: int | None = None, after: in
     if faults:
         raise InputError(faults)
     font_name()
+    if what == "entries":
+        return _entries(t)
     if what == "pairings":
         return _pairings(t, pairing_sheet(t, rnd), alphabetical)
     if what == "slips":
@@ -312,6 +316,41 @@ def _standings(t: Tournament, after: int | None) -> bytes:
                                 align_left=(2, 3)))
         else:
             story.append(Paragraph("（无）", st["small"]))
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buf.getvalue()
+
+
+# -- entry list ----------------------------------------------------------------------------------------
+
+
+def _draw_text(t: Tournament) -> str:
+    how = (t.extra.get("XQD") or [""])[0].split()
+    if how[:2] == ["lot", "seed"] and len(how) == 3:
+        return f"签号由抽签决定（随机种子 {how[2]}，可复核）"
+    if how[:1] == ["given"]:
+        return "签号按裁判长给定的顺序"
+    return "签号按报名顺序（尚未抽签）"
+
+
+def _entries(t: Tournament) -> bytes:
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph
+
+    from qiyuan.formats.report_xlsx import title_text
+
+    st = _styles()
+    buf = io.BytesIO()
+    doc, footer = _doc(buf, t, "参赛名单")
+    sexes = {"m": "男", "w": "女"}
+    story = [Paragraph(t.name, st["title"]),
+             Paragraph(f"参赛名单（{len(t.entrants)} 人）　{_event_line(t)}", st["sub"]),
+             Paragraph(_draw_text(t), st["small"])]
+    rows = [["签号", "姓名", "性别", "段级位", "所属棋协", "等级分"]]
+    for e in t.entrants:
+        name = e.name + ("（退赛）" if e.withdrawn_after is not None else "")
+        rows.append([str(e.number), name, sexes.get(e.sex, ""), title_text(e.title),
+                     _fit(e.federation, 12, 58 * mm), _rating(e.rating)])
+    story.append(_table(rows, [w * mm for w in (16, 48, 16, 22, 62, 22)], size=12, align_left=(1, 4)))
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buf.getvalue()
 

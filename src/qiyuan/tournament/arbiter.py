@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from qiyuan.tournament import categories as cat
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament import keepapart
-from qiyuan.tournament.errors import EventError, problem
+from qiyuan.tournament.errors import EventError, Problem, problem
 from qiyuan.tournament.model import Entrant, Tournament
 from qiyuan.tournament.state import rounds_paired, unfinished_boards
 from qiyuan.tournament.syntax import result_text
@@ -61,7 +61,7 @@ class EventStore(Protocol):
 
 
 #: the actions of an event's audit trail (``event.<action>``), in the order of an event
-ACTIONS = ("create", "add_player", "draw", "pair", "set_pairing", "override", "undo_round", "results", "withdraw",
+ACTIONS = ("create", "add_player", "add_players", "draw", "pair", "set_pairing", "override", "undo_round", "results", "withdraw",
            "reinstate", "excuse", "keep_apart", "categories", "details", "finish", "reopen")
 
 
@@ -128,6 +128,19 @@ def add_player(store: EventStore, actor: object, entrant: Entrant, *, team: str 
             return PlayerAdded(e.number, e.name, len(e.rounds), joined.name, len(joined.members))
         ch.detail.update(number=e.number)
         return PlayerAdded(e.number, e.name, len(e.rounds))
+
+
+def add_players(store: EventStore, actor: object, rows: list[tuple[int, Entrant]], *, source: str = "",
+                today: date | None = None, faults: Iterable[Problem] = ()) -> list[PlayerAdded]:
+    """Enter a whole entry list (报名表: a file's rows, registry players) in one change: every row
+    checked, every problem at once by row, nothing entered if any is refused (not in a team event:
+    its players are entered team by team)."""
+    with store.change(actor, "add_players", source=source, players=len(rows)) as ch:
+        if ev.event_format(ch.t) == "team":
+            raise EventError(problem("a team event needs --team NAME for every player: enter them with add-player"))
+        added = ev.add_players(ch.t, rows, today=today, file=source, faults=faults)
+        ch.detail.update(numbers=[e.number for e in added])
+        return [PlayerAdded(e.number, e.name, len(e.rounds)) for e in added]
 
 
 def draw_numbers(store: EventStore, actor: object, *, seed: int | None = None, order: list[int] | None = None,

@@ -26,7 +26,7 @@ from qiyuan.tournament.scoring import cell_points, score  # noqa: F401  (re-expo
 from qiyuan.tournament.state import ABSENCES, is_active, rounds_paired, unfinished_boards
 
 __all__ = [
-    "FORMATS", "EventError", "EventInputError", "RoundPairing", "add_player", "check_pairing", "clear_round",
+    "FORMATS", "EventError", "EventInputError", "RoundPairing", "add_player", "add_players", "check_pairing", "clear_round",
     "cross_check", "draw_numbers", "enter_result", "enter_results", "entrant_problems", "event_format",
     "excuse", "finish", "is_active", "is_finished", "new_event", "next_pairing", "pair_next", "parse_result",
     "reinstate", "reopen", "rounds_paired", "set_pairing", "set_round", "swap_players", "unfinished_boards",
@@ -311,14 +311,9 @@ def already_entered(old: Entrant, new: Entrant, **where: object) -> Problem:
                    "give the ID number or birth date of each", **names, **where)
 
 
-def add_player(t: Tournament, entrant: Entrant, *, today: date | None = None) -> Entrant:
-    """Enter a player.  A late entry (round 1 already paired) is absent (``Z``, 0 points) in
-    the rounds already paired; refused once the last round is paired, and in the formats whose
-    draw is fixed at round 1 (round robin, knock-out, match, team)."""
-    bad_input = entrant_problems(entrant, today=today)
-    faults = _open_to_change(t) + bad_input
-    if not bad_input and (same := same_person(t.entrants, entrant)) is not None:
-        faults.append(already_entered(same, entrant))
+def _entry_faults(t: Tournament, coming: int = 1) -> list[Problem]:
+    """Why the event takes no entry now (finished, fixed draw, last round paired, a full match)."""
+    faults = _open_to_change(t)
     fmt, paired = event_format(t), rounds_paired(t)
     if fmt != "swiss" and paired:
         faults.append(problem({"knockout": "a knock-out bracket is fixed once round 1 is paired: no late entries",
@@ -327,14 +322,63 @@ def add_player(t: Tournament, entrant: Entrant, *, today: date | None = None) ->
             fmt, "a round robin's Berger table is fixed once round 1 is paired: no late entries")))
     elif t.rounds_planned and paired >= t.rounds_planned:
         faults.append(problem("all {rounds} rounds are paired: a late entry would play none", rounds=paired))
-    if fmt == "match" and len(t.entrants) >= 2:
+    if fmt == "match" and len(t.entrants) + coming > 2:
         faults.append(problem("a match is between 2 players: both are entered"))
-    refuse(faults, EventInputError if bad_input else EventError)
+    return faults
+
+
+def _enter(t: Tournament, entrant: Entrant) -> Entrant:
+    paired = rounds_paired(t)
     entrant.number = len(t.entrants) + 1
     entrant.rounds = [RoundCell(None, "-", "Z") for _ in range(paired)]
     entrant.late_after = paired or None
     t.entrants.append(entrant)
     return entrant
+
+
+def add_player(t: Tournament, entrant: Entrant, *, today: date | None = None) -> Entrant:
+    """Enter a player.  A late entry (round 1 already paired) is absent (``Z``, 0 points) in
+    the rounds already paired; refused once the last round is paired, and in the formats whose
+    draw is fixed at round 1 (round robin, knock-out, match, team)."""
+    bad_input = entrant_problems(entrant, today=today)
+    faults = _open_to_change(t) + bad_input
+    if not bad_input and (same := same_person(t.entrants, entrant)) is not None:
+        faults.append(already_entered(same, entrant))
+    faults += _entry_faults(t)[len(_open_to_change(t)):]
+    refuse(faults, EventInputError if bad_input else EventError)
+    return _enter(t, entrant)
+
+
+def add_players(t: Tournament, rows: list[tuple[int, Entrant]], *, today: date | None = None,
+                file: str = "", faults: Iterable[Problem] = ()) -> list[Entrant]:
+    """Enter a whole list (报名表) at once, each ``(row, entrant)``: every row checked like
+    :func:`add_player` — its fields, a second entry of someone already entered or listed
+    twice — and every problem named by its row, all at once; nothing is entered if any is
+    refused (``faults``: the reader's own, reported with them).  Returns the entrants with
+    their numbers, in the order of the list."""
+    read_faults = list(faults)
+    faults = read_faults + _entry_faults(t, len(rows))
+    if not rows:
+        faults.append(problem("the list has no player"))
+    taken = list(t.entrants)
+    bad_input = False
+    for row, e in rows:
+        own = entrant_problems(e, today=today)
+        bad_input = bad_input or bool(own)
+        faults += [problem(p.message, file=file, line=row, **dict(p.params or {})) for p in own]
+        if own:
+            continue
+        same = same_person(taken, e)
+        if same is not None:
+            listed = next((r for r, x in rows if x is same), None)
+            if listed is not None:
+                faults.append(problem("{name} is listed twice: rows {first} and {row}", file=file, line=row,
+                                      name=e.name, first=listed, row=row))
+            else:
+                faults.append(already_entered(same, e, file=file, line=row))
+        taken.append(e)
+    refuse(faults, EventInputError if bad_input or read_faults else EventError)
+    return [_enter(t, e) for _, e in rows]
 
 
 def draw_numbers(t: Tournament, *, seed: int | None = None, order: list[int] | None = None) -> list[int]:

@@ -34,7 +34,8 @@ CSV/xlsx entry list, or --registry IDS), draw (--seed N or
 player 12's side; "12 " clears it), show; at any time: standings [--after N]
 [--category U12], crosstable, bracket (knock-out), print (PDF for the hall),
 withdraw, reinstate, excuse (any future round or a range), set-pairing,
-override (swap two players), undo, keep-apart, categories, finish, reopen,
+override (swap two players), undo, keep-apart, categories, tie (a final
+tie decided by play-off or lot), finish, reopen,
 export.  Commands that change the file lock it (queued, never lost) and
 write it atomically.  Guide: docs/tournament.md.
 
@@ -214,6 +215,7 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
         return
     from qiyuan.tournament import categories as cat
     from qiyuan.tournament.sheets import pad, plain, text_width
+    from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS_EN, tiebreak_names
     from qiyuan.tournament.standings import standings as compute
 
     rows = compute(t)
@@ -223,22 +225,52 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
         c = cat.parse(category)
         places = cat.ranked(t, c, rows)
         title = (title + ", " if title else "") + f"category {c.key}"
-    head = ["rank", "number", "name", "score"] + [f"tb{i}" for i in range(1, 8)]
+    n_tb = len(tiebreak_names(t))
+    by = {e.number: e for e in t.entrants}
+    gone = {n: e.withdrawn_after for n, e in by.items() if e.withdrawn_after is not None}
+    head = ["rank", "number", "name", "score"] + [f"tb{i}" for i in range(1, n_tb + 1)] + ["withdrawn_after",
+                                                                                      "place_decided_by"]
     if as_csv:
         import csv
 
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(head)
         for place, r in places:
-            w.writerow([place, r.number, r.name, plain(r.score), *map(plain, r.tiebreaks)])
+            w.writerow([place, r.number, r.name, plain(r.score), *map(plain, r.tiebreaks), gone.get(r.number, ""),
+                        r.decision.line() if r.decision else ""])
         return
-    width = max([text_width(r.name) for _, r in places] + [4])
+
+    def name_of(r) -> str:
+        return r.name + (f" (withdrew after {gone[r.number]})" if r.number in gone else "")
+
+    width = max([text_width(name_of(r)) for _, r in places] + [4])
     out = [title] if title else []
-    out.append(f"{'Rk':>4} {'No':>5} {pad('Name', width)} {'Pts':>5} " + " ".join(f"{'TB' + str(i):>7}" for i in range(1, 8)))
+    if n_tb == len(ROUND_ROBIN_TIEBREAKS_EN):
+        out.append("round robin: TB1 " + ", TB2 ".join(ROUND_ROBIN_TIEBREAKS_EN[:2]) + ", TB3 "
+                   + ROUND_ROBIN_TIEBREAKS_EN[2] + "; then a lot")
+    out.append(f"{'Rk':>4} {'No':>5} {pad('Name', width)} {'Pts':>5} "
+               + " ".join(f"{'TB' + str(i):>7}" for i in range(1, n_tb + 1)))
     for place, r in places:
-        out.append(f"{place:>4} {r.number:>5} {pad(r.name, width)} {plain(r.score):>5} "
+        mark = "*" if r.decision else " "
+        out.append(f"{place:>3}{mark} {r.number:>5} {pad(name_of(r), width)} {plain(r.score):>5} "
                    + " ".join(f"{plain(tb):>7}" for tb in r.tiebreaks))
+    out += _decision_lines(rows)
     sys.stdout.write("\n".join(out) + "\n")
+
+
+def _decision_lines(rows) -> list[str]:
+    """One footnote per tied group decided: its places, its players in order, and how."""
+    seen, out = set(), []
+    for r in rows:
+        d = r.decision
+        if d is None or d in seen:
+            continue
+        seen.add(d)
+        places = [x.rank for x in rows if x.decision == d]
+        out.append(f"* places {min(places)}-{max(places)} {d.how_en()}: "
+                   + ", ".join(f"{x.number} {x.name}" for x in sorted(
+                       (x for x in rows if x.decision == d), key=lambda x: x.rank)))
+    return out
 
 
 def _print_match_or_teams(t: Tournament, as_csv: bool) -> None:
@@ -688,6 +720,39 @@ def event_categories(
     sys.stdout.write("categories: " + (", ".join(c.key for c in done) or "none") + "\n")
 
 
+@event_app.command("tie")
+@refusals
+def event_tie(
+    event: Path = typer.Argument(...),
+    players: str = typer.Argument(..., metavar="PLAYERS", help="the tied group's draw numbers: 7,3"),
+    playoff: str | None = typer.Option(None, "--playoff", help="the order the play-off (加赛) gave, winner first: 7,3"),
+    lot: str | None = typer.Option(None, "--lot", help="the order a lot drawn in the hall gave: 3,7"),
+    seed: int | None = typer.Option(None, "--seed", help="a lot drawn by qiyuan with this seed (recorded)"),
+) -> None:
+    """Decide a tie of the final standings (瑞士制 五: play-off 加赛 or lot 抽签) for one group
+    sharing a place; the standings, report, crosstable and dan proposals follow it, and the
+    printouts say how the place was decided."""
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
+
+    def numbers(text: str, what: str) -> list[int]:
+        parts = [x for x in text.replace("，", ",").replace(" ", ",").split(",") if x]
+        if not parts or not all(x.isdigit() for x in parts):
+            raise InputError(problem("{what} must be draw numbers separated by commas, found {text!r}", what=what,
+                                     text=text))
+        return [int(x) for x in parts]
+
+    if sum(x is not None for x in (playoff, lot, seed)) != 1:
+        raise InputError(problem("give one of --playoff ORDER, --lot ORDER (drawn in the hall) or --seed N"))
+    group = numbers(players, "PLAYERS")
+    if playoff is not None:
+        made = _run(event, uc.decide_tie, group, "playoff", order=numbers(playoff, "--playoff"))
+    else:
+        made = _run(event, uc.decide_tie, group, "lot", order=numbers(lot, "--lot") if lot else None, seed=seed)
+    sys.stdout.write(f"players {', '.join(map(str, sorted(group)))} {made.how_en()}: "
+                     f"{', '.join(map(str, made.order))}\n")
+
+
 @event_app.command("finish")
 @refusals
 def event_finish(event: Path = typer.Argument(...)) -> None:
@@ -727,9 +792,14 @@ def event_show(event: Path = typer.Argument(...), rnd: int | None = typer.Argume
 @refusals
 def event_crosstable(event: Path = typer.Argument(...)) -> None:
     """Print the crosstable: per round opponent, role (b opened / w) and result."""
+    from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.sheets import crosstable
+    from qiyuan.tournament.standings import standings
 
-    sys.stdout.write(crosstable(_load(event)))
+    t = _load(event)
+    sys.stdout.write(crosstable(t))
+    if t.entrants and event_format(t) in ("swiss", "round_robin", "double_round_robin"):
+        sys.stdout.write("".join(f"{x}\n" for x in _decision_lines(standings(t))))
 
 
 @event_app.command("bracket")

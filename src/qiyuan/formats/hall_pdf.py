@@ -284,7 +284,7 @@ def _standings(t: Tournament, after: int | None) -> bytes:
     from qiyuan.tournament import categories as cat
     from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.sheets import as_of
-    from qiyuan.tournament.standings import TIEBREAK_NAMES, standings
+    from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS, standings, tiebreak_names
     from qiyuan.tournament.state import rounds_paired
 
     last = after if after is not None else rounds_paired(t)
@@ -297,17 +297,23 @@ def _standings(t: Tournament, after: int | None) -> bytes:
     fmt = event_format(t)
     rows = standings(shown)
     by = {e.number: e for e in shown.entrants}
-    head = ["名次", "签号", "姓名", "所属单位", "等级分", "积分", *TIEBREAK_NAMES]
-    widths = [w * mm for w in (14, 14, 36, 48, 17, 15, *([19] * 7))]
+    names = tiebreak_names(t)
+    head = ["名次", "签号", "姓名", "所属单位", "等级分", "积分", *names]
+    widths = [w * mm for w in (14, 14, 36, 48, 17, 15, *([19 * 7 / len(names)] * len(names)))]
 
     def line(place: int, r) -> list[str]:
         e = by[r.number]
-        return [str(place), str(r.number), r.name, _fit(e.federation, 10, 46 * mm), _rating(e.rating),
-                plain(r.score), *[plain(x) for x in r.tiebreaks]]
+        name = r.name + (f"（第{e.withdrawn_after}轮后退赛）" if e.withdrawn_after is not None else "")
+        return [f"{place}*" if r.decision else str(place), str(r.number), _fit(name, 11, 35 * mm),
+                _fit(e.federation, 10, 46 * mm), _rating(e.rating), plain(r.score), *[plain(x) for x in r.tiebreaks]]
 
     if fmt != "swiss" and fmt not in ("round_robin", "double_round_robin"):
         story.append(Paragraph("此赛制的名次见成绩表（淘汰赛、对抗赛、团体赛不用辅分）；下表为积分与辅分。", st["small"]))
+    if names == ROUND_ROBIN_TIEBREAKS:
+        story.append(Paragraph("循环赛名次：积分，再依次比直胜（同分者之间的积分）、胜局数、索分（所胜对手积分 + 所和对手积分之半），"
+                               "仍相同者加赛或抽签。", st["small"]))
     story.append(_table([head] + [line(r.rank, r) for r in rows], widths, size=11, align_left=(2, 3)))
+    story += [Paragraph(x, st["small"]) for x in decision_notes(rows)]
     for c in cat.categories(t):
         story.append(Paragraph(c.label(), st["head"]))
         ranked = cat.ranked(shown, c, rows)
@@ -318,6 +324,20 @@ def _standings(t: Tournament, after: int | None) -> bytes:
             story.append(Paragraph("（无）", st["small"]))
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buf.getvalue()
+
+
+def decision_notes(rows) -> list[str]:
+    """Per tied group placed by a play-off or lot: its places, players in order, and how (``*`` in the table)."""
+    seen, out = [], []
+    for r in rows:
+        d = r.decision
+        if d is None or d in seen:
+            continue
+        seen.append(d)
+        group = sorted((x for x in rows if x.decision == d), key=lambda x: x.rank)
+        out.append(f"* 第{group[0].rank}至{group[-1].rank}名同分，{d.how_zh()}：" + "、".join(
+            f"{x.number} {x.name}（第{x.rank}名）" for x in group))
+    return out
 
 
 # -- entry list ----------------------------------------------------------------------------------------
@@ -389,6 +409,12 @@ def _crosstable(t: Tournament) -> bytes:
     size = 11 if cell >= 16 * mm else 9 if cell >= 12 * mm else 7.5
     widths = [13 * mm, 40 * mm, 16 * mm, *([cell] * n), 14 * mm, 13 * mm]
     story.append(_table(rows, widths, size=size, align_left=(1,)))
+    if t.entrants and n:
+        from qiyuan.tournament.eventfile import event_format
+        from qiyuan.tournament.standings import standings
+
+        if event_format(t) in ("swiss", "round_robin", "double_round_robin"):
+            story += [Paragraph(x, st["small"]) for x in decision_notes(standings(t))]
     story.append(Paragraph("12先1：对手签号 12，本方先手（假先），胜；后 = 后手；½ 和，0 负；+ / − 未对弈判胜 / 判负；"
                            "轮空 编排轮空；请假½ / 请假1 请假计半分 / 全分；缺席 计 0 分", st["small"]))
     doc.build(story, onFirstPage=footer, onLaterPages=footer)

@@ -27,9 +27,10 @@ from typing import Any, Protocol
 
 from qiyuan.tournament import categories as cat
 from qiyuan.tournament import eventfile as ev
-from qiyuan.tournament import keepapart
+from qiyuan.tournament import keepapart, ties
 from qiyuan.tournament.errors import EventError, Problem, problem
 from qiyuan.tournament.model import Entrant, Tournament
+from qiyuan.tournament.standings import is_final, undecided_places
 from qiyuan.tournament.state import rounds_paired, unfinished_boards
 from qiyuan.tournament.syntax import result_text
 
@@ -62,7 +63,7 @@ class EventStore(Protocol):
 
 #: the actions of an event's audit trail (``event.<action>``), in the order of an event
 ACTIONS = ("create", "add_player", "add_players", "draw", "pair", "set_pairing", "override", "undo_round", "results", "withdraw",
-           "reinstate", "excuse", "keep_apart", "categories", "details", "finish", "reopen")
+           "reinstate", "excuse", "keep_apart", "categories", "details", "tie_decision", "finish", "reopen")
 
 
 # -- outcomes -------------------------------------------------------------------------------
@@ -288,6 +289,25 @@ def _details(t: Tournament, *, name: str | None = None, start: date | None = Non
         t.chief_arbiter = chief_arbiter
     if arbiters is not None:
         t.deputy_arbiters = list(arbiters)
+
+
+def decide_tie(store: EventStore, actor: object, players: list[int], kind: str, *, order: list[int] | None = None,
+               seed: int | None = None) -> ties.Decision:
+    """Record how a group tied in the final standings is placed: ``playoff`` (the order the
+    play-off gave, winner first) or ``lot`` (the order drawn in the hall, or a seed qiyuan draws
+    with); the standings, the report, the crosstable and the dan proposals follow it."""
+    with store.change(actor, "tie_decision", players=players, kind=kind, order=order, seed=seed) as ch:
+        fmt = ev.event_format(ch.t)
+        if fmt not in ("swiss", *ev.ROUND_ROBINS):
+            raise EventError(problem("a {format} event is placed by its own rules: no tie to decide", format=fmt))
+        if not is_final(ch.t):
+            raise EventError(problem("final ties are decided once every round is paired and played"))
+        if left := unfinished_boards(ch.t, rounds_paired(ch.t)):
+            raise EventError(problem("round {round} has boards without a result: {boards}",
+                                     round=rounds_paired(ch.t), boards=", ".join(f"{a}-{b}" for a, b in left[:10])))
+        made = ties.decide(ch.t, undecided_places(ch.t), players, kind, order=order, seed=seed)
+        ch.detail.update(decided=made.line())
+        return made
 
 
 def finish(store: EventStore, actor: object) -> None:

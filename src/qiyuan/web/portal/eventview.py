@@ -15,7 +15,7 @@ from decimal import Decimal
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from qiyuan.tournament.eventfile import score
+from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format, score
 from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
 from qiyuan.tournament.state import withdrawn_in
 
@@ -84,6 +84,8 @@ class EventView:
 
 
 TIEBREAK_NAMES = [_("辅分一"), _("辅分二"), _("辅分三"), _("辅分四"), _("辅分五"), _("辅分六"), _("辅分七")]
+#: a round robin's tie-breaks (``qiyuan.tournament.standings.ROUND_ROBIN_TIEBREAKS``)
+ROUND_ROBIN_NAMES = [_("直胜"), _("胜局"), _("索分")]
 
 
 def _rounds(t: Tournament) -> list[RoundView]:
@@ -173,4 +175,5 @@ def build(t: Tournament, *, live_event=None, staff: bool = False, go: bool = Fal
     if go:
         t.points = GO_POINTS
         return EventView(t, _rounds(t), _cross(t), _go_standings(t), [], live_event, staff, _("胜局"), True)
-    return EventView(t, _rounds(t), _cross(t), _standings(t), TIEBREAK_NAMES, live_event, staff)
+    names = ROUND_ROBIN_NAMES if event_format(t) in ROUND_ROBINS else TIEBREAK_NAMES
+    return EventView(t, _rounds(t), _cross(t), _standings(t), names, live_event, staff)

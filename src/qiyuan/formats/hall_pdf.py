@@ -2,6 +2,8 @@
 
 * ``entries`` — the entry list (参赛名单): draw number, name, sex, grade, association,
   rating, and how the numbers were drawn (never an ID number);
+* ``schedule`` — a round robin's schedule of all rounds before round 1 (赛程表): per round
+  every board, who opens (先) and who rests;
 * ``pairings`` — a round's pairing list by board (台次): each player's draw number, name,
   score before the round, rating, who opens (先), the result once entered; then the
   players without a game and why.  With ``alphabetical`` a second list follows, by name
@@ -27,10 +29,11 @@ from qiyuan.formats.pdf_font import FONT, font_name
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
 
-WHATS = ("entries", "pairings", "slips", "standings", "crosstable")
+WHATS = ("entries", "schedule", "pairings", "slips", "standings", "crosstable", "bracket")
 
 #: why a player has no game, as the hall reads it
-UNPAIRED_ZH = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "缺席", "withdrawn": "退赛"}
+UNPAIRED_ZH = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "缺席", "withdrawn": "退赛",
+               "out": "淘汰"}
 assert set(UNPAIRED_ZH) == set(UNPAIRED)
 _RESULT_ZH = {"": "", "1-0": "1 : 0", "0-1": "0 : 1", "½-½": "½ : ½", "+-": "+ : −", "-+": "− : +", "--": "− : −"}
 
@@ -49,6 +52,15 @@ def document(t: Tournament, what: str, *, round_no: int | None = None, after: in
         rnd = round_no or paired
         if not 1 <= rnd <= max(paired, rounds_with_cells(t)):
             faults.append(problem("round {round} is not paired ({paired} rounds are)", round=rnd, paired=paired))
+    if what in ("schedule", "bracket"):
+        from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format
+
+        wanted = ROUND_ROBINS if what == "schedule" else ("knockout",)
+        if event_format(t) not in wanted:
+            faults.append(problem("{what} is printed for a {kind}; this event is {format}", what=what,
+                                  kind="round robin" if what == "schedule" else "knock-out", format=event_format(t)))
+        elif len(t.entrants) < 2:
+            faults.append(problem("{what}: enter at least 2 players first", what=what))
     if after is not None and not 0 <= after <= rounds_with_cells(t):
         faults.append(problem("--after {after}: the event has rounds 1..{last}", after=after,
                               last=rounds_with_cells(t)))
@@ -57,6 +69,10 @@ def document(t: Tournament, what: str, *, round_no: int | None = None, after: in
     font_name()
     if what == "entries":
         return _entries(t)
+    if what == "schedule":
+        return _schedule(t)
+    if what == "bracket":
+        return _bracket(t)
     if what == "pairings":
         return _pairings(t, pairing_sheet(t, rnd), alphabetical)
     if what == "slips":
@@ -375,6 +391,102 @@ def _entries(t: Tournament) -> bytes:
     return buf.getvalue()
 
 
+# -- round-robin schedule ------------------------------------------------------------------------------
+
+
+def _schedule(t: Tournament) -> bytes:
+    from reportlab.lib.units import mm
+    from reportlab.platypus import KeepTogether, Paragraph
+
+    from qiyuan.tournament.berger import berger_rounds, resting_player
+    from qiyuan.tournament.eventfile import event_format
+
+    st = _styles()
+    buf = io.BytesIO()
+    doc, footer = _doc(buf, t, "赛程表")
+    n = len(t.entrants)
+    double = event_format(t) == "double_round_robin"
+    table = berger_rounds(n, double=double)
+    by = {e.number: e for e in t.entrants}
+    kind = "双循环" if double else "单循环"
+    story = [Paragraph(t.name, st["title"]),
+             Paragraph(f"赛程表（{kind}，{n} 人，{len(table)} 轮，贝格尔编排）　{_event_line(t)}", st["sub"]),
+             Paragraph("每台先列者先手（假先）。" + ("人数为奇数：每轮一人轮休，计 0 分。" if n % 2 else ""), st["small"])]
+    dates = t.round_dates
+    for r, games in enumerate(table, 1):
+        when = f"　{dates[r - 1]}" if r - 1 < len(dates) and dates[r - 1].strip() else ""
+        rows = [["台次", "先手", "", "后手", ""]]
+        for k, (a, b) in enumerate(games, 1):
+            rows.append([str(k), str(a), _fit(by[a].name, 12, 58 * mm), str(b), _fit(by[b].name, 12, 58 * mm)])
+        rest = resting_player(n, games)
+        block = [Paragraph(f"第 {r} 轮{when}", st["head"]),
+                 _table(rows, [w * mm for w in (16, 16, 60, 16, 60)], size=12, align_left=(2, 4))]
+        if rest is not None:
+            block.append(Paragraph(f"轮休：{rest} {by[rest].name}", st["small"]))
+        story.append(KeepTogether(block))
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buf.getvalue()
+
+
+# -- knock-out bracket -----------------------------------------------------------------------------------
+
+
+def _bracket(t: Tournament) -> bytes:
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.lib.units import mm
+
+    from qiyuan.tournament.knockout import bracket_rounds
+
+    st = _styles()
+    buf = io.BytesIO()
+    rounds = bracket_rounds(t)
+    size = landscape(A4)
+    doc, footer = _doc(buf, t, "对阵图", landscape=True)
+
+    def draw(c, _doc) -> None:
+        footer(c, _doc)
+        c.setFont(FONT, 16)
+        c.drawString(12 * mm, size[1] - 16 * mm, t.name)
+        c.setFont(FONT, 10)
+        c.drawString(12 * mm, size[1] - 23 * mm, f"对阵图（单淘汰，{len(t.entrants)} 人，按等级分排种子，上方先手）　{_event_line(t)}")
+        top, bottom = size[1] - 32 * mm, 20 * mm
+        cols = len(rounds) + 1
+        col_w = (size[0] - 24 * mm) / cols
+        slots = len(rounds[0]) * 2 if rounds else 2
+        step = (top - bottom) / slots
+        font = 9 if slots <= 32 else 6
+        ys = [top - step * (i + 0.5) for i in range(slots)]
+        for j, matches in enumerate(rounds):
+            x = 12 * mm + j * col_w
+            c.setFont(FONT, 10)
+            c.drawString(x, top + 3 * mm, matches[0].title if matches else "")
+            new_ys = []
+            for k, m in enumerate(matches):
+                y1, y2 = ys[2 * k], ys[2 * k + 1]
+                c.setFont(FONT, font)
+                for y, name, won in ((y1, m.upper, m.winner == 0), (y2, m.lower, m.winner == 1)):
+                    c.setFillGray(0 if won or m.winner is None else 0.45)
+                    c.drawString(x + 1 * mm, y + 1 * mm, _fit(name, font, col_w - 12 * mm))
+                    c.line(x, y, x + col_w - 6 * mm, y)
+                c.setFillGray(0)
+                if m.score:
+                    c.drawRightString(x + col_w - 7 * mm, (y1 + y2) / 2 - 1 * mm, m.score)
+                c.line(x + col_w - 6 * mm, y1, x + col_w - 6 * mm, y2)
+                new_ys.append((y1 + y2) / 2)
+            ys = new_ys
+        if rounds and rounds[-1] and rounds[-1][0].winner is not None:
+            final = rounds[-1][0]
+            c.setFont(FONT, 12)
+            x = 12 * mm + len(rounds) * col_w
+            c.drawString(x, ys[0] + 1 * mm, "冠军：" + (final.upper if final.winner == 0 else final.lower))
+            c.line(x, ys[0], x + col_w - 6 * mm, ys[0])
+
+    from reportlab.platypus import Spacer
+
+    doc.build([Spacer(1, 1)], onFirstPage=draw, onLaterPages=draw)
+    return buf.getvalue()
+
+
 # -- crosstable -----------------------------------------------------------------------------------------
 
 
@@ -398,8 +510,12 @@ def _crosstable(t: Tournament) -> bytes:
     story = [Paragraph(t.name, st["title"]), Paragraph(f"交叉表（{n} 轮）　{_event_line(t)}", st["sub"])]
     head = ["签号", "姓名", "等级分", *[f"第{r}轮" for r in range(1, n + 1)], "积分", "名次"]
     rows = [head]
+    from qiyuan.tournament.sheets import knocked_out
+
+    out = knocked_out(t)
     for e in t.entrants:
-        cells = [cell_text(c) for c in e.rounds] + [""] * (n - len(e.rounds))
+        cells = [("淘汰" if c.opponent is None and out.get(e.number, i) < i else cell_text(c))
+                 for i, c in enumerate(e.rounds, 1)] + [""] * (n - len(e.rounds))
         name = e.name + ("（退赛）" if e.withdrawn_after is not None else "")
         rows.append([str(e.number), name, _rating(e.rating), *cells, plain(score(e, t.points)),
                      str(ranks.get(e.number, ""))])

@@ -108,7 +108,7 @@ def test_keep_apart_is_relaxed_board_by_board_and_the_note_names_the_boards():
     assert len(same) == 1
     k, a, b = same[0]
     note = str(p.notes[0])
-    assert "relaxed on 1 board(s)" in note and f"board {k}: {a} A{a} – {b} A{b}" in note
+    assert "relaxed on 1 board(s)" in note and f"#{k} {a} A{a} – {b} A{b}" in note
 
 
 def test_keep_apart_by_family_and_club_in_the_first_rounds():

@@ -703,7 +703,7 @@ def _pair_round(
         same = keepapart.same_group_boards([(b.opener, b.other) for b in boards], relaxed_for)
         warnings.append(problem("round {round}: the keep-apart rule cannot hold on every board; relaxed on "
                                 "{count} board(s), the fewest found: {boards}", round=r, count=len(same),
-                                boards="; ".join(f"board {k}: {a} {names.get(a, '')} – {b} {names.get(b, '')}"
+                                boards="; ".join(f"#{k} {a} {names.get(a, '')} – {b} {names.get(b, '')}"
                                                  for k, a, b in same)))
     relaxed = [Line(w.message, **(w.params or {})) + Line(" (") + apart_reason + Line(")") for w in warnings]
     lines = relaxed + notes + fixed_lines + proc.notes + board_lines if explain else []

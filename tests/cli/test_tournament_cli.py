@@ -95,7 +95,8 @@ def test_seven_round_event_from_the_terminal(tmp_path, resident_id):
     assert t.entrants[4].rounds[4].result == "H"
 
     rows = list(csv.reader(io.StringIO(run("standings", ev, "--csv").stdout)))
-    assert rows[0] == ["rank", "number", "name", "score"] + [f"tb{i}" for i in range(1, 8)] + ["withdrawn_after", "place_decided_by"]
+    assert rows[0] == (["rank", "number", "name", "score"] + [f"tb{i}" for i in range(1, 8)]
+                       + ["withdrawn_after", "place_decided_by"])
     scores = {int(r[1]): Decimal(r[3]) for r in rows[1:]}
     assert scores == {e.number: score(e, t.points) for e in t.entrants}
     assert [int(r[0]) for r in rows[1:]] == sorted(int(r[0]) for r in rows[1:])

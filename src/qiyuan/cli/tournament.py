@@ -725,7 +725,8 @@ def event_categories(
 def event_tie(
     event: Path = typer.Argument(...),
     players: str = typer.Argument(..., metavar="PLAYERS", help="the tied group's draw numbers: 7,3"),
-    playoff: str | None = typer.Option(None, "--playoff", help="the order the play-off (加赛) gave, winner first: 7,3"),
+    playoff: str | None = typer.Option(None, "--playoff",
+                                       help="the order the play-off (加赛) gave, winner first: 7,3"),
     lot: str | None = typer.Option(None, "--lot", help="the order a lot drawn in the hall gave: 3,7"),
     seed: int | None = typer.Option(None, "--seed", help="a lot drawn by qiyuan with this seed (recorded)"),
 ) -> None:
@@ -833,7 +834,8 @@ def event_standings(
 @refusals
 def event_print(
     event: Path = typer.Argument(...),
-    what: str = typer.Argument(..., metavar="WHAT", help="entries | pairings | slips | standings | crosstable | schedule | bracket"),
+    what: str = typer.Argument(..., metavar="WHAT",
+                               help="entries | schedule | pairings | slips | standings | crosstable | bracket"),
     out: Path = typer.Option(..., "-o", "--out", help="the PDF to write"),
     rnd: int | None = typer.Option(None, "--round", help="pairings, slips: the round (default the last paired)"),
     after: int | None = typer.Option(None, "--after", help="standings: after round N (default: now)"),

@@ -28,6 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from qiyuan.errors import Problem, QiyuanError
 from qiyuan.office import event_registration
+from qiyuan.office.events.entries import latest_ratings
 from qiyuan.office.events.live import LiveEventStore, assign_arbiter, competition_report, load
 from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.federation.models import Arbiter, Association, Player
@@ -170,8 +171,8 @@ EXCUSE_TEXT = {"Z": gettext_lazy("缺席（0 分）"), "H": gettext_lazy("请假
 
 def _problems(request, exc: QiyuanError) -> None:
     """A refusal's problems as messages, in the reader's language."""
-    for p in exc.problems:
-        messages.error(request, p.text(_))
+    for p in exc.problems:  # a row of a list (an entry list's) is named as its line
+        messages.error(request, (_("第 %(no)d 行：") % {"no": p.line} if p.line is not None else "") + p.text(_))
 
 
 def _act(request, use_case, *args, ok=None, **kwargs):
@@ -288,6 +289,9 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
     found = []
     if q:
         found = search_players(q, limit=20, staff=True)
+        ratings = latest_ratings(found)
+        for p in found:  # the search shows each player's rating (newest list) beside his birth year
+            p.desk_rating = ratings.get(p.pk)
     rnd = ev.rounds_paired(t)
     from qiyuan.rating.rules import BUILTIN_RULES
 
@@ -323,9 +327,35 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
                         if e.excused],
             "rule_sets": list(BUILTIN_RULES),
             "confirm_change": bool(typed) and request.session.get(f"confirm:{code}", False),
+            "is_round_robin": ev.event_format(t) in ev.ROUND_ROBINS,
+            "is_knockout": ev.event_format(t) == "knockout",
         },
         status=status,
     )
+
+
+@role_required(ARBITER)
+@require_POST
+def add_players(request, code: str):
+    """A whole entry list (CSV or xlsx, the 成绩 sheet's headings) in one change: the use case the
+    command line's ``event add-players`` calls; every row's problem shown, nothing entered if any."""
+    from qiyuan.formats.entries import read_entries
+
+    store = _store(request, code)
+    upload = request.FILES.get("file")
+    if upload is None or upload.size > 5 * 1024 * 1024:
+        messages.error(request, _("请选择一个名单文件（CSV 或 xlsx，不超过 5 MB）。"))
+        return redirect("desk:event", code=code)
+    try:
+        rows, faults = read_entries(upload.name, upload.read())
+    except QiyuanError as exc:
+        _problems(request, exc)
+        return redirect("desk:event", code=code)
+    added = _act(request, uc.add_players, store, request.user, rows, source=upload.name, faults=faults,
+                 today=date.today())
+    if added:
+        messages.success(request, _("已按名单录入 %(n)d 名棋手。") % {"n": len(added)})
+    return redirect("desk:event", code=code)
 
 
 @role_required(ARBITER)
@@ -562,7 +592,10 @@ def finish(request, code: str):
     boards without a result) and ticked the confirmation; reopen a finished one."""
     live = _live(request, code)
     if request.method == "POST" and request.POST.get("finished", "1") != "1":
-        _act(request, uc.reopen, LiveEventStore(code), request.user, ok=_("比赛已重新开放。"))
+        if request.POST.get("confirm") != "1":  # reopening is confirmed too: it reopens results to change
+            messages.error(request, _("重新开放前请确认：勾选确认框。"))
+        else:
+            _act(request, uc.reopen, LiveEventStore(code), request.user, ok=_("比赛已重新开放。"))
         return redirect("desk:event", code=code)
     if request.method == "POST":
         if request.POST.get("confirm") == "1":
@@ -581,7 +614,29 @@ def finish(request, code: str):
     played = paired - 1 if open_boards else paired
     return render(request, "desk/event_finish.html", {
         "live": live, "t": t, "paired": paired, "played": played, "planned": t.rounds_planned,
-        "early": bool(t.rounds_planned) and played < t.rounds_planned, "open_boards": open_boards})
+        "early": bool(t.rounds_planned) and played < t.rounds_planned, "open_boards": open_boards,
+        "too_few": _too_few_rounds(t, played)})
+
+
+def _too_few_rounds(t, played: int) -> int | None:
+    """The rounds CGA Art. 5(三) asks of this Swiss field when ``played`` are fewer (the office will not
+    rate the event), else None — read from the rule set's own eligibility check."""
+    from qiyuan.rating.eligibility import EventFacts, check_eligibility
+    from qiyuan.rating.model import EventFormat
+    from qiyuan.rating.rules import load_rules
+
+    if ev.event_format(t) != "swiss" or not t.entrants:
+        return None
+    rules = load_rules("cga-gomoku-2011")
+    n = len(t.entrants)
+
+    def short(rounds: int) -> bool:
+        facts = EventFacts(format=EventFormat.SWISS, players=n, rounds=rounds, rated_players=n)
+        return any(f.clause == "CGA Art. 5(三)" for f in check_eligibility(rules, facts).failures)
+
+    if not short(played):
+        return None
+    return next((r for r in range(played + 1, played + 30) if not short(r)), None)
 
 
 @role_required(ARBITER)
@@ -614,7 +669,7 @@ UNPAIRED_TEXT = {"U": gettext_lazy("轮空"), "H": gettext_lazy("请假（半分
                  "Z": gettext_lazy("缺席"), "withdrawn": pgettext_lazy("round", "退赛")}
 
 
-PRINTS = ("pairings", "alphabetical", "slips", "standings", "crosstable")
+PRINTS = ("entries", "schedule", "pairings", "alphabetical", "slips", "standings", "crosstable", "bracket")
 
 
 @role_required(ARBITER)

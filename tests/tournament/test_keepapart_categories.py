@@ -141,3 +141,12 @@ def test_prize_categories_women_age_by_birth_year_and_rating_bands():
     with pytest.raises(InputError, match="unknown prize category"):
         cat.parse("U99")
     assert cat.parse("rating 2200-").label() == "等级分2200以上组"
+
+
+def test_prize_categories_take_the_chinese_words_and_read_their_labels_back():
+    """Issue 22, item 11: the desk's prize box takes 女子, U12 / 12岁以下, 等级分 1800-1999 — and what it
+    shows (the labels 女子组, U12组, 等级分1800-1999组) reads back as the same category."""
+    for word, key in [("女子", "women"), ("12岁以下", "U12"), ("U12组", "U12"), ("等级分 1800-1999", "rating 1800-1999"),
+                      ("等级分1799以下组", "rating -1799"), ("等级分2200以上", "rating 2200-")]:
+        c = cat.parse(word)
+        assert c.key == key and cat.parse(c.label()) == c

@@ -321,7 +321,7 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
                             for x in request.session.get(f"explain:{code}", [])],
             "is_admin": has_role(request.user, ADMIN),
             "keep_apart": sorted(keepapart.rules(t).items()),
-            "categories": [c.key for c in cat.categories(t)],
+            "categories": [c.label() for c in cat.categories(t)],  # 女子组, U12组: read back by cat.parse
             "withdrawn": [e for e in t.entrants if e.withdrawn_after is not None],
             "excused": [(e, [(r, EXCUSE_TEXT[k]) for r, k in sorted(e.excused.items())]) for e in t.entrants
                         if e.excused],

@@ -95,7 +95,8 @@ def test_seven_round_event_from_the_terminal(tmp_path, resident_id):
     assert t.entrants[4].rounds[4].result == "H"
 
     rows = list(csv.reader(io.StringIO(run("standings", ev, "--csv").stdout)))
-    assert rows[0] == ["rank", "number", "name", "score"] + [f"tb{i}" for i in range(1, 8)]
+    assert rows[0] == (["rank", "number", "name", "score"] + [f"tb{i}" for i in range(1, 8)]
+                       + ["withdrawn_after", "place_decided_by"])
     scores = {int(r[1]): Decimal(r[3]) for r in rows[1:]}
     assert scores == {e.number: score(e, t.points) for e in t.entrants}
     assert [int(r[0]) for r in rows[1:]] == sorted(int(r[0]) for r in rows[1:])
@@ -175,8 +176,9 @@ def test_hand_pairing_breaking_the_hard_rules_is_refused(tmp_path):
     before = ev.read_text()
     r = run("event", "set-pairing", ev, 2, "1 2", "3 5", "--bye", 5, ok=False)
     assert r.exit_code == 2 and ev.read_text() == before
-    assert "1 and 2 already met in round 1" in r.stderr and "player 5 is paired 2 times" in r.stderr
-    assert "player 4 is not paired" in r.stderr
+    assert "board 1 (1-2): 1 and 2 already met in round 1" in r.stderr
+    assert "the bye: player 5 is already on board 2" in r.stderr
+    assert "not paired: 4" in r.stderr
     run("event", "set-pairing", ev, 2, "1 3", "2 5", "--bye", 4)
     assert boards_of(ev, 2) == [(1, 3), (2, 5)]
     run("event", "undo", ev, 2)

@@ -76,10 +76,10 @@ def test_law_1_hand_pairing_checked_against_the_hard_rules():
     ev.set_round(t, 1, [(1, 2), (3, 4), (5, 6)], None)
     ev.withdraw(t, 6)
     faults = [str(p) for p in ev.check_pairing(t, 2, [(2, 1), (3, 3), (4, 6)], None)]
-    assert "2 and 1 already met in round 1" in faults
-    assert "player 3 is paired 2 times" in faults
-    assert "player 6 is withdrawn or absent in round 2" in faults
-    assert "player 5 is not paired" in faults
+    assert "board 1 (2-1): 2 and 1 already met in round 1" in faults
+    assert "board 2 (3-3): player 3 cannot play himself" in faults
+    assert "board 3 (4-6): player 6 is withdrawn or absent in round 2" in faults
+    assert "not paired: 5" in faults
     assert "an odd number of players needs a bye" in faults
     ev.set_round(t, 2, [(1, 3), (2, 4)], 5)
     faults = [str(p) for p in ev.check_pairing(t, 3, [(1, 4), (2, 3)], 5)]
@@ -236,3 +236,20 @@ def test_round_robin_without_planned_rounds_stops_after_the_cycle():
         _play_round(t, rnd)
     with pytest.raises(ev.EventError, match="round robin is complete"):
         ev.pair_next(t)
+
+
+def test_issue22_item1_two_players_of_one_name_and_association_are_entered_when_told_apart(resident_id):
+    from datetime import date
+
+    t = ev.new_event("x")
+    a = ev.add_player(t, Entrant(0, "王伟", federation="北京", id_number=resident_id(date(1990, 1, 1), "M")))
+    b = ev.add_player(t, Entrant(0, "王伟", federation="北京", id_number=resident_id(date(1995, 5, 5), "M")))
+    c = ev.add_player(t, Entrant(0, "王伟", federation="北京", birth="2001/02/03"))
+    assert (a.number, b.number, c.number) == (1, 2, 3) and {e.name for e in t.entrants} == {"王伟"}
+    with pytest.raises(ev.EventError, match="the same ID number is already entered as number 1"):
+        ev.add_player(t, Entrant(0, "王伟", federation="上海", id_number=a.id_number))
+    with pytest.raises(ev.EventError, match=r"王伟 \(北京\) is already entered as number 3; if they are two"):
+        ev.add_player(t, Entrant(0, "王伟", federation="北京", birth="2001-02-03"))
+    ev.add_player(t, Entrant(0, "李娜", player_id="CN000001"))
+    with pytest.raises(ev.EventError, match=r"registry id CN000001\) is already entered as number 4"):
+        ev.add_player(t, Entrant(0, "李娜", federation="天津", player_id="CN000001"))

@@ -40,5 +40,6 @@ def test_same_result_again_and_the_last_round_are_free(tmp_path: Path):
     run("event", "result", ev, 1, f"{p} 1-0")  # unchanged: nothing to refuse
     q = opener(ev, 2)
     run("event", "result", ev, 2, f"{q} 1-0")
-    run("event", "result", ev, 2, f"{q} 0-1")  # the last round paired: corrections are free
+    run("event", "result", ev, 2, f"{q} 0-1", ok=False)  # never over a result silently (issue 22)
+    run("event", "result", ev, 2, f"{q} 0-1", "--change")  # the last round paired: confirmed, no --force
     assert read_trf(ev).entrants[q - 1].rounds[1].result == "0"

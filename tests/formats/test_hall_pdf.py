@@ -32,6 +32,11 @@ def pdf_text(path) -> str:
 @pytest.mark.parametrize("what", hall_pdf.WHATS)
 def test_printout_is_a4_with_an_embedded_cjk_subset_and_renders(tmp_path, event, what):
     pdf = tmp_path / f"{what}.pdf"
+    if what in ("schedule", "bracket"):  # printed for a round robin, a knock-out
+        from copy import copy
+
+        event = copy(event)
+        event.extra = {**event.extra, "XQM": ["round_robin" if what == "schedule" else "knockout"]}
     pdf.write_bytes(hall_pdf.document(event, what, round_no=7, alphabetical=True))
     fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout.splitlines()[2:]
     assert fonts and all(line.split()[-5:-2] == ["yes", "yes", "yes"] for line in fonts), fonts  # emb sub uni

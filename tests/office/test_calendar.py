@@ -270,14 +270,17 @@ def test_problems_are_never_approved_without_an_override_and_its_reason(office):
     assert any("CGA Art. 5(八)" in f for f in entry.detail["failures"])
 
 
-def test_a_clash_that_arrives_after_registration_is_found_at_approval(office):
+def test_the_registration_made_first_keeps_its_approval_path(office):
+    """Issue 22, item 8: a later, overlapping registration does not block the earlier one; the
+    clash is reported on the later one only (at registration and at its approval)."""
     first = add(national())
-    add(national(name="2027年北京五子棋公开赛", organiser_level="local", national=False, list_code="BJSH"))
-    # the first one was clean when registered; the second one clashes with it now
-    assert first.assessment["clashes"] == []
+    second = add(national(name="2027年北京五子棋公开赛", organiser_level="local", national=False, list_code="BJSH"))
+    assert first.assessment["clashes"] == [] and [c["code"] for c in second.assessment["clashes"]] == [first.code]
+    done = approve_registration(first.code, actor="officer", today=TODAY)
+    assert done.status == Registration.Status.APPROVED and not done.overridden
     with pytest.raises(CalendarError) as exc:
-        approve_registration(first.code, actor="officer", today=TODAY)
-    assert "clashes with R2027-002" in "\n".join(exc.value.messages)
+        approve_registration(second.code, actor="officer", today=TODAY)
+    assert f"clashes with {first.code}" in "\n".join(exc.value.messages)
 
 
 def test_refuse_needs_a_reason(office):

@@ -168,3 +168,12 @@ def test_approvals_at_the_same_moment_approve_once(cli_office):
             assert "is approved: it cannot be approved" in o.stderr or "is approved: it cannot be approved" in o.stdout
     audit = qiyuan(["office", "audit"], cli_office).stdout
     assert audit.count("calendar.approve") == 1
+
+
+def test_add_without_end_reports_no_date_never_typed(run, office):
+    """Issue 22, item 9: a one-day event is shown as the day typed, not a range to a date never typed."""
+    args = national()
+    at = args.index("--end")
+    done = run(*(args[:at] + args[at + 2:]))
+    assert done.exit_code == 0, done.output
+    assert f"{START.isoformat()} (one day)" in done.output and " – " not in done.output.splitlines()[0]

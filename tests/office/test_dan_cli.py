@@ -85,7 +85,7 @@ def test_propose_and_confirm_on_the_command_line(run, office, tmp_path, resident
     proposal = run("propose", ev.code)
     assert proposal.exit_code == 0, proposal.output
     assert "class national" in proposal.output and "national open 1" in proposal.output
-    assert f"16 grant(s) proposed; confirm with `qiyuan office dan grant {ev.code} --all`" in proposal.output
+    assert f"16 grant(s) proposed; confirm them with\n  qiyuan office dan grant {ev.code} --all" in proposal.output
     assert DanGrant.objects.count() == 0  # proposing writes nothing
     first = Player.objects.get(entries__event=ev, entries__rank=1).federation_id
     some = run("grant", ev.code, "--player", first)
@@ -145,3 +145,21 @@ def test_a_demotion_with_its_reason_on_the_command_line(run, office, make_player
                  "committee decision")
     assert result.exit_code == 0, result.output
     assert "demotion: committee decision" in run("history", p.federation_id).output
+
+
+def test_propose_and_events_read_at_80_columns(office, tmp_path, resident_id):
+    """Issue 22, item 9: IDs, the event code and the clauses whole at 80 columns, nothing wider."""
+    from qiyuan.tournament.sheets import text_width
+
+    ev = imported_event(tmp_path, resident_id)
+    runner = CliRunner(env={"COLUMNS": "80", "QIYUAN_ACTOR": "clerk"})
+    proposal = runner.invoke(app, ["office", "dan", "propose", ev.code])
+    assert proposal.exit_code == 0, proposal.output
+    lines = proposal.output.splitlines()
+    assert all(text_width(x) <= 80 for x in lines), [x for x in lines if text_width(x) > 80]
+    for fid in Player.objects.filter(entries__event=ev).values_list("federation_id", flat=True):
+        assert any(fid in x for x in lines), fid
+    assert not any(x.strip() in ("CN00…", "CN0…") for x in lines)
+    events = runner.invoke(app, ["office", "dan", "events"])
+    assert events.exit_code == 0 and ev.code in events.output
+    assert all(text_width(x) <= 80 for x in events.output.splitlines())

@@ -28,6 +28,20 @@ def completable(players: list[int], forbidden, had_bye: set[int]) -> bool:
     return any(not forbidden(a, b) and completable([q for q in rest if q != b], forbidden, had_bye) for b in rest)
 
 
+def fewest_same(players: list[int], met, same, had_bye: set[int]) -> int | None:
+    """Brute force: the fewest same-group boards of any complete pairing (None: there is none)."""
+    if not players:
+        return 0
+    if len(players) % 2:
+        options = [fewest_same([q for q in players if q != p], met, same, had_bye) for p in players if p not in had_bye]
+    else:
+        a, rest = players[0], players[1:]
+        options = [(x + same(a, b)) if (x := fewest_same([q for q in rest if q != b], met, same, had_bye)) is not None
+                   else None for b in rest if not met(a, b)]
+    options = [x for x in options if x is not None]
+    return min(options) if options else None
+
+
 @st.composite
 def events(draw):
     n = draw(st.integers(4, 10))
@@ -51,14 +65,19 @@ def test_keep_apart_is_a_hard_rule_relaxed_only_when_no_pairing_keeps_them_apart
             return
         apart, _ = keepapart.apart_in_round(t, rnd)
         same = [(a, b) for a, b in p.boards if b in apart.get(a, ())]
-        relaxed = any("keep-apart rule is relaxed" in str(n) for n in p.notes)
+        relaxed = any("keep-apart rule cannot hold" in str(n) for n in p.notes)
         if rnd > k:
             assert not relaxed
         elif relaxed:
             st_ = player_states(t, rnd)
             pool = sorted({x for b in p.boards for x in b} | set(p.byes))
             met = lambda a, b: b in st_[a].opponents or b in apart.get(a, ())  # noqa: E731
-            assert not completable(pool, met, {n for n in pool if st_[n].had_bye})
+            byes = {n for n in pool if st_[n].had_bye}
+            assert not completable(pool, met, byes)
+            # relaxed board by board: no more same-group boards than the fewest any complete pairing has
+            fewest = fewest_same(pool, lambda a, b: b in st_[a].opponents, lambda a, b: b in apart.get(a, ()), byes)
+            assert len(same) == fewest, (rnd, same, fewest)
+            assert all(f"{a} P{a} – {b} P{b}" in str(p.notes) for a, b in same)  # the note names them
         else:
             assert not same, (rnd, same)
         ev.enter_results(t, rnd, [(a, rng.choice(["1-0", "0-1", "½-½"])) for a, _ in p.boards])
@@ -71,10 +90,25 @@ def test_keep_apart_is_off_by_default_and_says_so_when_relaxed():
     assert keepapart.apart_in_round(t, 1) == ({}, "")
     keepapart.set_rule(t, "association", 2)
     p = ev.pair_next(t, explain=True)  # three of four from 北京: someone must meet a club mate
-    assert any("keep-apart rule is relaxed" in str(n) for n in p.notes)
+    assert any("keep-apart rule cannot hold" in str(n) for n in p.notes)
     assert any("relaxed" in line for line in p.explanation)
     with pytest.raises(InputError, match="not 'school'"):
         keepapart.set_rule(t, "school", 2)
+
+
+def test_keep_apart_is_relaxed_board_by_board_and_the_note_names_the_boards():
+    """Issue 22, item 7: 6 players, 4 from one association — one same-association board, not three."""
+    t = ev.new_event("KA", rounds=3)
+    for name, fed in [("A1", "北京"), ("A2", "北京"), ("A3", "北京"), ("A4", "北京"), ("B", "上海"), ("C", "天津")]:
+        ev.add_player(t, Entrant(0, name, federation=fed))
+    keepapart.set_rule(t, "association", 2)
+    p = ev.pair_next(t)
+    apart, _ = keepapart.apart_in_round(t, 1)
+    same = keepapart.same_group_boards(p.boards, apart)
+    assert len(same) == 1
+    k, a, b = same[0]
+    note = str(p.notes[0])
+    assert "relaxed on 1 board(s)" in note and f"#{k} {a} A{a} – {b} A{b}" in note
 
 
 def test_keep_apart_by_family_and_club_in_the_first_rounds():
@@ -107,3 +141,12 @@ def test_prize_categories_women_age_by_birth_year_and_rating_bands():
     with pytest.raises(InputError, match="unknown prize category"):
         cat.parse("U99")
     assert cat.parse("rating 2200-").label() == "等级分2200以上组"
+
+
+def test_prize_categories_take_the_chinese_words_and_read_their_labels_back():
+    """Issue 22, item 11: the desk's prize box takes 女子, U12 / 12岁以下, 等级分 1800-1999 — and what it
+    shows (the labels 女子组, U12组, 等级分1800-1999组) reads back as the same category."""
+    for word, key in [("女子", "women"), ("12岁以下", "U12"), ("U12组", "U12"), ("等级分 1800-1999", "rating 1800-1999"),
+                      ("等级分1799以下组", "rating -1799"), ("等级分2200以上", "rating 2200-")]:
+        c = cat.parse(word)
+        assert c.key == key and cat.parse(c.label()) == c

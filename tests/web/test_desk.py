@@ -68,7 +68,7 @@ def test_draw_pair_results_undo_override_withdraw_report(live, staff, login):
     assert all(not e.rounds for e in tournament().entrants)
     c.post("/desk/events/club-2026/pairing/", {"round": 1, "boards": "1 2\n1 3\n4 5\n"})
     msgs = flash(c, "/desk/events/club-2026/")
-    assert any("被编排了 2 次" in m for m in msgs) and any("6 号棋手没有编排" in m for m in msgs)
+    assert any("第 2 台（1-3）：1 号棋手已在第 1 台（1-2）" in m for m in msgs) and any("没有编排：6" in m for m in msgs)
     c.post("/desk/events/club-2026/pairing/", {"round": 1, "boards": "1 4\n5 2\n3 6\n"})
     t = tournament()
     assert (t.entrants[0].rounds[0].opponent, t.entrants[0].rounds[0].colour) == (4, "b")

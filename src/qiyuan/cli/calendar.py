@@ -81,8 +81,8 @@ def _print_assessment(console, reg) -> None:
 def _headline(reg) -> str:
     where = reg.city + ("" if reg.inside_regions is None else
                         " (inside the regions)" if reg.inside_regions else " (outside the regions)")
-    return (f"{reg.code} {reg.name}: {reg.start_date} – {reg.end_date}, {where}, list {reg.rating_list.code}, "
-            f"{reg.status}")
+    days = f"{reg.start_date} (one day)" if reg.start_date == reg.end_date else f"{reg.start_date} – {reg.end_date}"
+    return f"{reg.code} {reg.name}: {days}, {where}, list {reg.rating_list.code}, {reg.status}"
 
 
 @calendar_app.command("add")

@@ -186,7 +186,6 @@ def propose_cmd(
 
 
 def _print_proposal(ep) -> None:
-    from rich.table import Table
 
     from qiyuan.people.grades import grade_label
 
@@ -205,17 +204,27 @@ def _print_proposal(ep) -> None:
         for f in prop.failures:
             console.print(f"  {f}", markup=False)
         return
-    table = Table("place", "women", "id", "name", "holds", "earns", "outcome", "grade", "clause", "why",
-                  title=f"class {cls.name}: {cls.title}")
+    # one block per placing, readable at 80 columns: the ID and the name never cut, the clause
+    # and the reason on their own indented lines, wrapped at the terminal's width
+    from rich.padding import Padding
+    from rich.text import Text
+
+    from qiyuan.tournament.sheets import pad, text_width
+
+    console.print(f"class {cls.name}: {cls.title}", markup=False)
+    width = max([text_width(line.placing.name) for line in prop.lines] + [4])
+    console.print(f"  {'place':>5} {'women':>5}  {'id':<10} {pad('name', width)}  holds  earns  outcome", markup=False)
     for line in prop.lines:
         p = line.placing
-        table.add_row(str(p.rank or ""), str(line.women_rank or ""), p.player, p.name,
-                      p.held.grade if p.held else "", line.earned or "", line.outcome.value.replace("_", " "),
-                      line.grade or "", line.clause, str(line.reason))
-    console.print(table)
+        outcome = line.outcome.value.replace("_", " ") + (f" {line.grade}" if line.grade else "")
+        console.print(f"  {str(p.rank or ''):>5} {str(line.women_rank or ''):>5}  {p.player:<10} "
+                      f"{pad(p.name, width)}  {(p.held.grade if p.held else '-'):<5}  {(line.earned or '-'):<5}  "
+                      f"{outcome}", markup=False, overflow="fold")
+        console.print(Padding(Text(f"{line.clause}: {line.reason}" if line.clause else str(line.reason)),
+                              (0, 0, 0, 9)))
     n = len(prop.grants)
-    console.print(f"{n} grant(s) proposed" + (f"; confirm with `qiyuan office dan grant {ev.code} --all` (or "
-                                              "--player ID for some)" if n else ""), markup=False)
+    console.print(f"{n} grant(s) proposed" + (f"; confirm them with\n  qiyuan office dan grant {ev.code} --all\n"
+                                              "(or some of them with --player ID)" if n else ""), markup=False)
 
 
 @dan_app.command("events")
@@ -228,7 +237,11 @@ def events_cmd(limit: Annotated[int, typer.Option("--limit", "-n", min=1)] = 20)
     from qiyuan.office.events.models import Event
     from qiyuan.office.grades.standards import standard_for
 
-    table = Table("event", "name", "ends", "list", "standard", "grants")
+    table = Table(title="events (the code is what `qiyuan office dan propose CODE` takes)")
+    table.add_column("event", no_wrap=True)  # never cut: the command needs it whole
+    table.add_column("name", overflow="fold", ratio=1)
+    for head in ("ends", "list", "standard", "grants"):
+        table.add_column(head, no_wrap=True)
     with office_errors():
         for e in (Event.objects.select_related("rating_list").annotate(n=Count("dan_grants"))
                   .order_by("-end_date", "-id")[:limit]):

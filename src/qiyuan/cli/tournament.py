@@ -28,12 +28,14 @@ if TYPE_CHECKING:
 EVENT_HELP = """\
 Run an event from its TRF file (赛事文件), round by round.
 
-Commands, in the order of an event: new, add-player, draw (--seed N or
+Commands, in the order of an event: new, add-player or add-players (a
+CSV/xlsx entry list, or --registry IDS), draw (--seed N or
 --order 5,2,1,… or --by-rating), then per round: pair, result ("12 1-0" from
 player 12's side; "12 " clears it), show; at any time: standings [--after N]
 [--category U12], crosstable, bracket (knock-out), print (PDF for the hall),
 withdraw, reinstate, excuse (any future round or a range), set-pairing,
-override (swap two players), undo, keep-apart, categories, finish, reopen,
+override (swap two players), undo, keep-apart, categories, tie (a final
+tie decided by play-off or lot), finish, reopen,
 export.  Commands that change the file lock it (queued, never lost) and
 write it atomically.  Guide: docs/tournament.md.
 
@@ -225,6 +227,7 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
         return
     from qiyuan.tournament import categories as cat
     from qiyuan.tournament.sheets import pad, plain, text_width
+    from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS_EN, tiebreak_names
     from qiyuan.tournament.standings import standings as compute
 
     rows = compute(t)
@@ -234,22 +237,52 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
         c = cat.parse(category)
         places = cat.ranked(t, c, rows)
         title = (title + ", " if title else "") + f"category {c.key}"
-    head = ["rank", "number", "name", "score"] + [f"tb{i}" for i in range(1, 8)]
+    n_tb = len(tiebreak_names(t))
+    by = {e.number: e for e in t.entrants}
+    gone = {n: e.withdrawn_after for n, e in by.items() if e.withdrawn_after is not None}
+    head = ["rank", "number", "name", "score"] + [f"tb{i}" for i in range(1, n_tb + 1)] + ["withdrawn_after",
+                                                                                      "place_decided_by"]
     if as_csv:
         import csv
 
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(head)
         for place, r in places:
-            w.writerow([place, r.number, r.name, plain(r.score), *map(plain, r.tiebreaks)])
+            w.writerow([place, r.number, r.name, plain(r.score), *map(plain, r.tiebreaks), gone.get(r.number, ""),
+                        r.decision.line() if r.decision else ""])
         return
-    width = max([text_width(r.name) for _, r in places] + [4])
+
+    def name_of(r) -> str:
+        return r.name + (f" (withdrew after {gone[r.number]})" if r.number in gone else "")
+
+    width = max([text_width(name_of(r)) for _, r in places] + [4])
     out = [title] if title else []
-    out.append(f"{'Rk':>4} {'No':>5} {pad('Name', width)} {'Pts':>5} " + " ".join(f"{'TB' + str(i):>7}" for i in range(1, 8)))
+    if n_tb == len(ROUND_ROBIN_TIEBREAKS_EN):
+        out.append("round robin: TB1 " + ", TB2 ".join(ROUND_ROBIN_TIEBREAKS_EN[:2]) + ", TB3 "
+                   + ROUND_ROBIN_TIEBREAKS_EN[2] + "; then a lot")
+    out.append(f"{'Rk':>4} {'No':>5} {pad('Name', width)} {'Pts':>5} "
+               + " ".join(f"{'TB' + str(i):>7}" for i in range(1, n_tb + 1)))
     for place, r in places:
-        out.append(f"{place:>4} {r.number:>5} {pad(r.name, width)} {plain(r.score):>5} "
+        mark = "*" if r.decision else " "
+        out.append(f"{place:>3}{mark} {r.number:>5} {pad(name_of(r), width)} {plain(r.score):>5} "
                    + " ".join(f"{plain(tb):>7}" for tb in r.tiebreaks))
+    out += _decision_lines(rows)
     sys.stdout.write("\n".join(out) + "\n")
+
+
+def _decision_lines(rows) -> list[str]:
+    """One footnote per tied group decided: its places, its players in order, and how."""
+    seen, out = set(), []
+    for r in rows:
+        d = r.decision
+        if d is None or d in seen:
+            continue
+        seen.add(d)
+        places = [x.rank for x in rows if x.decision == d]
+        out.append(f"* places {min(places)}-{max(places)} {d.how_en()}: "
+                   + ", ".join(f"{x.number} {x.name}" for x in sorted(
+                       (x for x in rows if x.decision == d), key=lambda x: x.rank)))
+    return out
 
 
 def _print_match_or_teams(t: Tournament, as_csv: bool) -> None:
@@ -430,8 +463,54 @@ def event_add_player(
     if added.team:
         sys.stdout.write(f"{added.number} {added.name}: {added.team}, board {added.board}\n")
     else:
-        late = f" (late entry: absent in rounds 1-{added.late_rounds})" if added.late_rounds else ""
+        late = f" (late entry: absent in {_rounds_text(added.late_rounds)})" if added.late_rounds else ""
         sys.stdout.write(f"{added.number} {added.name}{late}\n")
+
+
+@event_app.command("add-players")
+@refusals
+def event_add_players(
+    event: Path = typer.Argument(...),
+    file: Path | None = typer.Argument(None, metavar="[FILE]",
+                                       help="CSV or xlsx with the 成绩 sheet's headings: 姓名 (required), 性别, "
+                                            "身份证号, 段级位, 所属棋协, 等级分"),
+    registry: str = typer.Option("", "--registry", help="registered players by federation ID: CN000001,CN000002,…"),
+    registration: str = typer.Option("", "--registration", help="an approved calendar registration's entry list"),
+) -> None:
+    """Enter a whole entry list (报名表) in one command: from a file, or from the registry.  Every
+    row is checked; every problem is named by its row, all at once, and nothing is entered
+    unless every row is right."""
+    from datetime import date
+
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
+
+    given = [x for x in (file is not None, bool(registry.strip()), bool(registration.strip())) if x]
+    if len(given) != 1:
+        raise InputError(problem("give one source: FILE, --registry IDS or --registration CODE"))
+    if registration.strip():
+        raise InputError(problem("--registration {code}: calendar registrations hold no entry list yet; export "
+                                 "it as a CSV with the 成绩 headings, or give --registry IDS", code=registration))
+    if file is not None:
+        from qiyuan.formats.entries import read_entries
+
+        (rows, faults), source = read_entries(file), str(file)
+    else:
+        from qiyuan.cli.office import ensure_django
+
+        ensure_django()
+        from qiyuan.office.events.entries import registry_entrants
+
+        rows, faults, source = registry_entrants(registry.replace("，", ",").split(",")), [], "registry"
+    added = _run(event, uc.add_players, rows, source=source, today=date.today(), faults=faults)
+    late = added[0].late_rounds if added else 0
+    sys.stdout.write(f"{len(added)} player(s) entered, numbers {added[0].number}-{added[-1].number}"
+                     + (f" (late entries: absent in {_rounds_text(late)})" if late else "") + "\n")
+
+
+def _rounds_text(n: int) -> str:
+    """``round 1`` / ``rounds 1-3``: the rounds a late entry missed."""
+    return "round 1" if n == 1 else f"rounds 1-{n}"
 
 
 @event_app.command("draw")
@@ -487,16 +566,14 @@ def event_set_pairing(
     against the hard rules (法则一)."""
     from qiyuan.errors import InputError, problem
     from qiyuan.tournament import arbiter as uc
+    from qiyuan.tournament.syntax import parse_boards
 
-    pairs, bad = [], []
-    for b in boards:
-        parts = b.replace("-", " ").split()
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            bad.append(problem("board {board!r}: write two draw numbers, opener first", board=b))
-        else:
-            pairs.append((int(parts[0]), int(parts[1])))
+    pairs, given_bye, bad = parse_boards(boards, numbered=False)
+    if given_bye is not None and bye is not None:
+        bad.append(problem("the bye is given twice (--bye {bye} and \"{given} 0\")", bye=bye, given=given_bye))
     if bad:
         raise InputError(bad)
+    bye = bye if bye is not None else given_bye
     done = _run(event, uc.set_pairing, rnd, pairs, bye)
     _print_round(_load(event), done.round)
 
@@ -527,9 +604,6 @@ def event_undo(event: Path = typer.Argument(...), rnd: int = typer.Argument(...,
     sys.stdout.write(f"round {_run(event, uc.undo_round, rnd)} undone\n")
 
 
-_ITEM = re.compile(r"\s*(\d+)(?:\s+(.*?))?\s*")
-
-
 @event_app.command("result")
 @refusals
 def event_result(
@@ -537,39 +611,54 @@ def event_result(
     rnd: int = typer.Argument(..., metavar="ROUND"),
     results: list[str] = typer.Argument(..., help='"PLAYER RESULT" from that player\'s side: "12 1-0", "5 ½-½", '
                                                   '"7 +-"; "12 " (no result) clears it'),
+    change: bool = typer.Option(False, "--change", help="confirm replacing (or clearing) a result already entered"),
     force: bool = typer.Option(False, "--force", help="change a result although later rounds were paired on it"),
 ) -> None:
     """Enter results of a round: 1-0, 0-1, ½-½ (=-=), forfeits +-, -+, -- (both lose); a blank
     result clears one entered by mistake.  All are checked first: if any is refused, none is
-    saved.  A knock-out takes no draw (enter the play-off's winner); a result a later round
-    was paired on changes only with --force."""
-    from qiyuan.errors import InputError, problem
+    saved and the file stays as it was.  A result typed over a different one (or a clear)
+    needs --change; a knock-out takes no draw (enter the play-off's winner); a result a later
+    round was paired on changes only with --force."""
+    from qiyuan.errors import InputError, Problem
     from qiyuan.tournament import arbiter as uc
+    from qiyuan.tournament.syntax import parse_result_item
 
-    items, bad = [], []
-    for item in results:
-        m = _ITEM.fullmatch(item)
-        if m is None:
-            bad.append(problem("{item!r}: write the player's draw number and the result, e.g. \"12 1-0\" "
-                               "(\"12 \" clears it)", item=item))
-        else:
-            items.append((int(m[1]), m[2] or ""))
+    parsed = [parse_result_item(x) for x in results]
+    bad = [p for p in parsed if isinstance(p, Problem)]
+    items = [p for p in parsed if not isinstance(p, Problem)]
     if bad:  # with what the items that do read would be refused for (nothing is saved either way)
-        from qiyuan.tournament.eventfile import enter_results
         from qiyuan.tournament.errors import EventError
+        from qiyuan.tournament.eventfile import enter_results
 
         try:
-            enter_results(_load(event), rnd, items, force=force)
+            if items:
+                enter_results(_load(event), rnd, items, force=force, change=change)
         except EventError as exc:
             bad += exc.problems
         raise InputError(bad)
-    done = _run(event, uc.enter_results, rnd, items, force=force)
+    done = _run(event, uc.enter_results, rnd, items, force=force, change=change)
     if done.forced_over:
         sys.stderr.write(f"warning: round {rnd} changed with --force: rounds {done.forced_over[0]}-"
                          f"{done.forced_over[-1]} were paired on the old scores and stay as they are\n")
-    cleared = sum(e.result == " " for e in done.entered)
-    what = f"{len(done.entered) - cleared} result(s) entered" + (f", {cleared} cleared" if cleared else "")
-    sys.stdout.write(f"round {rnd}: {what}; {len(done.open_boards)} board(s) still open\n")
+    sys.stdout.write(f"round {rnd}: {_entered_text(done.entered)}; {len(done.open_boards)} board(s) still open\n")
+
+
+def _entered_text(entered) -> str:
+    """What a result command did, board by board counted: entered, changed, cleared, already so."""
+    from qiyuan.tournament.syntax import result_text
+
+    new = sum(e.before == " " and e.result != " " for e in entered)
+    parts = [f"{new} result(s) entered"] if new or not entered else []
+    parts += [f"board {e.number}-{e.opponent} changed from {result_text(e.before, e.before_other)} to "
+              f"{result_text(e.result, e.other)}" for e in entered if e.changed and e.result != " "]
+    parts += [f"board {e.number}-{e.opponent} cleared (was {result_text(e.before, e.before_other)})"
+              for e in entered if e.changed and e.result == " "]
+    same = [e for e in entered if e.unchanged]
+    if same:
+        parts.append(", ".join(f"board {e.number}-{e.opponent}" for e in same)
+                     + (" had no result: nothing cleared" if all(e.result == " " for e in same)
+                        else " already read so: unchanged"))
+    return "; ".join(parts)
 
 
 @event_app.command("withdraw")
@@ -643,6 +732,40 @@ def event_categories(
     sys.stdout.write("categories: " + (", ".join(c.key for c in done) or "none") + "\n")
 
 
+@event_app.command("tie")
+@refusals
+def event_tie(
+    event: Path = typer.Argument(...),
+    players: str = typer.Argument(..., metavar="PLAYERS", help="the tied group's draw numbers: 7,3"),
+    playoff: str | None = typer.Option(None, "--playoff",
+                                       help="the order the play-off (加赛) gave, winner first: 7,3"),
+    lot: str | None = typer.Option(None, "--lot", help="the order a lot drawn in the hall gave: 3,7"),
+    seed: int | None = typer.Option(None, "--seed", help="a lot drawn by qiyuan with this seed (recorded)"),
+) -> None:
+    """Decide a tie of the final standings (瑞士制 五: play-off 加赛 or lot 抽签) for one group
+    sharing a place; the standings, report, crosstable and dan proposals follow it, and the
+    printouts say how the place was decided."""
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
+
+    def numbers(text: str, what: str) -> list[int]:
+        parts = [x for x in text.replace("，", ",").replace(" ", ",").split(",") if x]
+        if not parts or not all(x.isdigit() for x in parts):
+            raise InputError(problem("{what} must be draw numbers separated by commas, found {text!r}", what=what,
+                                     text=text))
+        return [int(x) for x in parts]
+
+    if sum(x is not None for x in (playoff, lot, seed)) != 1:
+        raise InputError(problem("give one of --playoff ORDER, --lot ORDER (drawn in the hall) or --seed N"))
+    group = numbers(players, "PLAYERS")
+    if playoff is not None:
+        made = _run(event, uc.decide_tie, group, "playoff", order=numbers(playoff, "--playoff"))
+    else:
+        made = _run(event, uc.decide_tie, group, "lot", order=numbers(lot, "--lot") if lot else None, seed=seed)
+    sys.stdout.write(f"players {', '.join(map(str, sorted(group)))} {made.how_en()}: "
+                     f"{', '.join(map(str, made.order))}\n")
+
+
 @event_app.command("finish")
 @refusals
 def event_finish(event: Path = typer.Argument(...)) -> None:
@@ -682,9 +805,14 @@ def event_show(event: Path = typer.Argument(...), rnd: int | None = typer.Argume
 @refusals
 def event_crosstable(event: Path = typer.Argument(...)) -> None:
     """Print the crosstable: per round opponent, role (b opened / w) and result."""
+    from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.sheets import crosstable
+    from qiyuan.tournament.standings import standings
 
-    sys.stdout.write(crosstable(_load(event)))
+    t = _load(event)
+    sys.stdout.write(crosstable(t))
+    if t.entrants and event_format(t) in ("swiss", "round_robin", "double_round_robin"):
+        sys.stdout.write("".join(f"{x}\n" for x in _decision_lines(standings(t))))
 
 
 @event_app.command("bracket")
@@ -718,7 +846,8 @@ def event_standings(
 @refusals
 def event_print(
     event: Path = typer.Argument(...),
-    what: str = typer.Argument(..., metavar="WHAT", help="pairings | slips | standings | crosstable"),
+    what: str = typer.Argument(..., metavar="WHAT",
+                               help="entries | schedule | pairings | slips | standings | crosstable | bracket"),
     out: Path = typer.Option(..., "-o", "--out", help="the PDF to write"),
     rnd: int | None = typer.Option(None, "--round", help="pairings, slips: the round (default the last paired)"),
     after: int | None = typer.Option(None, "--after", help="standings: after round N (default: now)"),

@@ -11,7 +11,10 @@
 3. on success writes the new text to a temporary file beside it, flushes it to the
    disk (``fsync``), renames it over the event file (atomic: a reader sees the old
    file or the new one, never half of one) and syncs the directory;
-4. unlocks (also on a refusal, when nothing is written).
+4. appends one line to the event's audit trail beside it (``open.trf.audit``: JSON per
+   line — when, who (the login running the command), the action and its details: a result
+   changed names the board, from what to what);
+5. unlocks (also on a refusal, when nothing is written: the event file stays byte for byte).
 
 Reading without changing (show, standings, print) takes no lock: the rename makes
 every read whole.
@@ -20,7 +23,9 @@ every read whole.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
+from datetime import UTC, datetime
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -46,6 +51,34 @@ class TrfFileStore:
     def lock_path(self) -> Path:
         return self.path.with_name(self.path.name + ".lock")
 
+    @property
+    def audit_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".audit")
+
+    def audit(self) -> list[dict[str, Any]]:
+        """The event's audit trail, oldest first (empty when there is none)."""
+        try:
+            lines = self.audit_path.read_text(encoding="utf-8").splitlines()
+        except OSError:
+            return []
+        out = []
+        for line in lines:
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                continue  # a line cut by a full disk: the others still read
+        return out
+
+    def _record(self, actor: object, action: str, detail: dict[str, Any]) -> None:
+        entry = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "actor": str(actor or ""),
+                 "action": f"event.{action}", **detail}
+        try:
+            with open(self.audit_path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(entry, ensure_ascii=False, default=str) + "\n")
+        except OSError as exc:
+            raise InputError(Problem(self.label, None, None,
+                                     f"written, but its audit trail cannot be: {exc.strerror or exc}")) from None
+
     def read(self) -> Tournament:
         return read_trf(self.path, notes=self.notes)
 
@@ -67,6 +100,8 @@ class TrfFileStore:
             if self.path.exists() and not self.overwrite:
                 raise InputError(Problem(self.label, None, None, "the file exists (use --force to overwrite)"))
             self._write(t)
+            if actor is not None and detail:
+                self._record(actor, "create", detail)
 
     @contextmanager
     def change(self, actor: object, action: str, **detail: Any) -> Iterator[Change]:
@@ -74,6 +109,7 @@ class TrfFileStore:
             ch = Change(self.read(), dict(detail))
             yield ch
             self._write(ch.t)
+            self._record(actor, action, ch.detail)
 
     def write_copy(self, t: Tournament, *, id_numbers: bool) -> None:
         """Write ``t`` to this path (a copy for others: ``event export``), atomically."""

@@ -1,5 +1,9 @@
 """Printouts for the tournament hall (赛场张贴): A4 PDF, legible at arm's length.
 
+* ``entries`` — the entry list (参赛名单): draw number, name, sex, grade, association,
+  rating, and how the numbers were drawn (never an ID number);
+* ``schedule`` — a round robin's schedule of all rounds before round 1 (赛程表): per round
+  every board, who opens (先) and who rests;
 * ``pairings`` — a round's pairing list by board (台次): each player's draw number, name,
   score before the round, rating, who opens (先), the result once entered; then the
   players without a game and why.  With ``alphabetical`` a second list follows, by name
@@ -27,10 +31,11 @@ from qiyuan.formats.pdf_font import FONT, font_name
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
 
-WHATS = ("pairings", "slips", "standings", "crosstable")
+WHATS = ("entries", "schedule", "pairings", "slips", "standings", "crosstable", "bracket")
 
 #: why a player has no game, as the hall reads it
-UNPAIRED_ZH = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "缺席", "withdrawn": "退赛"}
+UNPAIRED_ZH = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "缺席", "withdrawn": "退赛",
+               "out": "淘汰"}
 assert set(UNPAIRED_ZH) == set(UNPAIRED)
 _RESULT_ZH = {"": "", "1-0": "1 : 0", "0-1": "0 : 1", "½-½": "½ : ½", "+-": "+ : −", "-+": "− : +", "--": "− : −"}
 
@@ -54,12 +59,27 @@ def document(t: Tournament, what: str, *, round_no: int | None = None, after: in
         rnd = round_no or paired
         if not 1 <= rnd <= max(paired, rounds_with_cells(t)):
             faults.append(problem("round {round} is not paired ({paired} rounds are)", round=rnd, paired=paired))
+    if what in ("schedule", "bracket"):
+        from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format
+
+        wanted = ROUND_ROBINS if what == "schedule" else ("knockout",)
+        if event_format(t) not in wanted:
+            faults.append(problem("{what} is printed for a {kind}; this event is {format}", what=what,
+                                  kind="round robin" if what == "schedule" else "knock-out", format=event_format(t)))
+        elif len(t.entrants) < 2:
+            faults.append(problem("{what}: enter at least 2 players first", what=what))
     if after is not None and not 0 <= after <= rounds_with_cells(t):
         faults.append(problem("--after {after}: the event has rounds 1..{last}", after=after,
                               last=rounds_with_cells(t)))
     if faults:
         raise InputError(faults)
     font_name()
+    if what == "entries":
+        return _entries(t)
+    if what == "schedule":
+        return _schedule(t)
+    if what == "bracket":
+        return _bracket(t)
     if what == "pairings":
         return _pairings(t, pairing_sheet(t, rnd), alphabetical)
     if what == "slips":
@@ -291,7 +311,7 @@ def _standings(t: Tournament, after: int | None) -> bytes:
     from qiyuan.tournament import categories as cat
     from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.sheets import as_of
-    from qiyuan.tournament.standings import TIEBREAK_NAMES, standings
+    from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS, standings, tiebreak_names
     from qiyuan.tournament.state import rounds_paired
 
     last = after if after is not None else rounds_paired(t)
@@ -304,17 +324,23 @@ def _standings(t: Tournament, after: int | None) -> bytes:
     fmt = event_format(t)
     rows = standings(shown)
     by = {e.number: e for e in shown.entrants}
-    head = ["名次", "签号", "姓名", "所属单位", "等级分", "积分", *TIEBREAK_NAMES]
-    widths = [w * mm for w in (14, 14, 36, 48, 17, 15, *([19] * 7))]
+    names = tiebreak_names(t)
+    head = ["名次", "签号", "姓名", "所属单位", "等级分", "积分", *names]
+    widths = [w * mm for w in (14, 14, 36, 48, 17, 15, *([19 * 7 / len(names)] * len(names)))]
 
     def line(place: int, r) -> list[str]:
         e = by[r.number]
-        return [str(place), str(r.number), r.name, _fit(e.federation, 10, 46 * mm), _rating(e.rating),
-                plain(r.score), *[plain(x) for x in r.tiebreaks]]
+        name = r.name + (f"（第{e.withdrawn_after}轮后退赛）" if e.withdrawn_after is not None else "")
+        return [f"{place}*" if r.decision else str(place), str(r.number), _fit(name, 11, 35 * mm),
+                _fit(e.federation, 10, 46 * mm), _rating(e.rating), plain(r.score), *[plain(x) for x in r.tiebreaks]]
 
     if fmt != "swiss" and fmt not in ("round_robin", "double_round_robin"):
         story.append(Paragraph("此赛制的名次见成绩表（淘汰赛、对抗赛、团体赛不用辅分）；下表为积分与辅分。", st["small"]))
+    if names == ROUND_ROBIN_TIEBREAKS:
+        story.append(Paragraph("循环赛名次：积分，再依次比直胜（同分者之间的积分）、胜局数、索分（所胜对手积分 + 所和对手积分之半），"
+                               "仍相同者加赛或抽签。", st["small"]))
     story.append(_table([head] + [line(r.rank, r) for r in rows], widths, size=11, align_left=(2, 3)))
+    story += [Paragraph(x, st["small"]) for x in decision_notes(rows)]
     for c in cat.categories(t):
         story.append(Paragraph(c.label(), st["head"]))
         ranked = cat.ranked(shown, c, rows)
@@ -324,6 +350,151 @@ def _standings(t: Tournament, after: int | None) -> bytes:
         else:
             story.append(Paragraph("（无）", st["small"]))
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buf.getvalue()
+
+
+def decision_notes(rows) -> list[str]:
+    """Per tied group placed by a play-off or lot: its places, players in order, and how (``*`` in the table)."""
+    seen, out = [], []
+    for r in rows:
+        d = r.decision
+        if d is None or d in seen:
+            continue
+        seen.append(d)
+        group = sorted((x for x in rows if x.decision == d), key=lambda x: x.rank)
+        out.append(f"* 第{group[0].rank}至{group[-1].rank}名同分，{d.how_zh()}：" + "、".join(
+            f"{x.number} {x.name}（第{x.rank}名）" for x in group))
+    return out
+
+
+# -- entry list ----------------------------------------------------------------------------------------
+
+
+def _draw_text(t: Tournament) -> str:
+    how = (t.extra.get("XQD") or [""])[0].split()
+    if how[:2] == ["lot", "seed"] and len(how) == 3:
+        return f"签号由抽签决定（随机种子 {how[2]}，可复核）"
+    if how[:1] == ["given"]:
+        return "签号按裁判长给定的顺序"
+    return "签号按报名顺序（尚未抽签）"
+
+
+def _entries(t: Tournament) -> bytes:
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph
+
+    from qiyuan.formats.report_xlsx import title_text
+
+    st = _styles()
+    buf = io.BytesIO()
+    doc, footer = _doc(buf, t, "参赛名单")
+    sexes = {"m": "男", "w": "女"}
+    story = [Paragraph(t.name, st["title"]),
+             Paragraph(f"参赛名单（{len(t.entrants)} 人）　{_event_line(t)}", st["sub"]),
+             Paragraph(_draw_text(t), st["small"])]
+    rows = [["签号", "姓名", "性别", "段级位", "所属棋协", "等级分"]]
+    for e in t.entrants:
+        name = e.name + ("（退赛）" if e.withdrawn_after is not None else "")
+        rows.append([str(e.number), name, sexes.get(e.sex, ""), title_text(e.title),
+                     _fit(e.federation, 12, 58 * mm), _rating(e.rating)])
+    story.append(_table(rows, [w * mm for w in (16, 48, 16, 22, 62, 22)], size=12, align_left=(1, 4)))
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buf.getvalue()
+
+
+# -- round-robin schedule ------------------------------------------------------------------------------
+
+
+def _schedule(t: Tournament) -> bytes:
+    from reportlab.lib.units import mm
+    from reportlab.platypus import KeepTogether, Paragraph
+
+    from qiyuan.tournament.berger import berger_rounds, resting_player
+    from qiyuan.tournament.eventfile import event_format
+
+    st = _styles()
+    buf = io.BytesIO()
+    doc, footer = _doc(buf, t, "赛程表")
+    n = len(t.entrants)
+    double = event_format(t) == "double_round_robin"
+    table = berger_rounds(n, double=double)
+    by = {e.number: e for e in t.entrants}
+    kind = "双循环" if double else "单循环"
+    story = [Paragraph(t.name, st["title"]),
+             Paragraph(f"赛程表（{kind}，{n} 人，{len(table)} 轮，贝格尔编排）　{_event_line(t)}", st["sub"]),
+             Paragraph("每台先列者先手（假先）。" + ("人数为奇数：每轮一人轮休，计 0 分。" if n % 2 else ""), st["small"])]
+    dates = t.round_dates
+    for r, games in enumerate(table, 1):
+        when = f"　{dates[r - 1]}" if r - 1 < len(dates) and dates[r - 1].strip() else ""
+        rows = [["台次", "先手", "", "后手", ""]]
+        for k, (a, b) in enumerate(games, 1):
+            rows.append([str(k), str(a), _fit(by[a].name, 12, 58 * mm), str(b), _fit(by[b].name, 12, 58 * mm)])
+        rest = resting_player(n, games)
+        block = [Paragraph(f"第 {r} 轮{when}", st["head"]),
+                 _table(rows, [w * mm for w in (16, 16, 60, 16, 60)], size=12, align_left=(2, 4))]
+        if rest is not None:
+            block.append(Paragraph(f"轮休：{rest} {by[rest].name}", st["small"]))
+        story.append(KeepTogether(block))
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buf.getvalue()
+
+
+# -- knock-out bracket -----------------------------------------------------------------------------------
+
+
+def _bracket(t: Tournament) -> bytes:
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.lib.units import mm
+
+    from qiyuan.tournament.knockout import bracket_rounds
+
+    st = _styles()
+    buf = io.BytesIO()
+    rounds = bracket_rounds(t)
+    size = landscape(A4)
+    doc, footer = _doc(buf, t, "对阵图", landscape=True)
+
+    def draw(c, _doc) -> None:
+        footer(c, _doc)
+        c.setFont(FONT, 16)
+        c.drawString(12 * mm, size[1] - 16 * mm, t.name)
+        c.setFont(FONT, 10)
+        c.drawString(12 * mm, size[1] - 23 * mm, f"对阵图（单淘汰，{len(t.entrants)} 人，按等级分排种子，上方先手）　{_event_line(t)}")
+        top, bottom = size[1] - 32 * mm, 20 * mm
+        cols = len(rounds) + 1
+        col_w = (size[0] - 24 * mm) / cols
+        slots = len(rounds[0]) * 2 if rounds else 2
+        step = (top - bottom) / slots
+        font = 9 if slots <= 32 else 6
+        ys = [top - step * (i + 0.5) for i in range(slots)]
+        for j, matches in enumerate(rounds):
+            x = 12 * mm + j * col_w
+            c.setFont(FONT, 10)
+            c.drawString(x, top + 3 * mm, matches[0].title if matches else "")
+            new_ys = []
+            for k, m in enumerate(matches):
+                y1, y2 = ys[2 * k], ys[2 * k + 1]
+                c.setFont(FONT, font)
+                for y, name, won in ((y1, m.upper, m.winner == 0), (y2, m.lower, m.winner == 1)):
+                    c.setFillGray(0 if won or m.winner is None else 0.45)
+                    c.drawString(x + 1 * mm, y + 1 * mm, _fit(name, font, col_w - 12 * mm))
+                    c.line(x, y, x + col_w - 6 * mm, y)
+                c.setFillGray(0)
+                if m.score:
+                    c.drawRightString(x + col_w - 7 * mm, (y1 + y2) / 2 - 1 * mm, m.score)
+                c.line(x + col_w - 6 * mm, y1, x + col_w - 6 * mm, y2)
+                new_ys.append((y1 + y2) / 2)
+            ys = new_ys
+        if rounds and rounds[-1] and rounds[-1][0].winner is not None:
+            final = rounds[-1][0]
+            c.setFont(FONT, 12)
+            x = 12 * mm + len(rounds) * col_w
+            c.drawString(x, ys[0] + 1 * mm, "冠军：" + (final.upper if final.winner == 0 else final.lower))
+            c.line(x, ys[0], x + col_w - 6 * mm, ys[0])
+
+    from reportlab.platypus import Spacer
+
+    doc.build([Spacer(1, 1)], onFirstPage=draw, onLaterPages=draw)
     return buf.getvalue()
 
 
@@ -350,8 +521,12 @@ def _crosstable(t: Tournament) -> bytes:
     story = [Paragraph(t.name, st["title"]), Paragraph(f"交叉表（{n} 轮）　{_event_line(t)}", st["sub"])]
     head = ["签号", "姓名", "等级分", *[f"第{r}轮" for r in range(1, n + 1)], "积分", "名次"]
     rows = [head]
+    from qiyuan.tournament.sheets import knocked_out
+
+    out = knocked_out(t)
     for e in t.entrants:
-        cells = [cell_text(c) for c in e.rounds] + [""] * (n - len(e.rounds))
+        cells = [("淘汰" if c.opponent is None and out.get(e.number, i) < i else cell_text(c))
+                 for i, c in enumerate(e.rounds, 1)] + [""] * (n - len(e.rounds))
         name = e.name + ("（退赛）" if e.withdrawn_after is not None else "")
         rows.append([str(e.number), name, _rating(e.rating), *cells, plain(score(e, t.points)),
                      str(ranks.get(e.number, ""))])
@@ -361,6 +536,12 @@ def _crosstable(t: Tournament) -> bytes:
     size = 11 if cell >= 16 * mm else 9 if cell >= 12 * mm else 7.5
     widths = [13 * mm, 40 * mm, 16 * mm, *([cell] * n), 14 * mm, 13 * mm]
     story.append(_table(rows, widths, size=size, align_left=(1,)))
+    if t.entrants and n:
+        from qiyuan.tournament.eventfile import event_format
+        from qiyuan.tournament.standings import standings
+
+        if event_format(t) in ("swiss", "round_robin", "double_round_robin"):
+            story += [Paragraph(x, st["small"]) for x in decision_notes(standings(t))]
     story.append(Paragraph("12先1：对手签号 12，本方先手（假先），胜；后 = 后手；½ 和，0 负；+ / − 未对弈判胜 / 判负；"
                            "轮空 编排轮空；请假½ / 请假1 请假计半分 / 全分；缺席 计 0 分", st["small"]))
     doc.build(story, onFirstPage=footer, onLaterPages=footer)

@@ -35,7 +35,7 @@ from qiyuan.tournament.eventfile import cross_check
 from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
 from qiyuan.tournament.scoring import score
 from qiyuan.tournament.sheets import as_of
-from qiyuan.tournament.standings import final_places
+from qiyuan.tournament.standings import decisions_by_player, final_places
 from qiyuan.tournament.state import rounds_paired
 
 INFO_SHEET = "竞赛报告"
@@ -226,6 +226,7 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
         ws.cell(2, j, h).font = Font(bold=True)
         ws.cell(2, j).alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
     ranks = final_places(t)
+    decided = decisions_by_player(t)
     rests = meta.format in ("round_robin", "double_round_robin")  # no game in a round robin: 轮休
     board = {n: (team, k) for team in _teams(t) for k, n in enumerate(team.members)}
 
@@ -249,7 +250,8 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
             ws.cell(r, len(LEAD) + 1 + k, text).alignment = centre
         team_note = [f"{board[e.number][0].name}第{board[e.number][1] + 1}台"] if e.number in board else []
         own = [meta.remarks[e.number]] if meta.remarks.get(e.number) else []
-        remark = "；".join(team_note + auto_remarks(e, rests=rests) + own)
+        tie = [f"第{ranks[e.number]}名{decided[e.number].how_zh()}"] if e.number in decided else []
+        remark = "；".join(team_note + auto_remarks(e, rests=rests) + tie + own)
         ws.cell(r, len(LEAD) + n_rounds + 1, _num(score(e, t.points))).alignment = centre
         ws.cell(r, remark_col, remark or None).alignment = wrap
     legend_row = FIRST_ROW + len(order) + 1

@@ -27,11 +27,12 @@ from typing import Any, Protocol
 
 from qiyuan.tournament import categories as cat
 from qiyuan.tournament import eventfile as ev
-from qiyuan.tournament import hall
-from qiyuan.tournament import keepapart
-from qiyuan.tournament.errors import EventError, problem
+from qiyuan.tournament import hall, keepapart, ties
+from qiyuan.tournament.errors import EventError, Problem, problem
 from qiyuan.tournament.model import Entrant, Tournament
+from qiyuan.tournament.standings import is_final, undecided_places
 from qiyuan.tournament.state import rounds_paired, unfinished_boards
+from qiyuan.tournament.syntax import result_text
 
 
 @dataclass
@@ -61,8 +62,8 @@ class EventStore(Protocol):
 
 
 #: the actions of an event's audit trail (``event.<action>``), in the order of an event
-ACTIONS = ("create", "add_player", "draw", "pair", "set_pairing", "override", "undo_round", "results", "withdraw",
-           "reinstate", "excuse", "keep_apart", "categories", "details", "finish", "reopen",
+ACTIONS = ("create", "add_player", "add_players", "draw", "pair", "set_pairing", "override", "undo_round", "results",
+           "withdraw", "reinstate", "excuse", "keep_apart", "categories", "details", "tie_decision", "finish", "reopen",
            "check_in")
 
 
@@ -133,6 +134,20 @@ def add_player(store: EventStore, actor: object, entrant: Entrant, *, team: str 
         return PlayerAdded(e.number, e.name, len(e.rounds))
 
 
+def add_players(store: EventStore, actor: object, rows: list[tuple[int, Entrant]], *, source: str = "",
+                today: date | None = None, faults: Iterable[Problem] = ()) -> list[PlayerAdded]:
+    """Enter a whole entry list (报名表: a file's rows, registry players) in one change: every row
+    checked, every problem at once by row, nothing entered if any is refused (not in a team event:
+    its players are entered team by team)."""
+    with store.change(actor, "add_players", source=source, players=len(rows)) as ch:
+        if ev.event_format(ch.t) == "team":
+            raise EventError(problem("a team event needs --team NAME for every player: enter them with add-player"))
+        added = ev.add_players(ch.t, rows, today=today, file=source, faults=faults)
+        late = [e.number for e in added if hall.late_entry(ch.t, e.number)]  # check-in closed: absent in it
+        ch.detail.update(numbers=[e.number for e in added], **({"absent_after_check_in": late} if late else {}))
+        return [PlayerAdded(e.number, e.name, len(e.rounds)) for e in added]
+
+
 def draw_numbers(store: EventStore, actor: object, *, seed: int | None = None, order: list[int] | None = None,
                  by_rating: bool = False) -> NumbersDrawn:
     """Fix the draw numbers (抽签): by lot (the seed is kept), as given, or by rating (highest first)."""
@@ -185,14 +200,21 @@ def undo_round(store: EventStore, actor: object, rnd: int | None = None) -> int:
 
 
 def enter_results(store: EventStore, actor: object, rnd: int, items: Iterable[tuple[int, str]], *,
-                  force: bool = False, phones: list[dict] | None = None) -> ResultsEntered:
+                  force: bool = False, change: bool = False, phones: list[dict] | None = None) -> ResultsEntered:
     """Enter (or clear, with a blank result) results of round ``rnd``, each ``(player, result
-    from his side)``: all checked first, nothing saved if any is refused.  ``phones``: for results
-    the arbiter signs from the players' phones, who reported and who confirmed each (for the audit)."""
+    from his side)``: all checked first, nothing saved if any is refused.  A result typed over a
+    different one (or a clear of one) is refused unless ``change`` confirms it; the audit entry
+    names every board changed, from what to what.  ``phones``: for results the arbiter signs from the
+    players' phones, who reported and who confirmed each (for the audit)."""
     items = list(items)
     extra = {"phones": phones} if phones else {}
-    with store.change(actor, "results", round=rnd, results=[list(i) for i in items], force=force, **extra) as ch:
-        entered = ev.enter_results(ch.t, rnd, items, force=force)
+    with store.change(actor, "results", round=rnd, results=[list(i) for i in items], force=force,
+                      change=change, **extra) as ch:
+        entered = ev.enter_results(ch.t, rnd, items, force=force, change=change)
+        changed = [{"board": f"{e.number}-{e.opponent}", "from": result_text(e.before, e.before_other),
+                    "to": result_text(e.result, e.other)} for e in entered if e.changed]
+        if changed:
+            ch.detail.update(changed=changed)
         paired = rounds_paired(ch.t)
         forced = list(range(rnd + 1, paired + 1)) if force else []
         return ResultsEntered(rnd, entered, unfinished_boards(ch.t, rnd), forced)
@@ -273,6 +295,25 @@ def _details(t: Tournament, *, name: str | None = None, start: date | None = Non
         t.chief_arbiter = chief_arbiter
     if arbiters is not None:
         t.deputy_arbiters = list(arbiters)
+
+
+def decide_tie(store: EventStore, actor: object, players: list[int], kind: str, *, order: list[int] | None = None,
+               seed: int | None = None) -> ties.Decision:
+    """Record how a group tied in the final standings is placed: ``playoff`` (the order the
+    play-off gave, winner first) or ``lot`` (the order drawn in the hall, or a seed qiyuan draws
+    with); the standings, the report, the crosstable and the dan proposals follow it."""
+    with store.change(actor, "tie_decision", players=players, kind=kind, order=order, seed=seed) as ch:
+        fmt = ev.event_format(ch.t)
+        if fmt not in ("swiss", *ev.ROUND_ROBINS):
+            raise EventError(problem("a {format} event is placed by its own rules: no tie to decide", format=fmt))
+        if not is_final(ch.t):
+            raise EventError(problem("final ties are decided once every round is paired and played"))
+        if left := unfinished_boards(ch.t, rounds_paired(ch.t)):
+            raise EventError(problem("round {round} has boards without a result: {boards}",
+                                     round=rounds_paired(ch.t), boards=", ".join(f"{a}-{b}" for a, b in left[:10])))
+        made = ties.decide(ch.t, undecided_places(ch.t), players, kind, order=order, seed=seed)
+        ch.detail.update(decided=made.line())
+        return made
 
 
 def finish(store: EventStore, actor: object) -> None:

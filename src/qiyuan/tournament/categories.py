@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from qiyuan.tournament.errors import EventInputError, problem
 from qiyuan.tournament.model import Entrant, Tournament
 
-_AGE = re.compile(r"[Uu](\d{1,2})")
-_BAND = re.compile(r"rating\s*(\d{0,4})\s*-\s*(\d{0,4})", re.IGNORECASE)
+_AGE = re.compile(r"(?:[Uu]\s*(\d{1,2})|(\d{1,2})\s*岁以下)\s*组?")
+_BAND = re.compile(r"(?:rating|等级分)\s*(\d{0,4})\s*[-–~至]\s*(\d{0,4})\s*组?", re.IGNORECASE)
+_BAND_WORDS = re.compile(r"等级分\s*(\d{1,4})\s*(以上|以下)\s*组?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +49,12 @@ class Category:
 def parse(text: str) -> Category:
     """A category from its key; ``EventInputError`` for one that is none."""
     s = " ".join(text.split())
-    if s.lower() in ("women", "woman", "w", "女子", "女"):
+    if s.lower() in ("women", "woman", "w", "女子", "女", "女子组"):
         return Category("women", "women")
+    if m := _BAND_WORDS.fullmatch(s):  # 等级分1800以下组, as label() writes it
+        s = f"rating -{int(m[1])}" if m[2] == "以下" else f"rating {int(m[1])}-"
     if m := _AGE.fullmatch(s):
-        age = int(m[1])
+        age = int(m[1] or m[2])
         if 4 <= age <= 25:
             return Category(f"U{age}", "age", age=age)
     if (m := _BAND.fullmatch(s)) and (m[1] or m[2]):
@@ -59,9 +62,9 @@ def parse(text: str) -> Category:
         if low is None or high is None or low <= high:
             key = f"rating {low if low is not None else ''}-{high if high is not None else ''}"
             return Category(key, "rating", low=low, high=high)
-    raise EventInputError(problem("unknown prize category {category!r}: write women, U8 … U18 (any U + age 4-25), "
-                                  "or a rating band like 'rating 1800-1999', 'rating -1799', 'rating 2200-'",
-                                  category=text))
+    raise EventInputError(problem("unknown prize category {category!r}: write women (女子), U8 … U18 (any U + age "
+                                  "4-25, 12岁以下), or a rating band like 'rating 1800-1999' (等级分 1800-1999), "
+                                  "'rating -1799', 'rating 2200-'", category=text))
 
 
 def categories(t: Tournament) -> list[Category]:

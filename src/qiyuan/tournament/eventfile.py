@@ -19,14 +19,14 @@ from datetime import date
 from typing import NamedTuple
 
 from qiyuan.people.idnumber import ID_TYPES, normalize_id_number, resident_id_problems, validate_id
-from qiyuan.tournament import go, keepapart
+from qiyuan.tournament import go, keepapart, syntax
 from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import cell_points, score  # noqa: F401  (re-exported for the file's readers)
 from qiyuan.tournament.state import ABSENCES, is_active, rounds_paired, unfinished_boards
 
 __all__ = [
-    "FORMATS", "EventError", "EventInputError", "RoundPairing", "add_player", "check_pairing", "clear_round",
+    "FORMATS", "EventError", "EventInputError", "RoundPairing", "add_player", "add_players", "check_pairing", "clear_round",
     "cross_check", "draw_numbers", "enter_result", "enter_results", "entrant_problems", "event_format",
     "excuse", "finish", "is_active", "is_finished", "new_event", "next_pairing", "pair_next", "parse_result",
     "reinstate", "reopen", "rounds_paired", "set_pairing", "set_round", "swap_players", "unfinished_boards",
@@ -275,15 +275,49 @@ def entrant_problems(e: Entrant, *, today: date | None = None) -> list[Problem]:
     return faults
 
 
-def add_player(t: Tournament, entrant: Entrant, *, today: date | None = None) -> Entrant:
-    """Enter a player.  A late entry (round 1 already paired) is absent (``Z``, 0 points) in
-    the rounds already paired; refused once the last round is paired, and in the formats whose
-    draw is fixed at round 1 (round robin, knock-out, match, team)."""
-    bad_input = entrant_problems(entrant, today=today)
-    faults = _open_to_change(t) + bad_input
-    if any(e.name == entrant.name and e.federation == entrant.federation for e in t.entrants):
-        faults.append(problem("{name} ({association}) is already entered", name=entrant.name,
-                              association=entrant.federation or "no association"))
+def same_person(entrants: Iterable[Entrant], new: Entrant) -> Entrant | None:
+    """The entrant ``new`` would enter a second time, if any: the same registry id, the same ID
+    number, or the same name and association with nothing telling them apart (no registry id,
+    ID number or birth date given on both sides that differs).  Two 王伟 of 北京 with different
+    ID numbers or birth dates are two players."""
+    for e in entrants:
+        if new.player_id and e.player_id == new.player_id:
+            return e
+        if new.id_number and e.id_number == new.id_number:
+            return e
+        if e.name != new.name or e.federation != new.federation:
+            continue
+        if any(a and b and a != b for a, b in ((e.player_id, new.player_id), (e.id_number, new.id_number),
+                                              (_born(e), _born(new)))):
+            continue
+        return e
+    return None
+
+
+def _born(e: Entrant) -> date | None:
+    """The birth date given, or the one a resident ID number (身份证号) holds."""
+    if e.birth.strip():
+        return birth_date(e.birth)
+    if e.id_type == "resident" and len(e.id_number) == 18:
+        return birth_date(e.id_number[6:14])
+    return None
+
+
+def already_entered(old: Entrant, new: Entrant, **where: object) -> Problem:
+    """Why ``new`` is ``old`` entered again (see :func:`same_person`)."""
+    names = {"name": new.name, "association": new.federation or "no association", "number": old.number}
+    if new.player_id and old.player_id == new.player_id:
+        return problem("{name} (registry id {id}) is already entered as number {number}", id=new.player_id,
+                       **names, **where)
+    if new.id_number and old.id_number == new.id_number:
+        return problem("{name}: the same ID number is already entered as number {number}", **names, **where)
+    return problem("{name} ({association}) is already entered as number {number}; if they are two players, "
+                   "give the ID number or birth date of each", **names, **where)
+
+
+def _entry_faults(t: Tournament, coming: int = 1) -> list[Problem]:
+    """Why the event takes no entry now (finished, fixed draw, last round paired, a full match)."""
+    faults = _open_to_change(t)
     fmt, paired = event_format(t), rounds_paired(t)
     if fmt not in ("swiss", *go.GO_FORMATS) and paired:
         faults.append(problem({"knockout": "a knock-out bracket is fixed once round 1 is paired: no late entries",
@@ -292,14 +326,63 @@ def add_player(t: Tournament, entrant: Entrant, *, today: date | None = None) ->
             fmt, "a round robin's Berger table is fixed once round 1 is paired: no late entries")))
     elif t.rounds_planned and paired >= t.rounds_planned:
         faults.append(problem("all {rounds} rounds are paired: a late entry would play none", rounds=paired))
-    if fmt == "match" and len(t.entrants) >= 2:
+    if fmt == "match" and len(t.entrants) + coming > 2:
         faults.append(problem("a match is between 2 players: both are entered"))
-    refuse(faults, EventInputError if bad_input else EventError)
+    return faults
+
+
+def _enter(t: Tournament, entrant: Entrant) -> Entrant:
+    paired = rounds_paired(t)
     entrant.number = len(t.entrants) + 1
     entrant.rounds = [RoundCell(None, "-", "Z") for _ in range(paired)]
     entrant.late_after = paired or None
     t.entrants.append(entrant)
     return entrant
+
+
+def add_player(t: Tournament, entrant: Entrant, *, today: date | None = None) -> Entrant:
+    """Enter a player.  A late entry (round 1 already paired) is absent (``Z``, 0 points) in
+    the rounds already paired; refused once the last round is paired, and in the formats whose
+    draw is fixed at round 1 (round robin, knock-out, match, team)."""
+    bad_input = entrant_problems(entrant, today=today)
+    faults = _open_to_change(t) + bad_input
+    if not bad_input and (same := same_person(t.entrants, entrant)) is not None:
+        faults.append(already_entered(same, entrant))
+    faults += _entry_faults(t)[len(_open_to_change(t)):]
+    refuse(faults, EventInputError if bad_input else EventError)
+    return _enter(t, entrant)
+
+
+def add_players(t: Tournament, rows: list[tuple[int, Entrant]], *, today: date | None = None,
+                file: str = "", faults: Iterable[Problem] = ()) -> list[Entrant]:
+    """Enter a whole list (报名表) at once, each ``(row, entrant)``: every row checked like
+    :func:`add_player` — its fields, a second entry of someone already entered or listed
+    twice — and every problem named by its row, all at once; nothing is entered if any is
+    refused (``faults``: the reader's own, reported with them).  Returns the entrants with
+    their numbers, in the order of the list."""
+    read_faults = list(faults)
+    faults = read_faults + _entry_faults(t, len(rows))
+    if not rows:
+        faults.append(problem("the list has no player"))
+    taken = list(t.entrants)
+    bad_input = False
+    for row, e in rows:
+        own = entrant_problems(e, today=today)
+        bad_input = bad_input or bool(own)
+        faults += [problem(p.message, file=file, line=row, **dict(p.params or {})) for p in own]
+        if own:
+            continue
+        same = same_person(taken, e)
+        if same is not None:
+            listed = next((r for r, x in rows if x is same), None)
+            if listed is not None:
+                faults.append(problem("{name} is listed twice: rows {first} and {row}", file=file, line=row,
+                                      name=e.name, first=listed, row=row))
+            else:
+                faults.append(already_entered(same, e, file=file, line=row))
+        taken.append(e)
+    refuse(faults, EventInputError if bad_input or read_faults else EventError)
+    return [_enter(t, e) for _, e in rows]
 
 
 def draw_numbers(t: Tournament, *, seed: int | None = None, order: list[int] | None = None) -> list[int]:
@@ -431,33 +514,39 @@ def _prefill_next(t: Tournament) -> None:
 
 # -- results --------------------------------------------------------------------------------
 
-_RESULTS = {
-    "1-0": ("1", "0"), "0-1": ("0", "1"), "½-½": ("=", "="), "=-=": ("=", "="), "1/2-1/2": ("=", "="),
-    "0.5-0.5": ("=", "="), "+-": ("+", "-"), "-+": ("-", "+"), "--": ("-", "-"), "+--": ("+", "-"),
-    "--+": ("-", "+"), "2-0": ("1", "0"), "0-2": ("0", "1"), "1-1": ("=", "="), "": (" ", " "),
-}
-
-
 def parse_result(text: str) -> tuple[str, str]:
-    """``(mine, theirs)`` TRF codes of a result written from one player's side: ``1-0``, ``0-1``,
-    ``½-½`` (``=-=``, ``1/2-1/2``, Gomoku ``2-0``/``1-1``), forfeits ``+-``, ``-+``, ``--`` (both
-    lose); blank clears a result (``" "``)."""
-    key = text.replace(" ", "").replace("－", "-").replace("—", "-").replace("–", "-")
-    if key not in _RESULTS:
-        raise EventInputError(problem("unknown result {result!r}: write 1-0, 0-1, ½-½ (=-=), +-, -+ or --",
-                                      result=text.strip()))
-    return _RESULTS[key]
+    """``(mine, theirs)`` TRF codes of a result written from one player's side (the syntax of
+    :mod:`qiyuan.tournament.syntax`): ``1-0``, ``0-1``, ``½-½`` (``=-=``, ``1/2-1/2``, Gomoku
+    ``2-0``/``1-1``), forfeits ``+-``, ``-+``, ``--`` (both lose); blank clears a result (``" "``)."""
+    codes = syntax.result_codes(text)
+    if codes is None:
+        raise EventInputError(syntax.unknown_result(text))
+    return codes
 
 
 class Entered(NamedTuple):
-    """One board's result as entered: ``(opener or first player, other, code of the first)``."""
+    """One board's result as entered: ``(first player, other, code of the first)`` and the code it had."""
 
     number: int
     opponent: int
     result: str  # TRF code from ``number``'s side; " " = cleared
+    before: str = " "  # the code from ``number``'s side before: " " none
+    before_other: str = " "  # the other side's code before
+    other: str = " "  # the other side's code now
+
+    @property
+    def changed(self) -> bool:
+        """Did the board read otherwise before (a result replaced or cleared)?"""
+        return self.before != " " and self.before != self.result
+
+    @property
+    def unchanged(self) -> bool:
+        """Was the board already so (the same result again, or a clear of an empty board)?"""
+        return self.before == self.result
 
 
-def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, force: bool = False) -> list[Entered]:
+def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, force: bool = False,
+                  change: bool = False) -> list[Entered]:
     """Enter (or clear) results of round ``rnd``, each ``(player, result from his side)``; all are
     checked first and nothing changes if any is refused.
 
@@ -465,7 +554,9 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
     board that disagree; a draw (or a double forfeit) in a knock-out — the match needs a
     winner, the play-off's (加赛) winner is entered as a win; changing a result once a later
     round is paired — that round was paired on the old scores — unless ``force`` (never in a
-    knock-out, whose later rounds follow from the winners: undo them first)."""
+    knock-out, whose later rounds follow from the winners: undo them first); typing a result
+    over a different one unless ``change`` confirms it (``force`` does too): a second arbiter
+    never overwrites a board silently (a clear, typed on purpose, needs no confirmation)."""
     faults = _open_to_change(t)
     items = list(items)
     if not items:
@@ -499,6 +590,13 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
                                   round=rnd, a=board[0], b=board[1]))
             continue
         chosen[board] = (*codes, k)
+        if c.result != " " and mine not in (c.result, " ") and not (change or force) and rnd >= paired:
+            faults.append(problem("round {round}: board {a}-{b} already reads {old} (from {number}'s side); "
+                                  "to change it to {new}, confirm the change (--change)", round=rnd,
+                                  a=board[0], b=board[1], number=number,
+                                  old=syntax.result_text(c.result, t.entrants[other - 1].rounds[rnd - 1].result),
+                                  new=syntax.result_text(mine, theirs), code="result.change"))
+            continue
         if c.result != " " and mine != c.result and rnd < paired:
             if knockout:
                 faults.append(problem("round {round} of a knock-out cannot change once round {next} is paired: "
@@ -512,9 +610,10 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
     refuse(faults)
     done = []
     for (a, b), (code_a, code_b, _k) in chosen.items():
+        before = t.entrants[a - 1].rounds[rnd - 1].result, t.entrants[b - 1].rounds[rnd - 1].result
         t.entrants[a - 1].rounds[rnd - 1].result = code_a
         t.entrants[b - 1].rounds[rnd - 1].result = code_b
-        done.append(Entered(a, b, code_a))
+        done.append(Entered(a, b, code_a, *before, code_b))
     return done
 
 
@@ -559,36 +658,62 @@ def clear_round(t: Tournament, rnd: int) -> None:
 
 def check_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | None) -> list[Problem]:
     """Every hard rule (法则一) a hand-made pairing of round ``rnd`` breaks: everybody
-    present paired once, nobody absent paired, no repeat meeting, no second bye."""
+    present paired once, nobody absent paired, no repeat meeting, no second bye.  Each fault
+    names the board it is on (``board 6 (11-1)``); the players left out are one line, so a
+    single wrong board reads as one or two lines, not one per player."""
     faults: list[Problem] = []
     present = {e.number for e in t.entrants if is_active(e, rnd)}
-    seen: dict[int, int] = {}
-    listed = [p for b in boards for p in b] + ([bye] if bye else [])
-    for p in listed:
-        seen[p] = seen.get(p, 0) + 1
-    for p, k in sorted(seen.items()):
-        if not 1 <= p <= len(t.entrants):
-            faults.append(problem("no player {number}", number=p))
-        elif k > 1:
-            faults.append(problem("player {number} is paired {times} times", number=p, times=k))
-        elif p not in present:
-            faults.append(problem("player {number} is withdrawn or absent in round {round}", number=p, round=rnd))
-    for p in sorted(present - set(seen)):
-        faults.append(problem("player {number} is not paired", number=p))
+    first_at: dict[int, int] = {}  # player -> the board (1-based) he is first on; 0 the bye
+    for k, (a, b) in enumerate(boards, 1):
+        where = {"board": k, "a": a, "b": b}
+        if a == b:
+            faults.append(problem("board {board} ({a}-{b}): player {a} cannot play himself", **where))
+            first_at.setdefault(a, k)
+            continue
+        for p in (a, b):
+            if not 1 <= p <= len(t.entrants):
+                faults.append(problem("board {board} ({a}-{b}): no player {number}: draw numbers run 1..{last}",
+                                      number=p, last=len(t.entrants), **where))
+            elif p in first_at:
+                at = first_at[p]
+                if at == 0:
+                    faults.append(problem("board {board} ({a}-{b}): player {number} has the bye", number=p, **where))
+                else:
+                    x, y = boards[at - 1]
+                    faults.append(problem("board {board} ({a}-{b}): player {number} is already on board {at} "
+                                          "({x}-{y})", number=p, at=at, x=x, y=y, **where))
+            elif p not in present:
+                faults.append(problem("board {board} ({a}-{b}): player {number} is withdrawn or absent in round "
+                                      "{round}", number=p, round=rnd, **where))
+            else:
+                first_at[p] = k
+        if 1 <= a <= len(t.entrants) and any(c.opponent == b for c in t.entrants[a - 1].rounds[: rnd - 1]):
+            met = next(i for i, c in enumerate(t.entrants[a - 1].rounds, 1) if c.opponent == b)
+            faults.append(problem("board {board} ({a}-{b}): {a} and {b} already met in round {round}", round=met,
+                                  **where))
+    if bye is not None:
+        if not 1 <= bye <= len(t.entrants):
+            faults.append(problem("the bye: no player {number}: draw numbers run 1..{last}", number=bye,
+                                  last=len(t.entrants)))
+        elif bye in first_at:
+            faults.append(problem("the bye: player {number} is already on board {board}", number=bye,
+                                  board=first_at[bye]))
+        elif bye not in present:
+            faults.append(problem("the bye: player {number} is withdrawn or absent in round {round}", number=bye,
+                                  round=rnd))
+        else:
+            had = [i for i, c in enumerate(t.entrants[bye - 1].rounds[: rnd - 1], 1) if c.result == "U"]
+            if had:
+                faults.append(problem("player {number} already had the bye in round {round}", number=bye,
+                                      round=had[0]))
+            first_at[bye] = 0
+    left = sorted(present - set(first_at))
+    if left:
+        faults.append(problem("not paired: {players}", players=", ".join(map(str, left))))
     if len(present) % 2 == 1 and bye is None:
         faults.append(problem("an odd number of players needs a bye"))
     if len(present) % 2 == 0 and bye is not None:
         faults.append(problem("an even number of players has no bye"))
-    for a, b in boards:
-        if a == b:
-            faults.append(problem("player {number} cannot play himself", number=a))
-        elif 1 <= a <= len(t.entrants) and any(c.opponent == b for c in t.entrants[a - 1].rounds[: rnd - 1]):
-            met = next(i for i, c in enumerate(t.entrants[a - 1].rounds, 1) if c.opponent == b)
-            faults.append(problem("{a} and {b} already met in round {round}", a=a, b=b, round=met))
-    if bye is not None and 1 <= bye <= len(t.entrants):
-        had = [i for i, c in enumerate(t.entrants[bye - 1].rounds[: rnd - 1], 1) if c.result == "U"]
-        if had:
-            faults.append(problem("player {number} already had the bye in round {round}", number=bye, round=had[0]))
     return faults
 
 

@@ -200,3 +200,54 @@ def bracket_text(t: Tournament) -> str:
             won = f"  → {m.winner}" if m.winner is not None else ""
             lines.append(f"  {m.index:>3}. {m.home} {names[m.home]} – {m.away} {names[m.away]}{won}")
     return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class BracketSlot:
+    """One match of the printed bracket (对阵图): its two places as printed and who went through."""
+
+    title: str  # the round's name: 第1轮 … 半决赛, 决赛
+    upper: str  # "1 张三" (seed's draw number and name); "轮空" for a bye's empty place
+    lower: str
+    winner: int | None  # 0 the upper place, 1 the lower, None not decided
+    score: str = ""  # the game's result as entered, "1:0"
+
+
+def round_title(k: int, n_rounds: int) -> str:
+    """第k轮, 四分之一决赛, 半决赛, 决赛."""
+    return {n_rounds: "决赛", n_rounds - 1: "半决赛", n_rounds - 2: "四分之一决赛"}.get(k, f"第{k}轮")
+
+
+def bracket_rounds(t: Tournament) -> list[list[BracketSlot]]:
+    """The bracket as far as decided, round by round, for printing: a full first round (byes
+    printed as 轮空), then the winners' rounds up to the final."""
+    names = {e.number: f"{e.number} {e.name}" for e in t.entrants}
+    played = knockout_rounds(t)
+    n_rounds = len(played[0]).bit_length()
+    out: list[list[BracketSlot]] = []
+    by = {e.number: e for e in t.entrants}
+    for k in range(1, n_rounds + 1):
+        title = round_title(k, n_rounds)
+        if k <= len(played):
+            row = []
+            for m in played[k - 1]:
+                won = None if m.winner is None else (0 if m.winner == m.home else 1)
+                score = ""
+                if not m.is_bye and m.winner is not None and len(by[m.home].rounds) >= k:
+                    code = by[m.home].rounds[k - 1].result
+                    score = {"1": "1:0", "0": "0:1", "+": "+:−", "-": "−:+", "W": "1:0", "L": "0:1"}.get(code, "")
+                row.append(BracketSlot(title, names.get(m.home, "轮空"), names.get(m.away, "轮空"), won, score))
+            out.append(row)
+        else:
+            out.append([BracketSlot(title, "", "", None) for _ in range(2 ** (n_rounds - k))])
+    return out
+
+
+def eliminated_after(t: Tournament) -> dict[int, int]:
+    """Per player knocked out: the round he lost (淘汰: not absent in the rounds after it)."""
+    out: dict[int, int] = {}
+    for matches in knockout_rounds(t):
+        for m in matches:
+            if m.winner is not None and not m.is_bye:
+                out[m.away if m.winner == m.home else m.home] = m.round
+    return out

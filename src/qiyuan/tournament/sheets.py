@@ -17,6 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
+from qiyuan.tournament.knockout import eliminated_after
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import score
 from qiyuan.tournament.state import withdrawn_in
@@ -26,7 +27,7 @@ _BOARD_RESULT = {("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "½-½", ("W"
                  ("D", "D"): "½-½", ("+", "-"): "+-", ("-", "+"): "-+", ("-", "-"): "--", (" ", " "): ""}
 
 #: why a player has no game in a round
-UNPAIRED = {"U": "bye", "H": "excused, half point", "F": "excused, full point", "Z": "absent",
+UNPAIRED = {"U": "bye", "H": "excused, half point", "F": "excused, full point", "Z": "absent", "out": "eliminated",
             "withdrawn": "withdrawn"}
 
 
@@ -72,12 +73,20 @@ def _seat(e: Entrant, t: Tournament, rnd: int) -> Seat:
     return Seat(e.number, e.name, score(e, t.points, rnd - 1), e.rating, e.federation)
 
 
+def knocked_out(t: Tournament) -> dict[int, int]:
+    """In a knock-out, per player eliminated: the round he lost (淘汰, not absent after it); {} otherwise."""
+    if (t.extra.get("XQM") or [""])[0].strip() != "knockout" or len(t.entrants) < 2:
+        return {}
+    return eliminated_after(t)
+
+
 def pairing_sheet(t: Tournament, rnd: int) -> PairingSheet:
     """Round ``rnd``'s pairing list: boards by the players' scores before the round (highest
     first, then the smaller draw number), then the players without a game (by number)."""
     by = {e.number: e for e in t.entrants}
     pairs: list[tuple[Entrant, Entrant, RoundCell]] = []
     unpaired: list[UnpairedRow] = []
+    out = knocked_out(t)
     for e in t.entrants:
         if len(e.rounds) < rnd:
             if withdrawn_in(e, rnd):
@@ -85,7 +94,7 @@ def pairing_sheet(t: Tournament, rnd: int) -> PairingSheet:
             continue
         c = e.rounds[rnd - 1]
         if c.opponent is None:
-            why = "withdrawn" if withdrawn_in(e, rnd) else c.result
+            why = "withdrawn" if withdrawn_in(e, rnd) else "out" if out.get(e.number, rnd) < rnd else c.result
             unpaired.append(UnpairedRow(_seat(e, t, rnd), why if why in UNPAIRED else "Z"))
         elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
             pairs.append((e, by[c.opponent], c))
@@ -163,10 +172,13 @@ def crosstable(t: Tournament) -> str:
     width = max([text_width(e.name) for e in t.entrants] + [4])
     head = f"{'No':>4} {pad('Name', width)} {'Rtg':>4} " + " ".join(f"{'R' + str(r):>7}" for r in range(1, n + 1))
     lines = [head + "    Pts"]
+    out = knocked_out(t)
     for e in t.entrants:
         cells = []
-        for c in e.rounds:
-            if c.opponent is None:
+        for i, c in enumerate(e.rounds, 1):
+            if c.opponent is None and out.get(e.number, i) < i:
+                cells.append(f"{'out':>7}")
+            elif c.opponent is None:
                 cells.append(f"{c.result:>7}")
             else:
                 cells.append(f"{str(c.opponent) + c.colour + c.result.strip():>7}")

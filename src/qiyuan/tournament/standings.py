@@ -17,6 +17,19 @@ players: 1, 2, 2, 4.
 Scores are the final scores; a game decided by forfeit counts like a played
 game (spec decision). Points come from the tournament's point system, so a
 chess file scored 1/½/0 ranks with its own points.
+
+A round robin (单/双循环) is ranked by its own tie-breaks (the texts give none; docs/decisions.md,
+"arbiter: round-robin tie-breaks"): in a complete round robin 辅分一 is the same for everyone, so
+
+| tie-break | definition |
+|---|---|
+| 直胜 | points scored in the games among the players tied on score (head-to-head) |
+| 胜局 | games won (forfeits won included) |
+| 索分 | Sonneborn-Berger: final scores of the opponents beaten + half of those drawn (= 辅分二) |
+
+then a lot.  In either format, the final standings apply the play-off or lot the arbiter
+recorded for a group still tied (:mod:`qiyuan.tournament.ties`); the row says how its place
+was decided.
 """
 
 from __future__ import annotations
@@ -25,7 +38,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import combinations
 
-from qiyuan.tournament.eventfile import event_format
+from qiyuan.tournament import ties
+from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format, is_finished
 from qiyuan.tournament.knockout import knockout_places
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.scoring import points_table
@@ -39,6 +53,14 @@ DRAWN = frozenset("=D")
 HALF = Decimal("0.5")
 
 TIEBREAK_NAMES = ("辅分一", "辅分二", "辅分三", "辅分四", "辅分五", "辅分六", "辅分七")
+#: a round robin's tie-breaks (docs/decisions.md): head-to-head, games won, Sonneborn-Berger
+ROUND_ROBIN_TIEBREAKS = ("直胜", "胜局", "索分")
+ROUND_ROBIN_TIEBREAKS_EN = ("head-to-head", "wins", "Sonneborn-Berger")
+
+
+def tiebreak_names(t: Tournament) -> tuple[str, ...]:
+    """The tie-breaks the event's format ranks by (Swiss 辅分一…七; a round robin 直胜, 胜局, 索分)."""
+    return ROUND_ROBIN_TIEBREAKS if event_format(t) in ROUND_ROBINS else TIEBREAK_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +69,8 @@ class StandingRow:
     number: int
     name: str
     score: Decimal
-    tiebreaks: tuple[Decimal, ...]  # 辅分一 … 辅分七
+    tiebreaks: tuple[Decimal, ...]  # 辅分一 … 辅分七 (a round robin: 直胜, 胜局, 索分)
+    decision: ties.Decision | None = None  # the play-off or lot that placed him in a tied group
 
 
 def score(t: Tournament, number: int) -> Decimal:
@@ -91,9 +114,16 @@ def _mutual(t: Tournament, tied: list[int], games: dict[int, list[tuple[int, str
     }
 
 
+def is_final(t: Tournament) -> bool:
+    """Do the standings of ``t`` cover the whole event (every round planned paired, or finished)?"""
+    paired = rounds_paired(t)
+    return bool(paired) and (paired >= (t.rounds_planned or 10**9) or is_finished(t))
+
+
 def standings(t: Tournament, *, after: int | None = None) -> list[StandingRow]:
-    """Every entrant ranked by score and 辅分一 … 辅分七; ``after``: as the standings stood after
-    that round (the later rounds left out, tie-breaks on the scores of then)."""
+    """Every entrant ranked by score and 辅分一 … 辅分七 (a round robin by 直胜, 胜局, 索分);
+    ``after``: as the standings stood after that round (the later rounds left out, tie-breaks on
+    the scores of then).  The final standings apply the recorded play-offs and lots."""
     if after is None:  # the rounds paired: an excuse for the next round already entered does not count yet
         after = rounds_paired(t)
         if all(len(e.rounds) <= after for e in t.entrants):
@@ -102,6 +132,24 @@ def standings(t: Tournament, *, after: int | None = None) -> list[StandingRow]:
         t = as_of(t, after)
     scores = {e.number: entrant_score(e, t.points) for e in t.entrants}
     games = _games(t)
+    if event_format(t) in ROUND_ROBINS:
+        keys = _round_robin_keys(t, scores, games)
+    else:
+        keys = _swiss_keys(t, scores, games)
+    names = {e.number: e.name for e in t.entrants}
+    order = sorted(keys, key=lambda n: (tuple(-x for x in keys[n]), n))
+    places: dict[int, int] = {}
+    for i, n in enumerate(order):
+        places[n] = places[order[i - 1]] if i and keys[order[i - 1]] == keys[n] else i + 1
+    used: dict[int, ties.Decision] = {}
+    if is_final(t):
+        places, used = ties.apply(t, places)
+        order.sort(key=lambda n: places[n])
+    return [StandingRow(places[n], n, names[n], scores[n], keys[n][1:], used.get(n)) for n in order]
+
+
+def _swiss_keys(t: Tournament, scores: dict[int, Decimal],
+                games: dict[int, list[tuple[int, str]]]) -> dict[int, tuple[Decimal, ...]]:
     tb1 = {n: sum((scores[o] for o, _ in g), Decimal(0)) for n, g in games.items()}
     tb2 = {n: _weighted(g, scores) for n, g in games.items()}
     tb3 = {n: Decimal(0) for n in games}
@@ -115,14 +163,38 @@ def standings(t: Tournament, *, after: int | None = None) -> list[StandingRow]:
     tb5 = {n: sum((tb2[o] for o, _ in g), Decimal(0)) for n, g in games.items()}
     tb6 = {n: _weighted(g, tb1) for n, g in games.items()}
     tb7 = {n: _weighted(g, tb2) for n, g in games.items()}
-    keys = {n: (scores[n], tb1[n], tb2[n], tb3[n], tb4[n], tb5[n], tb6[n], tb7[n]) for n in games}
-    names = {e.number: e.name for e in t.entrants}
-    order = sorted(keys, key=lambda n: (tuple(-x for x in keys[n]), n))
-    rows: list[StandingRow] = []
-    for i, n in enumerate(order):
-        rank = rows[-1].rank if rows and keys[order[i - 1]] == keys[n] else i + 1
-        rows.append(StandingRow(rank, n, names[n], scores[n], keys[n][1:]))
-    return rows
+    return {n: (scores[n], tb1[n], tb2[n], tb3[n], tb4[n], tb5[n], tb6[n], tb7[n]) for n in games}
+
+
+def _round_robin_keys(t: Tournament, scores: dict[int, Decimal],
+                      games: dict[int, list[tuple[int, str]]]) -> dict[int, tuple[Decimal, ...]]:
+    """直胜 (points among those tied on score, every game between them counted — in a double
+    round robin both), 胜局 (games won), 索分 (Sonneborn-Berger)."""
+    table = points_table(t.points)
+    by_score: dict[Decimal, set[int]] = {}
+    for n in games:
+        by_score.setdefault(scores[n], set()).add(n)
+    h2h = {n: sum((table.get(code, Decimal(0)) for opp, code in g if opp in by_score[scores[n]] and len(
+        by_score[scores[n]]) > 1), Decimal(0)) for n, g in games.items()}
+    wins = {n: Decimal(sum(code in WON for _, code in g)) for n, g in games.items()}
+    sb = {n: _weighted(g, scores) for n, g in games.items()}
+    return {n: (scores[n], h2h[n], wins[n], sb[n]) for n in games}
+
+
+def decisions_by_player(t: Tournament) -> dict[int, ties.Decision]:
+    """Per player placed by a play-off or lot in the final standings: that decision."""
+    if event_format(t) not in ("swiss", *ROUND_ROBINS) or not ties.decisions(t):
+        return {}
+    return {row.number: row.decision for row in standings(t) if row.decision is not None}
+
+
+def undecided_places(t: Tournament) -> dict[int, int]:
+    """The final places before any play-off or lot is applied (tied players share one)."""
+    from copy import copy
+
+    bare = copy(t)
+    bare.extra = {k: v for k, v in t.extra.items() if k != "XQE"}
+    return {row.number: row.rank for row in standings(bare)}
 
 
 def final_places(t: Tournament) -> dict[int, int]:

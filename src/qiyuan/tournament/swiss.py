@@ -38,6 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from qiyuan.tournament import keepapart
 from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.explanation import Line
 from qiyuan.tournament.matching import Matching
@@ -664,13 +665,19 @@ def _pair_round(
         raise PairingError("round {round}: player {number} is given a second bye", round=r, number=fixed_bye)
 
     warnings: list = []  # Problems: said to the arbiter whether or not he asked for the explanation
+    relaxed_for: dict[int, set[int]] | None = None
     if apart:
         try:
             proc = _procedure(r, pool, st, explain, apart)
         except PairingError:
-            warnings.append(problem("round {round}: the keep-apart rule is relaxed for this round: no complete "
-                                    "pairing keeps those players apart", round=r))
-            proc = _procedure(r, pool, st, explain, None)
+            # relaxed board by board: only the fewest same-group pairs the pairing needs may meet
+            fewer, _pairs, _bound = keepapart.relax(pool, {n: st[n].opponents for n in pool},
+                                                    {n: st[n].had_bye for n in pool}, apart)
+            try:
+                proc = _procedure(r, pool, st, explain, fewer)
+            except PairingError:
+                proc = _procedure(r, pool, st, explain, None)
+            relaxed_for = apart
     else:
         proc = _procedure(r, pool, st, explain, None)
 
@@ -691,6 +698,13 @@ def _pair_round(
         boards.append(Board(opener, other))
         if explain:
             board_lines.append(Line(OPENER_RULES[rule], board=len(boards), opener=opener, other=other))
+    if relaxed_for is not None:
+        names = {e.number: e.name for e in t.entrants}
+        same = keepapart.same_group_boards([(b.opener, b.other) for b in boards], relaxed_for)
+        warnings.append(problem("round {round}: the keep-apart rule cannot hold on every board; relaxed on "
+                                "{count} board(s), the fewest found: {boards}", round=r, count=len(same),
+                                boards="; ".join(f"#{k} {a} {names.get(a, '')} – {b} {names.get(b, '')}"
+                                                 for k, a, b in same)))
     relaxed = [Line(w.message, **(w.params or {})) + Line(" (") + apart_reason + Line(")") for w in warnings]
     lines = relaxed + notes + fixed_lines + proc.notes + board_lines if explain else []
     bye = fixed_bye if fixed_bye is not None else proc.bye

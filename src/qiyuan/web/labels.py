@@ -88,7 +88,8 @@ ROLES = {"arbiter": gettext_lazy("裁判"), "officer": gettext_lazy("等级分�
 
 #: What an arbiter did to a desk event (``qiyuan.tournament.arbiter.ACTIONS``: the undo trail's actions)
 EVENT_ACTIONS = {
-    "create": gettext_lazy("创建比赛"), "add_player": gettext_lazy("录入棋手"), "draw": gettext_lazy("排定签号"),
+    "create": gettext_lazy("创建比赛"), "add_player": gettext_lazy("录入棋手"),
+    "add_players": gettext_lazy("按名单录入棋手"), "tie_decision": gettext_lazy("决定同分名次"), "draw": gettext_lazy("排定签号"),
     "pair": gettext_lazy("编排"), "set_pairing": gettext_lazy("人工编排"), "override": gettext_lazy("调整一台"),
     "undo_round": gettext_lazy("撤销编排"), "results": gettext_lazy("录入结果"), "withdraw": gettext_lazy("退赛"),
     "reinstate": gettext_lazy("恢复参赛"), "excuse": gettext_lazy("请假"), "keep_apart": gettext_lazy("同单位回避"),

@@ -57,10 +57,14 @@ def planned(v: Valid, applied_on: date) -> PlannedEvent:
 
 
 def scheduled_beside(p: PlannedEvent, rating_list: RatingList, exclude: int | None = None) -> list[Scheduled]:
-    """The other live registrations of the same game (五子棋 / 围棋) on overlapping dates."""
-    rows = (Registration.objects.filter(status__in=LIVE, rating_list__game=rating_list.game,
-                                        start_date__lte=p.end, end_date__gte=p.start)
-            .exclude(pk=exclude).order_by("start_date", "code"))
+    """The other live registrations of the same game (五子棋 / 围棋) on overlapping dates that were
+    registered before this one (``exclude``, a registration's pk; None: a new one, after them all):
+    the registration made first keeps its approval path, a clash is reported on the later one only."""
+    rows = Registration.objects.filter(status__in=LIVE, rating_list__game=rating_list.game,
+                                       start_date__lte=p.end, end_date__gte=p.start)
+    if exclude is not None:
+        rows = rows.filter(pk__lt=exclude)
+    rows = rows.order_by("start_date", "code")
     return [Scheduled(r.code, r.name, r.start_date, r.end_date, r.city, OrganiserLevel(r.organiser_level))
             for r in rows]
 

@@ -17,6 +17,7 @@ urlpatterns = [
     path("events/<slug:code>/", events.event, name="event"),
     path("events/<slug:code>/details/", events.event_details, name="event_details"),
     path("events/<slug:code>/players/", events.add_player, name="add_player"),
+    path("events/<slug:code>/players/list/", events.add_players, name="add_players"),
     path("events/<slug:code>/draw/", events.draw, name="draw"),
     path("events/<slug:code>/pair/", events.pair, name="pair"),
     path("events/<slug:code>/pairing/", events.set_pairing, name="set_pairing"),

@@ -15,8 +15,9 @@ from decimal import Decimal
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from qiyuan.tournament.eventfile import score
+from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format, score
 from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
+from qiyuan.tournament.sheets import knocked_out
 from qiyuan.tournament.state import withdrawn_in
 
 RESULT_TEXT = {"1": "1-0", "0": "0-1", "=": "½-½", "W": "1-0", "L": "0-1", "D": "½-½", "+": "+ / −", "-": "− / +",
@@ -25,6 +26,8 @@ CELL_TEXT = {"1": "1", "0": "0", "=": "½", "W": "1", "L": "0", "D": "½", "+": 
 ABSENCE_TEXT = {"U": _("轮空"), "H": _("请假（半分）"), "F": _("请假（全分）"), "Z": _("缺席")}
 #: a player without a game in a round after his withdrawal: not absent (缺席) but withdrawn
 WITHDREW_TEXT = pgettext_lazy("round", "退赛")
+#: a knock-out player after the match he lost: eliminated, not absent
+OUT_TEXT = _("淘汰")
 
 
 @dataclass
@@ -84,12 +87,15 @@ class EventView:
 
 
 TIEBREAK_NAMES = [_("辅分一"), _("辅分二"), _("辅分三"), _("辅分四"), _("辅分五"), _("辅分六"), _("辅分七")]
+#: a round robin's tie-breaks (``qiyuan.tournament.standings.ROUND_ROBIN_TIEBREAKS``)
+ROUND_ROBIN_NAMES = [_("直胜"), _("胜局"), _("索分")]
 
 
 def _rounds(t: Tournament) -> list[RoundView]:
     by = {e.number: e for e in t.entrants}
     n = max((len(e.rounds) for e in t.entrants), default=0)
-    out = []
+    out = knocked_out(t)
+    views = []
     for rnd in range(1, n + 1):
         rv = RoundView(rnd)
         pairs = []
@@ -100,24 +106,28 @@ def _rounds(t: Tournament) -> list[RoundView]:
                 continue
             c: RoundCell = e.rounds[rnd - 1]
             if c.opponent is None:
-                rv.absent.append((e, WITHDREW_TEXT if withdrawn_in(e, rnd) else ABSENCE_TEXT.get(c.result, c.result)))
+                rv.absent.append((e, WITHDREW_TEXT if withdrawn_in(e, rnd) else OUT_TEXT if out.get(e.number, rnd) < rnd
+                                  else ABSENCE_TEXT.get(c.result, c.result)))
             elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
                 pairs.append((e, by[c.opponent], c.result))
         pairs.sort(key=lambda p: (-(score(p[0], t.points, rnd - 1) + score(p[1], t.points, rnd - 1)),
                                   min(p[0].number, p[1].number)))
         rv.boards = [Board(i, a, b, r, RESULT_TEXT.get(r, r), a.rounds[rnd - 1].colour == "b")
                      for i, (a, b, r) in enumerate(pairs, 1)]
-        out.append(rv)
-    return out
+        views.append(rv)
+    return views
 
 
 def _cross(t: Tournament) -> list[CrossRow]:
     n = max((len(e.rounds) for e in t.entrants), default=0)
     rows = []
+    out = knocked_out(t)
     for e in t.entrants:
         cells = []
-        for c in e.rounds:
-            if c.opponent is None:
+        for i, c in enumerate(e.rounds, 1):
+            if c.opponent is None and out.get(e.number, i) < i:
+                cells.append(str(OUT_TEXT))
+            elif c.opponent is None:
                 # A pairing bye is written out: a bare "+" would read as a forfeit win.
                 cells.append({"U": str(_("轮空")), "H": "½", "F": "1", "Z": "–"}.get(c.result, c.result))
             else:
@@ -173,4 +183,5 @@ def build(t: Tournament, *, live_event=None, staff: bool = False, go: bool = Fal
     if go:
         t.points = GO_POINTS
         return EventView(t, _rounds(t), _cross(t), _go_standings(t), [], live_event, staff, _("胜局"), True)
-    return EventView(t, _rounds(t), _cross(t), _standings(t), TIEBREAK_NAMES, live_event, staff)
+    names = ROUND_ROBIN_NAMES if event_format(t) in ROUND_ROBINS else TIEBREAK_NAMES
+    return EventView(t, _rounds(t), _cross(t), _standings(t), names, live_event, staff)

@@ -26,8 +26,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from qiyuan.errors import QiyuanError
+from qiyuan.errors import Problem, QiyuanError
 from qiyuan.office import event_registration
+from qiyuan.office.events.entries import latest_ratings
 from qiyuan.office.events.live import LiveEventStore, assign_arbiter, competition_report, load
 from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.federation.models import Arbiter, Association, Player
@@ -35,6 +36,7 @@ from qiyuan.office.ratings.models import RatingList
 from qiyuan.office.registry import search_players
 from qiyuan.tournament import arbiter as uc
 from qiyuan.tournament import eventfile as ev
+from qiyuan.tournament import syntax
 from qiyuan.tournament.explanation import Line, from_parts
 from qiyuan.tournament.model import Entrant
 
@@ -170,8 +172,8 @@ EXCUSE_TEXT = {"Z": gettext_lazy("缺席（0 分）"), "H": gettext_lazy("请假
 
 def _problems(request, exc: QiyuanError) -> None:
     """A refusal's problems as messages, in the reader's language."""
-    for p in exc.problems:
-        messages.error(request, p.text(_))
+    for p in exc.problems:  # a row of a list (an entry list's) is named as its line
+        messages.error(request, (_("第 %(no)d 行：") % {"no": p.line} if p.line is not None else "") + p.text(_))
 
 
 def _act(request, use_case, *args, ok=None, **kwargs):
@@ -288,8 +290,19 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
     found = []
     if q:
         found = search_players(q, limit=20, staff=True)
+        ratings = latest_ratings(found)
+        for p in found:  # the search shows each player's rating (newest list) beside his birth year
+            p.desk_rating = ratings.get(p.pk)
     rnd = ev.rounds_paired(t)
     from qiyuan.rating.rules import BUILTIN_RULES
+
+    typed = request.session.get(f"typed:{code}") or {}
+    typed = typed.get("values", {}) if typed.get("round") == rnd else {}
+    if view.rounds and rnd:
+        for b in view.rounds[-1].boards:  # the saved result as a value, what was typed before a refusal over it
+            saved = "" if b.result == " " else syntax.result_text(b.result, b.other.rounds[rnd - 1].result)
+            b.saved = saved
+            b.value = typed.get(f"r-{b.opener.number}-{b.other.number}", saved)
 
     return render(
         request,
@@ -309,14 +322,41 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
                             for x in request.session.get(f"explain:{code}", [])],
             "is_admin": has_role(request.user, ADMIN),
             "keep_apart": sorted(keepapart.rules(t).items()),
-            "categories": [c.key for c in cat.categories(t)],
+            "categories": [c.label() for c in cat.categories(t)],  # 女子组, U12组: read back by cat.parse
             "withdrawn": [e for e in t.entrants if e.withdrawn_after is not None],
             "excused": [(e, [(r, EXCUSE_TEXT[k]) for r, k in sorted(e.excused.items())]) for e in t.entrants
                         if e.excused],
             "rule_sets": list(BUILTIN_RULES),
+            "confirm_change": bool(typed) and request.session.get(f"confirm:{code}", False),
+            "is_round_robin": ev.event_format(t) in ev.ROUND_ROBINS,
+            "is_knockout": ev.event_format(t) == "knockout",
         },
         status=status,
     )
+
+
+@role_required(ARBITER)
+@require_POST
+def add_players(request, code: str):
+    """A whole entry list (CSV or xlsx, the 成绩 sheet's headings) in one change: the use case the
+    command line's ``event add-players`` calls; every row's problem shown, nothing entered if any."""
+    from qiyuan.formats.entries import read_entries
+
+    store = _store(request, code)
+    upload = request.FILES.get("file")
+    if upload is None or upload.size > 5 * 1024 * 1024:
+        messages.error(request, _("请选择一个名单文件（CSV 或 xlsx，不超过 5 MB）。"))
+        return redirect("desk:event", code=code)
+    try:
+        rows, faults = read_entries(upload.name, upload.read())
+    except QiyuanError as exc:
+        _problems(request, exc)
+        return redirect("desk:event", code=code)
+    added = _act(request, uc.add_players, store, request.user, rows, source=upload.name, faults=faults,
+                 today=date.today())
+    if added:
+        messages.success(request, _("已按名单录入 %(n)d 名棋手。") % {"n": len(added)})
+    return redirect("desk:event", code=code)
 
 
 @role_required(ARBITER)
@@ -377,28 +417,11 @@ def pair(request, code: str):
     return redirect("desk:event", code=code)
 
 
-_BOARD = re.compile(r"^\s*(\d+)\s*[-–:, ]\s*(\d+)\s*$")
-
-
 def parse_boards(text: str) -> tuple[list[tuple[int, int]], int | None, list[str]]:
-    """A hand-made pairing: one board ``OPENER OTHER`` per line, the bye as ``N 0``."""
-    boards, bye, problems = [], None, []
-    for no, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        m = _BOARD.match(line)
-        if not m:
-            problems.append(_("第 %(no)d 行：应写“先手签号 后手签号”，读到 %(line)r") % {"no": no, "line": line})
-            continue
-        a, b = int(m.group(1)), int(m.group(2))
-        if b == 0:
-            if bye is not None:
-                problems.append(_("第 %(no)d 行：轮空只能有一人") % {"no": no})
-            else:
-                bye = a
-        else:
-            boards.append((a, b))
-    return boards, bye, problems
+    """A hand-made pairing: one board ``OPENER OTHER`` per line, the bye as ``N 0`` (the syntax
+    of ``qiyuan.tournament.syntax``, as the command line reads it); problems in the page's language."""
+    boards, bye, problems = syntax.parse_boards(text.splitlines())
+    return boards, bye, [_("第 %(no)d 行：") % {"no": p.line} + p.text(_) for p in problems]
 
 
 @role_required(ARBITER)
@@ -451,23 +474,39 @@ def results(request, code: str):
         return redirect("desk:event", code=code)
     entered: list[tuple[int, str]] = []
     problems = []
+    typed = {}
     for key, value in request.POST.items():
         m = re.fullmatch(r"r-(\d+)-(\d+)", key)
-        if not m:
-            continue
-        try:
-            result = L.parse_result_key(value)
-        except QiyuanError as exc:
-            problems += [f"{m.group(1)}–{m.group(2)}: {p.text(_)}" for p in exc.problems]
-            continue
-        if result is not None:
+        if not m or value.strip() == request.POST.get("o" + key[1:], "").strip():
+            continue  # not a board, or left as the page showed it (saved, or blank)
+        typed[key] = value
+        result = syntax.parse_result_key(value)
+        if isinstance(result, Problem):
+            problems.append(f"{m.group(1)}–{m.group(2)}: {result.text(_)}")
+        elif result is not None:
             entered.append((int(m.group(1)), result))
+    change = request.POST.get("change") == "1"
+    done = None
     if problems:
         for p in problems:
             messages.error(request, p)
+    elif entered:
+        try:
+            done = uc.enter_results(store, request.user, rnd, entered, change=change)
+        except QiyuanError as exc:
+            _problems(request, exc)
+            if any(p.code == "result.change" for p in exc.problems):
+                request.session[f"confirm:{code}"] = True
+    if done is None and typed:  # refused: what was typed stays in its boxes
+        request.session[f"typed:{code}"] = {"round": rnd, "values": typed}
         return redirect("desk:event", code=code)
-    _act(request, uc.enter_results, store, request.user, rnd, entered,
-         ok=_("已录入第 %(rnd)d 轮 %(n)d 个结果。") % {"rnd": rnd, "n": len(entered)})
+    request.session.pop(f"typed:{code}", None)
+    request.session.pop(f"confirm:{code}", None)
+    if done is not None:
+        new = sum(e.before == " " and e.result != " " for e in done.entered)
+        changed = sum(e.changed for e in done.entered)
+        messages.success(request, _("已录入第 %(rnd)d 轮 %(n)d 个结果。") % {"rnd": rnd, "n": new}
+                         + (_("修改 %(n)d 个。") % {"n": changed} if changed else ""))
     return redirect("desk:event", code=code)
 
 
@@ -554,7 +593,10 @@ def finish(request, code: str):
     boards without a result) and ticked the confirmation; reopen a finished one."""
     live = _live(request, code)
     if request.method == "POST" and request.POST.get("finished", "1") != "1":
-        _act(request, uc.reopen, LiveEventStore(code), request.user, ok=_("比赛已重新开放。"))
+        if request.POST.get("confirm") != "1":  # reopening is confirmed too: it reopens results to change
+            messages.error(request, _("重新开放前请确认：勾选确认框。"))
+        else:
+            _act(request, uc.reopen, LiveEventStore(code), request.user, ok=_("比赛已重新开放。"))
         return redirect("desk:event", code=code)
     if request.method == "POST":
         if request.POST.get("confirm") == "1":
@@ -573,7 +615,29 @@ def finish(request, code: str):
     played = paired - 1 if open_boards else paired
     return render(request, "desk/event_finish.html", {
         "live": live, "t": t, "paired": paired, "played": played, "planned": t.rounds_planned,
-        "early": bool(t.rounds_planned) and played < t.rounds_planned, "open_boards": open_boards})
+        "early": bool(t.rounds_planned) and played < t.rounds_planned, "open_boards": open_boards,
+        "too_few": _too_few_rounds(t, played)})
+
+
+def _too_few_rounds(t, played: int) -> int | None:
+    """The rounds CGA Art. 5(三) asks of this Swiss field when ``played`` are fewer (the office will not
+    rate the event), else None — read from the rule set's own eligibility check."""
+    from qiyuan.rating.eligibility import EventFacts, check_eligibility
+    from qiyuan.rating.model import EventFormat
+    from qiyuan.rating.rules import load_rules
+
+    if ev.event_format(t) != "swiss" or not t.entrants:
+        return None
+    rules = load_rules("cga-gomoku-2011")
+    n = len(t.entrants)
+
+    def short(rounds: int) -> bool:
+        facts = EventFacts(format=EventFormat.SWISS, players=n, rounds=rounds, rated_players=n)
+        return any(f.clause == "CGA Art. 5(三)" for f in check_eligibility(rules, facts).failures)
+
+    if not short(played):
+        return None
+    return next((r for r in range(played + 1, played + 30) if not short(r)), None)
 
 
 @role_required(ARBITER)
@@ -606,7 +670,7 @@ UNPAIRED_TEXT = {"U": gettext_lazy("轮空"), "H": gettext_lazy("请假（半分
                  "Z": gettext_lazy("缺席"), "withdrawn": pgettext_lazy("round", "退赛")}
 
 
-PRINTS = ("pairings", "alphabetical", "slips", "standings", "crosstable")
+PRINTS = ("entries", "schedule", "pairings", "alphabetical", "slips", "standings", "crosstable", "bracket")
 
 
 @role_required(ARBITER)

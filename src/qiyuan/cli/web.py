@@ -12,6 +12,8 @@ import sys
 
 import typer
 
+from qiyuan.cli.lang import _
+
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
@@ -41,14 +43,14 @@ def serve(
 ) -> None:
     """Run the public portal and the staff desk (http://HOST:PORT/, desk at /desk/)."""
     if host not in LOOPBACK:
-        _fail(f"--host must be a loopback address ({', '.join(LOOPBACK)}); put a TLS proxy in front "
-              "for anything else (docs/deploy.md)")
+        _fail(_("--host must be a loopback address ({addresses}); put a TLS proxy in front for anything else "
+                "(docs/deploy.md)").format(addresses=_(", ").join(LOOPBACK)))
     if production and not os.environ.get("QIYUAN_SECRET_KEY"):
-        _fail("--production needs QIYUAN_SECRET_KEY in the environment")
+        _fail(_("--production needs QIYUAN_SECRET_KEY in the environment"))
     if production and debug:
-        _fail("--debug is for local use only, not with --production")
+        _fail(_("--debug is for local use only, not with --production"))
     if not production and (socket_path or workers or threads > 1):
-        _fail("--socket, --workers and --threads go with --production")
+        _fail(_("--socket, --workers and --threads go with --production"))
     os.environ["DJANGO_SETTINGS_MODULE"] = "qiyuan.web.settings_production" if production else "qiyuan.web.settings"
     if debug:
         os.environ["QIYUAN_DEBUG"] = "1"
@@ -67,16 +69,16 @@ def serve(
     bind = f"unix:{socket_path}" if socket_path else f"[{host}]:{port}" if host == "::1" else f"{host}:{port}"
     n = workers or default_workers()
     where = socket_path or f"http://{host}:{port}/"
-    typer.echo(f"qiyuan: serving {where} with production settings under gunicorn "
-               f"({n} workers × {threads} thread{'s' if threads > 1 else ''}); Ctrl-C stops")
+    typer.echo(_("qiyuan: serving {where} with production settings under gunicorn ({workers} workers × {threads} "
+                 "threads); Ctrl-C stops").format(where=where, workers=n, threads=threads))
     if os.environ.get("QIYUAN_INSECURE_LOOPBACK") == "1":
-        typer.echo("qiyuan: QIYUAN_INSECURE_LOOPBACK=1 — TLS settings relaxed for plain-HTTP loopback", err=True)
+        typer.echo(_("qiyuan: QIYUAN_INSECURE_LOOPBACK=1 — TLS settings relaxed for plain-HTTP loopback"), err=True)
     sys.stdout.flush()
     run_gunicorn(bind, workers=n, threads=threads)
 
 
 def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(_("error: {message}").format(message=message), err=True)
     raise typer.Exit(2)
 
 

@@ -63,6 +63,7 @@ def edition(ed: Edition, *, superseded: bool, entries: int) -> dict:
         "previous": edition_ref(ed.previous) if ed.previous_id else None, "entries_count": entries,
         "entries_url": reverse("api:edition_entries", args=[code, day, ed.number]),
         "changes_url": reverse("api:edition_changes", args=[code, day, ed.number]),
+        "distribution_url": reverse("api:edition_distribution", args=[code, day, ed.number]),
     }
 
 

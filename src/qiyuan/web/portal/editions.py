@@ -15,6 +15,7 @@ from django.db import connection
 from django.db.models import Max
 
 from qiyuan.office.audit.models import AuditLog
+from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.federation.models import DanGrant
 from qiyuan.office.ratings.models import Edition
 
@@ -55,6 +56,14 @@ def listing_version() -> str:
 def grants_version() -> str:
     """The newest grade grant's id (see ``listing_version``)."""
     return str(DanGrant.objects.aggregate(last=Max("id"))["last"] or 0)
+
+
+def live_version() -> str:
+    """Changes whenever an event run at the desk changes (an arbiter's result, a pairing, a withdrawal)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*), MAX(updated_at) FROM {LiveEvent._meta.db_table}")
+        n, last = cursor.fetchone()
+    return f"{n}-{str(last).replace(' ', 'T')}"
 
 
 def data_version() -> str:

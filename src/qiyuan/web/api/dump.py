@@ -22,7 +22,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.http import QueryDict
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from qiyuan.formats.manifest import MANIFEST, read_manifest, write_manifest
 from qiyuan.office.events.models import Event, Game
@@ -71,7 +71,8 @@ def build(directory: Path) -> None:
     directory.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".dump.", dir=directory.parent))
     try:
-        _write(tmp)
+        with translation.override("en"):  # the API's language, whichever page asked first
+            _write(tmp)
         write_manifest(tmp, FILES)
         try:
             os.rename(tmp, directory)

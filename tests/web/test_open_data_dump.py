@@ -160,3 +160,19 @@ def test_manifest_module_reports_a_changed_or_missing_file(tmp_path):
     assert M.check_manifest(tmp_path) == ["a.csv: digest differs", "b.json: missing"]
     (tmp_path / M.MANIFEST).write_text("nonsense\n")
     assert M.check_manifest(tmp_path)[0].startswith("SHA256SUMS: line 1")
+
+
+def test_event_pages_are_cached_and_validated_like_list_pages(client, published):
+    from qiyuan.office.audit.models import record
+
+    url = "/events/2025-bj-open/"
+    first = client.get(url)
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag and "max-age=" in first["Cache-Control"] and "public" in first[
+        "Cache-Control"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    again = client.get(url)
+    assert again.content == first.content and again["ETag"] == etag
+    record("officer", "test.touch", None)  # the office writes something: the page is built again
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code in (200, 304)
+    assert client.get("/events/no-such-event/").status_code == 404

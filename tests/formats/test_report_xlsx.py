@@ -68,9 +68,9 @@ def test_cga_11_1_player_columns_and_rank_order(report):
                                        "第1轮", "第2轮", "第3轮", "积分", "备注"]
     rows = [[c.value for c in ws[r]] for r in range(3, 8)]
     assert [r[:2] for r in rows] == [[1, 1], [2, 3], [3, 5], [4, 4], [5, 2]]  # 6, 5, 4, 3, 0 points
-    assert rows[0][:8] == [1, 1, "张三", "男", "110101199001011234", "3段", "上海", 2300]
+    assert rows[0][:8] == [1, 1, "张三", "男", "110101199001011234", "三段", "上海", 2300]
     assert rows[1][2:8] == ["王五", "男", None, None, "江苏五子棋协会", None]
-    assert rows[4][2:8] == ["李四", "女", "31010119920202002X", "1级", "北京", 2100]
+    assert rows[4][2:8] == ["李四", "女", "31010119920202002X", "一级", "北京", 2100]
     assert ws["E3"].number_format == "@"
 
 

@@ -111,7 +111,7 @@ def test_late_report_is_rated_by_a_correction_edition_in_its_own_period(tmp_path
     assert late in new.events.all() and Event.objects.get(code="LATE1").status == "rated"
     # the correction is carried into the later list, the old editions stay readable and unchanged
     assert [e.list_date for e in eds[1:]] == [date(2020, 1, 1)]
-    assert "follows the correction of 2019-07-01" in eds[1].reason
+    assert "随 2019-07-01 的更正而重算：" in eds[1].reason
     assert list(old.entries.values_list("player_id", "rating")) == old_entries
     assert current_edition(rl, date(2019, 7, 1)) == new
     assert result.late_for == [date(2019, 7, 1)]

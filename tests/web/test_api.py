@@ -21,6 +21,8 @@ ROUTES = [
     (r"^lists/[^/]+/editions/[^/]+/\d+/changes$", "ChangePage"), (r"^players$", "PlayerSearch"),
     (r"^players/[^/]+$", "PlayerDetail"), (r"^players/[^/]+/history$", "History"), (r"^events$", "EventPage"),
     (r"^events/[^/]+$", "EventDetail"), (r"^calendar/?$", "CalendarPage"),
+    (r"^lists/[^/]+/editions/[^/]+/\d+/distribution$", "Distribution"), (r"^changes$", "ChangeFeed"),
+    (r"^dump$", "Dump"),
 ]
 
 

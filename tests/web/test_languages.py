@@ -88,7 +88,8 @@ def _demo_urls(client) -> list[str]:
     from qiyuan.office.ratings.models import EditionEntry, RatingList
 
     urls = ["/", "/lists/", "/players/", "/players/?q=zhang", "/players/?q=王", "/events/", "/events/?format=swiss",
-            "/events/?status=pending&year=2025", "/events/?format=nonsense&year=abc", "/rules/", "/no-such-page/"]
+            "/events/?status=pending&year=2025", "/events/?format=nonsense&year=abc", "/rules/", "/no-such-page/",
+            "/data/"]
     players = []
     for rl in RatingList.objects.order_by("code"):
         eds = rl.current_editions()
@@ -97,7 +98,8 @@ def _demo_urls(client) -> list[str]:
         urls += [base, base + "?page=2", base + "?gender=F&status=all", base + "?order=-change",
                  base + "?gender=X&born_from=18&dan=zz", f"{base}{ed.number}/compare/",
                  f"/lists/{rl.code}/{first.list_date}/{first.number}/compare/",
-                 f"/lists/{rl.code}/{eds[len(eds) // 2].list_date}/"]
+                 f"/lists/{rl.code}/{eds[len(eds) // 2].list_date}/",
+                 f"/lists/{rl.code}/{ed.list_date}/{ed.number}/distribution/"]
         players += list(EditionEntry.objects.filter(edition=ed).order_by("position").values_list(
             "player__federation_id", flat=True)[:3])
         players += list(EditionEntry.objects.filter(edition=ed).exclude(status="active").values_list(

@@ -13,11 +13,12 @@ import sys
 
 import typer
 
+from qiyuan.cli.lang import _, command, print_problems
 from qiyuan.errors import QiyuanError
 
 app = typer.Typer(
     name="qiyuan",
-    help="qiyuan 棋院: ratings (等级分), tournaments (竞赛) and the federation's rating office.",
+    help="qiyuan: ratings, tournaments and the federation's rating office.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -35,13 +36,14 @@ for _name in _COMMAND_MODULES:
 
 
 def main() -> None:
-    """Run the command line. A refusal nobody caught still prints its problems (exit 2); anything unforeseen
-    is an internal error, said in one line without a traceback (exit 1) — ``QIYUAN_DEBUG=1`` shows it."""
+    """Run the command line in the user's language (``QIYUAN_LANG``, else the locale: ``qiyuan.cli.lang``).
+    A refusal nobody caught still prints its problems (exit 2); anything unforeseen is an internal error, said
+    in one line without a traceback (exit 1) — ``QIYUAN_DEBUG=1`` shows it."""
     try:
-        app()
+        command(app)(prog_name="qiyuan")
     except QiyuanError as exc:
-        for problem in exc.problems:
-            sys.stderr.write(f"{problem}\n")
+        print_problems(exc.problems, _("refused: {count} problem(s); nothing changed:").format(
+            count=len(exc.problems)))
         sys.exit(exc.exit_code)
     except Exception as exc:  # noqa: BLE001 - the last line of defence: a message, never a traceback
         if os.environ.get("QIYUAN_DEBUG") == "1":
@@ -54,6 +56,7 @@ def main() -> None:
                 for line in refusal.messages:
                     sys.stderr.write(f"{line}\n")
                 sys.exit(refusal.exit_code)
-        sys.stderr.write(f"qiyuan: internal error ({type(exc).__name__}: {exc}). Nothing more was done; run again "
-                         "with QIYUAN_DEBUG=1 to see where, and report it with the input that caused it.\n")
+        sys.stderr.write(_("qiyuan: internal error ({kind}: {detail}). Nothing more was done; run again with "
+                           "QIYUAN_DEBUG=1 to see where, and report it with the input that caused it.").format(
+            kind=type(exc).__name__, detail=exc) + "\n")
         sys.exit(1)

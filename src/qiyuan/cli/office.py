@@ -74,11 +74,13 @@ def _console(stderr: bool = False):
 
 
 def fail(problems, what: str = "refused", *, code: int = EXIT_BAD_INPUT) -> None:
-    """Print every problem (``Problem`` or text) and exit (2: bad input or a refusal)."""
-    console = _console(stderr=True)
-    console.print(f"[bold red]{what}: {len(problems)} problem(s); nothing changed:[/]")
-    for problem in problems:
-        console.print(f"  {problem}", markup=False)
+    """Print every problem (``Problem`` or text) in the user's language and exit (2: bad input or a refusal)."""
+    from qiyuan.cli.lang import _, print_problems
+
+    headings = {"error": _("error: {count} problem(s); nothing changed:"),
+                "refused": _("refused: {count} problem(s); nothing changed:")}
+    heading = headings.get(what) or _("{what}: {count} problem(s); nothing changed:").replace("{what}", _(what))
+    print_problems(problems, heading.format(count=len(problems)))
     raise typer.Exit(code)
 
 

@@ -20,9 +20,11 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from qiyuan.cli.lang import _, file_error, print_problems
 from qiyuan.cli.rules_cmd import register_rules
+from qiyuan.errors import problem
 from qiyuan.formats.errors import InputError, Problem
-from qiyuan.rating.rules import RulesError, RuleSet, load_rules
+from qiyuan.rating.rules import BUILTIN_RULES, RulesError, RuleSet, load_rules
 
 if TYPE_CHECKING:  # polars and numpy load only when `qiyuan rate` runs: other commands start fast
     from qiyuan.formats.history_csv import HistoryInput
@@ -39,11 +41,8 @@ def _err() -> Console:
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _fail(problems: list[Problem], what: str = "input") -> None:
-    console = _err()
-    console.print(f"[bold red]{len(problems)} problem(s) in the {what}; nothing written:[/]")
-    for problem in problems:
-        console.print(f"  {problem}", markup=False)
+def _fail(problems: list[Problem]) -> None:
+    print_problems(problems, _("{count} problem(s) in the input; nothing written:").format(count=len(problems)))
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
@@ -59,7 +58,7 @@ def _read_trf_files(paths: list[Path]) -> tuple[list, list, list, list[Problem],
     seen: set[Path] = set()
     for path in paths:
         if path.resolve() in seen:
-            problems.append(Problem(str(path), None, "--trf", "the same TRF file is given twice"))
+            problems.append(problem("the same TRF file is given twice", file=str(path), column="--trf"))
             continue
         seen.add(path.resolve())
         try:
@@ -68,7 +67,7 @@ def _read_trf_files(paths: list[Path]) -> tuple[list, list, list, list[Problem],
             problems.extend(exc.problems)
             continue
         except OSError as exc:
-            problems.append(Problem(str(path), None, None, f"cannot read the file: {exc.strerror or exc}"))
+            problems.append(problem("cannot read the file: {reason}", file=str(path), reason=file_error(exc)))
             continue
         event, event_games, event_standings, event_problems = tournament_rows(tournament, path)
         problems.extend(event_problems)
@@ -81,12 +80,23 @@ def _read_trf_files(paths: list[Path]) -> tuple[list, list, list, list[Problem],
     return events, games, standings, problems, files, entrants
 
 
+def _rules_problem(rules: str, exc: RulesError) -> Problem:
+    """Why ``--rules`` cannot be used, as a template the catalogue translates (the rule file's own checks say
+    their English sentence as the detail)."""
+    if rules not in BUILTIN_RULES and Path(rules).suffix.lower() != ".toml":
+        return problem("unknown rule set '{name}' (built in: {names}; or give a .toml file)", file=rules,
+                       column="--rules", name=rules, names=_(", ").join(BUILTIN_RULES))
+    if not Path(rules).is_file():
+        return problem("no such file", file=rules, column="--rules")
+    return problem("the rule file cannot be used: {detail}", file=rules, column="--rules", detail=str(exc))
+
+
 def _check_out_dir(out: Path) -> list[Problem]:
     if out.exists() and not out.is_dir():
-        return [Problem(str(out), None, None, "--out must be a directory (a file of that name exists)")]
+        return [problem("--out must be a directory (a file of that name exists)", file=str(out))]
     parent = out.resolve().parent
     if not parent.is_dir():
-        return [Problem(str(out), None, None, f"the directory {parent} does not exist")]
+        return [problem("the directory {directory} does not exist", file=str(out), directory=parent)]
     return []
 
 
@@ -100,7 +110,7 @@ def _compute(engine: Engine, rules: RuleSet, data: HistoryInput, show_progress: 
     if not show_progress:
         return run()
     with Progress(
-        TextColumn("[bold]rating periods"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("[bold]" + _("rating periods")), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=_err(), transient=True,
     ) as bar:
         task = bar.add_task("rate", total=None)
@@ -128,16 +138,16 @@ def _write_atomically(out: Path, write) -> None:
 
 def rate(
     rules: Annotated[str, typer.Option("--rules", help="Rule set name (cga-gomoku-2011, bjsh-gomoku-2007, cn-go-1995) or a TOML file.")],
-    players: Annotated[Path, typer.Option("--players", help="players.csv")],
-    events: Annotated[Path, typer.Option("--events", help="events.csv")],
-    games: Annotated[Path, typer.Option("--games", help="games.csv")],
-    out: Annotated[Path, typer.Option("--out", help="Directory for <date>.csv lists and changes.csv.")],
-    standings: Annotated[Optional[Path], typer.Option("--standings", help="standings.csv (official ranks).")] = None,
+    players: Annotated[Path, typer.Option("--players", help="The players file (players.csv).")],
+    events: Annotated[Path, typer.Option("--events", help="The events file (events.csv).")],
+    games: Annotated[Path, typer.Option("--games", help="The games file (games.csv).")],
+    out: Annotated[Path, typer.Option("--out", help="Directory for the lists (one CSV per date) and changes.csv.")],
+    standings: Annotated[Optional[Path], typer.Option("--standings", help="The official ranks (standings.csv).")] = None,
     trf: Annotated[Optional[list[Path]], typer.Option("--trf", help="An event as a TRF file (repeatable).")] = None,
     explain: Annotated[Optional[str], typer.Option("--explain", help="Print this player's calculation tables.")] = None,
     engine: Annotated[Engine, typer.Option("--engine", help="fast (NumPy) or reference (the rules' own loop).")] = Engine.fast,
 ) -> None:
-    """Rate a whole history (等级分计算): every published list and every change."""
+    """Rate a whole history: every published list and every change."""
     from qiyuan.formats.history_csv import read_history
     from qiyuan.formats.rating_lists_csv import write_history
 
@@ -145,9 +155,13 @@ def rate(
     try:
         rule_set = load_rules(rules)
     except RulesError as exc:
-        problems.append(Problem(rules, None, "--rules", str(exc)))
+        problems.append(_rules_problem(rules, exc))
         rule_set = None
     problems += _check_out_dir(out)
+    missing = [problem("no such file", file=str(path)) for path in (players, events, games, standings)
+               if path is not None and not path.is_file()]
+    if missing:  # said here in the user's language; the readers' own checks follow once the files are there
+        _fail(problems + missing)
     trf_events, trf_games, trf_standings, trf_problems, trf_files, trf_players = _read_trf_files(list(trf or []))
     try:
         data = read_history(
@@ -158,7 +172,7 @@ def rate(
     except InputError as exc:
         _fail(list(exc.problems))
     if explain is not None and explain not in {p.id for p in data.players}:
-        _fail([Problem(str(players), None, "--explain", f"no player with id '{explain}'")])
+        _fail([problem("no player with id '{id}'", file=str(players), column="--explain", id=explain)])
     assert rule_set is not None
 
     show_progress = sys.stderr.isatty() and len(data.games) > 20_000
@@ -166,10 +180,10 @@ def rate(
     written: list[Path] = []
     _write_atomically(out, lambda directory: written.extend(write_history(directory, history, data.players)))
     console = _err()
-    console.print(
-        f"{len(written) - 1} list(s) and changes.csv written to {out} "
-        f"({len(data.players):,} players, {len(data.events):,} events, {len(data.games):,} games)"
-    )
+    console.print(_("{lists} list(s) and changes.csv written to {out} ({players} players, {events} events, "
+                    "{games} games)").format(lists=len(written) - 1, out=out, players=f"{len(data.players):,}",
+                                             events=f"{len(data.events):,}", games=f"{len(data.games):,}"),
+                  markup=False)
     if explain is not None:
         from qiyuan.rating.explain import render_explanation
 

@@ -16,7 +16,13 @@ import enum
 
 import typer
 
+from qiyuan.cli.lang import N_, _, file_error
+from qiyuan.errors import problem
 from qiyuan.cli.office import ActorOption, actor_name, ensure_django, fail, office_app, office_errors
+
+#: the roles as people read them (the option takes the code)
+ROLE_NAMES = {"arbiter": N_("arbiter"), "officer": N_("officer"), "admin": N_("administrator")}
+
 
 class Role(str, enum.Enum):
     """The option's choices (the use case checks the role itself)."""
@@ -25,7 +31,7 @@ class Role(str, enum.Enum):
     officer = "officer"
     admin = "admin"
 
-user_app = typer.Typer(help="Staff accounts of the desk (工作人员): add, list, unlock.", no_args_is_help=True)
+user_app = typer.Typer(help=N_("Staff accounts of the desk: add, list, unlock."), no_args_is_help=True)
 office_app.add_typer(user_app, name="user")
 
 
@@ -35,7 +41,7 @@ def register(app: typer.Typer) -> None:
 
 @user_app.command("add")
 def add(
-    name: Annotated[str, typer.Argument(help="the user name (letters, digits, @ . + - _)")],
+    name: Annotated[str, typer.Argument(metavar=N_("NAME"), help="the user name (letters, digits, @ . + - _)")],
     role: Annotated[Role, typer.Option("--role", help="arbiter | officer | admin")],
     password_file: Annotated[Optional[Path], typer.Option(
         "--password-file", help="read the password from this file's first line instead of asking")] = None,
@@ -46,10 +52,11 @@ def add(
         try:
             lines = password_file.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as exc:
-            fail([f"{password_file}: cannot read the password ({exc.__class__.__name__}: {exc})"])
+            fail([problem("cannot read the password ({reason})", file=str(password_file), reason=file_error(exc))])
         password = lines[0] if lines else ""
     else:
-        password = typer.prompt("password", hide_input=True, confirmation_prompt=True)
+        password = typer.prompt(_("password"), hide_input=True,
+                                confirmation_prompt=_("Repeat for confirmation"))
     ensure_django()
     from qiyuan.errors import QiyuanError
     from qiyuan.web.staff import add_user
@@ -58,8 +65,9 @@ def add(
         try:
             user = add_user(actor_name(actor), name, password, role.value)
         except QiyuanError as exc:
-            fail(exc.messages)
-    typer.echo(f"user {user.username} created with the role {role.value}; sign in at /desk/login/")
+            fail(exc.problems)
+    typer.echo(_("user {name} created with the role {role}; sign in at /desk/login/").format(
+        name=user.username, role=_(ROLE_NAMES[role.value])))
 
 
 @user_app.command("unlock")
@@ -77,8 +85,9 @@ def unlock(
         try:
             lift_lockout(actor_name(actor), "address" if address else "account", key)
         except QiyuanError as exc:
-            fail(exc.messages)
-    typer.echo(f"lockout of {'address' if address else 'account'} {key} lifted")
+            fail(exc.problems)
+    typer.echo((_("lockout of address {key} lifted") if address else _("lockout of account {key} lifted")).format(
+        key=key))
 
 
 @user_app.command("list")
@@ -91,5 +100,6 @@ def list_users() -> None:
 
     with office_errors():
         for u in get_user_model().objects.order_by("username"):
-            roles = ", ".join(sorted(roles_of(u))) if u.is_active else "inactive"
+            roles = _(", ").join(_(ROLE_NAMES.get(r, r)) for r in sorted(roles_of(u))) if u.is_active \
+                else _("inactive")
             typer.echo(f"{u.username}\t{roles or '-'}")

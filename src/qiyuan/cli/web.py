@@ -14,6 +14,7 @@ from pathlib import Path
 
 import typer
 
+from qiyuan.cli.lang import _
 from qiyuan.web.secret_key import secret_key_problem
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -54,16 +55,16 @@ def serve(
     if hall is not None:
         host, base_url = _hall_setup(hall, host, port, base_url, lan_http, production)
     elif lan_http or base_url:
-        _fail("--lan-http and --base-url go with --hall")
+        _fail(_("--lan-http and --base-url go with --hall"))
     if host not in LOOPBACK and not (hall is not None and lan_http):
-        _fail(f"--host must be a loopback address ({', '.join(LOOPBACK)}); put a TLS proxy in front "
-              "for anything else (docs/deploy.md)")
+        _fail(_("--host must be a loopback address ({addresses}); put a TLS proxy in front for anything else "
+                "(docs/deploy.md)").format(addresses=_(", ").join(LOOPBACK)))
     if production and secret_key_problem(os.environ.get("QIYUAN_SECRET_KEY")):
         _fail(secret_key_problem(os.environ.get("QIYUAN_SECRET_KEY")))
     if production and debug:
-        _fail("--debug is for local use only, not with --production")
+        _fail(_("--debug is for local use only, not with --production"))
     if not production and (socket_path or workers or threads > 1):
-        _fail("--socket, --workers and --threads go with --production")
+        _fail(_("--socket, --workers and --threads go with --production"))
     os.environ["DJANGO_SETTINGS_MODULE"] = "qiyuan.web.settings_production" if production else "qiyuan.web.settings"
     if debug:
         os.environ["QIYUAN_DEBUG"] = "1"
@@ -82,10 +83,10 @@ def serve(
     bind = f"unix:{socket_path}" if socket_path else f"[{host}]:{port}" if host == "::1" else f"{host}:{port}"
     n = workers or default_workers()
     where = socket_path or f"http://{host}:{port}/"
-    typer.echo(f"qiyuan: serving {where} with production settings under gunicorn "
-               f"({n} workers × {threads} thread{'s' if threads > 1 else ''}); Ctrl-C stops")
+    typer.echo(_("qiyuan: serving {where} with production settings under gunicorn ({workers} workers × {threads} "
+                 "threads); Ctrl-C stops").format(where=where, workers=n, threads=threads))
     if os.environ.get("QIYUAN_INSECURE_LOOPBACK") == "1":
-        typer.echo("qiyuan: QIYUAN_INSECURE_LOOPBACK=1 — TLS settings relaxed for plain-HTTP loopback", err=True)
+        typer.echo(_("qiyuan: QIYUAN_INSECURE_LOOPBACK=1 — TLS settings relaxed for plain-HTTP loopback"), err=True)
     sys.stdout.flush()
     run_gunicorn(bind, workers=n, threads=threads)
 
@@ -110,32 +111,34 @@ def _hall_setup(event: Path, host: str, port: int, base_url: str, lan_http: bool
     from urllib.parse import urlsplit
 
     if not event.is_file():
-        _fail(f"--hall {event}: no such event file")
+        _fail(_("--hall {event}: no such event file").format(event=event))
     if lan_http and production:
-        _fail("--lan-http is for the venue's own network, not with --production")
+        _fail(_("--lan-http is for the venue's own network, not with --production"))
     if lan_http and host in LOOPBACK:
         host = "0.0.0.0"
     if not base_url:
         base_url = f"http://{lan_address() if lan_http else host}:{port}"
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        _fail(f"--base-url must be an http(s) address such as http://192.168.1.10:{port}, not {base_url!r}")
+        _fail(_("--base-url must be an http(s) address such as http://192.168.1.10:{port}, not {url}").format(
+            port=port, url=repr(base_url)))
     if parts.scheme == "http" and not lan_http and parts.hostname not in LOOPBACK:
-        _fail("plain HTTP to the phones needs --lan-http (the venue's own network; docs/deploy.md), "
-              "otherwise give an https --base-url behind a TLS proxy")
+        _fail(_("plain HTTP to the phones needs --lan-http (the venue's own network; docs/deploy.md), "
+                "otherwise give an https --base-url behind a TLS proxy"))
     os.environ["QIYUAN_HALL_FILE"] = str(event.resolve())
     os.environ["QIYUAN_HALL_BASE_URL"] = base_url.rstrip("/")
     if lan_http:
         os.environ["QIYUAN_HALL_PLAIN_HTTP"] = "1"
         hosts = os.environ.get("QIYUAN_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
         os.environ["QIYUAN_ALLOWED_HOSTS"] = f"{hosts},{parts.hostname}"
-    typer.echo(f"qiyuan: the hall's phones report results at {base_url.rstrip('/')}/hall/ — print the slips "
-               f"with: qiyuan event print {event} slips --hall-url {base_url.rstrip('/')} -o slips.pdf")
+    typer.echo(_("qiyuan: the hall's phones report results at {url}/hall/ — print the slips with: "
+                 "qiyuan event print {event} slips --hall-url {url} -o slips.pdf").format(url=base_url.rstrip("/"),
+                                                                                          event=event))
     return host, base_url
 
 
 def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(_("error: {message}").format(message=message), err=True)
     raise typer.Exit(2)
 
 

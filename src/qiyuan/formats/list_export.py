@@ -20,9 +20,18 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from qiyuan.people.grades import GRADE_ZH
+
 FORMATS = ("csv", "xlsx", "txt", "pdf")
 
 STATUS_ZH = {"active": "活跃", "inactive": "不活跃", "removed": "除名", "unrated": "无等级分"}
+SEX_ZH = {"M": "男", "F": "女"}
+
+
+def grade_words(code: str) -> str:
+    """A grade as people read it in the files meant for them (XLSX, TXT, PDF): 初段, 五段, 二级 (the CSV keeps the
+    code, for programs: docs/formats.md)."""
+    return GRADE_ZH.get(code, code)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,18 +99,32 @@ def write_csv(doc: ListDocument, path: str | Path) -> None:
 
 
 def write_xlsx(doc: ListDocument, path: str | Path) -> None:
+    """The list as a spreadsheet for people: words for sex, grade and status, and set up to print — A4 landscape,
+    one page wide, the heading row repeated on every page and frozen on screen."""
     from openpyxl import Workbook
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
 
-    wb = Workbook(write_only=True)
-    ws = wb.create_sheet("等级分")
+    from qiyuan.formats.xlsx_page import page_setup
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "等级分"
     ws.append([doc.heading])
-    ws.append([f"{doc.rules_title}", f"{doc.list_code}", f"edition {doc.edition}", doc.reason])
-    header = list(HEADINGS_ZH)
-    ws.append(header)
+    ws["A1"].font = Font(bold=True, size=14)
+    ws.append([doc.rules_title, doc.list_code, f"第 {doc.edition} 版", f"更正理由：{doc.reason}" if doc.reason else ""])
+    ws.append(list(HEADINGS_ZH))
+    for cell in ws[3]:
+        cell.font = Font(bold=True)
     for r in doc.rows:
         vals = list(_values(r))
-        vals[12] = STATUS_ZH.get(r.status, r.status)
+        vals[5], vals[8] = SEX_ZH.get(r.gender, r.gender), grade_words(r.dan)
+        vals[12], vals[13] = STATUS_ZH.get(r.status, r.status), "新" if r.is_new else ""
         ws.append(vals)
+    for i, width in enumerate((5, 5, 11, 10, 16, 5, 7, 12, 7, 7, 6, 4, 8, 4, 6), 1):
+        ws.column_dimensions[get_column_letter(i)].width = width
+    ws.freeze_panes = "A4"
+    page_setup(ws, landscape=True, title_rows="3:3", title_cols=None)
     wb.save(path)
 
 
@@ -141,7 +164,8 @@ def write_txt(doc: ListDocument, path: str | Path) -> None:
     for r in doc.rows:
         flag = {"inactive": "i", "removed": "r"}.get(r.status, "") + ("n" if r.is_new else "")
         lines.append(txt_line([
-            _text(r.rank), r.federation_id, r.name, r.name_latin, r.gender, r.association, r.dan, _text(r.rating),
+            _text(r.rank), r.federation_id, r.name, r.name_latin, r.gender, r.association, grade_words(r.dan),
+            _text(r.rating),
             str(r.games), _text(r.k), _text(r.birth_year), flag,
         ]))
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -162,8 +186,8 @@ def write_pdf(doc: ListDocument, path: str | Path) -> None:
     small = ParagraphStyle("s", fontName=CJK_FONT, fontSize=8, leading=10)
     head = ["名次", "编号", "姓名", "性别", "出生年", "所属棋协", "段级位", "等级分", "局数", "状态"]
     data = [head] + [
-        [_text(r.rank), r.federation_id, r.name, {"M": "男", "F": "女"}.get(r.gender, r.gender), _text(r.birth_year),
-         r.association, r.dan, _text(r.rating), str(r.games), STATUS_ZH.get(r.status, r.status) + ("·新" if r.is_new else "")]
+        [_text(r.rank), r.federation_id, r.name, SEX_ZH.get(r.gender, r.gender), _text(r.birth_year),
+         r.association, grade_words(r.dan), _text(r.rating), str(r.games), STATUS_ZH.get(r.status, r.status) + ("·新" if r.is_new else "")]
         for r in doc.rows
     ]
     table = LongTable(data, repeatRows=1)

@@ -31,6 +31,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from qiyuan.formats.errors import InputError, Problem
+from qiyuan.formats.xlsx_page import page_setup as _page_setup
+from qiyuan.people.grades import GRADE_ZH, parse_grade
 from qiyuan.tournament.eventfile import cross_check
 from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
 from qiyuan.tournament.scoring import score
@@ -111,14 +113,14 @@ class ReportMeta:
 
 
 def title_text(title: str) -> str:
-    """``3d`` → ``3段``, ``2k`` → ``2级`` (段级位); anything else as written."""
-    m = re.fullmatch(r"(\d+)\s*([dk])", title.strip().lower())
-    return f"{m[1]}{'段' if m[2] == 'd' else '级'}" if m else title
+    """``1d`` → ``初段``, ``4d`` → ``四段``, ``2k`` → ``二级`` (段级位, as the texts write them); anything else as
+    written."""
+    return GRADE_ZH.get(title.strip().lower(), title)
 
 
 def title_code(text: str) -> str:
-    m = re.fullmatch(r"(\d+)\s*(段|级)", text.strip())
-    return f"{m[1]}{'d' if m[2] == '段' else 'k'}" if m else text.strip()
+    """A grade as a report writes it (``初段``, ``四段``, ``4段``, ``二级``) → its code; anything else as written."""
+    return parse_grade(text) or text.strip()
 
 
 def cell_text(cell: RoundCell, mark: str = PLUS_MINUS) -> str:
@@ -281,25 +283,6 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
     wb.save(out)
     return out.getvalue()
 
-
-def _page_setup(ws, *, landscape: bool, title_rows: str | None, title_cols: str | None, area: str | None = None) -> None:
-    """A4, fit to one page wide (as many pages down as needed), the title rows and the name
-    columns on every page, page numbers in the footer: the sheet prints as the federation files it."""
-    ws.page_setup.paperSize = ws.PAPERSIZE_A4
-    ws.page_setup.orientation = "landscape" if landscape else "portrait"
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0  # as many pages down as the rows need
-    ws.page_margins.left = ws.page_margins.right = 0.4
-    ws.page_margins.top = ws.page_margins.bottom = 0.6
-    ws.print_options.horizontalCentered = True
-    if title_rows:
-        ws.print_title_rows = title_rows
-    if title_cols:
-        ws.print_title_cols = title_cols
-    if area:
-        ws.print_area = area
-    ws.oddFooter.center.text = "第 &P 页，共 &N 页"
 
 
 CATEGORY_SHEET = "组别名次"

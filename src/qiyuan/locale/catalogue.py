@@ -9,7 +9,10 @@ catalogue, which are missing or empty and which translations use a placeholder t
     python -m qiyuan.locale.catalogue            # report; exit 1 when something is missing
     python -m qiyuan.locale.catalogue --add      # append the missing ids (empty) under a marked section
 
-The staff desk (templates/desk, web/desk) is checked like the portal.
+The staff desk (templates/desk, web/desk) is checked like the portal, and so is the command line: every
+``_()``/``N_()``/``problem()`` id of its modules, and in the modules listed in ``CLI_TRANSLATED`` also the
+``--help`` texts (``help=`` of options, arguments and groups, the commands' docstrings) — the ids
+``qiyuan.cli.lang`` translates at run time.
 No GNU gettext is needed (``makemessages`` remains an option where xgettext exists).
 """
 
@@ -35,8 +38,11 @@ TEMPLATE_FILES = (WEB / "templates" / "base.html", WEB / "templates" / "403.html
 PYTHON_EXCLUDED = ()
 #: refusals shown on the phones and the desk from outside the web package (the hall's rules and use cases)
 PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "office" / "hall")
+CLI = SRC / "cli"
+#: command-line modules whose --help texts are translated (the others: their messages only, where marked)
+CLI_TRANSLATED = ("__init__.py", "lang.py", "rating.py", "web.py", "users.py")
 
-GETTEXT = {"_", "gettext", "gettext_lazy", "gettext_noop", "pgettext", "pgettext_lazy", "ngettext",
+GETTEXT = {"_", "N_", "gettext", "gettext_lazy", "gettext_noop", "pgettext", "pgettext_lazy", "ngettext",
            "ngettext_lazy", "npgettext", "npgettext_lazy"}
 #: Chinese characters and Chinese punctuation (、，：（）…)
 _CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
@@ -107,6 +113,35 @@ def python_msgids(text: str, filename: str = "<python>") -> list[Msgid]:
     return out
 
 
+def _is_typer_param(node: ast.AST | None) -> bool:
+    return any(isinstance(n, ast.Attribute) and n.attr in ("Option", "Argument") for n in ast.walk(node)) \
+        if node is not None else False
+
+
+def cli_help_msgids(text: str, filename: str = "<python>") -> list[Msgid]:
+    """The --help ids of one command-line module: every ``help=`` text, and the docstring of every function
+    taking Typer options or arguments or decorated as a command (Typer shows its docstring, cleaned as
+    ``inspect.getdoc``)."""
+    import inspect
+
+    out: list[Msgid] = []
+    for node in ast.walk(ast.parse(text, filename)):
+        if isinstance(node, ast.Call):
+            for kw in node.keywords:
+                if kw.arg == "help" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                    out.append(Msgid(kw.value.value))
+        elif isinstance(node, ast.FunctionDef):
+            args = node.args.args + node.args.kwonlyargs
+            defaults = node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
+            command = any(isinstance(d, ast.Call) and getattr(d.func, "attr", "") in ("command", "callback")
+                          for d in node.decorator_list)
+            if command or any(_is_typer_param(a.annotation) for a in args) or any(_is_typer_param(d) for d in defaults):
+                doc = ast.get_docstring(node, clean=False)
+                if doc:
+                    out.append(Msgid(inspect.cleandoc(doc)))
+    return out
+
+
 def sources() -> tuple[list[Path], list[Path]]:
     """(templates, Python modules) whose strings must be translated."""
     templates = [p for d in TEMPLATE_DIRS if d.exists() for p in sorted(d.rglob("*.html"))]
@@ -115,6 +150,7 @@ def sources() -> tuple[list[Path], list[Path]]:
               and "migrations" not in p.parts]
     for extra in PYTHON_EXTRA:
         python += sorted(p for p in extra.rglob("*.py") if "migrations" not in p.parts) if extra.is_dir() else [extra]
+    python += sorted(CLI.glob("*.py"))
     return templates, python
 
 
@@ -126,7 +162,11 @@ def used_msgids() -> dict[Msgid, set[str]]:
         for m in template_msgids(path.read_text(encoding="utf-8")):
             found.setdefault(m, set()).add(str(path.relative_to(SRC)))
     for path in python:
-        for m in python_msgids(path.read_text(encoding="utf-8"), str(path)):
+        text = path.read_text(encoding="utf-8")
+        ids = python_msgids(text, str(path))
+        if path.parent == CLI and path.name in CLI_TRANSLATED:
+            ids += cli_help_msgids(text, str(path))
+        for m in ids:
             found.setdefault(m, set()).add(str(path.relative_to(SRC)))
     return found
 

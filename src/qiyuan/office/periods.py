@@ -40,6 +40,9 @@ from qiyuan.rating.period import PeriodResult, list_entry, rate_period
 from qiyuan.rating.rules import BUILTIN_RULES, RuleSet, rules_as_dict, with_settings
 from qiyuan.rating.state import PlayerState, initial_states
 
+#: the reason of a correction carried forward (its words are translated where it is shown: web/portal/editions.py)
+CARRIED_PREFIX = "随 {date} 的更正而重算："
+
 
 @dataclass
 class PeriodComputation:
@@ -384,7 +387,7 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
             if comp.digest == cur.digest and cur.previous_id == (comp.previous.pk if comp.previous else None):
                 continue
             published.append(_store(comp, actor, number=cur.number + 1,
-                                    reason=f"follows the correction of {list_date}: {reason}"))
+                                    reason=f"{CARRIED_PREFIX.format(date=list_date)}{reason}"))
     return published
 
 

@@ -55,7 +55,7 @@ SCHEMAS = {
         "registration_status": {"type": "string", "enum": ["active", "suspended", "retired"]}, "url": STR}),
     "Rating": obj({"list": STR, "list_date": DATE, "edition": INT, "rating": nullable(INT), "rank": nullable(INT),
                    "status": STATUS}),
-    "PlayerSearch": obj({"count": INT, "limit": INT, "results": {"type": "array", "items": ref("PlayerFound")}}),
+    "PlayerSearch": extend(page_of("PlayerFound"), {"limit": INT}),
     "EditionRef": obj({"list_date": DATE, "number": INT, "url": STR}),
     "RatingList": obj({"code": STR, "title": STR, "title_en": nullable(STR),
                        "game": {"type": "string", "enum": ["gomoku", "go"]}, "rules": STR, "url": STR,
@@ -64,7 +64,7 @@ SCHEMAS = {
     "Edition": obj({"list_date": DATE, "number": INT, "url": STR, "list": STR, "is_correction": BOOL,
                     "reason": nullable(STR), "published_at": {"type": "string", "format": "date-time"},
                     "superseded": BOOL, "digest": STR, "previous": nullable(ref("EditionRef")),
-                    "entries_count": INT, "entries_url": STR, "changes_url": STR}),
+                    "entries_count": INT, "entries_url": STR, "changes_url": STR, "distribution_url": STR}),
     "EntryPlayer": obj({"federation_id": STR, "name": STR, "name_latin": nullable(STR),
                         "gender": nullable({"type": "string", "enum": ["M", "F"]}), "birth_year": nullable(INT),
                         "association": nullable(ref("Association")), "dan": nullable(STR)}),
@@ -96,7 +96,17 @@ SCHEMAS = {
                                                    "k": nullable(INT), "status": STATUS})},
         "changes": {"type": "array", "items": ref("Change")}})}}),
     "Index": obj({"name": STR, "version": STR, "schema": STR, "lists": STR, "players": STR, "events": STR,
-                  "calendar": STR, "docs": STR}),
+                  "calendar": STR, "changes": STR, "dump": STR,
+                  "docs": {"type": "string", "format": "uri", "description": "the open-data page (absolute URL)"}}),
+    "ChangeFeed": extend(page_of("Change"), {"since": DATE}),
+    "Distribution": obj({
+        "edition": ref("EditionRef"), "list": STR, "count": INT, "width": INT, "lowest": nullable(INT),
+        "highest": nullable(INT),
+        "bins": {"type": "array", "items": obj({"from": INT, "to": INT, "count": INT})},
+        "percentiles": {"type": "object", "additionalProperties": INT,
+                        "description": "p10, p25, p50, p75, p90, p99 by nearest rank (a rating somebody has)"}}),
+    "Dump": obj({"version": STR, "manifest": STR, "formats": STR, "files": {"type": "array", "items": obj({
+        "name": STR, "url": STR, "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"}, "bytes": INT})}}),
     "CalendarEntry": obj({
         "code": STR, "name": STR, "name_en": nullable(STR), "start_date": DATE, "end_date": DATE, "city": STR,
         "list": STR, "format": {"type": "string", "enum": list(EVENT_FORMATS)}, "rounds": INT,
@@ -200,8 +210,15 @@ def openapi() -> dict:
                 "the rating changes the edition published", "ChangePage",
                 ed + PAGE + [_param("event", "query", STR, "only this event (code)"),
                              _param("player", "query", STR, "only this player (federation ID)")], immutable=True),
+            "/api/v1/lists/{code}/editions/{date}/{number}/distribution": _op(
+                "the edition's rating distribution (histogram, percentiles)", "Distribution", ed, immutable=True),
+            "/api/v1/changes": _op("rating changes published on or after a date (the changes feed)", "ChangeFeed", [
+                _param("since", "query", DATE, "first publication date (YYYY-MM-DD)", True),
+                _param("list", "query", STR, "only this list (code)"), *PAGE]),
+            "/api/v1/dump": _op("the whole public record as files with SHA-256 digests", "Dump", []),
             "/api/v1/players": _op("players by name or ID", "PlayerSearch", [
-                _param("q", "query", {"type": "string", "maxLength": 50}, "name, pinyin or federation ID", True)]),
+                _param("q", "query", {"type": "string", "maxLength": 50}, "name, pinyin or federation ID", True),
+                *PAGE]),
             "/api/v1/players/{federation_id}": _op("a player's public record and ratings", "PlayerDetail",
                                                    [PATH["federation_id"]]),
             "/api/v1/players/{federation_id}/history": _op(

@@ -17,6 +17,8 @@ from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, Ra
 
 from qiyuan.people.pinyin import latin_name
 
+from ..portal.editions import correction_reason
+
 
 def dec(value) -> str | None:
     return None if value is None else str(value)
@@ -58,11 +60,12 @@ def edition_ref(ed: Edition) -> dict:
 def edition(ed: Edition, *, superseded: bool, entries: int) -> dict:
     code, day = ed.rating_list.code, ed.list_date.isoformat()
     return {
-        **edition_ref(ed), "list": code, "is_correction": ed.is_correction, "reason": ed.reason or None,
+        **edition_ref(ed), "list": code, "is_correction": ed.is_correction, "reason": "".join(correction_reason(ed.reason)) or None,
         "published_at": ed.published_at.isoformat(), "superseded": superseded, "digest": ed.digest,
         "previous": edition_ref(ed.previous) if ed.previous_id else None, "entries_count": entries,
         "entries_url": reverse("api:edition_entries", args=[code, day, ed.number]),
         "changes_url": reverse("api:edition_changes", args=[code, day, ed.number]),
+        "distribution_url": reverse("api:edition_distribution", args=[code, day, ed.number]),
     }
 
 

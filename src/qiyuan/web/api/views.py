@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import functools
 import json
+from datetime import date
 
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -31,6 +32,8 @@ from ..portal import queries
 from ..portal.editions import current_edition_ids, editions_by_id, grants_version
 from ..portal.filters import CalendarFilters, EventFilters, ListFilters, page_number, text_query
 from ..portal.http import conditional, digest, immutable, immutable_content
+from . import dump as dump_files
+from . import records
 from . import serialize as S
 from .schema import openapi
 
@@ -124,18 +127,28 @@ def _unknown_params(params, allowed: frozenset[str]) -> list[Problem]:
 # ------------------------------------------------------------------------------------------------ index, schema
 
 
+def _no_params(request) -> None:
+    """An endpoint that takes no parameter refuses any, as the others refuse an unknown one."""
+    problems = _unknown_params(request.GET, frozenset())
+    if problems:
+        raise BadRequest(problems)
+
+
 @api_view
 def index(request):
+    _no_params(request)
     return _json({
         "name": "qiyuan open data", "version": "v1", "schema": reverse("api:openapi"),
         "lists": reverse("api:lists"), "players": reverse("api:players"), "events": reverse("api:events"),
-        "calendar": reverse("api:calendar"),
-        "docs": "docs/web.md#open-data-api",
+        "calendar": reverse("api:calendar"), "changes": reverse("api:changes"),
+        "dump": reverse("api:dump"),
+        "docs": request.build_absolute_uri(reverse("portal:open_data")),
     })
 
 
 @api_view
 def schema(request):
+    _no_params(request)
     return _json(openapi())
 
 
@@ -149,6 +162,7 @@ def not_found(request, rest: str = ""):
 
 @api_view
 def lists(request):
+    _no_params(request)
     out = []
     for rl in RatingList.objects.order_by("code"):
         latest = rl.editions.order_by("-list_date", "-number").first()
@@ -158,33 +172,22 @@ def lists(request):
 
 @api_view
 def rating_list(request, code: str):
+    _no_params(request)
     rl = RatingList.objects.filter(code=code).first()
     if rl is None:
         raise Http404(f"list {code}")
-    eds = list(rl.editions.select_related("rating_list").order_by("-list_date", "-number"))
-    top = {}
-    for ed in eds:
-        top.setdefault(ed.list_date, ed.number)
-    data = S.rating_list(rl, eds[0] if eds else None)
-    data["editions"] = [{**S.edition_ref(ed), "is_correction": ed.is_correction,
-                         "superseded": ed.number != top[ed.list_date]} for ed in eds]
-    data["history_csv"] = reverse("portal:list_history", args=[rl.code])
-    return _json(data)
+    return _json(records.rating_list_detail(rl))
 
 
 def _edition(code: str, on: str, number: int | None) -> Edition:
     return queries.find_edition(code, on, number)
 
 
-def _superseded(ed: Edition) -> bool:
-    return Edition.objects.filter(rating_list_id=ed.rating_list_id, list_date=ed.list_date,
-                                  number__gt=ed.number).exists()
-
-
 @api_view
 def edition(request, code: str, on: str, number: int | None = None):
+    _no_params(request)
     ed = _edition(code, on, number)
-    return _json(S.edition(ed, superseded=_superseded(ed), entries=ed.entries.count()))
+    return _json(records.edition_record(ed))
 
 
 ENTRY_PARAMS = ListFilters.PARAMS | {"page_size"}
@@ -212,7 +215,7 @@ def edition_entries(request, code: str, on: str, number: int):
     etag = f'"{ed.digest[:32]}-{digest(f"{qs}{page_no}:{size}")}-g{grants}"'
 
     def build() -> str:
-        data = _paginated(request, queries.entries(ed, filters), page_no, size, _entry)
+        data = _paginated(request, queries.entries(ed, filters), page_no, size, records.entry)
         data["edition"] = S.edition_ref(ed)
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -221,11 +224,6 @@ def edition_entries(request, code: str, on: str, number: int):
     if response.status_code == 200:
         cache.set(by_address, (response.content, etag), None)
     return response
-
-
-def _entry(e: EditionEntry) -> dict:
-    v = queries.row_view(e)
-    return S.entry(e, v.rank_change, v.rating_change)
 
 
 CHANGE_PARAMS = frozenset({"page", "page_size", "event", "player"})
@@ -257,17 +255,22 @@ def edition_changes(request, code: str, on: str, number: int):
 
 @api_view
 def players(request):
-    """Players by name (Chinese, pinyin, initials, Latin), former name or federation ID (``q``, required)."""
-    problems = _unknown_params(request.GET, frozenset({"q"}))
+    """Players by name (Chinese, pinyin, initials, Latin), former name or federation ID (``q``, required),
+    paginated as the other collections are (the best matches first, at most ``SEARCH_LIMIT`` in all)."""
+    problems = _unknown_params(request.GET, frozenset({"q", "page", "page_size"}))
     q = text_query(request.GET, problems)
+    page_no, size = _page(request.GET, problems)
     if not q:
         problems.append(problem("q is required: a name, pinyin or federation ID", column="q", code="filter.q"))
     if problems:
         raise BadRequest(problems)
     found = search_players(q, limit=SEARCH_LIMIT)
-    ratings = queries.current_ratings(p.pk for p in found)
-    return _json({"count": len(found), "limit": SEARCH_LIMIT, "results": [
-        {**S.player(p), "ratings": [_rating(rl, e) for rl, e in ratings.get(p.pk, [])]} for p in found]})
+    data = _paginated(request, found, page_no, size, lambda p: p)
+    ratings = queries.current_ratings(p.pk for p in data["results"])
+    data["results"] = [{**S.player(p), "ratings": [_rating(rl, e) for rl, e in ratings.get(p.pk, [])]}
+                       for p in data["results"]]
+    data["limit"] = SEARCH_LIMIT
+    return _json(data)
 
 
 def _rating(rl: RatingList, e: EditionEntry) -> dict:
@@ -284,6 +287,7 @@ def _player(federation_id: str) -> Player:
 
 @api_view
 def player(request, federation_id: str):
+    _no_params(request)
     p = _player(federation_id)
     data = S.player(p)
     data["merged_into"] = p.merged_into.federation_id if p.merged_into_id else None
@@ -296,6 +300,7 @@ def player(request, federation_id: str):
 def player_history(request, federation_id: str):
     """Per list, the player's row on each list date (current editions) and every rating change, oldest first;
     a kept record includes what was published under its merged duplicates' IDs."""
+    _no_params(request)
     p = _player(federation_id)
     mine = [p.pk] + [d.pk for d in queries.merged_duplicates(p)]
     current = current_edition_ids()
@@ -346,24 +351,11 @@ def events(request):
 @api_view
 def event(request, code: str):
     """An event: its facts, entrants (as reported), games round by round, and the rating changes published."""
+    _no_params(request)
     e = Event.objects.select_related("rating_list").filter(code=code).first()
     if e is None:
         raise Http404(f"event {code}")
-    entries = list(e.entries.select_related("player").order_by("rank", "number", "id"))
-    data = S.event(e, queries.event_rounds([e])[e.pk], len(entries))
-    data["entrants"] = [{"number": en.number, "rank": en.rank, "score": S.dec(en.score), "rating": en.rating,
-                         "name_reported": en.name or en.player.name, "player": S.player_ref(en.player)}
-                        for en in entries]
-    fids = dict(Player.objects.filter(pk__in={x for g in Game.objects.filter(event=e).values_list(
-        "player1_id", "player2_id") for x in g}).values_list("pk", "federation_id"))
-    data["games"] = [{"round": rnd, "player1": fids[p1], "player2": fids[p2], "result": result,
-                      "opener": {1: fids[p1], 2: fids[p2]}.get(opener)}
-                     for rnd, p1, p2, result, opener in Game.objects.filter(event=e).order_by("round", "id")
-                     .values_list("round", "player1_id", "player2_id", "result", "opener")]
-    changes = RatingChange.objects.filter(event=e, edition_id__in=current_edition_ids()).select_related(
-        "player", "event", "edition", "edition__rating_list").order_by("player__federation_id")
-    data["rating_changes"] = [S.change(c, with_event=False) for c in changes]
-    return _json(data)
+    return _json(records.event_record(e))
 
 
 # ------------------------------------------------------------------------------------------------ calendar
@@ -381,3 +373,79 @@ def calendar(request):
     today = timezone.localdate()
     qs = public_calendar(**filters.query())
     return _json(_paginated(request, qs, page_no, size, lambda r: S.calendar_entry(r, upcoming=r.end_date >= today)))
+
+
+# ------------------------------------------------------------------------------------------------ open data
+
+
+@api_view
+def distribution(request, code: str, on: str, number: int):
+    """The edition's rating distribution: bins of 100 points and nearest-rank percentiles of its active players."""
+    _no_params(request)
+    ed = _edition(code, on, number)
+    return immutable(_json(records.distribution_record(ed)), f'"{ed.digest[:32]}-dist"')
+
+
+CHANGES_FEED_PARAMS = frozenset({"since", "list", "page", "page_size"})
+
+
+@api_view
+def changes(request):
+    """The changes feed: every rating change published on or after ``since`` (a date, required), by publication,
+    optionally of one list — what a mirror fetches to stay current."""
+    problems = _unknown_params(request.GET, CHANGES_FEED_PARAMS)
+    page_no, size = _page(request.GET, problems)
+    raw = request.GET.get("since", "")
+    since = None
+    try:
+        since = date.fromisoformat(raw) if raw else None
+    except ValueError:
+        pass
+    if since is None:
+        problems.append(problem("since must be a date YYYY-MM-DD, not “{value}”", column="since",
+                                code="filter.since", value=raw[:20]))
+    code = request.GET.get("list", "")
+    if code and not RatingList.objects.filter(code=code).exists():
+        problems.append(problem("unknown list {value}", column="list", code="filter.list", value=code[:30]))
+    if problems:
+        raise BadRequest(problems)
+    qs = RatingChange.objects.filter(edition__published_at__date__gte=since).select_related(
+        "player", "event", "edition", "edition__rating_list").order_by(
+        "edition__published_at", "edition__id", "event__end_date", "event__code", "player__federation_id")
+    if code:
+        qs = qs.filter(edition__rating_list__code=code)
+    data = _paginated(request, qs, page_no, size, S.change)
+    data["since"] = since.isoformat()
+    return _json(data)
+
+
+@api_view
+def dump(request):
+    """The whole public record as files, with their SHA-256 digests (rebuilt after each publication)."""
+    _no_params(request)
+    version, directory = dump_files.current_dump()
+    digests = dump_files.manifest(directory)
+    files = [{"name": name, "url": reverse("api:dump_file", args=[version, name]), "sha256": digest,
+              "bytes": (directory / name).stat().st_size} for name, digest in sorted(digests.items())]
+    return _json({"version": version, "files": files,
+                  "manifest": reverse("api:dump_file", args=[version, dump_files.MANIFEST]),
+                  "formats": request.build_absolute_uri(reverse("portal:open_data"))})
+
+
+@api_view
+def dump_file(request, version: str, name: str):
+    """One file of a dump (immutable under its version; an older version answers 404 once replaced)."""
+    _no_params(request)
+    current, directory = dump_files.current_dump()
+    if version != current or name not in (*dump_files.FILES, dump_files.MANIFEST):
+        raise Http404(f"dump file {version}/{name}")
+    digests = dump_files.manifest(directory)
+    etag = f'"{digests.get(name, version)[:32]}"'
+    early = conditional(request, etag)
+    if early is not None:
+        return immutable(early, etag)
+    types = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
+    response = FileResponse((directory / name).open("rb"),
+                            content_type=types.get(name.rsplit(".", 1)[-1], "text/plain; charset=us-ascii"))
+    response["Content-Disposition"] = f'attachment; filename="qiyuan-{version}-{name}"'
+    return immutable(response, etag)

@@ -149,6 +149,19 @@ def explanation_lines(explanation: dict) -> list[dict]:
     return out
 
 
+_SYMBOL = {"win": "1", "draw": "½", "loss": "0"}
+
+
+def per_game_row(line, ro) -> CalcRow:
+    """A what-if game (``whatif.GameLine``) as a row of the table: under the averaging methods the per-game
+    columns are the opponent, his rating, the result and D; W, We, K and ΔR are the event's (the totals line)."""
+    d = ""
+    if ro is not None and line.rating is not None:
+        d = _signed(int((Decimal(ro) - line.rating).to_integral_value()))
+    result = getattr(line.result, "name", str(line.result)).lower()
+    return CalcRow(line.round, line.opponent, _num(line.rating), _SYMBOL.get(result, str(line.result)), d, "", "", "")
+
+
 def individual_calculations(player: Player, changes: list[RatingChange], duplicates: list[Player] = ()) -> list[EventCalc]:
     """Per rated event, the table a person can check by hand: per game the
     opponent, his rating, the result, D, We, ΔR and K (FIDE's "individual

@@ -9,13 +9,17 @@ cache: these are read on every player page and need no unpickling.)
 
 from __future__ import annotations
 
+import re
 import threading
 
 from django.db import connection
 from django.db.models import Max
+from django.utils.translation import gettext
 
 from qiyuan.office.audit.models import AuditLog
+from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.federation.models import DanGrant
+from qiyuan.office.periods import CARRIED_PREFIX
 from qiyuan.office.ratings.models import Edition
 
 _memo: dict[tuple[str, int], object] = {}
@@ -57,6 +61,14 @@ def grants_version() -> str:
     return str(DanGrant.objects.aggregate(last=Max("id"))["last"] or 0)
 
 
+def live_version() -> str:
+    """Changes whenever an event run at the desk changes (an arbiter's result, a pairing, a withdrawal)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*), MAX(updated_at) FROM {LiveEvent._meta.db_table}")
+        n, last = cursor.fetchone()
+    return f"{n}-{str(last).replace(' ', 'T')}"
+
+
 def data_version() -> str:
     """Changes whenever the office writes anything a public page shows: every use case writes an audit entry
     (imports, registry changes, merges, publications), and editions are counted too."""
@@ -96,3 +108,15 @@ def current_edition_ids() -> frozenset[int]:
         )
 
     return _remember("current", compute)
+
+
+_CARRIED = re.compile(re.escape(CARRIED_PREFIX).replace(re.escape("{date}"), r"(?P<date>\d{4}-\d{2}-\d{2})"))
+
+
+def correction_reason(reason: str) -> tuple[str, str]:
+    """A correction's reason as (the code's words in the page's language, the officer's words as typed): a
+    correction carried forward says which list date's correction it follows."""
+    m = _CARRIED.match(reason or "")
+    if m is None:
+        return "", reason or ""
+    return gettext("随 %(date)s 的更正而重算：") % {"date": m.group("date")}, reason[m.end():]

@@ -163,6 +163,28 @@ def compute(w: WhatIf, me: Player) -> R.EventChange | None:
     return rate(rules, states, event, games, [Standing(EVENT_ID, winner, 1)], list_date, me.federation_id)
 
 
+@dataclass(frozen=True)
+class GameLine:
+    """One entered game as the calculation table shows it: round, opponent, his rating, the result."""
+
+    round: int
+    opponent: Player | None
+    rating: int | None
+    result: Result
+
+
+def game_lines(w: WhatIf, me: Player) -> list[GameLine]:
+    """The entered games with each opponent's rating on the list's latest edition (the rating given, for an
+    opponent entered by his rating): the per-game rows of an averaging method, whose change has none."""
+    rl = w.rating_list
+    edition = rl.editions.order_by("-list_date", "-number").first() if rl is not None else None
+    if edition is None:
+        return []
+    states = states_on(rl, edition, [o.player for o, _r in w.games if o.player is not None])
+    return [GameLine(rnd, opp.player, opp.rating if opp.player is None else states[opp.engine_id].rating, result)
+            for rnd, (opp, result) in enumerate(w.games, start=1)]
+
+
 def rated_state(engine_id: str, rating: int, since) -> PlayerState:
     """A player known only by a rating: rated, active and established (K of an established player)."""
     return PlayerState(player_id=engine_id, rating=rating, exact=Decimal(rating), games=100, status=R.ACTIVE,

@@ -7,9 +7,12 @@ players, associations, events and lists in the page's language, and the labels o
 from __future__ import annotations
 
 from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 from qiyuan.web import display, labels
 from qiyuan.web.numbers import points_text, signed_delta
+from qiyuan.web.portal.editions import correction_reason
 
 register = template.Library()
 
@@ -33,6 +36,13 @@ def latin(obj) -> str:
 
 
 register.filter("free_text", display.free_text)
+
+
+@register.filter
+def edition_reason(reason) -> SafeString:
+    """A correction's reason: the words the code wrote in the page's language, then the officer's as typed."""
+    ours, typed = correction_reason(str(reason or ""))
+    return mark_safe(escape(ours) + display.free_text(typed))
 register.filter("lang_attr", display.lang_attr)
 register.filter("place", display.place)
 register.filter("rule_set_title", labels.rule_set_title)

@@ -11,18 +11,21 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Association, Player
 from qiyuan.office.ratings.models import RatingChange, RatingList
 from qiyuan.rating.eligibility import eligibility_clauses
+from qiyuan.tournament.scoring import score
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 
 from ...display import display_name, english
 from .. import queries
-from ..editions import current_edition_ids
+from ..editions import current_edition_ids, data_version, live_version
 from ..eventview import build
+from ..http import visitor_page
 from ..filters import EVENT_FORMATS, EVENT_STATUSES, EventFilters
 from ..rules_text import eligibility_checks
 
@@ -86,6 +89,13 @@ def tournament_from_records(event: Event) -> Tournament:
     return t
 
 
+def event_scores(event: Event) -> dict[str, object]:
+    """Each entrant's score (federation ID → points) counted from the stored games under the event's point
+    system, as the crosstable counts it (the report gives ranks, not always scores)."""
+    t = tournament_from_records(event)
+    return {e.player_id: score(e, t.points) for e in t.entrants}
+
+
 def eligibility_view(event: Event) -> dict:
     """The checks of the list's rule set, each ticked unless it failed; the failures with their reasons.
     (The import's notes are the officer's, shown at the desk, not here.)"""
@@ -126,6 +136,15 @@ def ratings_used(stored: Event) -> tuple[list, dict[str, object]]:
 
 
 def event(request, code: str):
+    """An event's page; cached whole for visitors (with its ETag and lifetime, as list pages are) until the office
+    next writes anything (``data_version``) or a desk event changes (``live_version``)."""
+    if request.GET:
+        return _event(request, code)
+    key = f"portal:event:{data_version()}:{live_version()}:{code}:{get_language()}"
+    return visitor_page(request, key, lambda: _event(request, code))
+
+
+def _event(request, code: str):
     live, stored, t = queries.find_event(code)
     if live is None and stored is None:
         raise Http404("no such event")

@@ -24,7 +24,8 @@ from qiyuan.office.registry import search_players
 from ...display import english, list_title, person
 from ...labels import list_status_label
 from .. import whatif
-from ..calculations import POINTS, individual_calculations, opposite, result_for, result_symbol
+from ..calculations import (POINTS, individual_calculations, opposite, per_game_row, result_for, result_symbol,
+                            table_labels)
 from ..chart import ChartPoint, rating_history_svg
 from ..editions import current_edition_ids, data_version, editions_by_id
 from ..filters import text_query
@@ -209,6 +210,9 @@ def what_if(request, federation_id: str):
         if change is not None:
             pseudo = _Hypothetical(change, change_json(change))
             calc = individual_calculations(p, [pseudo])[0]
+            if not calc.rows:  # an averaging method: one row per game, then the event's W, We, K and ΔR
+                calc.rows = [per_game_row(line, pseudo.before) for line in whatif.game_lines(w, p)]
+                calc.rendered = calc.html(table_labels())
     rows = list(zip(request.GET.getlist("opp"), request.GET.getlist("res"), strict=False)) if entered else []
     rows += [("", "")] * max(0, 8 - len(rows))
     return render(request, "portal/what_if.html", {

@@ -1,0 +1,159 @@
+"""The command line speaks the user's language (issue 24, item 1): the main commands run under a Chinese locale
+print no English line — their messages, refusals, --help texts and Typer's/Click's own texts (Usage, Options,
+"Show this message and exit.", error lines) — and under an English one no Chinese; ``QIYUAN_LANG`` wins over
+``LANG``/``LC_MESSAGES``. Like the desk's crawl, the check fails on any untranslated line."""
+
+from __future__ import annotations
+
+import re
+from unittest import mock
+
+import pytest
+from typer.testing import CliRunner
+
+from qiyuan.cli import app
+from qiyuan.cli import lang
+from qiyuan.errors import problem
+
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+#: what a Chinese terminal line may hold in Latin letters: option names, files, addresses, programs' names,
+#: the values an option takes (codes the user types), and the user's own input echoed back
+_LATIN_OK = re.compile(
+    r"--?[\w-]+|[\w./-]*\.(?:csv|toml|md|txt|trf)\b|https?://\S+|/[\w./-]*|\b(?:"
+    r"qiyuan|QIYUAN_\w+|TRF|TOML|CSV|TCP|TLS|HTTP|Unix|nginx|gunicorn|gthread|Django|NumPy|Ctrl-C|localhost|"
+    r"fast|reference|arbiter|officer|admin|cga-gomoku-2011|bjsh-gomoku-2007|cn-go-1995|nosuch|bogus|slow|boss|"
+    r"abc|wang\.li|docs/deploy\.md|UTF|x|migrate)\b")
+#: commands whose modules are not translated yet (their rows are left out of the lists that show them): the
+#: list shrinks as each module is translated (docs/decisions.md, "words: the command line's language")
+PENDING = {"pair", "standings", "report", "demo", "rules", "event", "office"}
+_COMMAND_ROW = re.compile(r"^(\w[\w-]*)(\s{2,}).*")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def command_names(command=None) -> set[str]:
+    """Every command name of the tree (they are typed as they are, so a usage line shows them)."""
+    command = command or lang.command(app, lang.ENGLISH)
+    names = set()
+    for name, sub in getattr(command, "commands", {}).items():
+        names |= {name} | command_names(sub)
+    return names
+
+
+NAMES = command_names()
+
+
+def english_words(line: str) -> list[str]:
+    return [w for w in _WORD.findall(_LATIN_OK.sub(" ", line)) if w not in NAMES]
+
+
+def without_pending(lines: list[str]) -> list[str]:
+    """The lines of a command list without the rows (and their wrapped continuations) of pending commands."""
+    out, skipping, indent = [], False, 0
+    for line in lines:
+        row = _COMMAND_ROW.match(line)
+        if row and row.group(1) in NAMES:
+            skipping, indent = row.group(1) in PENDING, len(row.group(1)) + len(row.group(2))
+        elif skipping and not line[:indent].strip() and line.strip():
+            continue
+        else:
+            skipping = False
+        if not skipping:
+            out.append(line)
+    return out
+
+
+_BUILT = {}
+
+
+def run(args: list[str], language: str, **kwargs):
+    """One command line run in ``language`` (as ``qiyuan.cli.main`` runs it), in this process (the translated
+    tree is built once per language)."""
+    lang.activate(language)
+    built = _BUILT.get(language) or _BUILT.setdefault(language, lang.command(app, language))
+    try:
+        with mock.patch("typer.testing._get_command", lambda _app: built):
+            return CliRunner().invoke(app, args, env={"COLUMNS": "160", "QIYUAN_SECRET_KEY": ""}, **kwargs)
+    finally:
+        lang.activate(lang.ENGLISH)
+
+
+def assert_in_language(output: str, language: str, args) -> None:
+    lines = without_pending([line.strip("│╭╮╰╯─\t").removeprefix(" ").rstrip() for line in output.splitlines()])
+    if language == lang.CHINESE:
+        bad = [line for line in lines if english_words(line)]
+        assert not bad, f"English in `qiyuan {' '.join(args)}`:\n" + "\n".join(bad)
+    else:
+        bad = [line for line in lines if CJK.search(line)]
+        assert not bad, f"Chinese in `qiyuan {' '.join(args)}`:\n" + "\n".join(bad)
+
+
+HELP = [["--help"], ["rate", "--help"], ["serve", "--help"], ["office", "user", "--help"],
+        ["office", "user", "add", "--help"], ["office", "user", "list", "--help"]]
+ERRORS = [["rate"], ["rate", "--bogus"], ["nosuch"], ["serve", "--port", "abc"], ["serve", "--port", "99999"],
+          ["serve", "--host", "1.2.3.4"], ["serve", "--production"], ["serve", "--debug", "--workers", "3"],
+          ["rate", "--engine", "slow"], ["office", "user", "add", "x", "--role", "boss"], ["serve", "a", "b"]]
+
+
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+@pytest.mark.parametrize("args", HELP + ERRORS, ids=" ".join)
+def test_help_and_errors_in_the_users_language(args, language):
+    result = run(args, language)
+    assert result.exit_code in (0, 2), result.output
+    assert result.output.strip()
+    assert_in_language(result.output, language, args)
+
+
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_rate_refuses_bad_input_in_the_users_language(tmp_path, language):
+    (tmp_path / "out").write_text("a file", encoding="utf-8")
+    args = ["rate", "--rules", "nosuch", "--players", str(tmp_path / "p.csv"), "--events", str(tmp_path / "e.csv"),
+            "--games", str(tmp_path / "g.csv"), "--out", str(tmp_path / "out")]
+    result = run(args, language)
+    assert result.exit_code == 2
+    assert_in_language(result.output, language, args)
+    assert ("没有这个文件" if language == lang.CHINESE else "no such file") in result.output
+    assert result.output.count(str(tmp_path)) >= 4  # every problem says where it is
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_desk_users_are_added_refused_and_listed_in_the_users_language(tmp_path, language):
+    pw = tmp_path / "pw.txt"
+    pw.write_text("a-long-password\n", encoding="utf-8")
+    steps = [(["office", "user", "add", "wang.li", "--role", "arbiter", "--password-file", str(pw)], 0),
+             (["office", "user", "add", "wang.li", "--role", "officer", "--password-file", str(pw)], 2),
+             (["office", "user", "add", "x", "--role", "officer", "--password-file", str(tmp_path / "no")], 2),
+             (["office", "user", "list"], 0)]
+    for args, code in steps:
+        result = run(args, language)
+        assert result.exit_code == code, result.output
+        assert_in_language(result.output, language, args)
+    assert ("wang.li\t裁判员" if language == lang.CHINESE else "wang.li\tarbiter") in result.output
+
+
+def test_the_language_comes_from_qiyuan_lang_first_then_the_locale():
+    choose = lang.choose_language
+    assert choose({"LANG": "zh_CN.UTF-8"}) == lang.CHINESE
+    assert choose({"LC_MESSAGES": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}) == lang.CHINESE
+    assert choose({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}) == lang.ENGLISH
+    assert choose({"QIYUAN_LANG": "en", "LANG": "zh_CN.UTF-8"}) == lang.ENGLISH
+    assert choose({"QIYUAN_LANG": "zh-hans", "LANG": "en_US.UTF-8"}) == lang.CHINESE
+    assert choose({}) == lang.ENGLISH
+
+
+def test_a_problem_is_located_and_translated():
+    p = problem("the directory {directory} does not exist", file="out", line=3, column="B", directory="x")
+    lang.activate(lang.CHINESE)
+    try:
+        assert lang.problem_line(p) == "out，第 3 行，B：目录 x 不存在"
+    finally:
+        lang.activate(lang.ENGLISH)
+    assert lang.problem_line(p) == "out, line 3, B: the directory x does not exist"
+
+
+def test_the_check_catches_an_untranslated_line():
+    assert english_words("用法：qiyuan rate [选项]") == []
+    assert without_pending(["rate   计算", "pair   Pair the next", "       round", "serve  运行"]) == [
+        "rate   计算", "serve  运行"]
+    assert english_words("Missing option '--rules'.") == ["Missing", "option"]
+    assert english_words("players.csv：cannot read the file") == ["cannot", "read", "the", "file"]

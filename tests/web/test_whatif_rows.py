@@ -1,0 +1,36 @@
+"""The what-if shows one row per game for every format (issue 24, item 3): under the averaging methods (a Swiss
+event under the CGA rules) each game's opponent, his rating, the result and D, then the event's W, We, K, ΔR."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .test_whatif import _office
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def office(tmp_path):
+    return _office(tmp_path)
+
+
+@pytest.mark.parametrize("fmt", ["swiss", "round_robin"])
+def test_the_what_if_has_a_row_per_game(client, office, fmt):
+    from qiyuan.office.ratings.models import EditionEntry
+
+    last = office.editions.order_by("-list_date", "-number").first()
+    a, b = [e.player for e in EditionEntry.objects.filter(edition=last, rating__isnull=False)
+            .select_related("player").order_by("position")[:2]]
+    html = client.get(f"/players/{a.federation_id}/what-if/?list={office.code}&format={fmt}&opp={b.federation_id}"
+                      "&res=1&opp=2100&res=0.5&opp=1900&res=0").content.decode()
+    assert "what-if-result" in html, re.findall(r'<ul class="problems".*?</ul>', html, re.S)
+    section = html[html.index('id="what-if-result"'):]
+    body = section[section.index("<tbody>"):section.index("</tbody>")]
+    rows = re.findall(r"<tr>.*?</tr>", body)
+    assert len(rows) == 3, body
+    assert b.federation_id in rows[0] and "2100" in rows[1] and "1900" in rows[2]
+    assert '"c">1<' in rows[0] and '"c">½<' in rows[1] and '"c">0<' in rows[2]
+    assert "<tfoot>" in section and "W = 1.5" in section

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import typer
 
-from qiyuan.cli.lang import _
-from qiyuan.web.secret_key import secret_key_problem
+from qiyuan.cli.lang import _, problem_line
+from qiyuan.web.secret_key import secret_key_refusal
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
@@ -43,10 +43,10 @@ def serve(
                                 help="threads per worker (--production; more than 1: gunicorn's gthread workers)"),
     debug: bool = typer.Option(False, "--debug", help="developers only: Django's debug pages (not with --production)"),
     migrate: bool = typer.Option(True, "--migrate/--no-migrate", help="bring the database schema up to date first"),
-    hall: Path | None = typer.Option(None, "--hall", metavar="EVENT",
+    hall: Path | None = typer.Option(None, "--hall",
                                      help="serve this event file to the players' phones in the hall (/hall/): "
                                           "results reported, confirmed, signed at /desk/hall/CODE/"),
-    base_url: str = typer.Option("", "--base-url", metavar="URL",
+    base_url: str = typer.Option("", "--base-url",
                                  help="--hall: the address the phones use (default: this machine's LAN address)"),
     lan_http: bool = typer.Option(False, "--lan-http",
                                   help="--hall: serve plain HTTP on the venue's own network (docs/deploy.md)"),
@@ -59,8 +59,9 @@ def serve(
     if host not in LOOPBACK and not (hall is not None and lan_http):
         _fail(_("--host must be a loopback address ({addresses}); put a TLS proxy in front for anything else "
                 "(docs/deploy.md)").format(addresses=_(", ").join(LOOPBACK)))
-    if production and secret_key_problem(os.environ.get("QIYUAN_SECRET_KEY")):
-        _fail(secret_key_problem(os.environ.get("QIYUAN_SECRET_KEY")))
+    refusal = secret_key_refusal(os.environ.get("QIYUAN_SECRET_KEY")) if production else None
+    if refusal is not None:
+        _fail(problem_line(refusal))
     if production and debug:
         _fail(_("--debug is for local use only, not with --production"))
     if not production and (socket_path or workers or threads > 1):

@@ -8,25 +8,35 @@ five different characters, or a known placeholder (the development key, the docs
 
 from __future__ import annotations
 
+from qiyuan.errors import Problem, problem
+
 MIN_LENGTH = 50
 #: the development settings' key, and pieces of the placeholders people copy from examples
 DEVELOPMENT_KEY = "dev-only-insecure-key-change-me-in-production-0123456789"
 _PLACEHOLDER_PARTS = ("change-me", "changeme", "change_me", "insecure", "placeholder", "random characters",
                       "your-secret", "secret-key", "secretkey", "xxxxxxxx", "…")
 
-HOW = "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+HOW = "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+
+
+def secret_key_refusal(key: str | None) -> Problem | None:
+    """Why ``key`` cannot be the production secret key, as a translatable problem (None when it can)."""
+    if not key:
+        return problem("QIYUAN_SECRET_KEY is not set; production needs a secret key of {min} characters or more "
+                       "(make one with: {how})", min=MIN_LENGTH, how=HOW)
+    if len(key) < MIN_LENGTH:
+        return problem("QIYUAN_SECRET_KEY has {n} characters; production needs {min} or more (make one with: {how})",
+                       n=len(key), min=MIN_LENGTH, how=HOW)
+    if len(set(key)) < 5:
+        return problem("QIYUAN_SECRET_KEY has fewer than 5 different characters (make one with: {how})", how=HOW)
+    low = key.lower()
+    if key == DEVELOPMENT_KEY or low.startswith("django-insecure-") or any(p in low for p in _PLACEHOLDER_PARTS):
+        return problem("QIYUAN_SECRET_KEY is a placeholder from an example, not a secret (make one with: {how})",
+                       how=HOW)
+    return None
 
 
 def secret_key_problem(key: str | None) -> str:
-    """Why ``key`` cannot be the production secret key (empty when it can)."""
-    if not key:
-        return f"QIYUAN_SECRET_KEY is not set; production needs a secret key of {MIN_LENGTH} characters or more ({HOW})"
-    if len(key) < MIN_LENGTH:
-        return (f"QIYUAN_SECRET_KEY has {len(key)} characters; production needs {MIN_LENGTH} or more "
-                f"({HOW})")
-    if len(set(key)) < 5:
-        return f"QIYUAN_SECRET_KEY has fewer than 5 different characters ({HOW})"
-    low = key.lower()
-    if key == DEVELOPMENT_KEY or low.startswith("django-insecure-") or any(p in low for p in _PLACEHOLDER_PARTS):
-        return f"QIYUAN_SECRET_KEY is a placeholder from an example, not a secret ({HOW})"
-    return ""
+    """Why ``key`` cannot be the production secret key, in English (empty when it can)."""
+    refusal = secret_key_refusal(key)
+    return refusal.text() if refusal else ""

@@ -1,16 +1,34 @@
 #!/usr/bin/env bash
-# The whole test suite: everything on SQLite with the file cache (browser tests included), then the
+# The whole test suite: everything on SQLite with the file cache (browser tests included), and at the same time the
 # database-backed tests (tests/office, tests/web) again on a real PostgreSQL server with the Redis cache.
+# The two runs share nothing (their own databases, caches and temporary folders), so they run side by side, one
+# per core; the PostgreSQL run's output follows the SQLite run's, and the suite fails if either fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 mkdir -p test-artifacts
-echo "== qiyuan tests on SQLite =="
-$PY -m pytest -q -m "not slow and not postgres" -p no:cacheprovider
 DB_TESTS=()
 for d in tests/office tests/web; do [ -d "$d" ] && DB_TESTS+=("$d"); done
+PG_LOG=test-artifacts/postgres-run.log
+PG_PID=""
 if [ ${#DB_TESTS[@]} -gt 0 ]; then
+  ( bash scripts/with-postgres.sh bash scripts/with-redis.sh \
+      $PY -m pytest -q -m "not slow and not browser" -p no:cacheprovider "${DB_TESTS[@]}" >"$PG_LOG" 2>&1 ) &
+  PG_PID=$!
+fi
+echo "== qiyuan tests on SQLite (the PostgreSQL run goes on beside it) =="
+set +e
+$PY -m pytest -q -m "not slow and not postgres" -p no:cacheprovider
+SQLITE_RC=$?
+PG_RC=0
+if [ -n "$PG_PID" ]; then
+  wait "$PG_PID"
+  PG_RC=$?
   echo "== qiyuan database tests on PostgreSQL, cache on Redis =="
-  bash scripts/with-postgres.sh bash scripts/with-redis.sh \
-    $PY -m pytest -q -m "not slow and not browser" -p no:cacheprovider "${DB_TESTS[@]}"
+  cat "$PG_LOG"
+fi
+set -e
+if [ "$SQLITE_RC" -ne 0 ] || [ "$PG_RC" -ne 0 ]; then
+  echo "test.sh: SQLite run exit $SQLITE_RC, PostgreSQL run exit $PG_RC" >&2
+  exit 1
 fi

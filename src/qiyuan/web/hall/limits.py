@@ -1,38 +1,21 @@
-"""Request limits of the hall's phone pages: per link and per address, counted in the shared cache
-(so every server worker counts the same requests)."""
+"""Request limits of the hall's phone pages: 10 a minute per link (a board of a round, a round's check-in) and
+60 per address, through the same throttle as the desk's logins (``qiyuan.web.throttle``: the shared cache, so
+every server worker counts the same requests)."""
 
 from __future__ import annotations
 
-import hashlib
-import time
+from qiyuan.web.throttle import Throttle
 
-from django.core.cache import cache
-
-#: requests a minute: one link (a board's, a round's check-in), one address (a phone)
 PER_TOKEN = 10
 PER_ADDRESS = 60
 WINDOW = 60
 
-
-def _key(kind: str, value: str) -> str:
-    digest = hashlib.sha256(value.encode()).hexdigest()[:24]
-    return f"hall-limit:{kind}:{int(time.time()) // WINDOW}:{digest}"
-
-
-def _hit(kind: str, value: str, limit: int) -> bool:
-    key = _key(kind, value)
-    if cache.add(key, 1, timeout=WINDOW * 2):
-        return True
-    try:
-        return cache.incr(key) <= limit
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=WINDOW * 2)
-        return True
+LINK = Throttle("hall-link", limit=PER_TOKEN, window=WINDOW)
+ADDRESS = Throttle("hall-address", limit=PER_ADDRESS, window=WINDOW)
 
 
 def allowed(link: str, address: str) -> bool:
-    """Count one request for ``link`` (a board of a round, a round's check-in) from ``address``; False past
-    either limit in this minute."""
-    ok_address = _hit("addr", address or "-", PER_ADDRESS)
-    ok_token = _hit("token", link, PER_TOKEN)
-    return ok_address and ok_token
+    """Count one request for ``link`` from ``address``; False past either limit within the last minute."""
+    LINK.hit(link)
+    ADDRESS.hit(address or "-")
+    return not (LINK.exceeded(link) or ADDRESS.exceeded(address or "-"))

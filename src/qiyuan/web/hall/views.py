@@ -21,13 +21,14 @@ from qiyuan.tournament.standings import standings
 from qiyuan.tournament.state import rounds_paired
 from qiyuan.web.display import display_name, english, free_text
 from qiyuan.web.hall import limits
+from qiyuan.web.login_guard import client_address
 
 DEVICE_COOKIE = "qiyuan_phone"
 LIVE_SECONDS = 10  # how long visitors' live page data is kept, and how often the page asks again
 
 
 def _address(request) -> str:
-    return request.META.get("REMOTE_ADDR", "")
+    return client_address(request)
 
 
 def _device(request) -> tuple[str, bool]:

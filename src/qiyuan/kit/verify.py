@@ -1,0 +1,218 @@
+"""Checking an edition bundle (核对): each layer on its own, so one failure never hides another.
+
+1. **signature** — the manifest signed by the key the verifier trusts (``--key``); without a key, said plainly
+   that it was not checked;
+2. **files** — SHA256SUMS is the one the manifest names, and every file has the digest SHA256SUMS gives;
+3. **recomputation** — the edition computed again from the bundle's inputs (its history files, its rule
+   settings, the previous edition's states) with the chosen engine, and compared number by number with its
+   outputs (the list, the changes, the states after it): each difference named by player, event and field;
+4. **chain** — given the previous bundle: its edition digest is the one this manifest names as previous, and
+   the states it ended with are the ones this edition starts from.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from qiyuan.errors import InputError, Problem, problem
+from qiyuan.formats import edition_bundle as B
+from qiyuan.formats import signing
+from qiyuan.formats.history_csv import read_history
+from qiyuan.formats.rating_lists_csv import write_history
+from qiyuan.kit.states import read_states, states_bytes
+from qiyuan.rating.history import compute_history
+from qiyuan.rating.rules import RulesError, rules_from_mapping
+
+LAYERS = ("signature", "files", "recomputation", "chain")
+
+
+@dataclass
+class Report:
+    """What each layer found: ``ok`` per layer (None: not checked), and the problems it names."""
+
+    edition: str
+    ok: dict[str, bool | None] = field(default_factory=lambda: dict.fromkeys(LAYERS))
+    problems: dict[str, list[Problem]] = field(default_factory=lambda: {k: [] for k in LAYERS})
+    notes: list[Problem] = field(default_factory=list)
+
+    @property
+    def identical(self) -> bool:
+        return all(v is not False for v in self.ok.values()) and self.ok["recomputation"] is True
+
+    def fail(self, layer: str, p: Problem) -> None:
+        self.ok[layer] = False
+        self.problems[layer].append(p)
+
+
+def check(bundle: B.Bundle, *, key=None, previous: B.Bundle | None = None, engine: str = "fast") -> Report:
+    m = bundle.manifest
+    report = Report(f"{m.list_code} {m.list_date} #{m.number}")
+    _signature(bundle, key, report)
+    _files(bundle, report)
+    _recompute(bundle, engine, report)
+    if previous is not None:
+        _chain(bundle, previous, report)
+    return report
+
+
+def _signature(bundle: B.Bundle, key, report: Report) -> None:
+    if key is None:
+        report.notes.append(problem("the signature was not checked against a known key: give the federation's "
+                                    "public key with --key KEYFILE"))
+        return
+    if not bundle.signature:
+        report.fail("signature", problem("the bundle carries no signature"))
+        return
+    if signing.verifies(key, bundle.manifest_bytes, bundle.signature):
+        report.ok["signature"] = True
+    else:
+        report.fail("signature", problem("the signature does not match the manifest with this key (key {mine}; "
+                                         "the bundle names {theirs})", mine=signing.fingerprint(key),
+                                         theirs=bundle.manifest.key_fingerprint or "none"))
+
+
+def _files(bundle: B.Bundle, report: Report) -> None:
+    try:
+        listed = B.listed_digests(bundle)
+    except B.BadBundle as exc:
+        report.fail("files", problem("{what}", what=str(exc)))
+        return
+    sums = bundle.files[B.MANIFEST]
+    if hashlib.sha256(sums).hexdigest() != bundle.manifest.files_digest:
+        report.fail("files", problem("SHA256SUMS is not the one the manifest names"))
+    for name in (*B.INPUTS, *B.OUTPUTS):
+        if name not in listed:
+            report.fail("files", problem("{name}: not listed in SHA256SUMS", name=name))
+    for name, digest in sorted(listed.items()):
+        data = bundle.files.get(name)
+        if data is None:
+            report.fail("files", problem("{name}: missing", name=name))
+        elif hashlib.sha256(data).hexdigest() != digest:
+            report.fail("files", problem("{name}: its digest differs from SHA256SUMS", name=name))
+    extra = sorted(set(bundle.files) - set(listed) - {B.MANIFEST})
+    for name in extra:
+        report.fail("files", problem("{name}: not listed in SHA256SUMS", name=name))
+    if report.ok["files"] is None:
+        report.ok["files"] = True
+
+
+def recompute_outputs(files: dict[str, bytes], list_date: date, engine: str = "fast") -> dict[str, bytes]:
+    """The outputs (``outputs/list.csv``, ``changes.csv``, ``states.json``) computed from a bundle's inputs.
+    ``InputError`` naming the file when an input cannot be read."""
+    problems: list[Problem] = []
+    try:
+        data = tomllib.loads(files["inputs/rules.toml"].decode("utf-8"))
+        rules = rules_from_mapping(data, source="inputs/rules.toml")
+    except (KeyError, UnicodeDecodeError, tomllib.TOMLDecodeError, RulesError, ValueError) as exc:
+        problems.append(problem("inputs/rules.toml: {what}", what=str(exc) or "missing"))
+    try:
+        start = read_states(files["inputs/states.json"])
+    except (KeyError, UnicodeDecodeError, ValueError, TypeError) as exc:
+        problems.append(problem("inputs/states.json: {what}", what=str(exc) or "missing"))
+    with tempfile.TemporaryDirectory(prefix="qiyuan-kit-") as tmp:
+        d = Path(tmp)
+        for name in ("players", "events", "games", "standings"):
+            (d / f"{name}.csv").write_bytes(files.get(f"inputs/{name}.csv", b""))
+        try:
+            history_in = read_history(d / "players.csv", d / "events.csv", d / "games.csv", d / "standings.csv")
+        except InputError as exc:
+            problems += [Problem(f"inputs/{Path(p.file).name}" if p.file else "inputs", p.line, p.column, p.message,
+                                 p.params, p.code) for p in exc.problems]
+        if problems:
+            raise InputError(problems)
+        history = compute_history(rules, history_in.players, history_in.events, history_in.games,
+                                  history_in.standings, start=start, until=list_date, engine=engine)
+        out = d / "out"
+        out.mkdir()
+        write_history(out, history, history_in.players)
+        listed = out / f"{list_date.isoformat()}.csv"
+        return {"outputs/list.csv": listed.read_bytes() if listed.exists() else b"",
+                "outputs/changes.csv": (out / "changes.csv").read_bytes(),
+                "outputs/states.json": states_bytes(list_date, history.final_states)}
+
+
+def _rows(data: bytes, key: tuple[str, ...]) -> dict[tuple, dict[str, str]]:
+    rows = {}
+    for row in csv.DictReader(io.StringIO(data.decode("utf-8"))):
+        rows[tuple(row.get(k, "") for k in key)] = row
+    return rows
+
+
+def _compare_csv(report: Report, name: str, mine: bytes, theirs: bytes, key: tuple[str, ...]) -> None:
+    try:
+        a, b = _rows(mine, key), _rows(theirs, key)
+    except (UnicodeDecodeError, csv.Error) as exc:
+        report.fail("recomputation", problem("{name}: unreadable ({what})", name=name, what=str(exc)))
+        return
+    for k in sorted(set(a) | set(b)):
+        who = " ".join(x for x in k if x)
+        if k not in b:
+            report.fail("recomputation", problem("{name}: {who} is missing from the bundle (recomputed: {row})",
+                                                 name=name, who=who, row=",".join(a[k].values())))
+        elif k not in a:
+            report.fail("recomputation", problem("{name}: {who} is in the bundle but not in the recomputation",
+                                                 name=name, who=who))
+        else:
+            for col in a[k]:
+                if col not in key and a[k][col] != b[k].get(col):
+                    report.fail("recomputation", problem("{name}: {who}, {field}: the bundle says {theirs}, "
+                                                         "recomputed {mine}", name=name, who=who, field=col,
+                                                         theirs=b[k].get(col), mine=a[k][col]))
+    order_a = [r["player_id"] for r in a.values()] if "player_id" in key and len(key) == 1 else None
+    order_b = [r["player_id"] for r in b.values()] if order_a is not None else None
+    if order_a is not None and set(order_a) == set(order_b) and order_a != order_b:
+        report.fail("recomputation", problem("{name}: the list's order differs", name=name))
+
+
+def _compare_states(report: Report, mine: bytes, theirs: bytes) -> None:
+    try:
+        a = json.loads(mine.decode("utf-8"))["states"]
+        b = json.loads(theirs.decode("utf-8"))["states"]
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        report.fail("recomputation", problem("outputs/states.json: unreadable ({what})", what=str(exc)))
+        return
+    for pid in sorted(set(a) | set(b)):
+        if a.get(pid) != b.get(pid):
+            fields = sorted(k for k in set(a.get(pid) or {}) | set(b.get(pid) or {})
+                            if (a.get(pid) or {}).get(k) != (b.get(pid) or {}).get(k))
+            report.fail("recomputation", problem("outputs/states.json: {who}: {fields} differ", who=pid,
+                                                 fields=", ".join(fields) or "the whole state"))
+
+
+def _recompute(bundle: B.Bundle, engine: str, report: Report) -> None:
+    try:
+        list_date = date.fromisoformat(bundle.manifest.list_date)
+        mine = recompute_outputs(bundle.files, list_date, engine)
+    except InputError as exc:
+        for p in exc.problems:
+            report.fail("recomputation", p)
+        return
+    except ValueError as exc:
+        report.fail("recomputation", problem("the manifest's list date: {what}", what=str(exc)))
+        return
+    _compare_csv(report, "outputs/list.csv", mine["outputs/list.csv"], bundle.files.get("outputs/list.csv", b""),
+                 ("player_id",))
+    _compare_csv(report, "outputs/changes.csv", mine["outputs/changes.csv"],
+                 bundle.files.get("outputs/changes.csv", b""), ("event_id", "player_id"))
+    _compare_states(report, mine["outputs/states.json"], bundle.files.get("outputs/states.json", b"{}"))
+    if report.ok["recomputation"] is None:
+        report.ok["recomputation"] = True
+
+
+def _chain(bundle: B.Bundle, previous: B.Bundle, report: Report) -> None:
+    if bundle.manifest.previous_digest != previous.manifest.edition_digest:
+        report.fail("chain", problem("the previous edition's digest is {theirs}, this bundle names {mine}",
+                                     theirs=previous.manifest.edition_digest[:16],
+                                     mine=bundle.manifest.previous_digest[:16] or "none"))
+    if bundle.files.get("inputs/states.json") != previous.files.get("outputs/states.json"):
+        report.fail("chain", problem("this edition does not start from the states the previous one ended with"))
+    if report.ok["chain"] is None:
+        report.ok["chain"] = True

@@ -189,7 +189,8 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
             line = line + Line("; even game, komi {komi}", komi=s.komi)
         club = clubs[x.black][0]
         if club and club == clubs[x.white][0]:
-            line = line + Line("; same club {club}: no other pairing of the group kept them apart", club=club)
+            line = line + Line("; same club {club}: every other pairing of the group cost more "
+                               "(a repeat, a larger score difference or another float)", club=club)
         lines.append(line)
     return GoPairing(rnd, boards, bye, lines)
 

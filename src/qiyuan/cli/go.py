@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from qiyuan.cli.tournament import _actor, _notes, _store, event_app, refusals
 
-if False:  # typing only
+if TYPE_CHECKING:
     from qiyuan.tournament.model import Tournament
 
 

@@ -102,7 +102,7 @@ def test_criteria_changed_after_round_one_is_warned_and_recorded(tmp_path):
     r = run("event", "go-settings", ev, "--criteria", "NBW,SODOS,CUSS,DC")
     assert "criteria changed after round 1" in r.stderr
     s = go.settings(read_trf(ev))
-    assert s.criteria == ["NBW", "SODOSM", "CUSSM", "DC"] and s.criteria_changes == [(1, ["MMS", "SOSM", "SOSOSM"])]
+    assert s.criteria == ["NBW", "SODOSM", "CUSSM", "DC"] and s.criteria_changes == [(1, ["NBW", "SOSW", "SOSOSW"])]
     assert run("event", "go-settings", ev, "--criteria", "SOSX", ok=False).exit_code == 2
 
 
@@ -140,3 +140,17 @@ def test_h9_takes_the_registrys_latin_name_of_a_matched_entrant(tmp_path, make_p
     run("event", "export-h9", ev, "-o", h9, "--registry")
     data = h9.read_bytes()
     assert b"Kung Tse-Yuan" in data and "Lü Anhong".encode("latin-1") in data and b"?" not in data
+
+
+@pytest.mark.django_db
+def test_rank_above_the_registrys_grade_is_flagged_at_entry(tmp_path, make_player):
+    p = make_player("王小明", dan="2k")
+    ev = tmp_path / "go.trf"
+    run("event", "new", ev, "--name", "Go", "--format", "go_mcmahon", "--rounds", 1)
+    run("event", "add-player", ev, "王小明", "--player-id", p.federation_id)
+    r = run("event", "go-player", ev, 1, "--from-registry", "--rank", "1d", ok=False)
+    assert r.exit_code == 2 and "claims 1d, above the official grade 2k" in r.stderr
+    run("event", "go-player", ev, 1, "--from-registry")
+    assert go.players(read_trf(ev))[1].grade == -2
+    r = run("event", "go-player", ev, 1, "--from-registry", "--rank", "1d", "--confirm")
+    assert "warning" in r.stderr and go.players(read_trf(ev))[1].rank == 0

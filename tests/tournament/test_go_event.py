@@ -192,3 +192,15 @@ def test_bad_go_lines_are_reported_all_at_once():
     with pytest.raises(InputError) as exc:
         go.settings(t)
     assert len(exc.value.problems) == 2
+
+
+def test_final_places_of_a_go_event_follow_its_criteria(tmp_path):
+    """The competition report's 名次 (standings.final_places) of a Go event: MMS, SOS, SOSOS."""
+    from qiyuan.formats.report_xlsx import write_report
+    from qiyuan.tournament.standings import final_places
+
+    t = _event()
+    places = final_places(t)
+    assert places[_number(t, "Minieri Davide")] == 1 and places[_number(t, "Daguenet Mathieu")] == 2
+    assert places[_number(t, "Rebelo Manuela")] == 19
+    write_report(t, tmp_path / "r.xlsx")

@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qiyuan.formats.opengotha import gotha_event, read_opengotha
 from qiyuan.locale.catalogue import LOCALE
@@ -157,3 +159,25 @@ def test_a_hand_made_pairing_gets_its_stones_too():
     s = go.settings(t)
     expected = handicap_for(s, 0, ps[weakest].rank, 0, ps[strongest].rank)
     assert expected > 0 and go.players(t)[weakest].handicaps == {1: expected}
+
+
+@settings(max_examples=15, deadline=None)
+@given(n=st.integers(3, 24), rounds=st.integers(1, 4), seed=st.integers(0, 10**6),
+       fmt=st.sampled_from(["go_mcmahon", "go_swiss"]))
+def test_every_round_pairs_everyone_present_once_no_repeat_no_second_bye(n, rounds, seed, fmt):
+    t, rng = _go_event(n, fmt=fmt, seed=seed)
+    rounds = min(rounds, n - 1 if n % 2 == 0 else n)  # a round robin's worth at most
+    met, byes = set(), []
+    for rnd in range(1, rounds + 1):
+        try:
+            pairing = pair_next(t)
+        except EventError:  # only when no pairing without a repeat exists
+            break
+        seen = [x for b in pairing.boards for x in b] + list(pairing.byes)
+        assert sorted(seen) == list(range(1, n + 1))
+        for a, b in pairing.boards:
+            assert frozenset((a, b)) not in met
+            met.add(frozenset((a, b)))
+            enter_result(t, rnd, a, rng.choice(["1-0", "0-1"]))
+        byes += pairing.byes
+    assert len(byes) == len(set(byes))

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from qiyuan.cli.tournament import _actor, _notes, _store, event_app, refusals
 
-if False:  # typing only
+if TYPE_CHECKING:
     from qiyuan.tournament.model import Tournament
 
 
@@ -100,6 +101,19 @@ def registry_latin_names(t: Tournament) -> dict[int, str]:
     return {ids[fid]: latin for fid, latin in found if latin}
 
 
+def registry_grade(federation_id: str) -> str | None:
+    """The registry's grade (段级位) of a player, by federation ID; None if unknown or ungraded."""
+    if not federation_id:
+        return None
+    from qiyuan.cli.office import ensure_django
+
+    ensure_django()
+    from qiyuan.office.federation.models import Player
+
+    dan = Player.objects.filter(federation_id=federation_id).values_list("dan", flat=True).first()
+    return dan or None
+
+
 @event_app.command("export-opengotha")
 @refusals
 def export_opengotha(
@@ -153,11 +167,21 @@ def go_player(
     country: str | None = typer.Option(None, help="two-letter country code (EGD)"),
     pin: str | None = typer.Option(None, help="EGF PIN (8 digits)"),
     confirm: bool = typer.Option(False, "--confirm", help="the director confirms a rank above the grade"),
+    from_registry: bool = typer.Option(False, "--from-registry", help="the official grade from the registry "
+                                                                       "(the player's federation ID)"),
 ) -> None:
     """A player's Go grade and rank; a rank claimed above the official grade needs --confirm."""
+    from qiyuan.errors import InputError, problem
     from qiyuan.tournament.go_arbiter import set_go_player
 
     store = _store(event)
+    if from_registry:
+        t = store.read()
+        fid = t.entrants[number - 1].player_id.strip() if 1 <= number <= len(t.entrants) else ""
+        grade = registry_grade(fid)
+        if grade is None:
+            raise InputError(problem("player {number}: no registry grade (federation ID {fid!r})", number=number,
+                                     fid=fid))
     out = set_go_player(store, _actor(), number, grade=grade, rank=rank, country=country, pin=pin, confirm=confirm)
     _notes(store)
     _say(out.notes)

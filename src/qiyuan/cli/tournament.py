@@ -404,7 +404,8 @@ def event_new(
     name: str = typer.Option(..., help="赛事名称"),
     rounds: int | None = typer.Option(None, help="rounds planned (XXR); round robins: set by the players"),
     fmt: str = typer.Option("swiss", "--format",
-                            help="swiss | round_robin | double_round_robin | knockout | match | team"),
+                            help="swiss | round_robin | double_round_robin | knockout | match | team | "
+                                 "go_mcmahon | go_swiss (Go: see event go-settings)"),
     boards: int | None = typer.Option(None, help="team event: boards per team (队员人数)"),
     start: str | None = typer.Option(None, help="first day, 2026-05-01"),
     end: str | None = typer.Option(None, help="last day"),

@@ -136,7 +136,8 @@ def new_event(
     if fmt in go.GO_FORMATS:  # --- go: a Go event scores 1/0 and carries its Go settings (tournament.go)
         t.points = go.GO_POINTS
         t.extra["092"] = ["Individual: McMahon (Go)" if fmt == "go_mcmahon" else "Individual: Swiss-System (Go)"]
-        go.set_settings(t, go.GoSettings())
+        s = go.GoSettings() if fmt == "go_mcmahon" else go.GoSettings(criteria=["NBW", "SOSW", "SOSOSW"])
+        go.set_settings(t, s)
     return t
 
 

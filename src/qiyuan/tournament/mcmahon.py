@@ -14,7 +14,7 @@ How a round is paired (as OpenGotha documents its McMahon system):
    (``networkx.max_weight_matching``). The weights say, in this order of
    strength: never a repeat (no edge), the smallest score difference, the
    lowest player floats when the group is odd, players of one club or family
-   apart, seeding inside the group (upper half against lower half — ``split``
+   apart (then of one association), seeding inside the group (upper half against lower half — ``split``
    — or first against last — ``fold``), colours balanced. Before a group's
    matching is kept, the cardinality matching of ``tournament.matching``
    checks that the players left below can still all be paired without a
@@ -126,7 +126,7 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
     elif not pairable(order):
         raise EventError(problem("round {round}: the players cannot all be paired without a repeat", round=rnd))
 
-    clubs = {e.number: (e.club.strip(), e.family.strip()) for e in t.entrants}
+    clubs = {e.number: (e.club.strip(), e.family.strip(), e.federation.strip()) for e in t.entrants}
     groups: list[list[int]] = []
     for n in order:
         if groups and mms2[groups[-1][0]] == mms2[n]:
@@ -189,7 +189,8 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
             line = line + Line("; even game, komi {komi}", komi=s.komi)
         club = clubs[x.black][0]
         if club and club == clubs[x.white][0]:
-            line = line + Line("; same club {club}: no other pairing of the group kept them apart", club=club)
+            line = line + Line("; same club {club}: every other pairing of the group cost more "
+                               "(a repeat, a larger score difference or another float)", club=club)
         lines.append(line)
     return GoPairing(rnd, boards, bye, lines)
 
@@ -199,7 +200,7 @@ def _half(v2: int) -> str:
 
 
 def _group_matching(pool: list[int], mms2: dict[int, int], met: dict[int, set[int]],
-                    clubs: dict[int, tuple[str, str]], seeding: str, t: Tournament, rnd: int,
+                    clubs: dict[int, tuple[str, str, str]], seeding: str, t: Tournament, rnd: int,
                     s: go.GoSettings, whole: bool = False) -> list[tuple[int, int]]:
     """The maximum weight matching of one group (with those floated into it).
 
@@ -241,7 +242,8 @@ def _group_matching(pool: list[int], mms2: dict[int, int], met: dict[int, set[in
     balance = {p: _colour_balance(t, p, rnd - 1) for p in pool}
     if n % 2 == 0 and len(by_score) == 1:
         ideal = _ideal(pool, seeding)
-        if all(b not in met[a] and not _same_group(clubs, a, b) for a, b in ideal) and \
+        if all(b not in met[a] and not _same_group(clubs, a, b) and not (clubs[a][2] and clubs[a][2] == clubs[b][2])
+               for a, b in ideal) and \
                 sum(_colour_cost(balance, a, b) for a, b in ideal) < 2 * _SEED:
             # every edge of the seeding's own pairing is allowed and costs nothing but colours, which
             # weigh less than any departure from it (two edges off by one place): it is the maximum
@@ -255,7 +257,7 @@ def _group_matching(pool: list[int], mms2: dict[int, int], met: dict[int, set[in
     return sorted((min(a, b), max(a, b)) for a, b in mate)
 
 
-def _same_group(clubs: dict[int, tuple[str, str]], a: int, b: int) -> bool:
+def _same_group(clubs: dict[int, tuple[str, str, str]], a: int, b: int) -> bool:
     """Same club or same family (keep apart where possible)."""
     ca, cb = clubs[a], clubs[b]
     return bool((ca[0] and ca[0] == cb[0]) or (ca[1] and ca[1] == cb[1]))
@@ -291,6 +293,8 @@ def _match(pool, mms2, met, clubs, seeding, balance, pos_in_score, band):
             w = _BASE - _SCORE * (mms2[a] - mms2[b]) ** 2 + _FLOAT * ((n - i) + (n - j))
             if _same_group(clubs, a, b):
                 w -= _APART
+            elif clubs[a][2] and clubs[a][2] == clubs[b][2]:
+                w -= _APART // 2  # the same association: apart where possible, after clubs and families
             if mms2[a] == mms2[b]:
                 (pa, size), (pb, _) = pos_in_score[a], pos_in_score[b]
                 if seeding == "fold":

@@ -38,8 +38,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import combinations
 
-from qiyuan.tournament import ties
+from qiyuan.tournament import go, ties
 from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format, is_finished
+from qiyuan.tournament.go_tiebreaks import standings as go_standings
 from qiyuan.tournament.knockout import knockout_places
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.scoring import points_table
@@ -200,7 +201,7 @@ def undecided_places(t: Tournament) -> dict[int, int]:
 def final_places(t: Tournament) -> dict[int, int]:
     """名次 by the event's format: a Swiss event or round robin by the standings (score,
     辅分一…七); a knock-out by the round each player reached; a match by score; a team event
-    by the team's place."""
+    by the team's place; a Go event by its placement criteria (``go_tiebreaks``)."""
     fmt = event_format(t)
     if fmt == "knockout":
         return knockout_places(t)
@@ -208,4 +209,6 @@ def final_places(t: Tournament) -> dict[int, int]:
         return {row.number: row.rank for row in match_standings(t)}
     if fmt == "team":
         return {n: row.rank for row in team_standings(t) for n in row.team.members}
+    if fmt in go.GO_FORMATS:  # --- go: by the event's Go placement criteria (MMS, SOS, …)
+        return {row.number: row.place for row in go_standings(t, go.settings(t), go.players(t))}
     return {row.number: row.rank for row in standings(t)}

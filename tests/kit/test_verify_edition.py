@@ -149,7 +149,7 @@ def test_the_chain_link_and_the_whole_chain(federation, tmp_path):
 def test_unreadable_input_exits_2(federation, tmp_path):
     (tmp_path / "junk.zip").write_bytes(b"not a zip")
     assert "not a ZIP archive" in run("verify-edition", tmp_path / "junk.zip", code=2).stderr
-    assert "cannot read" in run("verify-edition", tmp_path / "missing.zip", code=2).stderr
+    assert "cannot read (no such file)" in run("verify-edition", tmp_path / "missing.zip", code=2).stderr
     (tmp_path / "bad.pem").write_bytes(b"-----BEGIN PUBLIC KEY-----\nxx\n")
     assert "not a public key" in run("verify-edition", federation["bundles"][0], "--key", tmp_path / "bad.pem",
                                      code=2).stderr

@@ -17,7 +17,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from qiyuan.cli.lang import N_, _, print_problems, problem_line
+from qiyuan.cli.lang import N_, _, file_error, print_problems, problem_line
 from qiyuan.errors import problem
 from qiyuan.formats import edition_bundle as B
 from qiyuan.formats import signing
@@ -50,7 +50,7 @@ def _fetch(where: str) -> bytes:
     try:
         return Path(where).read_bytes()
     except OSError as exc:
-        raise _unreadable(_("{where}: cannot read ({why})").format(where=where, why=exc.strerror or exc)) from None
+        raise _unreadable(_("{where}: cannot read ({why})").format(where=where, why=file_error(exc))) from None
 
 
 def _bundle(where: str) -> B.Bundle:
@@ -66,7 +66,7 @@ def _key(path: Optional[Path]):
     try:
         return signing.load_public(path.read_bytes())
     except OSError as exc:
-        raise _unreadable(_("{where}: cannot read ({why})").format(where=path, why=exc.strerror or exc)) from None
+        raise _unreadable(_("{where}: cannot read ({why})").format(where=path, why=file_error(exc))) from None
     except signing.BadKey as exc:
         raise _unreadable(f"{path}: {exc}") from None
 

@@ -37,7 +37,7 @@ TEMPLATE_DIRS = (WEB / "templates" / "portal", WEB / "templates" / "registration
 TEMPLATE_FILES = (WEB / "templates" / "base.html", WEB / "templates" / "403.html", WEB / "templates" / "404.html")
 PYTHON_EXCLUDED = ()
 #: refusals shown on the phones and the desk from outside the web package (the hall's rules and use cases)
-PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "office" / "hall")
+PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "office" / "hall", SRC / "kit", SRC / "office" / "signing_key.py")
 CLI = SRC / "cli"
 #: command-line modules whose --help texts are translated (the others: their messages only, where marked)
 CLI_TRANSLATED = ("__init__.py", "lang.py", "rating.py", "web.py", "users.py")

@@ -16,6 +16,8 @@ EVENT_FORMATS = {
     "knockout": gettext_lazy("淘汰制"),
     "team": gettext_lazy("团体赛"),
     "match": gettext_lazy("对抗赛"),
+    "go_mcmahon": gettext_lazy("围棋麦克马洪制（让子）"),
+    "go_swiss": gettext_lazy("围棋积分编排制（不让子）"),
 }
 
 #: 主办单位级别 (CGA Art. 4, BJSH §6), keys of ``qiyuan.rating.eligibility.OrganiserLevel``

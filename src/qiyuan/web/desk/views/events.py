@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 import secrets
+from decimal import Decimal
+from fractions import Fraction
 from datetime import date
 
 from django import forms
@@ -51,6 +53,8 @@ FORMATS = [
     ("swiss", gettext_lazy("积分编排制（五子棋瑞士制）")),
     ("round_robin", gettext_lazy("单循环")),
     ("double_round_robin", gettext_lazy("双循环")),
+    ("go_mcmahon", gettext_lazy("围棋麦克马洪制（让子）")),
+    ("go_swiss", gettext_lazy("围棋积分编排制（不让子）")),
 ]
 
 
@@ -410,11 +414,22 @@ def pair(request, code: str):
     store = _store(request, code)
     pairing = _act(request, uc.pair, store, request.user, explain=True, ok=_("已编排下一轮。"))
     if pairing is not None:
-        request.session[f"explain:{code}"] = [  # each line's templates and values: shown in the reader's language
-            [list(part) for part in (x if isinstance(x, Line) else Line() + x).parts] for x in pairing.explanation[:400]]
+        request.session[f"explain:{code}"] = _jsonable([  # each line's templates and values: in the reader's language
+            [list(part) for part in (x if isinstance(x, Line) else Line() + x).parts] for x in pairing.explanation[:400]])
         for note in pairing.notes:
             messages.warning(request, note.text(_))
     return redirect("desk:event", code=code)
+
+
+def _jsonable(value):
+    """The session keeps JSON: exact numbers (a McMahon score 2.5, a Go SOS) as their text."""
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (Decimal, Fraction)):
+        return str(value)
+    return value
 
 
 def parse_boards(text: str) -> tuple[list[tuple[int, int]], int | None, list[str]]:
@@ -680,7 +695,7 @@ def print_pdf(request, code: str, what: str):
     ``qiyuan event print``."""
     from django.http import Http404
 
-    from qiyuan.formats import hall_pdf
+    from qiyuan.formats import go_hall_pdf  # a Go event's pairings and standings in Go's words (黑/白, 让子)
 
     live = _live(request, code)
     if what not in PRINTS:
@@ -689,7 +704,7 @@ def print_pdf(request, code: str, what: str):
     rnd = _get_int(request, "round")
     after = _get_int(request, "after")
     try:
-        data = hall_pdf.document(t, "pairings" if what == "alphabetical" else what, round_no=rnd, after=after,
+        data = go_hall_pdf.document(t, "pairings" if what == "alphabetical" else what, round_no=rnd, after=after,
                                  alphabetical=what == "alphabetical",
                                  links=slip_links(request, code) if what == "slips" else None)
     except QiyuanError as exc:

@@ -1,0 +1,60 @@
+"""Issue 21 at the desk: a Go McMahon event run from the browser's forms — grades typed as 段级位, rounds paired
+by McMahon with handicaps, results entered, no repeated pairing, the hall's pairing list in Go's words."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from qiyuan.formats.trf import read_trf
+from qiyuan.office.events.models import LiveEvent
+from qiyuan.tournament import go
+from qiyuan.tournament.state import rounds_paired
+
+CODE = "go-open"
+GRADES = ["5d", "4d", "3d", "2d", "1d", "1k", "2k", "3k", "5k", "8k"]
+
+
+def _t():
+    return read_trf(LiveEvent.objects.get(code=CODE).trf_text)
+
+
+@pytest.fixture
+def desk(staff, login, make_association):
+    make_association("BJ", "北京")
+    c = login(staff["arbiter"])
+    r = c.post("/desk/events/new/", {"code": CODE, "name": "2026年北京围棋公开赛", "fmt": "go_mcmahon", "rounds": 4,
+                                     "start": "2026-05-01"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    for i, grade in enumerate(GRADES):
+        c.post(f"/desk/events/{CODE}/players/", {"name": f"棋手{i + 1:02d}", "sex": "mw"[i % 2], "title": grade,
+                                                 "association": "BJ", "birth": "2000-01-01"})
+    return c
+
+
+def test_a_mcmahon_event_runs_at_the_desk(desk, tmp_path):
+    assert go.is_go(_t()) and len(_t().entrants) == len(GRADES)
+    met = set()
+    for rnd in range(1, 4):
+        desk.post(f"/desk/events/{CODE}/pair/")
+        t = _t()
+        assert rounds_paired(t) == rnd
+        results = {}
+        for e in t.entrants:
+            c = e.rounds[rnd - 1]
+            if c.opponent is not None and e.number < c.opponent:
+                pair = (e.number, c.opponent)
+                assert pair not in met  # no repeated pairing
+                met.add(pair)
+                results[f"r-{e.number}-{c.opponent}"] = "1"
+        desk.post(f"/desk/events/{CODE}/results/", {"round": rnd, **results})
+    page = desk.get(f"/desk/events/{CODE}/").content.decode()
+    assert "go_mcmahon" not in page.split("<main", 1)[1]  # the format in words, never its code
+    pdf = desk.get(f"/desk/events/{CODE}/print/pairings.pdf?round=3")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    if shutil.which("pdftotext"):
+        (tmp_path / "p.pdf").write_bytes(pdf.content)
+        text = subprocess.run(["pdftotext", str(tmp_path / "p.pdf"), "-"], capture_output=True, text=True).stdout
+        assert "黑" in text and "白" in text

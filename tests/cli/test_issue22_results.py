@@ -70,3 +70,10 @@ def test_one_wrong_board_of_a_hand_pairing_is_one_fault_not_sixty_lines(tmp_path
     assert len(lines) == 2, r.stderr
     assert "board 30 (59-1): player 1 is already on board 1 (1-2)" in lines[0]
     assert "not paired: 60" in lines[1]
+
+
+def test_a_late_entry_after_round_1_says_round_1(tmp_path):
+    ev = small_event(tmp_path, 4, rounds=5)
+    run("event", "pair", ev)
+    r = run("event", "add-player", ev, "Late")
+    assert "5 Late (late entry: absent in round 1)" in r.stdout and "1-1" not in r.stdout

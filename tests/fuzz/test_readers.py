@@ -179,3 +179,37 @@ def test_a_bare_cr_in_a_registration_header_is_a_clear_error():
         assert "reg.csv" in str(exc)
     else:
         assert checked.problems or not checked.rows
+
+
+# -- entry lists (event add-players) ------------------------------------------------------------------------
+
+ENTRY_CSV = "姓名,性别,身份证号,段级位,所属棋协,等级分\n张三,男,,3段,北京,1800\n李四,女,,2级,上海,\n".encode()
+
+
+def check_entries(data) -> None:
+    from qiyuan.formats.entries import read_entries
+    from qiyuan.tournament import eventfile as ev
+
+    if data.draw(st.booleans()):
+        raw = data.draw(mutate_bytes(ENTRY_CSV))
+    else:
+        raw = data.draw(mutate_workbook(seeds.report_bytes()))  # a report's 成绩 sheet is an entry list too
+
+    def read(path):
+        rows, faults = read_entries(path)
+        ev.add_players(ev.new_event("x"), rows, today=TODAY, faults=faults)
+
+    _in_file(raw, "entries.csv", read)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_mutated_entry_lists_are_read_or_refused(data):
+    check_entries(data)
+
+
+@pytest.mark.slow
+@SLOW
+@given(st.data())
+def test_mutated_entry_lists_are_read_or_refused_thousands(data):
+    check_entries(data)

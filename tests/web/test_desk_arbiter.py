@@ -82,7 +82,9 @@ def test_override_reinstate_excuse_range_and_finish_at_the_desk(desk):
     assert LiveEvent.objects.get(code="open-2026").finished
     r = desk.post("/desk/events/open-2026/players/", {"name": "迟到", "sex": "m"})
     assert len(t().entrants) == 6 and "比赛已结束" in r.content.decode()
-    desk.post("/desk/events/open-2026/finish/", {"finished": "0"})
+    desk.post("/desk/events/open-2026/finish/", {"finished": "0"})  # reopening is confirmed (issue 22)
+    assert LiveEvent.objects.get(code="open-2026").finished
+    desk.post("/desk/events/open-2026/finish/", {"finished": "0", "confirm": "1"})
     assert not LiveEvent.objects.get(code="open-2026").finished
 
 
@@ -154,7 +156,7 @@ def test_finishing_early_says_what_is_about_to_happen_and_needs_the_confirmation
     assert r.status_code == 302 and LiveEvent.objects.get(code="open-2026").finished
     assert AuditLog.objects.filter(action="event.finish").count() == 1
     # the event page links to the confirmation, it does not finish in one click
-    desk.post("/desk/events/open-2026/finish/", {"finished": "0"})
+    desk.post("/desk/events/open-2026/finish/", {"finished": "0", "confirm": "1"})
     assert 'href="/desk/events/open-2026/finish/" id="finish-form"' in desk.get("/desk/events/open-2026/").content.decode()
 
 

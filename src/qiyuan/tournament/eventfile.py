@@ -618,9 +618,10 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
     return done
 
 
-def enter_result(t: Tournament, rnd: int, number: int, result: str, *, force: bool = False) -> tuple[int, int]:
+def enter_result(t: Tournament, rnd: int, number: int, result: str, *, force: bool = False,
+                 change: bool = False) -> tuple[int, int]:
     """One board's result as seen by player ``number`` (see :func:`enter_results`). Returns the board."""
-    e = enter_results(t, rnd, [(number, result)], force=force)[0]
+    e = enter_results(t, rnd, [(number, result)], force=force, change=change)[0]
     return (number, e.opponent if e.number == number else e.number)
 
 

@@ -16,11 +16,8 @@ front (抓前) in odd rounds and the back (抓后) in even rounds. The player
 floating out of the lowest group gets the bye.
 
 Every choice is taken only if the rest of the round can still be completed
-(the look-ahead that replaces the source's re-pairing of the groups above):
-a perfect matching must exist in the "have not met" graph of the players
-still unpaired, with a dummy vertex for the bye joined to the players without
-one, players already floating not joined to each other, and a group's
-members that stay inside it joined only to each other.
+(the look-ahead that replaces the source's re-pairing of the groups above:
+:mod:`qiyuan.tournament.lookahead`).
 
 Speed: the procedure is first run *optimistically*, each choice taken when it
 is merely legal. If that run completes the round, every choice it made had a
@@ -41,6 +38,7 @@ from decimal import Decimal
 from qiyuan.tournament import keepapart
 from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.explanation import Line
+from qiyuan.tournament.lookahead import BYE, LookAhead
 from qiyuan.tournament.matching import Matching
 from qiyuan.tournament.model import RoundCell, Tournament
 from qiyuan.tournament.openers import opener_rule
@@ -57,7 +55,6 @@ __all__ = [
     "player_states",
 ]
 
-BYE = 0  # the dummy vertex standing for the bye (draw numbers start at 1)
 
 
 class PairingError(EventError):
@@ -158,10 +155,8 @@ class _Procedure:
         self.pairs: list[tuple[int, int]] = []
         self.bye: int | None = None
         self.failed = False
-        # look-ahead state
-        self.zone = [0] * size
-        self.transit = [False] * size
-        self.witness: Matching | None = None
+        #: the look-ahead: can the rest of the round still be completed after a choice?
+        self.look = LookAhead(round_no, size, self.met, self.had_bye)
 
     # -- keys of the ordered choices ------------------------------------
 
@@ -176,143 +171,21 @@ class _Procedure:
     def note(self, text: Line) -> None:
         self.notes.append(text)
 
-    # -- the look-ahead ------------------------------------------------------
-
-    def adjacent(self, u: int, v: int) -> bool:
-        zone = self.zone
-        if zone[u] != zone[v]:
-            return False
-        if u == BYE:
-            return not self.had_bye[v]
-        if v == BYE:
-            return not self.had_bye[u]
-        if self.transit[u] and self.transit[v]:
-            return False
-        return v not in self.met[u]
+    # -- the look-ahead (qiyuan.tournament.lookahead) --------------------------
 
     def start_witness(self, pool: list[int], seed_pairs: list[tuple[int, int]], seed_bye: int | None) -> None:
-        size = len(self.paired)
         order = [n for _, members in self.groups for n in members]
         if len(pool) % 2:
             order.append(BYE)
-        m = Matching(size, self.adjacent, order)
-        m.excluded = self.met.__getitem__
-        for a, b in seed_pairs:
-            m.match(a, b)
-        if seed_bye is not None and len(pool) % 2:
-            m.match(seed_bye, BYE)
-        left = m.maximise()
-        if left:
-            template, params = self._impossible(pool, [v for v in left if v != BYE])
+        refusal = self.look.start(order, pool, seed_pairs, seed_bye)
+        if refusal is not None:
+            template, params = refusal
             raise PairingError(template, **params)
-        self.witness = m
 
-    def _impossible(self, pool: list[int], left: list[int]) -> tuple[str, dict[str, int]]:
-        """The error (template, params) when the witness cannot be completed (``left``: players left over)."""
-        r = self.round_no
-        if not left:
-            return ("round {round} cannot be paired: {present} players present and every one of them "
-                    "has already had the bye", {"round": r, "present": len(pool)})
-        v = left[0]
-        if len(pool) == 1:
-            return ("round {round} cannot be paired: player {number} is the only one present and has had the bye",
-                    {"round": r, "number": v})
-        others = [u for u in pool if u != v and u not in self.met[v]]
-        if not others and (len(pool) % 2 == 0 or self.had_bye[v]):
-            if len(pool) % 2:
-                return ("round {round} cannot be paired: player {number} has already met every other player "
-                        "present and has had the bye", {"round": r, "number": v})
-            return ("round {round} cannot be paired: player {number} has already met every other player present",
-                    {"round": r, "number": v})
-        return ("round {round} cannot be paired: no pairing of the {present} players present avoids a repeat "
-                "meeting or a second bye (the best pairing leaves {left} without an opponent, for example "
-                "player {number})", {"round": r, "present": len(pool), "left": len(left), "number": v})
+    @property
+    def witness(self) -> Matching | None:
+        return self.look.witness
 
-    def try_pair(self, a: int, b: int) -> bool:
-        """Pair ``a`` with ``b`` if the rest of the round can still be completed."""
-        m = self.witness
-        if m is None:
-            return True
-        if m.mate[a] == b:
-            m.remove(a)
-            m.remove(b)
-            return True
-        m.begin()
-        a2, b2 = m.remove(a), m.remove(b)
-        if (a2 != -1 and b2 != -1 and self.adjacent(a2, b2)) or m.repair([x for x in (a2, b2) if x != -1]):
-            if a2 != -1 and m.mate[a2] == -1:
-                m.match(a2, b2)
-            m.commit()
-            return True
-        m.rollback()
-        m.revive(a)
-        m.revive(b)
-        return False
-
-    def deficiency(self, players: list[int]) -> int:
-        """How many of ``players`` a maximum pairing among themselves leaves over (Tutte–Berge)."""
-        met = self.met
-        m = Matching(len(self.paired), lambda u, v: v not in met[u], players)
-        m.excluded = met.__getitem__
-        if self.witness is not None:  # start from the witness's pairs among them
-            inside = set(players)
-            mate = self.witness.mate
-            for v in players:
-                w = mate[v]
-                if w > v and w in inside:
-                    m.match(v, w)
-        return len(m.maximise())
-
-    def partners(self, a: int) -> set[int]:
-        """Everybody ``a`` can meet with the rest of the round still complete (one search).
-
-        ``b`` qualifies when it is ``a``'s partner in the witness, or when an
-        even alternating path leads from that partner to ``b`` once ``a`` is
-        taken out (then pairing ``a`` with ``b`` and flipping the path keeps a
-        complete pairing; and only then).
-        """
-        m = self.witness
-        assert m is not None
-        partner = m.mate[a]
-        m.begin()
-        m.remove(a)
-        found = m.outer(partner) if partner != -1 else set()
-        m.rollback()
-        m.revive(a)
-        found.add(partner)
-        return found
-
-    def try_split(self, tag: int, rest: list[int], floaters: list[int]) -> bool:
-        """Can exactly ``floaters`` leave the group while its other members pair among themselves?
-
-        The witness is kept on success, restored otherwise.
-        """
-        m = self.witness
-        assert m is not None
-        zone, transit, mate = self.zone, self.transit, m.mate
-        fl = set(floaters)
-        others = [v for v in rest if v not in fl]
-        m.begin()
-        for v in others:
-            zone[v] = tag
-        for x in floaters:
-            transit[x] = True
-        cut: list[int] = []
-        for v in others + floaters:
-            w = mate[v]
-            if w != -1 and not self.adjacent(v, w):
-                m.unmatch(v)
-                cut += (v, w)
-        # the group's side alone, on its few players, before the whole round
-        if not cut or (self.deficiency(others) == 0 and m.repair(cut)):
-            m.commit()
-            return True
-        m.rollback()
-        for v in others:
-            zone[v] = 0
-        for x in floaters:
-            transit[x] = False
-        return False
 
     # -- the procedure -------------------------------------------------------
 
@@ -341,9 +214,9 @@ class _Procedure:
                     if feasible is not None and c not in feasible:
                         ok = False
                     else:
-                        ok = self.try_pair(f, c)
+                        ok = self.look.try_pair(f, c)
                         if not ok and feasible is None:  # one search answers for all the others
-                            feasible = self.partners(f)
+                            feasible = self.look.partners(f)
                     if ok:
                         chosen = c
                         break
@@ -403,8 +276,8 @@ class _Procedure:
         found = self._search(tag, rest, order, k0, 0, [])
         if found is not None:
             return found
-        k = max(k0 + 2, self.deficiency(rest))
-        while k <= len(rest) and not self.below_ok(rest, [], k):
+        k = max(k0 + 2, self.look.deficiency(rest))
+        while k <= len(rest) and not self.look.below_ok(rest, [], k):
             k += 2
         for k in range(k, len(rest) + 1, 2):
             found = self._search(tag, rest, order, k, 0, [])
@@ -416,73 +289,21 @@ class _Procedure:
         self, tag: int, rest: list[int], order: list[int], k: int, start: int, chosen: list[int]
     ) -> list[int] | None:
         if len(chosen) == k:
-            return chosen if self.try_split(tag, rest, chosen) else None
+            return chosen if self.look.try_split(tag, rest, chosen) else None
         need = k - len(chosen)
         for i in range(start, len(order) - need + 1):
             trial = chosen + [order[i]]
             left = need - 1
             if left:
                 fl = set(trial)
-                if self.deficiency([v for v in rest if v not in fl]) > left:
+                if self.look.deficiency([v for v in rest if v not in fl]) > left:
                     continue
-                if not self.below_ok(rest, trial, left):
+                if not self.look.below_ok(rest, trial, left):
                     continue
             found = self._search(tag, rest, order, k, i + 1, trial)
             if found is not None:
                 return found
         return None
-
-    def below_ok(self, rest: list[int], chosen: list[int], more: int) -> bool:
-        """The side below alone: can it be completed when ``chosen`` and ``more`` others of ``rest`` float?
-
-        Exact for that side: the members of ``rest`` not chosen are joined
-        to ``len - more`` interchangeable "stay" vertices, so a perfect
-        matching lets exactly ``more`` of them float down.
-        """
-        m = self.witness
-        assert m is not None
-        size = len(self.paired)
-        rest_set = set(rest)
-        chosen_set = set(chosen)
-        free = [v for v in rest if v not in chosen_set]
-        stays = len(free) - more
-        if stays < 0:
-            return False
-        free_set = set(free)
-        below = [v for v in m.alive if v not in rest_set]
-        transit, met, had_bye, adjacent = self.transit, self.met, self.had_bye, self.adjacent
-
-        def adj(u: int, v: int) -> bool:
-            if u >= size or v >= size:  # a "stay" vertex
-                return (u < size and u in free_set) or (v < size and v in free_set)
-            for a, b in ((u, v), (v, u)):
-                if a in free_set or a in chosen_set:  # a floats down from the group
-                    if b in free_set or b in chosen_set or transit[b]:
-                        return False
-                    return not had_bye[a] if b == BYE else b not in met[a]
-            return adjacent(u, v)
-
-        absorbers = list(range(size, size + stays))
-        t = Matching(size + stays, adj, below + chosen + free + absorbers)
-        none: set[int] = set()
-        t.excluded = lambda v: met[v] if v < size else none
-        mate = m.mate
-        for v in below:  # start from the witness: its pairs below, ...
-            w = mate[v]
-            if w != -1 and w not in rest_set and v < w:
-                t.match(v, w)
-        for v in chosen + free:  # ... its floaters' opponents below, ...
-            w = mate[v]
-            if w != -1 and w not in rest_set and t.mate[w] == -1 and adj(v, w):
-                t.match(v, w)
-        spare = iter(absorbers)  # ... and "stay" for the others
-        for v in free:
-            if t.mate[v] == -1:
-                x = next(spare, None)
-                if x is None:
-                    break
-                t.match(v, x)
-        return not t.maximise()
 
     def explain_floaters(self, score: Decimal, rest: list[int], floaters: list[int], last: bool) -> None:
         g = _fmt(score)
@@ -530,11 +351,11 @@ class _Procedure:
                         already.append(q)
                     continue
                 if feasible is None or q in feasible:
-                    if self.try_pair(p, q):
+                    if self.look.try_pair(p, q):
                         partner = j
                         break
                     if feasible is None and self.witness is not None:  # one search for the others
-                        feasible = self.partners(p)
+                        feasible = self.look.partners(p)
                 skipped.append(q)
             if partner == -1:
                 self.failed = True

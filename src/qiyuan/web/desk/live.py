@@ -8,6 +8,7 @@ from qiyuan.errors import InputError, Problem
 from qiyuan.office.events.entries import entrant_from_registry, latest_rating
 from qiyuan.tournament import syntax
 
+__all__ = ["entrant_from_registry", "latest_rating", "parse_result_key"]  # the registry's, for the views
 
 def parse_result_key(text: str) -> str | None:
     """A typed result key (``qiyuan.tournament.syntax.parse_result_key``: ``1``, ``0``, ``=``,

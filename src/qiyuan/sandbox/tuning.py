@@ -13,7 +13,9 @@ Rating*, 2008, tunes the same parameters on earlier games):
 * Glicko-2: τ × a newcomer's RD (``GLICKO_TAU`` × ``GLICKO_RD``);
 * WHR: w² (``WHR_W2``, Elo² per day).
 
-The test games are never seen by the search; then every system learns the
+WHR's grid shares one run's work budget (``WhrSettings.budget`` split over its
+points), so on a large history each point refits at fewer dates. The test
+games are never seen by the search; then every system learns the
 whole burn-in (its warm-up) and predicts the test with the chosen values.
 A burn-in without a played game leaves the defaults (``Tuned.searched``
 false).
@@ -134,7 +136,9 @@ def tune(games: GameSet, players: Sequence[Player], rules: RuleSet, whr: WhrSett
     glicko_choice = Choice("glicko2", best[1], {"tau": GLICKO_TAU, "rd_new": GLICKO_RD}, best[0])
     best = (np.inf, None)
     for w2 in WHR_W2:
-        loss = _loss(gs, mask, predict_whr(gs, dataclasses.replace(whr, w2=w2))[0].expected)
+        # the grid shares one run's budget: on a large history each point refits less often
+        point = dataclasses.replace(whr, w2=w2, budget=max(whr.budget // len(WHR_W2), 1))
+        loss = _loss(gs, mask, predict_whr(gs, point)[0].expected)
         if loss < best[0] - 1e-12:
             best = (loss, {"w2": w2})
         tick()

@@ -57,7 +57,7 @@ def test_a_two_way_tie_for_first_decided_by_lot_with_a_seed(tmp_path):
     order = ties.lot_order([1, 2], 20260501)
     assert f"decided by lot (seed 20260501): {order[0]}, {order[1]}" in r.stdout
     t = read_trf(path)
-    assert t.extra["XQE"] == [f"lot seed 20260501 {order[0]} {order[1]}"]
+    assert t.extra["XQU"] == [f"lot seed 20260501 {order[0]} {order[1]}"]
     assert final_places(t)[order[0]] == 1 and final_places(t)[order[1]] == 2
     out = run("event", "standings", path).stdout
     assert f"* places 1-2 decided by lot (seed 20260501): {order[0]} 选手{order[0]}" in out
@@ -81,7 +81,7 @@ def test_a_lot_drawn_in_the_hall_and_a_play_off_are_recorded_as_given(tmp_path):
     assert "decided by lot drawn in the hall" in run("event", "standings", path).stdout
     run("event", "tie", path, "1,2", "--playoff", "1,2")  # replaces the lot for the same group
     t = read_trf(path)
-    assert t.extra["XQE"] == ["playoff 1 2"] and final_places(t)[1] == 1
+    assert t.extra["XQU"] == ["playoff 1 2"] and final_places(t)[1] == 1
     assert "decided by play-off" in run("event", "standings", path).stdout
 
 

@@ -12,7 +12,7 @@ A board's *claim* moves through these states:
 
 Check-in: the players present for the next round check in (by phone, or ticked by the arbiter);
 closing check-in makes every other player who would be paired absent (``Z``) in that round, and a late
-entry after that absent in it too.  The event file records the closing (``XQK ROUND N1 N2 …``: the round
+entry after that absent in it too.  The event file records the closing (``XQQ ROUND N1 N2 …``: the round
 and the players it made absent), so every door — the desk, the hall, the command line — sees it.
 
 Pure: plain data in and out; where the claims are kept and who may act is the caller's.
@@ -158,7 +158,7 @@ def absent_at_close(t: Tournament, rnd: int, present: Iterable[int]) -> list[int
 
 
 #: the event file's record of closed check-ins: ``ROUND N1 N2 …`` (the players closing made absent)
-CHECKIN_RECORD = "XQK"
+CHECKIN_RECORD = "XQQ"
 
 
 def closed_check_ins(t: Tournament) -> dict[int, list[int]]:

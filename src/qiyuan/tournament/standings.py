@@ -194,7 +194,7 @@ def undecided_places(t: Tournament) -> dict[int, int]:
     from copy import copy
 
     bare = copy(t)
-    bare.extra = {k: v for k, v in t.extra.items() if k != "XQE"}
+    bare.extra = {k: v for k, v in t.extra.items() if k != "XQU"}
     return {row.number: row.rank for row in standings(bare)}
 
 

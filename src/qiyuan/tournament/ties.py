@@ -5,9 +5,9 @@ must be decided — a title, a prize, a dan placing — it is decided by a play-
 arbiter records the decision for one tied group, and the final standings, the report, the
 crosstable and everything that reads the places (dan proposals) order the group by it:
 
-* ``playoff`` — the order the play-off gave, winner first (``XQE playoff 7 3``);
-* ``lot`` as drawn in the hall — the order drawn (``XQE lot 7 3``);
-* ``lot`` drawn by qiyuan — with a seed (``XQE lot seed 20260501 7 3``): the group's draw
+* ``playoff`` — the order the play-off gave, winner first (``XQU playoff 7 3``);
+* ``lot`` as drawn in the hall — the order drawn (``XQU lot 7 3``);
+* ``lot`` drawn by qiyuan — with a seed (``XQU lot seed 20260501 7 3``): the group's draw
   numbers in ascending order shuffled by ``random.Random(seed)``, so anyone can redo it.
 
 A decision holds for the group it names: it is used only while exactly those players share a
@@ -56,9 +56,9 @@ class Decision:
 
 
 def decisions(t: Tournament) -> list[Decision]:
-    """The decisions recorded in the event file (``XQE`` lines; an unreadable one is skipped)."""
+    """The decisions recorded in the event file (``XQU`` lines; an unreadable one is skipped)."""
     out = []
-    for line in t.extra.get("XQE", []):
+    for line in t.extra.get("XQU", []):
         parts = line.split()
         if not parts or parts[0] not in KINDS:
             continue
@@ -121,7 +121,7 @@ def decide(t: Tournament, places: dict[int, int], players: list[int], kind: str,
                                       numbers=", ".join(map(str, group))))
     made = Decision(kind, tuple(order) if order is not None else lot_order(group, seed), seed)
     kept = [d for d in decisions(t) if d.group != made.group]
-    t.extra["XQE"] = [d.line() for d in [*kept, made]]
+    t.extra["XQU"] = [d.line() for d in [*kept, made]]
     return made
 
 
@@ -132,9 +132,9 @@ def undecide(t: Tournament, players: list[int]) -> None:
         raise EventError(problem("no decision is recorded for players {numbers}",
                                  numbers=", ".join(map(str, sorted(players)))))
     if kept:
-        t.extra["XQE"] = [d.line() for d in kept]
+        t.extra["XQU"] = [d.line() for d in kept]
     else:
-        t.extra.pop("XQE", None)
+        t.extra.pop("XQU", None)
 
 
 def apply(t: Tournament, places: dict[int, int]) -> tuple[dict[int, int], dict[int, Decision]]:

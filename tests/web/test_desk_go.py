@@ -58,3 +58,14 @@ def test_a_mcmahon_event_runs_at_the_desk(desk, tmp_path):
         (tmp_path / "p.pdf").write_bytes(pdf.content)
         text = subprocess.run(["pdftotext", str(tmp_path / "p.pdf"), "-"], capture_output=True, text=True).stdout
         assert "黑" in text and "白" in text
+
+
+def test_a_go_events_slips_say_black_and_white_with_the_stones(desk, tmp_path):
+    if not shutil.which("pdftotext"):
+        pytest.skip("needs pdftotext (poppler-utils)")
+    desk.post(f"/desk/events/{CODE}/pair/")
+    pdf = desk.get(f"/desk/events/{CODE}/print/slips.pdf?round=1")
+    (tmp_path / "s.pdf").write_bytes(pdf.content)
+    text = subprocess.run(["pdftotext", str(tmp_path / "s.pdf"), "-"], capture_output=True, text=True).stdout
+    assert "黑方" in text and "白方" in text and "黑胜" in text and "先手" not in text
+    assert "让" in text or "贴" in text

@@ -81,9 +81,24 @@ def go_standings(t: Tournament, after: int | None) -> bytes:
     return buf.getvalue()
 
 
+def go_slip_words(t: Tournament) -> hall_pdf.SlipWords:
+    """A Go event's slips: 黑方/白方, 黑胜/白胜, and under the players the board's stones or komi."""
+    s, ps = go.settings(t), go.players(t)
+
+    def note(rnd: int, b) -> str:
+        stones = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
+        return f"让 {stones} 子（不贴目）" if stones else f"分先，黑贴 {plain(s.komi)} 目"
+
+    return hall_pdf.SlipWords(first="黑方", second="白方", boxes=("黑胜", "白胜"),
+                              signatures=("黑方签名", "白方签名", "裁判签名"), board_note=note)
+
+
 def document(t: Tournament, what: str, *, round_no: int | None = None, after: int | None = None,
              alphabetical: bool = False, links: hall_pdf.SlipLink | None = None) -> bytes:
     """``hall_pdf.document``, with a Go event's pairing list and standings in Go's words."""
+    if go.is_go(t) and what == "slips":
+        hall_pdf.document(t, what, round_no=round_no)  # its checks of the round
+        return hall_pdf._slips(t, pairing_sheet(t, round_no or rounds_paired(t)), links, go_slip_words(t))
     if go.is_go(t) and what in ("pairings", "standings"):
         hall_pdf.document(t, what, round_no=round_no, after=after)  # its checks of the round and --after
         return go_pairings(t, round_no or rounds_paired(t)) if what == "pairings" else go_standings(t, after)

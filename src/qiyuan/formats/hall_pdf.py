@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from qiyuan.errors import InputError, problem
 from qiyuan.formats.hall_qr import draw_qr
@@ -212,7 +213,23 @@ def _pairings(t: Tournament, sheet: PairingSheet, alphabetical: bool) -> bytes:
 # -- result slips --------------------------------------------------------------------------------------
 
 
-def _slips(t: Tournament, sheet: PairingSheet, links: SlipLink | None = None) -> bytes:
+@dataclass(frozen=True)
+class SlipWords:
+    """What a result slip calls the two players and the results: Gomoku's 先手/后手, Go's 黑方/白方 (with the
+    board's stones or komi under the players)."""
+
+    first: str = "先手"
+    second: str = "后手"
+    boxes: tuple[str, ...] = ("先手胜", "和棋", "后手胜")
+    signatures: tuple[str, ...] = ("先手签名", "后手签名", "裁判签名")
+    board_note: Callable[[int, object], str] | None = None  # (round, board row) → a line under the players
+
+
+GOMOKU_SLIP = SlipWords()
+
+
+def _slips(t: Tournament, sheet: PairingSheet, links: SlipLink | None = None,
+           words: SlipWords = GOMOKU_SLIP) -> bytes:
     """Eight slips to an A4 page (2 × 4), cut along the dashed lines."""
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.units import mm
@@ -233,7 +250,7 @@ def _slips(t: Tournament, sheet: PairingSheet, links: SlipLink | None = None) ->
         x0 = (k % cols) * w
         y0 = height - (k // cols + 1) * h
         link = links(sheet.round, b.board, b.opener.number, b.other.number) if links else ""
-        _slip(c, t, sheet.round, b, x0 + 6 * mm, y0 + 6 * mm, w - 12 * mm, h - 12 * mm, link)
+        _slip(c, t, sheet.round, b, x0 + 6 * mm, y0 + 6 * mm, w - 12 * mm, h - 12 * mm, link, words)
     if not sheet.boards:
         c.setFont(FONT, 14)
         c.drawString(20 * mm, height - 30 * mm, f"{t.name} 第 {sheet.round} 轮：没有对局")
@@ -252,7 +269,8 @@ def _cut_lines(c, width: float, height: float, cols: int, rows: int) -> None:
     c.restoreState()
 
 
-def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float, link: str = "") -> None:
+def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float, link: str = "",
+          words: SlipWords = GOMOKU_SLIP) -> None:
     from reportlab.lib.units import mm
 
     top = y + h
@@ -266,7 +284,7 @@ def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float,
     if link:  # the board's link: either player reports the result there, the other confirms it
         draw_qr(c, link, x + w - qr, top - qr + 1 * mm, qr)
     line_y = top - 22 * mm
-    for label, seat in (("先手", b.opener), ("后手", b.other)):
+    for label, seat in ((words.first, b.opener), (words.second, b.other)):
         c.setFont(FONT, 10)
         c.drawString(x, line_y, label)
         c.setFont(FONT, 14)
@@ -274,8 +292,13 @@ def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float,
         c.setFont(FONT, 9)
         c.drawRightString(x + w, line_y, f"积分 {plain(seat.score)}　等级分 {_rating(seat.rating) or '—'}")
         line_y -= 9 * mm
+    note = words.board_note(rnd, b) if words.board_note else ""
+    if note:
+        c.setFont(FONT, 9)
+        c.drawString(x, line_y + 2 * mm, note)
+        line_y -= 4 * mm
     c.setFont(FONT, 11)
-    boxes = ["先手胜", "和棋", "后手胜"]
+    boxes = list(words.boxes)
     bx = x
     for label in boxes:
         c.rect(bx, line_y - 1 * mm, 4.5 * mm, 4.5 * mm)
@@ -284,7 +307,7 @@ def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float,
     line_y -= 13 * mm
     c.setFont(FONT, 9)
     third = w / 3
-    for j, who in enumerate(("先手签名", "后手签名", "裁判签名")):
+    for j, who in enumerate(words.signatures):
         lx = x + j * third
         c.line(lx, line_y, lx + third - 4 * mm, line_y)
         c.drawString(lx, line_y - 4 * mm, who)

@@ -30,7 +30,7 @@ from fractions import Fraction
 from qiyuan.rating.model import Result
 from qiyuan.rating.tables import dp_for_score, pd_hundredths
 from qiyuan.tournament.openers import opener_rule
-from qiyuan.tournament.state import NOT_OPENED, OPENED, PlayerState
+from qiyuan.tournament.state import NOT_OPENED, OPENED
 
 #: The smallest rating difference at which a decisive result is flagged: beyond the difference the tables pair
 #: with an expected score of 0.99 (附表1: p = 0.99 ↔ dp 677), so D ≥ 678 (docs/decisions.md, "doors: the audit's
@@ -115,42 +115,63 @@ def opener_contradictions(event: str, games: Sequence[AuditGame], numbers: Mappi
     by_round: dict[int, list[AuditGame]] = defaultdict(list)
     for g in games:
         by_round[g.round].append(g)
-    roles: dict[str, list[str]] = defaultdict(list)
+    seats = {p: _Seat(n) for p, n in numbers.items()}
     flags = []
     judged = 0
     for rnd in sorted(by_round):
-        played: dict[str, str] = {}
         for g in by_round[rnd]:
-            a, b = g.player1, g.player2
-            if g.opener not in (1, 2) or a not in numbers or b not in numbers or a == b:
+            sa, sb = seats.get(g.player1), seats.get(g.player2)
+            if g.opener not in (1, 2) or sa is None or sb is None or sa is sb:
                 continue
-            sa = PlayerState(numbers[a], Decimal(0), set(), False, 0, 0, tuple(roles[a]))
-            sb = PlayerState(numbers[b], Decimal(0), set(), False, 0, 0, tuple(roles[b]))
+            judged += 1
             first, _, rule = opener_rule(sa, sb, rnd)
-            expected = a if first == numbers[a] else b
-            recorded = a if g.opener == 1 else b
-            if recorded != expected:
-                flags.append(Flag("opener", event, rnd, (recorded, expected),
-                                  {"recorded": recorded, "expected": expected, "rule": rule}))
-            played[expected] = OPENED  # the replay follows the rules: one swap does not spread
-            played[b if expected == a else a] = NOT_OPENED
-        judged += len(played) // 2
-        for player in roles.keys() | played.keys():
-            roles[player].append(played.get(player, ""))
+            expected, other = (sa, sb) if first == sa.number else (sb, sa)
+            if (sa if g.opener == 1 else sb) is not expected:
+                a, b = (g.player1, g.player2) if g.opener == 1 else (g.player2, g.player1)
+                flags.append(Flag("opener", event, rnd, (a, b), {"recorded": a, "expected": b, "rule": rule}))
+            expected.now, other.now = OPENED, NOT_OPENED  # the replay follows the rules: one swap does not spread
+        for seat in seats.values():  # a round without a game is no role: it breaks a run
+            seat.close_round()
     if flags and len(flags) > FOLLOWS_RULES_SHARE * judged:
         return []
     return flags
+
+
+class _Seat:
+    """A player's opener history during the replay — what the opener rules read of a ``PlayerState`` (the draw
+    number, the openings in halves, the roles) — kept up to date in place instead of rebuilt for every game."""
+
+    __slots__ = ("number", "openings_halves", "roles", "now")
+
+    def __init__(self, number: int):
+        self.number = number
+        self.openings_halves = 0
+        self.roles: list[str] = []
+        self.now = ""
+
+    def close_round(self) -> None:
+        self.roles.append(self.now)
+        if self.now == OPENED:
+            self.openings_halves += 2
+        self.now = ""
 
 
 # -- 3. one player twice in a round -----------------------------------------------------------------------
 
 
 def twice_in_a_round(games: Iterable[AuditGame]) -> list[Flag]:
-    seen: dict[tuple[str, int, str], int] = defaultdict(int)
+    rounds: dict[tuple[str, int], list[str]] = defaultdict(list)
     for g in games:
-        for p in {g.player1, g.player2}:
-            seen[(g.event, g.round, p)] += 1
-    return [Flag("twice", ev, rnd, (p,), {"games": n}) for (ev, rnd, p), n in sorted(seen.items()) if n > 1]
+        rounds[(g.event, g.round)] += (g.player1, g.player2) if g.player1 != g.player2 else (g.player1,)
+    flags = []
+    for (ev, rnd), players in sorted(rounds.items()):
+        if len(set(players)) == len(players):
+            continue
+        counts: dict[str, int] = defaultdict(int)
+        for p in players:
+            counts[p] += 1
+        flags += [Flag("twice", ev, rnd, (p,), {"games": n}) for p, n in sorted(counts.items()) if n > 1]
+    return flags
 
 
 # -- 4. the crosstable against the report's standings -------------------------------------------------------

@@ -78,18 +78,19 @@ class Flag:
 def improbable_results(games: Iterable[AuditGame], rating: Mapping[str, int | None]) -> list[Flag]:
     """Decisive played results whose loser was ``IMPROBABLE_D`` or more points above the winner."""
     flags = []
+    win, loss, limit, get = Result.WIN, Result.LOSS, IMPROBABLE_D, rating.get
     for g in games:
-        if g.result is Result.WIN:
+        if g.result is win:
             winner, loser = g.player1, g.player2
-        elif g.result is Result.LOSS:
+        elif g.result is loss:
             winner, loser = g.player2, g.player1
         else:
             continue
-        rw, rl = rating.get(winner), rating.get(loser)
+        rw, rl = get(winner), get(loser)
         if rw is None or rl is None:
             continue
         d = rl - rw
-        if d >= IMPROBABLE_D:
+        if d >= limit:
             flags.append(Flag("improbable", g.event, g.round, (winner, loser),
                               {"winner_rating": rw, "loser_rating": rl, "D": d,
                                "expected": f"{pd_hundredths(d) / 100:.2f}"}))
@@ -116,6 +117,7 @@ def opener_contradictions(event: str, games: Sequence[AuditGame], numbers: Mappi
     for g in games:
         by_round[g.round].append(g)
     seats = {p: _Seat(n) for p, n in numbers.items()}
+    everyone = list(seats.values())
     flags = []
     judged = 0
     for rnd in sorted(by_round):
@@ -130,8 +132,11 @@ def opener_contradictions(event: str, games: Sequence[AuditGame], numbers: Mappi
                 a, b = (g.player1, g.player2) if g.opener == 1 else (g.player2, g.player1)
                 flags.append(Flag("opener", event, rnd, (a, b), {"recorded": a, "expected": b, "rule": rule}))
             expected.now, other.now = OPENED, NOT_OPENED  # the replay follows the rules: one swap does not spread
-        for seat in seats.values():  # a round without a game is no role: it breaks a run
-            seat.close_round()
+        for seat in everyone:  # a round without a game is no role: it breaks a run
+            seat.roles.append(seat.now)
+            if seat.now is OPENED:
+                seat.openings_halves += 2
+            seat.now = ""
     if flags and len(flags) > FOLLOWS_RULES_SHARE * judged:
         return []
     return flags
@@ -147,13 +152,7 @@ class _Seat:
         self.number = number
         self.openings_halves = 0
         self.roles: list[str] = []
-        self.now = ""
-
-    def close_round(self) -> None:
-        self.roles.append(self.now)
-        if self.now == OPENED:
-            self.openings_halves += 2
-        self.now = ""
+        self.now = ""  # this round's role, added to ``roles`` when the round closes
 
 
 # -- 3. one player twice in a round -----------------------------------------------------------------------

@@ -64,6 +64,7 @@ def test_admin_sees_and_lifts_a_lockout(client, make_user):
         _post(client, "/desk/login/", "sun", "bad-bad-bad")
     boss = Client()
     boss.force_login(admin)
+    assert 'id="home-lockouts"' in boss.get("/desk/").content.decode()  # shown on the desk's front page
     r = boss.get("/desk/users/")
     assert r.status_code == 200, (r.status_code, r.get("Location"))
     page = r.content.decode()

@@ -30,7 +30,7 @@ from fractions import Fraction
 from qiyuan.rating.model import Result
 from qiyuan.rating.tables import dp_for_score, pd_hundredths
 from qiyuan.tournament.openers import opener_rule
-from qiyuan.tournament.state import NOT_OPENED, OPENED, PlayerState
+from qiyuan.tournament.state import NOT_OPENED, OPENED
 
 #: The smallest rating difference at which a decisive result is flagged: beyond the difference the tables pair
 #: with an expected score of 0.99 (附表1: p = 0.99 ↔ dp 677), so D ≥ 678 (docs/decisions.md, "doors: the audit's
@@ -78,18 +78,19 @@ class Flag:
 def improbable_results(games: Iterable[AuditGame], rating: Mapping[str, int | None]) -> list[Flag]:
     """Decisive played results whose loser was ``IMPROBABLE_D`` or more points above the winner."""
     flags = []
+    win, loss, limit, get = Result.WIN, Result.LOSS, IMPROBABLE_D, rating.get
     for g in games:
-        if g.result is Result.WIN:
+        if g.result is win:
             winner, loser = g.player1, g.player2
-        elif g.result is Result.LOSS:
+        elif g.result is loss:
             winner, loser = g.player2, g.player1
         else:
             continue
-        rw, rl = rating.get(winner), rating.get(loser)
+        rw, rl = get(winner), get(loser)
         if rw is None or rl is None:
             continue
         d = rl - rw
-        if d >= IMPROBABLE_D:
+        if d >= limit:
             flags.append(Flag("improbable", g.event, g.round, (winner, loser),
                               {"winner_rating": rw, "loser_rating": rl, "D": d,
                                "expected": f"{pd_hundredths(d) / 100:.2f}"}))
@@ -115,42 +116,61 @@ def opener_contradictions(event: str, games: Sequence[AuditGame], numbers: Mappi
     by_round: dict[int, list[AuditGame]] = defaultdict(list)
     for g in games:
         by_round[g.round].append(g)
-    roles: dict[str, list[str]] = defaultdict(list)
+    seats = {p: _Seat(n) for p, n in numbers.items()}
+    everyone = list(seats.values())
     flags = []
     judged = 0
     for rnd in sorted(by_round):
-        played: dict[str, str] = {}
         for g in by_round[rnd]:
-            a, b = g.player1, g.player2
-            if g.opener not in (1, 2) or a not in numbers or b not in numbers or a == b:
+            sa, sb = seats.get(g.player1), seats.get(g.player2)
+            if g.opener not in (1, 2) or sa is None or sb is None or sa is sb:
                 continue
-            sa = PlayerState(numbers[a], Decimal(0), set(), False, 0, 0, tuple(roles[a]))
-            sb = PlayerState(numbers[b], Decimal(0), set(), False, 0, 0, tuple(roles[b]))
+            judged += 1
             first, _, rule = opener_rule(sa, sb, rnd)
-            expected = a if first == numbers[a] else b
-            recorded = a if g.opener == 1 else b
-            if recorded != expected:
-                flags.append(Flag("opener", event, rnd, (recorded, expected),
-                                  {"recorded": recorded, "expected": expected, "rule": rule}))
-            played[expected] = OPENED  # the replay follows the rules: one swap does not spread
-            played[b if expected == a else a] = NOT_OPENED
-        judged += len(played) // 2
-        for player in roles.keys() | played.keys():
-            roles[player].append(played.get(player, ""))
+            expected, other = (sa, sb) if first == sa.number else (sb, sa)
+            if (sa if g.opener == 1 else sb) is not expected:
+                a, b = (g.player1, g.player2) if g.opener == 1 else (g.player2, g.player1)
+                flags.append(Flag("opener", event, rnd, (a, b), {"recorded": a, "expected": b, "rule": rule}))
+            expected.now, other.now = OPENED, NOT_OPENED  # the replay follows the rules: one swap does not spread
+        for seat in everyone:  # a round without a game is no role: it breaks a run
+            seat.roles.append(seat.now)
+            if seat.now is OPENED:
+                seat.openings_halves += 2
+            seat.now = ""
     if flags and len(flags) > FOLLOWS_RULES_SHARE * judged:
         return []
     return flags
+
+
+class _Seat:
+    """A player's opener history during the replay — what the opener rules read of a ``PlayerState`` (the draw
+    number, the openings in halves, the roles) — kept up to date in place instead of rebuilt for every game."""
+
+    __slots__ = ("number", "openings_halves", "roles", "now")
+
+    def __init__(self, number: int):
+        self.number = number
+        self.openings_halves = 0
+        self.roles: list[str] = []
+        self.now = ""  # this round's role, added to ``roles`` when the round closes
 
 
 # -- 3. one player twice in a round -----------------------------------------------------------------------
 
 
 def twice_in_a_round(games: Iterable[AuditGame]) -> list[Flag]:
-    seen: dict[tuple[str, int, str], int] = defaultdict(int)
+    rounds: dict[tuple[str, int], list[str]] = defaultdict(list)
     for g in games:
-        for p in {g.player1, g.player2}:
-            seen[(g.event, g.round, p)] += 1
-    return [Flag("twice", ev, rnd, (p,), {"games": n}) for (ev, rnd, p), n in sorted(seen.items()) if n > 1]
+        rounds[(g.event, g.round)] += (g.player1, g.player2) if g.player1 != g.player2 else (g.player1,)
+    flags = []
+    for (ev, rnd), players in sorted(rounds.items()):
+        if len(set(players)) == len(players):
+            continue
+        counts: dict[str, int] = defaultdict(int)
+        for p in players:
+            counts[p] += 1
+        flags += [Flag("twice", ev, rnd, (p,), {"games": n}) for p, n in sorted(counts.items()) if n > 1]
+    return flags
 
 
 # -- 4. the crosstable against the report's standings -------------------------------------------------------

@@ -93,7 +93,7 @@ def count_failure(sender, credentials, request=None, **kwargs) -> None:
         if attempts >= throttle.limit:
             until = throttle.lock(key)
             setattr(request, LOCKED_UNTIL, until)
-            record(None, "login.lockout", scope=scope, key=key, attempts=attempts, until=until,
+            record("login-guard", "login.lockout", scope=scope, key=key, attempts=attempts, until=until,
                    path=request.path[:100], address=client_address(request))
 
 

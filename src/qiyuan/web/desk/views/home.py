@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.shortcuts import render
 
-from qiyuan.web.login_guard import ThrottledLoginForm
+from qiyuan.web.login_guard import ThrottledLoginForm, active_lockouts
 
 from ..permissions import ADMIN, ARBITER, OFFICER, role_required, roles_of
 
@@ -39,5 +39,7 @@ def home(request):
             "is_admin": ADMIN in roles,
             "is_officer": OFFICER in roles or ADMIN in roles,
             "is_arbiter": ARBITER in roles or ADMIN in roles,
+            # login lockouts in force, shown to the officers and admins (lifted by an admin)
+            "lockouts": active_lockouts() if (OFFICER in roles or ADMIN in roles) else [],
         },
     )

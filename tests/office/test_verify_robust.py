@@ -252,3 +252,22 @@ def test_editions_published_on_the_fast_engine_are_the_reference_engines(office,
     assert result.exit_code == 0, result.output
     bad = CliRunner().invoke(app, ["office", "verify", "--engine", "quick"])
     assert bad.exit_code == 2 and "not one of fast, reference" in bad.output
+
+
+def test_a_state_equal_in_value_but_not_in_text_is_written_anew():
+    """The entries' text cache reuses a state's JSON only for the very object: 1647 == 1647.00 as numbers, but
+    the edition stores the text (found by the benchmark: a publication chain wrote a stale "1647.00")."""
+    from decimal import Decimal
+
+    from qiyuan.office.periods import MemberCache, _entries
+    from qiyuan.rating import results as R
+    from qiyuan.rating.rules import BUILTIN_RULES
+    from qiyuan.rating.state import PlayerState
+
+    old = PlayerState(player_id="P1", rating=1647, exact=Decimal("1647.00"), games=30, status=R.INACTIVE)
+    new = PlayerState(player_id="P1", rating=1647, exact=Decimal("1647"), games=30, status=R.INACTIVE)
+    assert old == new
+    cache = MemberCache({}, {"P1": (1, "甲", None)})
+    rules = BUILTIN_RULES["cga-gomoku-2011"]
+    assert _entries(rules, {"P1": old}, {"P1": old}, cache)[0].state["x"] == "1647.00"
+    assert _entries(rules, {"P1": new}, {"P1": old}, cache)[0].state["x"] == "1647"

@@ -261,7 +261,7 @@ def _entries(rules: RuleSet, states: dict[str, PlayerState], before: dict[str, P
             rank = ranks[ai]
             ai += 1
         known = texts.get(o.federation_id)
-        if known is None or (known[0] is not s and known[0] != s):
+        if known is None or known[0] is not s:  # (not ==: 1647 == 1647.00, and the text must be the state's)
             as_dict = state_to_json(s)
             known = (s, as_dict, as_json(as_dict))
             texts[o.federation_id] = known

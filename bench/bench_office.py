@@ -1,27 +1,59 @@
-"""Office benchmark: import the 2,000,000-game synthetic federation and publish all its editions.
+"""Office benchmark: import the synthetic federation, publish, verify and correct it — each beside `qiyuan rate`.
 
-    python bench/bench_office.py [--dir DIR] [--players N --games N --years N]            # SQLite
-    bash scripts/with-postgres.sh .venv/bin/python bench/bench_office.py [--dir DIR]      # PostgreSQL
+    python bench/bench_office.py [--dir DIR] [--players N --games N --years N] [--reference]          # SQLite
+    bash scripts/with-postgres.sh .venv/bin/python bench/bench_office.py [--dir DIR] [--reference]    # PostgreSQL
 
-Generates the federation with ``bench/synth_federation.py`` (seeded) unless
-``--dir`` holds one, builds a fresh office (SQLite file in a temporary
-directory, or the PostgreSQL database of ``DATABASE_URL``), imports the
-history into a CGA Gomoku list, publishes every due edition, optionally
-verifies them all (``--verify``), and prints the times and the size on disk.
+Generates the federation with ``bench/synth_federation.py`` (seeded; by default the 2,000,000-game,
+50,000-player, 20-year benchmark federation) unless ``--dir`` holds one, then in one run:
+
+1. `qiyuan rate --rules cga-gomoku-2011` on its files (the baseline, a child process);
+2. a fresh office (SQLite file in a temporary directory, or the PostgreSQL database of ``DATABASE_URL``):
+   `office import` of the history into a CGA Gomoku list;
+3. `office period publish --all` (every due edition, on the fast engine);
+4. `office verify` (the tamper check and every edition recomputed);
+5. `period correct` of an event 15 years back (a late report of a round robin, imported, then rated by a
+   correction carried through the later lists);
+6. with ``--reference``: `office verify --engine reference`, which recomputes every edition with the reference
+   engine and compares its digests with the ones published on the fast engine (bit for bit, both ways).
+
+Each step prints its wall-clock time and its ratio to `qiyuan rate` measured in the same run (issue 19's
+goals: import, publish, verify ≤ 2×, correct ≤ 1.5×), and the peak memory of the process (≤ 2 GiB).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
+from datetime import date
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+RULES = "cga-gomoku-2011"
+GOALS = {"import": 2.0, "publish --all": 2.0, "verify": 2.0, "correct (15 years back)": 1.5}
+
+
+def qiyuan_rate(fed: Path) -> float:
+    """Wall-clock seconds of `qiyuan rate` on the federation's files (a child process, as a user runs it)."""
+    qiyuan = Path(sys.executable).with_name("qiyuan")
+    command = [str(qiyuan)] if qiyuan.exists() else [sys.executable, "-m", "qiyuan.cli"]
+    with tempfile.TemporaryDirectory() as tmp:
+        args = [*command, "rate", "--rules", RULES, "--players", str(fed / "players.csv"), "--events",
+                str(fed / "events.csv"), "--games", str(fed / "games.csv"), "--standings", str(fed / "standings.csv"),
+                "--out", str(Path(tmp) / "lists")]
+        start = time.perf_counter()
+        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - start
+
+
+def peak_mib() -> float:
+    """The peak resident memory of this process so far (MiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=2_000_000)
     ap.add_argument("--years", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--verify", action="store_true", help="also verify every edition (recompute all)")
+    ap.add_argument("--reference", action="store_true",
+                    help="also verify every edition with the reference engine (slow): digests both ways")
     args = ap.parse_args(argv)
 
     work = Path(tempfile.mkdtemp(prefix="qiyuan-bench-office-"))
@@ -45,8 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"generated the synthetic federation in {time.perf_counter() - t:.1f} s")
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "qiyuan.web.settings")
-    pg = "DATABASE_URL" in os.environ
-    if not pg:
+    if "DATABASE_URL" not in os.environ:
         os.environ["QIYUAN_HOME"] = str(work)
         (work / "var").mkdir(exist_ok=True)
     sys.path.insert(0, str(REPO / "src"))
@@ -55,44 +87,62 @@ def main(argv: list[str] | None = None) -> int:
     django.setup()
     from django.db import connection
 
-    from qiyuan.office.setup import init_office
-    from qiyuan.office.ratings.models import RatingList
     from qiyuan.office.imports import import_file
-    from qiyuan.office.periods import publish_due
+    from qiyuan.office.periods import correct_period, publish_due
+    from qiyuan.office.ratings.models import RatingList
+    from qiyuan.office.setup import init_office
     from qiyuan.office.verify import verify_all
 
-    backend = connection.vendor
+    load = os.getloadavg()[0]
+    print(f"backend {connection.vendor}, {os.cpu_count()} CPU(s), load average {load:.1f} at the start")
+    baseline = qiyuan_rate(fed)
+    print(f"{'qiyuan rate':26s} {baseline:8.1f} s   (baseline, same files, same run)")
+    times: dict[str, float] = {}
+
+    def timed(name: str, fn):
+        start = time.perf_counter()
+        out = fn()
+        times[name] = time.perf_counter() - start
+        goal = GOALS.get(name)
+        ratio = times[name] / baseline
+        verdict = "" if goal is None else f"  goal ≤ {goal}×: {'met' if ratio <= goal else 'NOT met'}"
+        print(f"{name:26s} {times[name]:8.1f} s   {ratio:6.1f}× qiyuan rate{verdict}   (peak {peak_mib():,.0f} MiB)")
+        return out
+
     init_office(actor="bench")
-    rl = RatingList.objects.create(code="BENCH", title="benchmark", rules_name="cga-gomoku-2011")
-    c0 = time.process_time()
-    t0 = time.perf_counter()
-    result = import_file(fed, rl, "bench", kind="history")
-    t1 = time.perf_counter()
-    c1 = time.process_time()
-    editions = publish_due(rl, "bench")
-    t2 = time.perf_counter()
-    c2 = time.process_time()
+    rl = RatingList.objects.create(code="BENCH", title="benchmark", rules_name=RULES)
+    result = timed("import", lambda: import_file(fed, rl, "bench", kind="history"))
+    editions = timed("publish --all", lambda: publish_due(rl, "bench"))
     entries = sum(e.entries.count() for e in editions)
     changes = sum(e.changes.count() for e in editions)
-    print(f"backend: {backend}")
-    print(f"import:  {result.games:,} games, {result.new_players:,} players, {len(result.events):,} events "
-          f"in {t1 - t0:.1f} s (CPU {c1 - c0:.1f} s)")
-    print(f"publish: {len(editions)} editions ({entries:,} entries, {changes:,} rating changes) in {t2 - t1:.1f} s "
-          f"(CPU {c2 - c1:.1f} s)")
-    print(f"total:   {t2 - t0:.1f} s wall, {c2 - c0:.1f} s CPU (import + publish)")
-    if args.verify:
-        t3 = time.perf_counter()
-        report = verify_all(rl)
-        print(f"verify:  {report.editions} editions {'identical' if report.ok else 'DIFFERENT'} "
-              f"in {time.perf_counter() - t3:.1f} s")
+    print(f"  {result.games:,} games, {result.new_players:,} players, {len(result.events):,} events; "
+          f"{len(editions)} editions, {entries:,} entries, {changes:,} rating changes")
+    report = timed("verify", lambda: verify_all(rl))
+    print(f"  {report.editions} editions {'identical' if report.ok else 'DIFFERENT: ' + report.differences[0]}")
+
+    last = max(e.list_date for e in editions)
+    back = date(last.year - 15, last.month, 1)
+    late = work / "late"  # a late report of an event 15 years back, rated by a correction (as the office does)
+    late.mkdir()
+    (late / "players.csv").write_bytes((fed / "players.csv").read_bytes())
+    ids = [line.split(",", 1)[0] for line in (fed / "players.csv").read_text(encoding="utf-8").splitlines()[1:7]]
+    end = back.replace(day=10)
+    (late / "events.csv").write_text(f"id,name,start_date,end_date,format\nLATE1,迟到的比赛,{end},{end},round_robin\n",
+                                     encoding="utf-8")
+    rows = [f"LATE1,{n},{a},{b},{'1-0' if n % 3 else '0-1'}" for n, (a, b) in enumerate(
+        ((a, b) for i, a in enumerate(ids) for b in ids[i + 1:]), start=1)]
+    (late / "games.csv").write_text("event_id,round,player1,player2,result\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    import_file(late, rl, "bench", kind="history")
+    on = next(e.list_date for e in sorted(editions, key=lambda e: e.list_date) if e.list_date > end)
+    corrected = timed("correct (15 years back)", lambda: correct_period(rl, on, "benchmark", "bench"))
+    print(f"  LATE1 (ended {end}): {len(corrected)} correction edition(s) from {on}")
+    if args.reference:
+        report = timed("verify --engine reference", lambda: verify_all(rl, engine="reference"))
+        print(f"  {report.editions} editions published on the fast engine "
+              f"{'identical to the reference engine' if report.ok else 'DIFFERENT: ' + report.differences[0]}"
+              f"{'' if report.ok else f' (and {len(report.differences) - 1} more)'}")
+    print(f"peak memory of the office process: {peak_mib():,.0f} MiB (goal ≤ 2,048 MiB)")
     connection.close()
-    if backend == "sqlite":
-        db = work / "var" / "qiyuan.sqlite3"
-        print(f"size on disk: {db.stat().st_size / 1e6:.0f} MB ({db})")
-    else:
-        with connection.cursor() as cur:
-            cur.execute("SELECT pg_database_size(current_database())")
-            print(f"size on disk: {cur.fetchone()[0] / 1e6:.0f} MB (PostgreSQL database)")
     return 0
 
 

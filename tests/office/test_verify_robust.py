@@ -228,3 +228,46 @@ def test_long_commands_print_plain_progress_lines_off_a_terminal(office):
     result = CliRunner().invoke(app, ["office", "verify"])
     assert result.exit_code == 0, result.output
     assert f"verifying editions: {len(office)}/{len(office)} (CGA {office[-1].label})" in result.output
+
+
+def test_editions_published_on_the_fast_engine_are_the_reference_engines(office, tmp_path):
+    """Issue 19 (2, 3): the office publishes through compute_history on the fast engine; recomputing every
+    edition with the reference engine gives the same digests, bit for bit (and a correction too)."""
+    from typer.testing import CliRunner
+
+    from qiyuan.cli import app
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import correct_period
+    from qiyuan.office.ratings.models import RatingList
+    from qiyuan.office.verify import verify_all
+
+    from .test_periods import late_batch
+
+    rl = RatingList.objects.get(code="CGA")
+    import_file(late_batch(tmp_path, history_dir(tmp_path, seed=7, prefix="X"), date(2019, 11, 2)), rl, "t")
+    correct_period(rl, date(2020, 1, 1), "late report", "officer")
+    report = verify_all(engine="reference")
+    assert report.ok, report.differences
+    result = CliRunner().invoke(app, ["office", "verify", "--engine", "reference"])
+    assert result.exit_code == 0, result.output
+    bad = CliRunner().invoke(app, ["office", "verify", "--engine", "quick"])
+    assert bad.exit_code == 2 and "not one of fast, reference" in bad.output
+
+
+def test_a_state_equal_in_value_but_not_in_text_is_written_anew():
+    """The entries' text cache reuses a state's JSON only for the very object: 1647 == 1647.00 as numbers, but
+    the edition stores the text (found by the benchmark: a publication chain wrote a stale "1647.00")."""
+    from decimal import Decimal
+
+    from qiyuan.office.periods import MemberCache, _entries
+    from qiyuan.rating import results as R
+    from qiyuan.rating.rules import BUILTIN_RULES
+    from qiyuan.rating.state import PlayerState
+
+    old = PlayerState(player_id="P1", rating=1647, exact=Decimal("1647.00"), games=30, status=R.INACTIVE)
+    new = PlayerState(player_id="P1", rating=1647, exact=Decimal("1647"), games=30, status=R.INACTIVE)
+    assert old == new
+    cache = MemberCache({}, {"P1": (1, "甲", None)})
+    rules = BUILTIN_RULES["cga-gomoku-2011"]
+    assert _entries(rules, {"P1": old}, {"P1": old}, cache)[0].state["x"] == "1647.00"
+    assert _entries(rules, {"P1": new}, {"P1": old}, cache)[0].state["x"] == "1647"

@@ -431,16 +431,22 @@ def history_export(
 
 
 @office_app.command("verify")
-def verify_cmd(list_code: ListOption = None) -> None:
+def verify_cmd(
+    list_code: ListOption = None,
+    engine: Annotated[str, typer.Option("--engine", help="fast, or reference (the slow way, for an auditor)")] = "fast",
+) -> None:
     """Recompute every published edition from the stored events; exit 1 with the differences unless identical."""
     ensure_django()
     from qiyuan.office.verify import verify_all
+    from qiyuan.rating.history import ENGINES
 
     console = _console()
     with _refusals():
         rl = _rating_list(list_code) if list_code else None
+        if engine not in ENGINES:
+            fail([f"--engine: {engine!r} is not one of {', '.join(ENGINES)}"])
         with table_progress("verifying") as progress:
-            report = verify_all(rl, progress=lambda n, t, what: progress("editions", n, t, what))
+            report = verify_all(rl, progress=lambda n, t, what: progress("editions", n, t, what), engine=engine)
     if report.ok:
         console.print(f"verified {report.editions} edition(s): every one recomputed identical, bit for bit")
         return

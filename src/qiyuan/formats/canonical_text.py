@@ -185,22 +185,33 @@ INPUT_PARTS = ("edition", "events", "games", "standings", "members", "grants")
 
 
 def inputs_digest(parts: dict[str, Sequence[Sequence]]) -> str:
-    """SHA-256 over the edition's inputs: for each part of ``INPUT_PARTS`` its name and its rows sorted, one
-    canonical JSON line each (dates and decimals as text)."""
+    """SHA-256 over the edition's inputs: for each part of ``INPUT_PARTS`` its name and its rows sorted, one line
+    each (``input_line``)."""
     h = hashlib.sha256()
     for name in INPUT_PARTS:
         h.update(f"#{name}\n".encode())
-        for line in sorted(as_json([_plain(v) for v in row]) for row in parts.get(name, ())):
-            h.update(line.encode("utf-8"))
-            h.update(b"\n")
+        h.update("".join(sorted(input_line(row) for row in parts.get(name, ()))).encode("utf-8"))
     return h.hexdigest()
 
 
-def _plain(v):
-    if v is None or isinstance(v, (bool, int, str)):
-        return v
+def input_line(row: Sequence) -> str:
+    """One input row as text: its values separated by ``\x1f``, strings as JSON strings, ``null``, ``true`` /
+    ``false``, integers, decimals normalised (``2``, ``2.5``: the same text from SQLite and PostgreSQL), dates
+    ISO 8601."""
+    return "\x1f".join(_cell(v) for v in row) + "\n"
+
+
+def _cell(v) -> str:
+    if isinstance(v, str):
+        return json_string(v)
+    if v is None:
+        return "null"
+    if v is True or v is False:
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
     if isinstance(v, Decimal):
-        return str(int(v)) if v == v.to_integral_value() else str(v.normalize())  # one text on every database
+        return str(int(v)) if v == v.to_integral_value() else str(v.normalize())
     if hasattr(v, "isoformat"):
         return v.isoformat()
-    return str(v)
+    return json_string(str(v))

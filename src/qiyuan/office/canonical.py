@@ -77,7 +77,8 @@ def stored_inputs(edition_pk: int, apps=django_apps) -> dict[str, list[tuple]]:
     the edition's own facts (list date, number, who published it and why), its events with their dates,
     format, flags and status, their games (round, players, result, opener) and standings (player, reported
     rating, score, rank), the members who joined the list in it with the facts frozen then, and the dan
-    grants that gave those members their grades."""
+    grants that gave those members their grades. Players are named by federation ID as the edition published
+    their merged group (``merged.aliases_for_edition``), so a merge after publication changes nothing here."""
     Edition = apps.get_model("ratings", "Edition")
     Event = apps.get_model("events", "Event")
     Game = apps.get_model("events", "Game")
@@ -85,32 +86,37 @@ def stored_inputs(edition_pk: int, apps=django_apps) -> dict[str, list[tuple]]:
     ListMember = apps.get_model("ratings", "ListMember")
     DanGrant = apps.get_model("federation", "DanGrant")
     Player = apps.get_model("federation", "Player")
-    EditionEntry_ = apps.get_model("ratings", "EditionEntry")
-    # A merge moves games and standings to the record kept: each player is named as the edition published
-    # his merged group (``merged.aliases_for_edition``), so a merge after publication changes nothing here.
-    alias = aliases_for_edition(
-        set(EditionEntry_.objects.filter(edition_id=edition_pk).values_list("player__federation_id", flat=True)),
-        roots_of(dict(Player.objects.filter(merged_into__isnull=False).values_list(
-            "federation_id", "merged_into__federation_id"))))
+    EntryRow_ = apps.get_model("ratings", "EditionEntry")
     ed = Edition.objects.filter(pk=edition_pk).values_list(
         "rating_list__code", "list_date", "number", "is_correction", "reason", "published_by", "previous_id").get()
     event_pks = list(Edition.events.through.objects.filter(edition_id=edition_pk).values_list("event_id", flat=True))
     events = list(Event.objects.filter(pk__in=event_pks).values_list(
-        "code", "start_date", "end_date", "days", "format", "rounds", "national", "international", "status"))
+        "pk", "code", "start_date", "end_date", "days", "format", "rounds", "national", "international", "status"))
+    code = {e[0]: e[1] for e in events}
     games = list(Game.objects.filter(event_id__in=event_pks).values_list(
-        "event__code", "round", "player1__federation_id", "player2__federation_id", "result", "opener"))
+        "event_id", "round", "player1_id", "player2_id", "result", "opener").iterator(chunk_size=20000))
     standings = list(Entry.objects.filter(event_id__in=event_pks).values_list(
-        "event__code", "player__federation_id", "rating", "score", "rank"))
+        "event_id", "player_id", "rating", "score", "rank").iterator(chunk_size=20000))
+    pks = {g[2] for g in games} | {g[3] for g in games} | {s[1] for s in standings}
+    fid = dict(Player.objects.filter(pk__in=pks).values_list("pk", "federation_id")
+               if len(pks) < 30000 else Player.objects.values_list("pk", "federation_id"))
+    alias = aliases_for_edition(
+        set(EntryRow_.objects.filter(edition_id=edition_pk).values_list("player__federation_id", flat=True)),
+        roots_of(dict(Player.objects.filter(merged_into__isnull=False).values_list(
+            "federation_id", "merged_into__federation_id"))))
+
+    def name(pk: int) -> str:
+        f = fid[pk]
+        return alias.get(f, f)
+
     members = list(ListMember.objects.filter(joined_in_id=edition_pk).values_list(
         "player_id", "player__federation_id", "gender", "dan", "dan_granted_by", "rating", "games", "k_latched",
         "registered_on", "reference_rating"))
     held = {(pk, dan, body) for pk, _, _, dan, body, *_ in members if dan}
-    grants = [(fid, grade, on, body) for pk, fid, grade, on, body in DanGrant.objects.filter(
-        player_id__in=[k[0] for k in held], granted_on__lt=ed[1]).values_list("player_id", "player__federation_id", "grade", "granted_on",
-                                                          "granted_by")
-              if (pk, grade, body) in held]
-    if alias:
-        games = [(ev, rnd, alias.get(a, a), alias.get(b, b), res, op) for ev, rnd, a, b, res, op in games]
-        standings = [(ev, alias.get(p, p), *rest) for ev, p, *rest in standings]
-    return {"edition": [ed], "events": events, "games": games, "standings": standings,
+    grants = [(f, grade, on, body) for pk, f, grade, on, body in DanGrant.objects.filter(
+        player_id__in=[k[0] for k in held], granted_on__lt=ed[1]).values_list(
+        "player_id", "player__federation_id", "grade", "granted_on", "granted_by") if (pk, grade, body) in held]
+    return {"edition": [ed], "events": [e[1:] for e in events],
+            "games": [(code[ev], rnd, name(a), name(b), res, op) for ev, rnd, a, b, res, op in games],
+            "standings": [(code[ev], name(p), *rest) for ev, p, *rest in standings],
             "members": [m[1:] for m in members], "grants": grants}

@@ -144,7 +144,7 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
         correct_period(cga, date(2024, 7, 1), "late report: 2024年全国五子棋团体锦标赛 received 2024-07-20", ACTOR)
         step("reports", len(season) + 1, len(season) + 1)
     _upcoming(date.today())
-    report = verify_all(progress=lambda n, t: step("verify", n, t))
+    report = verify_all(progress=lambda n, t, _edition: step("verify", n, t))
     summary = _summary(report.ok, gomoku_players)
     summary.grading_events = [e.code for e in graded]
     summary.grants = len(grants)

@@ -36,7 +36,9 @@ from qiyuan.office.events.models import Event
 from qiyuan.office.ratings.models import Edition, EditionEntry, ListMember, RatingChange
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
-from qiyuan.rating.period import PeriodResult, list_entry, rate_period
+from qiyuan.rating.history import StartState, compute_history
+from qiyuan.rating.model import Player as EnginePlayer
+from qiyuan.rating.period import list_entry
 from qiyuan.rating.rules import BUILTIN_RULES, RuleSet, rules_as_dict, with_settings
 from qiyuan.rating.state import PlayerState, initial_states
 
@@ -53,7 +55,7 @@ class PeriodComputation:
     rules: RuleSet
     previous: object | None  # the Edition it starts from
     events: list  # office Event rows
-    result: PeriodResult
+    states: dict[str, PlayerState]  # every member's state after the list (what the edition stores)
     entries: list[EntryRow]
     changes: list[R.EventChange]
     pk_of: dict[str, int]  # federation id → player pk
@@ -67,6 +69,8 @@ class PeriodComputation:
         return [c for c in self.changes if c.player_id == federation_id]
 
 
+#: the rating engine the office publishes with (``compute_history``'s ``engine``)
+ENGINE = "fast"
 #: the code of a problem asking for a correction edition (``params``: ``list``, ``date``)
 NEEDS_CORRECTION = "period.needs_correction"
 #: the code of the refusal to publish a period other than the one reviewed
@@ -186,7 +190,7 @@ def member_cache(rating_list, rules: RuleSet, list_date: date, *, as_of=None,
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
                    as_of=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
                    prior: dict[str, PlayerState] | None = None,
-                   aliases: dict[str, str] | None = None) -> PeriodComputation:
+                   aliases: dict[str, str] | None = None, engine: str = ENGINE) -> PeriodComputation:
     """Compute the period closing at ``list_date`` from the stored state (nothing is written).
 
     ``previous`` (default: the current edition of the previous list date), ``events`` (default: the
@@ -194,6 +198,7 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     default: every member) are given explicitly by ``verify``; ``prior``
     (the previous edition's states, when the caller already holds them) and ``cache`` save reading them again.
     ``aliases`` renames merged records (default: each is rated as the record kept; ``identity``).
+    ``engine``: the rating engine (``fast``; ``verify --engine reference`` recomputes with the reference).
     """
     rules = rules or rating_list.rules()
     check_list_date(rules, list_date)
@@ -213,19 +218,35 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     # Members not on the previous edition (new, or untouched since they joined) start from their start state.
     state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
     state.update(prior)
-    result = rate_period(rules, state, [engine_event(e) for e in events], games, standings, list_date)
-    entries = _entries(rules, result, state, cache)
-    comp = PeriodComputation(rating_list, list_date, rules, previous, events, result, entries, result.changes,
+    history = rate(rules, state, [engine_event(e) for e in events], games, standings, list_date, engine=engine)
+    entries = _entries(rules, history.final_states, state, cache)
+    comp = PeriodComputation(rating_list, list_date, rules, previous, events, history.final_states, entries,
+                             history.changes,
                              {fid: v[0] for fid, v in cache.info.items()}, prior=state)
     comp.digest = digest(comp)
     return comp
 
 
-def _entries(rules: RuleSet, result: PeriodResult, before: dict[str, PlayerState],
+def rate(rules: RuleSet, state: dict[str, PlayerState], events: list, games, standings, list_date: date, *,
+         engine: str = ENGINE):
+    """The period of ``list_date`` rated from ``state`` (every member's state after the previous list) through
+    the one door into the rating engine: ``compute_history`` from that state to ``list_date``, the changes as
+    the reference writes them (what the edition stores and digests). Events that end in earlier periods (the
+    preview of a list date after the due one) are rated in their own periods on the way."""
+    months = rules.publication_months
+    start = previous_publication_date(months, list_date)
+    for e in events:  # (a preview of a later list date than the due one holds several periods: each is rated)
+        start = min(start, previous_publication_date(months, next_publication_date(months, e.end_date)))
+    players = [EnginePlayer(id=fid, name=fid, gender=s.gender) for fid, s in state.items()]
+    return compute_history(rules, players, events, games, standings, start=StartState(start, state),
+                           until=list_date, engine=engine, full_changes=True)
+
+
+def _entries(rules: RuleSet, states: dict[str, PlayerState], before: dict[str, PlayerState],
              cache: MemberCache) -> list[EntryRow]:
     initial, info, texts = cache.initial, cache.info, cache.texts
     stored: list[ordering.Orderable] = []
-    for fid, s in result.states.items():
+    for fid, s in states.items():
         if s.rating is None and not s.newcomer and fid in initial and (s is initial[fid] or s == initial[fid]):
             continue  # pristine: rebuilt from the start state next time, never shown
         prev = before.get(fid)
@@ -237,13 +258,13 @@ def _entries(rules: RuleSet, result: PeriodResult, before: dict[str, PlayerState
     rows: list[EntryRow] = []
     ai = 0
     for pos, o in enumerate(ordered, start=1):
-        s = result.states[o.federation_id]
+        s = states[o.federation_id]
         rank = None
         if o.status == R.ACTIVE:
             rank = ranks[ai]
             ai += 1
         known = texts.get(o.federation_id)
-        if known is None or known[0] is not s:
+        if known is None or known[0] is not s:  # (not ==: 1647 == 1647.00, and the text must be the state's)
             as_dict = state_to_json(s)
             known = (s, as_dict, as_json(as_dict))
             texts[o.federation_id] = known
@@ -352,7 +373,7 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
             kept: list[PeriodComputation] = []
             published.append(publish_period(rating_list, d, actor, cache=cache, prior=prior, keep=kept,
                                             accept_flags=accept_flags))
-            prior = kept[0].result.states  # the states just published: the next period starts from them
+            prior = kept[0].states  # the states just published: the next period starts from them
             if progress:
                 progress(i, len(todo))
     return published

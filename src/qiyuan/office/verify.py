@@ -40,7 +40,7 @@ from qiyuan.office.canonical import (
 from qiyuan.office.events.models import Entry
 from qiyuan.office.events.models import Game as GameRow
 from qiyuan.office.merged import aliases_for_edition
-from qiyuan.office.periods import compute_period, members_of, rules_of_edition
+from qiyuan.office.periods import ENGINE, compute_period, members_of, rules_of_edition
 from qiyuan.office.ratings.models import Edition
 
 MAX_SHOWN = 20
@@ -56,8 +56,8 @@ class VerifyReport:
         return not self.differences
 
 
-def verify_edition(edition) -> list[str]:
-    """The differences between a published edition and its recomputation (empty: identical)."""
+def verify_edition(edition, *, engine: str = ENGINE) -> list[str]:
+    """The differences between a published edition and its recomputation with ``engine`` (empty: identical)."""
     label = f"{edition.rating_list.code} {edition.label}"
     try:
         entries, changes, events, ordered = stored_lines(edition)
@@ -78,7 +78,8 @@ def verify_edition(edition) -> list[str]:
     names = {fid: json.loads(line.split("\t", 1)[0])[1] for fid, line in entries.items()}
     try:
         comp = compute_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
-                              rules=rules_of_edition(edition), as_of=edition, names=names, aliases=aliases)
+                              rules=rules_of_edition(edition), as_of=edition, names=names, aliases=aliases,
+                              engine=engine)
     except Exception as exc:  # whatever the stored data makes the engine refuse is a difference, never a crash
         reason = str(exc) if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
         return out + ([] if broken else [f"{label}: cannot be recomputed from the stored data ({reason})"])
@@ -152,8 +153,10 @@ def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple]) -> 
     return out
 
 
-def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | None = None) -> VerifyReport:
-    """Verify every published edition (of one list, or of all lists); ``progress(done, total, edition)``."""
+def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | None = None,
+               engine: str = ENGINE) -> VerifyReport:
+    """Verify every published edition (of one list, or of all lists) with ``engine`` (``reference``: the slow
+    way, for an auditor); ``progress(done, total, edition)``."""
     qs = Edition.objects.select_related("rating_list", "previous").order_by("rating_list__code", "list_date", "number")
     if rating_list is not None:
         qs = qs.filter(rating_list=rating_list)
@@ -161,7 +164,7 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
     report = VerifyReport()
     for i, ed in enumerate(editions, start=1):
         report.editions += 1
-        diffs = verify_edition(ed)
+        diffs = verify_edition(ed, engine=engine)
         report.differences.extend(diffs[:MAX_SHOWN])
         if len(diffs) > MAX_SHOWN:
             report.differences.append(f"… and {len(diffs) - MAX_SHOWN} more differences in {ed}")

@@ -80,13 +80,17 @@ def latin_key(text: str, umlaut: str = "v") -> str:
     return _NOT_ALNUM.sub("", text)
 
 
+#: the surnames with a reading of their own, longest first (a compound surname before its first character)
+SURNAMES_LONGEST_FIRST = tuple(sorted(SURNAME_READINGS, key=len, reverse=True))
+
+
 def name_syllables(name: str) -> list[str]:
     """The toneless pinyin syllables of a Chinese name, surname read as a surname."""
     from pypinyin import Style, lazy_pinyin
 
     name = name.strip()
     head: list[str] = []
-    for surname in sorted(SURNAME_READINGS, key=len, reverse=True):
+    for surname in SURNAMES_LONGEST_FIRST:
         if name.startswith(surname):
             head = list(SURNAME_READINGS[surname])
             name = name[len(surname) :]
@@ -96,6 +100,7 @@ def name_syllables(name: str) -> list[str]:
     return syllables
 
 
+@lru_cache(maxsize=65536)  # an import asks for each name's pinyin three times (its keys and its initials)
 def name_pinyin(name: str) -> str:
     """The name's pinyin as space-separated lower-case syllables (``"zhang san"``).
 
@@ -166,7 +171,7 @@ def latin_name(name: str, name_latin: str = "") -> str:
     name = name.strip()
     if not has_han(name):
         return name
-    surname = next((s for s in sorted(SURNAME_READINGS, key=len, reverse=True) if name.startswith(s)), None)
+    surname = next((s for s in SURNAMES_LONGEST_FIRST if name.startswith(s)), None)
     if surname is None:
         surname = name[:2] if name[:2] in COMPOUND_SURNAMES else name[:1]
     head = list(SURNAME_READINGS[surname]) if surname in SURNAME_READINGS else _display_syllables(surname)

@@ -1,10 +1,10 @@
 """The changes as the reference writes them (mirrors the ``EventChange`` that ``event.py`` builds): numbers in the
 reference's text form, the notes in its order, the per-game lines.
 
-Most changes of a federation carry no note and no line: a rated player in an
-event where everyone held a rating, every game was played, the method has no
-per-game lines (averaging, the Go round robin), no protection acted and no
-cap clamped. Their objects are built here from the columns, each decimal with
+Most changes of a federation carry no note and no line: a rated player whose
+every game was played against a rated opponent, by a method without per-game
+lines (averaging, the Go round robin), where no protection acted and no cap
+clamped. Their objects are built here from the columns, each decimal with
 the exponent the reference's arithmetic gives it:
 
 * W — a sum of 1, 0 and 0.5 starting from 0: one decimal once a draw entered
@@ -12,10 +12,11 @@ the exponent the reference's arithmetic gives it:
 * We, Pd, ΔR — table values in hundredths (``0.50``) and K(W − We): two decimals;
 * Rc — ``exact.to_decimal`` of the exact mean; Ro — the integer rating.
 
-Every other event of the period (a newcomer, a forfeit, a protection, a cap,
-per-game lines, a champion below his expectation) is rated again by the
-reference ``rate_event`` from the same states and K counts as the loop used,
-for its objects alone (the loop's numbers stand). The property test
+Every other change of the period (a newcomer, a forfeit, an unrated
+opponent, a protection, a cap, per-game lines, a champion below his
+expectation) is written by the reference ``rate_event`` for those players
+alone (``only``), from the same states and K counts as the loop used (the
+loop's numbers stand). The property test
 ``tests/rating/test_engines_full_changes.py`` checks, per rule set and variant,
 that the canonical text of every change is the reference's.
 """
@@ -38,22 +39,22 @@ from qiyuan.rating.fast.rows import Rows
 _LINELESS = np.array([m in (M_AVERAGING, M_GO_RR) for m in range(len(METHOD_NAMES))], dtype=bool)
 
 
-def plain_events(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], unplayed_events: np.ndarray) -> np.ndarray:
-    """The events (indices) of the period's rows whose every change is built from the columns (see the module's
-    docstring); ``unplayed_events``: the events with a game not played."""
+def plain_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], unplayed_rows: np.ndarray) -> np.ndarray:
+    """Which of the period's rows (one per event and player) are built from the columns: a rated player whose
+    every game was played against a rated opponent, by a method without per-game lines, with no protection,
+    no cap and no champion's note (see the module's docstring); ``unplayed_rows``: the rows with a game not
+    played (a forfeit note)."""
     n = rows.n
-    if not n:
-        return np.zeros(0, np.int64)
     raw, delta = out["raw_delta"], out["delta"]
-    bad = ~rows.rated | rows.interacting | ~_LINELESS[out["method"]]
-    bad |= (raw == NONE) | (raw != delta)  # no rated game, or a protection acted
-    bad |= rows.champion & (raw < 0)  # the champion rule's notes (a long event: noted, not protected)
-    if prep.rules.cap is not None and rows.s_row.shape[0]:
-        over = np.abs(rows.R_me - rows.R_opp) > prep.rules.cap
-        bad[rows.s_row[over]] = True
-    events = np.unique(rows.event)
-    broken = np.unique(np.concatenate([rows.event[bad], unplayed_events.astype(np.int64)]))
-    return events[~np.isin(events, broken)]
+    ok = rows.rated & ~rows.interacting & _LINELESS[out["method"]] & ~unplayed_rows
+    ok &= (raw != NONE) & (raw == delta)  # a rated game counted, and no protection acted
+    ok &= ~(rows.champion & (raw < 0))  # the champion rule's notes (a long event: noted, not protected)
+    if rows.s_row.shape[0]:
+        bad_side = ~rows.opp_rated  # an unrated opponent: his note, or a rating other than a published one
+        if prep.rules.cap is not None:
+            bad_side = bad_side | (np.abs(rows.R_me - rows.R_opp) > prep.rules.cap)
+        ok[rows.s_row[bad_side]] = False
+    return ok if n else np.zeros(0, dtype=bool)
 
 
 def _h(x: int) -> Decimal:
@@ -62,8 +63,7 @@ def _h(x: int) -> Decimal:
 
 def plain_objects(prep: Prepared, part: ChangeColumns, rows_idx: np.ndarray, draws: np.ndarray,
                   list_date: date) -> list[R.EventChange]:
-    """The objects of the changes ``rows_idx`` of ``part`` (all of plain events); ``draws``: whether a draw
-    entered each one's W."""
+    """The objects of the plain changes ``rows_idx`` of ``part``; ``draws``: whether a draw entered each one's W."""
     ids = [p.id for p in prep.players]
     events = [e.id for e in prep.events]
     cols = {f: getattr(part, f)[rows_idx].tolist() for f in

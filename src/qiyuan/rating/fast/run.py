@@ -30,7 +30,7 @@ from qiyuan.rating import results as R
 from qiyuan.rating.columnar import CHANGE_FIELDS, ChangeColumns, GameColumns, ListColumns
 from qiyuan.rating.event import rate_event
 from qiyuan.rating.fast.arrays import DRAW, LOSS, NONE, WIN, int_bincount, prior_games
-from qiyuan.rating.fast.changes import plain_events, plain_objects
+from qiyuan.rating.fast.changes import plain_objects, plain_rows
 from qiyuan.rating.fast.newcomers import (Interacting, NewcomerRows, add_records, interacting_round_robins,
                                           newcomer_rows)
 from qiyuan.rating.fast.prepare import Prepared
@@ -179,8 +179,10 @@ class _Loop:
         part = part.take(np.lexsort((prep.id_rank[part.player], prep.event_rank[part.event])))
         self.changes.append(part)
         if self.run_.full_changes:
-            unplayed = g_event[~((res == WIN) | (res == LOSS) | (res == DRAW))]
-            self._full_changes(list_date, part, rows, out, unplayed, object_changes, base, counted)
+            unplayed = ~((res == WIN) | (res == LOSS) | (res == DRAW)) & simple
+            keys = np.concatenate([g_rank[unplayed] * P + p1[unplayed], g_rank[unplayed] * P + p2[unplayed]])
+            unplayed_rows = np.isin(prep.event_rank[rows.event] * P + rows.player, keys)
+            self._full_changes(list_date, part, rows, out, unplayed_rows, object_changes, base, counted)
 
         # Publication.
         delta_sum = int_bincount(part.player, part.delta, P)
@@ -213,28 +215,31 @@ class _Loop:
 
     # --- the changes as objects, as the reference writes them
 
-    def _full_changes(self, list_date: date, part: ChangeColumns, rows, out, unplayed: np.ndarray,
+    def _full_changes(self, list_date: date, part: ChangeColumns, rows, out, unplayed_rows: np.ndarray,
                       object_changes: list[R.EventChange], base: np.ndarray, counted) -> None:
-        """This period's changes as objects (``changes.py``): built from the columns for the plain events, by
-        the reference ``rate_event`` (from the loop's states and K counts) for the others."""
+        """This period's changes as objects (``changes.py``): built from the columns where plain, by the
+        reference ``rate_event`` (from the loop's states and K counts, for those players alone) elsewhere."""
         prep = self.prep
-        plain = plain_events(prep, rows, out, unplayed)
+        P = prep.P
+        ok = plain_rows(prep, rows, out, unplayed_rows)
         known = {(prep.index[c.player_id], prep.event_index[c.event_id]): c for c in object_changes}
-        complex_events = {prep.event_index[c.event_id] for c in object_changes}
-        for e in np.unique(rows.event[~np.isin(rows.event, plain)]).tolist():
-            if e not in complex_events:
-                for c in rate_event(*self._reference_input(e, list_date, base, counted)).changes:
-                    known[(prep.index[c.player_id], e)] = c
-        is_plain = np.isin(part.event, plain)
+        ids = [p.id for p in prep.players]
+        redo: dict[int, set[str]] = {}
+        for e, p in zip(rows.event[~ok].tolist(), rows.player[~ok].tolist()):
+            redo.setdefault(e, set()).add(ids[p])
+        for e, who in redo.items():
+            for c in rate_event(*self._reference_input(e, list_date, base, counted), only=who).changes:
+                known[(prep.index[c.player_id], e)] = c
+        plain_key = set((rows.event[ok] * P + rows.player[ok]).tolist())
+        is_plain = np.array([k in plain_key for k in (part.event * P + part.player).tolist()], dtype=bool)
         idx = np.flatnonzero(is_plain)
+        built = iter(())
         if idx.shape[0]:
             draw_rows = np.zeros(rows.n, dtype=bool)
             draw_rows[rows.s_row[rows.s_w == 50]] = True
-            draw_of = dict(zip((rows.event * prep.P + rows.player).tolist(), draw_rows.tolist()))
-            draws = np.array([draw_of[k] for k in (part.event[idx] * prep.P + part.player[idx]).tolist()], dtype=bool)
+            drew = set((rows.event[draw_rows] * P + rows.player[draw_rows]).tolist())
+            draws = np.array([k in drew for k in (part.event[idx] * P + part.player[idx]).tolist()], dtype=bool)
             built = iter(plain_objects(prep, part, idx, draws, list_date))
-        else:
-            built = iter(())
         for p, e, simple in zip(part.player.tolist(), part.event.tolist(), is_plain.tolist()):
             self.full.append(next(built) if simple else known[(p, e)])
 

@@ -95,9 +95,9 @@ class EventCalc:
         notes = "".join(f"<li>{escape(note_label(n))}</li>" for n in self.notes)
         return mark_safe(
             f'<p class="small">{" · ".join(facts)}</p><div class="scroll"><table class="data calc-table">'
-            f'<thead><tr><th class="num opt">{L["round"]}</th><th>{L["opponent"]}</th>'
-            f'<th class="num">{L["opponent_rating"]}</th><th class="c">{L["result"]}</th><th class="num">D</th>'
-            f'<th class="num">We</th><th class="num">ΔR</th><th class="num opt">K</th></tr></thead>'
+            f'<thead><tr><th scope="col" class="num opt">{L["round"]}</th><th scope="col">{L["opponent"]}</th>'
+            f'<th scope="col" class="num">{L["opponent_rating"]}</th><th scope="col" class="c">{L["result"]}</th><th scope="col" class="num">D</th>'
+            f'<th scope="col" class="num">We</th><th scope="col" class="num">ΔR</th><th scope="col" class="num opt">K</th></tr></thead>'
             f'<tbody>{self.rows_html(L["base"], L["en"])}</tbody>'
             f'<tfoot><tr><td class="opt"></td><td colspan="2">{L["total"]} ({c.games} {L["games"]})</td>'
             f'<td class="c">W = {fixed(c.W, 1)}</td><td></td><td class="num">{fixed(c.We)}</td>'

@@ -121,6 +121,10 @@ def test_lists_and_player_pages_read_on_a_375_px_phone(browser, live_server, dem
                           ("distribution", demo["list"] + "1/distribution/")]:
             _visit(pg, url, language)
             _reads_on_a_phone(pg, url)
+            if name == "player":  # the chart's axis labels read on a phone (they were about 5 px)
+                smallest = pg.evaluate("""() => Math.min(...[...document.querySelectorAll('.chart text')]
+                    .filter(e => e.getBoundingClientRect().height > 0).map(e => e.getBoundingClientRect().height))""")
+                assert smallest >= 9, smallest
             pg.screenshot(path=str(out / f"phone-{name}-{tag}.png"), full_page=name != "list")
         # the rating is on screen on the list (the issue: it was off-screen at 375 px)
         box = pg.goto(pg.base + demo["list"]) and pg.locator("#list-table tbody tr:first-child td strong").bounding_box()

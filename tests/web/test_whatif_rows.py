@@ -34,3 +34,25 @@ def test_the_what_if_has_a_row_per_game(client, office, fmt):
     assert b.federation_id in rows[0] and "2100" in rows[1] and "1900" in rows[2]
     assert '"c">1<' in rows[0] and '"c">½<' in rows[1] and '"c">0<' in rows[2]
     assert "<tfoot>" in section and "W = 1.5" in section
+
+
+def test_the_player_page_adds_up_the_events_of_one_period(client, office):
+    """Two events in one period start from the same rating: the page says their total and the published rating
+    it rounds to (issue 24, item 3)."""
+    from collections import Counter
+    from decimal import ROUND_HALF_UP, Decimal
+
+    from qiyuan.office.ratings.models import EditionEntry, RatingChange
+
+    counts = Counter(RatingChange.objects.filter(before__isnull=False).values_list("player_id", "edition_id"))
+    (player_id, edition_id), n = counts.most_common(1)[0]
+    assert n >= 2
+    changes = list(RatingChange.objects.filter(player_id=player_id, edition_id=edition_id).select_related(
+        "player", "edition").order_by("event__end_date", "event_id"))
+    total = changes[0].before + sum(c.delta for c in changes)
+    published = EditionEntry.objects.get(player_id=player_id, edition_id=edition_id).rating
+    assert published == int(total.quantize(Decimal(1), ROUND_HALF_UP))
+    html = client.get(f"/players/{changes[0].player.federation_id}/?calc=all").content.decode()
+    day = changes[0].edition.list_date.isoformat()
+    line = next(x for x in re.findall(r'<p class="period-total">.*?</p>', html) if day in x)
+    assert f"= {total.quantize(Decimal('0.01'))}" in line and f"<strong>{published}</strong>" in line

@@ -77,3 +77,14 @@ def test_a_carried_correction_reads_in_the_page_language(client, published):
     assert "随 2025-07-01 的更正而重算：录入错误" in client.get("/lists/gomoku/2026-01-01/2/").content.decode()
     api = client.get("/api/v1/lists/gomoku/editions/2026-01-01/2").json()
     assert api["reason"] == "Recomputed after the correction of 2025-07-01: 录入错误"
+
+
+def test_the_crosstable_names_associations_not_codes(client, published):
+    from qiyuan.office.events.models import Entry
+    from qiyuan.office.federation.models import Association
+
+    a = Association.objects.get(code="BJ")
+    Entry.objects.filter(event=published["event"]).update(association="BJ")
+    html = client.get(f"/events/{published['event'].code}/?fresh=1").content.decode()
+    table = html[html.index('id="crosstable-table"'):html.index("</table>", html.index('id="crosstable-table"'))]
+    assert a.name in table and ">BJ<" not in table

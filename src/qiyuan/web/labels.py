@@ -162,3 +162,16 @@ def rule_set_title(name: str) -> str:
 def organiser_level_choices(blank: bool = False) -> list[tuple[str, object]]:
     """Form choices of the organiser levels, translated; with a blank first choice if asked."""
     return ([("", "—")] if blank else []) + list(ORGANISER_LEVELS.items())
+
+
+#: what an import read (导入的文件种类)
+IMPORT_KINDS = {
+    "report": gettext_lazy("竞赛报告"),
+    "trf": gettext_lazy("TRF 文件"),
+    "history": gettext_lazy("历史数据（CSV）"),
+    "opengotha": gettext_lazy("OpenGotha 文件"),
+}
+
+
+def import_kind_label(code: str) -> str:
+    return str(IMPORT_KINDS.get(code, code))

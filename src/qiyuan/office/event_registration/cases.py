@@ -218,7 +218,7 @@ def approve_registration(code: str, *, actor: object, override_reason: str = "",
         if overridden and not reason:
             raise CalendarError(
                 [problem("{ref} cannot be approved as registered; amend it, or approve it with an override and "
-                         "its reason (--override REASON)", code="calendar.needs_override", ref=reg.code)]
+                         "its reason", code="calendar.needs_override", ref=reg.code)]
                 + [as_problem(f) for f in problems_of(reg.assessment)])
         reg.status, reg.overridden, reg.reason = S.APPROVED, overridden, reason
         reg.decided_by, reg.decided_at = _actor_name(actor), timezone.now()

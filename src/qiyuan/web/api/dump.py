@@ -53,6 +53,13 @@ def dump_version() -> str:
     return f"{edition_version()}-{newest.strftime('%Y%m%dT%H%M%S%f') if newest else 0}"
 
 
+def built_dump() -> tuple[str, Path] | None:
+    """(version, directory) of the current dump when it is built already (a page shows it without building)."""
+    version = dump_version()
+    directory = dump_root() / version
+    return (version, directory) if (directory / MANIFEST).is_file() else None
+
+
 def current_dump() -> tuple[str, Path]:
     """(version, directory) of the dump of the record as published now, built first when needed."""
     version = dump_version()

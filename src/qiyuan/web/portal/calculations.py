@@ -70,6 +70,7 @@ class EventCalc:
     notes: list[str] = field(default_factory=list)
     x: dict = field(default_factory=dict)  # Ro, Rc, N, Pd, ru from the explanation
     rendered: SafeString | None = None  # html(), once per page
+    period_total: "PeriodTotal | None" = None  # on the last shown event of a period with several
 
     def rows_html(self, base: str, en: bool) -> str:
         """The table body."""
@@ -95,9 +96,9 @@ class EventCalc:
         notes = "".join(f"<li>{escape(note_label(n))}</li>" for n in self.notes)
         return mark_safe(
             f'<p class="small">{" · ".join(facts)}</p><div class="scroll"><table class="data calc-table">'
-            f'<thead><tr><th class="num opt">{L["round"]}</th><th>{L["opponent"]}</th>'
-            f'<th class="num">{L["opponent_rating"]}</th><th class="c">{L["result"]}</th><th class="num">D</th>'
-            f'<th class="num">We</th><th class="num">ΔR</th><th class="num opt">K</th></tr></thead>'
+            f'<thead><tr><th scope="col" class="num opt">{L["round"]}</th><th scope="col">{L["opponent"]}</th>'
+            f'<th scope="col" class="num">{L["opponent_rating"]}</th><th scope="col" class="c">{L["result"]}</th><th scope="col" class="num">D</th>'
+            f'<th scope="col" class="num">We</th><th scope="col" class="num">ΔR</th><th scope="col" class="num opt">K</th></tr></thead>'
             f'<tbody>{self.rows_html(L["base"], L["en"])}</tbody>'
             f'<tfoot><tr><td class="opt"></td><td colspan="2">{L["total"]} ({c.games} {L["games"]})</td>'
             f'<td class="c">W = {fixed(c.W, 1)}</td><td></td><td class="num">{fixed(c.We)}</td>'
@@ -244,3 +245,32 @@ def individual_calculations(player: Player, changes: list[RatingChange], duplica
     return out
 
 
+
+
+@dataclass
+class PeriodTotal:
+    """Several events rated in one period: each started from the same rating (Ro of the period), so the list's
+    rating is Ro plus the sum of their changes, rounded (四舍五入) — the line that makes them add up."""
+
+    list_date: object
+    before: str
+    deltas: list[str]
+    after: str
+    published: int | None
+
+
+def period_totals(calcs: list[EventCalc], published: dict[int, int | None]) -> None:
+    """Attach a ``PeriodTotal`` to the last shown calculation of every edition with two events or more
+    (``published``: edition id → the player's published rating on it)."""
+    by_edition: dict[int, list[EventCalc]] = defaultdict(list)
+    for calc in calcs:
+        by_edition[calc.change.edition_id].append(calc)
+    for edition_id, group in by_edition.items():
+        if len(group) < 2 or any(c.change.before is None for c in group):
+            continue
+        ordered = sorted(group, key=lambda c: (c.change.event.end_date, c.change.event_id))
+        ro = ordered[0].change.before
+        total = ro + sum((c.change.delta for c in ordered), Decimal(0))
+        group[-1].period_total = PeriodTotal(ordered[0].change.edition.list_date, fixed(ro),
+                                             [signed_delta(c.change.delta) for c in ordered], fixed(total),
+                                             published.get(edition_id))

@@ -14,18 +14,23 @@ from .. import queries
 
 
 def open_data(request):
-    version, directory = dump_files.current_dump()
-    digests = dump_files.manifest(directory)
-    files = [{"name": name, "sha256": digest, "bytes": (directory / name).stat().st_size,
-              "url": reverse("api:dump_file", args=[version, name])} for name, digest in sorted(digests.items())]
+    """The page lists the dump's files and digests once it is built (the first request to ``/api/v1/dump``
+    after a publication builds it; the page never waits for that)."""
+    built = dump_files.built_dump()
+    files, manifest = [], ""
+    if built is not None:
+        version, directory = built
+        files = [{"name": name, "sha256": digest, "bytes": (directory / name).stat().st_size,
+                  "url": reverse("api:dump_file", args=[version, name])}
+                 for name, digest in sorted(dump_files.manifest(directory).items())]
+        manifest = reverse("api:dump_file", args=[version, dump_files.MANIFEST])
     lists = []
     for rl in RatingList.objects.order_by("code"):
         editions = rl.current_editions()
         if editions:
             lists.append({"list": rl, "latest": editions[-1]})
     return render(request, "portal/open_data.html", {
-        "files": files, "manifest": reverse("api:dump_file", args=[version, dump_files.MANIFEST]),
-        "version": version, "lists": lists})
+        "files": files, "manifest": manifest, "lists": lists})
 
 
 def distribution(request, list_code: str, on: str, number: int):

@@ -110,8 +110,14 @@ def eligibility_view(event: Event) -> dict:
 
 
 def _names_for_the_page(t: Tournament) -> None:
-    """On English pages: players by their Latin names, associations by their English names (where the registry
-    has one)."""
+    """Associations by their names, never their codes (a report may give ``ZJ``); on English pages players by
+    their Latin names, associations by their English names (where the registry has one)."""
+    by_code = {code: (name, name_en) for code, name, name_en in Association.objects.values_list(
+        "code", "name", "name_en")}
+    for e in t.entrants:
+        if e.federation in by_code:
+            name, name_en = by_code[e.federation]
+            e.federation = (name_en or name) if english() else name
     if not english():
         return
     latin = dict(Player.objects.filter(federation_id__in=[e.player_id for e in t.entrants if e.player_id])

@@ -24,8 +24,8 @@ from qiyuan.office.registry import search_players
 from ...display import english, list_title, person
 from ...labels import list_status_label
 from .. import whatif
-from ..calculations import (POINTS, individual_calculations, opposite, per_game_row, result_for, result_symbol,
-                            table_labels)
+from ..calculations import (POINTS, individual_calculations, opposite, per_game_row, period_totals, result_for,
+                            result_symbol, table_labels)
 from ..chart import ChartPoint, rating_history_svg
 from ..editions import current_edition_ids, data_version, editions_by_id
 from ..filters import text_query
@@ -168,13 +168,17 @@ def _player_page(request, federation_id: str):
         c.edition = editions[c.edition_id]
         c.published_as = published_as.get(c.player_id, "")
     h2h = head_to_head_summary(p)
+    calcs = individual_calculations(p, shown, duplicates)
+    mine = [p.pk] + [d.pk for d in duplicates]
+    period_totals(calcs, dict(EditionEntry.objects.filter(
+        edition_id__in={c.edition_id for c in shown}, player_id__in=mine).values_list("edition_id", "rating")))
     return render(
         request,
         "portal/player.html",
         {
             "p": p,
             "lists": list(lists.values()),
-            "calcs": individual_calculations(p, shown, duplicates),
+            "calcs": calcs,
             "duplicates": duplicates,
             "calc_hidden": len(order) - len(shown),
             "h2h": h2h,

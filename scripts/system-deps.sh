@@ -17,3 +17,8 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${PKGS[@]}" >/dev/null
 echo "system-deps: ${PKGS[*]} installed"
+# axe-core, the accessibility checker the browser tests run in Chromium, from the npm registry into node_modules/
+command -v npm >/dev/null 2>&1 || $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends npm >/dev/null
+cd "$(dirname "$0")/.."
+[ -f node_modules/axe-core/axe.min.js ] || npm install --no-save --no-audit --no-fund --loglevel=error axe-core@4 >/dev/null
+echo "system-deps: axe-core $(node -p "require('./node_modules/axe-core/package.json').version" 2>/dev/null || echo '?') in node_modules/"

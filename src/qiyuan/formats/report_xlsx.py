@@ -33,6 +33,7 @@ from pathlib import Path
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.formats.xlsx_page import page_setup as _page_setup
 from qiyuan.people.grades import GRADE_ZH, parse_grade
+from qiyuan.tournament import go
 from qiyuan.tournament.eventfile import cross_check
 from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
 from qiyuan.tournament.scoring import score
@@ -85,12 +86,15 @@ _STAR_POINTS = {"+": "1*", "-": "0*"}
 REST = "轮休"  # the player who sits out a round of an odd round robin (no game, 0 points)
 _ABSENT = RoundCell(None, "-", "Z")
 _ROLE = {"b": "先", "w": "后", "-": ""}
-_ROLE_BACK = {"先": "b", "后": "w", "": "-"}
+#: a Go event's cells: 黑 (black, moves first) and 白 (``12黑1``); both read back
+_GO_ROLE = {"b": "黑", "w": "白", "-": ""}
+_ROLE_BACK = {"先": "b", "后": "w", "黑": "b", "白": "w", "": "-"}
+GO_LEGEND_NOTE = "围棋：黑 = 执黑（先行），白 = 执白；让子与贴目见对阵表"
 _SEX = {"m": "男", "w": "女", "f": "女"}
 _SEX_BACK = {"男": "m", "女": "w", "": ""}
-_CELL_RE = re.compile(r"(\d+)\s*(先|后)?\s*(1\*|0\*|1|0|½|0\.5|=|\+|−|-|—)?")
+_CELL_RE = re.compile(r"(\d+)\s*(先|后|黑|白)?\s*(1\*|0\*|1|0|½|0\.5|=|\+|−|-|—)?")
 FORMATS = {"swiss": "瑞士制", "round_robin": "循环制", "double_round_robin": "双循环制", "knockout": "淘汰制",
-           "match": "对抗赛", "team": "团体赛"}
+           "match": "对抗赛", "team": "团体赛", "go_mcmahon": "麦克马洪制（围棋）", "go_swiss": "积分编排制（围棋）"}
 TEAM_SHEET = "团体成绩"
 TEAM_HEADS = ["名次", "队号", "队名", "场分", "局分", "胜", "和", "负", "队员（台次顺序）"]
 
@@ -123,15 +127,15 @@ def title_code(text: str) -> str:
     return parse_grade(text) or text.strip()
 
 
-def cell_text(cell: RoundCell, mark: str = PLUS_MINUS) -> str:
-    """A round cell as the report writes it (``12先1``, ``轮空``, ``3先+`` or ``3先1*``)."""
+def cell_text(cell: RoundCell, mark: str = PLUS_MINUS, roles: dict[str, str] = _ROLE) -> str:
+    """A round cell as the report writes it (``12先1``, ``轮空``, ``3先+`` or ``3先1*``; a Go event's ``12黑1``)."""
     star = mark == STAR
     if cell.opponent is None:
         if cell.result in _BYES:
             return (_BYES_STAR if star else _BYES)[cell.result]
         return _STAR_POINTS.get(cell.result, _SHOW[cell.result]) if star else _SHOW[cell.result]
     shown = _STAR_POINTS.get(cell.result) if star else None
-    return f"{cell.opponent}{_ROLE[cell.colour]}{shown or _SHOW[cell.result]}"
+    return f"{cell.opponent}{roles[cell.colour]}{shown or _SHOW[cell.result]}"
 
 
 def _spans(rounds: list[int]) -> list[str]:
@@ -237,6 +241,7 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
         return ranks.get(e.number, 10**9), team.number if team else 0, k, e.number
 
     order = sorted(t.entrants, key=place)
+    roles = _GO_ROLE if go.is_go(t) else _ROLE
     centre = Alignment(horizontal="center", vertical="top")
     remark_col = len(LEAD) + n_rounds + 2
     for i, e in enumerate(order):
@@ -248,7 +253,7 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
         ws.cell(r, 5).number_format = "@"  # an ID number is text, never a float
         for k, c in enumerate(e.rounds):
             text = (REST + ("0*" if meta.unplayed_mark == STAR else "")) if rests and c == _ABSENT else (
-                cell_text(c, meta.unplayed_mark))
+                cell_text(c, meta.unplayed_mark, roles))
             ws.cell(r, len(LEAD) + 1 + k, text).alignment = centre
         team_note = [f"{board[e.number][0].name}第{board[e.number][1] + 1}台"] if e.number in board else []
         own = [meta.remarks[e.number]] if meta.remarks.get(e.number) else []
@@ -257,7 +262,7 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
         ws.cell(r, len(LEAD) + n_rounds + 1, _num(score(e, t.points))).alignment = centre
         ws.cell(r, remark_col, remark or None).alignment = wrap
     legend_row = FIRST_ROW + len(order) + 1
-    ws.cell(legend_row, 1, LEGENDS.get(meta.unplayed_mark, LEGEND))
+    ws.cell(legend_row, 1, LEGENDS.get(meta.unplayed_mark, LEGEND) + ("；" + GO_LEGEND_NOTE if roles is _GO_ROLE else ""))
     from openpyxl.styles import Border, Side
 
     thin = Side(style="thin", color="808080")

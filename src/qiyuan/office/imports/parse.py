@@ -21,6 +21,7 @@ from qiyuan.formats.trf import read_trf
 from qiyuan.office.errors import ImportRefused
 from qiyuan.office.imports.model import KINDS, Options, ParsedEntrant, ParsedEvent
 from qiyuan.rating.model import EventFormat, Result
+from qiyuan.tournament.go import GO_FORMATS
 from qiyuan.tournament.model import FORFEIT_RESULTS
 
 #: how a directory or a file name says which kind of file it is
@@ -146,6 +147,8 @@ def parse_report(path: Path, options: Options) -> ParsedEvent:
     fmt = options.format or meta.format
     if fmt == "double_round_robin":
         fmt = EventFormat.ROUND_ROBIN.value
+    if fmt in GO_FORMATS:  # a Go McMahon or Swiss event is rated as the Swiss-system event it is
+        fmt = EventFormat.SWISS.value
     ev = from_tournament(t, fmt, "report")
     ev.organiser = meta.organizer or meta.host
     ev.desk_code = meta.desk_code

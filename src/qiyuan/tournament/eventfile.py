@@ -223,7 +223,7 @@ _DOCUMENT_SHAPE = {
 }
 
 
-def entrant_problems(e: Entrant, *, today: date | None = None) -> list[Problem]:
+def entrant_problems(e: Entrant, *, today: date | None = None, go_grades: bool = False) -> list[Problem]:
     """Every field of a new entrant the event cannot hold (all at once), and normalises the
     spellings it accepts: ``3段`` -> ``3d``, ``女`` -> ``w``, a birth date -> ``YYYY/MM/DD``
     (TRF-16), the ID number (身份证号) checked like the registry's (GB 11643: length, region,
@@ -240,8 +240,13 @@ def entrant_problems(e: Entrant, *, today: date | None = None) -> list[Problem]:
     else:
         e.sex = sex
     grade = _GRADE_SPELLINGS.get(e.title.strip().lower()) if e.title.strip() else ""
+    if go_grades and e.title.strip():  # --- go: a Go grade runs from 30k to 9d (and 1p–9p)
+        value = go.grade_value(e.title.strip())
+        grade = go.grade_text(value) if value is not None else None
     if grade is None:
-        faults.append(problem("title must be a grade 9d…1d or 1k…10k (段/级), or blank; found {title!r}",
+        faults.append(problem("title must be a grade 9d…1d or 1k…30k (段/级), or blank; found {title!r}",
+                              title=e.title) if go_grades else
+                      problem("title must be a grade 9d…1d or 1k…10k (段/级), or blank; found {title!r}",
                               title=e.title))
     else:
         e.title = grade
@@ -345,7 +350,7 @@ def add_player(t: Tournament, entrant: Entrant, *, today: date | None = None) ->
     """Enter a player.  A late entry (round 1 already paired) is absent (``Z``, 0 points) in
     the rounds already paired; refused once the last round is paired, and in the formats whose
     draw is fixed at round 1 (round robin, knock-out, match, team)."""
-    bad_input = entrant_problems(entrant, today=today)
+    bad_input = entrant_problems(entrant, today=today, go_grades=go.is_go(t))
     faults = _open_to_change(t) + bad_input
     if not bad_input and (same := same_person(t.entrants, entrant)) is not None:
         faults.append(already_entered(same, entrant))
@@ -368,7 +373,7 @@ def add_players(t: Tournament, rows: list[tuple[int, Entrant]], *, today: date |
     taken = list(t.entrants)
     bad_input = False
     for row, e in rows:
-        own = entrant_problems(e, today=today)
+        own = entrant_problems(e, today=today, go_grades=go.is_go(t))
         bad_input = bad_input or bool(own)
         faults += [problem(p.message, file=file, line=row, **dict(p.params or {})) for p in own]
         if own:

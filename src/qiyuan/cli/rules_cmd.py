@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from qiyuan.errors import InputError, Problem
+from qiyuan.formats.rules_toml import rules_toml, toml_value
 
 from qiyuan.rating.rules import BUILTIN_RULES, SETTING_HELP, RulesError, base_name, load_rules, rules_as_dict
 
@@ -43,29 +44,16 @@ def show_rules(
         raise typer.Exit(2) from None
     settings = rules_as_dict(rules)
     if toml:  # a variant file: its base, then every setting (overriding all of the base's)
-        typer.echo(f"base = {_toml_value(base)}")
-        for key, value in settings.items():
-            typer.echo(f"{key} = {_toml_value(value)}")
+        typer.echo(rules_toml(rules, base), nl=False)
         return
     table = Table("setting", "value", "meaning", title=f"{rules.name} — {rules.title}", box=None)
     from rich.markup import escape
 
     for key, value in settings.items():
-        shown = _toml_value(value) if isinstance(value, list) and any(isinstance(v, list) for v in value) else (
+        shown = toml_value(value) if isinstance(value, list) and any(isinstance(v, list) for v in value) else (
             ", ".join(map(str, value)) if isinstance(value, list) else str(value))
         table.add_row(key, escape(shown), escape(SETTING_HELP.get(key, "")))
     Console().print(table)
-
-
-def _toml_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{text}"'
 
 
 # --------------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def imported_event(tmp_path, resident_id, *, n: int = 16, name: str = NAME, star
     from qiyuan.office.grades.standards import record_standard
     from qiyuan.office.imports import import_file
 
-    from ._o2_fixtures import make_list
+    from ._o2_fixtures import confirm_all, make_list
     from .test_import_report import write
 
     rl = rating_list or make_list()
@@ -49,7 +49,7 @@ def imported_event(tmp_path, resident_id, *, n: int = 16, name: str = NAME, star
                         today=recorded or start - timedelta(days=30))
     path = write(tmp_path / f"{name}-{start}.xlsx", players(resident_id, n, women), name=name, start=start,
                  arbiters=arbiters, rounds=5 if n <= 20 else 7)  # CGA Art. 5(三): Swiss rounds against players
-    ev = import_file(path, rl, "officer").events[0]
+    ev = import_file(path, rl, "officer", options=confirm_all()).events[0]
     ev.eligibility = {**ev.eligibility, "facts": {**ev.eligibility.get("facts", {}), "rated": n if rated is None
                                                   else rated}}
     ev.save(update_fields=["eligibility"])

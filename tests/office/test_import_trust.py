@@ -123,3 +123,20 @@ def test_facts_are_never_assumed(office, tmp_path, resident_id):
     assert ev.international is True and ev.national is True and ev.organiser_level == "state"
     assert AuditLog.objects.filter(action="import").last().detail["facts_overridden"] == {
         "international": ["no", "yes"]}
+
+
+def test_a_trf_refusal_names_the_file_not_the_upload_path(tmp_path):
+    """Item 5: a TRF refusal showed the server's upload path (…/var/uploads/<hash>/garbage.trf), on the page and
+    in the rejected-reports table."""
+    from qiyuan.office.events.models import RejectedReport
+    from qiyuan.office.imports import ImportRefused, import_file
+
+    from ._o2_fixtures import make_list, stated
+
+    folder = tmp_path / "var" / "uploads" / "0123abcd"
+    folder.mkdir(parents=True)
+    (folder / "garbage.trf").write_text("012 x\n001 garbage\nXXX\n", encoding="utf-8")
+    with pytest.raises(ImportRefused) as exc:
+        import_file(folder / "garbage.trf", make_list(), "officer", options=stated())
+    assert exc.value.messages and not any(str(tmp_path) in m or "uploads" in m for m in exc.value.messages)
+    assert not any(str(tmp_path) in r or "uploads" in r for r in RejectedReport.objects.get().reasons)

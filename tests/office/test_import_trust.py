@@ -140,3 +140,26 @@ def test_a_trf_refusal_names_the_file_not_the_upload_path(tmp_path):
         import_file(folder / "garbage.trf", make_list(), "officer", options=stated())
     assert exc.value.messages and not any(str(tmp_path) in m or "uploads" in m for m in exc.value.messages)
     assert not any(str(tmp_path) in r or "uploads" in r for r in RejectedReport.objects.get().reasons)
+
+
+def test_the_report_carries_lines_for_the_facts_and_the_reader_takes_them(tmp_path):
+    """Item 2: the 竞赛报告 gains lines for the facts (rows 17–22); empty declares nothing; a bad value is a cell
+    problem."""
+    from openpyxl import load_workbook
+
+    from qiyuan.errors import InputError
+    from qiyuan.formats.report_xlsx import FACT_ROWS, INFO_SHEET, read_report
+
+    from .test_import_report import field_of as rows_of
+
+    def resident(born, gender):  # the report's ID numbers are not read here
+        return ""
+
+    path = write(tmp_path / "r.xlsx", rows_of(resident, 6), facts={"organiser_level": "regional", "national": False})
+    assert read_report(path)[1].facts == {"organiser_level": "regional", "national": False}
+    wb = load_workbook(path)
+    wb[INFO_SHEET].cell(FACT_ROWS["international"][0], 2).value = "也许"
+    wb.save(path)
+    with pytest.raises(InputError) as exc:
+        read_report(path)
+    assert [p.column for p in exc.value.problems] == [f"Sheet {INFO_SHEET}, cell B{FACT_ROWS['international'][0]}"]

@@ -223,15 +223,13 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
         info.cell(row, 1, label).font = Font(bold=True)
         for j, v in enumerate(values[key], start=2):
             info.cell(row, j, v).alignment = wrap
-    if meta.desk_code or meta.facts:
-        info.cell(DESK_CODE_ROW, 1, DESK_CODE_LABEL).font = Font(bold=True)
-        info.cell(DESK_CODE_ROW, 2, meta.desk_code or None)
-    if meta.facts:
-        for key, (row, label) in FACT_ROWS.items():
-            info.cell(row, 1, label).font = Font(bold=True)
-            v = meta.facts.get(key)
-            info.cell(row, 2, None if v is None else LEVELS_ZH.get(v, v) if key == "organiser_level"
-                      else YES if v else NO)
+    info.cell(DESK_CODE_ROW, 1, DESK_CODE_LABEL).font = Font(bold=True)
+    info.cell(DESK_CODE_ROW, 2, meta.desk_code or None)
+    # every report has the lines for the facts: what the writer knows is filled, the organiser fills the rest
+    for key, (row, label) in FACT_ROWS.items():
+        info.cell(row, 1, label).font = Font(bold=True)
+        v = meta.facts.get(key)
+        info.cell(row, 2, None if v is None else LEVELS_ZH.get(v, v) if key == "organiser_level" else YES if v else NO)
     info.column_dimensions["A"].width = 22
     info.column_dimensions["B"].width = 44
     for col in "CDE":

@@ -114,7 +114,9 @@ def main(argv: list[str] | None = None) -> int:
           "a shared machine (figures are upper bounds)")
 
     t = time.perf_counter()
-    ev = import_file(report, cga, "bench", kind="report", options=Options(received_on=start + timedelta(days=9))).events[0]
+    ev = import_file(report, cga, "bench", kind="report", options=Options(
+        received_on=start + timedelta(days=9), confirm_all=True, organiser_level="state", national=True,
+        international=False, agreed_by_parties=False, dan_event=False)).events[0]
     t_import = time.perf_counter() - t
     print(f"  baseline: import of the event's report           {t_import:7.2f} s")
 

@@ -63,18 +63,30 @@ def _in_file(data: bytes, name: str, office, **kw) -> None:
         _import_outcome(office, path, **kw)
 
 
+def _stated(data, **kw):
+    """The officer's options, drawn: stated facts or none, proposals confirmed or not (issue 18: every way ends
+    in a store, a refusal naming what is missing or wrong, or a confirmation asked for)."""
+    from qiyuan.office.imports import Options
+
+    if not data.draw(st.booleans()):
+        return Options(**kw)
+    return Options(organiser_level=data.draw(st.sampled_from([None, "state", "regional"])),
+                   national=data.draw(st.sampled_from([None, True, False])), international=False,
+                   confirm_all=data.draw(st.booleans()), override_facts=data.draw(st.booleans()), **kw)
+
+
 def check_report(office, data) -> None:
-    _in_file(data.draw(mutate_workbook(seeds.report_bytes())), "report.xlsx", office)
+    _in_file(data.draw(mutate_workbook(seeds.report_bytes())), "report.xlsx", office, options=_stated(data))
 
 
 def check_trf(office, data) -> None:
     seed = data.draw(st.sampled_from(seeds.trf_files()))
-    _in_file(data.draw(mutate_bytes(seed)), "event.trf", office)
+    _in_file(data.draw(mutate_bytes(seed)), "event.trf", office, options=_stated(data, format="swiss"))
 
 
 def check_opengotha(office, data) -> None:
     seed = data.draw(st.sampled_from(seeds.opengotha_files()))
-    _in_file(data.draw(mutate_bytes(seed)), "t.xml", office)
+    _in_file(data.draw(mutate_bytes(seed)), "t.xml", office, options=_stated(data, format="swiss"))
 
 
 def check_history(office, data) -> None:

@@ -8,6 +8,7 @@ its file and place). A few hundred examples per format in ``make test``; thousan
 
 from __future__ import annotations
 
+import functools
 import tempfile
 from datetime import date
 from pathlib import Path
@@ -208,8 +209,50 @@ def test_mutated_entry_lists_are_read_or_refused(data):
     check_entries(data)
 
 
+# -- the list a new office starts from (issue 18, item 9) --------------------------------------------------
+
+SEED_LIST = "编号,姓名,等级分,局数,性别,段级位\nS001,甲,2100,80,M,3段\nS002,乙,1900.5,30,女,\nS003,丙,,0,,\n".encode()
+
+
+@functools.cache
+def _seed_xlsx() -> bytes:
+    """The workbook's bytes, made once (a new one carries another timestamp: hypothesis wants the same seed)."""
+    import io
+
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["名册"])
+    ws.append(["序", "编号", "姓名", "等级分", "局数"])
+    ws.append([1, "X1", "甲", 2100, 80])
+    ws.append([2, "X2", "乙", 1980.25, 31])
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def check_seed_list(data) -> None:
+    from qiyuan.formats.seed_list import read_seed_list
+
+    if data.draw(st.booleans()):
+        _in_file(data.draw(mutate_bytes(SEED_LIST)), "list.csv", read_seed_list)
+    else:
+        _in_file(data.draw(mutate_workbook(_seed_xlsx())), "list.xlsx", read_seed_list)
+
+
+@FAST
+@given(st.data())
+def test_mutated_seed_lists_are_read_or_refused(data):
+    check_seed_list(data)
+
+
 @pytest.mark.slow
 @SLOW
 @given(st.data())
 def test_mutated_entry_lists_are_read_or_refused_thousands(data):
     check_entries(data)
+
+
+def test_mutated_seed_lists_are_read_or_refused_thousands(data):
+    check_seed_list(data)

@@ -38,9 +38,9 @@ def imported_event(tmp_path, resident_id, *, n: int = 16, name: str = NAME, star
     published list, so the import finds every player unrated; ``rated`` (default: all) is written over the
     import's count — the list's ratings are not what these tests are about (the demo grades on real ones)."""
     from qiyuan.office.grades.standards import record_standard
-    from qiyuan.office.imports import import_file
+    from qiyuan.office.imports import ImportRefused, import_file
 
-    from ._o2_fixtures import make_list
+    from ._o2_fixtures import confirm_all, make_list
     from .test_import_report import write
 
     rl = rating_list or make_list()
@@ -49,7 +49,12 @@ def imported_event(tmp_path, resident_id, *, n: int = 16, name: str = NAME, star
                         today=recorded or start - timedelta(days=30))
     path = write(tmp_path / f"{name}-{start}.xlsx", players(resident_id, n, women), name=name, start=start,
                  arbiters=arbiters, rounds=5 if n <= 20 else 7)  # CGA Art. 5(三): Swiss rounds against players
-    ev = import_file(path, rl, "officer").events[0]
+    try:
+        ev = import_file(path, rl, "officer", options=confirm_all()).events[0]
+    except ImportRefused as exc:  # the same field with the same results again: a probable duplicate, confirmed
+        [dup] = [p for p in exc.problems if p.code == "import.duplicate"]
+        ev = import_file(path, rl, "officer", options=confirm_all(
+            duplicate_of=dup.params["event"], duplicate_reason="another event of the same field")).events[0]
     ev.eligibility = {**ev.eligibility, "facts": {**ev.eligibility.get("facts", {}), "rated": n if rated is None
                                                   else rated}}
     ev.save(update_fields=["eligibility"])

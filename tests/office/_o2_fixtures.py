@@ -37,3 +37,23 @@ def make_list(code: str = "CGA", rules: str = "cga-gomoku-2011", game: str = "go
     from qiyuan.office.ratings.models import RatingList
 
     return RatingList.objects.get_or_create(code=code, defaults={"title": code, "rules_name": rules, "game": game})[0]
+
+
+#: what the officer states about an event whose file does not say it (issue 18: never assumed), on the command line
+FACTS = ["--format", "swiss", "--national", "--not-international", "--confirm-all"]
+
+
+def stated(**kw):
+    """Options stating the facts of a state-level national Swiss event (a TRF or OpenGotha file does not say),
+    confirming the proposed new players (``--confirm-all``) unless told otherwise."""
+    from qiyuan.office.imports import Options
+
+    return Options(**{"organiser_level": "state", "national": True, "international": False, "format": "swiss",
+                      "confirm_all": True, **kw})
+
+
+def confirm_all(**kw):
+    """Options confirming every proposed new player and single name match (``--confirm-all``)."""
+    from qiyuan.office.imports import Options
+
+    return Options(confirm_all=True, **kw)

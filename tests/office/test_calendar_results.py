@@ -8,6 +8,8 @@ from datetime import date
 
 import pytest
 
+from ._o2_fixtures import confirm_all
+
 from qiyuan.calendar.compare import Outline, differences, registered_for
 from qiyuan.office.audit.models import AuditLog
 from qiyuan.office.calendar.models import Registration
@@ -35,7 +37,7 @@ def test_a_report_as_registered_is_imported_and_linked(office, tmp_path, residen
     from qiyuan.office.imports import import_file
 
     reg = registered()
-    result = import_file(write(tmp_path / "r.xlsx", field_of(resident_id)), office, "officer")
+    result = import_file(write(tmp_path / "r.xlsx", field_of(resident_id)), office, "officer", options=confirm_all())
     event = Event.objects.get()
     reg.refresh_from_db()
     assert reg.event == event and event.registration == reg
@@ -50,7 +52,7 @@ def test_differences_are_shown_before_anything_is_stored(office, tmp_path, resid
     reg = registered(time_control="每方90分钟", rounds=7, arbiters=(), end_date=date(2024, 8, 12))
     path = write(tmp_path / "r.xlsx", field_of(resident_id))
     with pytest.raises(NeedsConfirmation) as exc:
-        import_file(path, office, "officer")
+        import_file(path, office, "officer", options=confirm_all())
     assert exc.value.pending_matches == []
     text = [str(p) for p in exc.value.differences]
     prefix = f"r.xlsx: differs from its registration {reg.code} (2024年全国五子棋锦标赛): "
@@ -59,7 +61,7 @@ def test_differences_are_shown_before_anything_is_stored(office, tmp_path, resid
                     prefix + "time control: registered 每方90分钟, the report says 每方60分钟",
                     prefix + "arbiters: registered —, the report says 吴裁判"]
     assert Event.objects.count() == 0
-    result = import_file(path, office, "officer", options=Options(accept_registration_differences=True))
+    result = import_file(path, office, "officer", options=confirm_all(accept_registration_differences=True))
     reg.refresh_from_db()
     assert reg.event == Event.objects.get()
     assert any("the report differs: dates: registered 2024-08-10 – 2024-08-12" in n for n in result.notes)
@@ -69,7 +71,7 @@ def test_withdrawn_registrations_and_other_lists_are_not_matched(office, tmp_pat
     from qiyuan.office.imports import import_file
 
     withdraw_registration(registered(time_control="每方90分钟").code, actor="organiser")
-    import_file(write(tmp_path / "r.xlsx", field_of(resident_id)), office, "officer")
+    import_file(write(tmp_path / "r.xlsx", field_of(resident_id)), office, "officer", options=confirm_all())
     assert Registration.objects.get().event is None
 
 

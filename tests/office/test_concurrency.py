@@ -92,8 +92,8 @@ def test_the_same_report_under_two_names_at_the_same_moment_is_stored_and_rated_
         first = _report(tmp_path / f"全国公开赛{trial}.xlsx", trial)
         second = tmp_path / f"转发-全国公开赛{trial}.xlsx"  # the same e-mail, saved under another name
         shutil.copy(first, second)
-        outcomes = at_once([["office", "import", str(first), "--list", "CGA"],
-                            ["office", "import", str(second), "--list", "CGA"]], office)
+        outcomes = at_once([["office", "import", str(first), "--list", "CGA", "--confirm-all"],
+                            ["office", "import", str(second), "--list", "CGA", "--confirm-all"]], office)
         codes = sorted(o.returncode for o in outcomes)
         assert codes == [0, 2], [(o.returncode, o.stderr[-600:]) for o in outcomes]
         loser = next(o for o in outcomes if o.returncode == 2)

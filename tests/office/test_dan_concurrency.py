@@ -47,7 +47,7 @@ def _graded_event(tmp_path, env, trial: int) -> str:
 
     rows = [(f"{n}{trial}", sex, idn, assoc) for n, sex, idn, assoc in players(other_people, 16)]
     path = write(tmp_path / f"r{trial}.xlsx", rows, name=name, start=start)
-    done = qiyuan(["office", "import", str(path), "--list", "CGA"], env)
+    done = qiyuan(["office", "import", str(path), "--list", "CGA", "--confirm-all"], env)
     assert done.returncode == 0, done.stderr
     return next(line.split()[0] for line in done.stdout.splitlines() if line.strip().startswith("CGA-"))
 

@@ -48,7 +48,7 @@ def test_demo_round_trip_import_compute_publish_verify(tmp_path):
                for p in Player.objects.filter(federation_id__lte="CN000300").select_related("association")]
     path = _report(random.Random(1), tmp_path / "new.xlsx", "2025年全国五子棋公开赛", date(2025, 3, 1), players, 30,
                    "swiss", 7)
-    result = import_file(path, cga, "officer", options=Options(received_on=date(2025, 3, 10)))
+    result = import_file(path, cga, "officer", options=Options(received_on=date(2025, 3, 10), confirm_all=True))
     assert result.new_players == 0  # everyone matched by ID number
     d = due_date(cga, cga.rules())
     assert d == date(2025, 7, 1)

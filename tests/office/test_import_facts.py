@@ -91,11 +91,12 @@ def _office_texts(rl) -> tuple[dict[str, str], str]:
             "player__federation_id", "name", "rating", "games", "status")
         lists[ed.list_date.isoformat()] = _csv([[fid, name, "" if r is None else r, g, s] for fid, name, r, g, s in rows])
         for c in RatingChange.objects.filter(edition=ed).select_related("player", "event"):
-            no = c.method in NO_DELTA_METHODS
-            ru = c.explanation.get("ru") if no and c.method == "newcomer" else None
+            method = "not_rated" if c.method == "newcomer" and c.games == 0 else c.method  # as changes.csv writes it
+            no = method in NO_DELTA_METHODS
+            ru = c.explanation.get("ru") if no and method == "newcomer" else None
             changes.append([c.player.federation_id, c.event.code, str(c.games), decimal_text(c.W),
                             "" if no or c.We is None else decimal_text(c.We), "" if no or c.K is None else str(c.K),
-                            "" if no else decimal_text(c.delta), ed.list_date.isoformat(), c.method,
+                            "" if no else decimal_text(c.delta), ed.list_date.isoformat(), method,
                             _ru_text(ru)])
     return lists, _csv(sorted(changes))
 

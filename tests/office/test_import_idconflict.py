@@ -7,6 +7,8 @@ from datetime import date
 
 import pytest
 
+from ._o2_fixtures import confirm_all
+
 from .test_import_report import _ranks, field_of, office, write  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +29,7 @@ def test_an_id_conflict_is_shown_in_the_pending_match(office, shao):
 
     path, row, known = shao
     with pytest.raises(NeedsConfirmation) as exc:
-        import_file(path, office, "officer")
+        import_file(path, office, "officer", options=confirm_all())
     assert not Event.objects.exists()
     [m] = exc.value.pending_matches
     assert (m.number, m.name, m.association) == (2, "邵斌", "TJ")
@@ -43,11 +45,11 @@ def test_confirming_a_candidate_with_another_id_needs_an_override_and_is_noted(o
 
     path, row, known = shao
     with pytest.raises(NeedsConfirmation) as exc:
-        import_file(path, office, "officer", options=Options(confirm={"2": known.federation_id}))
+        import_file(path, office, "officer", options=confirm_all(confirm={"2": known.federation_id}))
     assert exc.value.pending_matches[0].candidates[0].id_conflict and not Event.objects.exists()
     with pytest.raises(NeedsConfirmation):
         import_file(path, office, "officer", options=Options(confirm_all=True))  # never taken wholesale
-    import_file(path, office, "officer", options=Options(confirm={"2": known.federation_id + "!"}))
+    import_file(path, office, "officer", options=confirm_all(confirm={"2": known.federation_id + "!"}))
     assert Entry.objects.get(number=2).player == known
     notes = ImportBatch.objects.get().notes
     assert any("differs from the registry's" in n and known.federation_id in n and "override" in n for n in notes)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ._o2_fixtures import SHARED, make_list
+from ._o2_fixtures import SHARED, confirm_all, make_list, stated
 from .test_import_report import _ranks, field_of, office, write  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +39,7 @@ def test_report_colours_give_the_opener(office, tmp_path, resident_id):
     from qiyuan.office.imports import import_file
 
     path = write(tmp_path / "r.xlsx", field_of(resident_id))
-    import_file(path, office, "officer")
+    import_file(path, office, "officer", options=confirm_all())
     expected = _openers_in_file(read_report(path)[0])
     stored = _openers_stored()
     assert expected and stored == expected
@@ -50,7 +50,7 @@ def test_trf_colours_give_the_opener():
     from qiyuan.office.imports import Options, import_file
 
     rl = make_list(code="GO", rules="cn-go-1995", game="go")  # a list whose rules take the file as it is
-    import_file(LICHESS, rl, "officer", options=Options(confirm_all=True))
+    import_file(LICHESS, rl, "officer", options=stated(confirm_all=True))
     expected = _openers_in_file(read_trf(LICHESS))
     stored = _openers_stored()
     assert expected
@@ -62,5 +62,5 @@ def test_opengotha_black_opens():
     from qiyuan.office.events.models import Game
     from qiyuan.office.imports import import_file
 
-    import_file(JUVISY, make_list(code="GO", rules="cn-go-1995", game="go"), "officer")
+    import_file(JUVISY, make_list(code="GO", rules="cn-go-1995", game="go"), "officer", options=stated(confirm_all=True))
     assert Game.objects.exists() and set(Game.objects.values_list("opener", flat=True)) == {1}

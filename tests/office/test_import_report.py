@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 from openpyxl import load_workbook
 
-from ._o2_fixtures import make_list
+from ._o2_fixtures import confirm_all, make_list
 
 pytestmark = pytest.mark.django_db
 
@@ -31,8 +31,12 @@ def office(make_association):
     return make_list()
 
 
+#: what the report's organiser declares (its lines for the facts, issue 18)
+DECLARED = {"organiser_level": "state", "national": True, "international": False}
+
+
 def write(path, players, *, rounds=5, name="2024年全国五子棋锦标赛", start=date(2024, 8, 10), arbiters=("周裁判", "吴裁判"),
-          time_control="每方60分钟"):
+          time_control="每方60分钟", facts=DECLARED):
     """A report of a round robin-like Swiss among ``players`` = [(name, sex, id, assoc)], results by order."""
     from qiyuan.formats.report_xlsx import ReportMeta, write_report
     from qiyuan.tournament.model import Entrant, RoundCell, Tournament
@@ -52,7 +56,7 @@ def write(path, players, *, rounds=5, name="2024年全国五子棋锦标赛", st
     t = Tournament(name=name, city="北京", start_date=start, end_date=start + timedelta(3), chief_arbiter=arbiters[0],
                    deputy_arbiters=list(arbiters[1:]), time_control=time_control, rounds_planned=rounds,
                    entrants=entrants)
-    write_report(t, path, ReportMeta(format="swiss", organizer="中国围棋协会五子棋分会"))
+    write_report(t, path, ReportMeta(format="swiss", organizer="中国围棋协会五子棋分会", facts=dict(facts)))
     return path
 
 
@@ -79,7 +83,7 @@ def test_report_import_registers_new_players_and_matches_by_id_number(office, tm
     rows = field_of(resident_id)
     known = make_player(name="旧名字", gender="F", association="SH", id_number=rows[0][2], birth_date=date(2005, 1, 1))
     path = write(tmp_path / "r.xlsx", rows)
-    result = import_file(path, office, "officer")
+    result = import_file(path, office, "officer", options=confirm_all())
     ev = Event.objects.get()
     assert result.new_players == 11 and Player.objects.count() == 12
     assert Entry.objects.get(event=ev, number=1).player == known  # by ID number, whatever the name
@@ -111,7 +115,7 @@ def test_bad_report_lists_every_problem_at_once_and_stores_nothing(office, tmp_p
             break
     wb.save(path)
     with pytest.raises(ImportRefused) as exc:
-        import_file(path, office, "officer")
+        import_file(path, office, "officer", options=confirm_all())
     text = "\n".join(exc.value.messages)
     assert "bad check digit" in text
     assert "gender digit" in text
@@ -134,7 +138,7 @@ def test_not_the_template_is_refused(office, tmp_path):
     wb.active["A1"] = "something else"
     wb.save(p)
     with pytest.raises(ImportRefused, match="not a qiyuan competition report"):
-        import_file(p, office, "officer")
+        import_file(p, office, "officer", options=confirm_all())
 
 
 def test_same_report_twice_is_refused(office, tmp_path, resident_id):
@@ -142,13 +146,13 @@ def test_same_report_twice_is_refused(office, tmp_path, resident_id):
     from qiyuan.office.imports import ImportRefused, import_file
 
     path = write(tmp_path / "r.xlsx", field_of(resident_id))
-    import_file(path, office, "officer")
+    import_file(path, office, "officer", options=confirm_all())
     with pytest.raises(ImportRefused, match="already imported"):
-        import_file(path, office, "officer")
+        import_file(path, office, "officer", options=confirm_all())
     # the same event re-typed into another file is refused too
     again = write(tmp_path / "r2.xlsx", field_of(resident_id), time_control="60分钟")
     with pytest.raises(ImportRefused, match="already stored"):
-        import_file(again, office, "officer")
+        import_file(again, office, "officer", options=confirm_all())
     assert Event.objects.count() == 1
 
 
@@ -159,7 +163,7 @@ def test_report_failing_eligibility_shows_every_failed_condition(office, tmp_pat
     path = write(tmp_path / "r.xlsx", field_of(resident_id, 8), rounds=4, arbiters=("周裁判", "无名"),
                  time_control="30分钟")
     with pytest.raises(ImportRefused) as exc:
-        import_file(path, office, "officer")
+        import_file(path, office, "officer", options=confirm_all())
     text = "\n".join(exc.value.messages)
     for clause in ("CGA Art. 5(一)", "CGA Art. 5(三)", "CGA Art. 5(五)", "CGA Art. 5(八)"):
         assert clause in text
@@ -173,11 +177,12 @@ def test_name_and_association_match_waits_for_confirmation(office, tmp_path, res
     rows = field_of(resident_id)
     known = make_player(name=rows[1][0], gender="M", association=rows[1][3])  # no ID number in the registry
     path = write(tmp_path / "r.xlsx", rows)
+    others_new = Options(confirm={str(n): "new" for n in range(1, 13) if n != 2})  # the proposals confirmed
     with pytest.raises(NeedsConfirmation) as exc:
-        import_file(path, office, "officer")
+        import_file(path, office, "officer", options=others_new)
     assert len(exc.value.messages) == 1 and known.federation_id in exc.value.messages[0]
     assert not Event.objects.exists()
-    import_file(path, office, "officer", options=Options(confirm={"2": known.federation_id}))
+    import_file(path, office, "officer", options=confirm_all(confirm={"2": known.federation_id}))
     assert Entry.objects.get(number=2).player == known
 
 
@@ -196,5 +201,5 @@ def test_a_desk_report_links_the_rated_event_to_its_desk_event(office, tmp_path,
     wb[INFO_SHEET].cell(DESK_CODE_ROW, 1).value = DESK_CODE_LABEL
     wb[INFO_SHEET].cell(DESK_CODE_ROW, 2).value = "T2026-B"
     wb.save(path)
-    import_file(path, office, "officer")
+    import_file(path, office, "officer", options=confirm_all())
     assert Event.objects.get().live_event == live and live.rated_event == Event.objects.get()

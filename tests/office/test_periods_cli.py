@@ -67,7 +67,8 @@ def test_rejected_reports_are_listed(tmp_path):
 
     juvisy = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "opengotha" / "tournoi-de-juvisy-2019.xml"
     make_list(code="GO", rules="cn-go-1995", game="go")
-    run("office", "import", str(juvisy), "--list", "GO", "--organiser-level", "local")
+    run("office", "import", str(juvisy), "--list", "GO", "--organiser-level", "local", "--format", "swiss", "--national",
+        "--not-international", "--confirm-all")
     r = run("office", "rejected")
     assert r.exit_code == 0 and juvisy.name in r.output and "Go §4" in r.output
 

@@ -280,7 +280,9 @@ def _officer_imports(officer, code: str, report: bytes, rating_list: str):
     from qiyuan.office.events.models import Event
 
     r = officer.post("/desk/office/imports/", {"file": SimpleUploadedFile(f"{code}.xlsx", report),
-                                               "rating_list": rating_list, "organiser_level": "state", "national": "on"})
+                                               "rating_list": rating_list, "organiser_level": "state", "national": "yes",
+                                               "international": "no", "agreed_by_parties": "no", "dan_event": "no",
+                                               "confirm_all": "on"})
     assert r.status_code == 302, r.content.decode()[:3000]
     return Event.objects.get()  # the only event of the test
 

@@ -23,7 +23,8 @@ def imported():
     from qiyuan.office.imports import Options, import_file
 
     rl = RatingList.objects.create(code="GO", title="围棋", rules_name="cn-go-1995", game="go")
-    import_file(LICHESS, rl, "officer", options=Options(confirm_all=True))
+    import_file(LICHESS, rl, "officer", options=Options(confirm_all=True, organiser_level="state", national=True,
+                                                        international=False, format="swiss"))
     return Event.objects.get(), read_trf(LICHESS)
 
 

@@ -53,7 +53,8 @@ def six(resident_id, make_association):
 
 def upload(client, data: bytes, name="report.xlsx", **fields):
     post = {"file": SimpleUploadedFile(name, data), "rating_list": "gomoku", "organiser_level": "state",
-            "national": "on", **fields}
+            "national": "yes", "international": "no", "agreed_by_parties": "no", "dan_event": "no",
+            "confirm_all": "on", **fields}
     return client.post("/desk/office/imports/", post)
 
 
@@ -86,6 +87,24 @@ def test_ineligible_report_is_refused_with_every_reason(staff, login, gomoku, si
     assert "BJSH §6" in c.get("/desk/office/imports/").content.decode()
 
 
+def test_the_events_facts_start_empty_and_are_never_assumed(staff, login, gomoku, six, tmp_path, settings):
+    """Issue 18 item 2: the desk's fields start empty; a report that does not declare the facts, uploaded without
+    them, is refused naming what is missing (in the page's language) — it was imported as state-level national."""
+    from qiyuan.office.events.models import Event
+
+    settings.VAR_DIR = tmp_path
+    c = login(staff["officer"])
+    page = c.get("/desk/office/imports/").content.decode()
+    assert 'value="yes" selected' not in page and 'value="state" selected' not in page
+    r = c.post("/desk/office/imports/", {"file": SimpleUploadedFile("report.xlsx", report_bytes(tmp_path, six)),
+                                         "rating_list": "gomoku"})
+    html = r.content.decode()
+    problems = html[html.index('id="import-problems"'):]
+    problems = problems[:problems.index("</ul>")]
+    assert r.status_code == 200 and "不能假定" in problems and "organiser_level" in problems  # Chinese on the Chinese desk
+    assert "cannot be assumed" not in problems and Event.objects.count() == 0
+
+
 @pytest.mark.parametrize(
     "name, data, message",
     [
@@ -109,13 +128,14 @@ def test_name_match_waits_for_the_officers_confirmation(staff, login, gomoku, si
     settings.VAR_DIR = tmp_path
     known = make_player("甲一", "M", "BJ")  # registered without an ID number: the report's ID cannot match
     c = login(staff["officer"])
-    r = upload(c, report_bytes(tmp_path, six))
+    r = upload(c, report_bytes(tmp_path, six), confirm_all="")
     html = r.content.decode()
     assert r.status_code == 200 and 'id="confirm-form"' in html and known.federation_id in html
     from qiyuan.office.events.models import Event
 
     assert Event.objects.count() == 0  # never matched silently
-    r = c.post("/desk/office/imports/", {"confirming": "1", "confirm-1": known.federation_id})
+    r = c.post("/desk/office/imports/", {"confirming": "1", "confirm-1": known.federation_id,
+                                         **{f"confirm-{n}": "new" for n in range(2, 7)}})  # the proposals
     assert r.status_code == 302, r.content.decode()[:3000]
     assert Event.objects.get().entries.filter(player=known).exists()
 

@@ -89,13 +89,20 @@ def import_cmd(
         "--confirm", help="Confirm a name match: 'NUMBER=CN000123' (draw number or name), 'NUMBER=CN000123!' "
                          "despite a differing ID number, or 'NUMBER=new'.")] = None,
     confirm_all: Annotated[bool, typer.Option("--confirm-all", help="Take every single name+association match.")] = False,
-    organiser_level: Annotated[str, typer.Option("--organiser-level", help="state, regional, local or other")] = "state",
-    national: Annotated[bool, typer.Option("--national/--not-national", help="A national event (全国性)")] = True,
-    international: Annotated[bool, typer.Option("--international", help="An international event")] = False,
-    agreed: Annotated[bool, typer.Option("--agreed", help="Agreed by the parties (BJSH §6)")] = False,
-    dan_event: Annotated[bool, typer.Option("--dan-event", help="Awards dan/kyu titles (BJSH §9)")] = False,
-    standards_published: Annotated[bool, typer.Option("--standards-published", help="BJSH §9(三)")] = False,
+    organiser_level: Annotated[Optional[str], typer.Option(
+        "--organiser-level", help="state, regional, local or other (when the registration or report does not say)")] = None,
+    national: Annotated[Optional[bool], typer.Option("--national/--not-national", help="A national event (全国性)")] = None,
+    international: Annotated[Optional[bool], typer.Option("--international/--not-international",
+                                                          help="An international event (国际性)")] = None,
+    agreed: Annotated[Optional[bool], typer.Option("--agreed/--not-agreed", help="Agreed by the parties (BJSH §6)")] = None,
+    dan_event: Annotated[Optional[bool], typer.Option("--dan-event/--no-dan-event",
+                                                      help="Awards dan/kyu titles (BJSH §9)")] = None,
+    standards_published: Annotated[Optional[bool], typer.Option("--standards-published/--no-standards-published",
+                                                                help="BJSH §9(三)")] = None,
     event_format: Annotated[Optional[str], typer.Option("--format", help="swiss, round_robin, team, match, knockout")] = None,
+    override_facts: Annotated[bool, typer.Option(
+        "--override-facts", help="Use the facts stated here although the registration or the report says "
+                                 "otherwise (the difference is audited)")] = False,
     received: Annotated[Optional[str], typer.Option("--received", help="Date the report arrived (default today)")] = None,
     accept_differences: Annotated[bool, typer.Option(
         "--accept-differences", help="Import although the report differs from its registration in the calendar "
@@ -118,7 +125,7 @@ def import_cmd(
         pairs[k.strip()] = v.strip()
     opts = Options(organiser_level=organiser_level, national=national, international=international,
                    agreed_by_parties=agreed, dan_event=dan_event, standards_published=standards_published,
-                   format=event_format, confirm=pairs, confirm_all=confirm_all, received_on=_date(received),
+                   format=event_format, override_facts=override_facts, confirm=pairs, confirm_all=confirm_all, received_on=_date(received),
                    accept_registration_differences=accept_differences, duplicate_of=duplicate_of or "",
                    duplicate_reason=reason or "")
     console = _console()
@@ -130,8 +137,8 @@ def import_cmd(
         except NeedsConfirmation as exc:
             err = _console(stderr=True)
             if exc.pending_matches:
-                err.print(f"[bold yellow]{len(exc.pending_matches)} match(es) by name and association need your "
-                          "confirmation; nothing stored:[/]")
+                err.print(f"[bold yellow]{len(exc.pending_matches)} player(s) — matches by name and association, "
+                          "proposed new players — need your confirmation; nothing stored:[/]")
                 for m in exc.pending_matches:
                     err.print(f"  {m.text}", markup=False)
             if exc.differences:

@@ -63,6 +63,19 @@ INFO_ROWS = {
 }
 #: the desk event the report was downloaded from (optional row: older reports have none)
 DESK_CODE_ROW, DESK_CODE_LABEL = 16, "赛事代码"
+#: the facts the eligibility rules and the rating read that only the organiser knows (optional rows, after the
+#: desk code; older reports have none): fact → (row, label). An empty value declares nothing.
+FACT_ROWS = {
+    "organiser_level": (17, "主办单位级别"),
+    "national": (18, "全国性赛事"),
+    "international": (19, "国际性赛事"),
+    "agreed_by_parties": (20, "经协商主体协商确定"),
+    "dan_event": (21, "等级赛（授予段级位）"),
+    "standards_published": (22, "段级位标准赛前公布"),
+}
+#: organiser levels as the report writes them (``rating.eligibility.OrganiserLevel`` values)
+LEVELS_ZH = {"state": "国家级", "regional": "地区级", "local": "本地区棋类组织", "other": "其他"}
+YES, NO = "是", "否"
 LEAD = ["名次", "签号", "姓名", "性别", "身份证号", "段级位", "所属棋协", "等级分"]
 TAIL = ["积分", "备注"]
 FIRST_ROW = 3  # first player row of the results sheet
@@ -114,6 +127,9 @@ class ReportMeta:
     unplayed_mark: str = PLUS_MINUS
     #: the desk event's code (赛事代码) when the desk wrote the report: the office links its record to it
     desk_code: str = ""
+    #: what the organiser declares (``FACT_ROWS``): organiser_level → 'state'…, the others → True/False;
+    #: a fact left out is not declared
+    facts: dict = field(default_factory=dict)
 
 
 def title_text(title: str) -> str:
@@ -213,9 +229,13 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
         info.cell(row, 1, label).font = Font(bold=True)
         for j, v in enumerate(values[key], start=2):
             info.cell(row, j, v).alignment = wrap
-    if meta.desk_code:
-        info.cell(DESK_CODE_ROW, 1, DESK_CODE_LABEL).font = Font(bold=True)
-        info.cell(DESK_CODE_ROW, 2, meta.desk_code)
+    info.cell(DESK_CODE_ROW, 1, DESK_CODE_LABEL).font = Font(bold=True)
+    info.cell(DESK_CODE_ROW, 2, meta.desk_code or None)
+    # every report has the lines for the facts: what the writer knows is filled, the organiser fills the rest
+    for key, (row, label) in FACT_ROWS.items():
+        info.cell(row, 1, label).font = Font(bold=True)
+        v = meta.facts.get(key)
+        info.cell(row, 2, None if v is None else LEVELS_ZH.get(v, v) if key == "organiser_level" else YES if v else NO)
     info.column_dimensions["A"].width = 22
     info.column_dimensions["B"].width = 44
     for col in "CDE":
@@ -457,9 +477,13 @@ def read_report(path: str | Path) -> tuple[Tournament, ReportMeta]:
     t, meta = _read_info(info)
     rows: dict[int, tuple[int, Entrant]] = {}
     declared: dict[int, tuple[int, Decimal | None]] = {}
+    #: (draw number, round index) of each cell that could not be read: nothing that follows from it is reported
+    unreadable: set[tuple[int, int]] = set()
+    unnumbered = False  # a row without a readable draw number: opponents naming it are not "out of range"
     r = FIRST_ROW
     while res.text(r, 2) or res.text(r, 3):
-        e, pts = _read_player(res, r, n_rounds, meta)
+        e, pts = _read_player(res, r, n_rounds, meta, unreadable)
+        unnumbered = unnumbered or e is None
         if e is not None:
             if e.number in rows:
                 res.bad(r, 2, f"draw number {e.number} is used twice (also row {rows[e.number][0]})")
@@ -474,8 +498,14 @@ def read_report(path: str | Path) -> tuple[Tournament, ReportMeta]:
     entrants = {num: e for num, (_, e) in rows.items()}
     col_of = {"opponent": 0, "colour": 0, "result": 0}
     for num, i, fld, message in cross_check(entrants, n):
+        c = entrants[num].rounds[i]
+        if (num, i) in unreadable or (c.opponent, i) in unreadable or (
+                unnumbered and c.opponent not in entrants):
+            continue  # follows from a cell already reported: one error, not twenty
         res.bad(rows[num][0], len(LEAD) + 1 + i + col_of[fld], message)
     for num, (row, pts) in declared.items():
+        if any(k == num for k, _ in unreadable):
+            continue  # a row with an unreadable cell: its points cannot be checked against it
         got = score(entrants[num], t.points)
         if pts is not None and pts != got:
             res.bad(row, len(LEAD) + n_rounds + 1, f"积分 {pts} does not match the results, which give {got}")
@@ -514,12 +544,38 @@ def _read_info(info: _Sheet) -> tuple[Tournament, ReportMeta]:
         host=info.text(row["host"], 2),
         notes=info.text(row["notes"], 2),
         report_date=info.date(row["report_date"], 2, "填报日期"),
+        facts=_read_facts(info),
     )
     return t, meta
 
 
-def _read_player(res: _Sheet, r: int, n_rounds: int, meta: ReportMeta) -> tuple[Entrant | None, Decimal | None]:
-    before = len(res.problems)
+def _read_facts(info: _Sheet) -> dict:
+    """The facts the report declares (``FACT_ROWS``): a row with its label and a value; a bad value is a
+    problem of its cell."""
+    out: dict = {}
+    back = {v: k for k, v in LEVELS_ZH.items()}
+    for key, (row, label) in FACT_ROWS.items():
+        if info.text(row, 1) != label:
+            continue
+        v = info.text(row, 2)
+        if not v:
+            continue
+        if key == "organiser_level":
+            if v in back or v in LEVELS_ZH:
+                out[key] = back.get(v, v)
+            else:
+                info.bad(row, 2, f"{label} {v!r} is not one of {'、'.join(LEVELS_ZH.values())}")
+        elif v in (YES, NO):
+            out[key] = v == YES
+        else:
+            info.bad(row, 2, f"{label}: write {YES} or {NO}, found {v!r}")
+    return out
+
+
+def _read_player(res: _Sheet, r: int, n_rounds: int, meta: ReportMeta, unreadable: set[tuple[int, int]]
+                 ) -> tuple[Entrant | None, Decimal | None]:
+    """One row of the results sheet. A row with a bad cell is still read whole (so the crosstable is checked
+    for everything else); the rounds whose cells could not be read go into ``unreadable``."""
     number = res.integer(r, 2, "签号 (draw number)", required=True)
     res.integer(r, 1, "名次 (rank)")
     name = res.text(r, 3)
@@ -532,14 +588,17 @@ def _read_player(res: _Sheet, r: int, n_rounds: int, meta: ReportMeta) -> tuple[
     cells = []
     for k in range(n_rounds):
         col = len(LEAD) + 1 + k
+        before = len(res.problems)
         cells.append(_read_cell(res, r, col, k + 1))
+        if len(res.problems) > before and number is not None:
+            unreadable.add((number, k))
     while cells and cells[-1] is None:
         cells.pop()
     pts_col = len(LEAD) + n_rounds + 1
     pts = res.decimal(r, pts_col, "积分") if res.text(r, pts_col) else None
-    if len(res.problems) > before or number is None:
+    if number is None:
         return None, None
-    e = Entrant(number=number, name=name, sex=_SEX_BACK[sex], title=title_code(res.text(r, 6)), rating=rating,
+    e = Entrant(number=number, name=name, sex=_SEX_BACK.get(sex, ""), title=title_code(res.text(r, 6)), rating=rating,
                 federation=res.text(r, 7), id_number=res.text(r, 5), rank=res.integer(r, 1, "名次"),
                 rounds=[c or RoundCell(None, "-", "Z") for c in cells])
     rests = meta.format in ("round_robin", "double_round_robin")

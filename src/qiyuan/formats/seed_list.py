@@ -89,13 +89,11 @@ def _csv_rows(path: Path, name: str) -> list[tuple[int, list[str]]]:
 
 
 def _xlsx_rows(path: Path, name: str) -> list[tuple[int, list[str]]]:
-    from zipfile import BadZipFile
-
     from openpyxl import load_workbook
 
     try:
         wb = load_workbook(path, read_only=True, data_only=True)
-    except (OSError, BadZipFile, KeyError, ValueError, TypeError, IndexError, AttributeError):
+    except Exception:  # noqa: BLE001 - openpyxl raises many kinds (zip, XML, KeyError…) for a damaged file
         raise InputError([problem("not a readable .xlsx workbook", file=name, code="seed.file")]) from None
     try:
         ws = wb.worksheets[0]

@@ -75,7 +75,7 @@ def stored_change_rows(edition) -> dict[tuple[str, str], tuple]:
 def stored_inputs(edition_pk: int, apps=django_apps) -> dict[str, list[tuple]]:
     """The public facts edition ``edition_pk`` was computed from, as plain rows (``inputs_digest``'s parts):
     the edition's own facts (list date, number, who published it and why), its events with their dates,
-    format, flags and status, their games (round, players, result, opener) and standings (player, reported
+    format, flags and status, their games (round, players, result, opener, board) and standings (player, reported
     rating, score, rank), the members who joined the list in it with the facts frozen then, and the dan
     grants that gave those members their grades. Players are named by federation ID as the edition published
     their merged group (``merged.aliases_for_edition``), so a merge after publication changes nothing here."""
@@ -94,7 +94,7 @@ def stored_inputs(edition_pk: int, apps=django_apps) -> dict[str, list[tuple]]:
         "pk", "code", "start_date", "end_date", "days", "format", "rounds", "national", "international", "status"))
     code = {e[0]: e[1] for e in events}
     games = list(Game.objects.filter(event_id__in=event_pks).values_list(
-        "event_id", "round", "player1_id", "player2_id", "result", "opener").iterator(chunk_size=20000))
+        "event_id", "round", "player1_id", "player2_id", "result", "opener", "board").iterator(chunk_size=20000))
     standings = list(Entry.objects.filter(event_id__in=event_pks).values_list(
         "event_id", "player_id", "rating", "score", "rank").iterator(chunk_size=20000))
     pks = {g[2] for g in games} | {g[3] for g in games} | {s[1] for s in standings}
@@ -117,6 +117,6 @@ def stored_inputs(edition_pk: int, apps=django_apps) -> dict[str, list[tuple]]:
         player_id__in=[k[0] for k in held], granted_on__lt=ed[1]).values_list(
         "player_id", "player__federation_id", "grade", "granted_on", "granted_by") if (pk, grade, body) in held]
     return {"edition": [ed], "events": [e[1:] for e in events],
-            "games": [(code[ev], rnd, name(a), name(b), res, op) for ev, rnd, a, b, res, op in games],
+            "games": [(code[ev], rnd, name(a), name(b), res, op, board) for ev, rnd, a, b, res, op, board in games],
             "standings": [(code[ev], name(p), *rest) for ev, p, *rest in standings],
             "members": [m[1:] for m in members], "grants": grants}

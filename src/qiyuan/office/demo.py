@@ -130,7 +130,8 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
             path = _report(rng, tmp_path / f"report{i}.xlsx", name, start, gomoku_players, n, fmt, rounds)
             if i == 1:
                 _registered_before(path, cga)
-            result = import_file(path, cga, ACTOR, kind="report", options=Options(received_on=start + timedelta(days=9)))
+            result = import_file(path, cga, ACTOR, kind="report",
+                                 options=Options(received_on=start + timedelta(days=9), confirm_all=True))
             graded += result.events
             step("reports", i, len(season) + 1)
         Event.objects.filter(pk=graded[0].pk).update(name_en="2024 National Gomoku Championship")
@@ -140,7 +141,8 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
         # A late report: it ended in June, after the list of 1 July had been published.
         late = _report(rng, tmp_path / "late.xlsx", "2024年全国五子棋团体锦标赛（个人成绩）", date(2024, 6, 22),
                        gomoku_players, 24, "swiss", 7)
-        import_file(late, cga, ACTOR, kind="report", options=Options(received_on=date(2024, 7, 20)))
+        import_file(late, cga, ACTOR, kind="report",
+                    options=Options(received_on=date(2024, 7, 20), confirm_all=True))
         correct_period(cga, date(2024, 7, 1), "late report: 2024年全国五子棋团体锦标赛 received 2024-07-20", ACTOR)
         step("reports", len(season) + 1, len(season) + 1)
     _upcoming(date.today())
@@ -319,7 +321,8 @@ def _report(rng: random.Random, path: Path, name: str, start: date, players: lis
                    chief_arbiter=ARBITERS[0][0], deputy_arbiters=[ARBITERS[1][0], ARBITERS[2][0]],
                    time_control="每方60分钟", rounds_planned=n_rounds, entrants=entrants)
     write_report(t, path, ReportMeta(format=fmt, organizer="中国围棋协会五子棋分会", host="demo",
-                                     report_date=start + timedelta(days=5)))
+                                     report_date=start + timedelta(days=5),
+                                     facts={"organiser_level": "state", "national": True, "international": False}))
     return path
 
 

@@ -107,7 +107,9 @@ def competition_report(code: str, actor: object, *, rules, notes: str = "", toda
         raise NotFound(Problem(code, None, None, "no such event"))
     t = load(live)
     meta = ReportMeta(format=event_format(t), organizer=live.organizer, host=live.host, notes=notes,
-                      report_date=today or date.today(), unplayed_mark=rules.unplayed_mark, desk_code=live.code)
+                      report_date=today or date.today(), unplayed_mark=rules.unplayed_mark, desk_code=live.code,
+                      # the organiser's level the desk event records is declared in the report (issue 18)
+                      facts={"organiser_level": live.organiser_level} if live.organiser_level else {})
     data = report_bytes(t, meta)
     record(actor, "event.report", live, code=code, rules=rules.name)
     return data

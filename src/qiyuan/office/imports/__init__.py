@@ -27,6 +27,8 @@ from qiyuan.office.db import REGISTRY, rating_list_lock, writing
 from qiyuan.office.errors import AlreadyImported, ImportRefused, InternalError, NeedsConfirmation
 from qiyuan.office.event_registration import match as match_registration
 from qiyuan.office.events.models import Event, ImportBatch
+from qiyuan.office.imports.facts import note_overrides
+from qiyuan.office.imports.facts import resolve as resolve_facts
 from qiyuan.office.imports.history import import_history
 from qiyuan.office.imports.identity import event_key, file_digest, probable_duplicates
 from qiyuan.office.imports.match import prepare
@@ -108,17 +110,23 @@ def _import(path: Path, sha: str, rating_list, actor: str, kind: str | None, opt
     key = event_key(parsed)
 
     def checked_and_stored() -> ImportResult:
-        plan = prepare(parsed, rating_list, options, source=path.name)
-        if plan.problems:
-            raise ImportRefused(plan.problems)
+        readable = not parsed.problems and parsed.start_date is not None and parsed.end_date is not None
+        found = match_registration(parsed, rating_list) if readable else None  # the calendar's registration
+        settled, wrong, overridden = resolve_facts(parsed, options, found, rating_list.rules(), path.name)
+        if not readable:  # an unreadable file's facts are unknown: its own problems say why, nothing follows
+            wrong = []
+        plan = prepare(parsed, rating_list, settled, source=path.name, eligibility=readable and not wrong)
+        if plan.problems or wrong:
+            raise ImportRefused(plan.problems + wrong)
         _refuse_probable_duplicate(plan, options, path.name)
-        plan.registration = found = match_registration(parsed, rating_list)  # the calendar's registration
+        plan.registration = found
+        note_overrides(plan, overridden)
         unseen = [] if found is None or options.accept_registration_differences else found.problems(path.name)
         if plan.pending_matches or unseen:
             raise NeedsConfirmation(plan.pending_matches, unseen)
         if found is not None:
             plan.notes.append(found.note)
-        return store(plan, rating_list, actor, kind=kind, filename=path.name, sha=sha, key=key, options=options)
+        return store(plan, rating_list, actor, kind=kind, filename=path.name, sha=sha, key=key, options=settled)
 
     try:
         result = _stored_once(path, sha, key, checked_and_stored, rating_list=rating_list, parsed=parsed)

@@ -50,7 +50,9 @@ def check_event(plan: Plan, ev: ParsedEvent, rating_list, options: Options, sour
     facts = EventFacts(
         format=EventFormat(ev.format), players=len(ev.entrants),
         rounds=len({g[0] for g in ev.games if g[3].played}), rated_players=len(rated),
-        organiser_level=OrganiserLevel(options.organiser_level), national=options.national,
+        # a level the list's rules do not read may be unstated (``imports.facts``): it decides nothing here
+        organiser_level=OrganiserLevel(options.organiser_level or OrganiserLevel.OTHER.value),
+        national=options.national,
         international=options.international, agreed_by_parties=options.agreed_by_parties,
         arbiters=tuple(facts_arbiters), time_control=tc,
         rated_men=sum(1 for n in rated if genders.get(n) == "M"),

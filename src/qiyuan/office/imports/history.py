@@ -172,7 +172,7 @@ def unstorable_columns(path: Path) -> list[Problem]:
             continue
         for column in (h.strip() for h in header):
             if column and column not in known:
-                out.append(problem("column {name!r} is not one the office stores (it stores: {known}); remove it "
+                out.append(problem("column '{name}' is not one the office stores (it stores: {known}); remove it "
                                    "or rename it as docs/formats.md names the columns", file=f"{path.name}/{name}",
                                    line=1, column=column, code="import.column", name=column, known=", ".join(known)))
     return out

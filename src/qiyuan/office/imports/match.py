@@ -19,8 +19,9 @@ from qiyuan.office.imports.model import Options, ParsedEntrant, ParsedEvent, Pen
 from qiyuan.people.idnumber import normalize_id_number, parse_resident_id, validate_document, validate_resident_id
 
 
-def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str) -> Plan:
-    """Every check of an event before it is stored: identity, registry matching, duplicates, eligibility."""
+def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str, eligibility: bool = True) -> Plan:
+    """Every check of an event before it is stored: identity, registry matching, duplicates, eligibility
+    (``eligibility=False``: not checked, when the facts it needs are not settled — that refusal says why)."""
     plan = Plan(ev, problems=list(ev.problems), notes=list(ev.notes))
     report = source.lower().endswith((".xlsx", ".xlsm"))
     assoc_by_key = {}
@@ -96,7 +97,8 @@ def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str) -> P
         plan.notes.append(f"received {options.received_on}, {(options.received_on - ev.end_date).days} days after the "
                           "end: reports are due within two weeks (CGA Art. 11, BJSH §10)")
     # Arbiters and eligibility.
-    check_event(plan, ev, rating_list, options, source)
+    if eligibility:
+        check_event(plan, ev, rating_list, options, source)
     return plan
 
 
@@ -128,7 +130,12 @@ def _name_match(plan: Plan, e: ParsedEntrant, assoc, n: str, options: Options, s
         return p, False
     cands = _name_candidates(e, assoc)
     if not cands:
-        return None, False
+        # found nowhere: a proposal to register him (a foreign entrant of an OpenGotha or TRF file, a newcomer of
+        # a report), taken only when the officer confirms it — one by one (``N=new``) or all at once
+        if options.confirm_all:
+            return None, False
+        _pending(plan, e, n, [], source, "not in the registry")
+        return None, True
     if options.confirm_all and len(cands) == 1 and not _id_conflict(cands[0], n):
         return cands[0], False
     _pending(plan, e, n, cands, source, "no ID match")
@@ -148,9 +155,14 @@ def _pending(plan: Plan, e: ParsedEntrant, n: str, cands: list, source: str, why
                       + (f"; registry ID {c.id_masked} differs from the report's {mask_id_number(n)}" if c.id_conflict else "")
                       + ")" for c in found)
     override = any(c.id_conflict for c in found)
-    text = (f"{source}: {e.at('name')}: {why}; by name and association it may be {which} — confirm with --confirm "
-            f"'{e.number}=<federation id>'" + (" (with a final ! to override a differing ID number)" if override
-                                                else "") + f" or --confirm '{e.number}=new'")
+    if not found:
+        text = (f"{source}: {e.at('name')}: {why}: proposed as a new player ({e.association or '—'}"
+                + (f", ID {mask_id_number(n)}" if n else "") + f") — register him with --confirm '{e.number}=new' "
+                "(or every proposal and single match at once: --confirm-all)")
+    else:
+        text = (f"{source}: {e.at('name')}: {why}; by name and association it may be {which} — confirm with "
+                f"--confirm '{e.number}=<federation id>'" + (" (with a final ! to override a differing ID number)"
+                                                               if override else "") + f" or --confirm '{e.number}=new'")
     plan.pending_matches.append(PendingMatch(e.number, e.name, e.association, mask_id_number(n) if n else "", e.at("name"),
                                              found, text))
 

@@ -50,17 +50,25 @@ class PendingMatch:
     text: str  # the same, as the message in ``ImportRefused.pending``
 
 
+#: the facts that make an event rateable and that only its organiser knows: from its registration in the
+#: calendar, else the report's lines, else the officer; never assumed (``imports.facts``)
+FACTS = ("organiser_level", "national", "international", "agreed_by_parties", "dan_event", "standards_published")
+
+
 @dataclass
 class Options:
-    """What the officer states about the event (the report does not say) and his confirmations."""
+    """What the officer states about the event (the file does not say) and his confirmations. A fact left
+    ``None`` is not stated: it comes from the registration or the report, or the import is refused."""
 
-    organiser_level: str = OrganiserLevel.STATE.value
-    national: bool = True
-    international: bool = False
-    agreed_by_parties: bool = False
-    dan_event: bool = False
-    standards_published: bool = False
-    format: str | None = None  # overrides the file's format (TRF and OpenGotha files do not say)
+    organiser_level: str | None = None
+    national: bool | None = None
+    international: bool | None = None
+    agreed_by_parties: bool | None = None
+    dan_event: bool | None = None
+    standards_published: bool | None = None
+    format: str | None = None  # the event format, when neither the registration nor the file says it
+    #: the officer's facts win over the registration's and the report's (the differences shown and audited)
+    override_facts: bool = False
     #: "draw number or name" → federation id (ending in "!": despite a differing ID number) or "new"
     confirm: dict[str, str] = field(default_factory=dict)
     confirm_all: bool = False
@@ -75,7 +83,7 @@ class Options:
         """What is wrong with the options themselves: an organiser level or event format the rules do not know."""
         out = []
         levels = [lvl.value for lvl in OrganiserLevel]
-        if self.organiser_level not in levels:
+        if self.organiser_level is not None and self.organiser_level not in levels:
             out.append(problem("--organiser-level {value!r} is not one of {known}", code="import.option",
                                value=self.organiser_level, known=", ".join(levels)))
         formats = [f.value for f in EventFormat]
@@ -134,6 +142,8 @@ class ParsedEvent:
     days: int | None = None
     #: the desk event the report was downloaded from (its 赛事代码), "" for a report from elsewhere
     desk_code: str = ""
+    #: the facts (``FACTS``) the file declares: a report's lines; "" format above: the file does not say
+    declared: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -151,6 +161,8 @@ class Plan:
     chief: object | None = None
     registration: object | None = None  # its registration in the calendar (``event_registration.RegistrationMatch``)
     duplicate_of: tuple[str, str] | None = None  # (stored event's code, the officer's reason): imported anyway
+    #: facts where the officer's value replaced the registration's or the report's: fact → [theirs, his]
+    overridden: dict = field(default_factory=dict)
 
 
 @dataclass

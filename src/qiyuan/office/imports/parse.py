@@ -15,6 +15,7 @@ from pathlib import Path
 from openpyxl import load_workbook
 
 from qiyuan.errors import InputError
+from qiyuan.formats.history_csv import TRF_FORMATS
 from qiyuan.formats.opengotha import read_opengotha
 from qiyuan.formats.report_xlsx import FIRST_ROW, INFO_SHEET, LEAD, RESULTS_SHEET, read_report
 from qiyuan.formats.trf import read_trf
@@ -144,7 +145,7 @@ def parse_report(path: Path, options: Options) -> ParsedEvent:
         ev.problems = problems
         ev.entrants = identity.get("entrants", [])
         return ev
-    fmt = options.format or meta.format
+    fmt = meta.format  # the report's 赛制: an option differing from it is a contradiction (``imports.facts``)
     if fmt == "double_round_robin":
         fmt = EventFormat.ROUND_ROBIN.value
     if fmt in GO_FORMATS:  # a Go McMahon or Swiss event is rated as the Swiss-system event it is
@@ -152,6 +153,7 @@ def parse_report(path: Path, options: Options) -> ParsedEvent:
     ev = from_tournament(t, fmt, "report")
     ev.organiser = meta.organizer or meta.host
     ev.desk_code = meta.desk_code
+    ev.declared = dict(meta.facts)
     for e in ev.entrants:
         e.remark = meta.remarks.get(e.number, "")
         e.row = row_of.get(e.number)
@@ -200,9 +202,14 @@ def parse_trf(path: Path, options: Options) -> ParsedEvent:
         t = read_trf(path)
     except InputError as exc:
         ev = ParsedEvent(name="", start_date=None, end_date=None, format="swiss", rounds=0)
-        ev.problems = [str(p) for p in exc.problems]
+        ev.problems = [str(replace(p, file=path.name)) for p in exc.problems]  # its own name, not the server's path
         return ev
-    return from_tournament(t, options.format or EventFormat.SWISS.value, "trf")
+    recorded = (t.extra.get("XQM") or [""])[0].strip()  # the format the file records (``qiyuan event new``)
+    fmt = TRF_FORMATS.get(recorded)
+    ev = from_tournament(t, fmt.value if fmt else "", "trf")
+    if recorded and fmt is None:
+        ev.problems.append(f"{path.name}: XQM: unknown event format {recorded!r} (one of: {', '.join(TRF_FORMATS)})")
+    return ev
 
 
 def parse_opengotha(path: Path, options: Options) -> ParsedEvent:
@@ -210,10 +217,10 @@ def parse_opengotha(path: Path, options: Options) -> ParsedEvent:
         t = read_opengotha(path)
     except InputError as exc:
         ev = ParsedEvent(name="", start_date=None, end_date=None, format="swiss", rounds=0)
-        ev.problems = [str(p) for p in exc.problems]
+        ev.problems = [str(replace(p, file=path.name)) for p in exc.problems]  # its own name, not the server's path
         return ev
     ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date,
-                     format=options.format or EventFormat.SWISS.value,
+                     format="",  # an OpenGotha file does not say: the registration or the officer does
                      rounds=len({g.round for g in t.games if g.result.played}), time_control=t.time_control,
                      city=t.location, chief_arbiter=t.director, notes=list(t.notes))
     number = {}

@@ -30,7 +30,7 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
     tc = parse_time_control(ev.time_control)
     event = Event.objects.create(
         code=f"{rating_list.code}-{ev.end_date:%Y%m%d}-{key[:8]}", content_key=key, name=ev.name,
-        organiser=ev.organiser, organiser_level=options.organiser_level, format=ev.format, rounds=ev.rounds or 0,
+        organiser=ev.organiser, organiser_level=options.organiser_level or "", format=ev.format, rounds=ev.rounds or 0,
         time_control=ev.time_control, time_minutes=tc.base_minutes if tc else None,
         time_increment=tc.increment_seconds if tc else None, start_date=ev.start_date, end_date=ev.end_date,
         days=ev.days, national=options.national, international=options.international, city=ev.city,
@@ -61,5 +61,6 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
            new_players=[p.federation_id for p in plan.new_players],
            registration=plan.registration.registration.code if plan.registration else "",
            **({"duplicate_of": plan.duplicate_of[0], "duplicate_reason": plan.duplicate_of[1]}
-              if plan.duplicate_of else {}))
+              if plan.duplicate_of else {}),
+           **({"facts_overridden": plan.overridden} if plan.overridden else {}))
     return ImportResult(batch, [event], plan.notes, len(plan.new_players), len(ev.games))

@@ -32,7 +32,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("ratings", "0005_member_dan_granted_by"),
-        ("events", "0009_event_live_event"),
+        ("events", "0010_game_board"),  # the inputs digest covers each game's board
         ("federation", "0002_dangrant_event_serial"),
     ]
 

@@ -131,13 +131,34 @@ def _review(comp) -> Review:
 UPLOAD_TYPES = {".xlsx": (b"PK\x03\x04",), ".xml": (b"<", b"\xef\xbb\xbf<"), ".trf": None, ".txt": None}
 
 
+def _yes_no(value: str) -> bool | None:
+    return {"yes": True, "no": False}.get(value)
+
+
+#: a fact of the event: not stated (empty), yes or no
+YES_NO = [("", "—"), ("yes", gettext_lazy("是")), ("no", gettext_lazy("否"))]
+
+
 class UploadForm(forms.Form):
     file = forms.FileField(label=gettext_lazy("文件"))
     rating_list = forms.ModelChoiceField(RatingList.objects.all(), label=gettext_lazy("榜单"), to_field_name="code")
-    organiser_level = forms.ChoiceField(label=gettext_lazy("主办单位级别"), choices=organiser_level_choices())
-    national = forms.BooleanField(label=gettext_lazy("全国性赛事"), required=False, initial=True)
-    international = forms.BooleanField(label=gettext_lazy("国际性赛事"), required=False)
-    dan_event = forms.BooleanField(label=gettext_lazy("等级赛（授予段级位）"), required=False)
+    # The facts of the event start empty: the registration or the report gives them, else the officer states
+    # them; an import never assumes them (``office.imports.facts``).
+    organiser_level = forms.ChoiceField(label=gettext_lazy("主办单位级别"), required=False,
+                                        choices=organiser_level_choices(blank=True))
+    national = forms.TypedChoiceField(label=gettext_lazy("全国性赛事"), required=False, choices=YES_NO,
+                                      coerce=_yes_no, empty_value=None)
+    international = forms.TypedChoiceField(label=gettext_lazy("国际性赛事"), required=False, choices=YES_NO,
+                                           coerce=_yes_no, empty_value=None)
+    agreed_by_parties = forms.TypedChoiceField(label=gettext_lazy("经协商主体协商确定"), required=False,
+                                               choices=YES_NO, coerce=_yes_no, empty_value=None)
+    dan_event = forms.TypedChoiceField(label=gettext_lazy("等级赛（授予段级位）"), required=False, choices=YES_NO,
+                                       coerce=_yes_no, empty_value=None)
+    standards_published = forms.TypedChoiceField(label=gettext_lazy("段级位标准赛前公布"), required=False,
+                                                 choices=YES_NO, coerce=_yes_no, empty_value=None)
+    override_facts = forms.BooleanField(label=gettext_lazy("以上填写的事实优先于登记和报告（差异记入审计日志）"),
+                                        required=False)
+    confirm_all = forms.BooleanField(label=gettext_lazy("确认全部新棋手和唯一的姓名匹配"), required=False)
     format = forms.ChoiceField(label=gettext_lazy("赛制（TRF/OpenGotha 文件未注明时）"), required=False,
                                choices=[("", "—")] + [(f.value, EVENT_FORMATS.get(f.value, f.value)) for f in EventFormat])
     received_on = forms.DateField(label=gettext_lazy("收到日期"), required=False,
@@ -226,8 +247,11 @@ def imports(request):
                 for chunk in upload.chunks():
                     out.write(chunk)
             path, code = target, d["rating_list"].code
-            raw = {"organiser_level": d["organiser_level"], "national": d["national"],
-                   "international": d["international"], "dan_event": d["dan_event"], "format": d["format"] or None,
+            raw = {"organiser_level": d["organiser_level"] or None, "national": d["national"],
+                   "international": d["international"], "agreed_by_parties": d["agreed_by_parties"],
+                   "dan_event": d["dan_event"], "standards_published": d["standards_published"],
+                   "override_facts": d["override_facts"], "confirm_all": d["confirm_all"],
+                   "format": d["format"] or None,
                    "received_on": d["received_on"].isoformat() if d["received_on"] else None, "confirm": {}}
         else:
             path = None

@@ -1,0 +1,29 @@
+"""Issue 18, item 5: every refusal and note of an import written as a template (``problem``) is translated, so the
+Chinese desk shows it in Chinese (as the desk's own catalogue check does for its pages)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from qiyuan.locale.catalogue import python_msgids, read_catalogue
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "qiyuan"
+#: the import's modules whose messages are templates: the office's imports and the list a new office starts from
+MODULES = sorted((SRC / "office" / "imports").glob("*.py")) + [SRC / "formats" / "seed_list.py"]
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_every_import_template_is_translated(path):
+    zh = read_catalogue("zh_Hans")
+    missing = [m.text for m in python_msgids(path.read_text(encoding="utf-8"), str(path))
+               if not m.chinese and not zh.get(m.key)]
+    assert not missing, f"untranslated import messages in {path.name}: {missing}"
+
+
+def test_the_check_finds_an_untranslated_template():
+    """The check can fail: a template nobody translated is found."""
+    zh = read_catalogue("zh_Hans")
+    found = python_msgids('problem("an import message nobody translated {x}", x=1)', "t.py")
+    assert [m.text for m in found if not zh.get(m.key)] == ["an import message nobody translated {x}"]

@@ -254,5 +254,8 @@ def test_mutated_entry_lists_are_read_or_refused_thousands(data):
     check_entries(data)
 
 
+@pytest.mark.slow
+@SLOW
+@given(st.data())
 def test_mutated_seed_lists_are_read_or_refused_thousands(data):
     check_seed_list(data)

@@ -23,16 +23,15 @@ def secret_key_refusal(key: str | None) -> Problem | None:
     """Why ``key`` cannot be the production secret key, as a translatable problem (None when it can)."""
     if not key:
         return problem("QIYUAN_SECRET_KEY is not set; production needs a secret key of {min} characters or more "
-                       "(make one with: {how})", min=MIN_LENGTH, how=HOW)
+                       "(make one as docs/deploy.md says)", min=MIN_LENGTH)
     if len(key) < MIN_LENGTH:
-        return problem("QIYUAN_SECRET_KEY has {n} characters; production needs {min} or more (make one with: {how})",
-                       n=len(key), min=MIN_LENGTH, how=HOW)
+        return problem("QIYUAN_SECRET_KEY has {n} characters; production needs {min} or more (make one as docs/deploy.md says)",
+                       n=len(key), min=MIN_LENGTH)
     if len(set(key)) < 5:
-        return problem("QIYUAN_SECRET_KEY has fewer than 5 different characters (make one with: {how})", how=HOW)
+        return problem("QIYUAN_SECRET_KEY has fewer than 5 different characters (make one as docs/deploy.md says)")
     low = key.lower()
     if key == DEVELOPMENT_KEY or low.startswith("django-insecure-") or any(p in low for p in _PLACEHOLDER_PARTS):
-        return problem("QIYUAN_SECRET_KEY is a placeholder from an example, not a secret (make one with: {how})",
-                       how=HOW)
+        return problem("QIYUAN_SECRET_KEY is a placeholder from an example, not a secret (make one as docs/deploy.md says)")
     return None
 
 

@@ -114,10 +114,11 @@ def test_the_import_page_shows_differences_before_the_import_is_confirmed(staff,
     settings.VAR_DIR = tmp_path
     reg = register_event(Details(name="2026年区五子棋赛", list_code="gomoku", start_date=date(2026, 2, 1),
                                  end_date=date(2026, 2, 1), city="北京", rounds=7, expected_players=6,
-                                 time_control="60 min", chief_arbiter="裁判甲", organiser_level="state"),
+                                 time_control="60 min", chief_arbiter="裁判甲", organiser_level="state",
+                                 national=True),
                          actor="organiser", today=date(2025, 10, 1))
     c = login(staff["officer"])
-    r = upload(c, report_bytes(tmp_path, six))
+    r = upload(c, report_bytes(tmp_path, six))  # the facts the officer states agree with the registration
     page = r.content.decode()
     assert 'id="registration-differences"' in page and "rounds: registered 7, the report says 5" in page
     assert Event.objects.count() == 0

@@ -13,7 +13,7 @@ from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament.model import Entrant
 
 
-def report_bytes(tmp_path, entrants, name="2026年区五子棋赛", start=date(2026, 2, 1)) -> bytes:
+def report_bytes(tmp_path, entrants, name="2026年区五子棋赛", start=date(2026, 2, 1), result: str = "1-0") -> bytes:
     """A competition report workbook of a 5-round Swiss event (as the arbiter's desk writes it)."""
     t = ev.new_event(name, fmt="swiss", rounds=5, start=start, end=start, city="北京", time_control="60 min",
                      chief_arbiter="裁判甲", arbiters=["裁判乙"])
@@ -24,7 +24,7 @@ def report_bytes(tmp_path, entrants, name="2026年区五子棋赛", start=date(2
         boards = [((i + rnd) % n + 1, (n - 1 - i + rnd) % n + 1) for i in range(n // 2)]
         ev.set_round(t, rnd, boards, None)
         for a, _b in boards:
-            ev.enter_result(t, rnd, a, "1-0")
+            ev.enter_result(t, rnd, a, result)
     path = tmp_path / "report.xlsx"
     write_report(t, path, ReportMeta(format="swiss", organizer="北京市五子棋协会"))
     return path.read_bytes()

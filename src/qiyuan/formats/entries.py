@@ -19,6 +19,7 @@ import io
 from pathlib import Path
 
 from qiyuan.errors import InputError, Problem, problem
+from qiyuan.formats.registration_csv import decode
 from qiyuan.tournament.model import Entrant
 
 #: heading -> Entrant field
@@ -43,14 +44,10 @@ def read_entries(path: Path, data: bytes | None = None) -> tuple[list[tuple[int,
 
 
 def _csv_rows(data: bytes, label: str) -> list[list[str]]:
-    for encoding in ("utf-8-sig", "gb18030"):
-        try:
-            text = data.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:
-        raise InputError(problem("not a CSV in UTF-8 or GB18030 (nor an xlsx workbook)", file=label))
+    try:
+        text = decode(data)
+    except UnicodeDecodeError:
+        raise InputError(problem("not a CSV in UTF-8 or GB18030 (nor an xlsx workbook)", file=label)) from None
     if "\x00" in text:
         raise InputError(problem("not a CSV in UTF-8 or GB18030 (nor an xlsx workbook)", file=label))
     try:

@@ -24,6 +24,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from qiyuan.errors import InputError, Problem, problem
+from qiyuan.formats.registration_csv import decode
 from qiyuan.people.grades import parse_grade
 
 #: header spellings (lower case) → field
@@ -72,14 +73,10 @@ def _csv_rows(path: Path, name: str) -> list[tuple[int, list[str]]]:
     except OSError as exc:
         raise InputError([problem("cannot read the file ({reason})", file=name, code="seed.file",
                                   reason=exc.strerror or type(exc).__name__)]) from None
-    for encoding in ("utf-8-sig", "gb18030"):
-        try:
-            text = data.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:
-        raise InputError([problem("not a text file in UTF-8 or GB18030", file=name, code="seed.file")])
+    try:
+        text = decode(data)
+    except UnicodeDecodeError:
+        raise InputError([problem("not a text file in UTF-8 or GB18030", file=name, code="seed.file")]) from None
     if "\x00" in text:
         raise InputError([problem("not a CSV text file (NUL byte)", file=name, code="seed.file")])
     try:

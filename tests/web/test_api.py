@@ -22,7 +22,7 @@ ROUTES = [
     (r"^players/[^/]+$", "PlayerDetail"), (r"^players/[^/]+/history$", "History"), (r"^events$", "EventPage"),
     (r"^events/[^/]+$", "EventDetail"), (r"^calendar/?$", "CalendarPage"),
     (r"^lists/[^/]+/editions/[^/]+/\d+/distribution$", "Distribution"), (r"^changes$", "ChangeFeed"),
-    (r"^dump$", "Dump"),
+    (r"^dump$", "Dump"), (r"^lists/[^/]+/chain$", "Chain"),
 ]
 
 

@@ -18,6 +18,7 @@ from qiyuan.formats import signing
 from qiyuan.kit.verify import check
 
 from tests.office.test_import_facts import _national_team_match
+from tests.web.test_api import get
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -90,16 +91,16 @@ def test_the_edition_page_offers_its_bundle_key_and_commands_in_both_languages(c
 @pytest.mark.django_db
 def test_the_api_lists_the_chain(client, office):
     ed1, ed2 = office.editions.order_by("list_date")
-    data = client.get("/api/v1/lists/CGA/chain").json()
+    data = get(client, "/api/v1/lists/CGA/chain")
     assert data["public_key"] is None and all(e["bundle"] is None for e in data["editions"])
     info = _key()
-    data = client.get("/api/v1/lists/CGA/chain").json()
+    data = get(client, "/api/v1/lists/CGA/chain")
     assert data["public_key"]["fingerprint"] == info.fingerprint
     assert [(e["list_date"], e["digest"], e["previous_digest"]) for e in data["editions"]] == [
         (ed1.list_date.isoformat(), ed1.digest, ""), (ed2.list_date.isoformat(), ed2.digest, ed1.digest)]
     assert data["editions"][1]["bundle"].endswith(f"/lists/CGA/{ed2.list_date.isoformat()}/1/bundle.zip")
-    assert client.get("/api/v1/lists/NOPE/chain").status_code == 404
-    assert client.get("/api/v1/lists/CGA/chain?x=1").status_code == 400
+    get(client, "/api/v1/lists/NOPE/chain", 404)
+    get(client, "/api/v1/lists/CGA/chain?x=1", 400)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -80,7 +80,7 @@ def _print(console: Console, report: Report) -> None:
         if state is None and layer != "signature":
             continue
         word = _("ok") if state else _("FAILED") if state is False else _("not checked")
-        console.print(f"  {_(LAYER_NAMES[layer])}: {word}", markup=False)
+        console.print("  " + _("{layer}: {verdict}").format(layer=_(LAYER_NAMES[layer]), verdict=word), markup=False)
         for p in report.problems[layer]:
             console.print(f"    {problem_line(p)}", markup=False)
     for p in report.notes:

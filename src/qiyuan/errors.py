@@ -66,8 +66,11 @@ class Problem:
         try:
             return template.format(**params)
         except (KeyError, IndexError, ValueError, AttributeError):  # a broken translation: the English text
-            return self.message.format(**{k: v.text() if isinstance(v, Problem) else v
-                                          for k, v in self.params.items()})
+            try:
+                return self.message.format(**{k: v.text() if isinstance(v, Problem) else v
+                                              for k, v in self.params.items()})
+            except (KeyError, IndexError, ValueError, AttributeError):  # a template without its value: as written
+                return self.message
 
     def located(self, translate: Callable[[str], str] | None = None) -> str:
         """Where it is, then what is wrong — in the reader's language with ``translate`` (``str()``: English)."""

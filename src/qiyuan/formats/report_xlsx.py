@@ -398,7 +398,7 @@ class _Sheet:
     def __init__(self, ws, fname: str, problems: list[Problem]):
         self.ws, self.fname, self.problems = ws, fname, problems
 
-    def cell_problem(self, row: int, col: int, message: str | Problem, **params) -> None:
+    def cell_problem(self, row: int, col: int, message: str | Problem, /, **params) -> None:
         """A problem of one cell: ``message`` is a template filled from ``params`` (``qiyuan.errors.problem``),
         or a problem phrased elsewhere, placed here."""
         place = cell_place(self.ws.title, row, col)

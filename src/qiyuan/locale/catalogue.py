@@ -40,7 +40,8 @@ PYTHON_EXCLUDED = ()
 IMPORT_MODULES = tuple(SRC / "formats" / f"{m}.py" for m in (
     "report_xlsx", "trf", "opengotha", "history_csv", "registration_csv", "entries", "seed_list")) + (
     SRC / "office" / "imports", SRC / "office" / "backup.py", SRC / "office" / "backup_checks.py",
-    SRC / "office" / "registry" / "lists.py", SRC / "tournament" / "eventfile.py")
+    SRC / "office" / "registry" / "lists.py", SRC / "tournament" / "eventfile.py", SRC / "rating" / "eligibility.py",
+    SRC / "office" / "event_registration" / "results.py", SRC / "people" / "idnumber.py")
 #: refusals shown on the phones and the desk from outside the web package (the hall's rules and use cases)
 PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "office" / "hall", SRC / "kit", SRC / "office" / "signing_key.py",
                 *IMPORT_MODULES)

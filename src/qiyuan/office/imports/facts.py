@@ -111,4 +111,5 @@ def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: 
 def note_overrides(plan: Plan, overridden: dict) -> None:
     plan.overridden = overridden
     for fact, (theirs, his) in overridden.items():
-        plan.notes.append(f"{fact}: the officer's {his} used instead of {theirs} (--override-facts)")
+        plan.notes.append(problem("{fact}: the officer's {his} used instead of {theirs} (--override-facts)", fact=fact,
+                                  his=his, theirs=theirs))

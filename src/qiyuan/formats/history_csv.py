@@ -32,6 +32,13 @@ from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.standings import standings as final_standings
 
 LINE = "__line"
+
+
+def N_(template: str) -> str:
+    """A message template handed on before it is used (the catalogue finds it here)."""
+    return template
+
+
 #: what the checks name (translatable words of their messages)
 PLAYER_ID, EVENT_ID = problem("player id"), problem("event id")
 RATING_RANGE = problem("a rating from 100 to 3500 (at most 2 decimals)")
@@ -172,7 +179,7 @@ def _cleaning(frame: pl.DataFrame, wanted: Sequence[str]) -> list[pl.Expr]:
     return cleaned
 
 
-def _flag(problems: list[Problem], name: str, frame: pl.DataFrame, mask: pl.Expr, column: str, message: str,
+def _flag_problem(problems: list[Problem], name: str, frame: pl.DataFrame, mask: pl.Expr, column: str, message: str,
           **params) -> None:
     """One problem per row where ``mask`` holds: ``message`` a template, ``{value}`` in it the cell's value."""
     bad = frame.filter(mask).select(LINE, pl.col(column).alias("__v"))
@@ -182,7 +189,7 @@ def _flag(problems: list[Problem], name: str, frame: pl.DataFrame, mask: pl.Expr
 
 def _require(problems: list[Problem], name: str, frame: pl.DataFrame, columns: Iterable[str]) -> None:
     for column in columns:
-        _flag(problems, name, frame, pl.col(column).is_null(), column, "'{field}' is empty", field=column)
+        _flag_problem(problems, name, frame, pl.col(column).is_null(), column, "'{field}' is empty", field=column)
 
 
 def _check_pattern(
@@ -190,14 +197,14 @@ def _check_pattern(
 ) -> None:
     if column in frame.columns:
         bad = pl.col(column).is_not_null() & ~pl.col(column).str.contains(pattern)
-        _flag(problems, name, frame, bad, column, "'{value}' is not {what}", what=what)
+        _flag_problem(problems, name, frame, bad, column, "'{value}' is not {what}", what=what)
 
 
 def _check_date(problems: list[Problem], name: str, frame: pl.DataFrame, column: str) -> None:
     if column in frame.columns:
         parsed = pl.col(column).str.to_date("%Y-%m-%d", strict=False)
         bad = pl.col(column).is_not_null() & (~pl.col(column).str.contains(_DATE) | parsed.is_null())
-        _flag(problems, name, frame, bad, column, "'{value}' is not a date (YYYY-MM-DD)")
+        _flag_problem(problems, name, frame, bad, column, "'{value}' is not a date (YYYY-MM-DD)")
 
 
 def _check_choice(
@@ -205,7 +212,7 @@ def _check_choice(
 ) -> None:
     if column in frame.columns:
         bad = pl.col(column).is_not_null() & ~pl.col(column).is_in(list(choices))
-        _flag(problems, name, frame, bad, column, "unknown {what} '{value}' (one of: {known})", what=what,
+        _flag_problem(problems, name, frame, bad, column, "unknown {what} '{value}' (one of: {known})", what=what,
               known=", ".join(choices))
 
 
@@ -256,13 +263,13 @@ def _players(path: Path, problems: list[Problem]) -> tuple[list[Player] | None, 
     _check_choice(problems, name, frame, "k_latched", ("0", "1"), problem("k_latched value"))
     _check_date(problems, name, frame, "registered_on")
     no_rating = pl.col("rating").is_null() if "rating" in frame.columns else pl.lit(True)
-    _flag(
+    _flag_problem(
         problems, name, frame, no_rating & pl.col("gender").is_null(), "gender",
         "a player without a rating (newcomer) needs a gender (M or F)",
     )
     if "dan_granted_by" in frame.columns:
         no_dan = pl.col("dan").is_null() if "dan" in frame.columns else pl.lit(True)
-        _flag(problems, name, frame, pl.col("dan_granted_by").is_not_null() & no_dan, "dan_granted_by",
+        _flag_problem(problems, name, frame, pl.col("dan_granted_by").is_not_null() & no_dan, "dan_granted_by",
               "'{value}' granted a dan, but the row has no dan")
     if len(problems) > before:
         return None, _ids(frame)
@@ -345,7 +352,7 @@ def _codes(column: str, ids: Sequence[str] | None) -> pl.Expr:
 def _flag_unknown(problems: list[Problem], name: str, frame: pl.DataFrame, column: str, ids, what: Problem) -> None:
     if ids is not None:
         bad = pl.col(column).is_not_null() & pl.col(f"__{column}").is_null()
-        _flag(problems, name, frame, bad, column, "unknown {what} '{value}'", what=what)
+        _flag_problem(problems, name, frame, bad, column, "unknown {what} '{value}'", what=what)
 
 
 def _games(
@@ -370,28 +377,28 @@ def _games(
             {alias: CODE_OF_RESULT[r] for alias, r in RESULT_ALIASES.items()}, default=None, return_dtype=pl.Int8
         ).alias("__result"),
     )
-    checks = [(pl.col(c).is_null(), c, "'{field}' is empty", {"field": c}) for c in GAME_COLUMNS]
+    checks = [(pl.col(c).is_null(), c, N_("'{field}' is empty"), {"field": c}) for c in GAME_COLUMNS]
     for column, ids, what in (("event_id", event_ids, EVENT_ID), ("player1", player_ids, PLAYER_ID),
                               ("player2", player_ids, PLAYER_ID)):
         if ids is not None:
             checks.append((pl.col(column).is_not_null() & pl.col(f"__{column}").is_null(), column,
-                           "unknown {what} '{value}'", {"what": what}))
+                           N_("unknown {what} '{value}'"), {"what": what}))
     checks += [
         (pl.col("round").is_not_null() & pl.col("__round").is_null(), "round",
-         "'{value}' is not a round number (1, 2, …)", {}),
+         N_("'{value}' is not a round number (1, 2, …)"), {}),
         (pl.col("result").is_not_null() & pl.col("__result").is_null(), "result",
-         "unknown result code '{value}' (one of: {known})", {"known": ", ".join(RESULT_ALIASES)}),
+         N_("unknown result code '{value}' (one of: {known})"), {"known": ", ".join(RESULT_ALIASES)}),
         (pl.col("player1").is_not_null() & (pl.col("player1") == pl.col("player2")), "player2",
-         "player '{value}' meets himself", {}),
+         N_("player '{value}' meets himself"), {}),
     ]
     if boards:
         checks.append((pl.col("board").is_not_null() & pl.col("__board").is_null(), "board",
-                       "'{value}' is not a board number (1, 2, …)", {}))
+                       N_("'{value}' is not a board number (1, 2, …)"), {}))
     # One pass tells which checks found anything; only those list their rows (millions of rows, few faults).
     found = frame.select(*(mask.any().alias(str(i)) for i, (mask, _, _, _) in enumerate(checks))).row(0)
     for hit, (mask, column, message, params) in zip(found, checks):
         if hit:
-            _flag(problems, name, frame, mask, column, message, **params)
+            _flag_problem(problems, name, frame, mask, column, message, **params)
     _flag_same_games(problems, name, frame, len(player_ids or ()))
     if len(problems) > before or player_ids is None or event_ids is None:
         return None
@@ -452,7 +459,7 @@ def _standings(
     )
     _flag_unknown(problems, name, frame, "event_id", event_ids, EVENT_ID)
     _flag_unknown(problems, name, frame, "player_id", player_ids, PLAYER_ID)
-    _flag(problems, name, frame, pl.col("rank").is_not_null() & pl.col("__rank").is_null(), "rank",
+    _flag_problem(problems, name, frame, pl.col("rank").is_not_null() & pl.col("__rank").is_null(), "rank",
           "'{value}' is not a rank (1, 2, …)")
     _flag_repeats(
         problems, name, frame.drop_nulls(["event_id", "player_id"]), ["event_id", "player_id"], "player_id",

@@ -349,10 +349,20 @@ def report(
     remark: list[str] = typer.Option([], help='备注 of a player, "7: 原名王五" (repeat for each)'),
     rules: str = typer.Option("cga-gomoku-2011", help="the rating rules the report goes to: they say how "
                                                       "games not played are marked (cga: + / −, bjsh: *)"),
+    organiser_level: str | None = typer.Option(None, "--organiser-level",
+                                               help="主办单位级别: state, regional, local or other"),
+    national: bool | None = typer.Option(None, "--national/--not-national", help="全国性赛事"),
+    international: bool | None = typer.Option(None, "--international/--not-international", help="国际性赛事"),
+    agreed: bool | None = typer.Option(None, "--agreed/--not-agreed", help="经协商主体协商确定 (BJSH §6)"),
+    dan_event: bool | None = typer.Option(None, "--dan-event/--no-dan-event", help="等级赛（授予段级位）"),
+    standards_published: bool | None = typer.Option(None, "--standards-published/--no-standards-published",
+                                                    help="段级位标准赛前公布 (BJSH §9(三))"),
 ) -> None:
-    """Write the competition report (竞赛报告, CGA Art. 11): holds ID numbers — for the federation only."""
+    """Write the competition report (竞赛报告, CGA Art. 11): holds ID numbers — for the federation only.
+    The facts given (organiser level, national, …) are written on the report's lines, so the office's import
+    takes them from the report; a fact not given is left blank."""
     from qiyuan.errors import InputError, problem
-    from qiyuan.formats.report_xlsx import ReportMeta, report_bytes
+    from qiyuan.formats.report_xlsx import LEVELS_ZH, ReportMeta, report_bytes
     from qiyuan.rating.rules import RulesError, load_rules
     from qiyuan.tournament.eventfile import event_format
 
@@ -368,12 +378,19 @@ def report(
     except RulesError as exc:
         bad.append(problem("--rules: {why}", why=str(exc)))
         rule_set = None
+    if organiser_level is not None and organiser_level not in LEVELS_ZH:
+        bad.append(problem("--organiser-level {value!r} is not one of {known}", value=organiser_level,
+                           known=", ".join(LEVELS_ZH)))
     t = _load(event, players=True)
     bad += [problem("--remark: no player {number}", number=n) for n in remarks if not 1 <= n <= len(t.entrants)]
     if bad:
         raise InputError(bad)
+    facts = {k: v for k, v in (("organiser_level", organiser_level), ("national", national),
+                               ("international", international), ("agreed_by_parties", agreed),
+                               ("dan_event", dan_event), ("standards_published", standards_published))
+             if v is not None}
     meta = ReportMeta(format=event_format(t), organizer=organizer, host=host, notes=notes, remarks=remarks,
-                      unplayed_mark=rule_set.unplayed_mark)
+                      unplayed_mark=rule_set.unplayed_mark, facts=facts)
     from qiyuan.formats.eventstore import write_atomically
 
     write_atomically(xlsx, report_bytes(t, meta), label=str(xlsx))

@@ -25,11 +25,12 @@ markings, and the older ``轮空½``/``轮空1``), cell by cell, for the office'
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from qiyuan.errors import problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.formats.xlsx_page import page_setup as _page_setup
 from qiyuan.people.grades import GRADE_ZH, parse_grade
@@ -386,15 +387,23 @@ def _num(d: Decimal) -> int | float:
 # -- reader ------------------------------------------------------------------------------
 
 
+def cell_place(sheet: str, row: int, col: int) -> Problem:
+    """Where a cell is, as a translatable place: ``Sheet 成绩, cell F7``."""
+    from openpyxl.utils import get_column_letter
+
+    return problem("Sheet {sheet}, cell {cell}", sheet=sheet, cell=f"{get_column_letter(col)}{row}")
+
+
 class _Sheet:
     def __init__(self, ws, fname: str, problems: list[Problem]):
         self.ws, self.fname, self.problems = ws, fname, problems
 
-    def bad(self, row: int, col: int, message: str) -> None:
-        from openpyxl.utils import get_column_letter
-
-        ref = f"{get_column_letter(col)}{row}"
-        self.problems.append(Problem(self.fname, None, f"Sheet {self.ws.title}, cell {ref}", message))
+    def cell_problem(self, row: int, col: int, message: str | Problem, /, **params) -> None:
+        """A problem of one cell: ``message`` is a template filled from ``params`` (``qiyuan.errors.problem``),
+        or a problem phrased elsewhere, placed here."""
+        place = cell_place(self.ws.title, row, col)
+        self.problems.append(replace(message, file=self.fname, column=place) if isinstance(message, Problem)
+                             else problem(message, file=self.fname, column=place, **params))
 
     def text(self, row: int, col: int) -> str:
         v = self.ws.cell(row, col).value
@@ -411,13 +420,13 @@ class _Sheet:
         s = self.text(row, col)
         if not s:
             if required:
-                self.bad(row, col, f"{what} is missing")
+                self.cell_problem(row, col, "{what} is missing", what=what)
             return None
         if not (s.isascii() and s.isdigit()):
-            self.bad(row, col, f"{what} must be a whole number, found {s!r}")
+            self.cell_problem(row, col, "{what} must be a whole number, found {value!r}", what=what, value=s)
             return None
         if int(s) > high:
-            self.bad(row, col, f"{what} must be at most {high}, found {s}")
+            self.cell_problem(row, col, "{what} must be at most {high}, found {value}", what=what, high=high, value=s)
             return None
         return int(s)
 
@@ -428,7 +437,8 @@ class _Sheet:
         except InvalidOperation:
             d = None
         if d is None or not d.is_finite() or abs(d) >= 10000 or d != d.quantize(Decimal("0.01")):
-            self.bad(row, col, f"{what} must be a number like 4.5 (0..9999, two decimals at most), found {s!r}")
+            self.cell_problem(row, col, "{what} must be a number like 4.5 (0..9999, two decimals at most), found {value!r}",
+                     what=what, value=s)
             return None
         return d
 
@@ -439,7 +449,7 @@ class _Sheet:
         try:
             return date.fromisoformat(s)
         except ValueError:
-            self.bad(row, col, f"{what} must be a date like 2026-05-01, found {s!r}")
+            self.cell_problem(row, col, "{what} must be a date like 2026-05-01, found {value!r}", what=what, value=s)
             return None
 
 
@@ -452,25 +462,26 @@ def read_report(path: str | Path) -> tuple[Tournament, ReportMeta]:
     try:
         wb = load_workbook(fname, read_only=False, data_only=True)
     except Exception as exc:  # openpyxl raises several types for a non-workbook
-        raise InputError(Problem(fname, None, None, f"not an Excel workbook (.xlsx): {exc}")) from None
+        raise InputError(problem("not an Excel workbook (.xlsx): {why}", file=fname, why=str(exc))) from None
     missing = [s for s in (INFO_SHEET, RESULTS_SHEET) if s not in wb.sheetnames]
     if missing:
-        raise InputError(Problem(fname, None, None,
-                                 f"not a qiyuan competition report: sheet {'、'.join(missing)} missing "
-                                 f"(found {', '.join(wb.sheetnames)})"))
+        raise InputError(problem("not a qiyuan competition report: sheet {missing} missing (found {found})",
+                                 file=fname, missing="、".join(missing), found=", ".join(wb.sheetnames)))
     problems: list[Problem] = []
     info = _Sheet(wb[INFO_SHEET], fname, problems)
     res = _Sheet(wb[RESULTS_SHEET], fname, problems)
     for key, (row, label) in INFO_ROWS.items():
         if info.text(row, 1) != label:
-            info.bad(row, 1, f"expected the label {label!r}, found {info.text(row, 1)!r} (wrong template?)")
+            info.cell_problem(row, 1, "expected the label {label!r}, found {found!r} (wrong template?)", label=label,
+                     found=info.text(row, 1))
     n_rounds = 0
     while res.text(2, len(LEAD) + n_rounds + 1) == f"第{n_rounds + 1}轮":
         n_rounds += 1
     heads = LEAD + [f"第{r}轮" for r in range(1, n_rounds + 1)] + TAIL
     for j, h in enumerate(heads, start=1):
         if res.text(2, j) != h:
-            res.bad(2, j, f"expected the heading {h!r}, found {res.text(2, j)!r} (wrong template?)")
+            res.cell_problem(2, j, "expected the heading {heading!r}, found {found!r} (wrong template?)", heading=h,
+                    found=res.text(2, j))
     if problems:
         raise InputError(problems)
 
@@ -486,7 +497,8 @@ def read_report(path: str | Path) -> tuple[Tournament, ReportMeta]:
         unnumbered = unnumbered or e is None
         if e is not None:
             if e.number in rows:
-                res.bad(r, 2, f"draw number {e.number} is used twice (also row {rows[e.number][0]})")
+                res.cell_problem(r, 2, "draw number {number} is used twice (also row {row})", number=e.number,
+                        row=rows[e.number][0])
             else:
                 rows[e.number] = (r, e)
                 declared[e.number] = (r, pts)
@@ -494,7 +506,7 @@ def read_report(path: str | Path) -> tuple[Tournament, ReportMeta]:
     n = r - FIRST_ROW
     for num, (row, _) in rows.items():
         if not 1 <= num <= n:
-            res.bad(row, 2, f"draw number {num} is out of range: numbers run 1..{n}")
+            res.cell_problem(row, 2, "draw number {number} is out of range: numbers run 1..{n}", number=num, n=n)
     entrants = {num: e for num, (_, e) in rows.items()}
     col_of = {"opponent": 0, "colour": 0, "result": 0}
     for num, i, fld, message in cross_check(entrants, n):
@@ -502,13 +514,14 @@ def read_report(path: str | Path) -> tuple[Tournament, ReportMeta]:
         if (num, i) in unreadable or (c.opponent, i) in unreadable or (
                 unnumbered and c.opponent not in entrants):
             continue  # follows from a cell already reported: one error, not twenty
-        res.bad(rows[num][0], len(LEAD) + 1 + i + col_of[fld], message)
+        res.cell_problem(rows[num][0], len(LEAD) + 1 + i + col_of[fld], message)
     for num, (row, pts) in declared.items():
         if any(k == num for k, _ in unreadable):
             continue  # a row with an unreadable cell: its points cannot be checked against it
         got = score(entrants[num], t.points)
         if pts is not None and pts != got:
-            res.bad(row, len(LEAD) + n_rounds + 1, f"积分 {pts} does not match the results, which give {got}")
+            res.cell_problem(row, len(LEAD) + n_rounds + 1, "积分 {points} does not match the results, which give {got}",
+                    points=str(pts), got=str(got))
     if problems:
         raise InputError(problems)
     t.entrants = [entrants[k] for k in sorted(entrants)]
@@ -520,8 +533,8 @@ def _read_info(info: _Sheet) -> tuple[Tournament, ReportMeta]:
     t = Tournament(
         name=info.text(row["name"], 2),
         city=info.text(row["city"], 2),
-        start_date=info.date(row["dates"], 2, "the start date"),
-        end_date=info.date(row["dates"], 3, "the end date"),
+        start_date=info.date(row["dates"], 2, problem("the start date")),
+        end_date=info.date(row["dates"], 3, problem("the end date")),
         time_control=info.text(row["time_control"], 2),
         chief_arbiter=info.text(row["chief_arbiter"], 2),
         deputy_arbiters=[a for a in re.split(r"[、,，]\s*", info.text(row["arbiters"], 2)) if a],
@@ -535,8 +548,10 @@ def _read_info(info: _Sheet) -> tuple[Tournament, ReportMeta]:
     back = {v: k for k, v in FORMATS.items()}
     fmt = info.text(row["format"], 2)
     if fmt not in back and fmt not in FORMATS:
-        info.bad(row["format"], 2, f"赛制 {fmt!r} is not one of {'、'.join(FORMATS.values())}" if fmt else
-                 f"赛制 is blank: write one of {'、'.join(FORMATS.values())}")
+        if fmt:
+            info.cell_problem(row["format"], 2, "赛制 {value!r} is not one of {known}", value=fmt, known="、".join(FORMATS.values()))
+        else:
+            info.cell_problem(row["format"], 2, "赛制 is blank: write one of {known}", known="、".join(FORMATS.values()))
     meta = ReportMeta(
         format=back.get(fmt, fmt if fmt in FORMATS else "swiss"),
         desk_code=info.text(DESK_CODE_ROW, 2) if info.text(DESK_CODE_ROW, 1) == DESK_CODE_LABEL else "",
@@ -564,11 +579,12 @@ def _read_facts(info: _Sheet) -> dict:
             if v in back or v in LEVELS_ZH:
                 out[key] = back.get(v, v)
             else:
-                info.bad(row, 2, f"{label} {v!r} is not one of {'、'.join(LEVELS_ZH.values())}")
+                info.cell_problem(row, 2, "{label} {value!r} is not one of {known}", label=label, value=v,
+                         known="、".join(LEVELS_ZH.values()))
         elif v in (YES, NO):
             out[key] = v == YES
         else:
-            info.bad(row, 2, f"{label}: write {YES} or {NO}, found {v!r}")
+            info.cell_problem(row, 2, "{label}: write {yes} or {no}, found {value!r}", label=label, yes=YES, no=NO, value=v)
     return out
 
 
@@ -576,15 +592,15 @@ def _read_player(res: _Sheet, r: int, n_rounds: int, meta: ReportMeta, unreadabl
                  ) -> tuple[Entrant | None, Decimal | None]:
     """One row of the results sheet. A row with a bad cell is still read whole (so the crosstable is checked
     for everything else); the rounds whose cells could not be read go into ``unreadable``."""
-    number = res.integer(r, 2, "签号 (draw number)", required=True)
-    res.integer(r, 1, "名次 (rank)")
+    number = res.integer(r, 2, problem("签号 (draw number)"), required=True)
+    res.integer(r, 1, problem("名次 (rank)"))
     name = res.text(r, 3)
     if not name:
-        res.bad(r, 3, "姓名 (name) is missing")
+        res.cell_problem(r, 3, "{what} is missing", what=problem("姓名 (name)"))
     sex = res.text(r, 4)
     if sex not in _SEX_BACK:
-        res.bad(r, 4, f"性别 must be 男 or 女, found {sex!r}")
-    rating = res.integer(r, 8, "等级分 (rating)")
+        res.cell_problem(r, 4, "性别 must be 男 or 女, found {value!r}", value=sex)
+    rating = res.integer(r, 8, problem("等级分 (rating)"))
     cells = []
     for k in range(n_rounds):
         col = len(LEAD) + 1 + k
@@ -628,10 +644,11 @@ def _read_cell(res: _Sheet, r: int, col: int, rnd: int) -> RoundCell | None:
         return RoundCell(None, "-", "+" if s == "1*" else "-")
     m = _CELL_RE.fullmatch(s)
     if not m:
-        res.bad(r, col, f"round {rnd}: cannot read {s!r}; write e.g. 12先1, 7后½, 3先+ (or 3先1*), 轮空")
+        res.cell_problem(r, col, "round {round}: cannot read {value!r}; write e.g. 12先1, 7后½, 3先+ (or 3先1*), 轮空", round=rnd,
+                value=s)
         return RoundCell(None, "-", "Z")
     result = {"1*": "+", "0*": "-"}.get(m[3] or "") or _READ[m[3] or ""]
     colour = _ROLE_BACK[m[2] or ""]
     if colour == "-" and result not in ("+", "-"):
-        res.bad(r, col, f"round {rnd}: a game needs 先 or 后 (who opened), found {s!r}")
+        res.cell_problem(r, col, "round {round}: a game needs 先 or 后 (who opened), found {value!r}", round=rnd, value=s)
     return RoundCell(int(m[1]), colour, result)

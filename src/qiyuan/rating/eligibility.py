@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from qiyuan.errors import Problem, problem
 from qiyuan.rating.model import EventFormat
 from qiyuan.rating.rules import (ELIGIBILITY_BJSH_2007, ELIGIBILITY_CGA_2011, ELIGIBILITY_GO_1995, ELIGIBILITY_NONE,
                                  RuleSet)
@@ -158,7 +159,11 @@ class Failure:
     """One failed condition: the clause and what is wrong."""
 
     clause: str
-    message: str
+    message: str | Problem  # a template with its values (``qiyuan.errors.problem``), shown in the reader's language
+
+    def problem(self) -> Problem:
+        """What is wrong, as a translatable problem (without the clause)."""
+        return self.message if isinstance(self.message, Problem) else Problem(message=self.message)
 
     def __str__(self) -> str:
         return f"{self.clause}: {self.message}"
@@ -169,7 +174,7 @@ class Eligibility:
     """The outcome: rated if nothing failed; notes are facts worth showing that do not block rating."""
 
     failures: tuple[Failure, ...] = ()
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[Problem, ...] = field(default_factory=tuple)  # translatable; ``str()`` is the English line
 
     @property
     def eligible(self) -> bool:
@@ -218,7 +223,7 @@ def check_eligibility(rules: RuleSet, facts: EventFacts) -> Eligibility:
     failures = checks[rules.eligibility](facts)
     notes = []
     if facts.unplayed_games:
-        notes.append(f"{facts.unplayed_games} unplayed game(s) (forfeits, byes) are never rated")
+        notes.append(problem("{n} unplayed game(s) (forfeits, byes) are never rated", n=facts.unplayed_games))
     return Eligibility(tuple(failures), tuple(notes))
 
 
@@ -233,20 +238,23 @@ def _cga(f: EventFacts) -> list[Failure]:
     out: list[Failure] = []
     # Art. 4: international or national events organised by the State sports bodies or the CGA Gomoku branch.
     if f.organiser_level is not OrganiserLevel.STATE:
-        out.append(Failure("CGA Art. 4", f"organiser level is {f.organiser_level.value!r}; rated events are organised "
-                           "by the General Administration of Sport, its Chess & Card centre or the CGA Gomoku branch"))
+        out.append(Failure("CGA Art. 4", problem(
+            "organiser level is {level!r}; rated events are organised by the General Administration of Sport, its "
+            "Chess & Card centre or the CGA Gomoku branch", level=f.organiser_level.value)))
     if not (f.national or f.international):
         out.append(Failure("CGA Art. 4", "the event is neither national (全国性) nor international (国际性)"))
     # Art. 5(一): at least two arbiters recognised for national events.
     recognised = sum(1 for a in f.arbiters if a.recognised_national)
     if recognised < 2:
-        out.append(Failure("CGA Art. 5(一)", f"{recognised} arbiter(s) recognised by the CGA Gomoku branch; at least 2 needed"))
+        out.append(Failure("CGA Art. 5(一)", problem("{n} arbiter(s) recognised by the CGA Gomoku branch; at least 2 "
+                                                    "needed", n=recognised)))
     # Art. 5(三): Swiss rounds against players.
     if f.format is EventFormat.SWISS:
         need = 5 if f.players <= 20 else 7
         if f.rounds < need:
-            out.append(Failure("CGA Art. 5(三)", f"Swiss with {f.players} players played {f.rounds} round(s); "
-                               f"at least {need} needed ({'≤' if f.players <= 20 else '>'}20 players)"))
+            out.append(Failure("CGA Art. 5(三)", problem(
+                "Swiss with {players} players played {rounds} round(s); at least {need} needed ({cmp}20 players)",
+                players=f.players, rounds=f.rounds, need=need, cmp="≤" if f.players <= 20 else ">")))
     out.extend(_cga_rated_share(f))
     # Art. 5(八): time control.
     out.extend(_cga_time(f))
@@ -258,20 +266,23 @@ def _cga_rated_share(f: EventFacts) -> list[Failure]:
     """Art. 5(四)(五)(六): rated share; a national or international round robin with enough rated players is rated."""
     share: list[Failure] = []
     if f.format is EventFormat.ROUND_ROBIN and 3 * f.rated_players < f.players:
-        share.append(Failure("CGA Art. 5(四)", f"round robin with {f.rated_players} rated of {f.players} players; "
-                             "at least one third must be rated"))
+        share.append(Failure("CGA Art. 5(四)", problem("round robin with {rated} rated of {players} players; at least "
+                                                      "one third must be rated", rated=f.rated_players,
+                                                      players=f.players)))
     if f.players < 10 and f.rated_players < 4:
-        share.append(Failure("CGA Art. 5(五)", f"{f.players} players (fewer than 10) with {f.rated_players} rated; "
-                             "at least 4 must be rated"))
+        share.append(Failure("CGA Art. 5(五)", problem("{players} players (fewer than 10) with {rated} rated; at "
+                                                      "least 4 must be rated", players=f.players,
+                                                      rated=f.rated_players)))
     if f.format is EventFormat.ROUND_ROBIN and (f.national or f.international):
         if f.women_only:
-            enough, need = f.rated_women >= 2, "2 rated women (women-only event)"
+            enough, need = f.rated_women >= 2, problem("nor does this national/international round robin have 2 rated "
+                                                       "women (women-only event)")
         else:
-            enough, need = f.rated_men >= 3, "3 rated men"
+            enough, need = f.rated_men >= 3, problem("nor does this national/international round robin have 3 rated men")
         if enough:
             return []  # Art. 5(六): such a round robin is rated
         if share:
-            share.append(Failure("CGA Art. 5(六)", f"nor does this national/international round robin have {need}"))
+            share.append(Failure("CGA Art. 5(六)", need))
     return share
 
 
@@ -284,9 +295,9 @@ def _cga_time(f: EventFacts) -> list[Failure]:
     if tc.fischer and tc.base_minutes >= 45 and tc.increment_seconds >= 30:
         return []
     if tc.fischer:
-        return [Failure("CGA Art. 5(八)", f"time control {tc}: Fischer needs at least 45 min + 30 s per move "
-                        "(or a first period of 60 min)")]
-    return [Failure("CGA Art. 5(八)", f"time control {tc}: the first period must be at least 60 min per player")]
+        return [Failure("CGA Art. 5(八)", problem("time control {tc}: Fischer needs at least 45 min + 30 s per move (or "
+                                                 "a first period of 60 min)", tc=str(tc)))]
+    return [Failure("CGA Art. 5(八)", problem("time control {tc}: the first period must be at least 60 min per player", tc=str(tc)))]
 
 
 def _bjsh(f: EventFacts) -> list[Failure]:
@@ -294,8 +305,10 @@ def _bjsh(f: EventFacts) -> list[Failure]:
     # §6: approved events.
     lvl = f.organiser_level
     if lvl in (OrganiserLevel.LOCAL, OrganiserLevel.OTHER) and not f.agreed_by_parties:
-        what = "a local Gomoku organisation" if lvl is OrganiserLevel.LOCAL else "another body"
-        out.append(Failure("BJSH §6", f"approved by {what} only; it must also be agreed by the two parties (协商主体)"))
+        out.append(Failure("BJSH §6", problem(
+            "approved by a local Gomoku organisation only; it must also be agreed by the two parties (协商主体)")
+            if lvl is OrganiserLevel.LOCAL else
+            problem("approved by another body only; it must also be agreed by the two parties (协商主体)")))
     # §7(一): at least one national-level arbiter.
     national = sum(1 for a in f.arbiters if a.national_level)
     if national < 1:
@@ -305,7 +318,7 @@ def _bjsh(f: EventFacts) -> list[Failure]:
     if tc is None:
         out.append(Failure("BJSH §7(四)", "time control not stated or not readable (§10(一) requires it)"))
     elif tc.base_minutes < 60:
-        out.append(Failure("BJSH §7(四)", f"time control {tc}: the first period must be at least 60 min per player"))
+        out.append(Failure("BJSH §7(四)", problem("time control {tc}: the first period must be at least 60 min per player", tc=str(tc))))
     out.extend(_no_games(f, "BJSH §12"))
     if f.dan_event:
         out.extend(_bjsh_dan_event(f, national))
@@ -316,10 +329,12 @@ def _bjsh_dan_event(f: EventFacts, national_arbiters: int) -> list[Failure]:
     """§9: a dan/kyu event (等级赛) must in addition meet these."""
     out: list[Failure] = []
     if f.players < 12:
-        out.append(Failure("BJSH §9(一)", f"dan/kyu event with {f.players} players; at least 12 needed"))
+        out.append(Failure("BJSH §9(一)", problem("dan/kyu event with {players} players; at least 12 needed",
+                                                 players=f.players)))
     unrated = f.unrated_players if f.unrated_players is not None else f.players - f.rated_players
     if f.players and 5 * unrated > f.players:
-        out.append(Failure("BJSH §9(一)", f"{unrated} of {f.players} players unrated; at most 20% may be"))
+        out.append(Failure("BJSH §9(一)", problem("{unrated} of {players} players unrated; at most 20% may be",
+                                                 unrated=unrated, players=f.players)))
     if national_arbiters < 1:
         out.append(Failure("BJSH §9(二)", "a dan/kyu event needs a national-level arbiter"))
     if not f.standards_published:
@@ -332,7 +347,8 @@ def _go(f: EventFacts) -> list[Failure]:
     # §4: national team and individual events, dan events, international and traditional events, others approved by
     # the national sports commission: all approved at state level.
     if f.organiser_level is not OrganiserLevel.STATE:
-        out.append(Failure("Go §4", f"organiser level is {f.organiser_level.value!r}; rated Go events are national, "
-                           "international or approved by the national sports commission"))
+        out.append(Failure("Go §4", problem("organiser level is {level!r}; rated Go events are national, international "
+                                           "or approved by the national sports commission",
+                                           level=f.organiser_level.value)))
     out.extend(_no_games(f, "Go §5"))  # 凡未曾对局而得到的局分，一律不得记入实得局分之内
     return out

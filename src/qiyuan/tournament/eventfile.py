@@ -45,8 +45,8 @@ ROUND_ROBINS = ("round_robin", "double_round_robin")
 def cross_check(entrants: dict[int, Entrant], n_players: int, unknown_ok: Iterable[int] = ()):
     """Every round cell whose other side does not agree.
 
-    Yields ``(number, round_index, field, message)`` with field ``"opponent"``,
-    ``"colour"`` or ``"result"``.  Opponents in ``unknown_ok`` that are missing
+    Yields ``(number, round_index, field, problem)`` with field ``"opponent"``,
+    ``"colour"`` or ``"result"`` (``problem``: what is wrong, a translatable ``Problem`` without a place).  Opponents in ``unknown_ok`` that are missing
     from ``entrants`` are skipped (their own line was already reported broken).
     """
     skip = set(unknown_ok)
@@ -59,26 +59,32 @@ def cross_check(entrants: dict[int, Entrant], n_players: int, unknown_ok: Iterab
             b = entrants.get(c.opponent)
             if b is None:
                 if c.opponent not in skip:
-                    yield number, i, "opponent", f"round {rnd}: opponent {c.opponent} is out of range (1..{n_players})"
+                    yield number, i, "opponent", problem("round {round}: opponent {opponent} is out of range (1..{n})",
+                                                         round=rnd, opponent=c.opponent, n=n_players)
                 continue
             if b is a:
-                yield number, i, "opponent", f"round {rnd}: player {number} is paired with himself"
+                yield number, i, "opponent", problem("round {round}: player {number} is paired with himself", round=rnd,
+                                                     number=number)
                 continue
             d = b.rounds[i] if i < len(b.rounds) else None
             if d is None or d.opponent != number:
-                said = "nobody" if d is None or d.opponent is None else f"player {d.opponent}"
+                said = problem("nobody") if d is None or d.opponent is None else problem("player {number}",
+                                                                                          number=d.opponent)
                 yield (number, i, "opponent",
-                       f"round {rnd}: player {number} is paired with {b.number}, "
-                       f"but player {b.number}'s round {rnd} names {said}")
+                       problem("round {round}: player {number} is paired with {other}, but player {other}'s round "
+                               "{round} names {said}", round=rnd, number=number, other=b.number, said=said))
                 continue
             if number > b.number:
                 continue  # each pair once
             if not (d.result == COMPLEMENT[c.result] or c.result == d.result == "-"):
                 yield (number, i, "result",
-                       f"round {rnd}: results {number} {c.result!r} and {b.number} {d.result!r} do not agree")
+                       problem("round {round}: results {number} {result!r} and {other} {other_result!r} do not agree",
+                               round=rnd, number=number, result=c.result, other=b.number, other_result=d.result))
             if d.colour != OPPOSITE[c.colour] and not (c.result in FORFEIT_RESULTS and "-" in (c.colour, d.colour)):
                 yield (number, i, "colour",
-                       f"round {rnd}: colours {number} {c.colour!r} and {b.number} {d.colour!r} must be b against w")
+                       problem("round {round}: colours {number} {colour!r} and {other} {other_colour!r} must be b "
+                               "against w", round=rnd, number=number, colour=c.colour, other=b.number,
+                               other_colour=d.colour))
 
 
 def event_format(t: Tournament) -> str:

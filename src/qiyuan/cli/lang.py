@@ -26,15 +26,10 @@ from pathlib import Path
 
 import typer
 
-from qiyuan.errors import Problem
+from qiyuan.errors import N_, Problem
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 CHINESE, ENGLISH = "zh_Hans", "en"
-
-
-def N_(message: str) -> str:  # noqa: N802 - the usual name of a marker the catalogue check reads
-    """Mark a message for the catalogue without translating it here (translated where it is shown)."""
-    return message
 
 
 def choose_language(environ: Mapping[str, str] | None = None) -> str:
@@ -131,6 +126,14 @@ TYPE_NAMES = {
     "<float>": N_("<number>"), "<float range>": N_("<number>"), "<date>": N_("<date>"),
     "<datetime>": N_("<date and time>"), "<list[str]>": N_("<text>") + "...",
 }
+
+
+#: the arguments' names as usage lines show them (``localize`` translates the upper-case name, or the metavar)
+ARGUMENT_NAMES = (N_("EVENT"), N_("NUMBER"), N_("OTHER"), N_("OUTPUT"), N_("PLAYER"), N_("PLAYERS"), N_("RESULTS"),
+                  N_("ROUND"), N_("ROUNDS"), N_("WHAT"), N_("[FILE]"), N_("[ROUND]"), N_("BOARDS"), N_("CATEGORY"),
+                  N_("FILE"), N_("CODE"), N_("REF"), N_("NEW_NAME"), N_("ASSOCIATION"), N_("STATUS"), N_("KEEP"),
+                  N_("DUPLICATE"), N_("QUERY"), N_("PERIOD"), N_("LIST_CODE"), N_("EDITION"), N_("RULES"),
+                  N_("DIRECTORY"), N_("RULE_SET"), N_("PATH"))
 
 
 def localize(command) -> None:

@@ -122,7 +122,7 @@ def print_problems(problems, heading: str, *, stderr: bool = True) -> None:
 #: people read them
 TYPE_NAMES = {
     "<str>": N_("<text>"), "<text>": N_("<text>"), "<int>": N_("<integer>"), "<int range>": N_("<integer>"),
-    "<integer>": N_("<integer>"), "<path>": N_("<path>"), "<list[path]>": N_("<path>") + "...",
+    "<integer>": N_("<integer>"), "<path>": N_("<path>"), "<file>": N_("<path>"), "<directory>": N_("<path>"), "<list[path]>": N_("<path>") + "...",
     "<float>": N_("<number>"), "<float range>": N_("<number>"), "<date>": N_("<date>"),
     "<datetime>": N_("<date and time>"), "<list[str]>": N_("<text>") + "...",
 }

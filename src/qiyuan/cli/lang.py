@@ -152,6 +152,8 @@ def localize(command) -> None:
     for param in getattr(command, "params", ()):
         if getattr(param, "help", None):
             param.help = _(param.help)
+        if param.param_type_name == "option" and param.metavar and _(param.metavar) != param.metavar:
+            param.metavar = _(param.metavar)
         if param.param_type_name == "argument":
             name = param.metavar or (param.name or "").upper()
             if name and _(name) != name:

@@ -14,12 +14,13 @@ from typer.testing import CliRunner
 from qiyuan.cli import app
 from qiyuan.cli import lang
 from qiyuan.errors import problem
+from qiyuan.rating.rules import BUILTIN_RULES, SETTING_HELP
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 #: what a Chinese terminal line may hold in Latin letters: option names, files, addresses, programs' names,
 #: the values an option takes (codes the user types), and the user's own input echoed back
 _LATIN_OK = re.compile(
-    r"--?[\w-]+|[\w./-]*\.(?:csv|toml|md|txt|trf|jsonl\.gz|gz|xml|h9|xlsx|pdf|json)\b|\bCN\d+\b|https?://\S+|/[\w./-]*|\b(?:"
+    r"--?[\w-]+|[\w./-]*\.(?:csv|toml|md|txt|trf|jsonl\.gz|gz|xml|h9|xlsx|pdf|json|png|html)\b|\bCN\d+\b|https?://\S+|/[\w./-]*|\b(?:"
     r"qiyuan|QIYUAN_\w+|TRF|OpenGotha|PDF|A4|xlsx|TOML|CSV|TCP|TLS|HTTP|Unix|nginx|gunicorn|gthread|Django|NumPy|Ctrl-C|localhost|"
     r"fast|reference|arbiter|officer|admin|cga-gomoku-2011|bjsh-gomoku-2007|cn-go-1995|nosuch|bogus|slow|boss|"
     r"abc|wang\.li|docs/deploy\.md|UTF|x|migrate|URL|"
@@ -27,10 +28,10 @@ _LATIN_OK = re.compile(
     r"swiss|round_robin|double_round_robin|knockout|match|team|go_mcmahon|go_swiss|entries|schedule|pairings|slips|"
     r"women|U\d+|rating|zero|half|full|association|club|family|resident|passport|other|international|national|first|"
     r"second|third|CHN|SQLite|PostgreSQL|JSON|YYYY-MM-DD|key=value|trf|opengotha|history|report|state|regional|local|"
-    r"csv|txt|pdf|xlsx|new)\b")
+    r"csv|txt|pdf|xlsx|new|Elo|Glicko-2|WHR|PNG|HTML)\b")
 #: commands whose modules are not translated yet (their rows are left out of the lists that show them): the
 #: list shrinks as each module is translated (docs/decisions.md, "words: the command line's language")
-PENDING = {"rules", "flags", "dan", "calendar"}
+PENDING = {"dan", "calendar"}
 _COMMAND_ROW = re.compile(r"^(\w[\w-]*)(\s{2,}).*")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -103,7 +104,9 @@ HELP = [["--help"], ["rate", "--help"], ["serve", "--help"], ["office", "user", 
         ["office", "player", "add", "--help"], ["office", "arbiter", "add", "--help"], ["office", "backup", "--help"],
         ["office", "audit", "--help"], ["demo", "--help"], ["office", "import", "--help"], ["office", "period", "--help"],
         ["office", "period", "compute", "--help"], ["office", "period", "publish", "--help"],
-        ["office", "list", "--help"], ["office", "list", "export", "--help"], ["office", "verify", "--help"]]
+        ["office", "list", "--help"], ["office", "list", "export", "--help"], ["office", "verify", "--help"],
+        ["rules", "--help"], ["rules", "show", "--help"], ["rules", "evaluate", "--help"], ["rules", "compare", "--help"],
+        ["rules", "audit", "--help"], ["office", "flags", "--help"], ["office", "flags", "check", "--help"]]
 ERRORS = [["rate"], ["rate", "--bogus"], ["nosuch"], ["serve", "--port", "abc"], ["serve", "--port", "99999"],
           ["serve", "--host", "1.2.3.4"], ["serve", "--production"], ["serve", "--debug", "--workers", "3"],
           ["rate", "--engine", "slow"], ["office", "user", "add", "x", "--role", "boss"], ["serve", "a", "b"],
@@ -243,3 +246,22 @@ def test_the_registry_is_kept_in_the_users_language(language):
         assert_in_language(re.sub("京沪|中国五子棋等级分|中国围棋等级分|BJSH|CGA|GO|X|bjsh-gomoku-2007|cga-gomoku-2011|cn-go-1995", "",
                                   result.output), language, args)
     assert ("三段" in shown and "男" in shown) if language == lang.CHINESE else ("3 dan" in shown and "male" in shown)
+
+
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_rule_sets_are_shown_in_the_users_language(language):
+    """`rules list` and `rules show`: the headings and every setting's meaning in the user's language (the settings'
+    names and values are the TOML file's codes; the titles are the official texts' own)."""
+    listed = run(["rules", "list"], language)
+    assert listed.exit_code == 0
+    titles = "|".join(re.escape(r.title) for r in BUILTIN_RULES.values())
+    assert_in_language(re.sub(titles, "", listed.output), language, ["rules", "list"])
+    shown = run(["rules", "show", "cga-gomoku-2011"], language)
+    assert shown.exit_code == 0
+    meanings = [re.split(r"\s{2,}", line.strip())[-1] for line in shown.output.splitlines()[2:] if line.strip()]
+    assert len(meanings) >= len(SETTING_HELP)
+    # the meanings name the TOML file's keys and values and the texts' symbols (Ru, Ra, dp, We), as typed
+    codes = re.compile(r"\b(?:\w+_\w+|none|averaging|provisional|performance|months|repeat|once|off|pinyin|strokes|id|"
+                       r"rating|cga-2011|bjsh-2007|go-1995|star|cap|ra|Ru|Ra|dp|We|non…|provisional …)(?!\w)")
+    assert_in_language(codes.sub("", "\n".join(meanings).replace("冠军不降分", "")), language, ["rules", "show"])
+    assert ("含义" if language == lang.CHINESE else "meaning") in shown.output

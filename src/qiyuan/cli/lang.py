@@ -124,7 +124,7 @@ TYPE_NAMES = {
     "<str>": N_("<text>"), "<text>": N_("<text>"), "<int>": N_("<integer>"), "<int range>": N_("<integer>"),
     "<integer>": N_("<integer>"), "<path>": N_("<path>"), "<file>": N_("<path>"), "<directory>": N_("<path>"), "<list[path]>": N_("<path>") + "...",
     "<float>": N_("<number>"), "<float range>": N_("<number>"), "<date>": N_("<date>"),
-    "<datetime>": N_("<date and time>"), "<list[str]>": N_("<text>") + "...",
+    "<datetime>": N_("<date and time>"), "<list[str]>": N_("<text>") + "...", "<list[int]>": N_("<integer>") + "...",
 }
 
 
@@ -133,7 +133,7 @@ ARGUMENT_NAMES = (N_("EVENT"), N_("NUMBER"), N_("OTHER"), N_("OUTPUT"), N_("PLAY
                   N_("ROUND"), N_("ROUNDS"), N_("WHAT"), N_("[FILE]"), N_("[ROUND]"), N_("BOARDS"), N_("CATEGORY"),
                   N_("FILE"), N_("CODE"), N_("REF"), N_("NEW_NAME"), N_("ASSOCIATION"), N_("STATUS"), N_("KEEP"),
                   N_("DUPLICATE"), N_("QUERY"), N_("PERIOD"), N_("LIST_CODE"), N_("EDITION"), N_("RULES"),
-                  N_("DIRECTORY"), N_("RULE_SET"), N_("PATH"))
+                  N_("DIRECTORY"), N_("RULE_SET"), N_("PATH"), N_("FLAG_ID"), N_("A"), N_("B"))
 
 
 def localize(command) -> None:

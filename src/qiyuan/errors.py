@@ -118,6 +118,12 @@ def _same(text: str) -> str:
     return text
 
 
+def N_(message: str) -> str:  # noqa: N802 - the usual name of a marker the catalogue check reads
+    """Mark a message for the catalogue without translating it here (translated where it is shown, by the
+    ``gettext`` the caller passes or the command line's ``_``)."""
+    return message
+
+
 def problem(message: str, *, file: str = "", line: int | None = None, column: int | str | None = None,
             code: str = "", **params: object) -> Problem:
     """A ``Problem`` whose message is a template filled from ``params``."""

@@ -14,18 +14,24 @@ from typer.testing import CliRunner
 from qiyuan.cli import app
 from qiyuan.cli import lang
 from qiyuan.errors import problem
+from qiyuan.rating.rules import BUILTIN_RULES, SETTING_HELP
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 #: what a Chinese terminal line may hold in Latin letters: option names, files, addresses, programs' names,
 #: the values an option takes (codes the user types), and the user's own input echoed back
 _LATIN_OK = re.compile(
-    r"--?[\w-]+|[\w./-]*\.(?:csv|toml|md|txt|trf)\b|https?://\S+|/[\w./-]*|\b(?:"
-    r"qiyuan|QIYUAN_\w+|TRF|TOML|CSV|TCP|TLS|HTTP|Unix|nginx|gunicorn|gthread|Django|NumPy|Ctrl-C|localhost|"
+    r"--?[\w-]+|[\w./-]*\.(?:csv|toml|md|txt|trf|jsonl\.gz|gz|xml|h9|xlsx|pdf|json|png|html)\b|\bCN\d+\b|https?://\S+|/[\w./-]*|\b(?:"
+    r"qiyuan|QIYUAN_\w+|TRF|OpenGotha|PDF|A4|xlsx|TOML|CSV|TCP|TLS|HTTP|Unix|nginx|gunicorn|gthread|Django|NumPy|Ctrl-C|localhost|"
     r"fast|reference|arbiter|officer|admin|cga-gomoku-2011|bjsh-gomoku-2007|cn-go-1995|nosuch|bogus|slow|boss|"
-    r"abc|wang\.li|docs/deploy\.md|UTF|x|migrate)\b")
+    r"abc|wang\.li|docs/deploy\.md|UTF|x|migrate|URL|"
+    # the values options take, typed as they are: formats, printouts, categories, points, groupings
+    r"swiss|round_robin|double_round_robin|knockout|match|team|go_mcmahon|go_swiss|entries|schedule|pairings|slips|"
+    r"women|U\d+|rating|zero|half|full|association|club|family|resident|passport|other|international|national|first|"
+    r"second|third|CHN|SQLite|PostgreSQL|JSON|YYYY-MM-DD|key=value|trf|opengotha|history|report|state|regional|local|"
+    r"csv|txt|pdf|xlsx|new|Elo|Glicko-2|WHR|PNG|HTML)\b")
 #: commands whose modules are not translated yet (their rows are left out of the lists that show them): the
 #: list shrinks as each module is translated (docs/decisions.md, "words: the command line's language")
-PENDING = {"pair", "standings", "report", "demo", "rules", "event", "office"}
+PENDING = {"dan", "calendar"}
 _COMMAND_ROW = re.compile(r"^(\w[\w-]*)(\s{2,}).*")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -42,8 +48,11 @@ def command_names(command=None) -> set[str]:
 NAMES = command_names()
 
 
+_NAMES = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(NAMES, key=len, reverse=True))) + r")(?![\w-])")
+
+
 def english_words(line: str) -> list[str]:
-    return [w for w in _WORD.findall(_LATIN_OK.sub(" ", line)) if w not in NAMES]
+    return _WORD.findall(_LATIN_OK.sub(" ", _NAMES.sub(" ", line)))
 
 
 def without_pending(lines: list[str]) -> list[str]:
@@ -88,10 +97,21 @@ def assert_in_language(output: str, language: str, args) -> None:
 
 
 HELP = [["--help"], ["rate", "--help"], ["serve", "--help"], ["office", "user", "--help"],
-        ["office", "user", "add", "--help"], ["office", "user", "list", "--help"]]
+        ["office", "user", "add", "--help"], ["office", "user", "list", "--help"],
+        ["pair", "--help"], ["standings", "--help"], ["report", "--help"], ["event", "--help"],
+        ["event", "new", "--help"], ["event", "result", "--help"], ["event", "add-player", "--help"],
+        ["event", "print", "--help"], ["event", "tie", "--help"], ["office", "--help"], ["office", "player", "--help"],
+        ["office", "player", "add", "--help"], ["office", "arbiter", "add", "--help"], ["office", "backup", "--help"],
+        ["office", "audit", "--help"], ["demo", "--help"], ["office", "import", "--help"], ["office", "period", "--help"],
+        ["office", "period", "compute", "--help"], ["office", "period", "publish", "--help"],
+        ["office", "list", "--help"], ["office", "list", "export", "--help"], ["office", "verify", "--help"],
+        ["rules", "--help"], ["rules", "show", "--help"], ["rules", "evaluate", "--help"], ["rules", "compare", "--help"],
+        ["rules", "audit", "--help"], ["office", "flags", "--help"], ["office", "flags", "check", "--help"]]
 ERRORS = [["rate"], ["rate", "--bogus"], ["nosuch"], ["serve", "--port", "abc"], ["serve", "--port", "99999"],
           ["serve", "--host", "1.2.3.4"], ["serve", "--production"], ["serve", "--debug", "--workers", "3"],
-          ["rate", "--engine", "slow"], ["office", "user", "add", "x", "--role", "boss"], ["serve", "a", "b"]]
+          ["rate", "--engine", "slow"], ["office", "user", "add", "x", "--role", "boss"], ["serve", "a", "b"],
+          ["event", "tie", "x.trf", "1,2"], ["event", "excuse", "x.trf", "3", "x"], ["event", "new"],
+          ["event", "new", "x.trf", "--name", "x", "--start", "bogus"], ["office", "list", "export", "--format", "doc", "--out", "x"]]
 
 
 @pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
@@ -153,7 +173,95 @@ def test_a_problem_is_located_and_translated():
 
 def test_the_check_catches_an_untranslated_line():
     assert english_words("用法：qiyuan rate [选项]") == []
-    assert without_pending(["rate   计算", "pair   Pair the next", "       round", "serve  运行"]) == [
+    assert without_pending(["rate   计算", "dan   Dan and kyu", "      grades", "serve  运行"]) == [
         "rate   计算", "serve  运行"]
     assert english_words("Missing option '--rules'.") == ["Missing", "option"]
     assert english_words("players.csv：cannot read the file") == ["cannot", "read", "the", "file"]
+
+
+EVENT_STEPS = [
+    (["event", "new", "{ev}", "--name", "测试赛", "--rounds", "3"], 0),
+    *[(["event", "add-player", "{ev}", name, "--rating", str(rating)], 0)
+      for name, rating in (("王一", 1786), ("李二", 1745), ("张三", 1658), ("赵四", 1744), ("钱五", 1650))],
+    (["event", "draw", "{ev}", "--seed", "3"], 0),
+    (["event", "pair", "{ev}"], 0),
+    (["event", "result", "{ev}", "1", "1 1-0", "3 ½-½"], 0),
+    (["event", "result", "{ev}", "1", "1 0-1"], 2),
+    (["event", "result", "{ev}", "1", "1 0-1", "--change"], 0),
+    (["standings", "{ev}"], 0),
+    (["event", "crosstable", "{ev}"], 0),
+    (["event", "withdraw", "{ev}", "2"], 0),
+    (["event", "keep-apart", "{ev}", "--by", "club", "--rounds", "2"], 0),
+    (["event", "show", "{ev}", "1"], 0),
+    (["event", "add-player", "{ev}", "孙六", "--rating", "x"], 2),
+]
+
+
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_an_event_is_run_in_the_users_language(tmp_path, language):
+    """An event from the terminal (new, entries, draw, pair, results, standings, crosstable …) speaks the user's
+    language; the Chinese standings are headed 辅分一…辅分七 as the texts say, the English TB1…TB7."""
+    ev = str(tmp_path / "e.trf")
+    outputs = {}
+    for step, code in EVENT_STEPS:
+        args = [a.format(ev=ev) for a in step]
+        result = run(args, language)
+        assert result.exit_code == code, (args, result.output)
+        assert_in_language(re.sub("测试赛|王一|李二|张三|赵四|钱五|孙六", "", result.output.replace(ev, "")), language, args)
+        outputs[step[0] if step[0] != "event" else step[1]] = result.output
+    head = next(line for line in outputs["standings"].splitlines() if "1786" not in line and line.strip())
+    if language == lang.CHINESE:
+        assert "辅分一" in head and "辅分七" in head and "TB1" not in head
+    else:
+        assert "TB1" in head and "TB7" in head
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_the_registry_is_kept_in_the_users_language(language):
+    """Associations, arbiters and players added, listed, shown and refused: headings, grades, levels and the
+    registry's bilingual choices (男 male, 注册 active) in the user's language only."""
+    steps = [(["office", "association", "add", "ZJ", "浙江五子棋协会"], 0),
+             (["office", "association", "list"], 0),
+             (["office", "arbiter", "add", "裁判甲", "--level", "national", "--recognised"], 0),
+             (["office", "arbiter", "list"], 0),
+             (["office", "player", "add", "--name", "张三", "--gender", "M", "--birth", "1990-13-01"], 2),
+             (["office", "player", "add", "--name", "张三", "--gender", "M", "--birth", "1990-01-01", "-a", "ZJ",
+               "--dan", "3d"], 0),
+             (["office", "player", "search", "zhangsan"], 0),
+             (["office", "player", "show", "张三"], 0),
+             (["office", "player", "status", "CN000001", "retired"], 0)]
+    for args, code in steps:
+        result = run(args, language)
+        assert result.exit_code == code, (args, result.output)
+        text = re.sub("浙江五子棋协会|裁判甲|张三|zhang san|CHN|ZJ", "", result.output)
+        assert_in_language(text, language, args)
+    shown = run(["office", "player", "show", "张三"], language).output
+    for args, code in [(["office", "list", "add", "BJSH", "--rules", "bjsh-gomoku-2007", "--title", "京沪"], 0),
+                       (["office", "list", "show"], 0), (["office", "period", "compute"], 2),
+                       (["office", "period", "compute", "--list", "X"], 2), (["office", "period", "compute", "--list", "BJSH"], 2),
+                       (["office", "verify"], 0)]:
+        result = run(args, language)
+        assert result.exit_code == code, (args, result.output)
+        assert_in_language(re.sub("京沪|中国五子棋等级分|中国围棋等级分|BJSH|CGA|GO|X|bjsh-gomoku-2007|cga-gomoku-2011|cn-go-1995", "",
+                                  result.output), language, args)
+    assert ("三段" in shown and "男" in shown) if language == lang.CHINESE else ("3 dan" in shown and "male" in shown)
+
+
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_rule_sets_are_shown_in_the_users_language(language):
+    """`rules list` and `rules show`: the headings and every setting's meaning in the user's language (the settings'
+    names and values are the TOML file's codes; the titles are the official texts' own)."""
+    listed = run(["rules", "list"], language)
+    assert listed.exit_code == 0
+    titles = "|".join(re.escape(r.title) for r in BUILTIN_RULES.values())
+    assert_in_language(re.sub(titles, "", listed.output), language, ["rules", "list"])
+    shown = run(["rules", "show", "cga-gomoku-2011"], language)
+    assert shown.exit_code == 0
+    meanings = [re.split(r"\s{2,}", line.strip())[-1] for line in shown.output.splitlines()[2:] if line.strip()]
+    assert len(meanings) >= len(SETTING_HELP)
+    # the meanings name the TOML file's keys and values and the texts' symbols (Ru, Ra, dp, We), as typed
+    codes = re.compile(r"\b(?:\w+_\w+|none|averaging|provisional|performance|months|repeat|once|off|pinyin|strokes|id|"
+                       r"rating|cga-2011|bjsh-2007|go-1995|star|cap|ra|Ru|Ra|dp|We|non…|provisional …)(?!\w)")
+    assert_in_language(codes.sub("", "\n".join(meanings).replace("冠军不降分", "")), language, ["rules", "show"])
+    assert ("含义" if language == lang.CHINESE else "meaning") in shown.output

@@ -11,11 +11,14 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Optional
 
+from qiyuan.errors import problem
+
 import typer
 
+from qiyuan.cli.lang import N_, _
 from qiyuan.cli.office import ActorOption, _console, actor_name, ensure_django, fail, office_app, office_errors
 
-flags_app = typer.Typer(help="Plausibility flags of a period (合理性标记): list them, mark one checked.",
+flags_app = typer.Typer(help=N_("Plausibility flags of a period: list them, mark one checked."),
                         invoke_without_command=True)
 office_app.add_typer(flags_app, name="flags")
 
@@ -44,9 +47,9 @@ def list_flags(
         try:
             day = date.fromisoformat(on) if on else due_date(rl, rl.rules())
         except ValueError:
-            fail([f"--date {on!r}: not a date YYYY-MM-DD"])
+            fail([problem("--date: {value!r} is not a date YYYY-MM-DD", value=on)])
         if day is None:
-            fail([f"list {rl.code} has no events"])
+            fail([problem("list {list} has no events", list=rl.code)])
         print_flags(_console(), period_flags(rl, day))
 
 
@@ -62,4 +65,4 @@ def check(
 
     with office_errors():
         flag = mark_checked(actor_name(actor), flag_id, note)
-    typer.echo(f"flag #{flag.pk} marked checked")
+    typer.echo(_("flag #{id} marked checked").format(id=flag.pk))

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from qiyuan.cli.tournament import _actor, _notes, _store, event_app, refusals
+from qiyuan.cli.lang import CHINESE, _, language
+from qiyuan.cli.tournament import _actor, _notes, _notes_text, _store, event_app, refusals, say
 
 if TYPE_CHECKING:
     from qiyuan.tournament.model import Tournament
@@ -47,7 +48,7 @@ def load_event(path: Path) -> Tournament:
 
 
 def _say(notes) -> None:
-    sys.stderr.write("".join(f"warning: {n.text() if hasattr(n, 'text') else n}\n" for n in notes))
+    sys.stderr.write("".join(_("warning: {text}").format(text=say(n)) + "\n" for n in notes))
 
 
 @event_app.command("import-opengotha")
@@ -55,7 +56,7 @@ def _say(notes) -> None:
 def import_opengotha(
     source: Path = typer.Argument(..., help="the OpenGotha tournament file (.xml)"),
     output: Path = typer.Option(..., "-o", "--output", help="the event file (TRF-16 with qiyuan's Go lines) to create"),
-    force: bool = typer.Option(False, help="overwrite an existing file"),
+    force: bool = typer.Option(False, "--force", help="overwrite an existing file"),
 ) -> None:
     """Make an event file of an OpenGotha file: players, games, handicaps, Go settings; pair on from it."""
     from qiyuan.formats.opengotha import gotha_event, read_opengotha
@@ -64,8 +65,9 @@ def import_opengotha(
     g = read_opengotha(source)
     t = gotha_event(g, str(source))
     start_from_opengotha(_store(output, overwrite=force), _actor(), t)
-    sys.stderr.write("".join(f"note: {n}\n" for n in g.notes))
-    sys.stdout.write(f"created {output}: {t.name}, {len(t.entrants)} players, {t.rounds_played} rounds played\n")
+    sys.stderr.write(_notes_text(g.notes))
+    sys.stdout.write(_("created {file}: {name}, {players} players, {rounds} rounds played").format(
+        file=output, name=t.name, players=len(t.entrants), rounds=t.rounds_played) + "\n")
 
 
 @event_app.command("export-h9")
@@ -86,7 +88,7 @@ def export_h9(
     t = load_event(event)
     data = write_h9(t, pins=pins, country=country, latin=registry_latin_names(t) if registry else None)
     write_atomically(output, data, label=str(output))
-    sys.stdout.write(f"wrote {output}\n")
+    sys.stdout.write(_("wrote {file}").format(file=output) + "\n")
 
 
 def registry_latin_names(t: Tournament) -> dict[int, str]:
@@ -125,15 +127,15 @@ def export_opengotha(
     from qiyuan.formats.opengotha import write_opengotha
 
     write_atomically(output, write_opengotha(load_event(event)).encode("utf-8"), label=str(output))
-    sys.stdout.write(f"wrote {output}\n")
+    sys.stdout.write(_("wrote {file}").format(file=output) + "\n")
 
 
 @event_app.command("go-settings")
 @refusals
 def go_settings(
     event: Path = typer.Argument(...),
-    komi: str | None = typer.Option(None, help="贴目, e.g. 7.5"),
-    rules: str | None = typer.Option(None, help="chinese (数子) or japanese (数目)"),
+    komi: str | None = typer.Option(None, help="komi, e.g. 7.5"),
+    rules: str | None = typer.Option(None, help="chinese (area scoring) or japanese (territory scoring)"),
     bar: str | None = typer.Option(None, help="McMahon bar, e.g. 4d"),
     floor: str | None = typer.Option(None, help="McMahon floor, e.g. 20k"),
     zero: str | None = typer.Option(None, help="the grade scoring 0 (default 30k)"),
@@ -154,7 +156,7 @@ def go_settings(
                           no_handicap_from=no_handicap_from, criteria=criteria, time=time)
     _notes(store)
     _say(out.notes)
-    sys.stdout.write(f"settings of {event} updated\n")
+    sys.stdout.write(_("settings of {file} updated").format(file=event) + "\n")
 
 
 @event_app.command("go-player")
@@ -162,7 +164,7 @@ def go_settings(
 def go_player(
     event: Path = typer.Argument(...),
     number: int = typer.Argument(..., help="draw number"),
-    grade: str | None = typer.Option(None, help="official grade (registry / rating list): 3d, 18k, 五段"),
+    grade: str | None = typer.Option(None, help="official grade (registry / rating list): 3d, 18k, or in words"),
     rank: str | None = typer.Option(None, help="the rank he plays at, if not his grade"),
     country: str | None = typer.Option(None, help="two-letter country code (EGD)"),
     pin: str | None = typer.Option(None, help="EGF PIN (8 digits)"),
@@ -185,7 +187,12 @@ def go_player(
     out = set_go_player(store, _actor(), number, grade=grade, rank=rank, country=country, pin=pin, confirm=confirm)
     _notes(store)
     _say(out.notes)
-    sys.stdout.write(f"player {number} of {event} updated\n")
+    sys.stdout.write(_("player {number} of {file} updated").format(number=number, file=event) + "\n")
+
+
+def _sheet_language() -> str:
+    """The Go sheets' language code for the run's language."""
+    return "zh" if language() == CHINESE else "en"
 
 
 def _translator(lang: str):
@@ -204,13 +211,16 @@ def _translator(lang: str):
 def go_pair(
     event: Path = typer.Argument(...),
     explain: bool = typer.Option(False, "--explain", help="why each board, each float, each handicap"),
-    lang: str = typer.Option("en", "--lang", help="en or zh: the language of the sheet and the explanation"),
+    lang: str | None = typer.Option(None, "--lang", help="en or zh: the language of the sheet and the explanation "
+                                                         "(default: the terminal's)"),
 ) -> None:
-    """Pair the next round of a Go event (as ``event pair``) and print it in Go's words (黑/白, 让子, 贴目)."""
+    """Pair the next round of a Go event (as ``event pair``) and print it in Go's words (black, white, handicap
+    stones, komi)."""
     from qiyuan.errors import InputError, problem
     from qiyuan.tournament import arbiter as uc
     from qiyuan.tournament.go_sheets import go_round_table
 
+    lang = lang or _sheet_language()
     if lang not in ("en", "zh"):
         raise InputError(problem("--lang is en or zh, found {lang!r}", lang=lang))
     store = _store(event)
@@ -228,13 +238,14 @@ def go_pair(
 def go_round(
     event: Path = typer.Argument(..., help="a Go event file, or an OpenGotha file"),
     rnd: int = typer.Argument(..., metavar="ROUND"),
-    lang: str = typer.Option("en", "--lang", help="en or zh"),
+    lang: str | None = typer.Option(None, "--lang", help="en or zh (default: the terminal's)"),
 ) -> None:
-    """A round's pairing list in Go's words: black 黑, white 白, stones 让子, komi 贴目."""
+    """A round's pairing list in Go's words: black, white, handicap stones, komi."""
     from qiyuan.errors import InputError, problem
     from qiyuan.tournament.go_sheets import go_round_table
 
     t = load_event(event)
+    lang = lang or _sheet_language()
     if lang not in ("en", "zh") or not 1 <= rnd <= t.rounds_played:
         raise InputError(problem("--lang en or zh, and a round 1..{last}", last=t.rounds_played))
     sys.stdout.write(go_round_table(t, rnd, lang))
@@ -244,7 +255,7 @@ def print_go_standings(t: Tournament, as_csv: bool, after: int | None = None) ->
     """Place, number, name, rank, then the event's placement criteria (halves shown as .5)."""
     from qiyuan.tournament import go
     from qiyuan.tournament.go_tiebreaks import CRITERIA, criterion, shown, standings
-    from qiyuan.tournament.sheets import pad, plain, text_width
+    from qiyuan.tournament.sheets import pad, plain, rpad, text_width
 
     s, ps = go.settings(t), go.players(t)
     crit = [c for c in (criterion(x) for x in s.criteria) if c]
@@ -252,7 +263,7 @@ def print_go_standings(t: Tournament, as_csv: bool, after: int | None = None) ->
 
     def rank(n: int) -> str:
         r = ps[n].rank
-        return "" if r is None else go.grade_words(r, "en")
+        return "" if r is None else go.grade_words(r, _sheet_language())
 
     head = ["place", "number", "name", "rank", *crit]
     if as_csv:
@@ -264,10 +275,14 @@ def print_go_standings(t: Tournament, as_csv: bool, after: int | None = None) ->
             w.writerow([r.place, r.number, r.name, rank(r.number), *(plain(shown(r.values[c])) for c in crit)])
         return
     width = max([text_width(r.name) for r in rows] + [4])
-    out = [f"Go standings: {', '.join(f'{c} ({CRITERIA[c][1]})' for c in crit)}",
-           f"{'Pl':>4} {'No':>5} {pad('Name', width)} {'Rank':>7} " + " ".join(f"{c:>7}" for c in crit)]
+    chinese = language() == CHINESE
+    names = {c: CRITERIA[c][0] if chinese else c for c in crit}
+    out = [_("Go standings: {criteria}").format(criteria=_(", ").join(
+               names[c] if chinese else f"{c} ({CRITERIA[c][1]})" for c in crit)),
+           f"{rpad(_('Pl'), 4)} {rpad(_('No'), 5)} {pad(_('Name'), width)} {rpad(_('Rank'), 7)} "
+           + " ".join(rpad(names[c], 7) for c in crit)]
     for r in rows:
-        out.append(f"{r.place:>4} {r.number:>5} {pad(r.name, width)} {rank(r.number):>7} "
+        out.append(f"{r.place:>4} {r.number:>5} {pad(r.name, width)} {rpad(rank(r.number), 7)} "
                    + " ".join(f"{plain(shown(r.values[c])):>7}" for c in crit))
     sys.stdout.write("\n".join(out) + "\n")
 

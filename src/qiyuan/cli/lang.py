@@ -26,15 +26,10 @@ from pathlib import Path
 
 import typer
 
-from qiyuan.errors import Problem
+from qiyuan.errors import N_, Problem
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 CHINESE, ENGLISH = "zh_Hans", "en"
-
-
-def N_(message: str) -> str:  # noqa: N802 - the usual name of a marker the catalogue check reads
-    """Mark a message for the catalogue without translating it here (translated where it is shown)."""
-    return message
 
 
 def choose_language(environ: Mapping[str, str] | None = None) -> str:
@@ -127,10 +122,18 @@ def print_problems(problems, heading: str, *, stderr: bool = True) -> None:
 #: people read them
 TYPE_NAMES = {
     "<str>": N_("<text>"), "<text>": N_("<text>"), "<int>": N_("<integer>"), "<int range>": N_("<integer>"),
-    "<integer>": N_("<integer>"), "<path>": N_("<path>"), "<list[path]>": N_("<path>") + "...",
+    "<integer>": N_("<integer>"), "<path>": N_("<path>"), "<file>": N_("<path>"), "<directory>": N_("<path>"), "<list[path]>": N_("<path>") + "...",
     "<float>": N_("<number>"), "<float range>": N_("<number>"), "<date>": N_("<date>"),
-    "<datetime>": N_("<date and time>"), "<list[str]>": N_("<text>") + "...",
+    "<datetime>": N_("<date and time>"), "<list[str]>": N_("<text>") + "...", "<list[int]>": N_("<integer>") + "...",
 }
+
+
+#: the arguments' names as usage lines show them (``localize`` translates the upper-case name, or the metavar)
+ARGUMENT_NAMES = (N_("EVENT"), N_("NUMBER"), N_("OTHER"), N_("OUTPUT"), N_("PLAYER"), N_("PLAYERS"), N_("RESULTS"),
+                  N_("ROUND"), N_("ROUNDS"), N_("WHAT"), N_("[FILE]"), N_("[ROUND]"), N_("BOARDS"), N_("CATEGORY"),
+                  N_("FILE"), N_("CODE"), N_("REF"), N_("NEW_NAME"), N_("ASSOCIATION"), N_("STATUS"), N_("KEEP"),
+                  N_("DUPLICATE"), N_("QUERY"), N_("PERIOD"), N_("LIST_CODE"), N_("EDITION"), N_("RULES"),
+                  N_("DIRECTORY"), N_("RULE_SET"), N_("PATH"), N_("FLAG_ID"), N_("A"), N_("B"))
 
 
 def localize(command) -> None:
@@ -149,6 +152,8 @@ def localize(command) -> None:
     for param in getattr(command, "params", ()):
         if getattr(param, "help", None):
             param.help = _(param.help)
+        if param.param_type_name == "option" and param.metavar and _(param.metavar) != param.metavar:
+            param.metavar = _(param.metavar)
         if param.param_type_name == "argument":
             name = param.metavar or (param.name or "").upper()
             if name and _(name) != name:

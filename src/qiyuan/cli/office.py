@@ -21,18 +21,20 @@ from typing import Annotated, Optional
 
 import typer
 
+from qiyuan.cli.lang import N_, _
+
 EXIT_BAD_INPUT = 2
 
 office_app = typer.Typer(
-    help="The rating office (等级分管理): registry, imports, rating periods, published lists.",
+    help=N_("The rating office: registry, imports, rating periods, published lists."),
     no_args_is_help=True,
 )
 player_app = typer.Typer(
-    help="Registered players (注册棋手): add, import, show, search, rename, move, status, identity, merge.", no_args_is_help=True
+    help=N_("Registered players: add, import, show, search, rename, move, status, identity, merge."), no_args_is_help=True
 )
-association_app = typer.Typer(help="Associations (棋协): list and add.", no_args_is_help=True)
+association_app = typer.Typer(help=N_("Associations: list and add."), no_args_is_help=True)
 office_app.add_typer(player_app, name="player")
-arbiter_app = typer.Typer(help="Arbiters (裁判员): list and add.", no_args_is_help=True)
+arbiter_app = typer.Typer(help=N_("Arbiters: list and add."), no_args_is_help=True)
 office_app.add_typer(association_app, name="association")
 office_app.add_typer(arbiter_app, name="arbiter")
 
@@ -103,7 +105,10 @@ def office_errors():
             fail(refusal.problems, "error")
         text = str(exc)
         if "no such table" in text or "does not exist" in text:
-            fail([f"the office's database is not set up ({text.splitlines()[0]}): run `qiyuan office init`"], "error")
+            from qiyuan.errors import problem
+
+            fail([problem("the office's database is not set up ({detail}): run `qiyuan office init`",
+                          detail=text.splitlines()[0])], "error")
         raise
 
 
@@ -120,7 +125,7 @@ def table_progress(verb: str):
 
     bars: dict[str, int] = {}
     with Progress(
-        TextColumn(f"{verb} [bold]{{task.description}}"),
+        TextColumn(f"{verb} [bold]{{task.description}}"),  # the label is translated where the bar is added
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -131,7 +136,7 @@ def table_progress(verb: str):
 
         def update(label: str, done: int, total: int, what: str = "") -> None:
             if label not in bars:
-                bars[label] = progress.add_task(label, total=max(total, 1), what="")
+                bars[label] = progress.add_task(_(label), total=max(total, 1), what="")
             progress.update(bars[label], completed=done if total else 1, what=what)
 
         yield update
@@ -151,7 +156,7 @@ def _plain_progress(verb: str, console):
         if label in last and done < total and now - last[label] < PLAIN_EVERY:
             return
         last[label] = now
-        console.print(f"{verb} {label}: {done}/{total}{f' ({what})' if what else ''}", markup=False)
+        console.print(f"{verb} {_(label)}: {done}/{total}{f' ({what})' if what else ''}", markup=False)
 
     return update
 
@@ -172,9 +177,9 @@ def init_cmd(actor: ActorOption = None) -> None:
     console = _console()
     settings = connection.settings_dict
     where = settings["NAME"] if connection.vendor == "sqlite" else f"{settings.get('HOST')}/{settings['NAME']}"
-    console.print(f"office ready: {connection.vendor} {where}")
+    console.print(_("office ready: {vendor} {where}").format(vendor=connection.vendor, where=where))
     for line in lines:
-        console.print(f"  {line}", markup=False)
+        console.print(f"  {_(line)}", markup=False)
 
 
 @office_app.command("backup")
@@ -186,10 +191,10 @@ def backup_cmd(
     ensure_django()
     from qiyuan.office.backup import backup_office
 
-    with office_errors(), table_progress("backing up") as progress:
+    with office_errors(), table_progress(_("backing up")) as progress:
         summary = backup_office(file, actor=actor_name(actor), progress=progress)
-    _console().print(f"backup written: {file} ({summary.rows} rows in {len(summary.counts)} tables, "
-                     f"{file.stat().st_size} bytes)")
+    _console().print(_("backup written: {file} ({rows} rows in {tables} tables, {size} bytes)").format(
+        file=file, rows=summary.rows, tables=len(summary.counts), size=file.stat().st_size))
 
 
 @office_app.command("restore")
@@ -202,10 +207,11 @@ def restore_cmd(
     ensure_django()
     from qiyuan.office.backup import restore_office
 
-    with office_errors(), table_progress("restoring") as progress:
+    with office_errors(), table_progress(_("restoring")) as progress:
         summary = restore_office(file, actor=actor_name(actor), replace=replace, progress=progress)
     console = _console()
-    console.print(f"restored {summary.rows} rows in {len(summary.counts)} tables from {file}; counts verified")
+    console.print(_("restored {rows} rows in {tables} tables from {file}; counts verified").format(
+        rows=summary.rows, tables=len(summary.counts), file=file))
     for label in ("federation.player", "events.event", "events.game", "ratings.ratingchange"):
         if label in summary.counts:
             console.print(f"  {label}: {summary.counts[label]}")
@@ -217,18 +223,18 @@ def restore_cmd(
 @association_app.command("add")
 def association_add(
     code: Annotated[str, typer.Argument(help="Short code, e.g. BJ")],
-    name: Annotated[str, typer.Argument(help="Chinese name, e.g. 北京五子棋协会")],
+    name: Annotated[str, typer.Argument(help="Chinese name")],
     name_en: Annotated[str, typer.Option("--en", help="English name")] = "",
     parent: Annotated[Optional[str], typer.Option("--parent", help="Code of the parent association")] = None,
     actor: ActorOption = None,
 ) -> None:
-    """Add an association (棋协)."""
+    """Add an association."""
     ensure_django()
     from qiyuan.office.registry import add_association
 
     with office_errors():
         assoc = add_association(code, name, name_en=name_en, parent=parent, actor=actor_name(actor))
-    _console().print(f"association {assoc.code} {assoc.name} added", markup=False)
+    _console().print(_("association {code} {name} added").format(code=assoc.code, name=assoc.name), markup=False)
 
 
 @association_app.command("list")
@@ -240,7 +246,7 @@ def association_list() -> None:
 
     from qiyuan.office.federation.models import Association
 
-    table = Table("code", "name", "English", "parent", "players")
+    table = Table(_("code"), _("Chinese name"), _("English name"), _("parent"), _("players"))
     with office_errors():
         rows = Association.objects.select_related("parent").annotate(
             n=Count("players", filter=Q(players__merged_into__isnull=True))
@@ -255,23 +261,24 @@ def association_list() -> None:
 
 @arbiter_app.command("add")
 def arbiter_add(
-    name: Annotated[str, typer.Argument(help="Name as the competition reports write it, e.g. 裁判甲")],
+    name: Annotated[str, typer.Argument(help="Name as the competition reports write it")],
     level: Annotated[str, typer.Option("--level", help="international, national, first, second or third")],
     recognised: Annotated[bool, typer.Option(
-        "--recognised/--not-recognised",
-        help="Recognised by the CGA Gomoku branch for national events (CGA Art. 5(一))")] = False,
+        "--recognised/--not-recognised", show_default=False,
+        help="Recognised by the CGA Gomoku branch for national events (CGA Art. 5(1))")] = False,
     association: Annotated[Optional[str], typer.Option("--association", "-a", help="Association code")] = None,
     player: Annotated[Optional[str], typer.Option("--player", help="Federation ID, if the arbiter is a registered player")] = None,
     actor: ActorOption = None,
 ) -> None:
-    """Register an arbiter (裁判员); event reports name arbiters by this name."""
+    """Register an arbiter; event reports name arbiters by this name."""
     ensure_django()
     from qiyuan.office.registry import add_arbiter
 
     with office_errors():
         a = add_arbiter(name, level.strip().lower(), recognised_national=recognised, association=association,
                         player=player, actor=actor_name(actor))
-    _console().print(f"arbiter {a.name} ({a.level}{', recognised' if a.recognised_national else ''}) added",
+    _console().print((_("arbiter {name} ({level}, recognised) added") if a.recognised_national
+                      else _("arbiter {name} ({level}) added")).format(name=a.name, level=_(ARBITER_LEVELS.get(a.level, a.level))),
                      markup=False)
 
 
@@ -283,10 +290,10 @@ def arbiter_list() -> None:
 
     from qiyuan.office.federation.models import Arbiter
 
-    table = Table("name", "level", "recognised (CGA Art. 5)", "association", "player")
+    table = Table(_("name"), _("level"), _("recognised (CGA Art. 5)"), _("association"), _("player"))
     with office_errors():
         for a in Arbiter.objects.select_related("association", "player"):
-            table.add_row(a.name, a.level, "yes" if a.recognised_national else "",
+            table.add_row(a.name, _(ARBITER_LEVELS.get(a.level, a.level)), _("yes") if a.recognised_national else "",
                           a.association.code if a.association else "", a.player.federation_id if a.player else "")
     _console().print(table)
 
@@ -300,7 +307,9 @@ def _parse_date(value: str | None, what: str, problems: list[str]) -> date | Non
     try:
         return date.fromisoformat(value)
     except ValueError:
-        problems.append(f"{what} {value!r} is not a date (YYYY-MM-DD)")
+        from qiyuan.errors import problem
+
+        problems.append(problem("{what} {value!r} is not a date (YYYY-MM-DD)", what=_(what), value=value))
         return None
 
 
@@ -317,7 +326,7 @@ def player_add(
     name: Annotated[str, typer.Option("--name", help="Name in Chinese characters (or as in the passport)")],
     gender: Annotated[Optional[str], typer.Option("--gender", help="M or F (taken from the resident ID if omitted)")] = None,
     birth: Annotated[Optional[str], typer.Option("--birth", help="Date of birth YYYY-MM-DD")] = None,
-    id_number: Annotated[str, typer.Option("--id", help="ID number (身份证号 or passport)")] = "",
+    id_number: Annotated[str, typer.Option("--id", help="ID number (resident ID or passport)")] = "",
     id_type: Annotated[str, typer.Option("--id-type", help="resident, passport or other")] = "resident",
     association: Annotated[Optional[str], typer.Option("--association", "-a", help="Association code")] = None,
     club: Annotated[Optional[str], typer.Option("--club", help="Club name")] = None,
@@ -325,7 +334,7 @@ def player_add(
     nationality: Annotated[str, typer.Option("--nationality", help="3-letter code")] = "CHN",
     dan: Annotated[str, typer.Option("--dan", help="9d…1d, 1k…10k")] = "",
     dan_on: Annotated[Optional[str], typer.Option("--dan-granted-on", help="Date the dan was granted")] = None,
-    dan_by: Annotated[str, typer.Option("--dan-granted-by", help="Granting body, e.g. 中国棋院, RIF")] = "",
+    dan_by: Annotated[str, typer.Option("--dan-granted-by", help="Granting body, e.g. the Chinese Qiyuan, RIF")] = "",
     registered_on: Annotated[Optional[str], typer.Option("--registered-on", help="Registration date (default today)")] = None,
     reference_rating: Annotated[Optional[str], typer.Option("--reference-rating", help="Foreign/RIF reference rating")] = None,
     reference_source: Annotated[str, typer.Option("--reference-source", help="Where the reference rating comes from")] = "",
@@ -336,9 +345,9 @@ def player_add(
     from qiyuan.office.registry import register_player
 
     problems: list[str] = []
-    birth_date = _parse_date(birth, "birth date", problems)
-    dan_date = _parse_date(dan_on, "dan grant date", problems)
-    reg_date = _parse_date(registered_on, "registration date", problems)
+    birth_date = _parse_date(birth, N_("birth date"), problems)
+    dan_date = _parse_date(dan_on, N_("dan grant date"), problems)
+    reg_date = _parse_date(registered_on, N_("registration date"), problems)
     if problems:
         fail(problems)
     with office_errors():
@@ -348,7 +357,8 @@ def player_add(
             club=club, registered_on=reg_date, dan=dan, dan_granted_on=dan_date, dan_granted_by=dan_by,
             reference_rating=reference_rating, reference_rating_source=reference_source, actor=actor_name(actor),
         )
-    _console().print(f"registered {player.federation_id} {player.display_name}", markup=False)
+    _console().print(_("registered {id} {name}").format(id=player.federation_id, name=player.display_name),
+                     markup=False)
 
 
 @player_app.command("import")
@@ -356,7 +366,7 @@ def player_import(
     file: Annotated[Path, typer.Argument(help="Registration list (CSV, UTF-8 or GB18030) with a header row")],
     actor: ActorOption = None,
 ) -> None:
-    """Register every player of a registration list (注册名单); all problems listed at once, nothing stored then."""
+    """Register every player of a registration list; all problems listed at once, nothing stored then."""
     ensure_django()
     from qiyuan.errors import InputError
     from qiyuan.office.registry import import_registration_list
@@ -366,8 +376,8 @@ def player_import(
             players = import_registration_list(file, actor=actor_name(actor))
     except InputError as exc:
         fail(exc.problems, f"{file}")
-    _console().print(f"registered {len(players)} players from {file}"
-                     + (f": {players[0].federation_id} … {players[-1].federation_id}" if players else ""))
+    _console().print(_("registered {count} players from {file}").format(count=len(players), file=file)
+                     + (f"{_(': ')}{players[0].federation_id} … {players[-1].federation_id}" if players else ""))
 
 
 @player_app.command("show")
@@ -392,29 +402,30 @@ def player_show(
     console = _console()
     table = Table(show_header=False, title=f"{p.federation_id} {p.display_name}")
     rows = [
-        ("name", p.name), ("pinyin", p.name_pinyin), ("Latin", p.name_latin),
-        ("gender", p.get_gender_display()),
-        ("born", (p.birth_date.isoformat() if show_id else str(p.birth_year)) if p.birth_date else ""),
-        ("ID", f"{p.get_id_type_display()} {p.id_number if show_id else p.masked_id_number}".strip()),
-        ("nationality", p.nationality),
-        ("association", str(p.association) if p.association else ""), ("club", p.club.name if p.club else ""),
-        ("registered", p.registered_on.isoformat() if p.registered_on else ""),
-        ("status", p.get_status_display()), ("dan", p.dan),
-        ("reference rating", f"{p.reference_rating} ({p.reference_rating_source})" if p.reference_rating is not None else ""),
+        (N_("name"), p.name), (N_("pinyin"), p.name_pinyin), (N_("Latin"), p.name_latin),
+        (N_("gender"), one_language(p.get_gender_display())),
+        (N_("born"), (p.birth_date.isoformat() if show_id else str(p.birth_year)) if p.birth_date else ""),
+        (N_("ID"), f"{one_language(p.get_id_type_display())} {p.id_number if show_id else p.masked_id_number}".strip()),
+        (N_("nationality"), p.nationality),
+        (N_("association"), str(p.association) if p.association else ""), (N_("club"), p.club.name if p.club else ""),
+        (N_("registered on"), p.registered_on.isoformat() if p.registered_on else ""),
+        (N_("status"), one_language(p.get_status_display())), (N_("grade"), grade_words(p.dan)),
+        (N_("reference rating"),
+         f"{p.reference_rating} ({p.reference_rating_source})" if p.reference_rating is not None else ""),
     ]
     if p.merged_into_id:
-        rows.append(("merged into", f"{p.merged_into.federation_id} {p.merged_into.name}"))
+        rows.append((N_("merged into"), f"{p.merged_into.federation_id} {p.merged_into.name}"))
     if duplicates:
-        rows.append(("merged duplicates", ", ".join(f"{fid} {n}" for fid, n in duplicates)))
-    rows.append(("linked rows", ", ".join(f"{label} {n}" for label, n in sorted(linked.items()))))
+        rows.append((N_("merged duplicates"), _(", ").join(f"{fid} {n}" for fid, n in duplicates)))
+    rows.append((N_("linked rows"), _(", ").join(f"{_(label)} {n}" for label, n in sorted(linked.items()))))
     for key, value in rows:
         if value:
-            table.add_row(key, value)
+            table.add_row(_(key), value)
     console.print(table)
     if history:
-        hist = Table("date", "change", "", title="history (CGA Art. 11(四))")
+        hist = Table(_("date"), _("change"), "", title=_("history (CGA Art. 11(4))"))
         for item in history:
-            hist.add_row(item.on.isoformat(), item.kind, item.text)
+            hist.add_row(item.on.isoformat(), _(HISTORY_KINDS.get(item.kind, item.kind)), item.text)
         console.print(hist)
 
 
@@ -433,14 +444,15 @@ def player_search(
     with office_errors():
         found = search_players(query, limit=limit, include_merged=merged, staff=True)
     if not found:
-        _console(stderr=True).print(f"no player matches {query!r}", markup=False)
+        _console(stderr=True).print(_("no player matches {query}").format(query=repr(query)), markup=False)
         raise typer.Exit(1)
-    table = Table("federation ID", "name", "pinyin", "gender", "born", "association", "dan", "status")
+    table = Table(_("federation ID"), _("name"), _("pinyin"), _("gender"), _("born"), _("association"), _("grade"),
+                  _("status"))
     for p in found:
         table.add_row(
-            p.federation_id, p.display_name, p.name_pinyin, p.gender, str(p.birth_year or ""),
-            p.association.code if p.association else "", p.dan,
-            p.status + (f" → {p.merged_into.federation_id}" if p.merged_into_id else ""),
+            p.federation_id, p.display_name, p.name_pinyin, one_language(p.get_gender_display()) if p.gender else "",
+            str(p.birth_year or ""), p.association.code if p.association else "", grade_words(p.dan),
+            one_language(p.get_status_display()) + (f" → {p.merged_into.federation_id}" if p.merged_into_id else ""),
         )
     _console().print(table)
 
@@ -457,7 +469,7 @@ def player_rename(
     ensure_django()
     from qiyuan.office.registry import find_player, rename_player
 
-    day = _date_or_fail(on, "date")
+    day = _date_or_fail(on, N_("date"))
     with office_errors():
         p = find_player(ref)
         change = rename_player(p, new_name, actor=actor_name(actor), changed_on=day, reason=reason)
@@ -477,7 +489,7 @@ def player_move(
     ensure_django()
     from qiyuan.office.registry import change_association, find_player
 
-    day = _date_or_fail(on, "date")
+    day = _date_or_fail(on, N_("date"))
     with office_errors():
         p = find_player(ref)
         change = change_association(p, association, actor=actor_name(actor), changed_on=day, reason=reason, club=club)
@@ -498,7 +510,7 @@ def player_status(
 
     with office_errors():
         p = set_status(find_player(ref), status, actor=actor_name(actor), reason=reason)
-    _console().print(f"{p.federation_id} {p.name}: {p.status}", markup=False)
+    _console().print(f"{p.federation_id} {p.name}{_(': ')}{one_language(p.get_status_display())}", markup=False)
 
 
 @player_app.command("identity")
@@ -514,11 +526,11 @@ def player_identity(
     ensure_django()
     from qiyuan.office.registry import find_player, update_identity
 
-    day = _date_or_fail(birth, "birth date")
+    day = _date_or_fail(birth, N_("birth date"))
     with office_errors():
         p = update_identity(find_player(ref), actor=actor_name(actor), birth_date=day,
                             gender=gender.upper() if gender else None, id_type=id_type, id_number=id_number)
-    _console().print(f"{p.federation_id} {p.name}: identity updated", markup=False)
+    _console().print(_("{id} {name}: identity updated").format(id=p.federation_id, name=p.name), markup=False)
 
 
 @player_app.command("merge")
@@ -537,12 +549,14 @@ def player_merge(
         result = merge_players(find_player(keep), find_player(duplicate), actor_name(actor), force=force,
                                dry_run=dry_run)
     console = _console()
-    console.print(f"{'would merge' if dry_run else 'merged'} {result.duplicate.federation_id} {result.duplicate.name} into "
-                  f"{result.keep.federation_id} {result.keep.name}", markup=False)
+    console.print((_("would merge {duplicate} into {keep}") if dry_run else _("merged {duplicate} into {keep}")).format(
+        duplicate=f"{result.duplicate.federation_id} {result.duplicate.name}",
+        keep=f"{result.keep.federation_id} {result.keep.name}"), markup=False)
     for label, n in sorted(result.moved.items()):
-        console.print(f"  moved {n} × {label}", markup=False)
+        console.print("  " + _("moved {count} × {what}").format(count=n, what=_(label)), markup=False)
     if result.filled:
-        console.print(f"  filled from the duplicate: {', '.join(result.filled)}", markup=False)
+        console.print("  " + _("filled from the duplicate: {fields}").format(
+            fields=_(", ").join(_(f) for f in result.filled)), markup=False)
 
 
 # -- audit log -------------------------------------------------------------------------------------
@@ -596,6 +610,29 @@ def _audit_detail(detail: dict) -> str:
         return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, default=str, separators=(",", ":"))
 
     return "  ".join(f"{k}={value(v)}" for k, v in detail.items())
+
+
+#: the kinds of a player's history as people read them
+HISTORY_KINDS = {"name": N_("name"), "association": N_("association"), "dan": N_("grade")}
+#: arbiters' grades as people read them (the option takes the code)
+ARBITER_LEVELS = {"international": N_("international"), "national": N_("national"), "first": N_("first class"),
+                  "second": N_("second class"), "third": N_("third class")}
+
+
+def one_language(label) -> str:
+    """A registry choice's bilingual label (``男 male``, ``注册 active``) in the run's language."""
+    from qiyuan.cli.lang import CHINESE, language
+
+    chinese, _sep, english = str(label).partition(" ")
+    return (chinese if language() == CHINESE else english) or str(label)
+
+
+def grade_words(code: str) -> str:
+    """A dan/kyu code of the registry (``5d``, ``2k``) in words in the run's language (五段, 2 级 / 5 dan)."""
+    from qiyuan.cli.lang import CHINESE, language
+    from qiyuan.people.grades import GRADE_EN, GRADE_ZH
+
+    return (GRADE_ZH if language() == CHINESE else GRADE_EN).get(code, code) if code else ""
 
 
 def register(app: typer.Typer) -> None:

@@ -15,6 +15,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from qiyuan.cli.lang import CHINESE, N_, _, language, problem_line
 from qiyuan.cli.office import (
     ActorOption,
     _console,
@@ -26,8 +27,8 @@ from qiyuan.cli.office import (
     table_progress,
 )
 
-period_app = typer.Typer(help="Rating periods (统计期): compute and review, publish, correct.", no_args_is_help=True)
-list_app = typer.Typer(help="Rating lists (等级分名册): add, show, export an edition.", no_args_is_help=True)
+period_app = typer.Typer(help=N_("Rating periods: compute and review, publish, correct."), no_args_is_help=True)
+list_app = typer.Typer(help=N_("Rating lists: add, show, export an edition."), no_args_is_help=True)
 office_app.add_typer(period_app, name="period")
 office_app.add_typer(list_app, name="list")
 
@@ -40,7 +41,9 @@ def _date(text: str | None) -> date | None:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        fail([f"--date: {text!r} is not a date YYYY-MM-DD"])
+        from qiyuan.errors import problem
+
+        fail([problem("--date: {value!r} is not a date YYYY-MM-DD", value=text)])
     return None
 
 
@@ -67,7 +70,7 @@ def _with_commands(problems) -> list:
         out.append(p)
         if p.code == NEEDS_CORRECTION:
             out.append(f"  → qiyuan office period correct --list {p.params['list']} --date {p.params['date']} "
-                       "--reason …")
+                       f"--reason {_('REASON')}")
     return out
 
 
@@ -91,14 +94,14 @@ def import_cmd(
     confirm_all: Annotated[bool, typer.Option("--confirm-all", help="Take every single name+association match.")] = False,
     organiser_level: Annotated[Optional[str], typer.Option(
         "--organiser-level", help="state, regional, local or other (when the registration or report does not say)")] = None,
-    national: Annotated[Optional[bool], typer.Option("--national/--not-national", help="A national event (全国性)")] = None,
+    national: Annotated[Optional[bool], typer.Option("--national/--not-national", help="A national event")] = None,
     international: Annotated[Optional[bool], typer.Option("--international/--not-international",
-                                                          help="An international event (国际性)")] = None,
+                                                          help="An international event")] = None,
     agreed: Annotated[Optional[bool], typer.Option("--agreed/--not-agreed", help="Agreed by the parties (BJSH §6)")] = None,
     dan_event: Annotated[Optional[bool], typer.Option("--dan-event/--no-dan-event",
                                                       help="Awards dan/kyu titles (BJSH §9)")] = None,
     standards_published: Annotated[Optional[bool], typer.Option("--standards-published/--no-standards-published",
-                                                                help="BJSH §9(三)")] = None,
+                                                                help="Grading standards published (BJSH §9(3))")] = None,
     event_format: Annotated[Optional[str], typer.Option("--format", help="swiss, round_robin, team, match, knockout")] = None,
     override_facts: Annotated[bool, typer.Option(
         "--override-facts", help="Use the facts stated here although the registration or the report says "
@@ -120,7 +123,9 @@ def import_cmd(
     pairs = {}
     for c in confirm or []:
         if "=" not in c:
-            fail([f"--confirm {c!r}: write NUMBER=FEDERATION_ID or NUMBER=new"])
+            from qiyuan.errors import problem
+
+            fail([problem("--confirm {value!r}: write NUMBER=FEDERATION_ID or NUMBER=new", value=c)])
         k, v = c.split("=", 1)
         pairs[k.strip()] = v.strip()
     opts = Options(organiser_level=organiser_level, national=national, international=international,
@@ -132,33 +137,36 @@ def import_cmd(
     with _refusals():
         rl = _rating_list(list_code)
         try:
-            with table_progress("importing") as progress:
+            with table_progress(_("importing")) as progress:
                 result = import_file(file, rl, actor_name(actor), kind=kind, options=opts, progress=progress)
         except NeedsConfirmation as exc:
             err = _console(stderr=True)
             if exc.pending_matches:
-                err.print(f"[bold yellow]{len(exc.pending_matches)} player(s) — matches by name and association, "
-                          "proposed new players — need your confirmation; nothing stored:[/]")
+                err.print("[bold yellow]" + _("{count} player(s) — matches by name and association, proposed new "
+                                              "players — need your confirmation; nothing stored:").format(
+                    count=len(exc.pending_matches)) + "[/]")
                 for m in exc.pending_matches:
-                    err.print(f"  {m.text}", markup=False)
+                    err.print(f"  {_(m.text)}", markup=False)
             if exc.differences:
-                err.print("[bold yellow]the report differs from its registration in the calendar; nothing stored "
-                          "(import again with --accept-differences once seen):[/]")
+                err.print("[bold yellow]" + _("the report differs from its registration in the calendar; nothing "
+                                              "stored (import again with --accept-differences once seen):") + "[/]")
                 for p in exc.differences:
-                    err.print(f"  {p}", markup=False)
+                    err.print(f"  {problem_line(p)}", markup=False)
             raise typer.Exit(2) from None
         except ImportRefused as exc:
-            fail(exc.problems, "import refused" + (" (the file is kept as a rejected report, with the reasons)"
-                                                   if exc.rejected else ""))
-    console.print(f"imported {file.name} into {rl.code}: {len(result.events)} event(s), {result.games} game(s), "
-                  f"{result.new_players} new player(s) registered")
+            fail(exc.problems, N_("import refused (the file is kept as a rejected report, with the reasons)")
+                 if exc.rejected else N_("import refused"))
+    console.print(_("imported {file} into {list}: {events} event(s), {games} game(s), {new} new player(s) "
+                    "registered").format(file=file.name, list=rl.code, events=len(result.events), games=result.games,
+                                         new=result.new_players))
     for ev in result.events[:5]:
         console.print(f"  {ev.code} {ev.name} {ev.start_date}–{ev.end_date}", markup=False)
     for note in result.notes:
-        console.print(f"  note: {note}", markup=False)
+        console.print("  " + _("note: {text}").format(text=problem_line(note)), markup=False)
     for d in result.late_for:
-        console.print(f"[yellow]late report: its list of {d} is already published; rate it with "
-                      f"`qiyuan office period correct --list {rl.code} --date {d} --reason …`[/]")
+        console.print("[yellow]" + _("late report: its list of {date} is already published; rate it with {command}")
+                      .format(date=d, command=f"`qiyuan office period correct --list {rl.code} --date {d} "
+                                              f"--reason {_('REASON')}`") + "[/]")
 
 
 @office_app.command("rejected")
@@ -170,10 +178,11 @@ def rejected_cmd(limit: Annotated[int, typer.Option(help="How many, newest first
     console = _console()
     with office_errors():
         for r in RejectedReport.objects.all()[:limit]:
-            console.print(f"{r.received_at:%Y-%m-%d %H:%M} {r.filename} ({r.kind}, by {r.actor}): {len(r.reasons)} "
-                          "reason(s)", markup=False)
+            console.print(_("{at} {file} ({kind}, by {actor}): {count} reason(s)").format(
+                at=f"{r.received_at:%Y-%m-%d %H:%M}", file=r.filename, kind=r.kind, actor=r.actor,
+                count=len(r.reasons)), markup=False)
             for reason in r.reasons:
-                console.print(f"  {reason}", markup=False)
+                console.print(f"  {_(reason)}", markup=False)
 
 
 # ---------------------------------------------------------------------------------------------- periods
@@ -197,7 +206,9 @@ def period_compute(
         rules = rl.rules()
         d = _date(on) or due_date(rl, rules)
         if d is None:
-            fail([f"list {rl.code} has no events"])
+            from qiyuan.errors import problem
+
+            fail([problem("list {list} has no events", list=rl.code)])
         comp = compute_period(rl, d)
         flags = audit_period(comp)  # the plausibility audit, stored for review and publication
     _print_computation(console, comp, top)
@@ -212,12 +223,14 @@ def _next_step(rl, rules, d) -> str:
     from qiyuan.office.periods import current_edition, due_date
 
     if current_edition(rl, d) is not None:
-        return (f"the list of {d} is already published: to change it, publish a correction with a reason: "
-                f"qiyuan office period correct --list {rl.code} --date {d} --reason …")
+        return _("the list of {date} is already published: to change it, publish a correction with a reason: "
+                 "{command}").format(date=d, command=f"qiyuan office period correct --list {rl.code} --date {d} "
+                                                      f"--reason {_('REASON')}")
     due = due_date(rl, rules)
     if due != d:
-        return f"not publishable yet: the next list of {rl.code} to publish is {due}"
-    return f"review, then publish: qiyuan office period publish --list {rl.code} --date {d}"
+        return _("not publishable yet: the next list of {list} to publish is {date}").format(list=rl.code, date=due)
+    return _("review, then publish: {command}").format(command=f"qiyuan office period publish --list {rl.code} "
+                                                               f"--date {d}")
 
 
 def _print_computation(console, comp, top: int) -> None:
@@ -228,20 +241,22 @@ def _print_computation(console, comp, top: int) -> None:
         counts[e.status] = counts.get(e.status, 0) + 1
     new = sum(1 for e in comp.entries if e.is_new)
     console.print(summary_line(comp, counts, new))
-    t = Table("rank", "id", "name", "rating", "games", "K", "status")
+    t = Table(_("rank"), _("federation ID"), _("name"), _("rating"), _("games"), "K", _("status"))
     for e in [e for e in comp.entries if e.status == "active"][:top]:
         t.add_row(str(e.rank), e.federation_id, e.name, str(e.rating), str(e.games), str(e.k or ""),
-                  e.status + (" new" if e.is_new else ""))
+                  _(STATUS_NAMES.get(e.status, e.status)) + (_(", new") if e.is_new else ""))
     console.print(t)
 
 
 def summary_line(comp, counts: dict[str, int], new: int) -> str:
     """``CGA 2021-01-01 (rules): 2 event(s), 65 change(s); active 40, unrated 3, new 5; digest …`` — the list's
     counts by status, only those it has (none at all: ``no entries``)."""
-    parts = [f"{k} {v}" for k, v in sorted(counts.items())] + [f"new {new}"]
-    entries = ", ".join(parts) if counts else "no entries"
-    return (f"[bold]{comp.rating_list.code} {comp.list_date}[/] ({comp.rules.name}): {len(comp.events)} event(s), "
-            f"{len(comp.changes)} change(s); {entries}; digest {comp.digest[:12]}")
+    parts = [f"{_(STATUS_NAMES.get(k, k))} {v}" for k, v in sorted(counts.items())] + [_("new {count}").format(count=new)]
+    entries = _(", ").join(parts) if counts else _("no entries")
+    return f"[bold]{comp.rating_list.code} {comp.list_date}[/] " + _(
+        "({rules}): {events} event(s), {changes} change(s); {entries}; digest {digest}").format(
+        rules=comp.rules.name, events=len(comp.events), changes=len(comp.changes), entries=entries,
+        digest=comp.digest[:12])
 
 
 def print_flags(console, flags) -> None:
@@ -249,29 +264,31 @@ def print_flags(console, flags) -> None:
     from qiyuan.office.plausibility import describe
 
     if not flags:
-        console.print("plausibility audit: no flags")
+        console.print(_("plausibility audit: no flags"))
         return
     blocking = sum(1 for f in flags if f.blocking)
-    console.print(f"[bold]plausibility audit: {len(flags)} flag(s), {blocking} to check before publishing[/] "
-                  "(qiyuan office flags check ID --note …)")
+    console.print("[bold]" + _("plausibility audit: {count} flag(s), {blocking} to check before publishing").format(
+        count=len(flags), blocking=blocking) + f"[/] (qiyuan office flags check ID --note {_('NOTE')})")
     for f in flags:
-        state = (f"checked by {f.checked_by}: {f.note}" if f.checked_at else
-                 "history folder: shown, not blocking" if f.history else "to check")
-        console.print(f"  {describe(f)} [{state}]", markup=False)
+        state = (_("checked by {who}: {note}").format(who=f.checked_by, note=f.note) if f.checked_at else
+                 _("history folder: shown, not blocking") if f.history else _("to check"))
+        console.print(f"  {problem_line(describe(f))} [{state}]", markup=False)
 
 
 def _print_player(console, comp, fid: str) -> None:
     from rich.table import Table
 
     changes = comp.explain(fid)
-    console.print(f"[bold]{fid}[/]: {len(changes)} event(s) in this period")
+    console.print(f"[bold]{fid}[/]" + _(": {count} event(s) in this period").format(count=len(changes)))
     for c in changes:
-        console.print(f"  {c.event_id}: method {c.method}, games {c.games}, W {c.W}, We {c.We}, K {c.K}, "
+        console.print(f"  {c.event_id}" + _(": method {method}, games {games}").format(method=_(c.method), games=c.games)
+                      + f", W {c.W}, We {c.We}, K {c.K}, "
                       f"ΔR {c.delta}" + (f", Rc {c.Rc}, N {c.N}, Pd {c.Pd}" if c.Rc is not None else "")
-                      + (f", Ru {c.ru}" if c.ru is not None else "") + (f"; rules: {', '.join(c.notes)}" if c.notes else ""),
+                      + (f", Ru {c.ru}" if c.ru is not None else "")
+                      + (_("; rules: {notes}").format(notes=_(", ").join(_(n) for n in c.notes)) if c.notes else ""),
                       markup=False)
         if c.lines:
-            t = Table("round", "opponent", "opp. rating", "D", "We", "W", "K", "ΔR")
+            t = Table(_("round"), _("opponent"), _("opp. rating"), "D", "We", "W", "K", "ΔR")
             for g in c.lines:
                 t.add_row(str(g.round), g.opponent_id, str(g.opponent_rating), str(g.D), str(g.We), str(g.W), str(g.K),
                           str(g.dR))
@@ -297,18 +314,20 @@ def period_publish(
         rl = _rating_list(list_code)
         notes: list = []
         if all_due:
-            with table_progress("publishing") as progress:
+            with table_progress(_("publishing")) as progress:
                 eds = publish_due(rl, actor_name(actor), notes=notes, accept_flags=accept_flags,
-                                  progress=lambda n, t: progress(f"{rl.code} editions", n, t))
+                                  progress=lambda n, t: progress(_("{list} editions").format(list=rl.code), n, t))
         else:
             eds = [publish_period(rl, _date(on), actor_name(actor), accept_flags=accept_flags)]
     for ed in eds:
-        console.print(f"published {rl.code} {ed.list_date} (edition {ed.number}): {ed.entries.count()} entries, "
-                      f"{ed.events.count()} event(s), digest {ed.digest[:12]}")
+        console.print(_("published {list} {date} (edition {number}): {entries} entries, {events} event(s), "
+                        "digest {digest}").format(list=rl.code, date=ed.list_date, number=ed.number,
+                                                  entries=ed.entries.count(), events=ed.events.count(),
+                                                  digest=ed.digest[:12]))
     if not eds and not notes:
-        console.print("nothing due")
+        console.print(_("nothing due"))
     for note in notes:
-        console.print(f"note: {note}", markup=False)
+        console.print(_("note: {text}").format(text=problem_line(note)), markup=False)
 
 
 @period_app.command("correct")
@@ -325,11 +344,13 @@ def period_correct(
     console = _console()
     with _refusals():
         rl = _rating_list(list_code)
-        with table_progress("correcting") as progress:
+        with table_progress(_("correcting")) as progress:
             eds = correct_period(rl, _date(on), reason, actor_name(actor),
-                                 progress=lambda n, t, what: progress(f"{rl.code} list dates", n, t, what))
+                                 progress=lambda n, t, what: progress(_("{list} list dates").format(list=rl.code), n, t,
+                                                                      what))
     for ed in eds:
-        console.print(f"published correction {rl.code} {ed.list_date} edition {ed.number}: {ed.reason}", markup=False)
+        console.print(_("published correction {list} {date} edition {number}: {reason}").format(
+            list=rl.code, date=ed.list_date, number=ed.number, reason=correction_reason(ed.reason)), markup=False)
 
 
 # ---------------------------------------------------------------------------------------------- lists
@@ -351,17 +372,19 @@ def list_add(
 
     with _refusals():
         if overrides is not None and not overrides.is_file():
-            fail([f"--overrides {overrides}: no such file"])
+            from qiyuan.errors import problem
+
+            fail([problem("no such file", file=str(overrides), column="--overrides")])
         add_list(code, rules, actor=actor_name(actor), title=title, title_en=title_en, game=game,
                  overrides=overrides.read_bytes() if overrides else b"",
                  overrides_source=overrides.name if overrides else "overrides")
-    _console().print(f"list {code} added ({rules})")
+    _console().print(_("list {code} added ({rules})").format(code=code, rules=rules))
 
 
 @list_app.command("seed")
 def list_seed(
-    file: Annotated[Path, typer.Argument(help="The federation's last published list: .csv or .xlsx with federation_id "
-                                              "(编号), name (姓名), rating (等级分) and games (局数)")],
+    file: Annotated[Path, typer.Argument(help="The federation's last published list: .csv or .xlsx with federation_id, "
+                                              "name, rating and games (or their Chinese headings)")],
     on: Annotated[str, typer.Option("--date", help="Its list date YYYY-MM-DD (a publication date of the list's rules)")],
     list_code: ListOption = None,
     actor: ActorOption = None,
@@ -377,10 +400,12 @@ def list_seed(
         try:
             ed = seed_list(file, rl, list_date, actor_name(actor))
         except ImportRefused as exc:
-            fail(exc.problems, "seed refused (the file is kept as a rejected report, with the reasons)")
+            fail(exc.problems, N_("seed refused (the file is kept as a rejected report, with the reasons)"))
     rated = ed.entries.filter(rating__isnull=False).count()
-    _console().print(f"list {rl.code} seeded from {file.name}: edition {ed.list_date} #{ed.number}, "
-                     f"{ed.entries.count()} player(s), {rated} with a rating; digest {ed.digest[:12]}")
+    _console().print(_("list {list} seeded from {file}: edition {date} #{number}, {players} player(s), {rated} with "
+                       "a rating; digest {digest}").format(list=rl.code, file=file.name, date=ed.list_date,
+                                                           number=ed.number, players=ed.entries.count(), rated=rated,
+                                                           digest=ed.digest[:12]))
 
 
 @list_app.command("show")
@@ -393,11 +418,13 @@ def list_show(list_code: ListOption = None) -> None:
     with office_errors():
         lists = [RatingList.objects.get(code=list_code)] if list_code else list(RatingList.objects.all())
         for rl in lists:
-            console.print(f"[bold]{rl.code}[/] {rl.title} — {rl.rules_name}; {rl.events.count()} event(s)")
+            title = rl.title if language() == CHINESE or not rl.title_en else rl.title_en
+            console.print(f"[bold]{rl.code}[/] {title} — {rl.rules_name}" + _("; {count} event(s)").format(
+                count=rl.events.count()))
             for ed in rl.editions.order_by("list_date", "number"):
-                tag = f" correction: {ed.reason}" if ed.is_correction else ""
-                console.print(f"  {ed.list_date} #{ed.number} by {ed.published_by} {ed.published_at:%Y-%m-%d}{tag}",
-                              markup=False)
+                tag = _(" correction: {reason}").format(reason=correction_reason(ed.reason)) if ed.is_correction else ""
+                console.print(f"  {ed.list_date} #{ed.number} " + _("by {who}").format(who=ed.published_by)
+                              + f" {ed.published_at:%Y-%m-%d}{tag}", markup=False)
 
 
 @list_app.command("export")
@@ -414,12 +441,15 @@ def list_export(
     from qiyuan.office.exports import export_edition, find_edition
 
     if fmt not in FORMATS:
-        fail([f"--format: one of {', '.join(FORMATS)}"])
+        from qiyuan.errors import problem
+
+        fail([problem("--format: one of {names}", names=", ".join(FORMATS))])
     with _refusals():
         rl = _rating_list(list_code)
         ed = find_edition(rl, edition, _date(on))
         n = export_edition(ed, fmt, out)
-    _console().print(f"wrote {out}: {rl.code} {ed.list_date} edition {ed.number}, {n} players")
+    _console().print(_("wrote {file}: {list} {date} edition {number}, {count} players").format(
+        file=out, list=rl.code, date=ed.list_date, number=ed.number, count=n))
 
 
 @office_app.command("history-export")
@@ -434,7 +464,7 @@ def history_export(
     with _refusals():
         rl = _rating_list(list_code) if list_code else None
         n = export_history(out, rl)
-    _console().print(f"wrote {out}: {n} rows")
+    _console().print(_("wrote {file}: {count} rows").format(file=out, count=n))
 
 
 @office_app.command("verify")
@@ -451,16 +481,20 @@ def verify_cmd(
     with _refusals():
         rl = _rating_list(list_code) if list_code else None
         if engine not in ENGINES:
-            fail([f"--engine: {engine!r} is not one of {', '.join(ENGINES)}"])
-        with table_progress("verifying") as progress:
-            report = verify_all(rl, progress=lambda n, t, what: progress("editions", n, t, what), engine=engine)
+            from qiyuan.errors import problem
+
+            fail([problem("--engine: {value!r} is not one of {names}", value=engine, names=", ".join(ENGINES))])
+        with table_progress(_("verifying")) as progress:
+            report = verify_all(rl, progress=lambda n, t, what: progress(_("editions"), n, t, what), engine=engine)
     if report.ok:
-        console.print(f"verified {report.editions} edition(s): every one recomputed identical, bit for bit")
+        console.print(_("verified {count} edition(s): every one recomputed identical, bit for bit").format(
+            count=report.editions))
         return
     err = _console(stderr=True)
-    err.print(f"[bold red]{len(report.differences)} difference(s) in {report.editions} edition(s):[/]")
+    err.print("[bold red]" + _("{count} difference(s) in {editions} edition(s):").format(
+        count=len(report.differences), editions=report.editions) + "[/]")
     for d in report.differences:
-        err.print(f"  {d}", markup=False)
+        err.print(f"  {problem_line(d)}", markup=False)
     raise typer.Exit(1)
 
 
@@ -468,26 +502,29 @@ def verify_cmd(
 
 
 def demo_cmd(
-    rebuild: Annotated[bool, typer.Option("--rebuild/--keep", help="Rebuild the demo office if it exists")] = True,
+    rebuild: Annotated[bool, typer.Option("--rebuild/--keep", show_default=False,
+                                                   help="Rebuild the demo office if it exists")] = True,
     seed: Annotated[int, typer.Option(help="Seed of the synthetic history")] = 2011,
 ) -> None:
     """Build a demo federation on SQLite under ./var, publish its lists and show where to look next."""
     import os
 
+    from qiyuan.errors import problem
+
     home = Path(os.environ.get("QIYUAN_HOME", Path.cwd())).resolve()
     db = home / "var" / "qiyuan.sqlite3"
     if "DATABASE_URL" in os.environ:
-        fail(["the demo builds its own SQLite office under ./var; unset DATABASE_URL"])
+        fail([problem("the demo builds its own SQLite office under ./var; unset DATABASE_URL")])
     console = _console()
     if db.exists() and not rebuild:
-        console.print(f"the demo office exists: {db} (run `qiyuan demo` to rebuild it)")
+        console.print(_("the demo office exists: {path} (run `qiyuan demo` to rebuild it)").format(path=db))
         return
     if db.exists():
         db.unlink()
     ensure_django()
     from qiyuan.office.demo import build_demo
 
-    with _refusals(), table_progress("building") as progress:
+    with _refusals(), table_progress(_("building")) as progress:
         summary = build_demo(seed=seed, progress=progress)
     _print_demo(console, summary, db)
 
@@ -495,26 +532,49 @@ def demo_cmd(
 def _print_demo(console, s, db: Path) -> None:
     from rich.table import Table
 
-    console.print(f"[bold]demo federation[/] in {db}")
-    console.print(f"  {s.players} players, {s.events} events, {s.games} games; {s.editions} editions published "
-                  f"({', '.join(s.lists)}); verified: {'identical' if s.verified else 'DIFFERENCES'}")
+    console.print("[bold]" + _("demo federation") + "[/] " + _("in {path}").format(path=db))
+    console.print("  " + _("{players} players, {events} events, {games} games; {editions} editions published "
+                           "({lists}); verified: {verified}").format(
+        players=s.players, events=s.events, games=s.games, editions=s.editions, lists=_(", ").join(s.lists),
+        verified=_("identical") if s.verified else _("DIFFERENCES")))
     for code, top in s.tops.items():
-        t = Table("名次", "编号", "姓名", "等级分", "局数", title=f"{code} {s.latest[code]} top 10")
+        t = Table(_("rank"), _("federation ID"), _("name"), _("rating"), _("games"),
+                  title=_("{list} {date} top 10").format(list=code, date=s.latest[code]))
         for row in top:
             t.add_row(*(str(x) for x in row))
         console.print(t)
-    console.print("next:")
-    console.print("  qiyuan office list show                          # lists and editions")
-    console.print("  qiyuan office list export --list CGA --format pdf --out cga.pdf")
-    console.print("  qiyuan office verify                             # recompute every edition, bit for bit")
-    console.print("  qiyuan office calendar list                      # the event calendar (赛事注册)")
-    console.print(f"  qiyuan office period compute --list CGA --player {s.example_player}")
+
+    def step(command: str, why: str = "") -> None:
+        console.print(f"  {command:<48} # {_(why)}" if why else f"  {command}", markup=False)
+
+    console.print(_("next:"))
+    step("qiyuan office list show", N_("lists and editions"))
+    step("qiyuan office list export --list CGA --format pdf --out cga.pdf")
+    step("qiyuan office verify", N_("recompute every edition, bit for bit"))
+    step("qiyuan office calendar list", N_("the event calendar"))
+    step(f"qiyuan office period compute --list CGA --player {s.example_player}")
     if s.grading_events:
-        console.print(f"  qiyuan office dan propose {s.grading_events[0]}     # grades earned ({s.grants} granted)")
-        console.print(f"  qiyuan office dan propose {s.grading_events[-1]}     # not a grading event: why")
+        step(f"qiyuan office dan propose {s.grading_events[0]}",
+             _("grades earned ({count} granted)").format(count=s.grants))
+        step(f"qiyuan office dan propose {s.grading_events[-1]}", N_("not a grading event: why"))
     if s.certificate:
-        console.print(f"  qiyuan office dan certificate {s.certificate} --out certificate.pdf")
-    console.print("  qiyuan serve                                     # the portal and the desk in a browser")
+        step(f"qiyuan office dan certificate {s.certificate} --out certificate.pdf")
+    step("qiyuan serve", N_("the portal and the desk in a browser"))
+
+
+#: a list entry's status as people read it (the CSV keeps the code)
+STATUS_NAMES = {"active": N_("active"), "inactive": N_("inactive"), "removed": N_("removed"), "unrated": N_("unrated")}
+
+
+def correction_reason(reason: str) -> str:
+    """A correction's stored reason in the run's language (the code's part of a carried-forward one translated)."""
+    from django.utils import translation
+
+    from qiyuan.web.portal.editions import correction_reason as split  # the pages' reading of the stored reason
+
+    with translation.override("zh-hans" if language() == CHINESE else "en"):
+        code_part, officer_part = split(reason)
+    return code_part + officer_part
 
 
 def register(app: typer.Typer) -> None:

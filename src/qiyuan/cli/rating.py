@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from qiyuan.cli.lang import _, file_error, print_problems
-from qiyuan.cli.rules_cmd import register_rules
+from qiyuan.cli.rules_cmd import register_rules, rules_problem as _rules_problem
 from qiyuan.errors import problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.rating.rules import BUILTIN_RULES, RulesError, RuleSet, load_rules
@@ -78,17 +78,6 @@ def _read_trf_files(paths: list[Path]) -> tuple[list, list, list, list[Problem],
             standings.extend(event_standings)
             entrants.extend(tournament_players(tournament, path))
     return events, games, standings, problems, files, entrants
-
-
-def _rules_problem(rules: str, exc: RulesError) -> Problem:
-    """Why ``--rules`` cannot be used, as a template the catalogue translates (the rule file's own checks say
-    their English sentence as the detail)."""
-    if rules not in BUILTIN_RULES and Path(rules).suffix.lower() != ".toml":
-        return problem("unknown rule set '{name}' (built in: {names}; or give a .toml file)", file=rules,
-                       column="--rules", name=rules, names=_(", ").join(BUILTIN_RULES))
-    if not Path(rules).is_file():
-        return problem("no such file", file=rules, column="--rules")
-    return problem("the rule file cannot be used: {detail}", file=rules, column="--rules", detail=str(exc))
 
 
 def _check_out_dir(out: Path) -> list[Problem]:

@@ -13,20 +13,32 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from qiyuan.errors import InputError, Problem
+from qiyuan.cli.lang import N_, _, problem_line
+from qiyuan.errors import InputError, Problem, problem
 from qiyuan.formats.rules_toml import rules_toml, toml_value
 
 from qiyuan.rating.rules import BUILTIN_RULES, SETTING_HELP, RulesError, base_name, load_rules, rules_as_dict
 
-rules_app = typer.Typer(help="Rating rule sets (等级分制度) and their settings.", no_args_is_help=True)
+rules_app = typer.Typer(help=N_("Rating rule sets and their settings."), no_args_is_help=True)
+
+
+def rules_problem(rules: str, exc: RulesError) -> Problem:
+    """Why ``--rules`` cannot be used, as a template the catalogue translates (the rule file's own checks say
+    their English sentence as the detail)."""
+    if rules not in BUILTIN_RULES and Path(rules).suffix.lower() != ".toml":
+        return problem("unknown rule set '{name}' (built in: {names}; or give a .toml file)", file=rules,
+                       column="--rules", name=rules, names=_(", ").join(BUILTIN_RULES))
+    if not Path(rules).is_file():
+        return problem("no such file", file=rules, column="--rules")
+    return problem("the rule file cannot be used: {detail}", file=rules, column="--rules", detail=str(exc))
 
 
 @rules_app.command("list")
 def list_rules() -> None:
     """List the built-in rule sets."""
-    table = Table("name", "title", "lists on the 1st of", box=None)
+    table = Table(_("rule set"), _("title"), _("lists on the 1st of"), box=None)
     for name, rules in BUILTIN_RULES.items():
-        table.add_row(name, rules.title, ", ".join(f"{m:02d}" for m in rules.publication_months))
+        table.add_row(name, rules.title, _(", ").join(f"{m:02d}" for m in rules.publication_months))
     Console().print(table)
 
 
@@ -40,19 +52,19 @@ def show_rules(
         rules = load_rules(name)
         base = base_name(name)
     except RulesError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(_("error: ") + problem_line(rules_problem(name, exc)), err=True)
         raise typer.Exit(2) from None
     settings = rules_as_dict(rules)
     if toml:  # a variant file: its base, then every setting (overriding all of the base's)
         typer.echo(rules_toml(rules, base), nl=False)
         return
-    table = Table("setting", "value", "meaning", title=f"{rules.name} — {rules.title}", box=None)
+    table = Table(_("setting"), _("value"), _("meaning"), title=f"{rules.name} — {rules.title}", box=None)
     from rich.markup import escape
 
     for key, value in settings.items():
         shown = toml_value(value) if isinstance(value, list) and any(isinstance(v, list) for v in value) else (
             ", ".join(map(str, value)) if isinstance(value, list) else str(value))
-        table.add_row(key, escape(shown), escape(SETTING_HELP.get(key, "")))
+        table.add_row(key, escape(shown), escape(_(SETTING_HELP.get(key, ""))))
     Console().print(table)
 
 
@@ -76,9 +88,10 @@ def _sandbox_console() -> Console:
 
 def _sandbox_fail(problems: list[Problem]) -> None:
     console = Console(stderr=True, highlight=False, soft_wrap=True)
-    console.print(f"[bold red]{len(problems)} problem(s); nothing written:[/]")
+    console.print("[bold red]" + _("{count} problem(s) in the input; nothing written:").format(count=len(problems))
+                  + "[/]")
     for p in problems:
-        console.print(f"  {p}", markup=False)
+        console.print(f"  {problem_line(p)}", markup=False)
     raise typer.Exit(2)
 
 
@@ -132,7 +145,7 @@ def _sandbox_write(console: Console, outputs: list[tuple[Optional[Path], str, st
             _sandbox_fail([Problem(str(path), None, option, f"cannot write the file: {exc.strerror or exc}")])
         if not existed:
             created.append(path)
-        console.print(f"{what} written to {path}", markup=False)
+        console.print(_("{what} written to {path}").format(what=_(what), path=path), markup=False)
 
 
 class _Bars:
@@ -348,8 +361,9 @@ def compare_rules(
     except InputError as exc:
         _sandbox_fail(list(exc.problems))
     console = _sandbox_console()
-    table = Table("list date", "A", "B", "both", "only A", "only B", "mean B−A", "mean |B−A|", "largest B−A",
-                  "player", box=None, title=f"A = {result.a}, B = {result.b}: players published on each list")
+    table = Table(_("list date"), "A", "B", _("both"), _("only A"), _("only B"), _("mean B−A"), _("mean |B−A|"),
+                  _("largest B−A"), _("player"), box=None,
+                  title=_("A = {a}, B = {b}: players published on each list").format(a=result.a, b=result.b))
     for r in result.dates:
         table.add_row(r.date.isoformat(), str(r.published_a), str(r.published_b), str(r.both), str(r.only_a),
                       str(r.only_b), "" if r.mean_diff is None else f"{r.mean_diff:+.1f}",
@@ -357,8 +371,8 @@ def compare_rules(
                       "" if r.largest_diff is None else f"{r.largest_diff:+d}", r.largest_player or "")
     console.print(table)
     names = {p.id: p.name for p in data.players}
-    movers = Table("player", "name", "list date", "A", "B", "B−A", box=None,
-                   title=f"who moves most (top {top}): the largest |B − A| of each player")
+    movers = Table(_("player"), _("name"), _("list date"), "A", "B", "B−A", box=None,
+                   title=_("who moves most (top {top}): the largest |B − A| of each player").format(top=top))
     for m in result.movers:
         movers.add_row(m.player_id, names.get(m.player_id, ""), m.date.isoformat(), str(m.rating_a),
                        str(m.rating_b), f"{m.diff:+d}")
@@ -400,11 +414,11 @@ def audit_rules(
     except InputError as exc:
         _sandbox_fail(list(exc.problems))
     console = _sandbox_console()
-    table = Table("strategy", "found", "best gain/game", "mean gain/game", "cases", "best case", box=None,
-                  title=f"incentive audit of {result.rules}: rating points a strategy gains per game that the "
-                        "play does not earn (附表2 without a cap as the truth)")
+    table = Table(_("strategy"), _("found"), _("best gain/game"), _("mean gain/game"), _("cases"), _("best case"),
+                  box=None, title=_("incentive audit of {rules}: rating points a strategy gains per game that the play "
+                                    "does not earn (appendix table 2 without a cap as the truth)").format(rules=result.rules))
     for s in result.strategies:
-        table.add_row(s.name, "yes" if s.found else "no", _f1(s.best_per_game, 3), _f1(s.mean_per_game, 3),
+        table.add_row(s.name, _("yes") if s.found else _("no"), _f1(s.best_per_game, 3), _f1(s.mean_per_game, 3),
                       str(s.cases), s.example)
     console.print(table)
     for s in result.strategies:

@@ -21,12 +21,14 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from qiyuan.cli.lang import CHINESE, N_, _, language, problem_line
+
 if TYPE_CHECKING:
     from qiyuan.tournament.eventfile import RoundPairing
     from qiyuan.tournament.model import Tournament
 
-EVENT_HELP = """\
-Run an event from its TRF file (赛事文件), round by round.
+EVENT_HELP = N_("""\
+Run an event from its TRF file, round by round.
 
 Commands, in the order of an event: new, add-player or add-players (a
 CSV/xlsx entry list, or --registry IDS), draw (--seed N or
@@ -40,7 +42,7 @@ export.  Commands that change the file lock it (queued, never lost) and
 write it atomically.  Guide: docs/tournament.md.
 
 Decisions the rules leave open:
- • win 2, draw 1, loss 0; the pairing bye (轮空, TRF U) scores 2 and
+ • win 2, draw 1, loss 0; the pairing bye (TRF U) scores 2 and
    counts 0 in the tie-breaks;
  • an absent player (excuse) scores 0 that round (Z) and is not a bye;
    --points half / full grant 1 / 2;
@@ -48,7 +50,7 @@ Decisions the rules leave open:
    rounds already paired, and none is taken once the last round is paired;
  • a game lost by forfeit is a meeting: never paired again; never rated;
  • draw numbers by lot use a seed written into the file (XQD line);
- • who floats: most 轮高, then fewest 轮低, then the larger draw number;
+ • who floats: most rounds paired up, then fewest paired down, then the larger draw number;
  • a hand-made pairing (set-pairing, override) must keep the hard rules:
    everyone present paired once, no repeat meeting, no second bye;
  • keep-apart (off by default): same association / club / family not paired
@@ -60,8 +62,7 @@ Decisions the rules leave open:
  • match (--format match --rounds N): 2 players, N games, player 1 opens
    the odd games; team (--format team --boards K, add-player --team T):
    teams meet by Berger tables, board k against board k, the home team
-   opens the odd boards; team match won by more board points (2/1/0).
-"""
+   opens the odd boards; team match won by more board points (2/1/0).""")
 
 event_app = typer.Typer(help=EVENT_HELP, no_args_is_help=True, rich_markup_mode=None)
 
@@ -76,8 +77,8 @@ def _fail(message: str) -> typer.Exit:
 
 def _refusal(exc) -> typer.Exit:
     """Every problem of a refusal on stderr (``error: …``), exit 2."""
-    lines = exc.messages or ["refused"]
-    return _fail("error: " + "\n       ".join(lines))
+    lines = [problem_line(p) for p in exc.problems] or [_("refused: nothing changed")]
+    return _fail(_("error: ") + "\n       ".join(lines))
 
 
 def refusals(command):
@@ -95,6 +96,20 @@ def refusals(command):
     return run
 
 
+def say(item) -> str:
+    """A note or an explanation line in the run's language (a ``Problem``, a ``Line`` or an English id)."""
+    from qiyuan.errors import Problem
+
+    if isinstance(item, Problem):
+        return problem_line(item)
+    text = getattr(item, "text", None)
+    return text(_) if callable(text) else _(str(item))
+
+
+def _notes_text(notes) -> str:
+    return "".join(_("note: {text}").format(text=say(n)) + "\n" for n in notes)
+
+
 def _actor() -> str:
     """Who runs the command (the audit's actor on the desk; unused by the file)."""
     try:
@@ -110,7 +125,7 @@ def _store(path: Path, **kw):
 
 
 def _notes(store) -> None:
-    sys.stderr.write("".join(f"note: {n}\n" for n in store.notes))
+    sys.stderr.write(_notes_text(store.notes))
 
 
 def _load(path: Path, *, players: bool = False) -> Tournament:
@@ -149,7 +164,7 @@ def _print_round(t: Tournament, rnd: int) -> None:
 
         sys.stdout.write(go_round_table(t, rnd))
         return
-    sys.stdout.write(round_table(t, rnd))
+    sys.stdout.write(round_table(t, rnd, _))
 
 
 def parse_rounds(text: str) -> list[int]:
@@ -186,9 +201,9 @@ def pair(
     if output is not None:
         _store(output, overwrite=True).create(t, _actor())
     sys.stdout.write(f"{len(lines)}\n" + "".join(f"{x}\n" for x in lines))
-    sys.stderr.write("".join(f"note: {x}\n" for x in pairing.notes))
+    sys.stderr.write(_notes_text(pairing.notes))
     if explain:
-        sys.stderr.write("".join(f"{x}\n" for x in pairing.explanation))
+        sys.stderr.write("".join(f"{say(x)}\n" for x in pairing.explanation))
 
 
 @refusals
@@ -198,7 +213,7 @@ def standings(
     after: int | None = typer.Option(None, "--after", help="as the standings stood after round N"),
     category: str | None = typer.Option(None, "--category", help="a prize category: women, U12, 'rating 1800-1999'"),
 ) -> None:
-    """Rank, draw number, name, score and the tie-breaks 輔分一…七 (the file's own point system);
+    """Rank, draw number, name, score and the seven tie-breaks (the file's own point system);
     a Go event or an OpenGotha file: its placement criteria (MMS, SOS, …)."""
     from qiyuan.cli import go as go_cli  # --- go: Go events and OpenGotha files (cli/go.py)
 
@@ -226,17 +241,17 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
         _print_match_or_teams(t, as_csv)
         return
     from qiyuan.tournament import categories as cat
-    from qiyuan.tournament.sheets import pad, plain, text_width
-    from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS_EN, tiebreak_names
+    from qiyuan.tournament.sheets import pad, plain, rpad, text_width
+    from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS, ROUND_ROBIN_TIEBREAKS_EN, tiebreak_names
     from qiyuan.tournament.standings import standings as compute
 
     rows = compute(t)
     places = [(r.rank, r) for r in rows]
-    title = f"standings after round {after}" if after is not None else ""
+    title = _("standings after round {round}").format(round=after) if after is not None else ""
     if category is not None:
         c = cat.parse(category)
         places = cat.ranked(t, c, rows)
-        title = (title + ", " if title else "") + f"category {c.key}"
+        title = (title + _(", ") if title else "") + _("category {key}").format(key=c.key)
     n_tb = len(tiebreak_names(t))
     by = {e.number: e for e in t.entrants}
     gone = {n: e.withdrawn_after for n, e in by.items() if e.withdrawn_after is not None}
@@ -253,15 +268,21 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
         return
 
     def name_of(r) -> str:
-        return r.name + (f" (withdrew after {gone[r.number]})" if r.number in gone else "")
+        return r.name + (_(" (withdrew after {round})").format(round=gone[r.number]) if r.number in gone else "")
 
     width = max([text_width(name_of(r)) for _, r in places] + [4])
     out = [title] if title else []
+    chinese = language() == CHINESE
     if n_tb == len(ROUND_ROBIN_TIEBREAKS_EN):
-        out.append("round robin: TB1 " + ", TB2 ".join(ROUND_ROBIN_TIEBREAKS_EN[:2]) + ", TB3 "
-                   + ROUND_ROBIN_TIEBREAKS_EN[2] + "; then a lot")
-    out.append(f"{'Rk':>4} {'No':>5} {pad('Name', width)} {'Pts':>5} "
-               + " ".join(f"{'TB' + str(i):>7}" for i in range(1, n_tb + 1)))
+        out.append(_("round robin: ranked by {first}, then {second}, then {third}; then a lot").format(
+            first=ROUND_ROBIN_TIEBREAKS[0], second=ROUND_ROBIN_TIEBREAKS[1], third=ROUND_ROBIN_TIEBREAKS[2])
+            if chinese else
+            "round robin: TB1 " + ", TB2 ".join(ROUND_ROBIN_TIEBREAKS_EN[:2]) + ", TB3 "
+            + ROUND_ROBIN_TIEBREAKS_EN[2] + "; then a lot")
+    # the Chinese terminal heads the tie-breaks as the texts do (辅分一…七; a round robin's 直胜, 胜局, 索分)
+    tb_heads = list(tiebreak_names(t)) if chinese else [f"TB{i}" for i in range(1, n_tb + 1)]
+    out.append(f"{rpad(_('Rk'), 4)} {rpad(_('No'), 5)} {pad(_('Name'), width)} {rpad(_('Pts'), 5)} "
+               + " ".join(rpad(h, 7) for h in tb_heads))
     for place, r in places:
         mark = "*" if r.decision else " "
         out.append(f"{place:>3}{mark} {r.number:>5} {pad(name_of(r), width)} {plain(r.score):>5} "
@@ -279,8 +300,9 @@ def _decision_lines(rows) -> list[str]:
             continue
         seen.add(d)
         places = [x.rank for x in rows if x.decision == d]
-        out.append(f"* places {min(places)}-{max(places)} {d.how_en()}: "
-                   + ", ".join(f"{x.number} {x.name}" for x in sorted(
+        how = d.how_zh() if language() == CHINESE else d.how_en()
+        out.append(_("* places {first}-{last} {how}: ").format(first=min(places), last=max(places), how=how)
+                   + _(", ").join(f"{x.number} {x.name}" for x in sorted(
                        (x for x in rows if x.decision == d), key=lambda x: x.rank)))
     return out
 
@@ -290,14 +312,14 @@ def _print_match_or_teams(t: Tournament, as_csv: bool) -> None:
     by match points (2/1/0), then board points."""
     from qiyuan.tournament import teams as tm
     from qiyuan.tournament.eventfile import event_format
-    from qiyuan.tournament.sheets import pad, plain, text_width
+    from qiyuan.tournament.sheets import pad, plain, rpad, text_width
 
     if event_format(t) == "match":
-        title = f"match of {t.rounds_planned} games: the higher score wins, equal scores draw"
+        title = _("match of {games} games: the higher score wins, equal scores draw").format(games=t.rounds_planned)
         head = ["rank", "number", "name", "score", "won", "drawn", "lost"]
         rows = [[r.rank, r.number, r.name, plain(r.score), r.won, r.drawn, r.lost] for r in tm.match_standings(t)]
     else:
-        title = "team event: ranked by match points (won 2, drawn 1, lost 0), then board points"
+        title = _("team event: ranked by match points (won 2, drawn 1, lost 0), then board points")
         head = ["rank", "team", "name", "match_points", "board_points", "won", "drawn", "lost"]
         rows = [[r.rank, r.team.number, r.team.name, r.match_points, plain(r.board_points), r.won, r.drawn, r.lost]
                 for r in tm.team_standings(t)]
@@ -309,8 +331,9 @@ def _print_match_or_teams(t: Tournament, as_csv: bool) -> None:
         w.writerows(rows)
         return
     width = max([text_width(str(r[2])) for r in rows] + [4])
-    shown = ["Rk", "No", "Name"] + [h.replace("_points", "").capitalize() for h in head[3:]]
-    out = [title, f"{shown[0]:>4} {shown[1]:>5} {pad(shown[2], width)} " + " ".join(f"{h:>6}" for h in shown[3:])]
+    shown = [_("Rk"), _("No"), _("Name")] + [_(COLUMN_NAMES[h]) for h in head[3:]]
+    out = [title, f"{rpad(shown[0], 4)} {rpad(shown[1], 5)} {pad(shown[2], width)} " + " ".join(rpad(h, 6)
+                                                                                   for h in shown[3:])]
     out += [f"{r[0]:>4} {r[1]:>5} {pad(str(r[2]), width)} " + " ".join(f"{x!s:>6}" for x in r[3:]) for r in rows]
     sys.stdout.write("\n".join(out) + "\n")
 
@@ -319,7 +342,7 @@ def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
     """Knock-out standings: place, score of the games, and the round reached (no Swiss tie-breaks)."""
     from qiyuan.tournament.knockout import knockout_places, knockout_reached
     from qiyuan.tournament.scoring import score
-    from qiyuan.tournament.sheets import pad, plain, text_width
+    from qiyuan.tournament.sheets import pad, plain, rpad, text_width
 
     places, reached = knockout_places(t), knockout_reached(t)
     order = sorted(t.entrants, key=lambda e: (places[e.number], e.number))
@@ -332,8 +355,8 @@ def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
                     for e in order)
         return
     width = max([text_width(e.name) for e in t.entrants] + [4])
-    out = ["knock-out: ranked by the round reached (losers of a round share a place), no Swiss tie-breaks",
-           f"{'Rk':>4} {'No':>5} {pad('Name', width)} {'Pts':>5}  Reached"]
+    out = [_("knock-out: ranked by the round reached (losers of a round share a place), no Swiss tie-breaks"),
+           f"{rpad(_('Rk'), 4)} {rpad(_('No'), 5)} {pad(_('Name'), width)} {rpad(_('Pts'), 5)}  {_('Reached')}"]
     out += [f"{places[e.number]:>4} {e.number:>5} {pad(e.name, width)} {plain(score(e, t.points)):>5}  "
             f"{reached[e.number]}" for e in order]
     sys.stdout.write("\n".join(out) + "\n")
@@ -343,24 +366,24 @@ def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
 def report(
     event: Path = typer.Argument(..., help="the event's TRF-16 file"),
     xlsx: Path = typer.Option(..., "--xlsx", help="the competition report workbook to write (.xlsx)"),
-    organizer: str = typer.Option("", help="主办单位"),
-    host: str = typer.Option("", help="承办单位"),
-    notes: str = typer.Option("", help="说明: anything affecting the validity of results"),
-    remark: list[str] = typer.Option([], help='备注 of a player, "7: 原名王五" (repeat for each)'),
+    organizer: str = typer.Option("", help="the organiser"),
+    host: str = typer.Option("", help="the host"),
+    notes: str = typer.Option("", help="notes: anything affecting the validity of results"),
+    remark: list[str] = typer.Option([], help='a remark on a player, "7: TEXT" (repeat for each)'),
     rules: str = typer.Option("cga-gomoku-2011", help="the rating rules the report goes to: they say how "
                                                       "games not played are marked (cga: + / −, bjsh: *)"),
     organiser_level: str | None = typer.Option(None, "--organiser-level",
-                                               help="主办单位级别: state, regional, local or other"),
-    national: bool | None = typer.Option(None, "--national/--not-national", help="全国性赛事"),
-    international: bool | None = typer.Option(None, "--international/--not-international", help="国际性赛事"),
-    agreed: bool | None = typer.Option(None, "--agreed/--not-agreed", help="经协商主体协商确定 (BJSH §6)"),
-    dan_event: bool | None = typer.Option(None, "--dan-event/--no-dan-event", help="等级赛（授予段级位）"),
+                                               help="the organiser's level: state, regional, local or other"),
+    national: bool | None = typer.Option(None, "--national/--not-national", help="a national event"),
+    international: bool | None = typer.Option(None, "--international/--not-international", help="an international event"),
+    agreed: bool | None = typer.Option(None, "--agreed/--not-agreed", help="agreed by the bodies concerned (BJSH §6)"),
+    dan_event: bool | None = typer.Option(None, "--dan-event/--no-dan-event", help="a grading event (it grants dan and kyu grades)"),
     standards_published: bool | None = typer.Option(None, "--standards-published/--no-standards-published",
-                                                    help="段级位标准赛前公布 (BJSH §9(三))"),
+                                                    help="the grading standards were published before the event (BJSH §9(三))"),
 ) -> None:
-    """Write the competition report (竞赛报告, CGA Art. 11): holds ID numbers — for the federation only.
-    The facts given (organiser level, national, …) are written on the report's lines, so the office's import
-    takes them from the report; a fact not given is left blank."""
+    """Write the competition report (CGA Art. 11): holds ID numbers — for the federation only. The facts given
+    (organiser level, national, …) are written on the report's lines, so the office's import takes them from the
+    report; a fact not given is left blank."""
     from qiyuan.errors import InputError, problem
     from qiyuan.formats.report_xlsx import LEVELS_ZH, ReportMeta, report_bytes
     from qiyuan.rating.rules import RulesError, load_rules
@@ -394,7 +417,8 @@ def report(
     from qiyuan.formats.eventstore import write_atomically
 
     write_atomically(xlsx, report_bytes(t, meta), label=str(xlsx))
-    sys.stdout.write(f"wrote {xlsx} ({len(t.entrants)} players, {t.rounds_played} rounds)\n")
+    sys.stdout.write(_("wrote {file} ({players} players, {rounds} rounds)").format(
+        file=xlsx, players=len(t.entrants), rounds=t.rounds_played) + "\n")
 
 
 # -- qiyuan event … ---------------------------------------------------------------------------
@@ -418,19 +442,19 @@ def _date(s: str | None, what: str):
 @refusals
 def event_new(
     event: Path = typer.Argument(..., help="the event file to create"),
-    name: str = typer.Option(..., help="赛事名称"),
+    name: str = typer.Option(..., help="the event's name"),
     rounds: int | None = typer.Option(None, help="rounds planned (XXR); round robins: set by the players"),
     fmt: str = typer.Option("swiss", "--format",
                             help="swiss | round_robin | double_round_robin | knockout | match | team | "
                                  "go_mcmahon | go_swiss (Go: see event go-settings)"),
-    boards: int | None = typer.Option(None, help="team event: boards per team (队员人数)"),
+    boards: int | None = typer.Option(None, help="team event: boards per team"),
     start: str | None = typer.Option(None, help="first day, 2026-05-01"),
     end: str | None = typer.Option(None, help="last day"),
-    city: str = typer.Option("", help="比赛地点"),
-    time_control: str = typer.Option("", help="时限规定, e.g. '60 min + 30 s'"),
-    chief: str = typer.Option("", help="裁判长"),
-    arbiter: list[str] = typer.Option([], help="裁判员 (repeat for each)"),
-    force: bool = typer.Option(False, help="overwrite an existing file"),
+    city: str = typer.Option("", help="where the event is played"),
+    time_control: str = typer.Option("", help="the time control, e.g. '60 min + 30 s'"),
+    chief: str = typer.Option("", help="the chief arbiter"),
+    arbiter: list[str] = typer.Option([], help="an arbiter (repeat for each)"),
+    force: bool = typer.Option(False, "--force", help="overwrite an existing file"),
 ) -> None:
     """Start an event file."""
     from qiyuan.tournament import arbiter as uc
@@ -438,26 +462,30 @@ def event_new(
     dates = {"start": _date(start, "--start"), "end": _date(end, "--end")}
     uc.new_event(_store(event, overwrite=force), _actor(), name, fmt=fmt, rounds=rounds, city=city,
                  time_control=time_control, chief_arbiter=chief, arbiters=arbiter, boards=boards, **dates)
-    sys.stdout.write(f"created {event}: {name}, {fmt}\n")
+    if language() == CHINESE:
+        from qiyuan.formats.report_xlsx import FORMATS
+
+        fmt = FORMATS.get(fmt, fmt)
+    sys.stdout.write(_("created {file}: {name}, {format}").format(file=event, name=name, format=fmt) + "\n")
 
 
 @event_app.command("add-player")
 @refusals
 def event_add_player(
     event: Path = typer.Argument(...),
-    name: str = typer.Argument(..., help="姓名"),
-    sex: str = typer.Option("", help="m / w (男/女)"),
-    title: str = typer.Option("", help="段级位: 3d, 1k"),
-    rating: str = typer.Option("", help="等级分 (1..9999)"),
-    association: str = typer.Option("", help="所属棋协"),
-    club: str = typer.Option("", help="俱乐部 (for keep-apart)"),
+    name: str = typer.Argument(..., help="the player's name"),
+    sex: str = typer.Option("", help="m (man) / w (woman)"),
+    title: str = typer.Option("", help="the grade: 3d, 1k"),
+    rating: str = typer.Option("", help="the rating (1..9999)"),
+    association: str = typer.Option("", help="the player's association"),
+    club: str = typer.Option("", help="the player's club (for keep-apart)"),
     family: str = typer.Option("", help="a family's label, the same for its members (for keep-apart)"),
     player_id: str = typer.Option("", help="registry id"),
-    id_number: str = typer.Option("", help="身份证号 (report only, never public): checked like the registry's"),
-    passport: str = typer.Option("", help="a foreign entrant's passport number (护照, 5-20 letters and digits; "
+    id_number: str = typer.Option("", help="the resident ID number (report only, never public): checked like the registry's"),
+    passport: str = typer.Option("", help="a foreign entrant's passport number (5-20 letters and digits; "
                                           "report only, never public), instead of --id-number"),
     birth: str = typer.Option("", help="birth date, 2012-05-01 (written 2012/05/01, as TRF-16 has it)"),
-    team: str = typer.Option("", help="team event: the player's team (队); board order = order of entry"),
+    team: str = typer.Option("", help="team event: the player's team; board order = order of entry"),
 ) -> None:
     """Enter a player; after round 1 is paired this is a late entry (Z for the rounds missed)."""
     from datetime import date
@@ -479,9 +507,11 @@ def event_add_player(
         raise InputError(bad + entrant_problems(entrant, today=date.today()))
     added = _run(event, uc.add_player, entrant, team=team, today=date.today())
     if added.team:
-        sys.stdout.write(f"{added.number} {added.name}: {added.team}, board {added.board}\n")
+        sys.stdout.write(_("{number} {name}: {team}, board {board}").format(
+            number=added.number, name=added.name, team=added.team, board=added.board) + "\n")
     else:
-        late = f" (late entry: absent in {_rounds_text(added.late_rounds)})" if added.late_rounds else ""
+        late = _(" (late entry: absent in {rounds})").format(rounds=_rounds_text(added.late_rounds)) \
+            if added.late_rounds else ""
         sys.stdout.write(f"{added.number} {added.name}{late}\n")
 
 
@@ -490,12 +520,12 @@ def event_add_player(
 def event_add_players(
     event: Path = typer.Argument(...),
     file: Path | None = typer.Argument(None, metavar="[FILE]",
-                                       help="CSV or xlsx with the 成绩 sheet's headings: 姓名 (required), 性别, "
-                                            "身份证号, 段级位, 所属棋协, 等级分"),
+                                       help="CSV or xlsx with the result sheet's headings: name (required), sex, ID "
+                                            "number, grade, association, rating (in Chinese, as the sheet has them)"),
     registry: str = typer.Option("", "--registry", help="registered players by federation ID: CN000001,CN000002,…"),
     registration: str = typer.Option("", "--registration", help="an approved calendar registration's entry list"),
 ) -> None:
-    """Enter a whole entry list (报名表) in one command: from a file, or from the registry.  Every
+    """Enter a whole entry list in one command: from a file, or from the registry.  Every
     row is checked; every problem is named by its row, all at once, and nothing is entered
     unless every row is right."""
     from datetime import date
@@ -508,7 +538,7 @@ def event_add_players(
         raise InputError(problem("give one source: FILE, --registry IDS or --registration CODE"))
     if registration.strip():
         raise InputError(problem("--registration {code}: calendar registrations hold no entry list yet; export "
-                                 "it as a CSV with the 成绩 headings, or give --registry IDS", code=registration))
+                                 "it as a CSV with the result sheet's headings, or give --registry IDS", code=registration))
     if file is not None:
         from qiyuan.formats.entries import read_entries
 
@@ -522,13 +552,26 @@ def event_add_players(
         rows, faults, source = registry_entrants(registry.replace("，", ",").split(",")), [], "registry"
     added = _run(event, uc.add_players, rows, source=source, today=date.today(), faults=faults)
     late = added[0].late_rounds if added else 0
-    sys.stdout.write(f"{len(added)} player(s) entered, numbers {added[0].number}-{added[-1].number}"
-                     + (f" (late entries: absent in {_rounds_text(late)})" if late else "") + "\n")
+    sys.stdout.write(_("{count} player(s) entered, numbers {first}-{last}").format(
+        count=len(added), first=added[0].number, last=added[-1].number)
+        + (_(" (late entries: absent in {rounds})").format(rounds=_rounds_text(late)) if late else "") + "\n")
+
+
+def _draw_how(how: str) -> str:
+    """The file's record of the draw (``lot seed 7``, ``given 3 1 2``, ``rating …``) as people read it."""
+    if language() != CHINESE:  # the English terminal shows the file's own words (scripts read them)
+        return how
+    kind, _sep, rest = how.partition(" ")
+    if kind == "lot" and rest.startswith("seed "):
+        return _("by lot, seed {seed}").format(seed=rest.removeprefix("seed "))
+    if kind == "given":
+        return _("as given: {order}").format(order=rest)
+    return how
 
 
 def _rounds_text(n: int) -> str:
     """``round 1`` / ``rounds 1-3``: the rounds a late entry missed."""
-    return "round 1" if n == 1 else f"rounds 1-{n}"
+    return _("round 1") if n == 1 else _("rounds 1-{last}").format(last=n)
 
 
 @event_app.command("draw")
@@ -539,7 +582,7 @@ def event_draw(
     order: str | None = typer.Option(None, help="the draw as given: current numbers in their new order, 3,1,2,…"),
     by_rating: bool = typer.Option(False, "--by-rating", help="by rating, highest first (then by name)"),
 ) -> None:
-    """Fix the draw numbers (抽签) before round 1: by lot with a recorded seed, as given, or by rating."""
+    """Fix the draw numbers before round 1: by lot with a recorded seed, as given, or by rating."""
     import secrets
 
     from qiyuan.errors import InputError, problem
@@ -553,7 +596,7 @@ def event_draw(
     if ids is None and seed is None and not by_rating:
         seed = secrets.randbelow(10**9)
     drawn = _run(event, uc.draw_numbers, seed=seed, order=ids, by_rating=by_rating)
-    sys.stdout.write(f"draw: {drawn.how}\n" + "".join(f"{n:>4} {name}\n" for n, name in drawn.order))
+    sys.stdout.write(_("draw: {how}").format(how=_draw_how(drawn.how)) + "\n" + "".join(f"{n:>4} {name}\n" for n, name in drawn.order))
 
 
 @event_app.command("pair")
@@ -567,9 +610,9 @@ def event_pair(
 
     pairing = _run(event, uc.pair, explain=explain)
     _print_round(_load(event), pairing.number)
-    sys.stderr.write("".join(f"note: {x}\n" for x in pairing.notes))
+    sys.stderr.write(_notes_text(pairing.notes))
     if explain:
-        sys.stdout.write("".join(f"  {x}\n" for x in pairing.explanation))
+        sys.stdout.write("".join(f"  {say(x)}\n" for x in pairing.explanation))
 
 
 @event_app.command("set-pairing")
@@ -578,10 +621,10 @@ def event_set_pairing(
     event: Path = typer.Argument(...),
     rnd: int = typer.Argument(..., metavar="ROUND"),
     boards: list[str] = typer.Argument(..., help='boards "OPENER OTHER", e.g. "1 5" "7 2"'),
-    bye: int | None = typer.Option(None, help="the player who gets the bye (轮空)"),
+    bye: int | None = typer.Option(None, help="the player who gets the bye"),
 ) -> None:
     """Pair a round by hand (the next round, or the last one while it has no result): checked
-    against the hard rules (法则一)."""
+    against the hard rules (pairing rule 1)."""
     from qiyuan.errors import InputError, problem
     from qiyuan.tournament import arbiter as uc
     from qiyuan.tournament.syntax import parse_boards
@@ -619,7 +662,7 @@ def event_undo(event: Path = typer.Argument(...), rnd: int = typer.Argument(...,
     """Undo the last round paired (no result entered yet: clear them first with "N "), to pair it again."""
     from qiyuan.tournament import arbiter as uc
 
-    sys.stdout.write(f"round {_run(event, uc.undo_round, rnd)} undone\n")
+    sys.stdout.write(_("round {round} undone").format(round=_run(event, uc.undo_round, rnd)) + "\n")
 
 
 @event_app.command("result")
@@ -656,9 +699,11 @@ def event_result(
         raise InputError(bad)
     done = _run(event, uc.enter_results, rnd, items, force=force, change=change)
     if done.forced_over:
-        sys.stderr.write(f"warning: round {rnd} changed with --force: rounds {done.forced_over[0]}-"
-                         f"{done.forced_over[-1]} were paired on the old scores and stay as they are\n")
-    sys.stdout.write(f"round {rnd}: {_entered_text(done.entered)}; {len(done.open_boards)} board(s) still open\n")
+        sys.stderr.write(_("warning: round {round} changed with --force: rounds {first}-{last} were paired on the "
+                           "old scores and stay as they are").format(
+            round=rnd, first=done.forced_over[0], last=done.forced_over[-1]) + "\n")
+    sys.stdout.write(_("round {round}: {entered}; {open} board(s) still open").format(
+        round=rnd, entered=_entered_text(done.entered), open=len(done.open_boards)) + "\n")
 
 
 def _entered_text(entered) -> str:
@@ -666,17 +711,20 @@ def _entered_text(entered) -> str:
     from qiyuan.tournament.syntax import result_text
 
     new = sum(e.before == " " and e.result != " " for e in entered)
-    parts = [f"{new} result(s) entered"] if new or not entered else []
-    parts += [f"board {e.number}-{e.opponent} changed from {result_text(e.before, e.before_other)} to "
-              f"{result_text(e.result, e.other)}" for e in entered if e.changed and e.result != " "]
-    parts += [f"board {e.number}-{e.opponent} cleared (was {result_text(e.before, e.before_other)})"
+    parts = [_("{count} result(s) entered").format(count=new)] if new or not entered else []
+    parts += [_("board {number}-{opponent} changed from {before} to {after}").format(
+        number=e.number, opponent=e.opponent, before=result_text(e.before, e.before_other),
+        after=result_text(e.result, e.other)) for e in entered if e.changed and e.result != " "]
+    parts += [_("board {number}-{opponent} cleared (was {before})").format(
+        number=e.number, opponent=e.opponent, before=result_text(e.before, e.before_other))
               for e in entered if e.changed and e.result == " "]
     same = [e for e in entered if e.unchanged]
     if same:
-        parts.append(", ".join(f"board {e.number}-{e.opponent}" for e in same)
-                     + (" had no result: nothing cleared" if all(e.result == " " for e in same)
-                        else " already read so: unchanged"))
-    return "; ".join(parts)
+        boards = _(", ").join(_("board {number}-{opponent}").format(number=e.number, opponent=e.opponent)
+                              for e in same)
+        parts.append((_("{boards} had no result: nothing cleared") if all(e.result == " " for e in same)
+                      else _("{boards} already read so: unchanged")).format(boards=boards))
+    return _("; ").join(parts)
 
 
 @event_app.command("withdraw")
@@ -686,10 +734,11 @@ def event_withdraw(
     number: int = typer.Argument(...),
     after: int | None = typer.Option(None, help="last round he plays (default: the rounds paired)"),
 ) -> None:
-    """Withdraw a player (退赛): he is not paired after that round."""
+    """Withdraw a player: he is not paired after that round."""
     from qiyuan.tournament import arbiter as uc
 
-    sys.stdout.write(f"player {number} withdrawn after round {_run(event, uc.withdraw, number, after)}\n")
+    sys.stdout.write(_("player {number} withdrawn after round {round}").format(
+        number=number, round=_run(event, uc.withdraw, number, after)) + "\n")
 
 
 @event_app.command("reinstate")
@@ -698,7 +747,8 @@ def event_reinstate(event: Path = typer.Argument(...), number: int = typer.Argum
     """Undo a withdrawal (also one read from a file whose row simply stopped): paired again from the next round."""
     from qiyuan.tournament import arbiter as uc
 
-    sys.stdout.write(f"player {number} is paired again from round {_run(event, uc.reinstate, number)}\n")
+    sys.stdout.write(_("player {number} is paired again from round {round}").format(
+        number=number, round=_run(event, uc.reinstate, number)) + "\n")
 
 
 @event_app.command("excuse")
@@ -709,7 +759,7 @@ def event_excuse(
     rounds: str = typer.Argument(..., metavar="ROUNDS", help="rounds not yet paired: 4, 4-6 or 4,6"),
     points: str = typer.Option("zero", help="zero (Z, default), half (H: a draw's points), full (F: a win's)"),
 ) -> None:
-    """Excuse a player (请假) from any rounds not yet paired (absent, not a bye)."""
+    """Excuse a player from any rounds not yet paired (absent, not a bye)."""
     from qiyuan.errors import InputError, problem
     from qiyuan.tournament import arbiter as uc
 
@@ -717,7 +767,8 @@ def event_excuse(
     if kind is None:
         raise InputError(problem("--points must be zero, half or full, found {points!r}", points=points))
     done = _run(event, uc.excuse, number, parse_rounds(rounds), kind)
-    sys.stdout.write(f"player {number} absent in round(s) {', '.join(map(str, done))} ({kind})\n")
+    sys.stdout.write(_("player {number} absent in round(s) {rounds} ({kind})").format(
+        number=number, rounds=_(", ").join(map(str, done)), kind=kind) + "\n")
 
 
 @event_app.command("keep-apart")
@@ -732,8 +783,9 @@ def event_keep_apart(
     from qiyuan.tournament import arbiter as uc
 
     rules = _run(event, uc.keep_apart, by, rounds)
-    shown = ", ".join(f"{k}: rounds 1-{n}" for k, n in sorted(rules.items())) or "none"
-    sys.stdout.write(f"keep apart: {shown}\n")
+    shown = _(", ").join(_("{by}: rounds 1-{last}").format(by=_(KEEP_APART_NAMES.get(k, k)), last=n)
+                         for k, n in sorted(rules.items())) or _("none")
+    sys.stdout.write(_("keep apart: {rules}").format(rules=shown) + "\n")
 
 
 @event_app.command("categories")
@@ -747,7 +799,7 @@ def event_categories(
     from qiyuan.tournament import arbiter as uc
 
     done = _run(event, uc.set_categories, list(category or []))
-    sys.stdout.write("categories: " + (", ".join(c.key for c in done) or "none") + "\n")
+    sys.stdout.write(_("categories: {names}").format(names=_(", ").join(c.key for c in done) or _("none")) + "\n")
 
 
 @event_app.command("tie")
@@ -756,11 +808,11 @@ def event_tie(
     event: Path = typer.Argument(...),
     players: str = typer.Argument(..., metavar="PLAYERS", help="the tied group's draw numbers: 7,3"),
     playoff: str | None = typer.Option(None, "--playoff",
-                                       help="the order the play-off (加赛) gave, winner first: 7,3"),
+                                       help="the order the play-off gave, winner first: 7,3"),
     lot: str | None = typer.Option(None, "--lot", help="the order a lot drawn in the hall gave: 3,7"),
     seed: int | None = typer.Option(None, "--seed", help="a lot drawn by qiyuan with this seed (recorded)"),
 ) -> None:
-    """Decide a tie of the final standings (瑞士制 五: play-off 加赛 or lot 抽签) for one group
+    """Decide a tie of the final standings (Swiss rules, 5: a play-off or a lot) for one group
     sharing a place; the standings, report, crosstable and dan proposals follow it, and the
     printouts say how the place was decided."""
     from qiyuan.errors import InputError, problem
@@ -780,8 +832,9 @@ def event_tie(
         made = _run(event, uc.decide_tie, group, "playoff", order=numbers(playoff, "--playoff"))
     else:
         made = _run(event, uc.decide_tie, group, "lot", order=numbers(lot, "--lot") if lot else None, seed=seed)
-    sys.stdout.write(f"players {', '.join(map(str, sorted(group)))} {made.how_en()}: "
-                     f"{', '.join(map(str, made.order))}\n")
+    sys.stdout.write(_("players {group} {how}: {order}").format(
+        group=_(", ").join(map(str, sorted(group))), how=made.how_zh() if language() == CHINESE else made.how_en(),
+        order=_(", ").join(map(str, made.order))) + "\n")
 
 
 @event_app.command("finish")
@@ -791,7 +844,7 @@ def event_finish(event: Path = typer.Argument(...)) -> None:
     from qiyuan.tournament import arbiter as uc
 
     _run(event, uc.finish)
-    sys.stdout.write(f"{event}: finished\n")
+    sys.stdout.write(_("{file}: finished").format(file=event) + "\n")
 
 
 @event_app.command("reopen")
@@ -801,7 +854,7 @@ def event_reopen(event: Path = typer.Argument(...)) -> None:
     from qiyuan.tournament import arbiter as uc
 
     _run(event, uc.reopen)
-    sys.stdout.write(f"{event}: reopened\n")
+    sys.stdout.write(_("{file}: reopened").format(file=event) + "\n")
 
 
 @event_app.command("show")
@@ -828,7 +881,7 @@ def event_crosstable(event: Path = typer.Argument(...)) -> None:
     from qiyuan.tournament.standings import standings
 
     t = _load(event)
-    sys.stdout.write(crosstable(t))
+    sys.stdout.write(crosstable(t, _))
     if t.entrants and event_format(t) in ("swiss", "round_robin", "double_round_robin"):
         sys.stdout.write("".join(f"{x}\n" for x in _decision_lines(standings(t))))
 
@@ -836,7 +889,7 @@ def event_crosstable(event: Path = typer.Argument(...)) -> None:
 @event_app.command("bracket")
 @refusals
 def event_bracket(event: Path = typer.Argument(...)) -> None:
-    """Print a knock-out bracket (单淘汰, seeded by rating) with the winners so far."""
+    """Print a knock-out bracket (seeded by rating) with the winners so far."""
     from qiyuan.errors import InputError, problem
     from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.knockout import bracket_text
@@ -886,7 +939,7 @@ def event_print(
     links = _hall_links(event, hall_url) if hall_url else None
     data = go_hall_pdf.document(t, what, round_no=rnd, after=after, alphabetical=alphabetical, links=links)
     write_atomically(out, data, label=str(out))
-    sys.stdout.write(f"wrote {out} ({what})\n")
+    sys.stdout.write(_("wrote {file} ({what})").format(file=out, what=what) + "\n")
 
 
 def _hall_links(event: Path, url: str):
@@ -895,7 +948,8 @@ def _hall_links(event: Path, url: str):
 
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise _fail(f"--hall-url must be an http(s) address such as http://192.168.1.10:8000, not {url!r}")
+        raise _fail(_("--hall-url must be an http(s) address such as http://192.168.1.10:8000, not {url}").format(
+            url=repr(url)))
     from qiyuan.cli.office import ensure_django
 
     ensure_django()
@@ -911,12 +965,20 @@ def _hall_links(event: Path, url: str):
 def event_export(
     event: Path = typer.Argument(...),
     output: Path = typer.Argument(..., help="the TRF copy to write"),
-    with_id_numbers: bool = typer.Option(False, help="keep the ID numbers (身份证号): federation copies only"),
+    with_id_numbers: bool = typer.Option(False, "--with-id-numbers", help="keep the ID numbers: federation copies only"),
 ) -> None:
     """Write a copy of the event file for others (other pairing programs, the public): without ID numbers."""
     t = _load(event)
     _store(output).write_copy(t, id_numbers=with_id_numbers)
-    sys.stdout.write(f"wrote {output}{' (with ID numbers)' if with_id_numbers else ' (no ID numbers)'}\n")
+    sys.stdout.write((_("wrote {file} (with ID numbers)") if with_id_numbers else _("wrote {file} (no ID numbers)"))
+                     .format(file=output) + "\n")
+
+
+#: the keep-apart groupings as people read them (the option takes the code)
+KEEP_APART_NAMES = {"association": N_("association"), "club": N_("club"), "family": N_("family")}
+#: the column names of a match's and a team event's standings (the CSV's header) as the terminal shows them
+COLUMN_NAMES = {"score": N_("Score"), "won": N_("Won"), "drawn": N_("Drawn"), "lost": N_("Lost"),
+                "match_points": N_("Match"), "board_points": N_("Board")}
 
 
 def register(app: typer.Typer) -> None:

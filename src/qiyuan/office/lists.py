@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qiyuan.errors import QiyuanError
+from qiyuan.errors import QiyuanError, problem
 from qiyuan.office.audit.models import record
 from qiyuan.office.db import writing
 from qiyuan.office.errors import NotFound, OfficeError
@@ -49,11 +49,13 @@ def find_list(code: str | None) -> RatingList:
     if code:
         rl = RatingList.objects.filter(code=code).first()
         if rl is None:
-            known = ", ".join(RatingList.objects.values_list("code", flat=True)) or "none"
-            raise NotFound(f"no rating list {code!r} (lists: {known}; `qiyuan office list add` makes one)")
+            known = ", ".join(RatingList.objects.values_list("code", flat=True)) or "-"
+            raise NotFound(problem("no rating list {name!r} (lists: {known}; `qiyuan office list add` makes one)",
+                                   name=code, known=known))
         return rl
     lists = list(RatingList.objects.all()[:3])
     if len(lists) == 1:
         return lists[0]
-    raise NotFound("give --list CODE: " + (", ".join(r.code for r in lists) if lists else
-                                           "no rating list yet; run `qiyuan office init`"))
+    if lists:
+        raise NotFound(problem("give --list CODE: {known}", known=", ".join(r.code for r in lists)))
+    raise NotFound(problem("give --list CODE: no rating list yet; run `qiyuan office init`"))

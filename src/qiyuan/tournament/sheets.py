@@ -14,8 +14,11 @@ lay them out on A4, the desk shows them.  Pure: plain rows from a ``Tournament``
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+
+from qiyuan.errors import N_
 
 from qiyuan.tournament.knockout import eliminated_after
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
@@ -27,8 +30,8 @@ _BOARD_RESULT = {("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "½-½", ("W"
                  ("D", "D"): "½-½", ("+", "-"): "+-", ("-", "+"): "-+", ("-", "-"): "--", (" ", " "): ""}
 
 #: why a player has no game in a round
-UNPAIRED = {"U": "bye", "H": "excused, half point", "F": "excused, full point", "Z": "absent", "out": "eliminated",
-            "withdrawn": "withdrawn"}
+UNPAIRED = {"U": N_("bye"), "H": N_("excused, half point"), "F": N_("excused, full point"), "Z": N_("absent"),
+            "out": N_("eliminated"), "withdrawn": N_("withdrew from the event")}
 
 
 def board_result(mine: str, theirs: str) -> str:
@@ -140,14 +143,19 @@ def pad(s: str, width: int) -> str:
     return s + " " * max(0, width - text_width(s))
 
 
+def rpad(s: str, width: int) -> str:
+    """``s`` right-aligned in ``width`` display columns."""
+    return " " * max(0, width - text_width(s)) + s
+
+
 def plain(d: Decimal) -> str:
     """A Decimal without trailing zeros: 49.0 -> 49, 182.00 -> 182, 37.75 stays."""
     return format(d.normalize(), "f")
 
 
-def round_table(t: Tournament, rnd: int) -> str:
+def round_table(t: Tournament, rnd: int, gettext: Callable[[str], str] = str) -> str:
     """The pairings of a round as the arbiter posts them: board, opener (先) and other with
-    score and rating, result; then who is not paired and why."""
+    score and rating, result; then who is not paired and why — in the language of ``gettext``."""
     sheet = pairing_sheet(t, rnd)
     width = max([text_width(e.name) for e in t.entrants] + [4])
 
@@ -155,35 +163,41 @@ def round_table(t: Tournament, rnd: int) -> str:
         rating = "" if s.rating is None else str(s.rating)
         return f"{s.number:>4} {pad(s.name, width)} {plain(s.score):>4} {rating:>4}"
 
-    lines = [f"Round {rnd}  (先 = opener, moves first; Pts = score before the round, Rtg = rating)",
-             f"{'Bd':>4} {pad('先 opener', width + 15)}  {pad('other', width + 15)}  result",
-             f"{'':>4} {'No':>4} {pad('Name', width)} {'Pts':>4} {'Rtg':>4}  {'No':>4} {pad('Name', width)} "
-             f"{'Pts':>4} {'Rtg':>4}"]
+    _ = gettext
+    no, name, pts, rtg = rpad(_("No"), 4), pad(_("Name"), width), rpad(_("Pts"), 4), rpad(_("Rtg"), 4)
+    lines = [_("Round {round}  (the opener moves first; Pts = score before the round, Rtg = rating)").format(round=rnd),
+             f"{rpad(_('Bd'), 4)} {pad(_('opener'), width + 15)}  "
+             f"{pad(_('other'), width + 15)}  {_('result')}",
+             f"{'':>4} {no} {name} {pts} {rtg}  {no} {name} {pts} {rtg}"]
     for b in sheet.boards:
         lines.append(f"{b.board:>4} {seat(b.opener)}  {seat(b.other)}  {b.result}".rstrip())
     for u in sheet.unpaired:
-        lines.append(f"     {seat(u.seat)}  {UNPAIRED[u.why]}")
+        lines.append(f"     {seat(u.seat)}  {_(UNPAIRED[u.why])}")
     return "\n".join(lines) + "\n"
 
 
-def crosstable(t: Tournament) -> str:
-    """The crosstable by draw number: per round ``opponent`` + role (b opened, w not) + result."""
+def crosstable(t: Tournament, gettext: Callable[[str], str] = str) -> str:
+    """The crosstable by draw number: per round ``opponent`` + role (b opened, w not) + result — in the language
+    of ``gettext``."""
+    _ = gettext
     n = rounds_with_cells(t)
     width = max([text_width(e.name) for e in t.entrants] + [4])
-    head = f"{'No':>4} {pad('Name', width)} {'Rtg':>4} " + " ".join(f"{'R' + str(r):>7}" for r in range(1, n + 1))
-    lines = [head + "    Pts"]
+    head = f"{rpad(_('No'), 4)} {pad(_('Name'), width)} {rpad(_('Rtg'), 4)} " + " ".join(
+        rpad(_("R{round}").format(round=r), 7) for r in range(1, n + 1))
+    lines = [head + " " + rpad(_("Pts"), 6)]
     out = knocked_out(t)
     for e in t.entrants:
         cells = []
         for i, c in enumerate(e.rounds, 1):
             if c.opponent is None and out.get(e.number, i) < i:
-                cells.append(f"{'out':>7}")
+                cells.append(rpad(_("out"), 7))
             elif c.opponent is None:
                 cells.append(f"{c.result:>7}")
             else:
                 cells.append(f"{str(c.opponent) + c.colour + c.result.strip():>7}")
         cells += [" " * 7] * (n - len(e.rounds))
-        mark = f"  (withdrawn after round {e.withdrawn_after})" if e.withdrawn_after is not None else ""
+        mark = _("  (withdrawn after round {round})").format(round=e.withdrawn_after) \
+            if e.withdrawn_after is not None else ""
         rating = "" if e.rating is None else str(e.rating)
         lines.append(f"{e.number:>4} {pad(e.name, width)} {rating:>4} " + " ".join(cells)
                      + f" {plain(score(e, t.points)):>6}{mark}")

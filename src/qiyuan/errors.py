@@ -130,6 +130,15 @@ def problem(message: str, *, file: str = "", line: int | None = None, column: in
     return Problem(file, line, column, message, MappingProxyType(dict(params)) if params else None, code)
 
 
+def joined(parts: Iterable[Problem | str], separator: str = ", ") -> Problem | str:
+    """Several phrases (translatable ``Problem``s or plain text) as one value of a message, each translated when
+    it is shown."""
+    parts = list(parts)
+    if len(parts) == 1:
+        return parts[0]
+    return problem(separator.join(f"{{p{i}}}" for i in range(len(parts))), **{f"p{i}": p for i, p in enumerate(parts)})
+
+
 def as_problems(items: Iterable[Problem | str] | Problem | str) -> list[Problem]:
     """Problems from problems or plain English sentences (kept as they are)."""
     if isinstance(items, (Problem, str)):

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from qiyuan.calendar.checks import Finding
 from qiyuan.calendar.compare import AS_FILE_PROBLEM, Outline, differences, registered_for
-from qiyuan.errors import Problem, problem
+from qiyuan.errors import Problem, joined, problem
 from qiyuan.office.calendar.models import Registration
 from qiyuan.office.event_registration.assess import LIVE
 
@@ -57,8 +57,7 @@ class RegistrationMatch:
         found = [problem("{clause}: {why}", clause=d.clause, why=Problem(message=d.message, params=d.params))
                  if d.clause else Problem(message=d.message, params=d.params) for d in self.differences]
         return problem("registered as {ref} ({status}, {start} – {end}); the report differs: {differences}",
-                       differences=problem("; ".join(f"{{d{i}}}" for i in range(len(found))),
-                                           **{f"d{i}": d for i, d in enumerate(found)}), **said)
+                       differences=joined(found, "; "), **said)
 
 
 #: a registration's status, as the import's note names it

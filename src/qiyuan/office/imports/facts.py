@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from qiyuan.errors import Problem, problem
+from qiyuan.errors import Problem, joined, problem
 from qiyuan.office.imports.model import FACTS, Options, ParsedEvent, Plan
 from qiyuan.rating.eligibility import (
     ELIGIBILITY_BJSH_2007,
@@ -82,12 +82,6 @@ def _words(fact: str, value) -> Problem | str:
     return VALUE_WORDS.get(shown, shown)
 
 
-def _listed(items: list) -> Problem | str:
-    """Several phrases (translatable or not) as one value of a message, joined by commas."""
-    if len(items) == 1:
-        return items[0]
-    return problem(", ".join(f"{{p{i}}}" for i in range(len(items))), **{f"p{i}": p for i, p in enumerate(items)})
-
 
 def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: str
             ) -> tuple[Options, list[Problem], dict]:
@@ -125,7 +119,7 @@ def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: 
     if missing and not problems:
         problems.append(problem(
             "the event's {facts} cannot be assumed: neither a registration in the calendar nor the file says it; "
-            "state it: {options}", file=source, code="import.facts_missing", facts=_listed([FACT_WORDS[f] for f in missing]),
+            "state it: {options}", file=source, code="import.facts_missing", facts=joined(FACT_WORDS[f] for f in missing),
             options="; ".join(OPTION[f] for f in missing)))
     fmt = settled.pop("format", None)
     if fmt is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from qiyuan.errors import Problem, problem
+from qiyuan.errors import Problem, joined, problem
 from qiyuan.office.federation.models import Association, Player, mask_id_number
 from qiyuan.office.imports.eligibility import check_event
 from qiyuan.office.imports.model import Options, ParsedEntrant, ParsedEvent, PendingCandidate, PendingMatch, Plan
@@ -178,7 +178,7 @@ def _pending(plan: Plan, e: ParsedEntrant, n: str, cands: list, source: str, why
                     "'{number}=new' (or every proposal and single match at once: --confirm-all)", file=source,
                     at=e.at("name"), why=why, association=e.association or "—", number=e.number)
     else:
-        candidates = _joined(which)
+        candidates = joined(which)
         text = problem("{at}: {why}; by name and association it may be {candidates} — confirm with --confirm "
                        "'{number}=<federation id>' (with a final ! to override a differing ID number) or --confirm "
                        "'{number}=new'", file=source, at=e.at("name"), why=why, candidates=candidates,
@@ -232,12 +232,6 @@ def _unexplained(e: ParsedEntrant) -> Problem | str:
     """A change of name or association the remark column does not explain (CGA Art. 11(四)); "" when it does."""
     return "" if e.remark else problem("; the remark column does not explain it (Art. 11(四))")
 
-
-def _joined(items: list[Problem]) -> Problem | str:
-    """Several translatable phrases as one parameter, joined by commas."""
-    if len(items) == 1:
-        return items[0]
-    return problem(", ".join(f"{{p{i}}}" for i in range(len(items))), **{f"p{i}": p for i, p in enumerate(items)})
 
 
 def _new_player(e: ParsedEntrant, assoc, id_number: str):

@@ -379,7 +379,7 @@ def report(
     agreed: bool | None = typer.Option(None, "--agreed/--not-agreed", help="agreed by the bodies concerned (BJSH §6)"),
     dan_event: bool | None = typer.Option(None, "--dan-event/--no-dan-event", help="a grading event (it grants dan and kyu grades)"),
     standards_published: bool | None = typer.Option(None, "--standards-published/--no-standards-published",
-                                                    help="the grading standards were published before the event (BJSH §9(三))"),
+                                                    help="the grading standards were published before the event (BJSH §9.3)"),
 ) -> None:
     """Write the competition report (CGA Art. 11): holds ID numbers — for the federation only. The facts given
     (organiser level, national, …) are written on the report's lines, so the office's import takes them from the

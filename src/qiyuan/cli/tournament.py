@@ -476,11 +476,12 @@ def event_add_players(
                                        help="CSV or xlsx with the 成绩 sheet's headings: 姓名 (required), 性别, "
                                             "身份证号, 段级位, 所属棋协, 等级分"),
     registry: str = typer.Option("", "--registry", help="registered players by federation ID: CN000001,CN000002,…"),
-    registration: str = typer.Option("", "--registration", help="an approved calendar registration's entry list"),
+    registration: str = typer.Option("", "--registration", help="an approved calendar registration's entry list "
+                                                                  "(qiyuan office calendar entries CODE FILE)"),
 ) -> None:
-    """Enter a whole entry list (报名表) in one command: from a file, or from the registry.  Every
-    row is checked; every problem is named by its row, all at once, and nothing is entered
-    unless every row is right."""
+    """Enter a whole entry list (报名表) in one command: from a file, the registry or an approved
+    registration's entry list.  Every row is checked; every problem is named by its row, all at
+    once, and nothing is entered unless every row is right."""
     from datetime import date
 
     from qiyuan.errors import InputError, problem
@@ -489,13 +490,17 @@ def event_add_players(
     given = [x for x in (file is not None, bool(registry.strip()), bool(registration.strip())) if x]
     if len(given) != 1:
         raise InputError(problem("give one source: FILE, --registry IDS or --registration CODE"))
-    if registration.strip():
-        raise InputError(problem("--registration {code}: calendar registrations hold no entry list yet; export "
-                                 "it as a CSV with the 成绩 headings, or give --registry IDS", code=registration))
     if file is not None:
         from qiyuan.formats.entries import read_entries
 
         (rows, faults), source = read_entries(file), str(file)
+    elif registration.strip():
+        from qiyuan.cli.office import ensure_django
+
+        ensure_django()
+        from qiyuan.office.event_registration import registration_entrants
+
+        rows, faults, source = registration_entrants(registration.strip()), [], registration.strip()
     else:
         from qiyuan.cli.office import ensure_django
 

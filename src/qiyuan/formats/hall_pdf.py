@@ -36,7 +36,7 @@ WHATS = ("entries", "schedule", "pairings", "slips", "standings", "crosstable", 
 
 #: why a player has no game, as the hall reads it
 UNPAIRED_ZH = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "缺席", "withdrawn": "退赛",
-               "out": "淘汰"}
+               "out": "淘汰", "waiting": "待赛（已晋级）"}
 assert set(UNPAIRED_ZH) == set(UNPAIRED)
 _RESULT_ZH = {"": "", "1-0": "1 : 0", "0-1": "0 : 1", "½-½": "½ : ½", "+-": "+ : −", "-+": "− : +", "--": "− : −"}
 
@@ -469,7 +469,7 @@ def _bracket(t: Tournament) -> bytes:
     from reportlab.lib.pagesizes import A4, landscape
     from reportlab.lib.units import mm
 
-    from qiyuan.tournament.knockout import bracket_rounds
+    from qiyuan.tournament.knockout import bracket_rounds, mini_match_rule_zh
 
     st = _styles()
     buf = io.BytesIO()
@@ -483,7 +483,9 @@ def _bracket(t: Tournament) -> bytes:
         c.drawString(12 * mm, size[1] - 16 * mm, t.name)
         c.setFont(FONT, 10)
         c.drawString(12 * mm, size[1] - 23 * mm, f"对阵图（单淘汰，{len(t.entrants)} 人，按等级分排种子，上方先手）　{_event_line(t)}")
-        top, bottom = size[1] - 32 * mm, 20 * mm
+        if rule := mini_match_rule_zh(t):  # mini-matches: the rule, the tie-break game's time control, the lots
+            c.drawString(12 * mm, size[1] - 28 * mm, _fit(rule, 10, size[0] - 24 * mm))
+        top, bottom = size[1] - (36 if mini_match_rule_zh(t) else 32) * mm, 20 * mm
         cols = len(rounds) + 1
         col_w = (size[0] - 24 * mm) / cols
         slots = len(rounds[0]) * 2 if rounds else 2

@@ -23,6 +23,7 @@ qiyuan's own program lines (ignored by other programs):
 ``XQF nnnn TEXT`` an association (所属单位) too long for the 3 columns of ``001``;
 ``XQW nnnn R`` player withdrawn after round R; ``XQL nnnn R`` a late entry, after round R;
 ``XQC nnnn CLUB`` his club (俱乐部), ``XQY nnnn LABEL`` his family (keep-apart groups);
+``XQ5 nnnn CCC`` his nationality (国籍), a 3-letter country code (ISO 3166: CHN, KOR), when given;
 ``XQX nnnn R K`` excused from round R, not yet paired (K: ``Z`` 0 points, ``H`` half, ``F`` full).
 The event's own settings are lines of their own: ``XQM`` format, ``XQB`` boards per team,
 ``XQD`` how the draw numbers were fixed, ``XQA KIND K`` keep apart in the first K rounds,
@@ -40,7 +41,7 @@ from pathlib import Path
 
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.people.idnumber import ID_TYPES
-from qiyuan.tournament.eventfile import cross_check
+from qiyuan.tournament.eventfile import cross_check, is_country_code
 from qiyuan.tournament.model import (
     BYE_RESULTS,
     FORFEIT_RESULTS,
@@ -217,7 +218,7 @@ class _Reader:
         rows: list[_Row] = []
         bb: dict[str, Decimal] = {}
         ext: dict[str, list[tuple[int, str]]] = {"XQI": [], "XQT": [], "XQF": [], "XQW": [], "XQL": [],
-                                                  "XQC": [], "XQY": [], "XQX": []}
+                                                  "XQC": [], "XQY": [], "XQX": [], "XQ5": []}
         raw_dates: dict[str, str] = {}
         for no, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
@@ -411,6 +412,12 @@ class _Reader:
                     e.federation = value.strip()
                 elif code == "XQC":
                     e.club = value.strip()
+                elif code == "XQ5":
+                    if is_country_code(value.strip()):
+                        e.nationality = value.strip()
+                    else:
+                        self.problem(no, 10, f"XQ5: {value.strip()!r} is not a nationality (a 3-letter country "
+                                             "code: CHN, KOR, JPN)")
                 elif code == "XQY":
                     e.family = value.strip()
                 elif code == "XQX":
@@ -644,6 +651,8 @@ def write_trf(t: Tournament, *, id_numbers: bool = True) -> str:
             add(f"XQL {e.number:>4} {e.late_after}")
         if e.club:
             add(f"XQC {e.number:>4} {e.club}")
+        if e.nationality:
+            add(f"XQ5 {e.number:>4} {e.nationality}")
         if e.family:
             add(f"XQY {e.number:>4} {e.family}")
         for rnd, kind in sorted(e.excused.items()):

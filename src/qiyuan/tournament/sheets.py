@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from qiyuan.tournament.knockout import eliminated_after
+from qiyuan.tournament.minimatch import is_mini
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import score
 from qiyuan.tournament.state import withdrawn_in
@@ -28,7 +29,7 @@ _BOARD_RESULT = {("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "½-½", ("W"
 
 #: why a player has no game in a round
 UNPAIRED = {"U": "bye", "H": "excused, half point", "F": "excused, full point", "Z": "absent", "out": "eliminated",
-            "withdrawn": "withdrawn"}
+            "withdrawn": "withdrawn", "waiting": "through, waiting"}
 
 
 def board_result(mine: str, theirs: str) -> str:
@@ -87,6 +88,7 @@ def pairing_sheet(t: Tournament, rnd: int) -> PairingSheet:
     pairs: list[tuple[Entrant, Entrant, RoundCell]] = []
     unpaired: list[UnpairedRow] = []
     out = knocked_out(t)
+    mini = is_mini(t)
     for e in t.entrants:
         if len(e.rounds) < rnd:
             if withdrawn_in(e, rnd):
@@ -94,7 +96,8 @@ def pairing_sheet(t: Tournament, rnd: int) -> PairingSheet:
             continue
         c = e.rounds[rnd - 1]
         if c.opponent is None:
-            why = "withdrawn" if withdrawn_in(e, rnd) else "out" if out.get(e.number, rnd) < rnd else c.result
+            why = ("withdrawn" if withdrawn_in(e, rnd) else "out" if out.get(e.number, rnd) < rnd
+                   else "waiting" if c.result == "Z" and mini else c.result)  # mini-matches: through, others play on
             unpaired.append(UnpairedRow(_seat(e, t, rnd), why if why in UNPAIRED else "Z"))
         elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
             pairs.append((e, by[c.opponent], c))

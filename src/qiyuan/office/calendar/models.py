@@ -108,6 +108,7 @@ class RegistrationEntry(models.Model):
     birth = models.CharField(max_length=10, blank=True)  # YYYY/MM/DD, as TRF-16 writes it
     club = models.CharField(max_length=60, blank=True)
     player_id = models.CharField(max_length=16, blank=True)  # the registry id, when given
+    nationality = models.CharField(max_length=3, blank=True)  # 国籍, a 3-letter country code, when given
 
     class Meta:
         ordering = ["registration", "place"]

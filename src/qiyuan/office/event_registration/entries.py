@@ -45,7 +45,7 @@ def set_entries(code: str, rows: list[tuple[int, Entrant]], *, actor: object, so
         RegistrationEntry.objects.bulk_create(
             RegistrationEntry(registration=reg, place=k, row=row, name=e.name, sex=e.sex, title=e.title,
                               federation=e.federation, rating=e.rating, id_number=e.id_number, id_type=e.id_type,
-                              birth=e.birth, club=e.club, player_id=e.player_id)
+                              birth=e.birth, club=e.club, player_id=e.player_id, nationality=e.nationality)
             for k, (row, e) in enumerate(rows, start=1))
         record(actor, "calendar.entries", reg, code=reg.code, source=source, players=len(rows), replaced=replaced)
     return reg
@@ -63,4 +63,4 @@ def registration_entrants(code: str) -> list[tuple[int, Entrant]]:
                                      "{ref} FILE, or on its desk page)", code="calendar.input", ref=reg.code)])
     return [(x.row, Entrant(0, x.name, sex=x.sex, title=x.title, rating=x.rating, federation=x.federation,
                             id_number=x.id_number, id_type=x.id_type, birth=x.birth, club=x.club,
-                            player_id=x.player_id)) for x in entries]
+                            player_id=x.player_id, nationality=x.nationality)) for x in entries]

@@ -161,6 +161,8 @@ class NewPlayerForm(forms.Form):
     id_type = forms.ChoiceField(label=gettext_lazy("证件类型"), initial="resident", required=False, choices=[
         ("resident", gettext_lazy("居民身份证")), ("passport", gettext_lazy("护照（境外棋手）"))])
     id_number = forms.CharField(label=gettext_lazy("证件号码（仅用于竞赛报告）"), max_length=32, required=False)
+    nationality = forms.CharField(label=gettext_lazy("国籍"), max_length=20, required=False,
+                                  help_text=gettext_lazy("三个字母的国家代码，如 KOR、JPN；境外棋手可不选所属单位"))
     club = forms.CharField(label=gettext_lazy("俱乐部"), max_length=60, required=False)
     family = forms.CharField(label=gettext_lazy("家庭（同一家庭的棋手填同一名称）"), max_length=60, required=False)
 
@@ -391,7 +393,8 @@ def add_player(request, code: str):
         entrant = Entrant(0, d["name"], sex=d["sex"], title=d["title"], rating=d["rating"],
                           federation=d["association"].name if d["association"] else "", club=d["club"],
                           family=d["family"], birth=d["birth"].isoformat() if d["birth"] else "",
-                          id_number=d["id_number"], id_type=d["id_type"] or "resident")
+                          id_number=d["id_number"], id_type=d["id_type"] or "resident",
+                          nationality=d["nationality"])
     try:
         uc.add_player(store, request.user, entrant, today=date.today())
     except QiyuanError as exc:
@@ -690,7 +693,8 @@ def print_round(request, code: str, rnd: int):
 
 
 UNPAIRED_TEXT = {"U": gettext_lazy("轮空"), "H": gettext_lazy("请假（半分）"), "F": gettext_lazy("请假（全分）"),
-                 "Z": gettext_lazy("缺席"), "withdrawn": pgettext_lazy("round", "退赛")}
+                 "Z": gettext_lazy("缺席"), "withdrawn": pgettext_lazy("round", "退赛"), "out": gettext_lazy("淘汰"),
+                 "waiting": gettext_lazy("待赛（已晋级）")}
 
 
 PRINTS = ("entries", "schedule", "pairings", "alphabetical", "slips", "standings", "crosstable", "bracket")

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from qiyuan.errors import InputError, problem
 from qiyuan.formats.hall_qr import draw_qr
 from qiyuan.formats.pdf_font import FONT, font_name
+from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
 
@@ -364,6 +365,11 @@ def _standings(t: Tournament, after: int | None) -> bytes:
                                "仍相同者加赛或抽签。", st["small"]))
     story.append(_table([head] + [line(r.rank, r) for r in rows], widths, size=11, align_left=(2, 3)))
     story += [Paragraph(x, st["small"]) for x in decision_notes(rows)]
+    if rule := mini_match_rule_zh(t):  # a knock-out of mini-matches: each player's match scores
+        played = played_matches(shown)
+        story.append(Paragraph(f"小场比分（{rule}）：", st["small"]))
+        story += [Paragraph(f"{r.number} {by[r.number].name}：" + "；".join(m.text_zh() for m in played[r.number]),
+                            st["small"]) for r in rows if played.get(r.number)]
     for c in cat.categories(t):
         story.append(Paragraph(c.label(), st["head"]))
         ranked = cat.ranked(shown, c, rows)
@@ -469,7 +475,7 @@ def _bracket(t: Tournament) -> bytes:
     from reportlab.lib.pagesizes import A4, landscape
     from reportlab.lib.units import mm
 
-    from qiyuan.tournament.knockout import bracket_rounds, mini_match_rule_zh
+    from qiyuan.tournament.knockout import bracket_rounds
 
     st = _styles()
     buf = io.BytesIO()

@@ -256,7 +256,7 @@ class _Reader:
                     self.problem(no, 5, f"{code} needs a number of points, found {value.strip()!r}")
             elif code in ext:
                 parts = value.strip().split(None, 1)
-                if len(parts) != 2 or not parts[0].isdigit():
+                if len(parts) != 2 or not parts[0].isdecimal():
                     self.problem(no, 5, f"{code} needs a player number and a value")
                 else:
                     ext[code].append((no, f"{parts[0]} {parts[1]}"))
@@ -331,7 +331,7 @@ class _Reader:
             if required:
                 self.problem(no, sl[0] + 1, f"{what} is missing (columns {sl[0] + 1}-{sl[1]})")
             return None
-        if not s.isdigit():
+        if not s.isdecimal():
             self.problem(no, sl[0] + 1, f"{what} must be a whole number (columns {sl[0] + 1}-{sl[1]}), found {s!r}")
             return None
         return int(s)
@@ -351,7 +351,7 @@ class _Reader:
             colour = "-"
         opponent = None
         if opp_s:
-            if not opp_s.isdigit():
+            if not opp_s.isdecimal():
                 self.problem(no, start + 3, f"round {rnd}: opponent must be a player number, found {opp_s!r}")
                 bad = True
             elif int(opp_s):
@@ -422,16 +422,16 @@ class _Reader:
                     e.family = value.strip()
                 elif code == "XQX":
                     parts = value.split()
-                    if len(parts) == 2 and parts[0].isdigit() and int(parts[0]) >= 1 and parts[1] in ("Z", "H", "F"):
+                    if len(parts) == 2 and parts[0].isdecimal() and int(parts[0]) >= 1 and parts[1] in ("Z", "H", "F"):
                         e.excused[int(parts[0])] = parts[1]
                     else:
                         self.problem(no, 10, f"XQX needs a round and Z, H or F, found {value!r}")
                 elif code == "XQL":
-                    if value.strip().isdigit():
+                    if value.strip().isdecimal():
                         e.late_after = int(value.strip())
                     else:
                         self.problem(no, 10, f"XQL needs the round after which the player was entered, found {value!r}")
-                elif value.strip().isdigit():
+                elif value.strip().isdecimal():
                     e.withdrawn_after = int(value.strip())
                 else:
                     self.problem(no, 10, f"XQW needs the round after which the player withdrew, found {value!r}")

@@ -58,7 +58,7 @@ def schedule(t: Tournament) -> list[Slot]:
     out = []
     for line in t.extra.get(GAMES, []):
         parts = line.split()
-        if len(parts) == 3 and parts[0].isdigit() and parts[1].isdigit() and parts[2] in ("1", "2", TIEBREAK):
+        if len(parts) == 3 and parts[0].isdecimal() and parts[1].isdecimal() and parts[2] in ("1", "2", TIEBREAK):
             out.append(Slot(int(parts[0]), int(parts[1]), parts[2]))
     return sorted(out, key=lambda s: s.round)
 
@@ -101,9 +101,9 @@ def lot_of(t: Tournament, rnd: int) -> Lot | None:
     for line in t.extra.get(LOTS, []):
         parts = line.split()
         if len(parts) >= 3 and parts[0] == str(rnd):
-            if parts[1] == "seed" and parts[2].lstrip("-").isdigit():
+            if parts[1] == "seed" and parts[2].lstrip("-").isdecimal():
                 return Lot(rnd, seed=int(parts[2]))
-            if parts[1] == "hall" and all(p.isdigit() for p in parts[2:]):
+            if parts[1] == "hall" and all(p.isdecimal() for p in parts[2:]):
                 return Lot(rnd, openers=tuple(int(p) for p in parts[2:]))
     return None
 

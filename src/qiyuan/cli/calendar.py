@@ -1,4 +1,5 @@
-"""``qiyuan office calendar add | amend | list | show | approve | refuse | withdraw``: the event calendar (赛事注册).
+"""``qiyuan office calendar add | amend | list | show | approve | refuse | withdraw | entries``: the event calendar
+(赛事注册).
 
 Thin: the options become ``Details`` (as typed: dates and numbers are read by
 the use case, so every problem is reported at once), the office's use cases
@@ -9,6 +10,7 @@ nothing. Django is imported inside the commands only.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -259,6 +261,27 @@ def withdraw_cmd(
     with office_errors():
         reg = withdraw_registration(code, actor=actor_name(actor), reason=reason)
     _console().print(f"withdrawn {_headline(reg)}", markup=False)
+
+
+@calendar_app.command("entries")
+def entries_cmd(
+    code: Annotated[str, typer.Argument(help="Registration code, e.g. R2027-001")],
+    file: Annotated[Path, typer.Argument(help="The entry list (报名表): CSV or xlsx with the headings of the "
+                                              "report's 成绩 sheet (姓名 required; 性别, 身份证号, 段级位, 所属棋协, 等级分)")],
+    actor: ActorOption = None,
+) -> None:
+    """Record a registration's entry list (it replaces the one recorded): every row checked, every problem at
+    once; once approved, `qiyuan event add-players EVENT --registration CODE` enters it."""
+    ensure_django()
+    from qiyuan.cli.lang import _
+    from qiyuan.formats.entries import read_entries
+    from qiyuan.office.event_registration import set_entries
+
+    with office_errors():
+        rows, faults = read_entries(file)
+        reg = set_entries(code, rows, actor=actor_name(actor), source=str(file), faults=faults)
+    _console().print(_("{code}: entry list of {count} player(s) recorded").format(code=reg.code, count=len(rows)),
+                     markup=False)
 
 
 def register(app: typer.Typer) -> None:

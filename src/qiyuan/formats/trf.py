@@ -23,6 +23,7 @@ qiyuan's own program lines (ignored by other programs):
 ``XQF nnnn TEXT`` an association (所属单位) too long for the 3 columns of ``001``;
 ``XQW nnnn R`` player withdrawn after round R; ``XQL nnnn R`` a late entry, after round R;
 ``XQC nnnn CLUB`` his club (俱乐部), ``XQY nnnn LABEL`` his family (keep-apart groups);
+``XQ5 nnnn CCC`` his nationality (国籍), a 3-letter country code (ISO 3166: CHN, KOR), when given;
 ``XQX nnnn R K`` excused from round R, not yet paired (K: ``Z`` 0 points, ``H`` half, ``F`` full).
 The event's own settings are lines of their own: ``XQM`` format, ``XQB`` boards per team,
 ``XQD`` how the draw numbers were fixed, ``XQA KIND K`` keep apart in the first K rounds,
@@ -41,7 +42,7 @@ from pathlib import Path
 from qiyuan.errors import problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.people.idnumber import ID_TYPES
-from qiyuan.tournament.eventfile import cross_check
+from qiyuan.tournament.eventfile import cross_check, is_country_code
 from qiyuan.tournament.model import (
     BYE_RESULTS,
     FORFEIT_RESULTS,
@@ -222,7 +223,7 @@ class _Reader:
         rows: list[_Row] = []
         bb: dict[str, Decimal] = {}
         ext: dict[str, list[tuple[int, str]]] = {"XQI": [], "XQT": [], "XQF": [], "XQW": [], "XQL": [],
-                                                  "XQC": [], "XQY": [], "XQX": []}
+                                                  "XQC": [], "XQY": [], "XQX": [], "XQ5": []}
         raw_dates: dict[str, str] = {}
         for no, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
@@ -260,7 +261,7 @@ class _Reader:
                     self.problem(no, 5, "{tag} needs a number of points, found {value!r}", tag=code, value=value.strip())
             elif code in ext:
                 parts = value.strip().split(None, 1)
-                if len(parts) != 2 or not parts[0].isdigit():
+                if len(parts) != 2 or not parts[0].isdecimal():
                     self.problem(no, 5, "{tag} needs a player number and a value", tag=code)
                 else:
                     ext[code].append((no, f"{parts[0]} {parts[1]}"))
@@ -336,7 +337,7 @@ class _Reader:
                 self.problem(no, sl[0] + 1, "{what} is missing (columns {first}-{last})", what=what, first=sl[0] + 1,
                              last=sl[1])
             return None
-        if not s.isdigit():
+        if not s.isdecimal():
             self.problem(no, sl[0] + 1, "{what} must be a whole number (columns {first}-{last}), found {value!r}",
                          what=what, first=sl[0] + 1, last=sl[1], value=s)
             return None
@@ -358,7 +359,7 @@ class _Reader:
             colour = "-"
         opponent = None
         if opp_s:
-            if not opp_s.isdigit():
+            if not opp_s.isdecimal():
                 self.problem(no, start + 3, "round {round}: opponent must be a player number, found {value!r}",
                              round=rnd, value=opp_s)
                 bad = True
@@ -425,21 +426,27 @@ class _Reader:
                     e.federation = value.strip()
                 elif code == "XQC":
                     e.club = value.strip()
+                elif code == "XQ5":
+                    if is_country_code(value.strip()):
+                        e.nationality = value.strip()
+                    else:
+                        self.problem(no, 10, f"XQ5: {value.strip()!r} is not a nationality (a 3-letter country "
+                                             "code: CHN, KOR, JPN)")
                 elif code == "XQY":
                     e.family = value.strip()
                 elif code == "XQX":
                     parts = value.split()
-                    if len(parts) == 2 and parts[0].isdigit() and int(parts[0]) >= 1 and parts[1] in ("Z", "H", "F"):
+                    if len(parts) == 2 and parts[0].isdecimal() and int(parts[0]) >= 1 and parts[1] in ("Z", "H", "F"):
                         e.excused[int(parts[0])] = parts[1]
                     else:
                         self.problem(no, 10, "XQX needs a round and Z, H or F, found {value!r}", value=value)
                 elif code == "XQL":
-                    if value.strip().isdigit():
+                    if value.strip().isdecimal():
                         e.late_after = int(value.strip())
                     else:
                         self.problem(no, 10, "XQL needs the round after which the player was entered, found {value!r}",
                                      value=value)
-                elif value.strip().isdigit():
+                elif value.strip().isdecimal():
                     e.withdrawn_after = int(value.strip())
                 else:
                     self.problem(no, 10, "XQW needs the round after which the player withdrew, found {value!r}",
@@ -658,6 +665,8 @@ def write_trf(t: Tournament, *, id_numbers: bool = True) -> str:
             add(f"XQL {e.number:>4} {e.late_after}")
         if e.club:
             add(f"XQC {e.number:>4} {e.club}")
+        if e.nationality:
+            add(f"XQ5 {e.number:>4} {e.nationality}")
         if e.family:
             add(f"XQY {e.number:>4} {e.family}")
         for rnd, kind in sorted(e.excused.items()):

@@ -235,14 +235,19 @@ def _unexplained(e: ParsedEntrant) -> Problem | str:
 
 
 def _new_player(e: ParsedEntrant, assoc, id_number: str):
+    """A new registry player from the report: the birth date, document and nationality the report gives (its
+    棋手资料 sheet, the TRF's columns), else what a resident ID number (身份证号) holds."""
     birth = None
     id_type = Player.IdType.RESIDENT
-    if id_number and len(id_number) == 18 and id_number[:17].isdigit():
+    if e.id_type in (Player.IdType.PASSPORT, Player.IdType.OTHER) and id_number:
+        id_type = e.id_type
+    elif id_number and len(id_number) == 18 and id_number[:17].isdigit():
         try:
             birth = parse_resident_id(id_number).birth_date
         except ValueError:
             birth = None
     elif id_number:
         id_type = Player.IdType.OTHER
-    return Player(name=e.name, name_latin=e.name_latin, gender=e.gender, birth_date=birth, id_type=id_type,
-                  id_number=id_number, association=assoc, dan=e.dan, nationality="CHN" if birth else "")
+    nationality = e.nationality or ("CHN" if birth else "")
+    return Player(name=e.name, name_latin=e.name_latin, gender=e.gender, birth_date=birth or e.birth_date,
+                  id_type=id_type, id_number=id_number, association=assoc, dan=e.dan, nationality=nationality)

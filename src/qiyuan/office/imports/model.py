@@ -109,6 +109,9 @@ class ParsedEntrant:
     name_latin: str = ""
     remark: str = ""
     row: int | None = None  # the report's results-sheet row: problems then name the cell
+    birth_date: date | None = None  # as the file gives it (a resident ID number holds its own)
+    id_type: str = ""  # the document of ``id_number`` when the file says: resident, passport, other
+    nationality: str = ""  # 国籍, a 3-letter country code, when the file gives it
 
     def at(self, what: str = "name") -> Problem:
         """Where a problem about ``what`` (number, name, gender, id, association) is: in a report the sheet and

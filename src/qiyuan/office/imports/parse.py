@@ -22,6 +22,7 @@ from qiyuan.formats.trf import read_trf
 from qiyuan.office.errors import ImportRefused
 from qiyuan.office.imports.model import KINDS, Options, ParsedEntrant, ParsedEvent
 from qiyuan.rating.model import EventFormat, Result
+from qiyuan.tournament.eventfile import birth_date
 from qiyuan.tournament.go import GO_FORMATS
 from qiyuan.tournament.model import FORFEIT_RESULTS
 
@@ -65,7 +66,9 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
             where=problem("No. {number} ({name})", number=e.number, name=e.name) if kind == "report" else
             problem("player {number} ({name})", number=e.number, name=e.name), number=e.number, name=e.name.strip(), gender=_SEX.get(e.sex, ""),
             id_number=e.id_number.strip(), dan=_dan(e.title), association=e.federation.strip(), rating=e.rating,
-            rank=e.rank, score=e.points, federation_id=e.player_id.strip() if kind == "trf" else ""))
+            rank=e.rank, score=e.points, federation_id=e.player_id.strip() if kind == "trf" else "",
+            birth_date=birth_date(e.birth) if e.birth.strip() else None, id_type=e.id_type if e.id_number and e.id_type != "resident" else "",
+            nationality=e.nationality))
     played = {"1": Result.WIN, "0": Result.LOSS, "=": Result.DRAW}
     unrated_played = 0
     for e in t.entrants:

@@ -41,7 +41,7 @@ def test_a_report_as_registered_is_imported_and_linked(office, tmp_path, residen
     event = Event.objects.get()
     reg.refresh_from_db()
     assert reg.event == event and event.registration == reg
-    assert f"registered as {reg.code} (registered, 2024-08-10 – 2024-08-13): the report is as registered" in map(str, result.notes)
+    assert f"registered as {reg.code} (awaiting approval, 2024-08-10 – 2024-08-13): the report is as registered" in map(str, result.notes)
     assert AuditLog.objects.get(action="import").detail["registration"] == reg.code
 
 

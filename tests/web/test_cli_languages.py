@@ -23,7 +23,7 @@ _LATIN_OK = re.compile(
     r"--?[\w-]+|[\w./-]*\.(?:csv|toml|md|txt|trf|jsonl\.gz|gz|xml|h9|xlsx|pdf|json|png|html)\b|\bCN\d+\b|https?://\S+|/[\w./-]*|\b(?:"
     r"qiyuan|QIYUAN_\w+|TRF|OpenGotha|PDF|A4|xlsx|TOML|CSV|TCP|TLS|HTTP|Unix|nginx|gunicorn|gthread|Django|NumPy|Ctrl-C|localhost|"
     r"fast|reference|arbiter|officer|admin|cga-gomoku-2011|bjsh-gomoku-2007|cn-go-1995|nosuch|bogus|slow|boss|"
-    r"abc|wang\.li|docs/deploy\.md|UTF|x|migrate|URL|"
+    r"abc|wang\.li|docs/deploy\.md|UTF|x|migrate|URL|CHN|KOR|JPN|"
     # the values options take, typed as they are: formats, printouts, categories, points, groupings
     r"swiss|round_robin|double_round_robin|knockout|match|team|go_mcmahon|go_swiss|entries|schedule|pairings|slips|"
     r"women|U\d+|rating|zero|half|full|association|club|family|resident|passport|other|international|national|first|"

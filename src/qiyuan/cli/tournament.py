@@ -466,7 +466,7 @@ def event_new(
     arbiter: list[str] = typer.Option([], help="an arbiter (repeat for each)"),
     force: bool = typer.Option(False, "--force", help="overwrite an existing file"),
     mini_matches: str | None = typer.Option(
-        None, "--mini-matches", metavar="TIEBREAK-TIME-CONTROL",
+        None, "--mini-matches",
         help="knock-out: each match 2 games (openers alternate), then at 1:1 one tie-break game whose opener "
              "is drawn by lot (event lot), played at this time control, e.g. '10 min + 5 s'"),
 ) -> None:

@@ -32,7 +32,7 @@ _BOARD_RESULT = {("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "½-½", ("W"
 
 #: why a player has no game in a round
 UNPAIRED = {"U": N_("bye"), "H": N_("excused, half point"), "F": N_("excused, full point"), "Z": N_("absent"),
-            "out": N_("eliminated"), "withdrawn": N_("withdrew from the event"), "waiting": N_("through, waiting")}
+            "out": N_("eliminated"), "withdrawn": N_("withdrawn"), "waiting": N_("through, waiting")}
 
 
 def board_result(mine: str, theirs: str) -> str:

@@ -61,8 +61,8 @@ class RegistrationMatch:
 
 
 #: a registration's status, as the import's note names it
-STATUS_WORDS = {"registered": problem("registered"), "approved": problem("approved"), "refused": problem("refused"),
-                "withdrawn": problem("withdrawn")}
+STATUS_WORDS = {"registered": problem("awaiting approval"), "approved": problem("approved"),
+                "refused": problem("not approved"), "withdrawn": problem("withdrawn by the organiser")}
 
 
 def outline_of(r: Registration) -> Outline:

@@ -44,9 +44,11 @@ def digest(comp) -> str:
                        [e.code for e in comp.events])
 
 
-def stored_lines(edition) -> tuple[dict[str, str], dict[tuple[str, str], str], list[str], list[str]]:
+def stored_lines(edition, states: dict[str, dict] | None = None
+                 ) -> tuple[dict[str, str], dict[tuple[str, str], str], list[str], list[str]]:
     """A stored edition read back from the database, in its version of the canonical text: entry lines by
-    player (in list order), change lines by (event, player), the events, and the entry lines in order."""
+    player (in list order), change lines by (event, player), the events, and the entry lines in order.
+    ``states``, when given, receives each entry's stored state (federation id → its JSON, as read)."""
     w = writer(edition.canonical_version)
     ordered = []
     entries = {}
@@ -56,6 +58,8 @@ def stored_lines(edition) -> tuple[dict[str, str], dict[tuple[str, str], str], l
         line = w.entry_line(list(row[:10]), as_json(row[10]))
         entries[row[0]] = line
         ordered.append(line)
+        if states is not None:
+            states[row[0]] = row[10]
     changes = {(ev, fid): w.change_line(ev, fid, as_json(expl)) for ev, fid, expl in
                RatingChange.objects.filter(edition=edition).values_list("event__code", "player__federation_id",
                                                                         "explanation").iterator(chunk_size=10000)}

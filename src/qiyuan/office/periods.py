@@ -187,6 +187,34 @@ def member_cache(rating_list, rules: RuleSet, list_date: date, *, as_of=None,
     return MemberCache(initial, info)
 
 
+class MemberTable:
+    """Every member of a list read once, for computing many editions in a row (``verify``): each edition's
+    ``MemberCache`` — the members who had joined by it, with their start states — is taken from this one read,
+    the start states computed once per rule settings and start date."""
+
+    def __init__(self, rating_list):
+        self.rating_list = rating_list
+        self.rows = [(joined, fid, MemberFacts(gender, dan, rating, games, latched, reg, ref, body), (pk, name, reg))
+                     for joined, pk, fid, name, gender, dan, rating, games, latched, reg, ref, body in
+                     ListMember.objects.filter(rating_list=rating_list, joined_in__isnull=False).values_list(
+                         "joined_in_id", "player_id", "player__federation_id", "player__name", "gender", "dan",
+                         "rating", "games", "k_latched", "registered_on", "reference_rating", "dan_granted_by")]
+        self._initial: dict[tuple[str, date], dict[str, PlayerState]] = {}
+
+    def cache(self, rules: RuleSet, list_date: date, as_of, names: dict[str, str] | None = None) -> MemberCache:
+        """What ``member_cache(rating_list, rules, list_date, as_of=as_of, names=names)`` gives."""
+        start = start_date(self.rating_list, rules, list_date)
+        key = (as_json(rules_as_dict(rules)), start)
+        everyone = self._initial.get(key)
+        if everyone is None:
+            everyone = self._initial[key] = initial_states(
+                rules, [engine_player(fid, m) for _, fid, m, _ in self.rows], start)
+        names = names or {}
+        rows = [r for r in self.rows if r[0] <= as_of.pk]
+        return MemberCache({fid: everyone[fid] for _, fid, _, _ in rows},
+                           {fid: (pk, names.get(fid, name), reg) for _, fid, _, (pk, name, reg) in rows})
+
+
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
                    as_of=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
                    prior: dict[str, PlayerState] | None = None,

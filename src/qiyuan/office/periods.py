@@ -166,6 +166,8 @@ class MemberCache:
     info: dict[str, tuple[int, str, date | None]]  # federation id → (player pk, name, registration date)
     #: the JSON text of each player's last state (reused while the engine hands back the same state object)
     texts: dict[str, tuple[PlayerState, dict, str]] = field(default_factory=dict)
+    #: the engine's players (``rate``), made once for consecutive periods
+    people: dict[str, EnginePlayer] = field(default_factory=dict)
     _fids: dict[int, str] | None = field(default=None, repr=False)
 
     def federation_ids(self) -> dict[int, str]:
@@ -200,6 +202,7 @@ class MemberTable:
                          "joined_in_id", "player_id", "player__federation_id", "player__name", "gender", "dan",
                          "rating", "games", "k_latched", "registered_on", "reference_rating", "dan_granted_by")]
         self._initial: dict[tuple[str, date], dict[str, PlayerState]] = {}
+        self._people: dict[str, EnginePlayer] = {}  # (shared by the editions' caches)
 
     def cache(self, rules: RuleSet, list_date: date, as_of, names: dict[str, str] | None = None) -> MemberCache:
         """What ``member_cache(rating_list, rules, list_date, as_of=as_of, names=names)`` gives."""
@@ -212,7 +215,8 @@ class MemberTable:
         names = names or {}
         rows = [r for r in self.rows if r[0] <= as_of.pk]
         return MemberCache({fid: everyone[fid] for _, fid, _, _ in rows},
-                           {fid: (pk, names.get(fid, name), reg) for _, fid, _, (pk, name, reg) in rows})
+                           {fid: (pk, names.get(fid, name), reg) for _, fid, _, (pk, name, reg) in rows},
+                           people=self._people)
 
 
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
@@ -242,11 +246,12 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
         merged.aliases_for_new_period() if aliases is None else aliases, games, standings, prior, cache.initial,
         cache.info)
     if info is not cache.info:
-        cache = MemberCache(initial, info, cache.texts)
+        cache = MemberCache(initial, info, cache.texts, cache.people)
     # Members not on the previous edition (new, or untouched since they joined) start from their start state.
     state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
     state.update(prior)
-    history = rate(rules, state, [engine_event(e) for e in events], games, standings, list_date, engine=engine)
+    history = rate(rules, state, [engine_event(e) for e in events], games, standings, list_date, engine=engine,
+                   people=cache.people)
     entries = _entries(rules, history.final_states, state, cache)
     comp = PeriodComputation(rating_list, list_date, rules, previous, events, history.final_states, entries,
                              history.changes,
@@ -256,16 +261,23 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
 
 
 def rate(rules: RuleSet, state: dict[str, PlayerState], events: list, games, standings, list_date: date, *,
-         engine: str = ENGINE):
+         engine: str = ENGINE, people: dict[str, EnginePlayer] | None = None):
     """The period of ``list_date`` rated from ``state`` (every member's state after the previous list) through
     the one door into the rating engine: ``compute_history`` from that state to ``list_date``, the changes as
     the reference writes them (what the edition stores and digests). Events that end in earlier periods (the
-    preview of a list date after the due one) are rated in their own periods on the way."""
+    preview of a list date after the due one) are rated in their own periods on the way. ``people``: the engine's
+    players made so far (federation id → ``Player``), reused by consecutive periods."""
     months = rules.publication_months
     start = previous_publication_date(months, list_date)
     for e in events:  # (a preview of a later list date than the due one holds several periods: each is rated)
         start = min(start, previous_publication_date(months, next_publication_date(months, e.end_date)))
-    players = [EnginePlayer(id=fid, name=fid, gender=s.gender) for fid, s in state.items()]
+    people = {} if people is None else people
+    players = []
+    for fid, s in state.items():
+        p = people.get(fid)
+        if p is None or p.gender is not s.gender:
+            p = people[fid] = EnginePlayer(id=fid, name=fid, gender=s.gender)
+        players.append(p)
     return compute_history(rules, players, events, games, standings, start=StartState(start, state),
                            until=list_date, engine=engine, full_changes=True)
 

@@ -54,6 +54,8 @@ class PlayerArrays:
         rules = prep.rules
         self.records = Records(prep.bonus.denominator if rules.newcomer_method == NEWCOMER_PERFORMANCE else 100)
         self.prior_events: list[str] = []  # ids of counted events before the run (event index −1, −2, …)
+        #: the stored states the run started from (``from_states``): an unchanged player's is handed back as it was
+        self.given: Mapping[str, PlayerState] = {}
 
     @classmethod
     def initial(cls, prep: Prepared, start: date) -> PlayerArrays:
@@ -83,6 +85,7 @@ class PlayerArrays:
     def from_states(cls, prep: Prepared, states: dict[str, PlayerState]) -> PlayerArrays:
         """The arrays of stored states (every player of ``prep`` has one)."""
         arrays = cls(prep)
+        arrays.given = states
         status_code = {s: i for i, s in enumerate(STATUS_NAMES)}
         log: list[tuple[int, int, int]] = []
         recs: list[tuple[int, int, int, int, Fraction, int, bool]] = []
@@ -142,6 +145,7 @@ class PlayerArrays:
                 ru=value / g if performance else None,
                 delta=None if performance else exact_decimal(value * 100, bool(recs.cents[k]))))
         keeps_activity = prep.rules.activity_window_months is not None  # else every rated player is active
+        given = self.given
         states = {}
         for i in chosen.tolist():
             rating = int(self.rating[i])
@@ -151,7 +155,7 @@ class PlayerArrays:
                 exact = first_ratings.get(i)
                 if exact is None:
                     exact = exact_decimal(self.exact_h[i], bool(self.exact_cents[i]))
-            states[ids[i]] = PlayerState(
+            state = PlayerState(
                 player_id=ids[i], gender=prep.players[i].gender, rating=rating if rated else None,
                 exact=exact, games=int(self.games[i]), latched=bool(self.latched[i]),
                 status=STATUS_NAMES[self.status[i]],
@@ -160,6 +164,9 @@ class PlayerArrays:
                 activity=tuple(sorted(activity.get(i, ()))) if rated and keeps_activity else (),
                 newcomer=tuple(newcomer.get(i, ())) if not rated else (),
             )
+            old = given.get(ids[i])
+            # the same object when nothing changed: the office then reuses the text it wrote for it
+            states[ids[i]] = old if old is not None and same_state(old, state) else state
         return states
 
     # --- the activity log
@@ -181,3 +188,10 @@ class PlayerArrays:
         keep = self.log_end >= keep_from
         self.log_player, self.log_end = self.log_player[keep], self.log_end[keep]
         self.log_games, self.log_seq = self.log_games[keep], self.log_seq[keep]
+
+
+def same_state(a: PlayerState, b: PlayerState) -> bool:
+    """Equal states written alike: ``==`` and every decimal with the same text (``2320 == 2320.00``, but a state
+    is stored as written)."""
+    return a == b and str(a.exact) == str(b.exact) and all(
+        str(x.delta) == str(y.delta) for x, y in zip(a.newcomer, b.newcomer))

@@ -56,6 +56,8 @@ class PlayerArrays:
         self.prior_events: list[str] = []  # ids of counted events before the run (event index −1, −2, …)
         #: the stored states the run started from (``from_states``): an unchanged player's is handed back as it was
         self.given: Mapping[str, PlayerState] = {}
+        #: per player, the fields of an unrated player's state as given (``_untouched``); None: no states given
+        self._start: np.ndarray | None = None
 
     @classmethod
     def initial(cls, prep: Prepared, start: date) -> PlayerArrays:
@@ -115,7 +117,24 @@ class PlayerArrays:
             arrays.log_seq = np.zeros(len(log), np.int64)
         arrays.prior_events = list(prior)
         arrays.records.add_fractions(recs)
+        arrays._start = arrays._unrated_fields()
         return arrays
+
+    def _unrated_fields(self) -> np.ndarray:
+        """Per player: his fields while unrated with no activity and no counted event (else −1 in the first)."""
+        P = self.prep.P
+        plain = (self.rating == NONE) & (np.bincount(self.records.player, minlength=P) == 0) & (
+            np.bincount(self.log_player, minlength=P) == 0)
+        return np.stack([np.where(plain, 0, -1), self.games, self.latched, self.status, self.rated_since,
+                         self.inactive_since]).astype(np.int64)
+
+    def _untouched(self) -> np.ndarray:
+        """The players whose state is still the one given: unrated, without activity or a counted event, then and
+        now, every field as it was (their ``PlayerState`` is the given object, not built again)."""
+        if self._start is None:
+            return np.zeros(self.prep.P, dtype=bool)
+        now = self._unrated_fields()
+        return (now[0] == 0) & (self._start[0] == 0) & (now == self._start).all(axis=0)
 
     def event_id(self, e: int) -> str:
         return self.prep.events[e].id if e >= 0 else self.prior_events[-e - 1]
@@ -146,8 +165,12 @@ class PlayerArrays:
                 delta=None if performance else exact_decimal(value * 100, bool(recs.cents[k]))))
         keeps_activity = prep.rules.activity_window_months is not None  # else every rated player is active
         given = self.given
+        untouched = self._untouched()
         states = {}
         for i in chosen.tolist():
+            if untouched[i] and given[ids[i]].exact is None:
+                states[ids[i]] = given[ids[i]]
+                continue
             rating = int(self.rating[i])
             rated = rating != NONE
             exact = None

@@ -433,7 +433,9 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
         later_dates = sorted(set(rating_list.editions.filter(list_date__gt=list_date)
                                  .values_list("list_date", flat=True)))
         published = []
-        comp = compute_period(rating_list, list_date)
+        # the members read once, and each later date started from the states just computed (as ``publish_due``)
+        cache = member_cache(rating_list, rating_list.rules(), list_date)
+        comp = compute_period(rating_list, list_date, cache=cache)
         if comp.digest == old.digest:
             raise OfficeError(f"recomputing {list_date} gives exactly the published edition: nothing to correct")
         published.append(_store(comp, actor, number=old.number + 1, reason=reason))
@@ -441,7 +443,9 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
         if progress:
             progress(1, total, list_date.isoformat())
         for i, d in enumerate(later_dates, start=2):
-            comp = compute_period(rating_list, d)
+            # (the previous date's current edition has exactly these states: the correction just stored, or the
+            # edition it left in place because it gave the same digest)
+            comp = compute_period(rating_list, d, cache=cache, prior=comp.states)
             if progress:
                 progress(i, total, d.isoformat())
             cur = current_edition(rating_list, d)

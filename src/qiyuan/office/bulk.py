@@ -54,6 +54,24 @@ def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, 
     return n
 
 
+def raw_rows(model, columns: tuple[str, ...], where: str | None = None, values: list | None = None,
+             *, batch: int = 20000) -> list[tuple]:
+    """The ``columns`` of ``model``'s table (rows whose ``where`` column is one of ``values``, or all), read raw
+    without the ORM's per-row work: only for columns the database hands back as the same Python values on
+    SQLite and PostgreSQL (integers, text, NULL) — never decimals, dates, booleans or JSON."""
+    q = connection.ops.quote_name
+    sql = f"SELECT {', '.join(q(c) for c in columns)} FROM {q(model._meta.db_table)}"
+    out: list[tuple] = []
+    with connection.cursor() as cur:
+        if where is None:
+            cur.execute(sql)
+            return [tuple(r) for r in cur.fetchall()]
+        for i in range(0, len(values or ()), batch):
+            part = values[i:i + batch]
+            cur.execute(f"{sql} WHERE {q(where)} IN ({', '.join(['%s'] * len(part))})", part)
+            out.extend(tuple(r) for r in cur.fetchall())
+    return out
+
 
 def _drop_foreign_keys(cur, table: str) -> list[tuple[str, str]]:
     """Drop the table's foreign keys (inside the caller's transaction) and return them (name, definition).

@@ -29,6 +29,7 @@ from qiyuan.formats.canonical_text import (  # noqa: F401  (the office's names f
     number_text,
     writer,
 )
+from qiyuan.office.bulk import raw_rows
 from qiyuan.office.merged import aliases_for_edition, roots_of
 from qiyuan.office.ratings.models import EditionEntry, RatingChange
 
@@ -44,9 +45,11 @@ def digest(comp) -> str:
                        [e.code for e in comp.events])
 
 
-def stored_lines(edition) -> tuple[dict[str, str], dict[tuple[str, str], str], list[str], list[str]]:
+def stored_lines(edition, states: dict[str, dict] | None = None
+                 ) -> tuple[dict[str, str], dict[tuple[str, str], str], list[str], list[str]]:
     """A stored edition read back from the database, in its version of the canonical text: entry lines by
-    player (in list order), change lines by (event, player), the events, and the entry lines in order."""
+    player (in list order), change lines by (event, player), the events, and the entry lines in order.
+    ``states``, when given, receives each entry's stored state (federation id → its JSON, as read)."""
     w = writer(edition.canonical_version)
     ordered = []
     entries = {}
@@ -56,6 +59,8 @@ def stored_lines(edition) -> tuple[dict[str, str], dict[tuple[str, str], str], l
         line = w.entry_line(list(row[:10]), as_json(row[10]))
         entries[row[0]] = line
         ordered.append(line)
+        if states is not None:
+            states[row[0]] = row[10]
     changes = {(ev, fid): w.change_line(ev, fid, as_json(expl)) for ev, fid, expl in
                RatingChange.objects.filter(edition=edition).values_list("event__code", "player__federation_id",
                                                                         "explanation").iterator(chunk_size=10000)}
@@ -93,17 +98,19 @@ def stored_inputs(edition_pk: int, apps=django_apps) -> dict[str, list[tuple]]:
     events = list(Event.objects.filter(pk__in=event_pks).values_list(
         "pk", "code", "start_date", "end_date", "days", "format", "rounds", "national", "international", "status"))
     code = {e[0]: e[1] for e in events}
-    games = list(Game.objects.filter(event_id__in=event_pks).values_list(
-        "event_id", "round", "player1_id", "player2_id", "result", "opener", "board").iterator(chunk_size=20000))
+    games = raw_rows(Game, ("event_id", "round", "player1_id", "player2_id", "result", "opener", "board"),
+                     "event_id", event_pks)
     standings = list(Entry.objects.filter(event_id__in=event_pks).values_list(
         "event_id", "player_id", "rating", "score", "rank").iterator(chunk_size=20000))
     pks = {g[2] for g in games} | {g[3] for g in games} | {s[1] for s in standings}
-    fid = dict(Player.objects.filter(pk__in=pks).values_list("pk", "federation_id")
-               if len(pks) < 30000 else Player.objects.values_list("pk", "federation_id"))
-    alias = aliases_for_edition(
-        set(EntryRow_.objects.filter(edition_id=edition_pk).values_list("player__federation_id", flat=True)),
-        roots_of(dict(Player.objects.filter(merged_into__isnull=False).values_list(
-            "federation_id", "merged_into__federation_id"))))
+    fid = dict(raw_rows(Player, ("id", "federation_id"), "id", list(pks)) if len(pks) < 30000 else
+               raw_rows(Player, ("id", "federation_id")))
+    roots = roots_of(dict(Player.objects.filter(merged_into__isnull=False).values_list(
+        "federation_id", "merged_into__federation_id")))
+    # (which of the merged records the edition published: only those are looked up among its entries)
+    alias = aliases_for_edition(set(EntryRow_.objects.filter(
+        edition_id=edition_pk, player__federation_id__in={*roots, *roots.values()}).values_list(
+        "player__federation_id", flat=True)) if roots else set(), roots)
 
     def name(pk: int) -> str:
         f = fid[pk]

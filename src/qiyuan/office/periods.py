@@ -176,6 +176,8 @@ class MemberCache:
     info: dict[str, tuple[int, str, date | None]]  # federation id → (player pk, name, registration date)
     #: the JSON text of each player's last state (reused while the engine hands back the same state object)
     texts: dict[str, tuple[PlayerState, dict, str]] = field(default_factory=dict)
+    #: the engine's players (``rate``), made once for consecutive periods
+    people: dict[str, EnginePlayer] = field(default_factory=dict)
     _fids: dict[int, str] | None = field(default=None, repr=False)
 
     def federation_ids(self) -> dict[int, str]:
@@ -195,6 +197,36 @@ def member_cache(rating_list, rules: RuleSet, list_date: date, *, as_of=None,
     info = {fid: (pk, names.get(fid, name), reg) for pk, fid, name, reg in
             members_of(rating_list, as_of).values_list("player_id", "player__federation_id", "player__name", "registered_on")}
     return MemberCache(initial, info)
+
+
+class MemberTable:
+    """Every member of a list read once, for computing many editions in a row (``verify``): each edition's
+    ``MemberCache`` — the members who had joined by it, with their start states — is taken from this one read,
+    the start states computed once per rule settings and start date."""
+
+    def __init__(self, rating_list):
+        self.rating_list = rating_list
+        self.rows = [(joined, fid, MemberFacts(gender, dan, rating, games, latched, reg, ref, body), (pk, name, reg))
+                     for joined, pk, fid, name, gender, dan, rating, games, latched, reg, ref, body in
+                     ListMember.objects.filter(rating_list=rating_list, joined_in__isnull=False).values_list(
+                         "joined_in_id", "player_id", "player__federation_id", "player__name", "gender", "dan",
+                         "rating", "games", "k_latched", "registered_on", "reference_rating", "dan_granted_by")]
+        self._initial: dict[tuple[str, date], dict[str, PlayerState]] = {}
+        self._people: dict[str, EnginePlayer] = {}  # (shared by the editions' caches)
+
+    def cache(self, rules: RuleSet, list_date: date, as_of, names: dict[str, str] | None = None) -> MemberCache:
+        """What ``member_cache(rating_list, rules, list_date, as_of=as_of, names=names)`` gives."""
+        start = start_date(self.rating_list, rules, list_date)
+        key = (as_json(rules_as_dict(rules)), start)
+        everyone = self._initial.get(key)
+        if everyone is None:
+            everyone = self._initial[key] = initial_states(
+                rules, [engine_player(fid, m) for _, fid, m, _ in self.rows], start)
+        names = names or {}
+        rows = [r for r in self.rows if r[0] <= as_of.pk]
+        return MemberCache({fid: everyone[fid] for _, fid, _, _ in rows},
+                           {fid: (pk, names.get(fid, name), reg) for _, fid, _, (pk, name, reg) in rows},
+                           people=self._people)
 
 
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
@@ -224,13 +256,14 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
         merged.aliases_for_new_period() if aliases is None else aliases, games, standings, prior, cache.initial,
         cache.info)
     if info is not cache.info:
-        cache = MemberCache(initial, info, cache.texts)
+        cache = MemberCache(initial, info, cache.texts, cache.people)
     # Members not on the previous edition (new, or untouched since they joined) start from their start state.
     state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
     state.update(prior)
     engine_events = [engine_event(e) for e in events]
     start = period_start(rules, engine_events, list_date)
-    history = rate(rules, state, engine_events, games, standings, list_date, engine=engine, start=start)
+    history = rate(rules, state, engine_events, games, standings, list_date, engine=engine, start=start,
+                   people=cache.people)
     entries = _entries(rules, history.final_states, state, cache)
     comp = PeriodComputation(rating_list, list_date, rules, previous, events, history.final_states, entries,
                              history.changes,
@@ -251,13 +284,20 @@ def period_start(rules: RuleSet, events: list, list_date: date) -> date:
 
 
 def rate(rules: RuleSet, state: dict[str, PlayerState], events: list, games, standings, list_date: date, *,
-         engine: str = ENGINE, start: date | None = None):
+         engine: str = ENGINE, start: date | None = None, people: dict[str, EnginePlayer] | None = None):
     """The period of ``list_date`` rated from ``state`` (every member's state after the previous list) through
     the one door into the rating engine: ``compute_history`` from that state (at ``start``, by default
     ``period_start``) to ``list_date``, the changes as the reference writes them (what the edition stores and
-    digests)."""
+    digests). ``people``: the engine's players made so far (federation id → ``Player``), reused by consecutive
+    periods."""
     start = start or period_start(rules, events, list_date)
-    players = [EnginePlayer(id=fid, name=fid, gender=s.gender) for fid, s in state.items()]
+    people = {} if people is None else people
+    players = []
+    for fid, s in state.items():
+        p = people.get(fid)
+        if p is None or p.gender is not s.gender:
+            p = people[fid] = EnginePlayer(id=fid, name=fid, gender=s.gender)
+        players.append(p)
     return compute_history(rules, players, events, games, standings, start=StartState(start, state),
                            until=list_date, engine=engine, full_changes=True)
 
@@ -384,7 +424,9 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
         later_dates = sorted(set(rating_list.editions.filter(list_date__gt=list_date)
                                  .values_list("list_date", flat=True)))
         published = []
-        comp = compute_period(rating_list, list_date)
+        # the members read once, and each later date started from the states just computed (as ``publish_due``)
+        cache = member_cache(rating_list, rating_list.rules(), list_date)
+        comp = compute_period(rating_list, list_date, cache=cache)
         if comp.digest == old.digest:
             raise OfficeError(f"recomputing {list_date} gives exactly the published edition: nothing to correct")
         published.append(_store(comp, actor, number=old.number + 1, reason=reason))
@@ -392,7 +434,9 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
         if progress:
             progress(1, total, list_date.isoformat())
         for i, d in enumerate(later_dates, start=2):
-            comp = compute_period(rating_list, d)
+            # (the previous date's current edition has exactly these states: the correction just stored, or the
+            # edition it left in place because it gave the same digest)
+            comp = compute_period(rating_list, d, cache=cache, prior=comp.states)
             if progress:
                 progress(i, total, d.isoformat())
             cur = current_edition(rating_list, d)

@@ -40,10 +40,13 @@ from qiyuan.office.canonical import (
 from qiyuan.office.events.models import Entry
 from qiyuan.office.events.models import Game as GameRow
 from qiyuan.office.merged import aliases_for_edition
-from qiyuan.office.periods import ENGINE, compute_period, members_of, rules_of_edition
+from qiyuan.office.engine import state_from_json
+from qiyuan.office.periods import ENGINE, MemberTable, compute_period, members_of, rules_of_edition
 from qiyuan.office.ratings.models import Edition
 
 MAX_SHOWN = 20
+#: how many editions' stored states ``verify_all`` keeps for the editions that start from them
+KEPT = 4
 
 
 @dataclass
@@ -56,11 +59,16 @@ class VerifyReport:
         return not self.differences
 
 
-def verify_edition(edition, *, engine: str = ENGINE) -> list[str]:
-    """The differences between a published edition and its recomputation with ``engine`` (empty: identical)."""
+def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None = None,
+                   stored: dict[int, dict[str, dict]] | None = None) -> list[str]:
+    """The differences between a published edition and its recomputation with ``engine`` (empty: identical).
+
+    ``members`` (the list's members read once) and ``stored`` (edition pk → the stored states of editions
+    already read, this one's added) spare ``verify_all`` reading them again for every edition."""
     label = f"{edition.rating_list.code} {edition.label}"
+    states: dict[str, dict] = {}
     try:
-        entries, changes, events, ordered = stored_lines(edition)
+        entries, changes, events, ordered = stored_lines(edition, states)
     except ValueError as exc:  # a canonical text version this program does not know
         return [f"{label}: {exc}"]
     out: list[str] = []
@@ -76,10 +84,17 @@ def verify_edition(edition, *, engine: str = ENGINE) -> list[str]:
     broken = _outside_period(label, edition, evs) + _strangers(label, edition, evs, aliases)
     out += broken
     names = {fid: json.loads(line.split("\t", 1)[0])[1] for fid, line in entries.items()}
+    prior = None
+    if stored is not None:
+        stored[edition.pk] = states
+        if edition.previous_id in stored:  # the previous edition's stored states, as ``compute_period`` reads them
+            prior = {fid: state_from_json(fid, st) for fid, st in stored[edition.previous_id].items()}
     try:
+        rules = rules_of_edition(edition)
+        cache = members.cache(rules, edition.list_date, edition, names) if members is not None else None
         comp = compute_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
-                              rules=rules_of_edition(edition), as_of=edition, names=names, aliases=aliases,
-                              engine=engine)
+                              rules=rules, as_of=edition, names=names, aliases=aliases, engine=engine, cache=cache,
+                              prior=prior)
     except Exception as exc:  # whatever the stored data makes the engine refuse is a difference, never a crash
         reason = str(exc) if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
         return out + ([] if broken else [f"{label}: cannot be recomputed from the stored data ({reason})"])
@@ -162,9 +177,15 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
         qs = qs.filter(rating_list=rating_list)
     editions = list(qs)
     report = VerifyReport()
+    tables: dict[int, MemberTable] = {}
+    stored: dict[int, dict[str, dict]] = {}
     for i, ed in enumerate(editions, start=1):
         report.editions += 1
-        diffs = verify_edition(ed, engine=engine)
+        if ed.rating_list_id not in tables:
+            tables[ed.rating_list_id] = MemberTable(ed.rating_list)
+        for pk in list(stored)[:-KEPT]:  # (the states of the last few editions: a correction starts further back)
+            del stored[pk]
+        diffs = verify_edition(ed, engine=engine, members=tables[ed.rating_list_id], stored=stored)
         report.differences.extend(diffs[:MAX_SHOWN])
         if len(diffs) > MAX_SHOWN:
             report.differences.append(f"… and {len(diffs) - MAX_SHOWN} more differences in {ed}")

@@ -42,7 +42,9 @@ class Prepared:
         self.events = events
         self.games = games
         self.P = len(players)
+        self.ids = [p.id for p in players]
         self.index = {p.id: i for i, p in enumerate(players)}
+        self._standings_by_event: dict[str, list[Standing]] | None = None
         self.event_index = {e.id: i for i, e in enumerate(events)}
         order = sorted(range(len(events)), key=lambda i: (events[i].end_date, events[i].start_date, events[i].id))
         self.event_order = np.array(order, dtype=np.int64)
@@ -180,4 +182,8 @@ class Prepared:
         st = self.standings
         if self._own_columns(st):
             return [st[int(i)] for i in np.flatnonzero(st.event == self.event_index[event_id])]
-        return [s for s in st if s.event_id == event_id]
+        if self._standings_by_event is None:  # (grouped once: the reference rates many events of a run)
+            self._standings_by_event = {}
+            for s in st:
+                self._standings_by_event.setdefault(s.event_id, []).append(s)
+        return list(self._standings_by_event.get(event_id, ()))

@@ -223,7 +223,7 @@ class _Loop:
         P = prep.P
         ok = plain_rows(prep, rows, out, unplayed_rows)
         known = {(prep.index[c.player_id], prep.event_index[c.event_id]): c for c in object_changes}
-        ids = [p.id for p in prep.players]
+        ids = prep.ids
         redo: dict[int, set[str]] = {}
         for e, p in zip(rows.event[~ok].tolist(), rows.player[~ok].tolist()):
             redo.setdefault(e, set()).add(ids[p])
@@ -251,12 +251,14 @@ class _Loop:
         prep, a = self.prep, self.arrays
         event = prep.events[e]
         lo, hi = prep.game_slice(e)
-        ids = [p.id for p in prep.players]
-        players = sorted({int(x) for x in prep.g_p1[lo:hi]} | {int(x) for x in prep.g_p2[lo:hi]})
-        parr = np.array(players, np.int64)
+        ids = prep.ids
+        parr = np.union1d(prep.g_p1[lo:hi], prep.g_p2[lo:hi]).astype(np.int64)
+        players = parr.tolist()
+        for part in counted:  # the counts so far in one array each (the next events of the period reuse it)
+            if len(part) > 1:
+                part[:] = [np.concatenate(part)]
         c_player, c_end, c_games = counted
-        prior = prior_games(np.concatenate(c_player), np.concatenate(c_end), np.concatenate(c_games), parr,
-                            np.full(parr.shape[0], prep.start[e]))
+        prior = prior_games(c_player[0], c_end[0], c_games[0], parr, np.full(parr.shape[0], prep.start[e]))
         states, k_games = {}, {}
         for i, p in enumerate(players):
             pid = ids[p]

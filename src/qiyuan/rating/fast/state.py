@@ -54,6 +54,10 @@ class PlayerArrays:
         rules = prep.rules
         self.records = Records(prep.bonus.denominator if rules.newcomer_method == NEWCOMER_PERFORMANCE else 100)
         self.prior_events: list[str] = []  # ids of counted events before the run (event index −1, −2, …)
+        #: the stored states the run started from (``from_states``): an unchanged player's is handed back as it was
+        self.given: Mapping[str, PlayerState] = {}
+        #: per player, the fields of an unrated player's state as given (``_untouched``); None: no states given
+        self._start: np.ndarray | None = None
 
     @classmethod
     def initial(cls, prep: Prepared, start: date) -> PlayerArrays:
@@ -83,6 +87,7 @@ class PlayerArrays:
     def from_states(cls, prep: Prepared, states: dict[str, PlayerState]) -> PlayerArrays:
         """The arrays of stored states (every player of ``prep`` has one)."""
         arrays = cls(prep)
+        arrays.given = states
         status_code = {s: i for i, s in enumerate(STATUS_NAMES)}
         log: list[tuple[int, int, int]] = []
         recs: list[tuple[int, int, int, int, Fraction, int, bool]] = []
@@ -112,7 +117,24 @@ class PlayerArrays:
             arrays.log_seq = np.zeros(len(log), np.int64)
         arrays.prior_events = list(prior)
         arrays.records.add_fractions(recs)
+        arrays._start = arrays._unrated_fields()
         return arrays
+
+    def _unrated_fields(self) -> np.ndarray:
+        """Per player: his fields while unrated with no activity and no counted event (else −1 in the first)."""
+        P = self.prep.P
+        plain = (self.rating == NONE) & (np.bincount(self.records.player, minlength=P) == 0) & (
+            np.bincount(self.log_player, minlength=P) == 0)
+        return np.stack([np.where(plain, 0, -1), self.games, self.latched, self.status, self.rated_since,
+                         self.inactive_since]).astype(np.int64)
+
+    def _untouched(self) -> np.ndarray:
+        """The players whose state is still the one given: unrated, without activity or a counted event, then and
+        now, every field as it was (their ``PlayerState`` is the given object, not built again)."""
+        if self._start is None:
+            return np.zeros(self.prep.P, dtype=bool)
+        now = self._unrated_fields()
+        return (now[0] == 0) & (self._start[0] == 0) & (now == self._start).all(axis=0)
 
     def event_id(self, e: int) -> str:
         return self.prep.events[e].id if e >= 0 else self.prior_events[-e - 1]
@@ -142,8 +164,13 @@ class PlayerArrays:
                 ru=value / g if performance else None,
                 delta=None if performance else exact_decimal(value * 100, bool(recs.cents[k]))))
         keeps_activity = prep.rules.activity_window_months is not None  # else every rated player is active
+        given = self.given
+        untouched = self._untouched()
         states = {}
         for i in chosen.tolist():
+            if untouched[i] and given[ids[i]].exact is None:
+                states[ids[i]] = given[ids[i]]
+                continue
             rating = int(self.rating[i])
             rated = rating != NONE
             exact = None
@@ -151,7 +178,7 @@ class PlayerArrays:
                 exact = first_ratings.get(i)
                 if exact is None:
                     exact = exact_decimal(self.exact_h[i], bool(self.exact_cents[i]))
-            states[ids[i]] = PlayerState(
+            state = PlayerState(
                 player_id=ids[i], gender=prep.players[i].gender, rating=rating if rated else None,
                 exact=exact, games=int(self.games[i]), latched=bool(self.latched[i]),
                 status=STATUS_NAMES[self.status[i]],
@@ -160,6 +187,9 @@ class PlayerArrays:
                 activity=tuple(sorted(activity.get(i, ()))) if rated and keeps_activity else (),
                 newcomer=tuple(newcomer.get(i, ())) if not rated else (),
             )
+            old = given.get(ids[i])
+            # the same object when nothing changed: the office then reuses the text it wrote for it
+            states[ids[i]] = old if old is not None and same_state(old, state) else state
         return states
 
     # --- the activity log
@@ -181,3 +211,10 @@ class PlayerArrays:
         keep = self.log_end >= keep_from
         self.log_player, self.log_end = self.log_player[keep], self.log_end[keep]
         self.log_games, self.log_seq = self.log_games[keep], self.log_seq[keep]
+
+
+def same_state(a: PlayerState, b: PlayerState) -> bool:
+    """Equal states written alike: ``==`` and every decimal with the same text (``2320 == 2320.00``, but a state
+    is stored as written)."""
+    return a == b and str(a.exact) == str(b.exact) and all(
+        str(x.delta) == str(y.delta) for x, y in zip(a.newcomer, b.newcomer))

@@ -5,6 +5,7 @@ print no English line — their messages, refusals, --help texts and Typer's/Cli
 
 from __future__ import annotations
 
+import getpass
 import re
 from unittest import mock
 
@@ -28,10 +29,10 @@ _LATIN_OK = re.compile(
     r"swiss|round_robin|double_round_robin|knockout|match|team|go_mcmahon|go_swiss|entries|schedule|pairings|slips|"
     r"women|U\d+|rating|zero|half|full|association|club|family|resident|passport|other|international|national|first|"
     r"second|third|CHN|SQLite|PostgreSQL|JSON|YYYY-MM-DD|key=value|trf|opengotha|history|report|state|regional|local|"
-    r"csv|txt|pdf|xlsx|new|Elo|Glicko-2|WHR|PNG|HTML)\b")
+    r"csv|txt|pdf|xlsx|new|Elo|Glicko-2|WHR|PNG|HTML|RIF|rif|registered|approved|refused|withdrawn)\b")
 #: commands whose modules are not translated yet (their rows are left out of the lists that show them): the
 #: list shrinks as each module is translated (docs/decisions.md, "words: the command line's language")
-PENDING = {"dan", "calendar"}
+PENDING = {"dan"}
 _COMMAND_ROW = re.compile(r"^(\w[\w-]*)(\s{2,}).*")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -106,7 +107,8 @@ HELP = [["--help"], ["rate", "--help"], ["serve", "--help"], ["office", "user", 
         ["office", "period", "compute", "--help"], ["office", "period", "publish", "--help"],
         ["office", "list", "--help"], ["office", "list", "export", "--help"], ["office", "verify", "--help"],
         ["rules", "--help"], ["rules", "show", "--help"], ["rules", "evaluate", "--help"], ["rules", "compare", "--help"],
-        ["rules", "audit", "--help"], ["office", "flags", "--help"], ["office", "flags", "check", "--help"]]
+        ["rules", "audit", "--help"], ["office", "flags", "--help"], ["office", "flags", "check", "--help"],
+        ["office", "calendar", "--help"], ["office", "calendar", "add", "--help"], ["office", "calendar", "approve", "--help"]]
 ERRORS = [["rate"], ["rate", "--bogus"], ["nosuch"], ["serve", "--port", "abc"], ["serve", "--port", "99999"],
           ["serve", "--host", "1.2.3.4"], ["serve", "--production"], ["serve", "--debug", "--workers", "3"],
           ["rate", "--engine", "slow"], ["office", "user", "add", "x", "--role", "boss"], ["serve", "a", "b"],
@@ -265,3 +267,24 @@ def test_rule_sets_are_shown_in_the_users_language(language):
                        r"rating|cga-2011|bjsh-2007|go-1995|star|cap|ra|Ru|Ra|dp|We|non…|provisional …)(?!\w)")
     assert_in_language(codes.sub("", "\n".join(meanings).replace("冠军不降分", "")), language, ["rules", "show"])
     assert ("含义" if language == lang.CHINESE else "meaning") in shown.output
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_the_calendar_and_its_check_in_the_users_language(language):
+    """A registration's check names its clauses and says what fails in the user's language (中国棋协办法第五条（一）/
+    CGA Art. 5(1)); list and show too."""
+    run(["office", "init"], language)
+    run(["office", "arbiter", "add", "裁判甲", "--level", "national"], language)
+    steps = [(["office", "calendar", "add", "测试公开赛", "--list", "CGA", "--start", "2099-05-01", "--city", "杭州",
+               "--rounds", "3", "--players", "20", "--time-control", "90 min", "--chief", "裁判甲", "--format", "swiss",
+               "--organiser-level", "state", "--national"], 0),
+             (["office", "calendar", "list"], 0), (["office", "calendar", "show", "R2099-001"], 0),
+             (["office", "calendar", "list", "--status", "bogus"], 2)]
+    for args, code in steps:
+        result = run(args, language)
+        assert result.exit_code == code, (args, result.output)
+        typed = r"测试公开赛|杭州|裁判甲|R2099-001|CGA|90 min|\bmin\b|bogus|\broot\b|\b" + re.escape(getpass.getuser())
+        assert_in_language(re.sub(typed, "", result.output), language, args)
+    shown = run(["office", "calendar", "show", "R2099-001"], language).output
+    assert ("中国棋协办法第五条（一）" if language == lang.CHINESE else "CGA Art. 5(1)") in shown

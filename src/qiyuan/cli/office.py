@@ -408,7 +408,7 @@ def player_show(
         (N_("ID"), f"{one_language(p.get_id_type_display())} {p.id_number if show_id else p.masked_id_number}".strip()),
         (N_("nationality"), p.nationality),
         (N_("association"), str(p.association) if p.association else ""), (N_("club"), p.club.name if p.club else ""),
-        (N_("registered"), p.registered_on.isoformat() if p.registered_on else ""),
+        (N_("registered on"), p.registered_on.isoformat() if p.registered_on else ""),
         (N_("status"), one_language(p.get_status_display())), (N_("grade"), grade_words(p.dan)),
         (N_("reference rating"),
          f"{p.reference_rating} ({p.reference_rating_source})" if p.reference_rating is not None else ""),

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from types import MappingProxyType
 
 from qiyuan.rating.model import EventFormat
 from qiyuan.rating.rules import (ELIGIBILITY_BJSH_2007, ELIGIBILITY_CGA_2011, ELIGIBILITY_GO_1995, ELIGIBILITY_NONE,
@@ -155,13 +157,21 @@ class EventFacts:
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """One failed condition: the clause and what is wrong."""
+    """One failed condition: the clause and what is wrong (``message``, in English); ``template`` and ``params``
+    say it again as a translatable template (the template is the catalogue's key), where it has values."""
 
     clause: str
     message: str
+    template: str = ""
+    params: Mapping[str, object] | None = None
 
     def __str__(self) -> str:
         return f"{self.clause}: {self.message}"
+
+
+def _failure(clause: str, template: str, **params: object) -> Failure:
+    """A failure whose message is ``template`` filled from ``params`` (kept for translation)."""
+    return Failure(clause, template.format(**params), template, MappingProxyType(params))
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,20 +243,23 @@ def _cga(f: EventFacts) -> list[Failure]:
     out: list[Failure] = []
     # Art. 4: international or national events organised by the State sports bodies or the CGA Gomoku branch.
     if f.organiser_level is not OrganiserLevel.STATE:
-        out.append(Failure("CGA Art. 4", f"organiser level is {f.organiser_level.value!r}; rated events are organised "
-                           "by the General Administration of Sport, its Chess & Card centre or the CGA Gomoku branch"))
+        out.append(_failure("CGA Art. 4", "organiser level is {level!r}; rated events are organised by the General "
+                           "Administration of Sport, its Chess & Card centre or the CGA Gomoku branch",
+                           level=f.organiser_level.value))
     if not (f.national or f.international):
-        out.append(Failure("CGA Art. 4", "the event is neither national (全国性) nor international (国际性)"))
+        out.append(Failure("CGA Art. 4", "the event is neither national nor international"))
     # Art. 5(一): at least two arbiters recognised for national events.
     recognised = sum(1 for a in f.arbiters if a.recognised_national)
     if recognised < 2:
-        out.append(Failure("CGA Art. 5(一)", f"{recognised} arbiter(s) recognised by the CGA Gomoku branch; at least 2 needed"))
+        out.append(_failure("CGA Art. 5(一)", "{count} arbiter(s) recognised by the CGA Gomoku branch; at least 2 needed",
+                            count=recognised))
     # Art. 5(三): Swiss rounds against players.
     if f.format is EventFormat.SWISS:
         need = 5 if f.players <= 20 else 7
         if f.rounds < need:
-            out.append(Failure("CGA Art. 5(三)", f"Swiss with {f.players} players played {f.rounds} round(s); "
-                               f"at least {need} needed ({'≤' if f.players <= 20 else '>'}20 players)"))
+            out.append(_failure("CGA Art. 5(三)", "Swiss with {players} players played {rounds} round(s); at least "
+                               "{need} needed ({field} players)", players=f.players, rounds=f.rounds, need=need,
+                               field="≤20" if f.players <= 20 else ">20"))
     out.extend(_cga_rated_share(f))
     # Art. 5(八): time control.
     out.extend(_cga_time(f))
@@ -258,20 +271,22 @@ def _cga_rated_share(f: EventFacts) -> list[Failure]:
     """Art. 5(四)(五)(六): rated share; a national or international round robin with enough rated players is rated."""
     share: list[Failure] = []
     if f.format is EventFormat.ROUND_ROBIN and 3 * f.rated_players < f.players:
-        share.append(Failure("CGA Art. 5(四)", f"round robin with {f.rated_players} rated of {f.players} players; "
-                             "at least one third must be rated"))
+        share.append(_failure("CGA Art. 5(四)", "round robin with {rated} rated of {players} players; at least one third "
+                             "must be rated", rated=f.rated_players, players=f.players))
     if f.players < 10 and f.rated_players < 4:
-        share.append(Failure("CGA Art. 5(五)", f"{f.players} players (fewer than 10) with {f.rated_players} rated; "
-                             "at least 4 must be rated"))
+        share.append(_failure("CGA Art. 5(五)", "{players} players (fewer than 10) with {rated} rated; at least 4 must be "
+                             "rated", players=f.players, rated=f.rated_players))
     if f.format is EventFormat.ROUND_ROBIN and (f.national or f.international):
         if f.women_only:
-            enough, need = f.rated_women >= 2, "2 rated women (women-only event)"
+            enough = f.rated_women >= 2
         else:
-            enough, need = f.rated_men >= 3, "3 rated men"
+            enough = f.rated_men >= 3
         if enough:
             return []  # Art. 5(六): such a round robin is rated
         if share:
-            share.append(Failure("CGA Art. 5(六)", f"nor does this national/international round robin have {need}"))
+            share.append(_failure("CGA Art. 5(六)", "nor does this national/international round robin have 2 rated women "
+                                          "(women-only event)" if f.women_only else
+                                          "nor does this national/international round robin have 3 rated men"))
     return share
 
 
@@ -284,9 +299,10 @@ def _cga_time(f: EventFacts) -> list[Failure]:
     if tc.fischer and tc.base_minutes >= 45 and tc.increment_seconds >= 30:
         return []
     if tc.fischer:
-        return [Failure("CGA Art. 5(八)", f"time control {tc}: Fischer needs at least 45 min + 30 s per move "
-                        "(or a first period of 60 min)")]
-    return [Failure("CGA Art. 5(八)", f"time control {tc}: the first period must be at least 60 min per player")]
+        return [_failure("CGA Art. 5(八)", "time control {tc}: Fischer needs at least 45 min + 30 s per move "
+                        "(or a first period of 60 min)", tc=str(tc))]
+    return [_failure("CGA Art. 5(八)", "time control {tc}: the first period must be at least 60 min per player",
+                    tc=str(tc))]
 
 
 def _bjsh(f: EventFacts) -> list[Failure]:
@@ -294,18 +310,20 @@ def _bjsh(f: EventFacts) -> list[Failure]:
     # §6: approved events.
     lvl = f.organiser_level
     if lvl in (OrganiserLevel.LOCAL, OrganiserLevel.OTHER) and not f.agreed_by_parties:
-        what = "a local Gomoku organisation" if lvl is OrganiserLevel.LOCAL else "another body"
-        out.append(Failure("BJSH §6", f"approved by {what} only; it must also be agreed by the two parties (协商主体)"))
+        out.append(_failure("BJSH §6", "approved by a local Gomoku organisation only; it must also be agreed by the two "
+                               "parties" if lvl is OrganiserLevel.LOCAL else
+                               "approved by another body only; it must also be agreed by the two parties"))
     # §7(一): at least one national-level arbiter.
     national = sum(1 for a in f.arbiters if a.national_level)
     if national < 1:
-        out.append(Failure("BJSH §7(一)", "no national-level arbiter (国家级裁判员) directed the event"))
+        out.append(Failure("BJSH §7(一)", "no national-level arbiter directed the event"))
     # §7(四)(1): first period at least 60 min, whatever the time system.
     tc = f.time_control
     if tc is None:
         out.append(Failure("BJSH §7(四)", "time control not stated or not readable (§10(一) requires it)"))
     elif tc.base_minutes < 60:
-        out.append(Failure("BJSH §7(四)", f"time control {tc}: the first period must be at least 60 min per player"))
+        out.append(_failure("BJSH §7(四)", "time control {tc}: the first period must be at least 60 min per player",
+                            tc=str(tc)))
     out.extend(_no_games(f, "BJSH §12"))
     if f.dan_event:
         out.extend(_bjsh_dan_event(f, national))
@@ -316,10 +334,11 @@ def _bjsh_dan_event(f: EventFacts, national_arbiters: int) -> list[Failure]:
     """§9: a dan/kyu event (等级赛) must in addition meet these."""
     out: list[Failure] = []
     if f.players < 12:
-        out.append(Failure("BJSH §9(一)", f"dan/kyu event with {f.players} players; at least 12 needed"))
+        out.append(_failure("BJSH §9(一)", "dan/kyu event with {players} players; at least 12 needed", players=f.players))
     unrated = f.unrated_players if f.unrated_players is not None else f.players - f.rated_players
     if f.players and 5 * unrated > f.players:
-        out.append(Failure("BJSH §9(一)", f"{unrated} of {f.players} players unrated; at most 20% may be"))
+        out.append(_failure("BJSH §9(一)", "{unrated} of {players} players unrated; at most 20% may be", unrated=unrated,
+                            players=f.players))
     if national_arbiters < 1:
         out.append(Failure("BJSH §9(二)", "a dan/kyu event needs a national-level arbiter"))
     if not f.standards_published:
@@ -332,7 +351,43 @@ def _go(f: EventFacts) -> list[Failure]:
     # §4: national team and individual events, dan events, international and traditional events, others approved by
     # the national sports commission: all approved at state level.
     if f.organiser_level is not OrganiserLevel.STATE:
-        out.append(Failure("Go §4", f"organiser level is {f.organiser_level.value!r}; rated Go events are national, "
-                           "international or approved by the national sports commission"))
+        out.append(_failure("Go §4", "organiser level is {level!r}; rated Go events are national, international or "
+                           "approved by the national sports commission", level=f.organiser_level.value))
     out.extend(_no_games(f, "Go §5"))  # 凡未曾对局而得到的局分，一律不得记入实得局分之内
     return out
+
+
+#: the texts' names as clause labels say them (``CGA Art. 5(一)`` → 中国棋协办法第五条（一）)
+_TEXT_NAMES = {"CGA Art.": ("中国棋协办法", "CGA Art."), "BJSH §": ("京沪细则", "BJSH §"), "Go §": ("围棋办法", "Go §")}
+_CLAUSE = re.compile(r"^(?P<text>CGA Art\. ?|BJSH §|Go §)(?P<article>\d+)(?P<items>(?:\([^)]*\))*)(?P<rest>.*)$")
+_NUMERALS = "〇一二三四五六七八九"
+
+
+def _chinese_number(n: int) -> str:
+    """1 → 一, 11 → 十一, 20 → 二十 (the articles are below 100)."""
+    tens, units = divmod(n, 10)
+    return ((_NUMERALS[tens] if tens > 1 else "") + "十" if tens else "") + (_NUMERALS[units] if units else "") or "〇"
+
+
+def _arabic(numeral: str) -> str:
+    """一 → 1, 十一 → 11; anything else as it is."""
+    if not numeral or any(c not in _NUMERALS + "十" for c in numeral):
+        return numeral
+    tens, _sep, units = numeral.rpartition("十")
+    value = (_NUMERALS.index(tens) if tens else 1) * 10 if _sep else 0
+    return str(value + (_NUMERALS.index(units) if units else 0))
+
+
+def clause_label(clause: str, *, chinese: bool) -> str:
+    """A clause as a reader of the language says it: ``CGA Art. 5(一)`` → 中国棋协办法第五条（一） / CGA Art. 5(1);
+    ``BJSH §7(三)`` → 京沪细则第七条（三） / BJSH §7(3). Another label is returned as it is."""
+    m = _CLAUSE.match(clause or "")
+    if m is None:
+        return clause
+    name_zh, name_en = _TEXT_NAMES[m["text"].strip()]
+    items = m["items"] + m["rest"]
+    if chinese:
+        return f"{name_zh}第{_chinese_number(int(m['article']))}条" + re.sub(
+            r"\(([^)]*)\)", r"（\1）", items).replace("–", "至")
+    space = " " if name_en.endswith(".") else ""
+    return f"{name_en}{space}{m['article']}" + re.sub(r"\(([^)]*)\)", lambda x: f"({_arabic(x[1])})", items)

@@ -1,0 +1,45 @@
+"""Issue 24, the desk's last English (words2): a registration's check lines, the calendar form's refusals and the
+approval refusal in the page's language — the clause named as the texts name it (中国棋协办法第五条（一） /
+CGA Art. 5(1)), no line marked as English on the Chinese desk, no command-line flag on a page."""
+
+from __future__ import annotations
+
+import re
+
+from qiyuan.office.calendar.models import Registration
+
+from .test_calendar_desk import form, lists  # noqa: F401 - fixtures
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def _check_lines(page: str, ident: str) -> list[str]:
+    block = re.search(rf'id="{ident}">(.*?)</ul>', page, re.S)
+    return re.findall(r"<li>(.*?)</li>", block.group(1), re.S) if block else []
+
+
+def test_the_check_and_the_form_refusals_speak_chinese_on_the_chinese_desk(staff, login, lists):
+    c = login(staff["officer"])
+    c.post("/desk/calendar/new/", form(time_control="每方30分钟", rounds="3", arbiters=[]))
+    reg = Registration.objects.get()
+    page = c.get(f"/desk/calendar/{reg.code}/").content.decode()
+    failures = _check_lines(page, "failures")
+    assert len(failures) >= 2 and not [line for line in failures if 'lang="en"' in line]
+    assert any("中国棋协办法第五条（三）" in line and "至少需要" in line for line in failures)
+    assert not [line for line in failures if re.search(r"[A-Za-z]{3,}", re.sub(r"<[^>]+>|min", "", line))]
+    refused = c.post(f"/desk/calendar/{reg.code}/act/", {"action": "approve", "override": ""}, follow=True)
+    text = refused.content.decode()
+    assert "--override" not in text and "REASON" not in text
+    bad = c.post("/desk/calendar/new/", form(city="", time_control="", chief_arbiter=""))
+    for message in ("缺少举办城市", "缺少用时", "缺少裁判长"):
+        assert message in bad.content.decode()
+
+
+def test_the_check_speaks_english_on_the_english_desk(staff, login, lists):
+    c = login(staff["officer"])
+    c.post("/desk/calendar/new/", form(time_control="每方30分钟"))
+    reg = Registration.objects.get()
+    page = c.get(f"/desk/calendar/{reg.code}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    failures = _check_lines(page, "failures")
+    assert failures and all(not CJK.search(re.sub(r"<[^>]+>", "", line)) for line in failures), failures
+    assert any(line.startswith("CGA Art. 5(8)") for line in failures)

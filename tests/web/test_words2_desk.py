@@ -8,6 +8,8 @@ import re
 
 from qiyuan.office.calendar.models import Registration
 
+from tests.office._dan_fixtures import office  # noqa: F401 - a fixture
+
 from .test_calendar_desk import form, lists  # noqa: F401 - fixtures
 
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -43,3 +45,19 @@ def test_the_check_speaks_english_on_the_english_desk(staff, login, lists):
     failures = _check_lines(page, "failures")
     assert failures and all(not CJK.search(re.sub(r"<[^>]+>", "", line)) for line in failures), failures
     assert any(line.startswith("CGA Art. 5(8)") for line in failures)
+
+
+def test_the_grades_page_names_classes_and_the_policy_in_words(staff, login, office):  # noqa: F811
+    """The grades page: the policy's classes by their titles, not the policy file's codes (national, regional),
+    and no ``example #1``."""
+    from qiyuan.office.grades.policies import policy_in_force
+
+    c = login(staff["officer"])
+    policy = policy_in_force().policy
+    assert policy.classes
+    for lang, other in (("zh-hans", "en"), ("en", "zh-hans")):
+        text = c.get("/desk/office/grades/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        seen = re.sub(r'value="[^"]*"', "", text)
+        for cls in policy.classes:
+            assert f">{cls.name}<" not in seen and f"<code>{cls.name}</code>" not in seen
+        assert f"({policy.name} #" not in text

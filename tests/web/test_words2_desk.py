@@ -61,3 +61,36 @@ def test_the_grades_page_names_classes_and_the_policy_in_words(staff, login, off
         for cls in policy.classes:
             assert f">{cls.name}<" not in seen and f"<code>{cls.name}</code>" not in seen
         assert f"({policy.name} #" not in text
+
+
+def test_the_public_calendar_promises_no_rating_and_says_what_an_override_is(client, db):
+    """The public calendar never says a registered event "will be rated"; an event approved by override although
+    its check fails is listed as what it is (listed by the office's decision, not rateable as registered)."""
+    from datetime import date, timedelta
+
+    from qiyuan.office.event_registration import Details, approve_registration, register_event
+    from qiyuan.office.federation.models import Arbiter
+    from qiyuan.office.ratings.models import RatingList
+
+    RatingList.objects.create(code="CGA", title="中国五子棋等级分", rules_name="cga-gomoku-2011")
+    Arbiter.objects.create(name="周裁判", level="national", recognised_national=True)
+    Arbiter.objects.create(name="吴裁判", level="national", recognised_national=True)
+    start = date.today() + timedelta(days=60)
+
+    def approved(name, **extra):
+        d = Details(**{"name": name, "list_code": "CGA", "start_date": start, "end_date": start, "city": "北京",
+                       "rounds": 7, "expected_players": 30, "time_control": "每方60分钟", "chief_arbiter": "周裁判",
+                       "arbiters": ("吴裁判",), "organiser_level": "state", "national": True, **extra})
+        return approve_registration(register_event(d, actor="officer").code, actor="officer",
+                                    override_reason="表演赛")
+
+    good, forced = approved("正常的比赛"), approved("快棋表演赛", time_control="每方20分钟")
+    assert good.assessment["rateable"] and forced.overridden and not forced.assessment["rateable"]
+    for lang, rateable, override, promise in (
+            ("zh-hans", "按注册内容举行可计算等级分", "经特批列入日历；按注册内容不计算等级分", "将计算等级分"),
+            ("en", "rateable if played as registered", "listed by decision of the office; not rateable as registered",
+             "will be rated")):
+        page = client.get("/calendar/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        assert promise not in page
+        row = {code: re.search(rf'<tr id="{code}">(.*?)</tr>', page, re.S).group(1) for code in (good.code, forced.code)}
+        assert rateable in row[good.code] and override in row[forced.code] and rateable not in row[forced.code]

@@ -94,3 +94,29 @@ def test_the_public_calendar_promises_no_rating_and_says_what_an_override_is(cli
         assert promise not in page
         row = {code: re.search(rf'<tr id="{code}">(.*?)</tr>', page, re.S).group(1) for code in (good.code, forced.code)}
         assert rateable in row[good.code] and override in row[forced.code] and rateable not in row[forced.code]
+
+
+def test_the_registration_list_downloads_as_xlsx_and_csv(staff, login, lists):
+    """The officer's registration list in Excel (words, Chinese headings, A4 landscape fit to width, title rows
+    repeated, header frozen) and in CSV (codes) — from the same function."""
+    import csv
+    import io
+
+    from openpyxl import load_workbook
+
+    c = login(staff["officer"])
+    c.post("/desk/calendar/new/", form())
+    c.post("/desk/calendar/new/", form(name="快棋赛", time_control="每方30分钟"))
+    assert 'id="export-xlsx"' in c.get("/desk/calendar/").content.decode()
+    r = c.get("/desk/calendar/registrations.xlsx")
+    assert r.status_code == 200 and r["Content-Type"].startswith("application/vnd.openxmlformats")
+    ws = load_workbook(io.BytesIO(r.content)).active
+    rows = list(ws.iter_rows(values_only=True))
+    assert rows[1][:4] == ("代码", "开始日期", "结束日期", "名称") and len(rows) == 4
+    assert {rows[2][6], rows[3][6]} == {"瑞士制"} and "待审批" in (rows[2][12], rows[3][12])
+    assert ws.page_setup.orientation == "landscape" and ws.sheet_properties.pageSetUpPr.fitToPage
+    assert ws.print_title_rows == "$1:$2" and ws.freeze_panes == "B3"
+    data = list(csv.DictReader(io.StringIO(c.get("/desk/calendar/registrations.csv").content.decode())))
+    assert [d["format"] for d in data] == ["swiss", "swiss"] and {d["rateable"] for d in data} == {"yes", "no"}
+    assert c.get("/desk/calendar/registrations.doc").status_code == 404
+    assert login(staff["arbiter"]).get("/desk/calendar/registrations.xlsx").status_code == 403

@@ -27,6 +27,7 @@ from qiyuan.office.event_registration.queries import (
     cities,
     desk_start,
     public_calendar,
+    registration_lines,
     registrations,
     runnable,
     upcoming_and_past,
@@ -36,6 +37,6 @@ from qiyuan.office.event_registration.results import RegistrationMatch, link_res
 __all__ = [
     "AMENDABLE", "CALENDAR", "CalendarError", "DeskStart", "Details", "RegistrationMatch", "amend_registration",
     "approve_registration", "cities", "desk_start", "details_of", "find_registration", "findings", "link_result",
-    "match", "problems_of", "public_calendar", "refuse_registration", "register_event", "registrations",
+    "match", "problems_of", "public_calendar", "refuse_registration", "register_event", "registration_lines", "registrations",
     "runnable", "upcoming_and_past", "withdraw_registration",
 ]

@@ -32,7 +32,7 @@ _LATIN_OK = re.compile(
     r"csv|txt|pdf|xlsx|new|Elo|Glicko-2|WHR|PNG|HTML|RIF|rif|registered|approved|refused|withdrawn)\b")
 #: commands whose modules are not translated yet (their rows are left out of the lists that show them): the
 #: list shrinks as each module is translated (docs/decisions.md, "words: the command line's language")
-PENDING = {"dan"}
+PENDING: set[str] = set()
 _COMMAND_ROW = re.compile(r"^(\w[\w-]*)(\s{2,}).*")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -108,7 +108,8 @@ HELP = [["--help"], ["rate", "--help"], ["serve", "--help"], ["office", "user", 
         ["office", "list", "--help"], ["office", "list", "export", "--help"], ["office", "verify", "--help"],
         ["rules", "--help"], ["rules", "show", "--help"], ["rules", "evaluate", "--help"], ["rules", "compare", "--help"],
         ["rules", "audit", "--help"], ["office", "flags", "--help"], ["office", "flags", "check", "--help"],
-        ["office", "calendar", "--help"], ["office", "calendar", "add", "--help"], ["office", "calendar", "approve", "--help"]]
+        ["office", "calendar", "--help"], ["office", "calendar", "add", "--help"], ["office", "calendar", "approve", "--help"], ["office", "dan", "--help"],
+        ["office", "dan", "grant", "--help"], ["office", "dan", "policy", "--help"], ["office", "dan", "standard", "--help"]]
 ERRORS = [["rate"], ["rate", "--bogus"], ["nosuch"], ["serve", "--port", "abc"], ["serve", "--port", "99999"],
           ["serve", "--host", "1.2.3.4"], ["serve", "--production"], ["serve", "--debug", "--workers", "3"],
           ["rate", "--engine", "slow"], ["office", "user", "add", "x", "--role", "boss"], ["serve", "a", "b"],
@@ -175,8 +176,12 @@ def test_a_problem_is_located_and_translated():
 
 def test_the_check_catches_an_untranslated_line():
     assert english_words("用法：qiyuan rate [选项]") == []
-    assert without_pending(["rate   计算", "dan   Dan and kyu", "      grades", "serve  运行"]) == [
-        "rate   计算", "serve  运行"]
+    PENDING.add("dan")  # a pending command's row, and its wrapped line, are left out
+    try:
+        assert without_pending(["rate   计算", "dan   Dan and kyu", "      grades", "serve  运行"]) == [
+            "rate   计算", "serve  运行"]
+    finally:
+        PENDING.discard("dan")
     assert english_words("Missing option '--rules'.") == ["Missing", "option"]
     assert english_words("players.csv：cannot read the file") == ["cannot", "read", "the", "file"]
 

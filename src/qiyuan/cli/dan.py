@@ -11,12 +11,13 @@ from typing import Annotated, Optional
 
 import typer
 
+from qiyuan.cli.lang import N_
 from qiyuan.cli.office import ActorOption, _console, _date_or_fail, actor_name, ensure_django, fail, office_app, office_errors
 
-dan_app = typer.Typer(help="Dan and kyu grades (段级位): policy, grading standards, proposals, grants, certificates.",
+dan_app = typer.Typer(help=N_("Dan and kyu grades: policy, grading standards, proposals, grants, certificates."),
                       no_args_is_help=True)
-policy_app = typer.Typer(help="The grant policy (段级位授予办法): show, check, install, example.", no_args_is_help=True)
-standard_app = typer.Typer(help="Grading standards of coming events (BJSH §9(三)): record, list.",
+policy_app = typer.Typer(help=N_("The grant policy: show, check, install, example."), no_args_is_help=True)
+standard_app = typer.Typer(help=N_("Grading standards of coming events (BJSH §9(3)): record, list."),
                            no_args_is_help=True)
 dan_app.add_typer(policy_app, name="policy")
 dan_app.add_typer(standard_app, name="standard")
@@ -140,7 +141,7 @@ def standard_record(
     note: Annotated[str, typer.Option("--note", help="Where the standard was published, or a remark")] = "",
     actor: ActorOption = None,
 ) -> None:
-    """Record a coming event's grading standard today, before it starts (BJSH §9(三))."""
+    """Record a coming event's grading standard today, before it starts (BJSH §9(3))."""
     ensure_django()
     from qiyuan.office.grades.standards import record_standard
 
@@ -257,12 +258,12 @@ def events_cmd(limit: Annotated[int, typer.Option("--limit", "-n", min=1)] = 20)
 @dan_app.command("grant")
 def grant_cmd(
     target: Annotated[str, typer.Argument(help="An event code (confirm its proposals) or a player (grant by hand)")],
-    grade: Annotated[Optional[str], typer.Argument(help="By hand: the grade (3d, 三段, 2k, 二级…)")] = None,
+    grade: Annotated[Optional[str], typer.Argument(help="By hand: the grade (3d, 2k, … or in words)")] = None,
     confirm_all: Annotated[bool, typer.Option("--all", help="Confirm every proposal of the event")] = False,
     players: Annotated[Optional[list[str]], typer.Option("--player", help="Confirm this player's proposal")] = None,
     standard: Annotated[Optional[int], typer.Option("--standard", help="The event's standard, if its name differs")] = None,
     on: Annotated[Optional[str], typer.Option("--on", help="By hand: the grant's date YYYY-MM-DD")] = None,
-    by: Annotated[Optional[str], typer.Option("--by", help="By hand: the granting body (中国棋院, RIF, …)")] = None,
+    by: Annotated[Optional[str], typer.Option("--by", help="By hand: the granting body (the Chinese Qiyuan, RIF, …)")] = None,
     event: Annotated[Optional[str], typer.Option("--event", help="By hand: the event it was earned at")] = None,
     demote: Annotated[bool, typer.Option("--demote", help="By hand: a lower grade (a demotion; needs --reason)")] = False,
     reason: Annotated[str, typer.Option("--reason", help="Why (a demotion)")] = "",
@@ -339,7 +340,7 @@ def certificate_cmd(
     serial: Annotated[str, typer.Argument(help="The grant's certificate number (see `dan history`)")],
     out: Annotated[Path, typer.Option("--out", "-o", help="The PDF file to write", dir_okay=False)],
 ) -> None:
-    """Write the certificate (段位证书 / 级位证书) of one grant as an A4 PDF."""
+    """Write the certificate of one grant (dan or kyu) as an A4 PDF."""
     ensure_django()
     from qiyuan.office.grades.certificates import certificate_pdf
 

@@ -41,7 +41,7 @@ PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "tournament" / "sheets.py"
                 SRC / "grading", SRC / "office" / "grades", SRC / "office" / "hall", SRC / "kit", SRC / "office" / "signing_key.py")
 CLI = SRC / "cli"
 #: command-line modules whose --help texts are translated (the others: their messages only, where marked)
-CLI_TRANSLATED = ("__init__.py", "lang.py", "rating.py", "web.py", "users.py", "kit.py", "office_key.py", "tournament.py", "go.py", "office.py", "office_data.py", "rules_cmd.py", "audit_flags.py", "calendar.py")
+CLI_TRANSLATED = ("__init__.py", "lang.py", "rating.py", "web.py", "users.py", "kit.py", "office_key.py", "tournament.py", "go.py", "office.py", "office_data.py", "rules_cmd.py", "audit_flags.py", "calendar.py", "dan.py")
 
 GETTEXT = {"_", "N_", "gettext", "gettext_lazy", "gettext_noop", "pgettext", "pgettext_lazy", "ngettext",
            "ngettext_lazy", "npgettext", "npgettext_lazy"}

@@ -293,3 +293,17 @@ def test_the_calendar_and_its_check_in_the_users_language(language):
         assert_in_language(re.sub(typed, "", result.output), language, args)
     shown = run(["office", "calendar", "show", "R2099-001"], language).output
     assert ("中国棋协办法第五条（一）" if language == lang.CHINESE else "CGA Art. 5(1)") in shown
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_grades_are_listed_in_the_users_language(language):
+    """`office dan events`, `standard list` and a player's `history` (no grant yet: the registry's grade in words)."""
+    run(["office", "init"], language)
+    run(["office", "player", "add", "--name", "张三", "--gender", "M", "--birth", "1990-01-01", "--dan", "3d"], language)
+    for args in (["office", "dan", "events"], ["office", "dan", "standard", "list"], ["office", "dan", "history", "张三"]):
+        result = run(args, language)
+        assert result.exit_code == 0, (args, result.output)
+        assert_in_language(re.sub("张三|CN000001", "", result.output), language, args)
+    shown = run(["office", "dan", "history", "张三"], language).output
+    assert ("三段" in shown) if language == lang.CHINESE else ("3 dan" in shown)

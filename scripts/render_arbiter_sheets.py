@@ -5,6 +5,7 @@ for first decided by lot.
 * docs/img/entry-list.png          — ``qiyuan event print … entries`` (参赛名单)
 * docs/img/round-robin-schedule.png — ``… schedule`` of a 10-player round robin (赛程表, page 1)
 * docs/img/knockout-bracket.png    — ``… bracket`` of a 12-player knock-out after round 2 (对阵图)
+* docs/img/knockout-minimatch-bracket.png — ``… bracket`` of an 8-player knock-out of mini-matches (scores, lot)
 * docs/img/standings-tie-lot.png   — ``… standings`` of the 9-round championship: places 1-2 by lot
 * docs/img/crosstable-tie-lot.png  — ``… crosstable`` of the same event (the note under it)
 
@@ -21,6 +22,7 @@ from pathlib import Path
 from qiyuan.formats import hall_pdf
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament import ties
+from qiyuan.tournament.knockout import pending_tiebreak
 from qiyuan.tournament.model import Entrant
 from qiyuan.tournament.standings import undecided_places
 
@@ -62,6 +64,24 @@ def championship() -> ev.Tournament:
     return t
 
 
+def mini_matches() -> ev.Tournament:
+    """8 players, mini-matches: the quarter-finals' two games (some 1:1), their tie-break by a lot with a seed,
+    then the semi-finals' two games."""
+    t = field("knockout", 8, 8, tiebreak_time_control="10 min + 5 s")
+    rng = random.Random(8)
+    for _ in range(2):
+        p = ev.pair_next(t)
+        ev.enter_results(t, p.number, [(a, rng.choice(["1-0", "0-1", "½-½"])) for a, _ in p.boards])
+    if pending_tiebreak(t)[1]:
+        ev.draw_tiebreak_lot(t, seed=20260503)
+        p = ev.pair_next(t)
+        ev.enter_results(t, p.number, [(a, rng.choice(["1-0", "0-1"])) for a, _ in p.boards])
+    for _ in range(2):
+        p = ev.pair_next(t)
+        ev.enter_results(t, p.number, [(a, "1-0") for a, _ in p.boards])
+    return t
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as d:
@@ -77,6 +97,7 @@ def main() -> None:
             p = ev.pair_next(ko)
             ev.enter_results(ko, rnd, [(a, rng.choice(["1-0", "0-1"])) for a, _ in p.boards])
         sheets.append((ko, "bracket", "knockout-bracket"))
+        sheets.append((mini_matches(), "bracket", "knockout-minimatch-bracket"))
         champ = championship()
         sheets += [(champ, "standings", "standings-tie-lot"), (champ, "crosstable", "crosstable-tie-lot")]
         for t, what, stem in sheets:

@@ -25,6 +25,15 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
 
+@pytest.fixture(autouse=True)
+def _own_key_and_bundles(tmp_path_factory, monkeypatch):
+    """The office's signing key and edition bundles of a test live in a folder of the test's own: a test never
+    signs with, nor writes beside, the key of a developer's office under ./var."""
+    where = tmp_path_factory.mktemp("office-key")
+    monkeypatch.setenv("QIYUAN_KEY_DIR", str(where / "keys"))
+    monkeypatch.setenv("QIYUAN_BUNDLE_DIR", str(where / "bundles"))
+
+
 def on_postgres() -> bool:
     """Whether the tests' database is PostgreSQL (``DATABASE_URL`` set to a postgres URL)."""
     return os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://", "pgsql://"))

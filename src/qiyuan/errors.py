@@ -39,30 +39,83 @@ class Problem:
     params: Mapping[str, object] | None = field(default=None, compare=False)
     code: str = ""
 
-    def where(self) -> str:
-        """``file, line 3, column 5`` (empty when nothing is known)."""
+    def where(self, translate: Callable[[str], str] | None = None) -> str:
+        """``file, line 3, column 5`` (empty when nothing is known); in the reader's language with ``translate``.
+        A ``column`` that is itself a ``Problem`` (``Sheet 成绩, cell F7``) is a translatable place."""
         if not (self.file or self.line is not None or self.column is not None):
             return ""
-        where = self.file or "<input>"
+        t = translate or _same
+        where = self.file or t("<input>")
         if self.line is not None:
-            where += f", line {self.line}"
-        if self.column is not None:
-            where += f", column {self.column}" if isinstance(self.column, int) else f", {self.column}"
+            where += ", " + t("line {line}").format(line=self.line)
+        if isinstance(self.column, int):
+            where += ", " + t("column {column}").format(column=self.column)
+        elif isinstance(self.column, Problem):
+            where += ", " + self.column.text(translate)
+        elif self.column is not None:
+            where += f", {self.column}"
         return where
 
     def text(self, translate: Callable[[str], str] | None = None) -> str:
-        """The message alone, translated by ``translate`` (e.g. ``gettext``) when given."""
+        """The message alone, translated by ``translate`` (e.g. ``gettext``) when given. A parameter that is
+        itself a ``Problem`` (a place, a reason another module phrased) is filled in translated too."""
         template = translate(self.message) if translate is not None else self.message
         if not self.params:
             return template
+        params = {k: v.text(translate) if isinstance(v, Problem) else v for k, v in self.params.items()}
         try:
-            return template.format(**self.params)
-        except (KeyError, IndexError, ValueError):  # a broken translation: fall back to the English text
-            return self.message.format(**self.params)
+            return template.format(**params)
+        except (KeyError, IndexError, ValueError, AttributeError):  # a broken translation: the English text
+            try:
+                return self.message.format(**{k: v.text() if isinstance(v, Problem) else v
+                                              for k, v in self.params.items()})
+            except (KeyError, IndexError, ValueError, AttributeError):  # a template without its value: as written
+                return self.message
+
+    def located(self, translate: Callable[[str], str] | None = None) -> str:
+        """Where it is, then what is wrong — in the reader's language with ``translate`` (``str()``: English)."""
+        where = self.where(translate)
+        return f"{where}: {self.text(translate)}" if where else self.text(translate)
+
+    def as_json(self) -> dict:
+        """The problem as JSON data (a template and its parameters, so it can be shown later in any language)."""
+        def value(v):
+            if isinstance(v, Problem):
+                return {"problem": v.as_json()}
+            return v if isinstance(v, (int, float, str, bool)) or v is None else str(v)
+
+        out: dict = {"message": self.message}
+        if self.file:
+            out["file"] = self.file
+        if self.line is not None:
+            out["line"] = self.line
+        if self.column is not None:
+            out["column"] = value(self.column)
+        if self.params:
+            out["params"] = {k: value(v) for k, v in self.params.items()}
+        if self.code:
+            out["code"] = self.code
+        return out
+
+    @classmethod
+    def from_json(cls, data) -> Problem:
+        """A problem from ``as_json``'s data; a plain string (how older records kept a reason) as it is."""
+        if isinstance(data, str):
+            return cls(message=data)
+
+        def value(v):
+            return cls.from_json(v["problem"]) if isinstance(v, dict) and "problem" in v else v
+
+        params = {k: value(v) for k, v in (data.get("params") or {}).items()}
+        return cls(data.get("file", ""), data.get("line"), value(data.get("column")), data.get("message", ""),
+                   MappingProxyType(params) if params else None, data.get("code", ""))
 
     def __str__(self) -> str:
-        where = self.where()
-        return f"{where}: {self.text()}" if where else self.text()
+        return self.located()
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def N_(message: str) -> str:  # noqa: N802 - the usual name of a marker the catalogue check reads
@@ -75,6 +128,15 @@ def problem(message: str, *, file: str = "", line: int | None = None, column: in
             code: str = "", **params: object) -> Problem:
     """A ``Problem`` whose message is a template filled from ``params``."""
     return Problem(file, line, column, message, MappingProxyType(dict(params)) if params else None, code)
+
+
+def joined(parts: Iterable[Problem | str], separator: str = ", ") -> Problem | str:
+    """Several phrases (translatable ``Problem``s or plain text) as one value of a message, each translated when
+    it is shown."""
+    parts = list(parts)
+    if len(parts) == 1:
+        return parts[0]
+    return problem(separator.join(f"{{p{i}}}" for i in range(len(parts))), **{f"p{i}": p for i, p in enumerate(parts)})
 
 
 def as_problems(items: Iterable[Problem | str] | Problem | str) -> list[Problem]:

@@ -174,12 +174,12 @@ def test_non_numeric_fields():
 def test_player_number_out_of_range():
     bad = small(line(1, "A", "2.0", ["   9 b 1"]), line(2, "B", "0.0", ["0000 - Z"]))
     ps = problems_of(bad)
-    assert len(ps) == 1 and ps[0].line == 3 and ps[0].column == 92 and "out of range" in ps[0].message
+    assert len(ps) == 1 and ps[0].line == 3 and ps[0].column == 92 and "out of range" in ps[0].text()
 
 
 def test_player_line_number_out_of_range_and_duplicate():
     bad = small(line(1, "A", "0.0", []), line(5, "B", "0.0", []), line(1, "C", "0.0", []))
-    msgs = [p.message for p in problems_of(bad)]
+    msgs = [p.text() for p in problems_of(bad)]
     assert any("used twice" in m for m in msgs) and any("5 is out of range" in m for m in msgs)
 
 
@@ -187,24 +187,24 @@ def test_result_for_a_pair_never_paired():
     bad = small(line(1, "A", "2.0", ["   2 b 1"]), line(2, "B", "0.0", ["   3 w 0"]), line(3, "C", "2.0", ["   2 b 1"]))
     ps = problems_of(bad)
     assert [(p.line, p.column) for p in ps] == [(3, 92)]
-    assert "paired with 2, but player 2's round 1 names player 3 (line 4)" in ps[0].message
+    assert "paired with 2, but player 2's round 1 names player 3 (line 4)" in ps[0].text()
 
 
 def test_results_and_colours_that_disagree():
     bad = small(line(1, "A", "2.0", ["   2 b 1"]), line(2, "B", "2.0", ["   1 b 1"]))
-    msgs = [p.message for p in problems_of(bad)]
+    msgs = [p.text() for p in problems_of(bad)]
     assert any("do not agree" in m for m in msgs) and any("b against w" in m for m in msgs)
 
 
 def test_declared_score_that_does_not_match():
     bad = small(line(1, "A", "3.0", ["   2 b 1"]), line(2, "B", "0.0", ["   1 w 0"]))
     (p,) = problems_of(bad)
-    assert (p.line, p.column) == (3, 81) and "declares 3.0 points but the results give 2" in p.message
+    assert (p.line, p.column) == (3, 81) and "declares 3.0 points but the results give 2" in p.text()
 
 
 def test_bad_codes_in_cells():
     bad = small(line(1, "A", "0.0", ["   2 x 7"]), line(2, "B", "0.0", ["   1 w 0"]))
-    msgs = [p.message for p in problems_of(bad)]
+    msgs = [p.text() for p in problems_of(bad)]
     assert any("colour must be b, w or -" in m for m in msgs) and any("unknown result '7'" in m for m in msgs)
 
 
@@ -271,7 +271,7 @@ def test_program_lines_with_bad_values():
     for p, text in zip(ps, ["XXR needs a number of rounds, found 'ten'", "BBW needs a number of points",
                             "XQW needs the round after which", "XQI names player 9, who has no 001 line",
                             "XQF needs a player number and a value"], strict=True):
-        assert text in p.message
+        assert text in p.text()
 
 
 def test_more_than_9999_players_do_not_fit():

@@ -54,6 +54,8 @@ def report_bytes() -> bytes:
             cells[b].append(RoundCell(a, "w", {"1": "0", "=": "="}[res_a]))
     entrants = [Entrant(number=i, name=nm, sex=sx, title="", rating=None, federation=assoc, id_number=idn,
                         rounds=cells[i]) for i, (nm, sx, idn, assoc) in enumerate(players, start=1)]
+    first = entrants[0]  # the 棋手资料 sheet is fuzzed too: a birth date (the ID number's) and a nationality
+    first.birth, first.nationality = f"{first.id_number[6:10]}/{first.id_number[10:12]}/{first.id_number[12:14]}", "CHN"
     start = date(2024, 8, 10)
     t = Tournament(name="2024年全国五子棋锦标赛", city="北京", start_date=start, end_date=start + timedelta(3),
                    chief_arbiter="周裁判", deputy_arbiters=["吴裁判"], time_control="每方60分钟", rounds_planned=rounds,

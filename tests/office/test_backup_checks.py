@@ -80,14 +80,14 @@ def test_a_header_without_count_is_refused_with_its_line(saved):
     del header["count"]
     lines[at] = json.dumps(header) + "\n"
     text = refused(write_edited(saved, lines, rehash=False))
-    assert f"office.jsonl:{at + 1}: federation.player: the table header has no row count" in text
+    assert f"office.jsonl, line {at + 1}: federation.player: the table header has no row count" in text
 
 
 def test_a_row_that_is_not_json_is_refused_with_its_line(saved):
     lines = lines_of(saved)
     at, _ = locate(lines, "federation.player")
     lines[at + 1] = lines[at + 1][:-5] + "\n"
-    assert f":{at + 2}: not a JSON line" in refused(write_edited(saved, lines))
+    assert f", line {at + 2}: not a JSON line" in refused(write_edited(saved, lines))
 
 
 @pytest.mark.parametrize("edit,reason", [
@@ -106,7 +106,7 @@ def test_an_edited_player_with_a_recomputed_checksum_is_refused(saved, edit, rea
     lines = lines_of(saved)
     line = edit_row(lines, "federation.player", 1, **edit)
     text = refused(write_edited(saved, lines))
-    assert f"office.jsonl:{line}: federation.player: " in text and reason in text, text
+    assert f"office.jsonl, line {line}: federation.player: " in text and reason in text, text
     assert Player.objects.count() == before  # nothing restored, nothing emptied
 
 
@@ -116,7 +116,7 @@ def test_a_repeated_primary_key_is_refused(saved):
     first = json.loads(lines[at + 1])
     line = edit_row(lines, "federation.player", 1, id=first[names.index("id")],
                     federation_id="CN999999", id_number="")
-    assert f":{line}: federation.player: primary key" in refused(write_edited(saved, lines))
+    assert f", line {line}: federation.player: primary key" in refused(write_edited(saved, lines))
 
 
 def test_a_foreign_key_to_nothing_is_refused_by_the_database_and_nothing_is_restored(saved):
@@ -130,7 +130,7 @@ def test_a_foreign_key_to_nothing_is_refused_by_the_database_and_nothing_is_rest
 def test_a_rating_list_with_bad_overrides_is_refused_by_the_rules_validator(saved):
     lines = lines_of(saved)
     line = edit_row(lines, "ratings.ratinglist", 0, rules_overrides="base = [1,2]\n")
-    assert f":{line}: ratings.ratinglist: " in (text := refused(write_edited(saved, lines))) and "'base'" in text
+    assert f", line {line}: ratings.ratinglist: " in (text := refused(write_edited(saved, lines))) and "'base'" in text
 
 
 def test_trailer_counts_that_disagree_are_refused(saved):

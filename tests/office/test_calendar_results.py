@@ -41,7 +41,7 @@ def test_a_report_as_registered_is_imported_and_linked(office, tmp_path, residen
     event = Event.objects.get()
     reg.refresh_from_db()
     assert reg.event == event and event.registration == reg
-    assert f"registered as {reg.code} (registered, 2024-08-10 – 2024-08-13): the report is as registered" in result.notes
+    assert f"registered as {reg.code} (registered, 2024-08-10 – 2024-08-13): the report is as registered" in map(str, result.notes)
     assert AuditLog.objects.get(action="import").detail["registration"] == reg.code
 
 
@@ -64,7 +64,7 @@ def test_differences_are_shown_before_anything_is_stored(office, tmp_path, resid
     result = import_file(path, office, "officer", options=confirm_all(accept_registration_differences=True))
     reg.refresh_from_db()
     assert reg.event == Event.objects.get()
-    assert any("the report differs: dates: registered 2024-08-10 – 2024-08-12" in n for n in result.notes)
+    assert any("the report differs: dates: registered 2024-08-10 – 2024-08-12" in n for n in map(str, result.notes))
 
 
 def test_withdrawn_registrations_and_other_lists_are_not_matched(office, tmp_path, resident_id):

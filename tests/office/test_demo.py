@@ -37,6 +37,7 @@ def test_demo_round_trip_import_compute_publish_verify(tmp_path):
     assert corr.is_correction and "late report" in corr.reason
     assert Event.objects.filter(name__startswith="2024年全国五子棋团体锦标赛").get() in corr.events.all()
     assert not RejectedReport.objects.exists()
+    _bundles_hold_no_personal_data(summary)
 
     # one more round: a new report, computed for review, published, verified
     import random
@@ -81,3 +82,30 @@ def test_demo_cli_builds_and_rebuilds_cleanly(tmp_path):
     again = _run(["demo"], tmp_path)
     assert again.returncode == 0, again.stderr
     assert again.stdout.split("\n", 2)[1] == first.stdout.split("\n", 2)[1]  # same counts: rebuilt, not doubled
+
+
+def _bundles_hold_no_personal_data(summary) -> None:
+    """Issue 20, privacy: every edition of the demo has a signed bundle, and no file of any bundle holds an ID
+    number, a passport number or a full birth date (players.csv: ID, name, sex, rating, grade, registration)."""
+    import io
+    import zipfile
+
+    from qiyuan.office.bundles import bundle_path
+    from qiyuan.office.federation.models import Player
+    from qiyuan.office.ratings.models import Edition
+
+    editions = list(Edition.objects.select_related("rating_list"))
+    assert summary.bundles == len(editions) > 20
+    people = list(Player.objects.values_list("id_number", "birth_date"))  # (a passport's number is its id_number)
+    secrets = {i for i, _b in people if i}
+    births = {b.isoformat() for _i, b in people if b} | {b.strftime("%Y%m%d") for _i, b in people if b}
+    assert len(secrets) > 300 and births
+    for ed in editions:
+        with zipfile.ZipFile(io.BytesIO(bundle_path(ed).read_bytes())) as z:
+            for name in z.namelist():
+                text = z.read(name).decode("utf-8", "replace")
+                found = [x for x in secrets if x in text]
+                assert not found, (ed, name, found[:3])
+                if name == "inputs/players.csv":
+                    assert not [b for b in births if b in text], (ed, name)
+                    assert text.splitlines()[0] == "id,name,gender,rating,dan,dan_granted_by,registered_on"

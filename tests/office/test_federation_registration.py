@@ -25,7 +25,7 @@ def parse(text: str):
 def where(problem) -> str:
     """A problem as ``file:line [column]: message`` (independent of how Problem prints itself)."""
     column = f" [{problem.column}]" if problem.column else ""
-    return f"{problem.file}:{problem.line}{column}: {problem.message}"
+    return f"{problem.file}:{problem.line}{column}: {problem.text()}"
 
 
 def problems_of(text: str) -> list[str]:

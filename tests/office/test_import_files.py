@@ -44,7 +44,7 @@ def test_opengotha_unknown_results_are_noted_not_rated():
     go = make_list(code="GO", rules="cn-go-1995", game="go")
     result = import_file(CDF, go, "officer", options=stated())
     assert Game.objects.filter(result="--").count() == 11
-    assert any("has no result" in n for n in result.notes)
+    assert any("has no result" in n for n in map(str, result.notes))
 
 
 def test_go_4_event_not_approved_at_state_level_is_rejected_and_kept():
@@ -82,7 +82,7 @@ def test_name_match_needs_confirmation_never_silent(make_player):
     go = make_list(code="GO", rules="cn-go-1995", game="go")
     with pytest.raises(NeedsConfirmation) as exc:
         import_file(JUVISY, go, "officer", options=stated(confirm_all=False))
-    matches = [m.text for m in exc.value.pending_matches if m.candidates]  # the others: proposed new players
+    matches = [str(m.text) for m in exc.value.pending_matches if m.candidates]  # the others: proposed new players
     assert len(matches) == 1
     assert known.federation_id in matches[0] and "--confirm" in matches[0]
     assert not Event.objects.exists()

@@ -87,7 +87,7 @@ def test_report_import_registers_new_players_and_matches_by_id_number(office, tm
     ev = Event.objects.get()
     assert result.new_players == 11 and Player.objects.count() == 12
     assert Entry.objects.get(event=ev, number=1).player == known  # by ID number, whatever the name
-    assert any("differs from the registry" in n for n in result.notes)  # Art. 11(四) shown
+    assert any("differs from the registry" in n for n in map(str, result.notes))  # Art. 11(四) shown
     assert Game.objects.filter(event=ev).count() == 30
     assert ev.eligibility["eligible"] and ev.time_minutes == 60
     assert ev.chief_arbiter.name == "周裁判"

@@ -29,7 +29,7 @@ _LATIN_OK = re.compile(
     r"swiss|round_robin|double_round_robin|knockout|match|team|go_mcmahon|go_swiss|entries|schedule|pairings|slips|"
     r"women|U\d+|rating|zero|half|full|association|club|family|resident|passport|other|international|national|first|"
     r"second|third|CHN|SQLite|PostgreSQL|JSON|YYYY-MM-DD|key=value|trf|opengotha|history|report|state|regional|local|"
-    r"csv|txt|pdf|xlsx|new|Elo|Glicko-2|WHR|PNG|HTML|RIF|rif|registered|approved|refused|withdrawn)\b")
+    r"csv|txt|pdf|xlsx|new|Elo|Glicko-2|WHR|PNG|HTML|RIF|rif|registered|approved|refused|withdrawn|min|KOR|JPN)\b")
 #: commands whose modules are not translated yet (their rows are left out of the lists that show them): the
 #: list shrinks as each module is translated (docs/decisions.md, "words: the command line's language")
 PENDING: set[str] = set()

@@ -71,7 +71,7 @@ def test_officer_imports_a_report_once(staff, login, gomoku, six, tmp_path, sett
 
     assert Event.objects.count() == 1 and ImportBatch.objects.count() == 1
     r = upload(c, data)
-    assert r.status_code == 200 and "already imported" in r.content.decode()
+    assert r.status_code == 200 and "这个文件已于" in r.content.decode()  # already imported, in the page's language
 
 
 def test_ineligible_report_is_refused_with_every_reason(staff, login, gomoku, six, tmp_path, settings):
@@ -101,7 +101,7 @@ def test_the_events_facts_start_empty_and_are_never_assumed(staff, login, gomoku
     html = r.content.decode()
     problems = html[html.index('id="import-problems"'):]
     problems = problems[:problems.index("</ul>")]
-    assert r.status_code == 200 and "不能假定" in problems and "organiser_level" in problems  # Chinese on the Chinese desk
+    assert r.status_code == 200 and "不能假定" in problems and "主办单位级别" in problems  # Chinese on the Chinese desk
     assert "cannot be assumed" not in problems and Event.objects.count() == 0
 
 

@@ -27,7 +27,7 @@ def test_the_check_and_the_form_refusals_speak_chinese_on_the_chinese_desk(staff
     page = c.get(f"/desk/calendar/{reg.code}/").content.decode()
     failures = _check_lines(page, "failures")
     assert len(failures) >= 2 and not [line for line in failures if 'lang="en"' in line]
-    assert any("中国棋协办法第五条（三）" in line and "至少需要" in line for line in failures)
+    assert any("中国棋协办法第五条（三）" in line for line in failures)
     assert not [line for line in failures if re.search(r"[A-Za-z]{3,}", re.sub(r"<[^>]+>|min", "", line))]
     refused = c.post(f"/desk/calendar/{reg.code}/act/", {"action": "approve", "override": ""}, follow=True)
     text = refused.content.decode()

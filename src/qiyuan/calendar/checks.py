@@ -282,7 +282,7 @@ def clashes(p: PlannedEvent, others: Iterable[Scheduled]) -> tuple[Clash, ...]:
 
 def assess(p: PlannedEvent, eligibility: Eligibility, rules: TextRules, others: Iterable[Scheduled]) -> Assessment:
     """Every check at once: ``eligibility`` is ``check_eligibility`` on ``facts_in_advance(p)``."""
-    failures = [Finding(f.clause, f.template or f.message, f.params) for f in eligibility.failures]
+    failures = [Finding(f.clause, f.problem().message, f.problem().params) for f in eligibility.failures]
     failures += rules_failures(p, rules)
     failures += notice_failures(p, rules)
     notes = list(rules.not_known_in_advance) + (list(rules.not_known_in_advance_dan) if p.grants_grades else [])

@@ -1,4 +1,5 @@
-"""``qiyuan office calendar add | amend | list | show | approve | refuse | withdraw``: the event calendar (赛事注册).
+"""``qiyuan office calendar add | amend | list | show | approve | refuse | withdraw | entries``: the event calendar
+(赛事注册).
 
 Thin: the options become ``Details`` (as typed: dates and numbers are read by
 the use case, so every problem is reported at once), the office's use cases
@@ -9,6 +10,7 @@ nothing. Django is imported inside the commands only.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -297,6 +299,27 @@ LEVEL_NAMES = {"state": N_("state level"), "regional": N_("regional level"), "lo
 FORMAT_NAMES = {"swiss": N_("Swiss"), "round_robin": N_("round robin"), "team": N_("team event"),
                 "match": N_("match"), "knockout": N_("knock-out")}
 RULES_NAMES = {"national": N_("the national rules"), "rif": N_("the RIF rules")}
+
+
+@calendar_app.command("entries")
+def entries_cmd(
+    code: Annotated[str, typer.Argument(help="Registration code, e.g. R2027-001")],
+    file: Annotated[Path, typer.Argument(help="The entry list: CSV or xlsx with the headings of the report's result "
+                                              "sheet (name required; sex, ID number, grade, association, rating)")],
+    actor: ActorOption = None,
+) -> None:
+    """Record a registration's entry list (it replaces the one recorded): every row checked, every problem at
+    once; once approved, `qiyuan event add-players EVENT --registration CODE` enters it."""
+    ensure_django()
+    from qiyuan.cli.lang import _
+    from qiyuan.formats.entries import read_entries
+    from qiyuan.office.event_registration import set_entries
+
+    with office_errors():
+        rows, faults = read_entries(file)
+        reg = set_entries(code, rows, actor=actor_name(actor), source=str(file), faults=faults)
+    _console().print(_("{code}: entry list of {count} player(s) recorded").format(code=reg.code, count=len(rows)),
+                     markup=False)
 
 
 def register(app: typer.Typer) -> None:

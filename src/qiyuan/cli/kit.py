@@ -1,7 +1,7 @@
 """``qiyuan verify-edition``: check a published edition from its bundle alone — no office, no database.
 
     qiyuan verify-edition BUNDLE [--key KEYFILE] [--previous BUNDLE] [--engine fast|reference]
-    qiyuan verify-edition --chain DIR [--key KEYFILE]
+    qiyuan verify-edition --chain DIR|URL [--key KEYFILE]
 
 BUNDLE is a file or an http(s) address on the federation's portal.  Exit 0: identical; 1: something differs
 or a check failed (each named); 2: a bundle or key that cannot be read.
@@ -9,6 +9,8 @@ or a check failed (each named); 2: a bundle or key that cannot be read.
 
 from __future__ import annotations
 
+import json
+import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -78,7 +80,7 @@ def _print(console: Console, report: Report) -> None:
         if state is None and layer != "signature":
             continue
         word = _("ok") if state else _("FAILED") if state is False else _("not checked")
-        console.print(f"  {_(LAYER_NAMES[layer])}: {word}", markup=False)
+        console.print("  " + _("{layer}: {verdict}").format(layer=_(LAYER_NAMES[layer]), verdict=word), markup=False)
         for p in report.problems[layer]:
             console.print(f"    {problem_line(p)}", markup=False)
     for p in report.notes:
@@ -91,7 +93,7 @@ def verify_edition(
     bundle: Annotated[Optional[str], typer.Argument(help=N_("The edition bundle: a file or an http(s) address."))] = None,
     key: Annotated[Optional[Path], typer.Option("--key", help=N_("The federation's public key (PEM) to trust."))] = None,
     previous: Annotated[Optional[str], typer.Option("--previous", help=N_("The previous edition's bundle: check the chain link."))] = None,
-    chain: Annotated[Optional[Path], typer.Option("--chain", help=N_("A folder of consecutive bundles: check the whole chain."))] = None,
+    chain: Annotated[Optional[str], typer.Option("--chain", help=N_("A folder of consecutive bundles, or a list's chain address on the portal (…/api/v1/lists/CODE/chain): check the whole chain."))] = None,
     engine: Annotated[str, typer.Option("--engine", help=N_("fast (NumPy) or reference (the rules' own loop)."))] = "fast",
 ) -> None:
     """Check a published edition from its bundle: signature, every file's digest, and the edition recomputed
@@ -102,8 +104,12 @@ def verify_edition(
         raise _unreadable(_("give one bundle, or --chain DIR"))
     console = Console(highlight=False, soft_wrap=True)
     trusted = _key(key)
-    if chain is not None:
-        ok = _verify_chain(console, chain, trusted, engine)
+    if chain is not None and chain.startswith(("http://", "https://")):
+        with tempfile.TemporaryDirectory(prefix="qiyuan-chain-") as tmp:
+            _download_chain(chain, Path(tmp))
+            ok = _verify_chain(console, Path(tmp), trusted, engine)
+    elif chain is not None:
+        ok = _verify_chain(console, Path(chain), trusted, engine)
     else:
         before = _bundle(previous) if previous else None
         report = check(_bundle(bundle), key=trusted, previous=before, engine=engine)
@@ -111,6 +117,19 @@ def verify_edition(
         ok = report.identical
     if not ok:
         raise typer.Exit(1)
+
+
+def _download_chain(where: str, folder: Path) -> None:
+    """Every bundle a list's chain (the portal's ``/api/v1/lists/CODE/chain``) names, into ``folder``."""
+    try:
+        editions = json.loads(_fetch(where).decode("utf-8"))["editions"]
+        links = [(e["file"], e["bundle"]) for e in editions]
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError):
+        raise _unreadable(_("{where}: not a list's chain (…/api/v1/lists/CODE/chain)").format(where=where)) from None
+    if any(not url for _name, url in links):
+        raise _unreadable(_("{where}: the federation has no signing key yet: no bundles").format(where=where))
+    for name, url in links:
+        (folder / Path(name).name).write_bytes(_fetch(url))
 
 
 def _verify_chain(console: Console, folder: Path, key, engine: str) -> bool:
@@ -128,7 +147,7 @@ def _verify_chain(console: Console, folder: Path, key, engine: str) -> bool:
         if b.manifest.previous_digest and prev is None:
             report.fail("chain", problem("the previous edition ({digest}) is not in the folder",
                                          digest=b.manifest.previous_digest[:16]))
-        if not b.manifest.previous_digest:
+        if not b.manifest.previous_digest and not b.manifest.supersedes:  # (a correction of the first is no rival)
             firsts.setdefault(b.manifest.list_code, []).append(b)
         _print(console, report)
         ok = ok and report.identical

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Optional
+
 import typer
 
 from qiyuan.cli.lang import N_, _
-from qiyuan.cli.office import ActorOption, actor_name, ensure_django, office_app, office_errors
+from qiyuan.cli.office import ActorOption, actor_name, ensure_django, office_app, office_errors, table_progress
 
 key_app = typer.Typer(help=N_("The federation's signing key of its edition bundles: init, show."),
                       no_args_is_help=True)
@@ -13,6 +15,7 @@ key_app = typer.Typer(help=N_("The federation's signing key of its edition bundl
 
 def register(app: typer.Typer) -> None:
     office_app.add_typer(key_app, name="key")
+    office_app.add_typer(bundle_app, name="bundles")
 
 
 @key_app.command("init")
@@ -39,3 +42,26 @@ def show() -> None:
         info = key_info()
     typer.echo(info.public_pem.decode("ascii"), nl=False)
     typer.echo(_("fingerprint {fingerprint}").format(fingerprint=info.fingerprint))
+
+
+bundle_app = typer.Typer(help=N_("Edition bundles anyone can check (qiyuan verify-edition): build them."),
+                         no_args_is_help=True)
+
+
+@bundle_app.command("build")
+def build_bundles(
+    list_code: Annotated[Optional[str], typer.Option("--list", help=N_("Only this list's editions."))] = None,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help=N_("Build and sign every bundle again."))] = False,
+) -> None:
+    """Build and sign the bundle of every published edition that has none yet (the portal builds one when it is
+    first downloaded); each is checked against its published digest before it is signed."""
+    ensure_django()
+    from qiyuan.office.bundles import build_all
+    from qiyuan.office.lists import find_list
+
+    with office_errors(), table_progress(_("building")) as progress:
+        rl = find_list(list_code) if list_code else None
+        done = build_all(rl, rebuild=rebuild, progress=lambda i, n, what: progress(_("bundles"), i, n, what))
+    made = sum(1 for b in done if b.built)
+    typer.echo(_("{made} bundle(s) built, {kept} already there, in {where}").format(
+        made=made, kept=len(done) - made, where=done[0].path.parent))

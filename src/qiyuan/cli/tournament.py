@@ -37,7 +37,7 @@ player 12's side; "12 " clears it), show; at any time: standings [--after N]
 [--category U12], crosstable, bracket (knock-out), print (PDF for the hall),
 withdraw, reinstate, excuse (any future round or a range), set-pairing,
 override (swap two players), undo, keep-apart, categories, tie (a final
-tie decided by play-off or lot), finish, reopen,
+tie decided by play-off or lot), lot (a knock-out's tie-break openers), finish, reopen,
 export.  Commands that change the file lock it (queued, never lost) and
 write it atomically.  Guide: docs/tournament.md.
 
@@ -57,6 +57,8 @@ Decisions the rules leave open:
    in the first K rounds, relaxed for a round only when no pairing exists;
  • knock-out: seeded by rating, top seeds get the byes, the upper place
    opens; a drawn match needs a play-off: enter its winner as a win;
+   with --mini-matches: 2 games (openers alternate), at 1:1 a tie-break
+   game whose opener is drawn by lot (event lot), which must be won;
  • round robin: Berger tables, the player listed first opens; in an odd
    field one player sits out each round (Z); the rounds follow the cycle;
  • match (--format match --rounds N): 2 players, N games, player 1 opens
@@ -77,7 +79,7 @@ def _fail(message: str) -> typer.Exit:
 
 def _refusal(exc) -> typer.Exit:
     """Every problem of a refusal on stderr (``error: …``), exit 2."""
-    lines = [problem_line(p) for p in exc.problems] or [_("refused")]
+    lines = [problem_line(p) for p in exc.problems] or [_("refused: nothing changed")]
     return _fail(_("error: ") + "\n       ".join(lines))
 
 
@@ -340,25 +342,33 @@ def _print_match_or_teams(t: Tournament, as_csv: bool) -> None:
 
 def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
     """Knock-out standings: place, score of the games, and the round reached (no Swiss tie-breaks)."""
-    from qiyuan.tournament.knockout import knockout_places, knockout_reached
+    from qiyuan.tournament.knockout import knockout_places, knockout_reached, played_matches
     from qiyuan.tournament.scoring import score
     from qiyuan.tournament.sheets import pad, plain, rpad, text_width
 
     places, reached = knockout_places(t), knockout_reached(t)
+    matches = played_matches(t)  # mini-matches: each match's score from the player's side
+
+    def played(n: int) -> str:
+        return "; ".join(m.text() for m in matches.get(n, []))
+
     order = sorted(t.entrants, key=lambda e: (places[e.number], e.number))
     if as_csv:
         import csv
 
         w = csv.writer(sys.stdout, lineterminator="\n")
-        w.writerow(["rank", "number", "name", "score", "reached"])
+        w.writerow(["rank", "number", "name", "score", "reached"] + (["matches"] if matches else []))
         w.writerows([places[e.number], e.number, e.name, plain(score(e, t.points)), reached[e.number]]
-                    for e in order)
+                    + ([played(e.number)] if matches else []) for e in order)
         return
     width = max([text_width(e.name) for e in t.entrants] + [4])
+    reach = max([len(reached[e.number]) for e in t.entrants] + [7])
     out = [_("knock-out: ranked by the round reached (losers of a round share a place), no Swiss tie-breaks"),
-           f"{rpad(_('Rk'), 4)} {rpad(_('No'), 5)} {pad(_('Name'), width)} {rpad(_('Pts'), 5)}  {_('Reached')}"]
-    out += [f"{places[e.number]:>4} {e.number:>5} {pad(e.name, width)} {plain(score(e, t.points)):>5}  "
-            f"{reached[e.number]}" for e in order]
+           f"{rpad(_('Rk'), 4)} {rpad(_('No'), 5)} {pad(_('Name'), width)} {rpad(_('Pts'), 5)}  {pad(_('Reached'), reach)}"
+           + (f"  {_('Matches')}" if matches else "")]
+    out += [(f"{places[e.number]:>4} {e.number:>5} {pad(e.name, width)} {plain(score(e, t.points)):>5}  "
+             f"{pad(reached[e.number], reach)}" + (f"  {played(e.number)}" if matches else "")).rstrip()
+            for e in order]
     sys.stdout.write("\n".join(out) + "\n")
 
 
@@ -372,10 +382,20 @@ def report(
     remark: list[str] = typer.Option([], help='a remark on a player, "7: TEXT" (repeat for each)'),
     rules: str = typer.Option("cga-gomoku-2011", help="the rating rules the report goes to: they say how "
                                                       "games not played are marked (cga: + / −, bjsh: *)"),
+    organiser_level: str | None = typer.Option(None, "--organiser-level",
+                                               help="the organiser's level: state, regional, local or other"),
+    national: bool | None = typer.Option(None, "--national/--not-national", help="a national event"),
+    international: bool | None = typer.Option(None, "--international/--not-international", help="an international event"),
+    agreed: bool | None = typer.Option(None, "--agreed/--not-agreed", help="agreed by the bodies concerned (BJSH §6)"),
+    dan_event: bool | None = typer.Option(None, "--dan-event/--no-dan-event", help="a grading event (it grants dan and kyu grades)"),
+    standards_published: bool | None = typer.Option(None, "--standards-published/--no-standards-published",
+                                                    help="the grading standards were published before the event (BJSH §9.3)"),
 ) -> None:
-    """Write the competition report (CGA Art. 11): holds ID numbers — for the federation only."""
+    """Write the competition report (CGA Art. 11): holds ID numbers — for the federation only. The facts given
+    (organiser level, national, …) are written on the report's lines, so the office's import takes them from the
+    report; a fact not given is left blank."""
     from qiyuan.errors import InputError, problem
-    from qiyuan.formats.report_xlsx import ReportMeta, report_bytes
+    from qiyuan.formats.report_xlsx import LEVELS_ZH, ReportMeta, report_bytes
     from qiyuan.rating.rules import RulesError, load_rules
     from qiyuan.tournament.eventfile import event_format
 
@@ -391,12 +411,19 @@ def report(
     except RulesError as exc:
         bad.append(problem("--rules: {why}", why=str(exc)))
         rule_set = None
+    if organiser_level is not None and organiser_level not in LEVELS_ZH:
+        bad.append(problem("--organiser-level {value!r} is not one of {known}", value=organiser_level,
+                           known=", ".join(LEVELS_ZH)))
     t = _load(event, players=True)
     bad += [problem("--remark: no player {number}", number=n) for n in remarks if not 1 <= n <= len(t.entrants)]
     if bad:
         raise InputError(bad)
+    facts = {k: v for k, v in (("organiser_level", organiser_level), ("national", national),
+                               ("international", international), ("agreed_by_parties", agreed),
+                               ("dan_event", dan_event), ("standards_published", standards_published))
+             if v is not None}
     meta = ReportMeta(format=event_format(t), organizer=organizer, host=host, notes=notes, remarks=remarks,
-                      unplayed_mark=rule_set.unplayed_mark)
+                      unplayed_mark=rule_set.unplayed_mark, facts=facts)
     from qiyuan.formats.eventstore import write_atomically
 
     write_atomically(xlsx, report_bytes(t, meta), label=str(xlsx))
@@ -438,18 +465,24 @@ def event_new(
     chief: str = typer.Option("", help="the chief arbiter"),
     arbiter: list[str] = typer.Option([], help="an arbiter (repeat for each)"),
     force: bool = typer.Option(False, "--force", help="overwrite an existing file"),
+    mini_matches: str | None = typer.Option(
+        None, "--mini-matches", metavar="TIEBREAK-TIME-CONTROL",
+        help="knock-out: each match 2 games (openers alternate), then at 1:1 one tie-break game whose opener "
+             "is drawn by lot (event lot), played at this time control, e.g. '10 min + 5 s'"),
 ) -> None:
     """Start an event file."""
     from qiyuan.tournament import arbiter as uc
 
     dates = {"start": _date(start, "--start"), "end": _date(end, "--end")}
     uc.new_event(_store(event, overwrite=force), _actor(), name, fmt=fmt, rounds=rounds, city=city,
-                 time_control=time_control, chief_arbiter=chief, arbiters=arbiter, boards=boards, **dates)
+                 time_control=time_control, chief_arbiter=chief, arbiters=arbiter, boards=boards,
+                 tiebreak_time_control=mini_matches, **dates)
     if language() == CHINESE:
         from qiyuan.formats.report_xlsx import FORMATS
 
         fmt = FORMATS.get(fmt, fmt)
-    sys.stdout.write(_("created {file}: {name}, {format}").format(file=event, name=name, format=fmt) + "\n")
+    mini = _(" (mini-matches, tie-break game {time})").format(time=mini_matches) if mini_matches is not None else ""
+    sys.stdout.write(_("created {file}: {name}, {format}").format(file=event, name=name, format=fmt) + mini + "\n")
 
 
 @event_app.command("add-player")
@@ -469,6 +502,8 @@ def event_add_player(
                                           "report only, never public), instead of --id-number"),
     birth: str = typer.Option("", help="birth date, 2012-05-01 (written 2012/05/01, as TRF-16 has it)"),
     team: str = typer.Option("", help="team event: the player's team; board order = order of entry"),
+    nationality: str = typer.Option("", help="nationality: a 3-letter country code (KOR, JPN); a foreign entrant "
+                                             "needs no --association"),
 ) -> None:
     """Enter a player; after round 1 is paired this is a late entry (Z for the rounds missed)."""
     from datetime import date
@@ -481,7 +516,7 @@ def event_add_player(
     rating_value = int(rating.strip()) if rating.strip().isdigit() else None
     entrant = Entrant(0, name, sex=sex, title=title, rating=rating_value, federation=association, club=club,
                       family=family, player_id=player_id, id_number=passport or id_number, birth=birth,
-                      id_type="passport" if passport else "resident")
+                      id_type="passport" if passport else "resident", nationality=nationality)
     bad = [] if rating_value is not None or not rating.strip() else [
         problem("rating must be a whole number 1..9999, found {value!r}", value=rating.strip())]
     if passport and id_number:
@@ -506,11 +541,12 @@ def event_add_players(
                                        help="CSV or xlsx with the result sheet's headings: name (required), sex, ID "
                                             "number, grade, association, rating (in Chinese, as the sheet has them)"),
     registry: str = typer.Option("", "--registry", help="registered players by federation ID: CN000001,CN000002,…"),
-    registration: str = typer.Option("", "--registration", help="an approved calendar registration's entry list"),
+    registration: str = typer.Option("", "--registration", help="an approved calendar registration's entry list "
+                                                                  "(qiyuan office calendar entries CODE FILE)"),
 ) -> None:
-    """Enter a whole entry list in one command: from a file, or from the registry.  Every
-    row is checked; every problem is named by its row, all at once, and nothing is entered
-    unless every row is right."""
+    """Enter a whole entry list in one command: from a file, the registry or an approved registration's entry
+    list.  Every row is checked; every problem is named by its row, all at once, and nothing is entered unless
+    every row is right."""
     from datetime import date
 
     from qiyuan.errors import InputError, problem
@@ -519,13 +555,17 @@ def event_add_players(
     given = [x for x in (file is not None, bool(registry.strip()), bool(registration.strip())) if x]
     if len(given) != 1:
         raise InputError(problem("give one source: FILE, --registry IDS or --registration CODE"))
-    if registration.strip():
-        raise InputError(problem("--registration {code}: calendar registrations hold no entry list yet; export "
-                                 "it as a CSV with the result sheet's headings, or give --registry IDS", code=registration))
     if file is not None:
         from qiyuan.formats.entries import read_entries
 
         (rows, faults), source = read_entries(file), str(file)
+    elif registration.strip():
+        from qiyuan.cli.office import ensure_django
+
+        ensure_django()
+        from qiyuan.office.event_registration import registration_entrants
+
+        rows, faults, source = registration_entrants(registration.strip()), [], registration.strip()
     else:
         from qiyuan.cli.office import ensure_django
 
@@ -580,6 +620,28 @@ def event_draw(
         seed = secrets.randbelow(10**9)
     drawn = _run(event, uc.draw_numbers, seed=seed, order=ids, by_rating=by_rating)
     sys.stdout.write(_("draw: {how}").format(how=_draw_how(drawn.how)) + "\n" + "".join(f"{n:>4} {name}\n" for n, name in drawn.order))
+
+
+@event_app.command("lot")
+@refusals
+def event_lot(
+    event: Path = typer.Argument(...),
+    seed: int | None = typer.Option(None, help="draw by qiyuan with this seed (recorded in the file)"),
+    openers: str | None = typer.Option(None, help="the openers as drawn in the hall, one per tied match in "
+                                                  "bracket order: 7,12"),
+) -> None:
+    """Knock-out of mini-matches: draw the openers of the coming tie-break games, by qiyuan with
+    a recorded seed or as drawn in the hall; then pair the round."""
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
+
+    try:
+        ids = None if openers is None else [int(x) for x in openers.replace(" ", "").replace("，", ",").split(",") if x]
+    except ValueError:
+        raise InputError(problem("--openers must be numbers separated by commas, found {openers!r}",
+                                 openers=openers)) from None
+    lot = _run(event, uc.draw_tiebreak_lot, seed=seed, openers=ids)
+    sys.stdout.write(f"round {lot.round}: {lot.text()}\n")
 
 
 @event_app.command("pair")

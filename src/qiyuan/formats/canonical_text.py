@@ -124,7 +124,8 @@ def change_line(event_code: str, federation_id: str, explanation_text: str) -> s
 
 
 def digest_of(entry_lines: Iterable[str], change_lines: Iterable[str], events: Iterable[str]) -> str:
-    """SHA-256 over the entries in list order, the changes by (event, player) and the events rated."""
+    """SHA-256 over the entries in list order, the changes by (event, player) and the events rated (the bytes
+    ``text_of`` writes)."""
     h = hashlib.sha256()
     for line in entry_lines:
         h.update(line.encode("utf-8"))
@@ -132,6 +133,28 @@ def digest_of(entry_lines: Iterable[str], change_lines: Iterable[str], events: I
         h.update(line.encode("utf-8"))
     h.update(as_json(sorted(events)).encode("utf-8"))
     return h.hexdigest()
+
+
+def text_of(entry_lines: Iterable[str], change_lines: Iterable[str], events: Iterable[str]) -> bytes:
+    """The canonical text itself, whose SHA-256 is ``digest_of`` the same lines: an edition bundle carries it
+    (``outputs/canonical.txt``), so anyone can hash it and compare with the published digest."""
+    return ("".join(entry_lines) + "".join(sorted(change_lines)) + as_json(sorted(events))).encode("utf-8")
+
+
+def read_text(data: bytes) -> tuple[list[str], list[str], list[str]]:
+    """A canonical text split back into its entry lines (in order), change lines and event codes.
+    ``ValueError`` when it is not one."""
+    *lines, last = data.decode("utf-8").split("\n")
+    events = json.loads(last)
+    if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
+        raise ValueError("the last line is not the list of events")
+    entries, changes = [], []
+    for line in lines:
+        head = json.loads(line.split("\t", 1)[0])
+        if not isinstance(head, list) or len(head) not in (2, 10) or not isinstance(head[0], str):
+            raise ValueError(f"not an entry or change line: {line[:60]}")
+        (entries if len(head) == 10 else changes).append(line + "\n")
+    return entries, changes, events
 
 
 #: the columns of a stored rating change besides its explanation, in ``change_row``'s order
@@ -161,10 +184,11 @@ class Writer:
     entry_line: object  # (values, state text) -> str
     change_line: object  # (event code, federation id, explanation text) -> str
     digest_of: object  # (entry lines, change lines, event codes) -> str
+    text_of: object  # (entry lines, change lines, event codes) -> bytes whose SHA-256 is ``digest_of``
 
 
 #: every version's writer; a new version is added here, the old ones are kept for the editions written in them
-WRITERS: dict[int, Writer] = {1: Writer(1, change_text, entry_line, change_line, digest_of)}
+WRITERS: dict[int, Writer] = {1: Writer(1, change_text, entry_line, change_line, digest_of, text_of)}
 #: the version new editions are written in
 CURRENT_VERSION = 1
 

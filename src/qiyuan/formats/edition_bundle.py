@@ -6,6 +6,8 @@ published, and the federation's signature — enough for anyone to recompute it 
     inputs/states.json                                       the previous edition's player states (the start)
     outputs/list.csv, outputs/changes.csv                    the list and the changes, as ``qiyuan rate`` writes them
     outputs/states.json                                      the states after the edition (the next bundle's start)
+    outputs/canonical.txt                                    the edition's canonical text (its SHA-256 is the digest
+                                                             the office published; in bundles the office builds)
     SHA256SUMS                                               each file's SHA-256 (``sha256sum -c`` reads it)
     manifest.json                                            the edition, its digest, the previous edition's digest,
                                                              the digest of SHA256SUMS, the qiyuan version, signing date
@@ -32,6 +34,7 @@ FORMAT = 1
 INPUTS = ("inputs/players.csv", "inputs/events.csv", "inputs/games.csv", "inputs/standings.csv",
           "inputs/rules.toml", "inputs/states.json")
 OUTPUTS = ("outputs/list.csv", "outputs/changes.csv", "outputs/states.json")
+CANONICAL = "outputs/canonical.txt"
 #: at most this much is read from a bundle (a zip bomb is refused, not unpacked)
 MAX_BYTES = 1 << 30
 _EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -56,6 +59,8 @@ class Manifest:
     key_fingerprint: str = ""
     supersedes: str = ""  # a correction: the digest of the edition it replaces
     rules_name: str = ""
+    #: the version of the canonical text in ``outputs/canonical.txt`` (0: the bundle carries none)
+    canonical_version: int = 0
     format: int = FORMAT
     extra: dict = field(default_factory=dict)
 

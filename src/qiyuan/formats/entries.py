@@ -2,7 +2,7 @@
 
 Headings (any subset, 姓名 required; other columns — 名次, 签号, the rounds of a report — are
 left alone): 姓名, 性别 (男/女, m/w), 身份证号, 段级位 (3段, 2级, 3d), 所属棋协, 等级分;
-also 出生日期, 俱乐部 and 编号 (the registry id) when present.  The heading row is the first row
+also 出生日期, 俱乐部, 编号 (the registry id) and 国籍 (a 3-letter country code) when present.  The heading row is the first row
 holding 姓名 among the first ten (a report's 成绩 sheet has its title above it); in a workbook
 the sheet 成绩 if there is one, else the first.  A CSV is UTF-8 (with or without BOM) or
 GB18030, as Excel on a Chinese Windows saves it.
@@ -24,7 +24,7 @@ from qiyuan.tournament.model import Entrant
 
 #: heading -> Entrant field
 HEADINGS = {"姓名": "name", "性别": "sex", "身份证号": "id_number", "段级位": "title", "所属棋协": "federation",
-            "等级分": "rating", "出生日期": "birth", "俱乐部": "club", "编号": "player_id"}
+            "等级分": "rating", "出生日期": "birth", "俱乐部": "club", "编号": "player_id", "国籍": "nationality"}
 
 
 def read_entries(path: Path, data: bytes | None = None) -> tuple[list[tuple[int, Entrant]], list[Problem]]:

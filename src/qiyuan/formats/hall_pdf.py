@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from qiyuan.errors import InputError, problem
 from qiyuan.formats.hall_qr import draw_qr
 from qiyuan.formats.pdf_font import FONT, font_name
+from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
 
@@ -36,7 +37,7 @@ WHATS = ("entries", "schedule", "pairings", "slips", "standings", "crosstable", 
 
 #: why a player has no game, as the hall reads it
 UNPAIRED_ZH = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "缺席", "withdrawn": "退赛",
-               "out": "淘汰"}
+               "out": "淘汰", "waiting": "待赛（已晋级）"}
 assert set(UNPAIRED_ZH) == set(UNPAIRED)
 _RESULT_ZH = {"": "", "1-0": "1 : 0", "0-1": "0 : 1", "½-½": "½ : ½", "+-": "+ : −", "-+": "− : +", "--": "− : −"}
 
@@ -364,6 +365,11 @@ def _standings(t: Tournament, after: int | None) -> bytes:
                                "仍相同者加赛或抽签。", st["small"]))
     story.append(_table([head] + [line(r.rank, r) for r in rows], widths, size=11, align_left=(2, 3)))
     story += [Paragraph(x, st["small"]) for x in decision_notes(rows)]
+    if rule := mini_match_rule_zh(t):  # a knock-out of mini-matches: each player's match scores
+        played = played_matches(shown)
+        story.append(Paragraph(f"小场比分（{rule}）：", st["small"]))
+        story += [Paragraph(f"{r.number} {by[r.number].name}：" + "；".join(m.text_zh() for m in played[r.number]),
+                            st["small"]) for r in rows if played.get(r.number)]
     for c in cat.categories(t):
         story.append(Paragraph(c.label(), st["head"]))
         ranked = cat.ranked(shown, c, rows)
@@ -482,8 +488,11 @@ def _bracket(t: Tournament) -> bytes:
         c.setFont(FONT, 16)
         c.drawString(12 * mm, size[1] - 16 * mm, t.name)
         c.setFont(FONT, 10)
-        c.drawString(12 * mm, size[1] - 23 * mm, f"对阵图（单淘汰，{len(t.entrants)} 人，按等级分排种子，上方先手）　{_event_line(t)}")
-        top, bottom = size[1] - 32 * mm, 20 * mm
+        rule = mini_match_rule_zh(t)
+        c.drawString(12 * mm, size[1] - 23 * mm, f"对阵图（单淘汰，{len(t.entrants)} 人，按等级分排种子，{'第一局' if rule else ''}上方先手）　{_event_line(t)}")
+        if rule:  # mini-matches: the rule, the tie-break game's time control, the lots
+            c.drawString(12 * mm, size[1] - 28 * mm, _fit(rule, 10, size[0] - 24 * mm))
+        top, bottom = size[1] - (36 if rule else 32) * mm, 20 * mm
         cols = len(rounds) + 1
         col_w = (size[0] - 24 * mm) / cols
         slots = len(rounds[0]) * 2 if rounds else 2
@@ -528,7 +537,7 @@ def _crosstable(t: Tournament) -> bytes:
     from reportlab.lib.units import mm
     from reportlab.platypus import Paragraph
 
-    from qiyuan.formats.report_xlsx import cell_text
+    from qiyuan.formats.report_xlsx import cell_text, knockout_marks
     from qiyuan.tournament.scoring import score
     from qiyuan.tournament.standings import final_places
 
@@ -544,12 +553,9 @@ def _crosstable(t: Tournament) -> bytes:
     story = [Paragraph(t.name, st["title"]), Paragraph(f"交叉表（{n} 轮）　{_event_line(t)}", st["sub"])]
     head = ["签号", "姓名", "等级分", *[f"第{r}轮" for r in range(1, n + 1)], "积分", "名次"]
     rows = [head]
-    from qiyuan.tournament.sheets import knocked_out
-
-    out = knocked_out(t)
     for e in t.entrants:
-        cells = [("淘汰" if c.opponent is None and out.get(e.number, i) < i else cell_text(c))
-                 for i, c in enumerate(e.rounds, 1)] + [""] * (n - len(e.rounds))
+        marks = knockout_marks(t, e)  # a knock-out's 淘汰 (eliminated) and 待赛 (through, others play on)
+        cells = [marks.get(i) or cell_text(c) for i, c in enumerate(e.rounds, 1)] + [""] * (n - len(e.rounds))
         name = e.name + ("（退赛）" if e.withdrawn_after is not None else "")
         rows.append([str(e.number), name, _rating(e.rating), *cells, plain(score(e, t.points)),
                      str(ranks.get(e.number, ""))])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from qiyuan.errors import problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.rating.columnar import CODE_OF_RESULT, GameColumns, StandingColumns, concatenate_games
 from qiyuan.rating.model import RESULT_ALIASES, Event, EventFormat, Game, Gender, Player, Result, Standing
@@ -31,6 +32,16 @@ from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.standings import standings as final_standings
 
 LINE = "__line"
+
+
+def N_(template: str) -> str:
+    """A message template handed on before it is used (the catalogue finds it here)."""
+    return template
+
+
+#: what the checks name (translatable words of their messages)
+PLAYER_ID, EVENT_ID = problem("player id"), problem("event id")
+RATING_RANGE = problem("a rating from 100 to 3500 (at most 2 decimals)")
 
 PLAYER_COLUMNS = ("id", "name", "gender")
 PLAYER_OPTIONAL = ("dan", "rating", "games", "k_latched", "registered_on", "reference_rating", "dan_granted_by")
@@ -66,7 +77,8 @@ class HistoryInput:
 
 def _decode_problem(name: str, data: bytes, err: UnicodeDecodeError) -> Problem:
     line = data.count(b"\n", 0, err.start) + 1
-    return Problem(name, line, None, f"not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start})")
+    return problem("not UTF-8 text (byte 0x{byte} at offset {offset})", file=name, line=line,
+                   byte=f"{data[err.start]:02x}", offset=err.start)
 
 
 def _ragged_problems(name: str, text: str, width: int) -> list[Problem]:
@@ -75,9 +87,10 @@ def _ragged_problems(name: str, text: str, width: int) -> list[Problem]:
     try:
         for row in reader:
             if row and len(row) != width and any(cell.strip() for cell in row):
-                problems.append(Problem(name, reader.line_num, None, f"{len(row)} fields where the header has {width}"))
+                problems.append(problem("{n} fields where the header has {width}", file=name, line=reader.line_num,
+                                        n=len(row), width=width))
     except csv.Error as exc:
-        problems.append(Problem(name, reader.line_num, None, f"not a readable CSV file: {exc}"))
+        problems.append(problem("not a readable CSV file: {why}", file=name, line=reader.line_num, why=str(exc)))
     return problems
 
 
@@ -89,7 +102,7 @@ def _read_csv(
     try:
         data = path.read_bytes()
     except OSError as exc:
-        problems.append(Problem(name, None, None, f"cannot read the file: {exc.strerror or exc}"))
+        problems.append(problem("cannot read the file: {why}", file=name, why=str(exc.strerror or exc)))
         return None
     try:
         text = data.decode("utf-8-sig")
@@ -97,26 +110,28 @@ def _read_csv(
         problems.append(_decode_problem(name, data, exc))
         return None
     if "\x00" in text:
-        problems.append(Problem(name, text.count("\n", 0, text.index("\x00")) + 1, None, "not a CSV text file (NUL byte)"))
+        problems.append(problem("not a CSV text file (NUL byte)", file=name, line=text.count("\n", 0, text.index("\x00")) + 1))
         return None
     first_line = text.splitlines()[0] if text.strip() else ""  # \n, \r\n or a bare \r ends the header
     try:
         raw_header = next(csv.reader([first_line]), [])
     except csv.Error as exc:
-        problems.append(Problem(name, 1, None, f"not a readable CSV header: {exc}"))
+        problems.append(problem("not a readable CSV header: {why}", file=name, line=1, why=str(exc)))
         return None
     header = [h.strip() for h in raw_header]
     if not any(header):
-        problems.append(Problem(name, 1, None, "empty file: a header row is required"))
+        problems.append(problem("empty file: a header row is required", file=name, line=1))
         return None
     missing = [c for c in required if c not in header]
     for column in missing:
-        problems.append(Problem(name, 1, column, f"required column '{column}' is missing from the header"))
+        problems.append(problem("required column '{field}' is missing from the header", file=name, line=1, column=column,
+                                field=column))
     if missing:
         return None
     duplicated = sorted({h for h in header if h and header.count(h) > 1})
     for column in duplicated:
-        problems.append(Problem(name, 1, column, f"column '{column}' appears more than once in the header"))
+        problems.append(problem("column '{field}' appears more than once in the header", file=name, line=1,
+                                column=column, field=column))
     if duplicated:
         return None
     wanted = [c for c in (*required, *optional) if c in header]
@@ -131,7 +146,7 @@ def _read_csv(
         )
     except pl.exceptions.PolarsError as exc:
         ragged = _ragged_problems(name, text, len(header))
-        problems.extend(ragged or [Problem(name, None, None, f"not a readable CSV file: {exc}".splitlines()[0])])
+        problems.extend(ragged or [problem("not a readable CSV file: {why}", file=name, why=str(exc).splitlines()[0])])
         return None
     frame = frame.rename({raw_header[header.index(c)]: c for c in wanted})
     # Strip blanks around values and read "" as empty; the checks keep this cheap on big files.
@@ -164,45 +179,48 @@ def _cleaning(frame: pl.DataFrame, wanted: Sequence[str]) -> list[pl.Expr]:
     return cleaned
 
 
-def _flag(problems: list[Problem], name: str, frame: pl.DataFrame, mask: pl.Expr, column: str, message: str) -> None:
-    """One problem per row where ``mask`` holds; ``{v}`` in message is the cell's value."""
+def _flag_problem(problems: list[Problem], name: str, frame: pl.DataFrame, mask: pl.Expr, column: str, message: str,
+          **params) -> None:
+    """One problem per row where ``mask`` holds: ``message`` a template, ``{value}`` in it the cell's value."""
     bad = frame.filter(mask).select(LINE, pl.col(column).alias("__v"))
     for line, value in bad.iter_rows():
-        problems.append(Problem(name, line, column, message.format(v=value)))
+        problems.append(problem(message, file=name, line=line, column=column, value=value, **params))
 
 
 def _require(problems: list[Problem], name: str, frame: pl.DataFrame, columns: Iterable[str]) -> None:
     for column in columns:
-        _flag(problems, name, frame, pl.col(column).is_null(), column, f"'{column}' is empty")
+        _flag_problem(problems, name, frame, pl.col(column).is_null(), column, "'{field}' is empty", field=column)
 
 
 def _check_pattern(
-    problems: list[Problem], name: str, frame: pl.DataFrame, column: str, pattern: str, what: str
+    problems: list[Problem], name: str, frame: pl.DataFrame, column: str, pattern: str, what: Problem
 ) -> None:
     if column in frame.columns:
         bad = pl.col(column).is_not_null() & ~pl.col(column).str.contains(pattern)
-        _flag(problems, name, frame, bad, column, f"'{{v}}' is not {what}")
+        _flag_problem(problems, name, frame, bad, column, "'{value}' is not {what}", what=what)
 
 
 def _check_date(problems: list[Problem], name: str, frame: pl.DataFrame, column: str) -> None:
     if column in frame.columns:
         parsed = pl.col(column).str.to_date("%Y-%m-%d", strict=False)
         bad = pl.col(column).is_not_null() & (~pl.col(column).str.contains(_DATE) | parsed.is_null())
-        _flag(problems, name, frame, bad, column, "'{v}' is not a date (YYYY-MM-DD)")
+        _flag_problem(problems, name, frame, bad, column, "'{value}' is not a date (YYYY-MM-DD)")
 
 
 def _check_choice(
-    problems: list[Problem], name: str, frame: pl.DataFrame, column: str, choices: Sequence[str], what: str
+    problems: list[Problem], name: str, frame: pl.DataFrame, column: str, choices: Sequence[str], what: Problem
 ) -> None:
     if column in frame.columns:
         bad = pl.col(column).is_not_null() & ~pl.col(column).is_in(list(choices))
-        _flag(problems, name, frame, bad, column, f"unknown {what} '{{v}}' (one of: {', '.join(choices)})")
+        _flag_problem(problems, name, frame, bad, column, "unknown {what} '{value}' (one of: {known})", what=what,
+              known=", ".join(choices))
 
 
-def _check_unique(problems: list[Problem], name: str, frame: pl.DataFrame, column: str, what: str) -> None:
+def _check_unique(problems: list[Problem], name: str, frame: pl.DataFrame, column: str, what: Problem) -> None:
     _flag_repeats(
         problems, name, frame.drop_nulls(column), [column], column,
-        lambda r, first: f"{what} '{r[column]}' appears twice (first on line {first})",
+        lambda r, first: problem("{what} '{value}' appears twice (first on line {first})", what=what, value=r[column],
+                                 first=first),
     )
 
 
@@ -236,24 +254,23 @@ def _players(path: Path, problems: list[Problem]) -> tuple[list[Player] | None, 
         return None, None
     before = len(problems)
     _require(problems, name, frame, ("id", "name"))
-    _check_unique(problems, name, frame, "id", "player id")
-    _check_choice(problems, name, frame, "gender", [g.value for g in Gender], "gender")
-    _check_choice(problems, name, frame, "dan", GRADES, "dan/kyu grade")
-    _check_pattern(problems, name, frame, "rating", _RATING, "a rating from 100 to 3500 (at most 2 decimals)")
-    _check_pattern(problems, name, frame, "reference_rating", _RATING,
-                   "a rating from 100 to 3500 (at most 2 decimals)")
-    _check_pattern(problems, name, frame, "games", _GAMES, "a number of games from 0 to 100000")
-    _check_choice(problems, name, frame, "k_latched", ("0", "1"), "k_latched value")
+    _check_unique(problems, name, frame, "id", PLAYER_ID)
+    _check_choice(problems, name, frame, "gender", [g.value for g in Gender], problem("gender"))
+    _check_choice(problems, name, frame, "dan", GRADES, problem("dan/kyu grade"))
+    _check_pattern(problems, name, frame, "rating", _RATING, RATING_RANGE)
+    _check_pattern(problems, name, frame, "reference_rating", _RATING, RATING_RANGE)
+    _check_pattern(problems, name, frame, "games", _GAMES, problem("a number of games from 0 to 100000"))
+    _check_choice(problems, name, frame, "k_latched", ("0", "1"), problem("k_latched value"))
     _check_date(problems, name, frame, "registered_on")
     no_rating = pl.col("rating").is_null() if "rating" in frame.columns else pl.lit(True)
-    _flag(
+    _flag_problem(
         problems, name, frame, no_rating & pl.col("gender").is_null(), "gender",
         "a player without a rating (newcomer) needs a gender (M or F)",
     )
     if "dan_granted_by" in frame.columns:
         no_dan = pl.col("dan").is_null() if "dan" in frame.columns else pl.lit(True)
-        _flag(problems, name, frame, pl.col("dan_granted_by").is_not_null() & no_dan, "dan_granted_by",
-              "'{v}' granted a dan, but the row has no dan")
+        _flag_problem(problems, name, frame, pl.col("dan_granted_by").is_not_null() & no_dan, "dan_granted_by",
+              "'{value}' granted a dan, but the row has no dan")
     if len(problems) > before:
         return None, _ids(frame)
     rows = _rows(frame, (*PLAYER_COLUMNS, *PLAYER_OPTIONAL))
@@ -283,17 +300,18 @@ def _events(path: Path, problems: list[Problem]) -> tuple[list[Event] | None, li
         return None, None
     before = len(problems)
     _require(problems, name, frame, EVENT_COLUMNS)
-    _check_unique(problems, name, frame, "id", "event id")
+    _check_unique(problems, name, frame, "id", EVENT_ID)
     _check_date(problems, name, frame, "start_date")
     _check_date(problems, name, frame, "end_date")
-    _check_choice(problems, name, frame, "format", FORMATS, "event format")
-    _check_choice(problems, name, frame, "international", ("0", "1"), "international value")
-    _check_pattern(problems, name, frame, "days", r"^[1-9]\d*$", "a number of days (1, 2, …)")
-    _check_choice(problems, name, frame, "national", ("0", "1"), "national value")
+    _check_choice(problems, name, frame, "format", FORMATS, problem("event format"))
+    _check_choice(problems, name, frame, "international", ("0", "1"), problem("international value"))
+    _check_pattern(problems, name, frame, "days", r"^[1-9]\d*$", problem("a number of days (1, 2, …)"))
+    _check_choice(problems, name, frame, "national", ("0", "1"), problem("national value"))
     as_date = {c: pl.col(c).str.to_date("%Y-%m-%d", strict=False) for c in ("start_date", "end_date")}
     bad = frame.filter(as_date["end_date"] < as_date["start_date"]).select(LINE, "start_date", "end_date")
     for line, start, end in bad.iter_rows():
-        problems.append(Problem(name, line, "end_date", f"the event ends ({end}) before it starts ({start})"))
+        problems.append(problem("the event ends ({end}) before it starts ({start})", file=name, line=line,
+                                column="end_date", end=str(end), start=str(start)))
     if len(problems) > before:
         return None, _ids(frame)
     rows = _rows(frame, (*EVENT_COLUMNS, *EVENT_OPTIONAL))
@@ -321,7 +339,7 @@ def _flag_repeats(
         pl.col(LINE).first().over(key).alias("__first"), pl.int_range(pl.len()).over(key).alias("__nth")
     )
     for row in dup.filter(pl.col("__nth") > 0).iter_rows(named=True):
-        problems.append(Problem(name, row[LINE], column, describe(row, row["__first"])))
+        problems.append(replace(describe(row, row["__first"]), file=name, line=row[LINE], column=column))
 
 
 def _codes(column: str, ids: Sequence[str] | None) -> pl.Expr:
@@ -331,10 +349,10 @@ def _codes(column: str, ids: Sequence[str] | None) -> pl.Expr:
     return pl.col(column).cast(pl.Enum(list(ids)), strict=False).to_physical().cast(pl.Int64).alias(f"__{column}")
 
 
-def _flag_unknown(problems: list[Problem], name: str, frame: pl.DataFrame, column: str, ids, what: str) -> None:
+def _flag_unknown(problems: list[Problem], name: str, frame: pl.DataFrame, column: str, ids, what: Problem) -> None:
     if ids is not None:
         bad = pl.col(column).is_not_null() & pl.col(f"__{column}").is_null()
-        _flag(problems, name, frame, bad, column, f"unknown {what} '{{v}}'")
+        _flag_problem(problems, name, frame, bad, column, "unknown {what} '{value}'", what=what)
 
 
 def _games(
@@ -359,27 +377,28 @@ def _games(
             {alias: CODE_OF_RESULT[r] for alias, r in RESULT_ALIASES.items()}, default=None, return_dtype=pl.Int8
         ).alias("__result"),
     )
-    checks = [(pl.col(c).is_null(), c, f"'{c}' is empty") for c in GAME_COLUMNS]
-    for column, ids, what in (("event_id", event_ids, "event id"), ("player1", player_ids, "player id"),
-                              ("player2", player_ids, "player id")):
+    checks = [(pl.col(c).is_null(), c, N_("'{field}' is empty"), {"field": c}) for c in GAME_COLUMNS]
+    for column, ids, what in (("event_id", event_ids, EVENT_ID), ("player1", player_ids, PLAYER_ID),
+                              ("player2", player_ids, PLAYER_ID)):
         if ids is not None:
             checks.append((pl.col(column).is_not_null() & pl.col(f"__{column}").is_null(), column,
-                           f"unknown {what} '{{v}}'"))
+                           N_("unknown {what} '{value}'"), {"what": what}))
     checks += [
-        (pl.col("round").is_not_null() & pl.col("__round").is_null(), "round", "'{v}' is not a round number (1, 2, …)"),
+        (pl.col("round").is_not_null() & pl.col("__round").is_null(), "round",
+         N_("'{value}' is not a round number (1, 2, …)"), {}),
         (pl.col("result").is_not_null() & pl.col("__result").is_null(), "result",
-         f"unknown result code '{{v}}' (one of: {', '.join(RESULT_ALIASES)})"),
+         N_("unknown result code '{value}' (one of: {known})"), {"known": ", ".join(RESULT_ALIASES)}),
         (pl.col("player1").is_not_null() & (pl.col("player1") == pl.col("player2")), "player2",
-         "player '{v}' meets himself"),
+         N_("player '{value}' meets himself"), {}),
     ]
     if boards:
         checks.append((pl.col("board").is_not_null() & pl.col("__board").is_null(), "board",
-                       "'{v}' is not a board number (1, 2, …)"))
+                       N_("'{value}' is not a board number (1, 2, …)"), {}))
     # One pass tells which checks found anything; only those list their rows (millions of rows, few faults).
-    found = frame.select(*(mask.any().alias(str(i)) for i, (mask, _, _) in enumerate(checks))).row(0)
-    for hit, (mask, column, message) in zip(found, checks):
+    found = frame.select(*(mask.any().alias(str(i)) for i, (mask, _, _, _) in enumerate(checks))).row(0)
+    for hit, (mask, column, message, params) in zip(found, checks):
         if hit:
-            _flag(problems, name, frame, mask, column, message)
+            _flag_problem(problems, name, frame, mask, column, message, **params)
     _flag_same_games(problems, name, frame, len(player_ids or ()))
     if len(problems) > before or player_ids is None or event_ids is None:
         return None
@@ -418,8 +437,8 @@ def _flag_same_games(problems: list[Problem], name: str, frame: pl.DataFrame, n_
     )
     _flag_repeats(
         problems, name, rows, key, None,
-        lambda r, first: f"the same game twice: event {r['event_id']}, round {r['__round']}, "
-        f"{r['__pa']}–{r['__pb']} (first on line {first})",
+        lambda r, first: problem("the same game twice: event {event}, round {round}, {a}–{b} (first on line {first})",
+                                 event=r["event_id"], round=r["__round"], a=r["__pa"], b=r["__pb"], first=first),
     )
 
 
@@ -438,13 +457,14 @@ def _standings(
         pl.when(pl.col("rank").str.contains(r"^0*[1-9]\d{0,8}$")).then(pl.col("rank")).cast(pl.Int64, strict=False)
         .alias("__rank"),
     )
-    _flag_unknown(problems, name, frame, "event_id", event_ids, "event id")
-    _flag_unknown(problems, name, frame, "player_id", player_ids, "player id")
-    _flag(problems, name, frame, pl.col("rank").is_not_null() & pl.col("__rank").is_null(), "rank",
-          "'{v}' is not a rank (1, 2, …)")
+    _flag_unknown(problems, name, frame, "event_id", event_ids, EVENT_ID)
+    _flag_unknown(problems, name, frame, "player_id", player_ids, PLAYER_ID)
+    _flag_problem(problems, name, frame, pl.col("rank").is_not_null() & pl.col("__rank").is_null(), "rank",
+          "'{value}' is not a rank (1, 2, …)")
     _flag_repeats(
         problems, name, frame.drop_nulls(["event_id", "player_id"]), ["event_id", "player_id"], "player_id",
-        lambda r, first: f"player '{r['player_id']}' is ranked twice in event '{r['event_id']}' (first on line {first})",
+        lambda r, first: problem("player '{player}' is ranked twice in event '{event}' (first on line {first})",
+                                 player=r["player_id"], event=r["event_id"], first=first),
     )
     if len(problems) > before or player_ids is None or event_ids is None:
         return None
@@ -495,8 +515,8 @@ def read_history(
         files = list(extra_event_files) + ["another input"] * (len(extra_events) - len(extra_event_files))
         for event, file in zip(extra_events, files):
             if event.id in given_by:
-                problems.append(Problem(file, None, "event id",
-                                        f"event id '{event.id}' is already given by {given_by[event.id]}"))
+                problems.append(problem("event id '{event}' is already given by {other}", file=file,
+                                        column="event id", event=event.id, other=given_by[event.id]))
             else:
                 given_by[event.id] = file
         event_ids = list(given_by)
@@ -504,13 +524,14 @@ def read_history(
         known = set(player_ids)
         for ref in extra_players:
             if ref.player_id not in known:
-                problems.append(Problem(ref.file, ref.line, "player id",
-                                        f"{ref.who}: player id '{ref.player_id}' is not in {players}"))
+                problems.append(problem("{who}: player id '{player}' is not in {players}", file=ref.file, line=ref.line,
+                                        column="player id", who=ref.who, player=ref.player_id, players=str(players)))
         reported = {ref.player_id for ref in extra_players}
         unknown = {(g.event_id, pid) for g in extra_games for pid in (g.player1, g.player2)
                    if pid not in known and pid not in reported}
         for event_id, pid in sorted(unknown):
-            problems.append(Problem(f"event {event_id}", None, "player id", f"player id '{pid}' is not in {players}"))
+            problems.append(problem("player id '{player}' is not in {players}", file=f"event {event_id}",
+                                    column="player id", player=pid, players=str(players)))
     game_cols = _games(Path(games), problems, player_ids, event_ids)
     standing_rows = _standings(Path(standings), problems, player_ids, event_ids) if standings is not None else None
     if problems:
@@ -623,10 +644,10 @@ def _unfinished_rounds(t: Tournament, name: str, lines: dict[int, int]) -> list[
     problems = []
     for rnd, pairs in sorted(unplayed.items()):
         first = min(pairs)
-        problems.append(Problem(
-            name, lines.get(first[0]), f"round {rnd}",
-            f"{len(pairs)} game(s) paired without a result (first: {first[0]}–{first[1]}): the event is not "
-            "finished; rate it when every result is in"))
+        problems.append(problem(
+            "{n} game(s) paired without a result (first: {a}–{b}): the event is not finished; rate it when every "
+            "result is in", file=name, line=lines.get(first[0]), column=problem("round {round}", round=rnd),
+            n=len(pairs), a=first[0], b=first[1]))
     return problems
 
 
@@ -647,18 +668,21 @@ def tournament_rows(
     name = str(path)
     problems: list[Problem] = []
     if t.start_date is None or t.end_date is None:
-        problems.append(Problem(name, None, "042/052", "a rated event needs its start and end dates"))
+        problems.append(problem("a rated event needs its start and end dates", file=name, column="042/052"))
     elif t.end_date < t.start_date:
-        problems.append(Problem(name, None, "052", f"the event ends ({t.end_date}) before it starts ({t.start_date})"))
+        problems.append(problem("the event ends ({end}) before it starts ({start})", file=name, column="052",
+                                end=str(t.end_date), start=str(t.start_date)))
     by_number = {e.number: e for e in t.entrants}
     lines = _entrant_lines(path)
     for e in t.entrants:
         if not e.player_id.strip():
-            problems.append(Problem(name, lines.get(e.number), "player id", f"entrant {e.number} ({e.name}) has no player id"))
+            problems.append(problem("entrant {number} ({name}) has no player id", file=name, line=lines.get(e.number),
+                                    column="player id", number=e.number, name=e.name))
     problems += _unfinished_rounds(t, name, lines)
     fmt = _trf_event_format(t)
     if not isinstance(fmt, EventFormat):
-        problems.append(Problem(name, None, "XQM", f"unknown event format '{fmt}' (one of: {', '.join(TRF_FORMATS)})"))
+        problems.append(problem("unknown event format '{value}' (one of: {known})", file=name, column="XQM", value=fmt,
+                                known=", ".join(TRF_FORMATS)))
     if problems:
         return None, [], [], problems
     event_id = Path(name).stem

@@ -21,6 +21,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from qiyuan.errors import problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.rating.model import Result
 from qiyuan.tournament import go
@@ -96,7 +97,7 @@ class GothaTournament:
     time_system: str
     players: list[GothaPlayer] = field(default_factory=list)
     games: list[GothaGame] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)
     #: the attributes of GeneralParameterSet, HandicapParameterSet and PairingParameterSet, as written
     parameters: dict[str, str] = field(default_factory=dict)
     criteria: list[str] = field(default_factory=list)  # placement criteria in order, NULL left out
@@ -110,13 +111,15 @@ def read_opengotha(path: str | Path) -> GothaTournament:
     try:
         root = ET.parse(path).getroot()
     except (ET.ParseError, OSError, LookupError, ValueError, UnicodeError) as exc:  # LookupError: an unknown encoding
-        raise InputError([Problem(fname, None, None, f"not a readable OpenGotha XML file: {exc}")]) from exc
+        raise InputError([problem("not a readable OpenGotha XML file: {why}", file=fname, why=str(exc))]) from exc
     if root.tag != "Tournament":
-        raise InputError([Problem(fname, None, None, f"root element is <{root.tag}>, not an OpenGotha <Tournament>")])
+        raise InputError([problem("root element is <{tag}>, not an OpenGotha <Tournament>", file=fname,
+                                  tag=str(root.tag))])
 
     gps = root.find("./TournamentParameterSet/GeneralParameterSet")
     if gps is None:
-        raise InputError([Problem(fname, None, "GeneralParameterSet", "missing: not an OpenGotha tournament file")])
+        raise InputError([problem("missing: not an OpenGotha tournament file", file=fname,
+                                  column="GeneralParameterSet")])
     start = _date(gps, "beginDate", fname, problems)
     end = _date(gps, "endDate", fname, problems)
     rounds = _int(gps, "numberOfRounds", fname, problems, "GeneralParameterSet")
@@ -126,16 +129,17 @@ def read_opengotha(path: str | Path) -> GothaTournament:
 
     players: dict[str, GothaPlayer] = {}
     for i, el in enumerate(root.findall("./Players/Player"), start=1):
-        where = f"Player #{i}"
+        where = problem("Player #{n}", n=i)
         surname, first = el.get("name", ""), el.get("firstName", "")
         if not surname:
-            problems.append(Problem(fname, None, where, "player without a name"))
+            problems.append(problem("player without a name", file=fname, column=where))
             continue
         key = (surname + first).upper()
         rating_text = el.get("rating", "")
         rating = int(rating_text) if go.whole(rating_text, signed=True) else None
         if key in players:
-            problems.append(Problem(fname, None, where, f"player {surname} {first} entered twice"))
+            problems.append(problem("player {name} entered twice", file=fname, column=where,
+                                    name=f"{surname} {first}"))
             continue
         corr = el.get("smmsCorrection", "0")
         players[key] = GothaPlayer(key, surname, first, el.get("rank", ""), rating, el.get("club", ""),
@@ -144,37 +148,41 @@ def read_opengotha(path: str | Path) -> GothaTournament:
                                    int(corr) if go.whole(corr, signed=True) else 0)
 
     games: list[GothaGame] = []
-    notes: list[str] = []
+    notes: list[Problem] = []
     seen: set[tuple[int, str]] = set()
     for i, el in enumerate(root.findall("./Games/Game"), start=1):
-        where = f"Game #{i}"
+        where = problem("Game #{n}", n=i)
         rnd = _int(el, "roundNumber", fname, problems, where)
         black, white, raw = el.get("blackPlayer", ""), el.get("whitePlayer", ""), el.get("result", "")
         bad = False
         for colour, key in (("blackPlayer", black), ("whitePlayer", white)):
             if key not in players:
-                problems.append(Problem(fname, None, where, f"{colour} {key!r} is not among the players"))
+                problems.append(problem("{colour} {key!r} is not among the players", file=fname, column=where,
+                                        colour=colour, key=key))
                 bad = True
             elif rnd is not None and (rnd, key) in seen:
-                problems.append(Problem(fname, None, where, f"{key} plays twice in round {rnd}"))
+                problems.append(problem("{key} plays twice in round {round}", file=fname, column=where, key=key,
+                                        round=rnd))
                 bad = True
         if raw not in RESULTS:
-            problems.append(Problem(fname, None, where, f"unknown result code {raw!r}"))
+            problems.append(problem("unknown result code {value!r}", file=fname, column=where, value=raw))
             bad = True
         if bad or rnd is None:
             continue
         seen.update({(rnd, black), (rnd, white)})
         if raw == "RESULT_UNKNOWN":
-            notes.append(f"round {rnd}: {players[black].name} – {players[white].name} has no result; not rated")
+            notes.append(problem("round {round}: {black} – {white} has no result; not rated", round=rnd,
+                                 black=players[black].name, white=players[white].name))
         hc, table = el.get("handicap", "0"), el.get("tableNumber", "0")
         games.append(GothaGame(rnd, black, white, int(hc) if go.whole(hc) else 0, RESULTS[raw], raw,
                                int(table) if go.whole(table) else 0, el.get("knownColor", "true") != "false"))
 
     byes: list[tuple[int, str]] = []
     for i, el in enumerate(root.findall("./ByePlayers/ByePlayer"), start=1):
-        rnd, key = _int(el, "roundNumber", fname, problems, f"ByePlayer #{i}"), el.get("player", "")
+        rnd, key = _int(el, "roundNumber", fname, problems, problem("ByePlayer #{n}", n=i)), el.get("player", "")
         if key not in players:
-            problems.append(Problem(fname, None, f"ByePlayer #{i}", f"player {key!r} is not among the players"))
+            problems.append(problem("player {key!r} is not among the players", file=fname,
+                                    column=problem("ByePlayer #{n}", n=i), key=key))
         elif rnd is not None:
             byes.append((rnd, key))
     parameters: dict[str, str] = {}
@@ -201,15 +209,16 @@ def _date(el: ET.Element, attr: str, fname: str, problems: list[Problem]) -> dat
     try:
         return date.fromisoformat(text)
     except ValueError:
-        problems.append(Problem(fname, None, f"GeneralParameterSet {attr}", f"not a date: {text!r}"))
+        problems.append(problem("not a date: {value!r}", file=fname, column=f"GeneralParameterSet {attr}", value=text))
         return None
 
 
-def _int(el: ET.Element, attr: str, fname: str, problems: list[Problem], where: str) -> int | None:
+def _int(el: ET.Element, attr: str, fname: str, problems: list[Problem], where: str | Problem) -> int | None:
     text = el.get(attr, "")
     if go.whole(text):
         return int(text)
-    problems.append(Problem(fname, None, f"{where} {attr}", f"not a whole number: {text!r}"))
+    place = problem("{where} {attr}", where=where, attr=attr) if isinstance(where, Problem) else f"{where} {attr}"
+    problems.append(problem("not a whole number: {value!r}", file=fname, column=place, value=text))
     return None
 
 
@@ -236,13 +245,17 @@ def gotha_event(g: GothaTournament, fname: str = "") -> Tournament:
     will not take part in excused (``XQX``), the Go facts and settings in the ``XQ`` lines.
 
     Raises ``InputError`` for what an event file cannot hold (a "both win" result)."""
-    problems = [Problem(fname, None, f"round {x.round}", f"{x.black} – {x.white}: {x.raw_result} (both win) "
-                        "cannot be kept in an event file; enter the result the referee decided")
+    last = min(g.rounds, 99)
+    problems = [problem("{black} – {white}: {result} (both win) cannot be kept in an event file; enter the result the "
+                        "referee decided", file=fname, column=problem("round {round}", round=x.round), black=x.black,
+                        white=x.white, result=x.raw_result)
                 for x in g.games if x.raw_result.startswith("RESULT_BOTHWIN")]
-    problems += [Problem(fname, None, f"round {x.round}", f"{x.black} – {x.white}: round {x.round} is not a round "
-                         f"of the event (1..{min(g.rounds, 99)})") for x in g.games if not 1 <= x.round <= min(g.rounds, 99)]
-    problems += [Problem(fname, None, f"ByePlayer {key}", f"round {r} is not a round of the event (1..{min(g.rounds, 99)})")
-                 for r, key in g.byes if not 1 <= r <= min(g.rounds, 99)]
+    problems += [problem("{black} – {white}: round {round} is not a round of the event (1..{last})", file=fname,
+                         column=problem("round {round}", round=x.round), black=x.black, white=x.white, round=x.round,
+                         last=last) for x in g.games if not 1 <= x.round <= last]
+    problems += [problem("round {round} is not a round of the event (1..{last})", file=fname,
+                         column=f"ByePlayer {key}", round=r, last=last)
+                 for r, key in g.byes if not 1 <= r <= last]
     if problems:
         raise InputError(problems)
     p = g.parameters

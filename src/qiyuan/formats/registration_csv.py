@@ -24,12 +24,14 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
+from qiyuan.errors import problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.people import idnumber
+from qiyuan.people.idnumber import id_problems
 from qiyuan.people.grades import GRADE_SPELLINGS
 
 #: Accepted header spellings → field name.
@@ -89,11 +91,11 @@ def parse_date(text: str) -> date | None:
         return None
     m = _DATE.fullmatch(text)
     if not m:
-        raise ValueError(f"{text!r} is not a date (YYYY-MM-DD)")
+        raise ValueError(problem("{value!r} is not a date (YYYY-MM-DD)", value=text))
     try:
         return date(int(m[1]), int(m[2]), int(m[3]))
     except ValueError:
-        raise ValueError(f"{text!r} is not a calendar date") from None
+        raise ValueError(problem("{value!r} is not a calendar date", value=text)) from None
 
 
 @dataclass(slots=True)
@@ -116,11 +118,11 @@ def check_registration_file(path: str | Path, *, today: date) -> CheckedList:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise InputError([Problem(name, None, None, f"cannot read the file: {exc.strerror or exc}")]) from None
+        raise InputError([problem("cannot read the file: {why}", file=name, why=str(exc.strerror or exc))]) from None
     try:
         text = decode(data)
     except UnicodeDecodeError:
-        raise InputError([Problem(name, None, None, "not a text file in UTF-8 or GB18030")]) from None
+        raise InputError([problem("not a text file in UTF-8 or GB18030", file=name)]) from None
     return check_registration_csv(text, name, today=today)
 
 
@@ -141,7 +143,7 @@ def check_registration_csv(text: str, name: str, *, today: date) -> CheckedList:
     try:
         return _check_rows(text, name, today)
     except csv.Error as exc:  # e.g. a stray quote: the line where reading stopped
-        raise InputError([Problem(name, None, None, f"not a readable CSV file: {exc}")]) from None
+        raise InputError([problem("not a readable CSV file: {why}", file=name, why=str(exc))]) from None
 
 
 def _check_rows(text: str, name: str, today: date) -> CheckedList:
@@ -149,17 +151,17 @@ def _check_rows(text: str, name: str, today: date) -> CheckedList:
     reader = csv.reader(io.StringIO(text, newline=""))  # \r\n, \n or a bare \r all end a line
     header = next(reader, None)
     if not header or not any(h.strip() for h in header):
-        raise InputError([Problem(name, 1, None, "empty file: a header row is required")])
+        raise InputError([problem("empty file: a header row is required", file=name, line=1)])
     fields: list[str | None] = []
     for h in header:
         key = COLUMNS.get(h.strip().lower())
         if key is None and h.strip():
-            problems.append(Problem(name, 1, h.strip(), "unknown column"))
+            problems.append(problem("unknown column", file=name, line=1, column=h.strip()))
         if key is not None and key in fields:
-            problems.append(Problem(name, 1, h.strip(), "column given twice"))
+            problems.append(problem("column given twice", file=name, line=1, column=h.strip()))
         fields.append(key)
     if "name" not in fields:
-        problems.append(Problem(name, 1, None, "the name (姓名) column is missing: is this a registration list?"))
+        problems.append(problem("the name (姓名) column is missing: is this a registration list?", file=name, line=1))
         raise InputError(problems)
 
     rows: list[RegistrationRow] = []
@@ -168,13 +170,14 @@ def _check_rows(text: str, name: str, today: date) -> CheckedList:
         if not any(c.strip() for c in cells):
             continue
         if len(cells) > len(fields):
-            problems.append(Problem(name, line, None, f"{len(cells)} cells, the header has {len(fields)}"))
+            problems.append(problem("{n} cells, the header has {width}", file=name, line=line, n=len(cells),
+                                    width=len(fields)))
             continue
         raw = {f: c.strip() for f, c in zip(fields, cells) if f}
         number = idnumber.normalize_id_number(raw.get("id_number", ""))
         if number in seen_ids:
-            problems.append(Problem(name, line, "id_number",
-                                    f"the same ID number as line {seen_ids[number]} (a player listed twice)"))
+            problems.append(problem("the same ID number as line {other_line} (a player listed twice)", file=name,
+                                    line=line, column="id_number", other_line=seen_ids[number]))
         elif number:
             seen_ids[number] = line
         rows.append(_check_row(raw, name, line, today, problems))
@@ -183,29 +186,30 @@ def _check_rows(text: str, name: str, today: date) -> CheckedList:
 
 def _check_row(raw: dict[str, str], file: str, line: int, today: date, problems: list[Problem]) -> RegistrationRow:
     """The row as far as it can be read; each fault becomes a problem."""
-    def bad(column: str, message: str) -> None:
-        problems.append(Problem(file, line, column, message))
+    def bad(column: str, message: str | Problem, /, **params) -> None:
+        problems.append(replace(message, file=file, line=line, column=column) if isinstance(message, Problem)
+                        else problem(message, file=file, line=line, column=column, **params))
 
     player_name = raw.get("name", "")
     if not player_name:
-        bad("name", "name is empty")
+        bad("name", problem("name is empty"))
     gender_text = raw.get("gender", "")
     gender = GENDERS.get(gender_text.lower(), "")
     if gender_text and not gender:
-        bad("gender", f"{gender_text!r} is not M/F (男/女)")
+        bad("gender", problem("{value!r} is not M/F (男/女)", value=gender_text))
     dates = {}
     for column in ("birth_date", "registered_on"):
         try:
             dates[column] = parse_date(raw.get(column, ""))
         except ValueError as exc:
-            bad(column, str(exc))
+            bad(column, exc.args[0] if exc.args and isinstance(exc.args[0], Problem) else problem(str(exc)))
             dates[column] = None
     birth = dates["birth_date"]
     if birth and birth > today:
-        bad("birth_date", f"{birth.isoformat()} is in the future")
+        bad("birth_date", problem("{value} is in the future", value=birth.isoformat()))
     id_type = ID_TYPES.get(raw.get("id_type", "").lower())
     if id_type is None:
-        bad("id_type", f"{raw.get('id_type')!r} is not resident/passport/other (身份证/护照/其他)")
+        bad("id_type", problem("{value!r} is not resident/passport/other (身份证/护照/其他)", value=raw.get("id_type")))
         id_type = "resident"
     number = idnumber.normalize_id_number(raw.get("id_number", ""))
     if number:
@@ -213,17 +217,17 @@ def _check_row(raw: dict[str, str], file: str, line: int, today: date, problems:
             facts = idnumber.parse_resident_id(number)
             birth = birth or facts.birth_date
             gender = gender or facts.gender
-        for problem in idnumber.validate_id(id_type, number, birth_date=birth, gender=gender or None, today=today):
-            bad("id_number", problem)
+        for why in id_problems(id_type, number, birth_date=birth, gender=gender or None, today=today):
+            bad("id_number", why)
     if not gender and not gender_text and not (id_type == "resident" and number):
-        bad("gender", "gender missing (and no resident ID to take it from)")
+        bad("gender", problem("gender missing (and no resident ID to take it from)"))
     dan_text = raw.get("dan", "")
     dan = GRADE_SPELLINGS.get(dan_text.lower(), "") if dan_text else ""
     if dan_text and not dan:
-        bad("dan", f"{dan_text!r} is not a grade (9d…1d, 1k…10k, 段/级)")
+        bad("dan", problem("{value!r} is not a grade (9d…1d, 1k…10k, 段/级)", value=dan_text))
     nationality = (raw.get("nationality") or "CHN").upper()
     if len(nationality) != 3 or not nationality.isascii() or not nationality.isalpha():
-        bad("nationality", f"{nationality!r} is not a 3-letter code")
+        bad("nationality", problem("{value!r} is not a 3-letter code", value=nationality))
     return RegistrationRow(
         line=line, name=player_name, gender=gender, birth_date=birth, id_type=id_type, id_number=number,
         association=raw.get("association", ""), club=raw.get("club", ""), name_latin=raw.get("name_latin", ""),

@@ -8,7 +8,8 @@ association, rating and final rank; the result against every opponent, win
 remarks column (备注) for explanations and changes of name or association.
 
 Two sheets: ``竞赛报告`` (the event) and ``成绩`` (one row per player in rank
-order), and ``组别名次`` when the event has prize categories.  A round cell reads
+order), and ``组别名次`` when the event has prize categories, ``棋手资料`` (birth date, document, nationality)
+when any of these is known of a player.  A round cell reads
 ``12先1``: opponent's draw number 12, this player opened (先; 后 = did not open),
 won.  A game not played is marked as the rule set the report goes to says
 (``RuleSet.unplayed_mark``): CGA Art. 11(三) ``+`` (1 point) / ``−`` (0 points),
@@ -25,19 +26,22 @@ markings, and the older ``轮空½``/``轮空1``), cell by cell, for the office'
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from qiyuan.errors import problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.formats.xlsx_page import page_setup as _page_setup
 from qiyuan.people.grades import GRADE_ZH, parse_grade
 from qiyuan.tournament import go
-from qiyuan.tournament.eventfile import cross_check
+from qiyuan.tournament.eventfile import birth_date, cross_check, is_country_code, trf_date
+from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
 from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
 from qiyuan.tournament.scoring import score
-from qiyuan.tournament.sheets import as_of
+from qiyuan.tournament import minimatch as mm
+from qiyuan.tournament.sheets import as_of, knocked_out
 from qiyuan.tournament.standings import decisions_by_player, final_places
 from qiyuan.tournament.state import rounds_paired
 
@@ -94,7 +98,8 @@ _READ = {"1": "1", "½": "=", "0.5": "=", "=": "=", "0": "0", "+": "+", "−": "
 _BYES = {"U": "轮空", "H": "请假½", "F": "请假1", "Z": "缺席"}
 _BYES_STAR = {"U": "轮空1*", "H": "请假½*", "F": "请假1*", "Z": "缺席0*"}
 _BYES_BACK = ({v: k for k, v in _BYES.items()} | {v: k for k, v in _BYES_STAR.items()}
-              | {"轮休": "Z", "轮休0*": "Z", "轮空½": "H", "轮空1": "F"})  # the last two: reports written before 2027
+              | {"轮休": "Z", "轮休0*": "Z", "轮空½": "H", "轮空1": "F"}  # the last two: reports written before 2027
+              | {"淘汰": "Z", "待赛": "Z"})  # a knock-out: eliminated; through, waiting while others play on
 _STAR_POINTS = {"+": "1*", "-": "0*"}
 REST = "轮休"  # the player who sits out a round of an odd round robin (no game, 0 points)
 _ABSENT = RoundCell(None, "-", "Z")
@@ -105,6 +110,8 @@ _ROLE_BACK = {"先": "b", "后": "w", "黑": "b", "白": "w", "": "-"}
 GO_LEGEND_NOTE = "围棋：黑 = 执黑（先行），白 = 执白；让子与贴目见对阵表"
 _SEX = {"m": "男", "w": "女", "f": "女"}
 _SEX_BACK = {"男": "m", "女": "w", "": ""}
+#: a mini-match's remark (``knockout.PlayedMatch.text_zh``): written from the results, not the arbiter's own
+_MATCH_REMARK = re.compile(r"第\d+轮对\d+号 ")
 _CELL_RE = re.compile(r"(\d+)\s*(先|后|黑|白)?\s*(1\*|0\*|1|0|½|0\.5|=|\+|−|-|—)?")
 FORMATS = {"swiss": "瑞士制", "round_robin": "循环制", "double_round_robin": "双循环制", "knockout": "淘汰制",
            "match": "对抗赛", "team": "团体赛", "go_mcmahon": "麦克马洪制（围棋）", "go_swiss": "积分编排制（围棋）"}
@@ -154,6 +161,17 @@ def cell_text(cell: RoundCell, mark: str = PLUS_MINUS, roles: dict[str, str] = _
     return f"{cell.opponent}{roles[cell.colour]}{shown or _SHOW[cell.result]}"
 
 
+def knockout_marks(t: Tournament, e: Entrant) -> dict[int, str]:
+    """A knock-out player's rounds without a game that are no absence: 淘汰 after the match he lost, 待赛 while
+    he is through and others play their tie-break games (mini-matches)."""
+    out = knocked_out(t)
+    if not out and not mm.is_mini(t):
+        return {}
+    lost = out.get(e.number)
+    return {i: "淘汰" if lost is not None and lost < i else "待赛" for i, c in enumerate(e.rounds, start=1)
+            if c.opponent is None and c.result == "Z" and (lost is not None and lost < i or mm.is_mini(t))}
+
+
 def _spans(rounds: list[int]) -> list[str]:
     """``[1, 2, 3, 5]`` -> ``["1-3", "5"]``."""
     out: list[list[int]] = []
@@ -165,10 +183,11 @@ def _spans(rounds: list[int]) -> list[str]:
     return [f"{s[0]}-{s[-1]}" if len(s) > 1 else str(s[0]) for s in out]
 
 
-def auto_remarks(e: Entrant, *, rests: bool = False) -> list[str]:
+def auto_remarks(e: Entrant, *, rests: bool = False, skip: frozenset[int] | set[int] = frozenset()) -> list[str]:
     """What 备注 must say (凡能影响成绩有效性的情况): every round without a played game — a forfeit,
     the pairing bye, an excuse with its points, an absence (``轮休`` in a round robin) — a late
-    entry and a withdrawal, in round order."""
+    entry and a withdrawal, in round order; not the rounds ``skip`` (a knock-out's 淘汰 and 待赛:
+    the cell says it)."""
     notes: list[tuple[int, str]] = []
     late = e.late_after or 0
     kinds: dict[str, list[int]] = {}
@@ -177,7 +196,7 @@ def auto_remarks(e: Entrant, *, rests: bool = False) -> list[str]:
             notes.append((i, f"第{i}轮对方弃权判胜" if c.opponent else f"第{i}轮未对弈判胜"))
         elif c.result == "-":
             notes.append((i, f"第{i}轮弃权判负" if c.opponent else f"第{i}轮缺席判负"))
-        elif c.opponent is None and c.result in _BYES and i > late and (
+        elif c.opponent is None and c.result in _BYES and i > late and i not in skip and (
                 e.withdrawn_after is None or i <= e.withdrawn_after):
             kinds.setdefault(c.result, []).append(i)
     words = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "轮休" if rests else "缺席"}
@@ -262,6 +281,7 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
 
     order = sorted(t.entrants, key=place)
     roles = _GO_ROLE if go.is_go(t) else _ROLE
+    matches = played_matches(t)
     centre = Alignment(horizontal="center", vertical="top")
     remark_col = len(LEAD) + n_rounds + 2
     for i, e in enumerate(order):
@@ -271,18 +291,22 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
         for j, v in enumerate(lead, start=1):
             ws.cell(r, j, v).alignment = Alignment(vertical="top", wrap_text=j == 7)
         ws.cell(r, 5).number_format = "@"  # an ID number is text, never a float
+        marks = knockout_marks(t, e)
         for k, c in enumerate(e.rounds):
             text = (REST + ("0*" if meta.unplayed_mark == STAR else "")) if rests and c == _ABSENT else (
-                cell_text(c, meta.unplayed_mark, roles))
+                marks.get(k + 1) or cell_text(c, meta.unplayed_mark, roles))
             ws.cell(r, len(LEAD) + 1 + k, text).alignment = centre
         team_note = [f"{board[e.number][0].name}第{board[e.number][1] + 1}台"] if e.number in board else []
         own = [meta.remarks[e.number]] if meta.remarks.get(e.number) else []
         tie = [f"第{ranks[e.number]}名{decided[e.number].how_zh()}"] if e.number in decided else []
-        remark = "；".join(team_note + auto_remarks(e, rests=rests) + tie + own)
+        ko = [m.text_zh() for m in matches.get(e.number, [])]  # mini-matches: 第1轮对5号 1:1（加赛 1:0）胜
+        remark = "；".join(team_note + auto_remarks(e, rests=rests, skip=set(marks)) + ko + tie + own)
         ws.cell(r, len(LEAD) + n_rounds + 1, _num(score(e, t.points))).alignment = centre
         ws.cell(r, remark_col, remark or None).alignment = wrap
     legend_row = FIRST_ROW + len(order) + 1
-    ws.cell(legend_row, 1, LEGENDS.get(meta.unplayed_mark, LEGEND) + ("；" + GO_LEGEND_NOTE if roles is _GO_ROLE else ""))
+    ws.cell(legend_row, 1, LEGENDS.get(meta.unplayed_mark, LEGEND) + ("；" + GO_LEGEND_NOTE if roles is _GO_ROLE else "")
+            + (f"；淘汰赛{rule}；淘汰 = 已被淘汰，待赛 = 已晋级、等候其他对局加赛" if (rule := mini_match_rule_zh(t)) else
+               "；淘汰 = 已被淘汰" if knocked_out(t) else ""))
     from openpyxl.styles import Border, Side
 
     thin = Side(style="thin", color="808080")
@@ -304,6 +328,7 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
     if _teams(t):
         _team_sheet(wb, t)
     _category_sheet(wb, t, ranks)
+    _details_sheet(wb, t)
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
@@ -346,6 +371,70 @@ def _category_sheet(wb, t: Tournament, ranks: dict[int, int]) -> None:
     _page_setup(ws, landscape=False, title_rows="1:1", title_cols=None)
 
 
+DETAILS_SHEET = "棋手资料"
+DETAILS_HEADS = ["签号", "姓名", "出生日期", "证件类型", "国籍"]
+_DOCUMENT_ZH = {"resident": "居民身份证", "passport": "护照", "other": "其他证件"}
+_DOCUMENT_BACK = {v: k for k, v in _DOCUMENT_ZH.items()}
+
+
+def _details_sheet(wb, t: Tournament) -> None:
+    """棋手资料: what the office registers a new player with beyond the 成绩 sheet — the birth date, the document
+    the ID number is from and the nationality (国籍) — for the players any of these is known of (the sheet is left
+    out when there are none).  Read back by ``read_report``; older reports have no such sheet."""
+    from openpyxl.styles import Font
+
+    rows = [e for e in t.entrants if e.birth or e.nationality or (e.id_number and e.id_type != "resident")]
+    if not rows:
+        return
+    ws = wb.create_sheet(DETAILS_SHEET)
+    for j, h in enumerate(DETAILS_HEADS, start=1):
+        ws.cell(1, j, h).font = Font(bold=True)
+    for r, e in enumerate(rows, start=2):
+        born = birth_iso(e.birth)
+        for j, v in enumerate([e.number, e.name, born, _DOCUMENT_ZH.get(e.id_type, e.id_type) if e.id_number else None,
+                               e.nationality or None], start=1):
+            ws.cell(r, j, v)
+    ws.column_dimensions["B"].width = 16
+    ws.column_dimensions["C"].width = 12
+    _page_setup(ws, landscape=False, title_rows="1:1", title_cols=None)
+
+
+def birth_iso(text: str) -> str | None:
+    """A birth date as the file holds it (``2010/03/04``) in ISO form, or None."""
+    born = birth_date(text) if text else None
+    return born.isoformat() if born else None
+
+
+def _read_details(wb, fname: str, problems: list[Problem], entrants: dict[int, Entrant]) -> None:
+    """The 棋手资料 sheet, when there is one, onto the entrants read from 成绩 (by draw number)."""
+    if DETAILS_SHEET not in wb.sheetnames:
+        return
+    ws = _Sheet(wb[DETAILS_SHEET], fname, problems)
+    for j, h in enumerate(DETAILS_HEADS, start=1):
+        if ws.text(1, j) != h:
+            ws.cell_problem(1, j, "expected the heading {heading!r}, found {found!r} (wrong template?)", heading=h,
+                            found=ws.text(1, j))
+            return
+    r = 2
+    while ws.text(r, 1) or ws.text(r, 2):
+        number = ws.integer(r, 1, problem("签号 (draw number)"), required=True)
+        e = entrants.get(number) if number is not None else None
+        if number is not None and e is None:
+            ws.cell_problem(r, 1, "draw number {number} has no row in sheet {sheet}", number=number, sheet=RESULTS_SHEET)
+        born = ws.date(r, 3, problem("出生日期 (birth date)"))
+        document, nationality = ws.text(r, 4), ws.text(r, 5).upper()
+        if document and document not in _DOCUMENT_BACK:
+            ws.cell_problem(r, 4, "证件类型 must be {choices}, found {found!r}", choices="、".join(_DOCUMENT_BACK),
+                            found=document)
+        if nationality and not is_country_code(nationality):
+            ws.cell_problem(r, 5, "国籍 must be a 3-letter country code (CHN, KOR, JPN), found {found!r}", found=nationality)
+        if e is not None:
+            e.birth = trf_date(born) if born else e.birth
+            e.id_type = _DOCUMENT_BACK.get(document, e.id_type)
+            e.nationality = nationality if is_country_code(nationality) else ""
+        r += 1
+
+
 def _teams(t: Tournament) -> list:
     from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.teams import teams
@@ -386,15 +475,23 @@ def _num(d: Decimal) -> int | float:
 # -- reader ------------------------------------------------------------------------------
 
 
+def cell_place(sheet: str, row: int, col: int) -> Problem:
+    """Where a cell is, as a translatable place: ``Sheet 成绩, cell F7``."""
+    from openpyxl.utils import get_column_letter
+
+    return problem("Sheet {sheet}, cell {cell}", sheet=sheet, cell=f"{get_column_letter(col)}{row}")
+
+
 class _Sheet:
     def __init__(self, ws, fname: str, problems: list[Problem]):
         self.ws, self.fname, self.problems = ws, fname, problems
 
-    def bad(self, row: int, col: int, message: str) -> None:
-        from openpyxl.utils import get_column_letter
-
-        ref = f"{get_column_letter(col)}{row}"
-        self.problems.append(Problem(self.fname, None, f"Sheet {self.ws.title}, cell {ref}", message))
+    def cell_problem(self, row: int, col: int, message: str | Problem, /, **params) -> None:
+        """A problem of one cell: ``message`` is a template filled from ``params`` (``qiyuan.errors.problem``),
+        or a problem phrased elsewhere, placed here."""
+        place = cell_place(self.ws.title, row, col)
+        self.problems.append(replace(message, file=self.fname, column=place) if isinstance(message, Problem)
+                             else problem(message, file=self.fname, column=place, **params))
 
     def text(self, row: int, col: int) -> str:
         v = self.ws.cell(row, col).value
@@ -411,13 +508,13 @@ class _Sheet:
         s = self.text(row, col)
         if not s:
             if required:
-                self.bad(row, col, f"{what} is missing")
+                self.cell_problem(row, col, "{what} is missing", what=what)
             return None
         if not (s.isascii() and s.isdigit()):
-            self.bad(row, col, f"{what} must be a whole number, found {s!r}")
+            self.cell_problem(row, col, "{what} must be a whole number, found {value!r}", what=what, value=s)
             return None
         if int(s) > high:
-            self.bad(row, col, f"{what} must be at most {high}, found {s}")
+            self.cell_problem(row, col, "{what} must be at most {high}, found {value}", what=what, high=high, value=s)
             return None
         return int(s)
 
@@ -428,7 +525,8 @@ class _Sheet:
         except InvalidOperation:
             d = None
         if d is None or not d.is_finite() or abs(d) >= 10000 or d != d.quantize(Decimal("0.01")):
-            self.bad(row, col, f"{what} must be a number like 4.5 (0..9999, two decimals at most), found {s!r}")
+            self.cell_problem(row, col, "{what} must be a number like 4.5 (0..9999, two decimals at most), found {value!r}",
+                     what=what, value=s)
             return None
         return d
 
@@ -439,7 +537,7 @@ class _Sheet:
         try:
             return date.fromisoformat(s)
         except ValueError:
-            self.bad(row, col, f"{what} must be a date like 2026-05-01, found {s!r}")
+            self.cell_problem(row, col, "{what} must be a date like 2026-05-01, found {value!r}", what=what, value=s)
             return None
 
 
@@ -452,25 +550,26 @@ def read_report(path: str | Path) -> tuple[Tournament, ReportMeta]:
     try:
         wb = load_workbook(fname, read_only=False, data_only=True)
     except Exception as exc:  # openpyxl raises several types for a non-workbook
-        raise InputError(Problem(fname, None, None, f"not an Excel workbook (.xlsx): {exc}")) from None
+        raise InputError(problem("not an Excel workbook (.xlsx): {why}", file=fname, why=str(exc))) from None
     missing = [s for s in (INFO_SHEET, RESULTS_SHEET) if s not in wb.sheetnames]
     if missing:
-        raise InputError(Problem(fname, None, None,
-                                 f"not a qiyuan competition report: sheet {'、'.join(missing)} missing "
-                                 f"(found {', '.join(wb.sheetnames)})"))
+        raise InputError(problem("not a qiyuan competition report: sheet {missing} missing (found {found})",
+                                 file=fname, missing="、".join(missing), found=", ".join(wb.sheetnames)))
     problems: list[Problem] = []
     info = _Sheet(wb[INFO_SHEET], fname, problems)
     res = _Sheet(wb[RESULTS_SHEET], fname, problems)
     for key, (row, label) in INFO_ROWS.items():
         if info.text(row, 1) != label:
-            info.bad(row, 1, f"expected the label {label!r}, found {info.text(row, 1)!r} (wrong template?)")
+            info.cell_problem(row, 1, "expected the label {label!r}, found {found!r} (wrong template?)", label=label,
+                     found=info.text(row, 1))
     n_rounds = 0
     while res.text(2, len(LEAD) + n_rounds + 1) == f"第{n_rounds + 1}轮":
         n_rounds += 1
     heads = LEAD + [f"第{r}轮" for r in range(1, n_rounds + 1)] + TAIL
     for j, h in enumerate(heads, start=1):
         if res.text(2, j) != h:
-            res.bad(2, j, f"expected the heading {h!r}, found {res.text(2, j)!r} (wrong template?)")
+            res.cell_problem(2, j, "expected the heading {heading!r}, found {found!r} (wrong template?)", heading=h,
+                    found=res.text(2, j))
     if problems:
         raise InputError(problems)
 
@@ -486,7 +585,8 @@ def read_report(path: str | Path) -> tuple[Tournament, ReportMeta]:
         unnumbered = unnumbered or e is None
         if e is not None:
             if e.number in rows:
-                res.bad(r, 2, f"draw number {e.number} is used twice (also row {rows[e.number][0]})")
+                res.cell_problem(r, 2, "draw number {number} is used twice (also row {row})", number=e.number,
+                        row=rows[e.number][0])
             else:
                 rows[e.number] = (r, e)
                 declared[e.number] = (r, pts)
@@ -494,7 +594,7 @@ def read_report(path: str | Path) -> tuple[Tournament, ReportMeta]:
     n = r - FIRST_ROW
     for num, (row, _) in rows.items():
         if not 1 <= num <= n:
-            res.bad(row, 2, f"draw number {num} is out of range: numbers run 1..{n}")
+            res.cell_problem(row, 2, "draw number {number} is out of range: numbers run 1..{n}", number=num, n=n)
     entrants = {num: e for num, (_, e) in rows.items()}
     col_of = {"opponent": 0, "colour": 0, "result": 0}
     for num, i, fld, message in cross_check(entrants, n):
@@ -502,13 +602,15 @@ def read_report(path: str | Path) -> tuple[Tournament, ReportMeta]:
         if (num, i) in unreadable or (c.opponent, i) in unreadable or (
                 unnumbered and c.opponent not in entrants):
             continue  # follows from a cell already reported: one error, not twenty
-        res.bad(rows[num][0], len(LEAD) + 1 + i + col_of[fld], message)
+        res.cell_problem(rows[num][0], len(LEAD) + 1 + i + col_of[fld], message)
     for num, (row, pts) in declared.items():
         if any(k == num for k, _ in unreadable):
             continue  # a row with an unreadable cell: its points cannot be checked against it
         got = score(entrants[num], t.points)
         if pts is not None and pts != got:
-            res.bad(row, len(LEAD) + n_rounds + 1, f"积分 {pts} does not match the results, which give {got}")
+            res.cell_problem(row, len(LEAD) + n_rounds + 1, "积分 {points} does not match the results, which give {got}",
+                    points=str(pts), got=str(got))
+    _read_details(wb, fname, problems, entrants)
     if problems:
         raise InputError(problems)
     t.entrants = [entrants[k] for k in sorted(entrants)]
@@ -520,8 +622,8 @@ def _read_info(info: _Sheet) -> tuple[Tournament, ReportMeta]:
     t = Tournament(
         name=info.text(row["name"], 2),
         city=info.text(row["city"], 2),
-        start_date=info.date(row["dates"], 2, "the start date"),
-        end_date=info.date(row["dates"], 3, "the end date"),
+        start_date=info.date(row["dates"], 2, problem("the start date")),
+        end_date=info.date(row["dates"], 3, problem("the end date")),
         time_control=info.text(row["time_control"], 2),
         chief_arbiter=info.text(row["chief_arbiter"], 2),
         deputy_arbiters=[a for a in re.split(r"[、,，]\s*", info.text(row["arbiters"], 2)) if a],
@@ -535,8 +637,10 @@ def _read_info(info: _Sheet) -> tuple[Tournament, ReportMeta]:
     back = {v: k for k, v in FORMATS.items()}
     fmt = info.text(row["format"], 2)
     if fmt not in back and fmt not in FORMATS:
-        info.bad(row["format"], 2, f"赛制 {fmt!r} is not one of {'、'.join(FORMATS.values())}" if fmt else
-                 f"赛制 is blank: write one of {'、'.join(FORMATS.values())}")
+        if fmt:
+            info.cell_problem(row["format"], 2, "赛制 {value!r} is not one of {known}", value=fmt, known="、".join(FORMATS.values()))
+        else:
+            info.cell_problem(row["format"], 2, "赛制 is blank: write one of {known}", known="、".join(FORMATS.values()))
     meta = ReportMeta(
         format=back.get(fmt, fmt if fmt in FORMATS else "swiss"),
         desk_code=info.text(DESK_CODE_ROW, 2) if info.text(DESK_CODE_ROW, 1) == DESK_CODE_LABEL else "",
@@ -564,11 +668,12 @@ def _read_facts(info: _Sheet) -> dict:
             if v in back or v in LEVELS_ZH:
                 out[key] = back.get(v, v)
             else:
-                info.bad(row, 2, f"{label} {v!r} is not one of {'、'.join(LEVELS_ZH.values())}")
+                info.cell_problem(row, 2, "{label} {value!r} is not one of {known}", label=label, value=v,
+                         known="、".join(LEVELS_ZH.values()))
         elif v in (YES, NO):
             out[key] = v == YES
         else:
-            info.bad(row, 2, f"{label}: write {YES} or {NO}, found {v!r}")
+            info.cell_problem(row, 2, "{label}: write {yes} or {no}, found {value!r}", label=label, yes=YES, no=NO, value=v)
     return out
 
 
@@ -576,15 +681,15 @@ def _read_player(res: _Sheet, r: int, n_rounds: int, meta: ReportMeta, unreadabl
                  ) -> tuple[Entrant | None, Decimal | None]:
     """One row of the results sheet. A row with a bad cell is still read whole (so the crosstable is checked
     for everything else); the rounds whose cells could not be read go into ``unreadable``."""
-    number = res.integer(r, 2, "签号 (draw number)", required=True)
-    res.integer(r, 1, "名次 (rank)")
+    number = res.integer(r, 2, problem("签号 (draw number)"), required=True)
+    res.integer(r, 1, problem("名次 (rank)"))
     name = res.text(r, 3)
     if not name:
-        res.bad(r, 3, "姓名 (name) is missing")
+        res.cell_problem(r, 3, "{what} is missing", what=problem("姓名 (name)"))
     sex = res.text(r, 4)
     if sex not in _SEX_BACK:
-        res.bad(r, 4, f"性别 must be 男 or 女, found {sex!r}")
-    rating = res.integer(r, 8, "等级分 (rating)")
+        res.cell_problem(r, 4, "性别 must be 男 or 女, found {value!r}", value=sex)
+    rating = res.integer(r, 8, problem("等级分 (rating)"))
     cells = []
     for k in range(n_rounds):
         col = len(LEAD) + 1 + k
@@ -610,7 +715,7 @@ def _read_player(res: _Sheet, r: int, n_rounds: int, meta: ReportMeta, unreadabl
     if late:
         e.late_after = int(late[1])
     auto = auto_remarks(e, rests=rests)
-    own = [part for part in remark.split("；") if part and part not in auto]
+    own = [part for part in remark.split("；") if part and part not in auto and not _MATCH_REMARK.match(part)]
     if own:
         meta.remarks[number] = "；".join(own)
     return e, pts
@@ -628,10 +733,11 @@ def _read_cell(res: _Sheet, r: int, col: int, rnd: int) -> RoundCell | None:
         return RoundCell(None, "-", "+" if s == "1*" else "-")
     m = _CELL_RE.fullmatch(s)
     if not m:
-        res.bad(r, col, f"round {rnd}: cannot read {s!r}; write e.g. 12先1, 7后½, 3先+ (or 3先1*), 轮空")
+        res.cell_problem(r, col, "round {round}: cannot read {value!r}; write e.g. 12先1, 7后½, 3先+ (or 3先1*), 轮空", round=rnd,
+                value=s)
         return RoundCell(None, "-", "Z")
     result = {"1*": "+", "0*": "-"}.get(m[3] or "") or _READ[m[3] or ""]
     colour = _ROLE_BACK[m[2] or ""]
     if colour == "-" and result not in ("+", "-"):
-        res.bad(r, col, f"round {rnd}: a game needs 先 or 后 (who opened), found {s!r}")
+        res.cell_problem(r, col, "round {round}: a game needs 先 or 后 (who opened), found {value!r}", round=rnd, value=s)
     return RoundCell(int(m[1]), colour, result)

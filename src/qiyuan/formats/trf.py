@@ -23,6 +23,7 @@ qiyuan's own program lines (ignored by other programs):
 ``XQF nnnn TEXT`` an association (所属单位) too long for the 3 columns of ``001``;
 ``XQW nnnn R`` player withdrawn after round R; ``XQL nnnn R`` a late entry, after round R;
 ``XQC nnnn CLUB`` his club (俱乐部), ``XQY nnnn LABEL`` his family (keep-apart groups);
+``XQ5 nnnn CCC`` his nationality (国籍), a 3-letter country code (ISO 3166: CHN, KOR), when given;
 ``XQX nnnn R K`` excused from round R, not yet paired (K: ``Z`` 0 points, ``H`` half, ``F`` full).
 The event's own settings are lines of their own: ``XQM`` format, ``XQB`` boards per team,
 ``XQD`` how the draw numbers were fixed, ``XQA KIND K`` keep apart in the first K rounds,
@@ -33,14 +34,15 @@ from __future__ import annotations
 
 import gc
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from qiyuan.errors import problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.people.idnumber import ID_TYPES
-from qiyuan.tournament.eventfile import cross_check
+from qiyuan.tournament.eventfile import cross_check, is_country_code
 from qiyuan.tournament.model import (
     BYE_RESULTS,
     FORFEIT_RESULTS,
@@ -111,7 +113,7 @@ def read_trf(source: str | Path, *, filename: str | None = None, notes: list[str
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise InputError(Problem(fname, None, None, f"cannot read the file: {exc.strerror or exc}")) from None
+        raise InputError(problem("cannot read the file: {why}", file=fname, why=str(exc.strerror or exc))) from None
     try:
         return _read_text(raw.decode("utf-8-sig"), fname)
     except UnicodeDecodeError:
@@ -132,9 +134,9 @@ def read_trf(source: str | Path, *, filename: str | None = None, notes: list[str
             except InputError as latin_error:
                 if not any("misaligned" in p.message for p in latin_error.problems):
                     raise
-                raise InputError(Problem(fname, None, None,
-                                         "not UTF-8 (looks like GB18030/GBK) and its columns do not line up as "
-                                         "characters: save it as UTF-8 (e.g. iconv -f GB18030 -t UTF-8)")) from None
+                raise InputError(problem("not UTF-8 (looks like GB18030/GBK) and its columns do not line up as "
+                                         "characters: save it as UTF-8 (e.g. iconv -f GB18030 -t UTF-8)",
+                                         file=fname)) from None
             if _byte_columns_gb18030(t):
                 _note(notes, f"{fname}: not UTF-8; read as GB18030 (GBK) in byte columns "
                              "(2 per Chinese character), written back as UTF-8")
@@ -191,8 +193,8 @@ _TRF_LINE = re.compile(r"(?:\d{3}|XX[A-Z]|BB[A-Z]|XQ[A-Z])(?: |$)")
 
 def _read_text(text: str, fname: str) -> Tournament:
     if not any(_TRF_LINE.match(line) for line in text.splitlines()):
-        raise InputError(Problem(fname, None, None,
-                                 "not a TRF-16 file: no line starts with a TRF code (012 name, 001 player, …)"))
+        raise InputError(problem("not a TRF-16 file: no line starts with a TRF code (012 name, 001 player, …)",
+                                 file=fname))
     was_enabled = gc.isenabled()
     gc.disable()  # tens of thousands of small objects: the collector would only rescan them
     try:
@@ -209,15 +211,19 @@ class _Reader:
         self.n_lines = 0  # 001 lines whose number could not be read
         self.all_fit: PointSystem | None = None  # the point system every declared score fits
 
-    def problem(self, line: int | None, column: int | None, message: str) -> None:
-        self.problems.append(Problem(self.fname, line, column, message))
+    def problem(self, line: int | None, column: int | None, message: str | Problem, /, **params) -> None:
+        """A problem at ``line``/``column``: ``message`` a template filled from ``params``, or a problem phrased
+        elsewhere (the crosstable's), placed here."""
+        self.problems.append(replace(message, file=self.fname, line=line, column=column)
+                             if isinstance(message, Problem)
+                             else problem(message, file=self.fname, line=line, column=column, **params))
 
     def read(self, text: str) -> Tournament:
         t = Tournament()
         rows: list[_Row] = []
         bb: dict[str, Decimal] = {}
         ext: dict[str, list[tuple[int, str]]] = {"XQI": [], "XQT": [], "XQF": [], "XQW": [], "XQL": [],
-                                                  "XQC": [], "XQY": [], "XQX": []}
+                                                  "XQC": [], "XQY": [], "XQX": [], "XQ5": []}
         raw_dates: dict[str, str] = {}
         for no, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
@@ -247,16 +253,16 @@ class _Reader:
                 try:
                     t.rounds_planned = int(value)
                 except ValueError:
-                    self.problem(no, 5, f"XXR needs a number of rounds, found {value.strip()!r}")
+                    self.problem(no, 5, "XXR needs a number of rounds, found {value!r}", value=value.strip())
             elif code in _BB:
                 try:
                     bb[code] = Decimal(value.strip())
                 except InvalidOperation:
-                    self.problem(no, 5, f"{code} needs a number of points, found {value.strip()!r}")
+                    self.problem(no, 5, "{tag} needs a number of points, found {value!r}", tag=code, value=value.strip())
             elif code in ext:
                 parts = value.strip().split(None, 1)
-                if len(parts) != 2 or not parts[0].isdigit():
-                    self.problem(no, 5, f"{code} needs a player number and a value")
+                if len(parts) != 2 or not parts[0].isdecimal():
+                    self.problem(no, 5, "{tag} needs a player number and a value", tag=code)
                 else:
                     ext[code].append((no, f"{parts[0]} {parts[1]}"))
             else:
@@ -285,16 +291,16 @@ class _Reader:
         if line[3] + line[8] + line[13] + line[47] + line[52] + line[56] + line[68] + line[79] + line[84] != " " * 9:
             for s in _SEPARATORS:
                 if line[s] != " ":
-                    self.problem(no, s + 1, f"column {s + 1} must be blank (fields are misaligned)")
-        number = self.integer(no, _F_NUMBER, line[4:8], "player number", required=True)
-        rating = self.integer(no, _F_RATING, line[48:52], "rating")
-        rank = self.integer(no, _F_RANK, line[85:89], "rank")
+                    self.problem(no, s + 1, "column {col} must be blank (fields are misaligned)", col=s + 1)
+        number = self.integer(no, _F_NUMBER, line[4:8], problem("player number"), required=True)
+        rating = self.integer(no, _F_RATING, line[48:52], problem("rating"))
+        rank = self.integer(no, _F_RANK, line[85:89], problem("rank"))
         points = None
         if pts := line[80:84].strip():
             try:
                 points = Decimal(pts)
             except InvalidOperation:
-                self.problem(no, _F_POINTS[0] + 1, f"points must be a number like 4.5, found {pts!r}")
+                self.problem(no, _F_POINTS[0] + 1, "points must be a number like 4.5, found {value!r}", value=pts)
         name = line[14:47].strip()
         if not name:
             self.problem(no, _F_NAME[0] + 1, "the player's name is empty")
@@ -324,14 +330,16 @@ class _Reader:
         cols = list(range(_CELLS_AT + 3, _CELLS_AT + 3 + 10 * len(rounds), 10))  # opponent column of each cell
         return _Row(no, e, cols, broken=len(self.problems) > before)
 
-    def integer(self, no: int, sl: tuple[int, int], text: str, what: str, required: bool = False) -> int | None:
+    def integer(self, no: int, sl: tuple[int, int], text: str, what: Problem, required: bool = False) -> int | None:
         s = text.strip()
         if not s:
             if required:
-                self.problem(no, sl[0] + 1, f"{what} is missing (columns {sl[0] + 1}-{sl[1]})")
+                self.problem(no, sl[0] + 1, "{what} is missing (columns {first}-{last})", what=what, first=sl[0] + 1,
+                             last=sl[1])
             return None
-        if not s.isdigit():
-            self.problem(no, sl[0] + 1, f"{what} must be a whole number (columns {sl[0] + 1}-{sl[1]}), found {s!r}")
+        if not s.isdecimal():
+            self.problem(no, sl[0] + 1, "{what} must be a whole number (columns {first}-{last}), found {value!r}",
+                         what=what, first=sl[0] + 1, last=sl[1], value=s)
             return None
         return int(s)
 
@@ -343,32 +351,39 @@ class _Reader:
         bad = False
         for off in (0, 1, 6, 8):
             if chunk[off] != " ":
-                self.problem(no, start + off + 1, f"round {rnd}: column {start + off + 1} must be blank (misaligned)")
+                self.problem(no, start + off + 1, "round {round}: column {col} must be blank (misaligned)", round=rnd,
+                             col=start + off + 1)
                 bad = True
         opp_s, colour, result = chunk[2:6].strip(), chunk[7], chunk[9]
         if colour == " ":
             colour = "-"
         opponent = None
         if opp_s:
-            if not opp_s.isdigit():
-                self.problem(no, start + 3, f"round {rnd}: opponent must be a player number, found {opp_s!r}")
+            if not opp_s.isdecimal():
+                self.problem(no, start + 3, "round {round}: opponent must be a player number, found {value!r}",
+                             round=rnd, value=opp_s)
                 bad = True
             elif int(opp_s):
                 opponent = int(opp_s)
         if colour not in "bw-":
-            self.problem(no, start + 8, f"round {rnd}: colour must be b, w or -, found {colour!r}")
+            self.problem(no, start + 8, "round {round}: colour must be b, w or -, found {value!r}", round=rnd,
+                         value=colour)
             bad = True
         if result not in PLAYED_RESULTS | FORFEIT_RESULTS | BYE_RESULTS | {" "}:
-            self.problem(no, start + 10, f"round {rnd}: unknown result {result!r} (1 0 = W D L + - U H F Z)")
+            self.problem(no, start + 10, "round {round}: unknown result {value!r} (1 0 = W D L + - U H F Z)", round=rnd,
+                         value=result)
             bad = True
         elif opponent is None and result in PLAYED_RESULTS:
-            self.problem(no, start + 10, f"round {rnd}: result {result!r} of a game without an opponent")
+            self.problem(no, start + 10, "round {round}: result {value!r} of a game without an opponent", round=rnd,
+                         value=result)
             bad = True
         elif opponent is not None and result in BYE_RESULTS:
-            self.problem(no, start + 10, f"round {rnd}: bye {result!r} written with an opponent ({opponent})")
+            self.problem(no, start + 10, "round {round}: bye {value!r} written with an opponent ({opponent})",
+                         round=rnd, value=result, opponent=opponent)
             bad = True
         elif opponent is not None and result in PLAYED_RESULTS | {" "} and colour == "-":
-            self.problem(no, start + 8, f"round {rnd}: a game against {opponent} needs the colour b or w")
+            self.problem(no, start + 8, "round {round}: a game against {opponent} needs the colour b or w", round=rnd,
+                         opponent=opponent)
             bad = True
         if bad:
             return RoundCell(None, "-", "Z")
@@ -380,15 +395,15 @@ class _Reader:
         for r in rows:
             n = r.entrant.number
             if n in seen:
-                self.problem(r.line, 5, f"player number {n} is used twice (also on line {seen[n]})")
+                self.problem(r.line, 5, "player number {number} is used twice (also on line {other_line})", number=n,
+                             other_line=seen[n])
             else:
                 seen[n] = r.line
         n_players = len(rows) + self.n_lines
         for r in rows:
             if not 1 <= r.entrant.number <= n_players:
-                self.problem(
-                    r.line, 5, f"player number {r.entrant.number} is out of range: numbers run 1..{n_players}"
-                )
+                self.problem(r.line, 5, "player number {number} is out of range: numbers run 1..{n}",
+                             number=r.entrant.number, n=n_players)
 
     def apply_extensions(self, ext: dict[str, list[tuple[int, str]]], by_number: dict[int, _Row]) -> None:
         for code, items in ext.items():
@@ -396,7 +411,7 @@ class _Reader:
                 num_s, value = item.split(" ", 1)
                 row = by_number.get(int(num_s))
                 if row is None:
-                    self.problem(no, 5, f"{code} names player {int(num_s)}, who has no 001 line")
+                    self.problem(no, 5, "{tag} names player {number}, who has no 001 line", tag=code, number=int(num_s))
                     continue
                 e = row.entrant
                 if code == "XQI":
@@ -405,29 +420,37 @@ class _Reader:
                     if value.strip() in ID_TYPES:
                         e.id_type = value.strip()
                     else:
-                        self.problem(no, 10, f"XQT: {value.strip()!r} is not a document type (resident, passport, "
-                                             "other)")
+                        self.problem(no, 10, "XQT: {value!r} is not a document type (resident, passport, other)",
+                                     value=value.strip())
                 elif code == "XQF":
                     e.federation = value.strip()
                 elif code == "XQC":
                     e.club = value.strip()
+                elif code == "XQ5":
+                    if is_country_code(value.strip()):
+                        e.nationality = value.strip()
+                    else:
+                        self.problem(no, 10, f"XQ5: {value.strip()!r} is not a nationality (a 3-letter country "
+                                             "code: CHN, KOR, JPN)")
                 elif code == "XQY":
                     e.family = value.strip()
                 elif code == "XQX":
                     parts = value.split()
-                    if len(parts) == 2 and parts[0].isdigit() and int(parts[0]) >= 1 and parts[1] in ("Z", "H", "F"):
+                    if len(parts) == 2 and parts[0].isdecimal() and int(parts[0]) >= 1 and parts[1] in ("Z", "H", "F"):
                         e.excused[int(parts[0])] = parts[1]
                     else:
-                        self.problem(no, 10, f"XQX needs a round and Z, H or F, found {value!r}")
+                        self.problem(no, 10, "XQX needs a round and Z, H or F, found {value!r}", value=value)
                 elif code == "XQL":
-                    if value.strip().isdigit():
+                    if value.strip().isdecimal():
                         e.late_after = int(value.strip())
                     else:
-                        self.problem(no, 10, f"XQL needs the round after which the player was entered, found {value!r}")
-                elif value.strip().isdigit():
+                        self.problem(no, 10, "XQL needs the round after which the player was entered, found {value!r}",
+                                     value=value)
+                elif value.strip().isdecimal():
                     e.withdrawn_after = int(value.strip())
                 else:
-                    self.problem(no, 10, f"XQW needs the round after which the player withdrew, found {value!r}")
+                    self.problem(no, 10, "XQW needs the round after which the player withdrew, found {value!r}",
+                                 value=value)
 
     def normalise_rounds(self, t: Tournament) -> None:
         """Rows that stop before the last round with a game: withdrawn, padded with Z.
@@ -454,7 +477,7 @@ class _Reader:
             row = by_number[number]
             col = row.cell_cols[i] + offset[field] if i < len(row.cell_cols) else None
             if field == "opponent" and (other := by_number.get(row.entrant.rounds[i].opponent)):
-                message += f" (line {other.line})"
+                message = problem("{why} (line {other_line})", why=message, other_line=other.line)
             self.problem(row.line, col, message)
 
     def point_system(self, bb: dict[str, Decimal], rows: list[_Row]) -> PointSystem:
@@ -483,11 +506,9 @@ class _Reader:
         for row in sorted(rows, key=lambda r: r.line):
             e = row.entrant
             if not row.broken and e.points is not None and not _declared_fits(e, t.points):
-                self.problem(
-                    row.line,
-                    _F_POINTS[0] + 1,
-                    f"player {e.number} declares {e.points} points but the results give {score(e, t.points)}",
-                )
+                self.problem(row.line, _F_POINTS[0] + 1,
+                             "player {number} declares {points} points but the results give {got}", number=e.number,
+                             points=str(e.points), got=str(score(e, t.points)))
 
 
 _ABSENT = RoundCell(None, "-", "Z")
@@ -644,6 +665,8 @@ def write_trf(t: Tournament, *, id_numbers: bool = True) -> str:
             add(f"XQL {e.number:>4} {e.late_after}")
         if e.club:
             add(f"XQC {e.number:>4} {e.club}")
+        if e.nationality:
+            add(f"XQ5 {e.number:>4} {e.nationality}")
         if e.family:
             add(f"XQY {e.number:>4} {e.family}")
         for rnd, kind in sorted(e.excused.items()):

@@ -18,15 +18,16 @@ def qiyuan_version() -> str:
 
 def build(files: dict[str, bytes], *, private_key, list_code: str, list_date: str, number: int,
           edition_digest: str, previous_digest: str = "", supersedes: str = "", rules_name: str = "",
-          signed_at: datetime | None = None) -> bytes:
+          canonical_version: int = 0, signed_at: datetime | None = None) -> bytes:
     """The bundle of one edition: ``files`` holds its inputs and outputs (``inputs/…``, ``outputs/…``)."""
-    missing = [n for n in (*B.INPUTS, *B.OUTPUTS) if n not in files]
+    missing = [n for n in (*B.INPUTS, *B.OUTPUTS, *([B.CANONICAL] if canonical_version else [])) if n not in files]
     if missing:
         raise ValueError(f"a bundle needs {', '.join(missing)}")
     manifest = B.Manifest(
         list_code=list_code, list_date=list_date, number=number, edition_digest=edition_digest,
         previous_digest=previous_digest, files_digest=B.files_digest(files), qiyuan_version=qiyuan_version(),
         signed_at=(signed_at or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        key_fingerprint=signing.fingerprint(private_key.public_key()), supersedes=supersedes, rules_name=rules_name)
+        key_fingerprint=signing.fingerprint(private_key.public_key()), supersedes=supersedes, rules_name=rules_name,
+        canonical_version=canonical_version)
     text = manifest.text()
     return B.write(files, manifest, signing.sign(private_key, text))

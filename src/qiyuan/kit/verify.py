@@ -24,7 +24,9 @@ from pathlib import Path
 
 from qiyuan.errors import InputError, Problem, problem
 from qiyuan.formats import edition_bundle as B
+from qiyuan.formats import canonical_text as C
 from qiyuan.formats import signing
+from qiyuan.formats.edition_entries import edition_entries
 from qiyuan.formats.history_csv import read_history
 from qiyuan.formats.rating_lists_csv import write_history
 from qiyuan.kit.states import read_states, states_bytes
@@ -32,6 +34,7 @@ from qiyuan.rating.history import compute_history
 from qiyuan.rating.rules import RulesError, rules_from_mapping
 
 LAYERS = ("signature", "files", "recomputation", "chain")
+CANONICAL = B.CANONICAL
 
 
 @dataclass
@@ -97,6 +100,13 @@ def _files(bundle: B.Bundle, report: Report) -> None:
             report.fail("files", problem("{name}: missing", name=name))
         elif hashlib.sha256(data).hexdigest() != digest:
             report.fail("files", problem("{name}: its digest differs from SHA256SUMS", name=name))
+    if bundle.manifest.canonical_version:
+        text = bundle.files.get(CANONICAL)
+        if text is None or CANONICAL not in listed:
+            report.fail("files", problem("{name}: missing", name=CANONICAL))
+        elif hashlib.sha256(text).hexdigest() != bundle.manifest.edition_digest:
+            report.fail("files", problem("{name}: its SHA-256 is not the edition's published digest {digest}",
+                                         name=CANONICAL, digest=bundle.manifest.edition_digest[:16]))
     extra = sorted(set(bundle.files) - set(listed) - {B.MANIFEST})
     for name in extra:
         report.fail("files", problem("{name}: not listed in SHA256SUMS", name=name))
@@ -104,9 +114,11 @@ def _files(bundle: B.Bundle, report: Report) -> None:
         report.ok["files"] = True
 
 
-def recompute_outputs(files: dict[str, bytes], list_date: date, engine: str = "fast") -> dict[str, bytes]:
-    """The outputs (``outputs/list.csv``, ``changes.csv``, ``states.json``) computed from a bundle's inputs.
-    ``InputError`` naming the file when an input cannot be read."""
+def recompute_outputs(files: dict[str, bytes], list_date: date, engine: str = "fast",
+                      canonical_version: int | None = None) -> dict[str, bytes]:
+    """The outputs (``outputs/list.csv``, ``changes.csv``, ``states.json``, and with ``canonical_version`` the
+    edition's canonical text ``outputs/canonical.txt``) computed from a bundle's inputs. ``InputError`` naming
+    the file when an input cannot be read."""
     problems: list[Problem] = []
     try:
         data = tomllib.loads(files["inputs/rules.toml"].decode("utf-8"))
@@ -128,15 +140,40 @@ def recompute_outputs(files: dict[str, bytes], list_date: date, engine: str = "f
                                  p.params, p.code) for p in exc.problems]
         if problems:
             raise InputError(problems)
-        history = compute_history(rules, history_in.players, history_in.events, history_in.games,
-                                  history_in.standings, start=start, until=list_date, engine=engine)
+        try:
+            history = compute_history(rules, history_in.players, history_in.events, history_in.games,
+                                      history_in.standings, start=start, until=list_date, engine=engine,
+                                      full_changes=canonical_version is not None)
+        except ValueError as exc:  # the inputs do not fit together (e.g. states of a player not in players.csv)
+            raise InputError([problem("inputs: {what}", what=str(exc))]) from None
         out = d / "out"
         out.mkdir()
         write_history(out, history, history_in.players)
         listed = out / f"{list_date.isoformat()}.csv"
-        return {"outputs/list.csv": listed.read_bytes() if listed.exists() else b"",
-                "outputs/changes.csv": (out / "changes.csv").read_bytes(),
-                "outputs/states.json": states_bytes(list_date, history.final_states)}
+        outputs = {"outputs/list.csv": listed.read_bytes() if listed.exists() else b"",
+                   "outputs/changes.csv": (out / "changes.csv").read_bytes(),
+                   "outputs/states.json": states_bytes(list_date, history.final_states)}
+    if canonical_version is not None:
+        outputs[CANONICAL] = canonical_text(rules, history, history_in, start, canonical_version,
+                                            files.get(CANONICAL, b""))
+    return outputs
+
+
+def canonical_text(rules, history, history_in, start, version: int, published: bytes) -> bytes:
+    """The edition's canonical text recomputed: its entries (order, ranks, K, states) as the office publishes
+    them, its changes with their explanations, its events. A member never rated and untouched since he joined
+    is not shown on a list; which of those the office left out is read from the published text (any other
+    difference changes the digest)."""
+    try:
+        shown = {json.loads(line.split("\t", 1)[0])[0] for line in C.read_text(published)[0]}
+    except (UnicodeDecodeError, ValueError, IndexError, TypeError):
+        shown = set()
+    members = {p.id: (0, p.name, p.registered_on) for p in history_in.players}
+    before = start.states if start is not None else {}
+    entries = edition_entries(rules, history.final_states, before, members, lambda fid, s: fid not in shown)
+    w = C.writer(version)
+    changes = [w.change_line(c.event_id, c.player_id, w.change_text(c)) for c in history.changes]
+    return w.text_of((e.line() for e in entries), changes, [e.id for e in history_in.events])
 
 
 def _rows(data: bytes, key: tuple[str, ...]) -> dict[tuple, dict[str, str]]:
@@ -190,7 +227,7 @@ def _compare_states(report: Report, mine: bytes, theirs: bytes) -> None:
 def _recompute(bundle: B.Bundle, engine: str, report: Report) -> None:
     try:
         list_date = date.fromisoformat(bundle.manifest.list_date)
-        mine = recompute_outputs(bundle.files, list_date, engine)
+        mine = recompute_outputs(bundle.files, list_date, engine, bundle.manifest.canonical_version or None)
     except InputError as exc:
         for p in exc.problems:
             report.fail("recomputation", p)
@@ -203,8 +240,44 @@ def _recompute(bundle: B.Bundle, engine: str, report: Report) -> None:
     _compare_csv(report, "outputs/changes.csv", mine["outputs/changes.csv"],
                  bundle.files.get("outputs/changes.csv", b""), ("event_id", "player_id"))
     _compare_states(report, mine["outputs/states.json"], bundle.files.get("outputs/states.json", b"{}"))
+    if CANONICAL in mine:
+        _compare_canonical(report, mine[CANONICAL], bundle.files.get(CANONICAL, b""))
     if report.ok["recomputation"] is None:
         report.ok["recomputation"] = True
+
+
+def _keyed(data: bytes) -> dict[str, str]:
+    """A canonical text's lines by who they are about (``CN000123``, ``EV01 CN000123``, ``events``)."""
+    entries, changes, events = C.read_text(data)
+    out = {json.loads(line.split("\t", 1)[0])[0]: line for line in entries}
+    out.update({" ".join(json.loads(line.split("\t", 1)[0])): line for line in changes})
+    out["events"] = json.dumps(events, ensure_ascii=False)
+    return out
+
+
+def _compare_canonical(report: Report, mine: bytes, theirs: bytes) -> None:
+    """The recomputed canonical text against the bundle's: identical, or each differing line named."""
+    if mine == theirs:
+        return
+    try:
+        a, b = _keyed(mine), _keyed(theirs)
+    except (UnicodeDecodeError, ValueError, IndexError, TypeError) as exc:
+        report.fail("recomputation", problem("{name}: unreadable ({what})", name=CANONICAL, what=str(exc)))
+        return
+    named = False
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) != b.get(k):
+            named = True
+            report.fail("recomputation", problem("{name}: {who}: the bundle says {theirs}, recomputed {mine}",
+                                                 name=CANONICAL, who=k, theirs=(b.get(k) or "—").strip()[:300],
+                                                 mine=(a.get(k) or "—").strip()[:300]))
+    if not named:
+        report.fail("recomputation", problem("{name}: the list's order differs", name=CANONICAL))
+
+
+def _states_of(data: bytes | None) -> tuple[str | None, dict]:
+    raw = json.loads((data or b"").decode("utf-8"))
+    return raw.get("date"), raw["states"]
 
 
 def _chain(bundle: B.Bundle, previous: B.Bundle, report: Report) -> None:
@@ -212,7 +285,18 @@ def _chain(bundle: B.Bundle, previous: B.Bundle, report: Report) -> None:
         report.fail("chain", problem("the previous edition's digest is {theirs}, this bundle names {mine}",
                                      theirs=previous.manifest.edition_digest[:16],
                                      mine=bundle.manifest.previous_digest[:16] or "none"))
-    if bundle.files.get("inputs/states.json") != previous.files.get("outputs/states.json"):
+    try:
+        ended_on, ended = _states_of(previous.files.get("outputs/states.json"))
+        starts_on, starts = _states_of(bundle.files.get("inputs/states.json"))
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
         report.fail("chain", problem("this edition does not start from the states the previous one ended with"))
+        starts_on, starts, ended_on, ended = None, {}, None, {}
+    if ended_on != starts_on or any(starts.get(pid) != s for pid, s in ended.items()):
+        changed = sorted(pid for pid, s in ended.items() if starts.get(pid) != s)
+        report.fail("chain", problem("this edition does not start from the states the previous one ended with"
+                                     "{who}", who=(": " + ", ".join(changed[:10])) if changed else ""))
+    joined = len(set(starts) - set(ended))
+    if joined:  # members who joined the list since: they start from the start states the rules give them
+        report.notes.append(problem("{n} member(s) joined the list since the previous edition", n=joined))
     if report.ok["chain"] is None:
         report.ok["chain"] = True

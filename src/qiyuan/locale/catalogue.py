@@ -36,9 +36,16 @@ TEMPLATE_DIRS = (WEB / "templates" / "portal", WEB / "templates" / "registration
                  WEB / "templates" / "desk", WEB / "templates" / "hall")
 TEMPLATE_FILES = (WEB / "templates" / "base.html", WEB / "templates" / "403.html", WEB / "templates" / "404.html")
 PYTHON_EXCLUDED = ()
+#: the readers of what enters the office and the import's steps: their refusals and notes are shown on the desk
+IMPORT_MODULES = tuple(SRC / "formats" / f"{m}.py" for m in (
+    "report_xlsx", "trf", "opengotha", "history_csv", "registration_csv", "entries", "seed_list")) + (
+    SRC / "office" / "imports", SRC / "office" / "backup.py", SRC / "office" / "backup_checks.py",
+    SRC / "office" / "registry" / "lists.py", SRC / "tournament" / "eventfile.py", SRC / "rating" / "eligibility.py",
+    SRC / "office" / "event_registration" / "results.py", SRC / "people" / "idnumber.py")
 #: refusals shown on the phones and the desk from outside the web package (the hall's rules and use cases)
-PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "tournament" / "sheets.py", SRC / "office" / "event_registration",
-                SRC / "grading", SRC / "office" / "grades", SRC / "office" / "hall", SRC / "kit", SRC / "office" / "signing_key.py")
+PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "tournament" / "sheets.py", SRC / "office" / "hall", SRC / "kit",
+                SRC / "office" / "signing_key.py", SRC / "office" / "event_registration", SRC / "grading",
+                SRC / "office" / "grades", *IMPORT_MODULES)
 CLI = SRC / "cli"
 #: command-line modules whose --help texts are translated (the others: their messages only, where marked)
 CLI_TRANSLATED = ("__init__.py", "lang.py", "rating.py", "web.py", "users.py", "kit.py", "office_key.py", "tournament.py", "go.py", "office.py", "office_data.py", "rules_cmd.py", "audit_flags.py", "calendar.py", "dan.py")
@@ -91,7 +98,8 @@ def template_msgids(text: str) -> list[Msgid]:
 
 def python_msgids(text: str, filename: str = "<python>") -> list[Msgid]:
     """The ids of one Python module: gettext-family calls, and the templates of ``problem()`` (and of any function
-    whose name ends in ``problem``: it takes a ``problem`` template first) and of ``Problem(message=…)``."""
+    whose name ends in ``problem``: its first argument, or else its last positional text, is a template) and of
+    ``Problem(message=…)``."""
     out: list[Msgid] = []
     for node in ast.walk(ast.parse(text, filename)):
         if not isinstance(node, ast.Call):
@@ -105,8 +113,12 @@ def python_msgids(text: str, filename: str = "<python>") -> list[Msgid]:
                 out.append(Msgid(args[0], args[1]))
             elif args:
                 out.append(Msgid(args[0]))
-        elif name.endswith("problem") and node.args and isinstance(node.args[0], ast.Constant):
-            out.append(Msgid(node.args[0].value))
+        elif name.endswith("problem") and args:
+            # the template: the first argument when it is a text (problem("…", …)), else the last positional text
+            # (a reader's self.problem(line, column, "…", …))
+            first = node.args[0]
+            out.append(Msgid(first.value if isinstance(first, ast.Constant) and isinstance(first.value, str)
+                             else args[-1]))
         elif name == "Problem":
             for kw in node.keywords:
                 if kw.arg == "message" and isinstance(kw.value, ast.Constant) and kw.value.value:

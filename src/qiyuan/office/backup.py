@@ -33,7 +33,7 @@ import json
 import uuid
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -46,6 +46,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 from django.utils.duration import duration_iso_string
 
+from qiyuan.errors import Problem, problem
 from qiyuan.office.audit.models import record
 from qiyuan.office.backup_checks import RowChecks
 from qiyuan.office.db import reading
@@ -204,7 +205,8 @@ def _write(tmp: Path, path: Path, conn, summary: Summary, using: str, progress: 
                     if progress and done % CHUNK == 0:
                         progress(label, done, count)
                 if done != count:  # cannot happen inside one snapshot; a guard all the same
-                    raise BackupError([f"{label}: counted {count} rows but read {done}"])
+                    raise BackupError([problem("{table}: counted {count} rows but read {done}", table=label, count=count,
+                                               done=done)])
                 if progress:
                     progress(label, done, count)
                 summary.counts[label] = count
@@ -223,28 +225,29 @@ def _read_tables(handle, path: Path) -> tuple[dict, Iterator[tuple[str, list[str
     except (json.JSONDecodeError, UnicodeDecodeError):
         header = None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise BackupError([f"{path}: not a qiyuan office backup"])
+        raise BackupError([problem("not a qiyuan office backup", file=str(path))])
     if header.get("version") != VERSION:
-        raise BackupError([f"{path}: backup format version {header.get('version')}, this qiyuan reads {VERSION}"])
+        raise BackupError([problem("backup format version {version}, this qiyuan reads {ours}", file=str(path),
+                                   version=str(header.get("version")), ours=VERSION)])
     migrations = header.get("migrations", {})
     if not isinstance(migrations, dict) or not all(
             isinstance(app, str) and isinstance(names, list) and all(isinstance(n, str) for n in names)
             for app, names in migrations.items()):
-        raise BackupError([f"{path}:1: the header's migrations are not a list of names per app"])
+        raise BackupError([problem("the header's migrations are not a list of names per app", file=str(path), line=1)])
     sha.update(first.encode("utf-8"))
     trailer: dict = {}
     lineno = 1
 
-    def bad(message: str) -> BackupError:
-        return BackupError([f"{path}:{lineno}: {message}"])
+    def bad(message: Problem) -> BackupError:
+        return BackupError([replace(message, file=str(path), line=lineno)])
 
     def parsed(text: str):
         try:
             return json.loads(text)
         except json.JSONDecodeError as exc:
-            raise bad(f"not a JSON line ({exc.msg}, column {exc.colno})") from None
+            raise bad(problem("not a JSON line ({why}, column {col})", why=exc.msg, col=exc.colno)) from None
         except RecursionError:
-            raise bad("not a JSON line (nested too deeply)") from None
+            raise bad(problem("not a JSON line (nested too deeply)")) from None
 
     def tables():
         nonlocal lineno
@@ -254,13 +257,13 @@ def _read_tables(handle, path: Path) -> tuple[dict, Iterator[tuple[str, list[str
             item = parsed(pending)
             if isinstance(item, dict) and item.get("end"):
                 if sha.hexdigest() != item.get("sha256"):
-                    raise bad("checksum mismatch: the file was changed or damaged")
+                    raise bad(problem("checksum mismatch: the file was changed or damaged"))
                 counts = item.get("counts")
                 if not isinstance(counts, dict):
-                    raise bad("the trailer has no table counts")
+                    raise bad(problem("the trailer has no table counts"))
                 trailer.update(item)
                 if handle.readline():
-                    raise bad("data after the end of the backup")
+                    raise bad(problem("data after the end of the backup"))
                 return
             sha.update(pending.encode("utf-8"))
             label, names, count = _table_header(item, bad)
@@ -271,17 +274,17 @@ def _read_tables(handle, path: Path) -> tuple[dict, Iterator[tuple[str, list[str
                     text = handle.readline()
                     lineno += 1
                     if not text:
-                        raise bad("the file ends in the middle of a table (truncated backup)")
+                        raise bad(problem("the file ends in the middle of a table (truncated backup)"))
                     sha.update(text.encode("utf-8"))
                     row = parsed(text)
                     if not isinstance(row, list) or len(row) != width:
-                        raise bad(f"expected a row of {width} values")
+                        raise bad(problem("expected a row of {width} values", width=width))
                     yield row
 
             yield label, names, count, rows()
             pending = handle.readline()
             lineno += 1
-        raise bad("the file ends without its trailer (truncated backup)")
+        raise bad(problem("the file ends without its trailer (truncated backup)"))
 
     return header, tables(), trailer
 
@@ -289,15 +292,15 @@ def _read_tables(handle, path: Path) -> tuple[dict, Iterator[tuple[str, list[str
 def _table_header(item, bad) -> tuple[str, list[str], int]:
     """A table's header line: its model, its columns (distinct names) and its row count, or a refusal."""
     if not isinstance(item, dict) or "model" not in item:
-        raise bad("expected a table header")
+        raise bad(problem("expected a table header"))
     label, names, count = item.get("model"), item.get("fields"), item.get("count")
     if not isinstance(label, str) or not label:
-        raise bad("the table header names no model")
+        raise bad(problem("the table header names no model"))
     if not isinstance(names, list) or not names or not all(isinstance(n, str) and n for n in names) \
             or len(set(names)) != len(names):
-        raise bad(f"{label}: the table header's fields are not a list of distinct column names")
+        raise bad(problem("{table}: the table header's fields are not a list of distinct column names", table=label))
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise bad(f"{label}: the table header has no row count ('count')")
+        raise bad(problem("{table}: the table header has no row count ('count')", table=label))
     return label, names, count
 
 
@@ -306,7 +309,8 @@ _DAMAGE = (EOFError, gzip.BadGzipFile, UnicodeDecodeError, json.JSONDecodeError,
 
 
 def _damaged(path: Path, exc: Exception) -> BackupError:
-    return BackupError([f"{path}: the file is damaged or truncated ({type(exc).__name__}: {exc})"])
+    return BackupError([problem("the file is damaged or truncated ({kind}: {why})", file=str(path),
+                                kind=type(exc).__name__, why=str(exc))])
 
 
 def verify_file(path: str | Path, state_apps=None, *, using: str = DEFAULT_DB_ALIAS) -> dict:
@@ -335,8 +339,8 @@ def verify_file(path: str | Path, state_apps=None, *, using: str = DEFAULT_DB_AL
             expected = trailer.get("counts", {})
             for label, count in seen.items():
                 if expected.get(label) != count:
-                    checks.fault(lineno + 1, label, f"the trailer counts {expected.get(label)} rows, the table "
-                                                    f"holds {count}")
+                    checks.fault(lineno + 1, label, problem("the trailer counts {expected} rows, the table holds {count}",
+                                                            expected=str(expected.get(label)), count=count))
     except _DAMAGE as exc:
         raise _damaged(path, exc) from exc
     problems = checks.done()
@@ -348,22 +352,22 @@ def verify_file(path: str | Path, state_apps=None, *, using: str = DEFAULT_DB_AL
 def _table_check(checks: RowChecks, state_apps, wanted, seen, label, names, lineno):
     """The row check of one table, or ``None`` (its fault already noted, or no schema to check against)."""
     if label in seen:
-        checks.fault(lineno, label, "the table appears twice")
+        checks.fault(lineno, label, problem("the table appears twice"))
         return None
     if state_apps is None:
         return None
     if label not in wanted:
-        checks.fault(lineno, label, "not a table an office backup holds")
+        checks.fault(lineno, label, problem("not a table an office backup holds"))
         return None
     try:
         model = state_apps.get_model(label)
     except LookupError:
-        checks.fault(lineno, label, "no such table in the backup's schema")
+        checks.fault(lineno, label, problem("no such table in the backup's schema"))
         return None
     columns = {f.attname for f in model._meta.concrete_fields}
     missing = [n for n in names if n not in columns]
     if missing:
-        checks.fault(lineno, label, f"the schema has no column for {', '.join(missing[:8])}")
+        checks.fault(lineno, label, problem("the schema has no column for {columns}", columns=", ".join(missing[:8])))
         return None
     return checks.table(label, model, names)
 
@@ -408,9 +412,8 @@ def _schema_targets(backup_migrations: dict[str, list[str]], using: str) -> list
     known = set(loader.graph.nodes)
     unknown = [f"{app}.{name}" for app, names in backup_migrations.items() for name in names if (app, name) not in known]
     if unknown:
-        raise BackupError(
-            [f"the backup was made by a newer qiyuan (unknown migrations: {', '.join(unknown[:8])}); upgrade first"]
-        )
+        raise BackupError([problem("the backup was made by a newer qiyuan (unknown migrations: {names}); upgrade first",
+                                   names=", ".join(unknown[:8]))])
     targets: list[tuple[str, str | None]] = []
     for app in sorted({app for app, _ in loader.graph.leaf_nodes()}):
         names = backup_migrations.get(app, [])
@@ -421,7 +424,8 @@ def _schema_targets(backup_migrations: dict[str, list[str]], using: str) -> list
         # the backup's state of this app: its applied migration that has all the others as ancestors
         leaves = [n for n in nodes if nodes <= set(loader.graph.forwards_plan(n))]
         if len(leaves) != 1:
-            raise BackupError([f"the backup's migrations of {app} are not one line of history: {sorted(names)}"])
+            raise BackupError([problem("the backup's migrations of {app} are not one line of history: {names}", app=app,
+                                       names=str(sorted(names)))])
         targets.append(leaves[0])
     return targets
 
@@ -457,7 +461,7 @@ def restore(
     """Restore a backup into an empty office (``replace=True``: empty it first); verify every count."""
     path = Path(path)
     if not path.is_file():
-        raise BackupError([f"{path}: no such file"])
+        raise BackupError([problem("no such file", file=str(path))])
     conn = connections[using]
     header = read_header(path)
     backup_migrations = {app: list(names) for app, names in header.get("migrations", {}).items()}
@@ -467,9 +471,12 @@ def restore(
     present = _rows_present(using) if _has_tables(using) else {}
     if present and not replace:
         listed = ", ".join(f"{label} ({n})" for label, n in sorted(present.items())[:6])
-        if len(present) > 6:
-            listed += f" and {len(present) - 6} more tables"
-        raise BackupError([f"the office is not empty: {listed}; restore into a new office (restore creates it; no `office init` needed), or replace this one"])
+        more = len(present) - 6
+        raise BackupError([problem(
+            "the office is not empty: {tables} and {more} more tables; restore into a new office (restore creates it; "
+            "no `office init` needed), or replace this one", tables=listed, more=more) if more > 0 else problem(
+            "the office is not empty: {tables}; restore into a new office (restore creates it; no `office init` "
+            "needed), or replace this one", tables=listed)])
     if present and MigrationExecutor(conn).migration_plan(targets):
         with transaction.atomic(using=using):  # the schema must step back: empty tables first
             _empty_office(using)
@@ -482,8 +489,8 @@ def restore(
         # what the rows' own checks cannot see (a foreign key to a missing row, a constraint over columns):
         # the database refused it, the transaction rolled back, nothing was restored
         first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
-        raise BackupError([f"{path.name}: the database refused the backup's rows ({first}); nothing was "
-                           "restored"]) from exc
+        raise BackupError([problem("the database refused the backup's rows ({why}); nothing was restored",
+                                   file=path.name, why=first)]) from exc
     _migrate_to(MigrationExecutor(conn).loader.graph.leaf_nodes(), using)
 
     ContentType.objects.clear_cache()
@@ -537,12 +544,13 @@ def _load(path: Path, using: str, state_apps, backup_migrations: dict, progress:
             try:
                 model = state_apps.get_model(label)
             except LookupError:
-                raise BackupError([f"{label}: no such table in the backup's schema"]) from None
+                raise BackupError([problem("{table}: no such table in the backup's schema", table=label)]) from None
             touched.append(model)
             by_attname = {f.attname: f for f in model._meta.concrete_fields}
             missing = [n for n in names if n not in by_attname]
             if missing:
-                raise BackupError([f"{label}: the schema has no column for {', '.join(missing)}"])
+                raise BackupError([problem("{table}: the schema has no column for {columns}", table=label,
+                                           columns=", ".join(missing))])
             fields = [by_attname[n] for n in names]
             convert = [_db_value(f, conn) for f in fields]
             done = _insert_rows(conn, model, fields, convert, rows, lambda n: progress and progress(label, n, count))
@@ -554,7 +562,8 @@ def _load(path: Path, using: str, state_apps, backup_migrations: dict, progress:
             label = model._meta.label_lower
             stored = model._base_manager.using(using).count()
             if stored != expected.get(label):
-                raise BackupError([f"{label}: {stored} rows after restore, the backup holds {expected.get(label)}"])
+                raise BackupError([problem("{table}: {stored} rows after restore, the backup holds {expected}", table=label,
+                                           stored=stored, expected=str(expected.get(label)))])
         with conn.cursor() as cursor:
             for statement in conn.ops.sequence_reset_sql(no_style(), touched):
                 cursor.execute(statement)
@@ -580,9 +589,9 @@ def backup_office(path: str | Path, *, actor: str, progress: Progress | None = N
     """Back the office up to a new file ``path`` (never overwritten), audited."""
     path = Path(path)
     if path.exists():
-        raise BackupError([f"{path} exists; choose a new file name"])
+        raise BackupError([problem("the file exists; choose a new file name", file=str(path))])
     if not path.parent.is_dir():
-        raise BackupError([f"{path.parent}: no such directory"])
+        raise BackupError([problem("no such directory", file=str(path.parent))])
     summary = backup(path, progress=progress)
     record(actor, "office.backup", file=str(path), rows=summary.rows)
     return summary

@@ -28,7 +28,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from qiyuan.errors import QiyuanError
+from qiyuan.errors import Problem, QiyuanError, problem
 from qiyuan.grading.policy import policy_from_toml
 from qiyuan.people import idnumber
 from qiyuan.people.grades import DAN_GRADES
@@ -43,7 +43,7 @@ _INTEGERS = frozenset(
 )
 _TEXTS = frozenset("CharField TextField SlugField EmailField".split())
 
-Check = Callable[[object], str]
+Check = Callable[[object], "Problem | str"]
 
 
 def _shown(value: object) -> str:
@@ -58,48 +58,48 @@ def field_check(f: models.Field, conn) -> Check:
     null_ok = f.null
     choices = frozenset(str(c) for c, _ in f.flatchoices) if f.choices and not f.is_relation else None
 
-    def typed(value) -> str:
+    def typed(value) -> Problem | str:
         if internal in _INTEGERS:
             if isinstance(value, bool) or not isinstance(value, int):
-                return f"{_shown(value)} is not a whole number"
+                return problem("{value} is not a whole number", value=_shown(value))
             low, high = conn.ops.integer_field_range(internal) if internal in conn.ops.integer_field_ranges \
                 else conn.ops.integer_field_range("BigIntegerField")
             if (low is not None and value < low) or (high is not None and value > high):
-                return f"{_shown(value)} is outside the column's range"
+                return problem("{value} is outside the column's range", value=_shown(value))
             return ""
         if internal in _TEXTS:
             if not isinstance(value, str):
-                return f"{_shown(value)} is not a text"
+                return problem("{value} is not a text", value=_shown(value))
             if target.max_length is not None and len(value) > target.max_length:
-                return f"{len(value)} characters, the column holds {target.max_length}"
+                return problem("{n} characters, the column holds {most}", n=len(value), most=target.max_length)
             if "\x00" in value:
-                return "a NUL character in a text"
+                return problem("a NUL character in a text")
             return ""
         if internal == "BooleanField":
-            return "" if isinstance(value, bool) else f"{_shown(value)} is not true or false"
+            return "" if isinstance(value, bool) else problem("{value} is not true or false", value=_shown(value))
         if isinstance(target, models.JSONField):
-            return "a NUL character in the data" if "\\u0000" in json.dumps(value) else ""
+            return problem("a NUL character in the data") if "\\u0000" in json.dumps(value) else ""
         if isinstance(value, (list, dict, bool)):
-            return f"{_shown(value)} is not a {internal} value"
+            return problem("{value} is not a {kind} value", value=_shown(value), kind=internal)
         try:
             python = target.to_python(value)
             target.run_validators(python)
         except ValidationError as exc:
-            return f"{_shown(value)}: {'; '.join(str(m) for m in exc.messages)}"
+            return problem("{value}: {why}", value=_shown(value), why="; ".join(str(m) for m in exc.messages))
         except (TypeError, ValueError, OverflowError, ArithmeticError):
-            return f"{_shown(value)} is not a {internal} value"
+            return problem("{value} is not a {kind} value", value=_shown(value), kind=internal)
         if isinstance(python, Decimal) and not python.is_finite():
-            return f"{_shown(value)} is not a finite number"
+            return problem("{value} is not a finite number", value=_shown(value))
         return ""
 
-    def check(value) -> str:
+    def check(value) -> Problem | str:
         if value is None:
-            return "" if null_ok else "empty, but the column requires a value"
+            return "" if null_ok else problem("empty, but the column requires a value")
         wrong = typed(value)
         if wrong:
             return wrong
         if choices is not None and value != "" and str(value) not in choices:
-            return f"{_shown(value)} is not one of {', '.join(sorted(choices)[:12])}"
+            return problem("{value} is not one of {known}", value=_shown(value), known=", ".join(sorted(choices)[:12]))
         return ""
 
     return check
@@ -112,12 +112,14 @@ class RowChecks:
         self.path = path
         self.conn = conn
         self.today = today or date.today()
-        self.problems: list[str] = []
+        self.problems: list[Problem] = []
         self.more = 0
 
-    def fault(self, line: int, label: str, message: str) -> None:
+    def fault(self, line: int, label: str, message: Problem | str) -> None:
+        """A fault of the table ``label`` at ``line``: a template (``problem``) or a text phrased elsewhere."""
         if len(self.problems) < MAX_LISTED:
-            self.problems.append(f"{self.path}:{line}: {label}: {message}")
+            self.problems.append(problem("{table}: {why}", file=str(self.path), line=line, table=label,
+                                         why=message if isinstance(message, Problem) else Problem(message=message)))
         else:
             self.more += 1
 
@@ -139,21 +141,23 @@ class RowChecks:
                     continue
                 wrong = check(value)
                 if wrong:
-                    self.fault(line, label, f"{name}: {wrong}")
+                    self.fault(line, label, problem("{field}: {why}", field=name, why=wrong))
                     bad = True
             if bad:
                 return
             if pk_at is not None:
                 pk = values[pk_at]
                 if last_pk[0] is not None and isinstance(pk, int) and isinstance(last_pk[0], int) and pk <= last_pk[0]:
-                    self.fault(line, label, f"primary key {pk} repeats or is out of order (after {last_pk[0]})")
+                    self.fault(line, label, problem("primary key {pk} repeats or is out of order (after {last})", pk=pk,
+                                                    last=last_pk[0]))
                 last_pk[0] = pk
             for i in unique_at:
                 if values[i] is None:
                     continue
                 key = values[i]
                 if key in seen_unique[i]:
-                    self.fault(line, label, f"{names[i]} {_shown(key)} appears twice (it must be unique)")
+                    self.fault(line, label, problem("{field} {value} appears twice (it must be unique)", field=names[i],
+                                                    value=_shown(key)))
                 seen_unique[i].add(key)
             if domain is not None:
                 for message in domain(dict(zip(names, values)), self.today):
@@ -161,44 +165,45 @@ class RowChecks:
 
         return row
 
-    def done(self) -> list[str]:
+    def done(self) -> list[Problem]:
         if self.more:
-            return [*self.problems, f"{self.path}: … and {self.more} more faults"]
+            return [*self.problems, problem("… and {n} more faults", file=str(self.path), n=self.more)]
         return self.problems
 
 
 # -- the office's own checks, per table ----------------------------------------------------------------
 
 
-def _player(row: dict, today: date) -> list[str]:
+def _player(row: dict, today: date) -> list[Problem]:
     """``register_player``'s checks, on a stored player."""
     problems = []
     if "name" in row and not str(row["name"] or "").strip():
-        problems.append("name is empty")
+        problems.append(problem("name is empty"))
     born = date.fromisoformat(row["birth_date"]) if row.get("birth_date") else None
     if born is not None and born > today:
-        problems.append(f"birth date {born.isoformat()} is in the future")
+        problems.append(problem("birth date {born} is in the future", born=born.isoformat()))
     gender = row.get("gender")
     if "gender" in row and gender not in ("M", "F", ""):  # "" : a history's player whose gender it did not give
-        problems.append(f"gender {gender!r} is not M or F")
+        problems.append(problem("gender {value!r} is not M or F", value=gender))
     number = row.get("id_number") or ""
     if number:
-        for p in idnumber.validate_id(row.get("id_type") or "resident", number, birth_date=born,
+        for p in idnumber.id_problems(row.get("id_type") or "resident", number, birth_date=born,
                                       gender=gender if gender in ("M", "F") else None, today=today):
-            problems.append(f"ID number: {p}")
+            problems.append(problem("ID number: {problem}", problem=p))
     dan = row.get("dan") or ""
     if dan and dan not in DAN_GRADES:
-        problems.append(f"dan {dan!r} is not a grade (9d…1d, 1k…10k)")
+        problems.append(problem("dan {value!r} is not a grade (9d…1d, 1k…10k)", value=dan))
     nationality = row.get("nationality")
     if "nationality" in row and (len(nationality or "") != 3 or not str(nationality).isalpha()):
-        problems.append(f"nationality {nationality!r} is not a 3-letter code")
+        problems.append(problem("nationality {value!r} is not a 3-letter code", value=nationality))
     return problems
 
 
 def _rating_list(row: dict, today: date) -> list[str]:
     name = row.get("rules_name")
     if name not in BUILTIN_RULES:
-        return [f"rules_name {_shown(name)} is not a built-in rule set ({', '.join(BUILTIN_RULES)})"]
+        return [problem("rules_name {value} is not a built-in rule set ({known})", value=_shown(name),
+                        known=", ".join(BUILTIN_RULES))]
     try:
         rules_with_overrides(name, row.get("rules_overrides") or "", name=f"{name}+{row.get('code')}",
                              source="rules_overrides")
@@ -211,11 +216,11 @@ def _policy(row: dict, today: date) -> list[str]:
     try:
         policy_from_toml(row.get("text") or "", file="text")
     except QiyuanError as exc:
-        return [f"the grant policy does not read: {m}" for m in exc.messages[:3]]
+        return [problem("the grant policy does not read: {why}", why=m) for m in exc.messages[:3]]
     return []
 
 
-_DOMAIN: dict[str, Callable[[dict, date], list[str]]] = {
+_DOMAIN: dict[str, Callable[[dict, date], list]] = {
     "federation.player": _player,
     "ratings.ratinglist": _rating_list,
     "grades.policyversion": _policy,

@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 
+from qiyuan.errors import NotFound
 from qiyuan.formats.report_xlsx import ReportMeta, write_report
+from qiyuan.office.bundles import build_all
 from qiyuan.office.event_registration import Details, approve_registration, register_event
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.exports import find_edition
@@ -40,6 +42,7 @@ from qiyuan.office.imports.parse import parse
 from qiyuan.office.periods import correct_period, publish_due
 from qiyuan.office.ratings.models import Edition, RatingList
 from qiyuan.office.setup import init_office
+from qiyuan.office.signing_key import init_key, key_info
 from qiyuan.office.verify import verify_all
 from qiyuan.people.idnumber import check_character
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
@@ -74,6 +77,7 @@ class DemoSummary:
     grading_events: list[str] = field(default_factory=list)  # the season's events with a grading standard
     grants: int = 0  # grades granted at the first of them
     certificate: str = ""  # the serial of one of those grants
+    bundles: int = 0  # edition bundles built and signed
 
 
 @dataclass
@@ -90,8 +94,10 @@ class _P:
     games: int = 0
 
 
-def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | None = None) -> DemoSummary:
-    """Build the demo office in the configured (empty) database and return what it holds."""
+def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | None = None,
+               bundles: bool = True) -> DemoSummary:
+    """Build the demo office in the configured (empty) database and return what it holds; ``bundles``: with the
+    federation's signing key (made unless there is one) and a signed bundle of every edition."""
     step = progress or (lambda *a: None)
     rng = random.Random(seed)
     init_office(actor=ACTOR)
@@ -148,6 +154,12 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
     _upcoming(date.today())
     report = verify_all(progress=lambda n, t, _edition: step("verify", n, t))
     summary = _summary(report.ok, gomoku_players)
+    if bundles:  # the federation's key, and every edition as a bundle anyone can check (qiyuan verify-edition)
+        try:
+            key_info()
+        except NotFound:
+            init_key(ACTOR)
+        summary.bundles = len(build_all(progress=lambda n, t, _what: step("bundles", n, t)))
     summary.grading_events = [e.code for e in graded]
     summary.grants = len(grants)
     summary.certificate = grants[0].serial if grants else ""

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
-from qiyuan.office import merged, ordering, plausibility
+from qiyuan.office import merged, plausibility
 from qiyuan.office.audit.models import record
-from qiyuan.office.bulk import as_json, bulk_insert
+from qiyuan.office.bulk import bulk_insert
 from qiyuan.office.canonical import EntryRow, change_row, digest, inputs_digest, stored_inputs
 from qiyuan.office.db import rating_list_lock, writing
 from qiyuan.office.engine import (
@@ -28,9 +28,9 @@ from qiyuan.office.engine import (
     engine_games,
     engine_player,
     state_from_json,
-    state_to_json,
 )
 from qiyuan.errors import Conflict
+from qiyuan.formats.edition_entries import edition_entries
 from qiyuan.office.errors import OfficeError, problem
 from qiyuan.office.events.models import Event
 from qiyuan.office.ratings.models import Edition, EditionEntry, ListMember, RatingChange
@@ -38,7 +38,6 @@ from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
 from qiyuan.rating.history import StartState, compute_history
 from qiyuan.rating.model import Player as EnginePlayer
-from qiyuan.rating.period import list_entry
 from qiyuan.rating.rules import BUILTIN_RULES, RuleSet, rules_as_dict, with_settings
 from qiyuan.rating.state import PlayerState, initial_states
 
@@ -63,6 +62,12 @@ class PeriodComputation:
     prior: dict[str, PlayerState] = field(default_factory=dict)
     change_texts: list[str] = field(default_factory=list)
     canonical_version: int = 0  # the version of the canonical text ``digest`` and ``change_texts`` are written in
+    #: what the engine was given, for an edition bundle's inputs: the date the period was rated from, the
+    #: games and standings (merged records followed), each member's (pk, published name, registration date)
+    start: date | None = None
+    games: list = field(default_factory=list)
+    standings: list = field(default_factory=list)
+    members: dict[str, tuple[int, str, date | None]] = field(default_factory=dict)
 
     def explain(self, federation_id: str) -> list[R.EventChange]:
         """The player's changes in this period, event by event (the engine's explanations)."""
@@ -154,6 +159,11 @@ def _members(rating_list, known: set[str], as_of=None) -> list[tuple[str, Member
             for fid, gender, dan, rating, games, latched, reg, ref, body in rows if fid not in known]
 
 
+def member_facts(rating_list, as_of=None) -> dict[str, MemberFacts]:
+    """Each member's frozen facts (federation id → ``MemberFacts``), as of edition ``as_of``."""
+    return dict(_members(rating_list, set(), as_of))
+
+
 # ---------------------------------------------------------------------------------------------- compute
 
 
@@ -218,25 +228,35 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     # Members not on the previous edition (new, or untouched since they joined) start from their start state.
     state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
     state.update(prior)
-    history = rate(rules, state, [engine_event(e) for e in events], games, standings, list_date, engine=engine)
+    engine_events = [engine_event(e) for e in events]
+    start = period_start(rules, engine_events, list_date)
+    history = rate(rules, state, engine_events, games, standings, list_date, engine=engine, start=start)
     entries = _entries(rules, history.final_states, state, cache)
     comp = PeriodComputation(rating_list, list_date, rules, previous, events, history.final_states, entries,
                              history.changes,
-                             {fid: v[0] for fid, v in cache.info.items()}, prior=state)
+                             {fid: v[0] for fid, v in cache.info.items()}, prior=state, start=start, games=games,
+                             standings=standings, members=cache.info)
     comp.digest = digest(comp)
     return comp
 
 
-def rate(rules: RuleSet, state: dict[str, PlayerState], events: list, games, standings, list_date: date, *,
-         engine: str = ENGINE):
-    """The period of ``list_date`` rated from ``state`` (every member's state after the previous list) through
-    the one door into the rating engine: ``compute_history`` from that state to ``list_date``, the changes as
-    the reference writes them (what the edition stores and digests). Events that end in earlier periods (the
-    preview of a list date after the due one) are rated in their own periods on the way."""
+def period_start(rules: RuleSet, events: list, list_date: date) -> date:
+    """The list date the period of ``list_date`` is rated from: the previous one, or an earlier one when events
+    end in earlier periods (a preview of a list date after the due one holds several periods: each is rated)."""
     months = rules.publication_months
     start = previous_publication_date(months, list_date)
-    for e in events:  # (a preview of a later list date than the due one holds several periods: each is rated)
+    for e in events:
         start = min(start, previous_publication_date(months, next_publication_date(months, e.end_date)))
+    return start
+
+
+def rate(rules: RuleSet, state: dict[str, PlayerState], events: list, games, standings, list_date: date, *,
+         engine: str = ENGINE, start: date | None = None):
+    """The period of ``list_date`` rated from ``state`` (every member's state after the previous list) through
+    the one door into the rating engine: ``compute_history`` from that state (at ``start``, by default
+    ``period_start``) to ``list_date``, the changes as the reference writes them (what the edition stores and
+    digests)."""
+    start = start or period_start(rules, events, list_date)
     players = [EnginePlayer(id=fid, name=fid, gender=s.gender) for fid, s in state.items()]
     return compute_history(rules, players, events, games, standings, start=StartState(start, state),
                            until=list_date, engine=engine, full_changes=True)
@@ -244,41 +264,12 @@ def rate(rules: RuleSet, state: dict[str, PlayerState], events: list, games, sta
 
 def _entries(rules: RuleSet, states: dict[str, PlayerState], before: dict[str, PlayerState],
              cache: MemberCache) -> list[EntryRow]:
-    initial, info, texts = cache.initial, cache.info, cache.texts
-    stored: list[ordering.Orderable] = []
-    for fid, s in states.items():
-        if s.rating is None and not s.newcomer and fid in initial and (s is initial[fid] or s == initial[fid]):
-            continue  # pristine: rebuilt from the start state next time, never shown
-        prev = before.get(fid)
-        is_new = s.rating is not None and (prev is None or prev.rating is None)
-        stored.append(ordering.Orderable(fid, info[fid][1], s.rating, s.status, is_new, info[fid][2]))
-    ordered = ordering.order(rules, stored)
-    active = [o.rating for o in ordered if o.status == R.ACTIVE]
-    ranks = ordering.competition_ranks(active)
-    rows: list[EntryRow] = []
-    ai = 0
-    for pos, o in enumerate(ordered, start=1):
-        s = states[o.federation_id]
-        rank = None
-        if o.status == R.ACTIVE:
-            rank = ranks[ai]
-            ai += 1
-        known = texts.get(o.federation_id)
-        if known is None or known[0] is not s:  # (not ==: 1647 == 1647.00, and the text must be the state's)
-            as_dict = state_to_json(s)
-            known = (s, as_dict, as_json(as_dict))
-            texts[o.federation_id] = known
-        rows.append(EntryRow(
-            player_pk=info[o.federation_id][0], federation_id=o.federation_id, position=pos, rank=rank,
-            rating=s.rating, exact=str(s.exact) if s.exact is not None else "",
-            games=list_entry(o.federation_id, s).games, status=s.status,  # a newcomer: his counted games so far
-            is_new=o.is_new, k=rules.k_factor(s.games, s.latched) if s.rating is not None else None,
-            state=known[1], name=o.name, _text=known[2],
-        ))
-    return rows
+    initial = cache.initial
 
+    def untouched(fid: str, s: PlayerState) -> bool:  # pristine: rebuilt from the start state next time
+        return fid in initial and (s is initial[fid] or s == initial[fid])
 
-# ---------------------------------------------------------------------------------------------- publish
+    return edition_entries(rules, states, before, cache.info, untouched, cache.texts)
 
 
 def _unrated_pending_before(rating_list, list_date: date) -> list[str]:

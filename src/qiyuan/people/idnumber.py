@@ -187,17 +187,31 @@ def parse_resident_id(number: str, *, today: date | None = None) -> ResidentId:
 
 
 def validate_document(id_type: str, number: str) -> list[str]:
-    """Format sanity of a foreign or other identity document (passport: 5–20 letters/digits)."""
+    """Format sanity of a foreign or other identity document (passport: 5–20 letters/digits), in English."""
+    return [p.text() for p in document_problems(id_type, number)]
+
+
+def document_problems(id_type: str, number: str) -> list[Problem]:
+    """``validate_document`` as templated problems, to be shown in a page's language."""
     n = normalize_id_number(number)
     if not n:
-        return ["document number is empty"]
+        return [problem("document number is empty")]
     shape = _PASSPORT_SHAPE if id_type == "passport" else _OTHER_SHAPE
     if not shape.fullmatch(n):
-        what = "a passport number is 5-20 letters and digits" if id_type == "passport" else (
-            "a document number is 3-32 letters, digits or '/'"
-        )
-        return [f"document number {n!r} looks wrong: {what}"]
+        if id_type == "passport":
+            return [problem("document number {number!r} looks wrong: a passport number is 5-20 letters and digits",
+                            number=n)]
+        return [problem("document number {number!r} looks wrong: a document number is 3-32 letters, digits or '/'",
+                        number=n)]
     return []
+
+
+def id_problems(id_type: str, number: str, *, birth_date: date | None = None, gender: str | None = None,
+                today: date | None = None) -> list[Problem]:
+    """``validate_id`` as templated problems."""
+    if id_type == "resident":
+        return resident_id_problems(number, birth_date=birth_date, gender=gender, today=today)
+    return document_problems(id_type, number)
 
 
 def validate_id(

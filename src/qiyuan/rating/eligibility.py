@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from types import MappingProxyType
 
+from qiyuan.errors import Problem, problem
 from qiyuan.rating.model import EventFormat
 from qiyuan.rating.rules import (ELIGIBILITY_BJSH_2007, ELIGIBILITY_CGA_2011, ELIGIBILITY_GO_1995, ELIGIBILITY_NONE,
                                  RuleSet)
@@ -157,21 +156,17 @@ class EventFacts:
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """One failed condition: the clause and what is wrong (``message``, in English); ``template`` and ``params``
-    say it again as a translatable template (the template is the catalogue's key), where it has values."""
+    """One failed condition: the clause and what is wrong."""
 
     clause: str
-    message: str
-    template: str = ""
-    params: Mapping[str, object] | None = None
+    message: str | Problem  # a template with its values (``qiyuan.errors.problem``), shown in the reader's language
+
+    def problem(self) -> Problem:
+        """What is wrong, as a translatable problem (without the clause)."""
+        return self.message if isinstance(self.message, Problem) else Problem(message=self.message)
 
     def __str__(self) -> str:
         return f"{self.clause}: {self.message}"
-
-
-def _failure(clause: str, template: str, **params: object) -> Failure:
-    """A failure whose message is ``template`` filled from ``params`` (kept for translation)."""
-    return Failure(clause, template.format(**params), template, MappingProxyType(params))
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +174,7 @@ class Eligibility:
     """The outcome: rated if nothing failed; notes are facts worth showing that do not block rating."""
 
     failures: tuple[Failure, ...] = ()
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[Problem, ...] = field(default_factory=tuple)  # translatable; ``str()`` is the English line
 
     @property
     def eligible(self) -> bool:
@@ -228,7 +223,7 @@ def check_eligibility(rules: RuleSet, facts: EventFacts) -> Eligibility:
     failures = checks[rules.eligibility](facts)
     notes = []
     if facts.unplayed_games:
-        notes.append(f"{facts.unplayed_games} unplayed game(s) (forfeits, byes) are never rated")
+        notes.append(problem("{n} unplayed game(s) (forfeits, byes) are never rated", n=facts.unplayed_games))
     return Eligibility(tuple(failures), tuple(notes))
 
 
@@ -243,23 +238,23 @@ def _cga(f: EventFacts) -> list[Failure]:
     out: list[Failure] = []
     # Art. 4: international or national events organised by the State sports bodies or the CGA Gomoku branch.
     if f.organiser_level is not OrganiserLevel.STATE:
-        out.append(_failure("CGA Art. 4", "organiser level is {level!r}; rated events are organised by the General "
-                           "Administration of Sport, its Chess & Card centre or the CGA Gomoku branch",
-                           level=f.organiser_level.value))
+        out.append(Failure("CGA Art. 4", problem(
+            "organiser level is {level!r}; rated events are organised by the General Administration of Sport, its "
+            "Chess & Card centre or the CGA Gomoku branch", level=f.organiser_level.value)))
     if not (f.national or f.international):
-        out.append(Failure("CGA Art. 4", "the event is neither national nor international"))
+        out.append(Failure("CGA Art. 4", "the event is neither national (全国性) nor international (国际性)"))
     # Art. 5(一): at least two arbiters recognised for national events.
     recognised = sum(1 for a in f.arbiters if a.recognised_national)
     if recognised < 2:
-        out.append(_failure("CGA Art. 5(一)", "{count} arbiter(s) recognised by the CGA Gomoku branch; at least 2 needed",
-                            count=recognised))
+        out.append(Failure("CGA Art. 5(一)", problem("{n} arbiter(s) recognised by the CGA Gomoku branch; at least 2 "
+                                                    "needed", n=recognised)))
     # Art. 5(三): Swiss rounds against players.
     if f.format is EventFormat.SWISS:
         need = 5 if f.players <= 20 else 7
         if f.rounds < need:
-            out.append(_failure("CGA Art. 5(三)", "Swiss with {players} players played {rounds} round(s); at least "
-                               "{need} needed ({field} players)", players=f.players, rounds=f.rounds, need=need,
-                               field="≤20" if f.players <= 20 else ">20"))
+            out.append(Failure("CGA Art. 5(三)", problem(
+                "Swiss with {players} players played {rounds} round(s); at least {need} needed ({cmp}20 players)",
+                players=f.players, rounds=f.rounds, need=need, cmp="≤" if f.players <= 20 else ">")))
     out.extend(_cga_rated_share(f))
     # Art. 5(八): time control.
     out.extend(_cga_time(f))
@@ -271,22 +266,23 @@ def _cga_rated_share(f: EventFacts) -> list[Failure]:
     """Art. 5(四)(五)(六): rated share; a national or international round robin with enough rated players is rated."""
     share: list[Failure] = []
     if f.format is EventFormat.ROUND_ROBIN and 3 * f.rated_players < f.players:
-        share.append(_failure("CGA Art. 5(四)", "round robin with {rated} rated of {players} players; at least one third "
-                             "must be rated", rated=f.rated_players, players=f.players))
+        share.append(Failure("CGA Art. 5(四)", problem("round robin with {rated} rated of {players} players; at least "
+                                                      "one third must be rated", rated=f.rated_players,
+                                                      players=f.players)))
     if f.players < 10 and f.rated_players < 4:
-        share.append(_failure("CGA Art. 5(五)", "{players} players (fewer than 10) with {rated} rated; at least 4 must be "
-                             "rated", players=f.players, rated=f.rated_players))
+        share.append(Failure("CGA Art. 5(五)", problem("{players} players (fewer than 10) with {rated} rated; at "
+                                                      "least 4 must be rated", players=f.players,
+                                                      rated=f.rated_players)))
     if f.format is EventFormat.ROUND_ROBIN and (f.national or f.international):
         if f.women_only:
-            enough = f.rated_women >= 2
+            enough, need = f.rated_women >= 2, problem("nor does this national/international round robin have 2 rated "
+                                                       "women (women-only event)")
         else:
-            enough = f.rated_men >= 3
+            enough, need = f.rated_men >= 3, problem("nor does this national/international round robin have 3 rated men")
         if enough:
             return []  # Art. 5(六): such a round robin is rated
         if share:
-            share.append(_failure("CGA Art. 5(六)", "nor does this national/international round robin have 2 rated women "
-                                          "(women-only event)" if f.women_only else
-                                          "nor does this national/international round robin have 3 rated men"))
+            share.append(Failure("CGA Art. 5(六)", need))
     return share
 
 
@@ -299,10 +295,9 @@ def _cga_time(f: EventFacts) -> list[Failure]:
     if tc.fischer and tc.base_minutes >= 45 and tc.increment_seconds >= 30:
         return []
     if tc.fischer:
-        return [_failure("CGA Art. 5(八)", "time control {tc}: Fischer needs at least 45 min + 30 s per move "
-                        "(or a first period of 60 min)", tc=str(tc))]
-    return [_failure("CGA Art. 5(八)", "time control {tc}: the first period must be at least 60 min per player",
-                    tc=str(tc))]
+        return [Failure("CGA Art. 5(八)", problem("time control {tc}: Fischer needs at least 45 min + 30 s per move (or "
+                                                 "a first period of 60 min)", tc=str(tc)))]
+    return [Failure("CGA Art. 5(八)", problem("time control {tc}: the first period must be at least 60 min per player", tc=str(tc)))]
 
 
 def _bjsh(f: EventFacts) -> list[Failure]:
@@ -310,20 +305,20 @@ def _bjsh(f: EventFacts) -> list[Failure]:
     # §6: approved events.
     lvl = f.organiser_level
     if lvl in (OrganiserLevel.LOCAL, OrganiserLevel.OTHER) and not f.agreed_by_parties:
-        out.append(_failure("BJSH §6", "approved by a local Gomoku organisation only; it must also be agreed by the two "
-                               "parties" if lvl is OrganiserLevel.LOCAL else
-                               "approved by another body only; it must also be agreed by the two parties"))
+        out.append(Failure("BJSH §6", problem(
+            "approved by a local Gomoku organisation only; it must also be agreed by the two parties (协商主体)")
+            if lvl is OrganiserLevel.LOCAL else
+            problem("approved by another body only; it must also be agreed by the two parties (协商主体)")))
     # §7(一): at least one national-level arbiter.
     national = sum(1 for a in f.arbiters if a.national_level)
     if national < 1:
-        out.append(Failure("BJSH §7(一)", "no national-level arbiter directed the event"))
+        out.append(Failure("BJSH §7(一)", "no national-level arbiter (国家级裁判员) directed the event"))
     # §7(四)(1): first period at least 60 min, whatever the time system.
     tc = f.time_control
     if tc is None:
         out.append(Failure("BJSH §7(四)", "time control not stated or not readable (§10(一) requires it)"))
     elif tc.base_minutes < 60:
-        out.append(_failure("BJSH §7(四)", "time control {tc}: the first period must be at least 60 min per player",
-                            tc=str(tc)))
+        out.append(Failure("BJSH §7(四)", problem("time control {tc}: the first period must be at least 60 min per player", tc=str(tc))))
     out.extend(_no_games(f, "BJSH §12"))
     if f.dan_event:
         out.extend(_bjsh_dan_event(f, national))
@@ -334,11 +329,12 @@ def _bjsh_dan_event(f: EventFacts, national_arbiters: int) -> list[Failure]:
     """§9: a dan/kyu event (等级赛) must in addition meet these."""
     out: list[Failure] = []
     if f.players < 12:
-        out.append(_failure("BJSH §9(一)", "dan/kyu event with {players} players; at least 12 needed", players=f.players))
+        out.append(Failure("BJSH §9(一)", problem("dan/kyu event with {players} players; at least 12 needed",
+                                                 players=f.players)))
     unrated = f.unrated_players if f.unrated_players is not None else f.players - f.rated_players
     if f.players and 5 * unrated > f.players:
-        out.append(_failure("BJSH §9(一)", "{unrated} of {players} players unrated; at most 20% may be", unrated=unrated,
-                            players=f.players))
+        out.append(Failure("BJSH §9(一)", problem("{unrated} of {players} players unrated; at most 20% may be",
+                                                 unrated=unrated, players=f.players)))
     if national_arbiters < 1:
         out.append(Failure("BJSH §9(二)", "a dan/kyu event needs a national-level arbiter"))
     if not f.standards_published:
@@ -351,8 +347,9 @@ def _go(f: EventFacts) -> list[Failure]:
     # §4: national team and individual events, dan events, international and traditional events, others approved by
     # the national sports commission: all approved at state level.
     if f.organiser_level is not OrganiserLevel.STATE:
-        out.append(_failure("Go §4", "organiser level is {level!r}; rated Go events are national, international or "
-                           "approved by the national sports commission", level=f.organiser_level.value))
+        out.append(Failure("Go §4", problem("organiser level is {level!r}; rated Go events are national, international "
+                                           "or approved by the national sports commission",
+                                           level=f.organiser_level.value)))
     out.extend(_no_games(f, "Go §5"))  # 凡未曾对局而得到的局分，一律不得记入实得局分之内
     return out
 

@@ -161,6 +161,16 @@ def draw_numbers(store: EventStore, actor: object, *, seed: int | None = None, o
         return NumbersDrawn(how, [(e.number, e.name) for e in t.entrants])
 
 
+def draw_tiebreak_lot(store: EventStore, actor: object, *, seed: int | None = None,
+                      openers: list[int] | None = None):
+    """Draw the coming tie-break round's openers by lot (a knock-out of mini-matches): by qiyuan with ``seed``
+    or as drawn in the hall; kept in the file and printed."""
+    with store.change(actor, "tiebreak_lot", seed=seed, openers=openers) as ch:
+        lot = ev.draw_tiebreak_lot(ch.t, seed=seed, openers=openers)
+        ch.detail.update(round=lot.round)
+        return lot
+
+
 def pair(store: EventStore, actor: object, *, explain: bool = False) -> ev.RoundPairing:
     """Pair the next round (编排) by the event's format and write it."""
     with store.change(actor, "pair") as ch:

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from qiyuan.people.idnumber import ID_TYPES, normalize_id_number, resident_id_problems, validate_id
 from qiyuan.tournament import go, keepapart, syntax
+from qiyuan.tournament import minimatch as mm
 from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import cell_points, score  # noqa: F401  (re-exported for the file's readers)
@@ -45,8 +46,8 @@ ROUND_ROBINS = ("round_robin", "double_round_robin")
 def cross_check(entrants: dict[int, Entrant], n_players: int, unknown_ok: Iterable[int] = ()):
     """Every round cell whose other side does not agree.
 
-    Yields ``(number, round_index, field, message)`` with field ``"opponent"``,
-    ``"colour"`` or ``"result"``.  Opponents in ``unknown_ok`` that are missing
+    Yields ``(number, round_index, field, problem)`` with field ``"opponent"``,
+    ``"colour"`` or ``"result"`` (``problem``: what is wrong, a translatable ``Problem`` without a place).  Opponents in ``unknown_ok`` that are missing
     from ``entrants`` are skipped (their own line was already reported broken).
     """
     skip = set(unknown_ok)
@@ -59,26 +60,32 @@ def cross_check(entrants: dict[int, Entrant], n_players: int, unknown_ok: Iterab
             b = entrants.get(c.opponent)
             if b is None:
                 if c.opponent not in skip:
-                    yield number, i, "opponent", f"round {rnd}: opponent {c.opponent} is out of range (1..{n_players})"
+                    yield number, i, "opponent", problem("round {round}: opponent {opponent} is out of range (1..{n})",
+                                                         round=rnd, opponent=c.opponent, n=n_players)
                 continue
             if b is a:
-                yield number, i, "opponent", f"round {rnd}: player {number} is paired with himself"
+                yield number, i, "opponent", problem("round {round}: player {number} is paired with himself", round=rnd,
+                                                     number=number)
                 continue
             d = b.rounds[i] if i < len(b.rounds) else None
             if d is None or d.opponent != number:
-                said = "nobody" if d is None or d.opponent is None else f"player {d.opponent}"
+                said = problem("nobody") if d is None or d.opponent is None else problem("player {number}",
+                                                                                          number=d.opponent)
                 yield (number, i, "opponent",
-                       f"round {rnd}: player {number} is paired with {b.number}, "
-                       f"but player {b.number}'s round {rnd} names {said}")
+                       problem("round {round}: player {number} is paired with {other}, but player {other}'s round "
+                               "{round} names {said}", round=rnd, number=number, other=b.number, said=said))
                 continue
             if number > b.number:
                 continue  # each pair once
             if not (d.result == COMPLEMENT[c.result] or c.result == d.result == "-"):
                 yield (number, i, "result",
-                       f"round {rnd}: results {number} {c.result!r} and {b.number} {d.result!r} do not agree")
+                       problem("round {round}: results {number} {result!r} and {other} {other_result!r} do not agree",
+                               round=rnd, number=number, result=c.result, other=b.number, other_result=d.result))
             if d.colour != OPPOSITE[c.colour] and not (c.result in FORFEIT_RESULTS and "-" in (c.colour, d.colour)):
                 yield (number, i, "colour",
-                       f"round {rnd}: colours {number} {c.colour!r} and {b.number} {d.colour!r} must be b against w")
+                       problem("round {round}: colours {number} {colour!r} and {other} {other_colour!r} must be b "
+                               "against w", round=rnd, number=number, colour=c.colour, other=b.number,
+                               other_colour=d.colour))
 
 
 def event_format(t: Tournament) -> str:
@@ -101,9 +108,11 @@ def new_event(
     chief_arbiter: str = "",
     arbiters: Iterable[str] = (),
     boards: int | None = None,
+    tiebreak_time_control: str | None = None,
 ) -> Tournament:
     """Start an event (Gomoku points 2/1/0, bye 2); a team event needs its ``boards``
-    per team, a match its number of games (``rounds``)."""
+    per team, a match its number of games (``rounds``); a knock-out of mini-matches
+    (``minimatch``) its tie-break game's time control."""
     faults: list[Problem] = []
     if not name.strip():
         faults.append(problem("the event needs a name"))
@@ -118,6 +127,14 @@ def new_event(
         faults.append(problem("the number of rounds must be 1..99, found {rounds}", rounds=rounds))
     if fmt == "match" and not rounds:
         faults.append(problem("a match needs its number of games (--rounds)"))
+    if tiebreak_time_control is not None:
+        if fmt != "knockout":
+            faults.append(problem("mini-matches (--mini-matches) go with a knock-out, and only with one"))
+        if not tiebreak_time_control.strip():
+            faults.append(problem("mini-matches need the tie-break game's time control, e.g. \"10 min + 5 s\""))
+        if rounds is not None:
+            faults.append(problem("a knock-out of mini-matches plays as many rounds as its matches need: leave "
+                                  "out --rounds"))
     if start and end and end < start:
         faults.append(problem("the event ends ({end}) before it starts ({start})", end=end.isoformat(),
                               start=start.isoformat()))
@@ -133,6 +150,8 @@ def new_event(
         fmt, "Individual: Round-Robin")]
     if boards is not None:
         t.extra["XQB"] = [str(boards)]
+    if tiebreak_time_control is not None:
+        mm.set_mini(t, tiebreak_time_control)
     if fmt in go.GO_FORMATS:  # --- go: a Go event scores 1/0 and carries its Go settings (tournament.go)
         t.points = go.GO_POINTS
         t.extra["092"] = ["Individual: McMahon (Go)" if fmt == "go_mcmahon" else "Individual: Swiss-System (Go)"]
@@ -273,12 +292,21 @@ def entrant_problems(e: Entrant, *, today: date | None = None, go_grades: bool =
                 faults.append(problem("ID number: " + q.message, **(q.params or {})))  # one template, translatable
         elif validate_id(e.id_type, e.id_number, birth_date=born, gender=gender, today=today):
             faults.append(problem(_DOCUMENT_SHAPE[e.id_type], value=e.id_number))  # its shape only (decisions.md)
+    e.nationality = e.nationality.strip().upper()
+    if e.nationality and not is_country_code(e.nationality):
+        faults.append(problem("nationality {value!r} is not a 3-letter country code (CHN, KOR, JPN …)",
+                              value=e.nationality))
     for template, value in (("association {value!r} is longer than 60 characters", e.federation),
                             ("club {value!r} is longer than 60 characters", e.club),
                             ("family {value!r} is longer than 60 characters", e.family)):
         if len(value) > 60:
             faults.append(problem(template, value=value))
     return faults
+
+
+def is_country_code(text: str) -> bool:
+    """A nationality as the registry keeps it: 3 capital Latin letters (ISO 3166-1 alpha-3: CHN, KOR)."""
+    return len(text) == 3 and text.isascii() and text.isalpha() and text.isupper()
 
 
 def same_person(entrants: Iterable[Entrant], new: Entrant) -> Entrant | None:
@@ -585,7 +613,7 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
             continue
         c = e.rounds[rnd - 1]
         other = c.opponent
-        if knockout and mine in ("=", "-") and theirs in ("=", "-"):
+        if knockout and mine in ("=", "-") and theirs in ("=", "-") and _decides(t, rnd):
             faults.append(problem("a knock-out match needs a winner: {result!r} decides nothing; enter the "
                                   "winner of the play-off (加赛) as a win, 1-0 or 0-1", result=text.strip()))
             continue
@@ -621,6 +649,41 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
         t.entrants[b - 1].rounds[rnd - 1].result = code_b
         done.append(Entered(a, b, code_a, *before, code_b))
     return done
+
+
+def _decides(t: Tournament, rnd: int) -> bool:
+    """Must round ``rnd`` of a knock-out have a winner on every board?  Each game of single games; of
+    mini-matches only the tie-break game (the two games before it may be drawn)."""
+    if not mm.is_mini(t):
+        return True
+    slot = mm.slot_of(t, rnd)
+    return slot is not None and slot.game == mm.TIEBREAK
+
+
+def draw_tiebreak_lot(t: Tournament, *, seed: int | None = None, openers: list[int] | None = None) -> mm.Lot:
+    """Draw the openers of the coming tie-break round of a knock-out of mini-matches by lot (抽签): by qiyuan with
+    ``seed``, or as drawn in the hall (``openers``, one per tied match in bracket order); kept in the file
+    (``XQ8``) and used when the round is paired.  Refused unless the next round is a tie-break round."""
+    from qiyuan.tournament.knockout import pending_tiebreak
+
+    faults = _open_to_change(t)
+    if event_format(t) != "knockout" or not mm.is_mini(t):
+        faults.append(problem("only a knock-out of mini-matches has tie-break games to draw"))
+    if (seed is None) == (openers is None):
+        faults.append(problem("give the lot's seed (--seed N) or the openers as drawn in the hall (--openers A,B)"))
+    refuse(faults)
+    rnd, pairs = pending_tiebreak(t)
+    if rnd > 1 and (left := unfinished_boards(t, rnd - 1)):
+        refuse([problem("round {round} has boards without a result: {boards}", round=rnd - 1,
+                        boards=_boards_text(left))])
+    if not pairs:
+        refuse([problem("no match is tied after its two games: the next round is not a tie-break game")])
+    if rounds_paired(t) >= rnd:
+        refuse([problem("round {round} is paired already: undo it to draw its lot again", round=rnd)])
+    lot = mm.Lot(rnd, seed=seed, openers=tuple(openers or ()))
+    mm.tiebreak_openers(lot, pairs)  # the hall's openers checked: one per tied match, each a player of it
+    mm.record_lot(t, lot)
+    return lot
 
 
 def enter_result(t: Tournament, rnd: int, number: int, result: str, *, force: bool = False,
@@ -661,6 +724,7 @@ def clear_round(t: Tournament, rnd: int) -> None:
             if c.opponent is None and c.result in ABSENCES and (e.withdrawn_after is None or
                                                                  len(e.rounds) < e.withdrawn_after):
                 e.excused[len(e.rounds) + 1] = c.result
+    mm.forget_round(t, rnd)  # a knock-out's mini-match game record of the round (its lot stays drawn)
 
 
 def check_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | None) -> list[Problem]:
@@ -921,4 +985,8 @@ def pair_next(t: Tournament, *, explain: bool = False) -> RoundPairing:
     """Pair the next round (编排下一轮) with :func:`next_pairing` and write it into ``t``."""
     pairing = next_pairing(t, explain=explain)
     set_round(t, pairing.number, pairing.boards, pairing.byes)
+    if event_format(t) == "knockout" and mm.is_mini(t):  # which game of which match round it is
+        from qiyuan.tournament.knockout import mini_match_round
+
+        mm.record_slot(t, mini_match_round(t)[0])
     return pairing

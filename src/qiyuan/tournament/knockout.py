@@ -5,7 +5,8 @@ draw number). The bracket has the next power of two of places; standard
 seeding puts seed 1 against the last seed, and seeds 1 and 2 can meet only in
 the final (for 8: 1–8, 4–5, 2–7, 3–6). Places beyond the field are byes,
 so the top seeds get them. Winners advance in bracket order: the winners of
-matches 1 and 2 meet, then those of 3 and 4, and so on.
+matches 1 and 2 meet, then those of 3 and 4, and so on.  A match is one game, or a mini-match
+(``minimatch``: two games and, at 1:1, a tie-break game whose opener is drawn by lot).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from qiyuan.tournament import minimatch as mm
 from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.model import Entrant, Tournament
 
@@ -26,6 +28,10 @@ class Match:
     home: int | None  # draw number; None only for a bye's empty place
     away: int | None
     winner: int | None = None  # decided: set for byes at once, else from the result
+    #: the event file's round that decided it (a mini-match's second or tie-break game; else ``round``)
+    decided_in: int | None = None
+    #: a mini-match's games so far (``minimatch``); None in a knock-out of single games
+    score: mm.MatchScore | None = None
 
     @property
     def is_bye(self) -> bool:
@@ -112,12 +118,19 @@ def knockout_rounds(t: Tournament) -> list[list[Match]]:
     drawn game does not decide a knock-out match: the arbiter enters the
     play-off's winner as a win.
     """
+    mini = mm.is_mini(t)
     rounds = [bracket(t.entrants)]
     while True:
         current = rounds[-1]
         for m in current:
-            if m.winner is None:
+            if m.is_bye:
+                continue
+            if mini:  # the round ``m.round`` of the bracket is played over several rounds of the file
+                m.score = mm.match_score(t, m.round, m.home, m.away)
+                m.winner, m.decided_in = m.score.winner, m.score.decided_in
+            elif m.winner is None:
                 m.winner = winner_from_cells(t, m.round, m)
+                m.decided_in = m.round if m.winner is not None else None
         if len(current) == 1 or any(m.winner is None for m in current):
             return rounds
         rounds.append(next_matches(current))
@@ -127,19 +140,68 @@ def knockout_rounds(t: Tournament) -> list[list[Match]]:
 
 
 
+def _refuse_past(rounds: list[list[Match]]) -> None:
+    last = rounds[-1]
+    if len(last) == 1 and last[0].winner is not None:
+        raise EventError(problem("the knock-out is over: {winner} won the final", winner=last[0].winner))
+    undecided = ", ".join(f"{m.home}-{m.away}" for m in last if m.winner is None)
+    raise EventError(problem("round {round} has matches without a winner: {matches} (a drawn match needs a "
+                             "play-off: enter its winner as a win)", round=len(rounds), matches=undecided))
+
+
+def pending_tiebreak(t: Tournament) -> tuple[int, list[tuple[int, int]]]:
+    """The next round of the file, and the matches ``(upper, lower)`` tied after their two games that it is
+    the tie-break game of (none when it is not a tie-break round)."""
+    rounds = knockout_rounds(t)
+    done = mm.schedule(t)
+    rnd = (done[-1].round if done else 0) + 1
+    if not done or done[-1].game != "2" or done[-1].k > len(rounds):
+        return rnd, []
+    return rnd, [(m.home, m.away) for m in rounds[done[-1].k - 1]
+                 if not m.is_bye and m.score is not None and m.score.tied]
+
+
+def mini_match_round(t: Tournament) -> tuple[mm.Slot, list[tuple[int, int]], list[int], list[str]]:
+    """The next round of the file in a knock-out of mini-matches: which game it is, its boards ``(opener,
+    other)`` — game 1 the upper place opens, game 2 the lower, the tie-break game as the lot drew — the
+    players through on a bye (game 1 only), and notes."""
+    rounds = knockout_rounds(t)
+    _rnd, pairs = pending_tiebreak(t)
+    slot = mm.next_slot(t, bool(pairs))
+    n_rounds = len(rounds[0]).bit_length()
+    title = f"knock-out round {slot.k} of {n_rounds}, mini-matches"
+    if slot.game == mm.TIEBREAK:
+        lot = mm.lot_of(t, slot.round)
+        if lot is None:
+            raise EventError(problem("round {round} is the tie-break game of {count} tied match(es) ({matches}): "
+                                     "draw its openers by lot first (event lot EVENT --seed N, or --openers A,B "
+                                     "as drawn in the hall)", round=slot.round, count=len(pairs),
+                                     matches=", ".join(f"{a}-{b}" for a, b in pairs)))
+        boards = mm.tiebreak_openers(lot, pairs)
+        return slot, boards, [], [f"{title}: tie-break game ({mm.tiebreak_time_control(t)}); {lot.text()}"]
+    if slot.k > len(rounds):
+        _refuse_past(rounds)
+    matches = rounds[slot.k - 1]
+    if slot.game == "1":
+        boards = [(m.home, m.away) for m in matches if not m.is_bye]
+        byes = [m.winner for m in matches if m.is_bye]
+        notes = [f"{title}: game 1, the upper place opens"]
+        notes += [f"match {m.index}: {m.winner} goes through on a bye" for m in matches if m.is_bye]
+        return slot, boards, byes, notes
+    return slot, [(m.away, m.home) for m in matches if not m.is_bye], [], [f"{title}: game 2, the lower place opens"]
+
+
 def knockout_round(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], list[int], list[str]]:
     """Round ``rnd`` of a knock-out: boards ``(opener, other)`` (the upper place of the
     bracket opens), the players through on a bye, and a note per match."""
     if len(t.entrants) < 2:
         raise EventError(problem("a knock-out needs at least 2 players"))
+    if mm.is_mini(t):
+        _slot, boards, byes, notes = mini_match_round(t)
+        return boards, byes, notes
     rounds = knockout_rounds(t)
     if rnd > len(rounds):
-        last = rounds[-1]
-        if len(last) == 1 and last[0].winner is not None:
-            raise EventError(problem("the knock-out is over: {winner} won the final", winner=last[0].winner))
-        undecided = ", ".join(f"{m.home}-{m.away}" for m in last if m.winner is None)
-        raise EventError(problem("round {round} has matches without a winner: {matches} (a drawn match needs a "
-                                 "play-off: enter its winner as a win)", round=len(rounds), matches=undecided))
+        _refuse_past(rounds)
     matches = rounds[rnd - 1]
     boards = [(m.home, m.away) for m in matches if not m.is_bye]
     byes = [m.winner for m in matches if m.is_bye]
@@ -191,6 +253,11 @@ def bracket_text(t: Tournament) -> str:
     """The knock-out bracket round by round: ``1 张三 – 8 李四  → 1`` (winner once decided)."""
     names = {e.number: e.name for e in t.entrants}
     lines = []
+    if mm.is_mini(t):
+        lots = [lot for s in mm.schedule(t) if s.game == mm.TIEBREAK and (lot := mm.lot_of(t, s.round))]
+        lines.append(f"Mini-matches: 2 games, openers alternate; at 1:1 a tie-break game "
+                     f"({mm.tiebreak_time_control(t)}), its opener drawn by lot"
+                     + "".join(f"; round {lot.round}: {lot.text()}" for lot in lots))
     for k, matches in enumerate(knockout_rounds(t), start=1):
         lines.append(f"Round {k}")
         for m in matches:
@@ -198,7 +265,8 @@ def bracket_text(t: Tournament) -> str:
                 lines.append(f"  {m.index:>3}. {m.winner} {names[m.winner]}: bye")
                 continue
             won = f"  → {m.winner}" if m.winner is not None else ""
-            lines.append(f"  {m.index:>3}. {m.home} {names[m.home]} – {m.away} {names[m.away]}{won}")
+            score = f"  {m.score.text()}" if m.score is not None and m.score.games else ""
+            lines.append(f"  {m.index:>3}. {m.home} {names[m.home]} – {m.away} {names[m.away]}{score}{won}")
     return "\n".join(lines) + "\n"
 
 
@@ -233,7 +301,9 @@ def bracket_rounds(t: Tournament) -> list[list[BracketSlot]]:
             for m in played[k - 1]:
                 won = None if m.winner is None else (0 if m.winner == m.home else 1)
                 score = ""
-                if not m.is_bye and m.winner is not None and len(by[m.home].rounds) >= k:
+                if m.score is not None:
+                    score = m.score.text_zh() if m.score.games else ""
+                elif not m.is_bye and m.winner is not None and len(by[m.home].rounds) >= k:
                     code = by[m.home].rounds[k - 1].result
                     score = {"1": "1:0", "0": "0:1", "+": "+:−", "-": "−:+", "W": "1:0", "L": "0:1"}.get(code, "")
                 row.append(BracketSlot(title, names.get(m.home, "轮空"), names.get(m.away, "轮空"), won, score))
@@ -249,5 +319,63 @@ def eliminated_after(t: Tournament) -> dict[int, int]:
     for matches in knockout_rounds(t):
         for m in matches:
             if m.winner is not None and not m.is_bye:
-                out[m.away if m.winner == m.home else m.home] = m.round
+                out[m.away if m.winner == m.home else m.home] = m.decided_in or m.round
     return out
+
+
+# -- mini-matches on the sheets -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMatch:
+    """One mini-match as one of its players saw it: the knock-out round, the opponent, the score from his side
+    (``1:1``, the tie-break game's apart) and whether he went through (None while undecided)."""
+
+    k: int
+    opponent: int
+    mine: str
+    theirs: str
+    tiebreak: tuple[str, str] | None
+    won: bool | None
+
+    def text_zh(self) -> str:
+        """``第1轮对5号 1:1（加赛 1:0）胜``."""
+        tb = f"（加赛 {self.tiebreak[0]}:{self.tiebreak[1]}）" if self.tiebreak else ""
+        return f"第{self.k}轮对{self.opponent}号 {self.mine}:{self.theirs}{tb}" + {True: "胜", False: "负", None: ""}[self.won]
+
+    def text(self) -> str:
+        """``R1 v5 1:1 (tie-break 1:0) won``."""
+        tb = f" (tie-break {self.tiebreak[0]}:{self.tiebreak[1]})" if self.tiebreak else ""
+        return f"R{self.k} v{self.opponent} {self.mine}:{self.theirs}{tb}" + {True: " won", False: " lost",
+                                                                             None: ""}[self.won]
+
+
+def played_matches(t: Tournament) -> dict[int, list[PlayedMatch]]:
+    """Per player, his mini-matches with a game played, round by round ({} unless the event plays mini-matches)."""
+    if not mm.is_mini(t) or len(t.entrants) < 2:
+        return {}
+    out: dict[int, list[PlayedMatch]] = {}
+    for matches in knockout_rounds(t):
+        for m in matches:
+            s = m.score
+            if m.is_bye or s is None or not (s.games or s.tiebreak):
+                continue
+            up, low = mm.points_text(s.upper), mm.points_text(s.lower)
+            tb = None if s.tiebreak is None else (mm.points_text(s.tiebreak[0]), mm.points_text(s.tiebreak[1]))
+            for me, other, mine, theirs, tbs in ((m.home, m.away, up, low, tb),
+                                                 (m.away, m.home, low, up, tb and (tb[1], tb[0]))):
+                won = None if m.winner is None else m.winner == me
+                out.setdefault(me, []).append(PlayedMatch(m.round, other, mine, theirs, tbs, won))
+    return out
+
+
+def mini_match_rule_zh(t: Tournament) -> str:
+    """What the sheets say of the mini-matches: the rule, the tie-break game's time control, each lot."""
+    if not mm.is_mini(t):
+        return ""
+    tc = mm.tiebreak_time_control(t)
+    lots = [lot for s in mm.schedule(t) if s.game == mm.TIEBREAK and (lot := mm.lot_of(t, s.round)) is not None]
+    text = f"每场两局，先手轮换；1:1 时加赛一局（用时 {tc}），加赛先手抽签"
+    if lots:
+        text += "：" + "；".join(f"第{lot.round}轮{lot.how_zh()}" for lot in lots)
+    return text

@@ -69,6 +69,8 @@ class Entrant:
     excused: dict[int, str] = field(default_factory=dict)
     #: the document ``id_number`` is from: resident (居民身份证), passport (护照) or other, as the registry's
     id_type: str = "resident"
+    #: nationality (国籍): a 3-letter country code (ISO 3166-1: CHN, KOR, JPN); "" not given
+    nationality: str = ""
 
 
 @dataclass(slots=True)

@@ -21,6 +21,7 @@ from decimal import Decimal
 from qiyuan.errors import N_
 
 from qiyuan.tournament.knockout import eliminated_after
+from qiyuan.tournament.minimatch import is_mini
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import score
 from qiyuan.tournament.state import withdrawn_in
@@ -31,7 +32,7 @@ _BOARD_RESULT = {("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "½-½", ("W"
 
 #: why a player has no game in a round
 UNPAIRED = {"U": N_("bye"), "H": N_("excused, half point"), "F": N_("excused, full point"), "Z": N_("absent"),
-            "out": N_("eliminated"), "withdrawn": N_("withdrawn")}
+            "out": N_("eliminated"), "withdrawn": N_("withdrew from the event"), "waiting": N_("through, waiting")}
 
 
 def board_result(mine: str, theirs: str) -> str:
@@ -90,6 +91,7 @@ def pairing_sheet(t: Tournament, rnd: int) -> PairingSheet:
     pairs: list[tuple[Entrant, Entrant, RoundCell]] = []
     unpaired: list[UnpairedRow] = []
     out = knocked_out(t)
+    mini = is_mini(t)
     for e in t.entrants:
         if len(e.rounds) < rnd:
             if withdrawn_in(e, rnd):
@@ -97,7 +99,8 @@ def pairing_sheet(t: Tournament, rnd: int) -> PairingSheet:
             continue
         c = e.rounds[rnd - 1]
         if c.opponent is None:
-            why = "withdrawn" if withdrawn_in(e, rnd) else "out" if out.get(e.number, rnd) < rnd else c.result
+            why = ("withdrawn" if withdrawn_in(e, rnd) else "out" if out.get(e.number, rnd) < rnd
+                   else "waiting" if c.result == "Z" and mini else c.result)  # mini-matches: through, others play on
             unpaired.append(UnpairedRow(_seat(e, t, rnd), why if why in UNPAIRED else "Z"))
         elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
             pairs.append((e, by[c.opponent], c))

@@ -86,3 +86,33 @@ class Registration(models.Model):
     def arbiter_names(self) -> list[str]:
         """The other arbiters' names, in the order registered (by name)."""
         return [a.name for a in self.arbiters.all()]
+
+
+class RegistrationEntry(models.Model):
+    """One player of a registration's entry list (报名表), as the organiser sent it and the office checked it:
+    entered into the event by ``qiyuan event add-players EVENT --registration CODE`` once the registration is
+    approved.  The ID number travels to the event's report only, never to a public page."""
+
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="entries")
+    #: the order of the list (the event's draw numbers before the lot)
+    place = models.PositiveIntegerField()
+    #: the row of the file it came from (problems found later name it)
+    row = models.PositiveIntegerField()
+    name = models.CharField(max_length=33)
+    sex = models.CharField(max_length=1, blank=True)  # m / w
+    title = models.CharField(max_length=3, blank=True)  # 3d, 2k (Go: 30k–9d)
+    federation = models.CharField(max_length=60, blank=True)  # 所属棋协, as written
+    rating = models.PositiveIntegerField(null=True, blank=True)
+    id_number = models.CharField(max_length=32, blank=True)
+    id_type = models.CharField(max_length=10, default="resident")
+    birth = models.CharField(max_length=10, blank=True)  # YYYY/MM/DD, as TRF-16 writes it
+    club = models.CharField(max_length=60, blank=True)
+    player_id = models.CharField(max_length=16, blank=True)  # the registry id, when given
+    nationality = models.CharField(max_length=3, blank=True)  # 国籍, a 3-letter country code, when given
+
+    class Meta:
+        ordering = ["registration", "place"]
+        constraints = [models.UniqueConstraint(fields=["registration", "place"], name="calendar_entry_place")]
+
+    def __str__(self) -> str:
+        return f"{self.registration.code} {self.place} {self.name}"

@@ -1,5 +1,5 @@
 """The event calendar's use cases (赛事注册): register an upcoming event, amend, approve, refuse, withdraw;
-match an arrived report to its registration.
+record its entry list (``entries``); match an arrived report to its registration.
 
 One function per action (``cases``), called by the command line, the desk and
 the tests alike; each validates everything at once (``details``: bad input),
@@ -21,6 +21,7 @@ from qiyuan.office.event_registration.cases import (
     withdraw_registration,
 )
 from qiyuan.office.event_registration.details import AMENDABLE, Details
+from qiyuan.office.event_registration.entries import registration_entrants, set_entries
 from qiyuan.office.event_registration.errors import CalendarError
 from qiyuan.office.event_registration.queries import (
     DeskStart,
@@ -37,6 +38,6 @@ from qiyuan.office.event_registration.results import RegistrationMatch, link_res
 __all__ = [
     "AMENDABLE", "CALENDAR", "CalendarError", "DeskStart", "Details", "RegistrationMatch", "amend_registration",
     "approve_registration", "cities", "desk_start", "details_of", "find_registration", "findings", "link_result",
-    "match", "problems_of", "public_calendar", "refuse_registration", "register_event", "registration_lines", "registrations",
-    "runnable", "upcoming_and_past", "withdraw_registration",
+    "match", "problems_of", "public_calendar", "refuse_registration", "register_event", "registration_entrants",
+    "registration_lines", "registrations", "runnable", "set_entries", "upcoming_and_past", "withdraw_registration",
 ]

@@ -132,16 +132,19 @@ _CANNOT = {
     (S.WITHDRAWN, "withdrawn"): "{ref} is withdrawn: it cannot be withdrawn",
     (S.REFUSED, "amended"): "{ref} is refused: it cannot be amended",
     (S.WITHDRAWN, "amended"): "{ref} is withdrawn: it cannot be amended",
+    (S.REFUSED, "entries"): "{ref} is refused: its entry list cannot be changed",
+    (S.WITHDRAWN, "entries"): "{ref} is withdrawn: its entry list cannot be changed",
 }
 _HAS_RESULT = {
     "approved": "{ref} has its result already (event {event}): it cannot be approved",
     "refused": "{ref} has its result already (event {event}): it cannot be refused",
     "withdrawn": "{ref} has its result already (event {event}): it cannot be withdrawn",
     "amended": "{ref} has its result already (event {event}): it cannot be amended",
+    "entries": "{ref} has its result already (event {event}): its entry list cannot be changed",
 }
 
 
-def _refuse_unless(reg: Registration, allowed: tuple[str, ...], action: str) -> None:
+def refuse_unless(reg: Registration, allowed: tuple[str, ...], action: str) -> None:
     problems = []
     if reg.status not in allowed:
         problems.append(problem(_CANNOT[(reg.status, action)], code="calendar.state", ref=reg.code))
@@ -157,7 +160,7 @@ def amend_registration(code: str, changes: dict, *, actor: object, today: date |
     today = _today(today)
     with writing(CALENDAR):
         reg = find_registration(code)
-        _refuse_unless(reg, (S.REGISTERED, S.APPROVED), "amended")
+        refuse_unless(reg, (S.REGISTERED, S.APPROVED), "amended")
         unknown = sorted(set(changes) - set(AMENDABLE))
         if unknown:
             raise CalendarError([problem("{fields}: not something an amendment changes (one of {known})",
@@ -210,7 +213,7 @@ def approve_registration(code: str, *, actor: object, override_reason: str = "",
     today = _today(today)
     with writing(CALENDAR):
         reg = find_registration(code)
-        _refuse_unless(reg, (S.REGISTERED,), "approved")
+        refuse_unless(reg, (S.REGISTERED,), "approved")
         v = validate(details_of(reg), today=min(today, reg.start_date), text_rules_of=list_text_rules)
         reg.assessment = stored(check(v, reg.applied_on, exclude=reg.pk), today)
         reason = " ".join((override_reason or "").split())
@@ -232,7 +235,7 @@ def refuse_registration(code: str, reason: str, *, actor: object) -> Registratio
     """Refuse a registration, with the reason the organiser is told."""
     with writing(CALENDAR):
         reg = find_registration(code)
-        _refuse_unless(reg, (S.REGISTERED, S.APPROVED), "refused")
+        refuse_unless(reg, (S.REGISTERED, S.APPROVED), "refused")
         reason = " ".join((reason or "").split())
         if not reason:
             raise CalendarError([problem("a refusal needs its reason (--reason)", code="calendar.input")])
@@ -248,7 +251,7 @@ def withdraw_registration(code: str, *, actor: object, reason: str = "") -> Regi
     """The organiser withdraws the event (it will not be played as registered)."""
     with writing(CALENDAR):
         reg = find_registration(code)
-        _refuse_unless(reg, (S.REGISTERED, S.APPROVED), "withdrawn")
+        refuse_unless(reg, (S.REGISTERED, S.APPROVED), "withdrawn")
         previous = reg.status
         reg.status, reg.reason = S.WITHDRAWN, " ".join((reason or "").split())
         reg.decided_by, reg.decided_at = _actor_name(actor), timezone.now()

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from qiyuan.calendar.checks import Finding
 from qiyuan.calendar.compare import AS_FILE_PROBLEM, Outline, differences, registered_for
-from qiyuan.errors import Problem, problem
+from qiyuan.errors import Problem, joined, problem
 from qiyuan.office.calendar.models import Registration
 from qiyuan.office.event_registration.assess import LIVE
 
@@ -48,13 +48,21 @@ class RegistrationMatch:
                         name=r.name, **(d.params or {})) for d in self.differences]
 
     @property
-    def note(self) -> str:
-        """One line for the import's notes."""
+    def note(self) -> Problem:
+        """One line for the import's notes (translatable)."""
         r = self.registration
-        said = f"registered as {r.code} ({r.status}, {r.start_date} – {r.end_date})"
+        said = dict(ref=r.code, status=STATUS_WORDS.get(r.status, r.status), start=str(r.start_date), end=str(r.end_date))
         if not self.differences:
-            return f"{said}: the report is as registered"
-        return f"{said}; the report differs: " + "; ".join(str(d) for d in self.differences)
+            return problem("registered as {ref} ({status}, {start} – {end}): the report is as registered", **said)
+        found = [problem("{clause}: {why}", clause=d.clause, why=Problem(message=d.message, params=d.params))
+                 if d.clause else Problem(message=d.message, params=d.params) for d in self.differences]
+        return problem("registered as {ref} ({status}, {start} – {end}); the report differs: {differences}",
+                       differences=joined(found, "; "), **said)
+
+
+#: a registration's status, as the import's note names it
+STATUS_WORDS = {"registered": problem("registered"), "approved": problem("approved"), "refused": problem("refused"),
+                "withdrawn": problem("withdrawn")}
 
 
 def outline_of(r: Registration) -> Outline:

@@ -26,6 +26,7 @@ def entrant_from_registry(player, rating: int | None) -> Entrant:
         id_number=player.id_number,
         id_type=player.id_type,
         birth=trf_date(player.birth_date) if player.birth_date else "",
+        nationality="" if player.nationality in ("CHN", "") else player.nationality,  # only a foreigner's is noted
     )
 
 

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from qiyuan.errors import Problem
 from qiyuan.rating.eligibility import OrganiserLevel
 from qiyuan.rating.model import EventFormat, Result
 
@@ -34,8 +35,10 @@ class ImportBatch(models.Model):
     actor = models.CharField(max_length=150)
     imported_at = models.DateTimeField(default=timezone.now)
     rating_list = models.ForeignKey("ratings.RatingList", on_delete=models.PROTECT, related_name="imports")
-    #: notes worth keeping (unplayed games, name changes shown by the report checks, new registrations)
+    #: notes worth keeping (unplayed games, name changes shown by the report checks, new registrations), in English
     notes = models.JSONField(default=list, blank=True)
+    #: the same notes as templates with their values (``Problem.as_json``), shown in the reader's language
+    note_data = models.JSONField(default=list, blank=True)
     summary = models.JSONField(default=dict, blank=True)
 
     class Meta:
@@ -43,6 +46,10 @@ class ImportBatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.filename} ({self.sha256[:12]})"
+
+    def note_problems(self) -> list[Problem]:
+        """The notes as problems, to be shown in the reader's language (older rows: their English text)."""
+        return stored_problems(self.note_data, self.notes)
 
 
 class Event(models.Model):
@@ -147,6 +154,11 @@ class Game(models.Model):
         return f"{self.event_id} r{self.round}: {self.player1_id} {self.result} {self.player2_id}"
 
 
+def stored_problems(data: list, text: list) -> list[Problem]:
+    """Problems kept as JSON (``Problem.as_json``), or — in rows kept before that — as English lines."""
+    return [Problem.from_json(d) for d in data] if data else [Problem(message=str(t)) for t in text]
+
+
 class RejectedReport(models.Model):
     """A report the office did not accept, kept with every reason (never silently dropped)."""
 
@@ -158,7 +170,10 @@ class RejectedReport(models.Model):
     rating_list = models.ForeignKey("ratings.RatingList", null=True, blank=True, on_delete=models.PROTECT,
                                     related_name="rejected_reports")
     event_name = models.CharField(max_length=200, blank=True)
-    reasons = models.JSONField(default=list)
+    reasons = models.JSONField(default=list)  # every reason, an English line each (the file's own name, no path)
+    #: the same reasons as templates with their values (``Problem.as_json``), shown in the reader's language;
+    #: empty in rows kept before it existed (their English ``reasons`` are shown)
+    reason_data = models.JSONField(default=list, blank=True)
     content = models.BinaryField(null=True, blank=True)  # the file itself, when small enough to keep
 
     class Meta:
@@ -166,6 +181,10 @@ class RejectedReport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.filename}: {len(self.reasons)} reason(s)"
+
+    def reason_problems(self) -> list[Problem]:
+        """The reasons as problems, to be shown in the reader's language (older rows: their English text)."""
+        return stored_problems(self.reason_data, self.reasons)
 
 
 class LiveEvent(models.Model):

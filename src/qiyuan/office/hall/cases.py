@@ -56,7 +56,7 @@ def event_store(code: str):
         return TrfFileStore(path)
     if LiveEvent.objects.filter(code=code).exists():
         return LiveEventStore(code)
-    raise NotFound(problem("no such event: {code}", code=code))
+    raise NotFound(problem("no such event: {event}", event=code))
 
 
 def is_file_event(code: str) -> bool:

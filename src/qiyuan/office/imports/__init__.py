@@ -18,6 +18,7 @@ refusal and is kept as a rejected report.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from django.db import IntegrityError
@@ -65,7 +66,7 @@ def import_file(path: str | Path, rating_list, actor: str, *, kind: str | None =
     path = Path(path)
     options = options or Options()
     if not path.exists():
-        raise ImportRefused([f"{path.name}: no such file or directory"])
+        raise ImportRefused([problem("no such file or directory", file=path.name)])
     sha = file_digest(path)
     guessed = kind or _kind_or_unknown(path)
     try:
@@ -74,17 +75,19 @@ def import_file(path: str | Path, rating_list, actor: str, *, kind: str | None =
         raise
     except ImportRefused as exc:
         if not exc.rejected:
-            reject(guessed, path, sha, actor, rating_list, "", exc.messages)
+            reject(guessed, path, sha, actor, rating_list, "", exc.problems)
             exc.rejected = True
         raise
     except QiyuanError as exc:  # a reader's or the rules' refusal not yet phrased as an import's
-        reject(guessed, path, sha, actor, rating_list, "", exc.messages)
+        reject(guessed, path, sha, actor, rating_list, "", exc.problems)
         raise ImportRefused(exc.problems, rejected=True) from None
     except Exception as exc:  # noqa: BLE001 - anything unforeseen: keep the file and its reason, then say so
-        reason = f"internal error while importing ({type(exc).__name__}: {exc})"
+        reason = problem("internal error while importing ({kind}: {why})", file=path.name, kind=type(exc).__name__,
+                         why=str(exc))
         rej = reject(guessed, path, sha, actor, rating_list, "", [reason])
-        raise InternalError([f"{path.name}: {reason}. Nothing was stored; the file is kept as rejected report "
-                             f"#{rej.pk} (`qiyuan office rejected`). Keep the file and report this."]) from exc
+        raise InternalError([problem("{reason}. Nothing was stored; the file is kept as rejected report #{number} "
+                                     "(`qiyuan office rejected`). Keep the file and report this.", file=path.name,
+                                     reason=replace(reason, file=""), number=rej.pk)]) from exc
 
 
 def _kind_or_unknown(path: Path) -> str:
@@ -98,7 +101,8 @@ def _import(path: Path, sha: str, rating_list, actor: str, kind: str | None, opt
             progress: Callable[[str, int, int], None] | None) -> ImportResult:
     kind = kind or detect_kind(path)
     if kind not in KINDS:
-        raise ImportRefused([f"{path.name}: unknown import kind {kind!r}; one of {', '.join(KINDS)}"])
+        raise ImportRefused([problem("unknown import kind {kind!r}; one of {known}", file=path.name, kind=kind,
+                                     known=", ".join(KINDS))])
     wrong = options.problems()
     if wrong:
         raise ImportRefused(wrong)
@@ -132,7 +136,7 @@ def _import(path: Path, sha: str, rating_list, actor: str, kind: str | None, opt
         result = _stored_once(path, sha, key, checked_and_stored, rating_list=rating_list, parsed=parsed)
     except ImportRefused as exc:
         if not exc.rejected:
-            reject(kind, path, sha, actor, rating_list, parsed.name, exc.messages)
+            reject(kind, path, sha, actor, rating_list, parsed.name, exc.problems)
             exc.rejected = True
         raise
     return _late(result, rating_list)
@@ -157,23 +161,29 @@ def _refuse_if_imported(path: Path, sha: str, key: str | None = None, rating_lis
                         parsed: ParsedEvent | None = None) -> None:
     earlier = ImportBatch.objects.filter(sha256=sha).first()
     if earlier is not None:
-        raise AlreadyImported([f"{path.name}: this file was already imported on {earlier.imported_at:%Y-%m-%d %H:%M} "
-                               f"by {earlier.actor} (as {earlier.filename}); the same report is never imported "
-                               "twice"])
+        raise AlreadyImported([problem("this file was already imported on {when} by {actor} (as {name}); the same "
+                                       "report is never imported twice", file=path.name, code="import.again",
+                                       when=f"{earlier.imported_at:%Y-%m-%d %H:%M}", actor=earlier.actor,
+                                       name=earlier.filename)])
     if key is None:
         return
     same = Event.objects.filter(content_key=key).select_related("import_batch", "rating_list").first()
     if same is not None:
         batch = same.import_batch
-        raise AlreadyImported([f"{path.name}: this event ({same.name}, {same.start_date}–{same.end_date}: the same "
-                               f"players and games) is already stored as {same.code} in list {same.rating_list.code}"
-                               + (f", imported from {batch.filename} by {batch.actor}" if batch else "")
-                               + "; the same report is never imported twice"])
+        said = dict(file=path.name, code="import.again", name=same.name, start=str(same.start_date),
+                    end=str(same.end_date), event=same.code, list=same.rating_list.code)
+        raise AlreadyImported([problem(
+            "this event ({name}, {start}–{end}: the same players and games) is already stored as {event} in list "
+            "{list}, imported from {source} by {actor}; the same report is never imported twice", source=batch.filename,
+            actor=batch.actor, **said) if batch else problem(
+            "this event ({name}, {start}–{end}: the same players and games) is already stored as {event} in list "
+            "{list}; the same report is never imported twice", **said)])
     if parsed is not None and rating_list is not None and Event.objects.filter(
             rating_list=rating_list, name=parsed.name, start_date=parsed.start_date,
             end_date=parsed.end_date).exists():
-        raise AlreadyImported([f"{path.name}: the event {parsed.name!r} of {parsed.start_date}–{parsed.end_date} is "
-                               f"already stored in list {rating_list.code} (the same report twice?)"])
+        raise AlreadyImported([problem("the event {name!r} of {start}–{end} is already stored in list {list} (the same "
+                                       "report twice?)", file=path.name, code="import.again", name=parsed.name,
+                                       start=str(parsed.start_date), end=str(parsed.end_date), list=rating_list.code)])
 
 
 def _refuse_probable_duplicate(plan: Plan, options: Options, source: str) -> None:
@@ -188,8 +198,9 @@ def _refuse_probable_duplicate(plan: Plan, options: Options, source: str) -> Non
     confirmed = [d for d in found if d.code == options.duplicate_of]
     if confirmed and options.duplicate_reason.strip():
         d = confirmed[0]
-        plan.notes.append(f"a probable duplicate of {d.code} ({d.same} of its {d.games} games, {d.percent} %): "
-                          f"imported on the officer's confirmation: {options.duplicate_reason.strip()}")
+        plan.notes.append(problem("a probable duplicate of {event} ({same} of its {games} games, {percent} %): imported "
+                                  "on the officer's confirmation: {reason}", event=d.code, same=d.same, games=d.games,
+                                  percent=d.percent, reason=options.duplicate_reason.strip()))
         plan.duplicate_of = (d.code, options.duplicate_reason.strip())
         found = [x for x in found if x is not d]
         if not found:
@@ -198,7 +209,7 @@ def _refuse_probable_duplicate(plan: Plan, options: Options, source: str) -> Non
         "a probable duplicate of event {event} ({name}, {start}): {same} of its {games} games ({percent} %) are "
         "the same pairs of registry players with the same results; if it is another event, import it with "
         "--duplicate-of {event} --reason …", file=source, code="import.duplicate", event=d.code, name=d.name,
-        start=d.start_date, same=d.same, games=d.games, percent=d.percent) for d in found]
+        start=str(d.start_date), same=d.same, games=d.games, percent=d.percent) for d in found]
         + ([problem("--duplicate-of needs a reason (--reason …)", file=source, code="import.duplicate")]
            if options.duplicate_of and not options.duplicate_reason.strip() else []))
 

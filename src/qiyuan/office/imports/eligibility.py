@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import TypeVar
 
+from qiyuan.errors import problem
 from qiyuan.office.engine import MemberFacts, engine_player
 from qiyuan.office.federation.models import Arbiter, Player
 from qiyuan.office.grades.history import grade_on
@@ -34,7 +35,8 @@ def check_event(plan: Plan, ev: ParsedEvent, rating_list, options: Options, sour
             continue
         a = Arbiter.objects.filter(name=name).first()
         if a is None:
-            plan.notes.append(f"arbiter {name!r} is not in the registry: not counted as recognised or national")
+            plan.notes.append(problem("arbiter {name!r} is not in the registry: not counted as recognised or national",
+                                      name=name))
             facts_arbiters.append(ArbiterFacts(name))
         else:
             if i == 0:
@@ -62,12 +64,15 @@ def check_event(plan: Plan, ev: ParsedEvent, rating_list, options: Options, sour
     )
     result = check_eligibility(rating_list.rules(), facts)
     plan.eligibility = {"family": rating_list.family, "eligible": result.eligible,
-                        "failures": [str(f) for f in result.failures], "notes": list(result.notes),
+                        "failures": [str(f) for f in result.failures], "notes": [str(n) for n in result.notes],
+                        # the same failures as templates with their values, for a page in the reader's language
+                        "failure_data": [problem("{clause}: {why}", clause=f.clause, why=f.problem()).as_json()
+                                         for f in result.failures],
                         "facts": {"players": facts.players, "rounds": facts.rounds, "rated": facts.rated_players,
                                   "time_control": str(tc) if tc else None, "arbiters": [a.name for a in facts_arbiters]}}
     plan.notes.extend(result.notes)
     for f in result.failures:
-        plan.problems.append(f"{source}: not eligible: {f}")
+        plan.problems.append(problem("not eligible: {clause}: {why}", file=source, clause=f.clause, why=f.problem()))
 
 
 def _rated_entrants(rating_list, plan: Plan, on: date) -> set[int]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from qiyuan.errors import Problem, problem
+from qiyuan.errors import Problem, joined, problem
 from qiyuan.office.imports.model import FACTS, Options, ParsedEvent, Plan
 from qiyuan.rating.eligibility import (
     ELIGIBILITY_BJSH_2007,
@@ -62,6 +62,27 @@ def _show(fact: str, value) -> str:
     return str(value)
 
 
+#: each fact and each of its values in words, for the messages (shown in the reader's language)
+FACT_WORDS = {
+    "organiser_level": problem("organiser level"), "national": problem("national event"),
+    "international": problem("international event"), "agreed_by_parties": problem("agreed by the parties"),
+    "dan_event": problem("dan event"), "standards_published": problem("standards published before the event"),
+    "format": problem("event format"),
+}
+VALUE_WORDS = {
+    "yes": problem("yes"), "no": problem("no"), "state": problem("state level"), "regional": problem("regional level"),
+    "local": problem("local organisation"), "other": problem("another body"), "swiss": problem("Swiss system"),
+    "round_robin": problem("round robin"), "double_round_robin": problem("double round robin"),
+    "team": problem("team event"), "match": problem("match"), "knockout": problem("knock-out"),
+}
+
+
+def _words(fact: str, value) -> Problem | str:
+    shown = _show(fact, value)
+    return VALUE_WORDS.get(shown, shown)
+
+
+
 def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: str
             ) -> tuple[Options, list[Problem], dict]:
     """The options with every fact settled (and ``parsed.format`` set), the refusals (missing facts,
@@ -79,17 +100,18 @@ def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: 
         if registered is not None and declared is not None and registered != declared and stated is None:
             problems.append(problem(
                 "{fact}: the report says {declared}, its registration {ref} says {registered}; state the right one "
-                "({option}) with --override-facts", file=source, code="import.facts", fact=fact,
-                declared=_show(fact, declared), ref=reg.code, registered=_show(fact, registered), option=OPTION[fact]))
+                "({option}) with --override-facts", file=source, code="import.facts", fact=FACT_WORDS[fact],
+                declared=_words(fact, declared), ref=reg.code, registered=_words(fact, registered),
+                option=OPTION[fact]))
             continue
         theirs = registered if registered is not None else declared
         if stated is not None and theirs is not None and stated != theirs:
-            whose = f"its registration {reg.code}" if registered is not None else "the report"
+            whose = problem("its registration {ref}", ref=reg.code) if registered is not None else problem("the report")
             if not options.override_facts:
                 problems.append(problem(
                     "{fact}: you state {stated}, {whose} says {theirs}; to use yours, import again with "
                     "--override-facts (the difference is kept in the audit log)", file=source, code="import.facts",
-                    fact=fact, stated=_show(fact, stated), whose=whose, theirs=_show(fact, theirs)))
+                    fact=FACT_WORDS[fact], stated=_words(fact, stated), whose=whose, theirs=_words(fact, theirs)))
                 continue
             overridden[fact] = [_show(fact, theirs), _show(fact, stated)]
         settled[fact] = stated if stated is not None else theirs
@@ -97,7 +119,7 @@ def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: 
     if missing and not problems:
         problems.append(problem(
             "the event's {facts} cannot be assumed: neither a registration in the calendar nor the file says it; "
-            "state it: {options}", file=source, code="import.facts_missing", facts=", ".join(missing),
+            "state it: {options}", file=source, code="import.facts_missing", facts=joined(FACT_WORDS[f] for f in missing),
             options="; ".join(OPTION[f] for f in missing)))
     fmt = settled.pop("format", None)
     if fmt is not None:
@@ -111,4 +133,6 @@ def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: 
 def note_overrides(plan: Plan, overridden: dict) -> None:
     plan.overridden = overridden
     for fact, (theirs, his) in overridden.items():
-        plan.notes.append(f"{fact}: the officer's {his} used instead of {theirs} (--override-facts)")
+        plan.notes.append(problem("{fact}: the officer's {his} used instead of {theirs} (--override-facts)",
+                                  fact=FACT_WORDS.get(fact, fact), his=VALUE_WORDS.get(his, his),
+                                  theirs=VALUE_WORDS.get(theirs, theirs)))

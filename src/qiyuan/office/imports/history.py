@@ -43,8 +43,8 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
     """Import a history directory (run inside the import's transaction, ``imports.import_file``)."""
     missing = [n for n in ("players.csv", "events.csv", "games.csv") if not (path / n).exists()]
     if missing:
-        raise ImportRefused([f"{path.name}: missing {', '.join(missing)} (a history is players.csv, events.csv, "
-                             "games.csv and optionally standings.csv)"])
+        raise ImportRefused([problem("missing {files} (a history is players.csv, events.csv, games.csv and optionally "
+                                     "standings.csv)", file=path.name, files=", ".join(missing))])
     standings = path / "standings.csv"
     unknown = unstorable_columns(path)
     if unknown:
@@ -57,7 +57,8 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
 
     clash = list(Event.objects.filter(code__in=[e.id for e in h.events]).values_list("code", flat=True)[:20])
     if clash:
-        raise ImportRefused([f"{path.name}/events.csv: event id {c!r} is already in the office" for c in clash])
+        raise ImportRefused([problem("event id {event!r} is already in the office", file=f"{path.name}/events.csv", event=c)
+                             for c in clash])
     step = (lambda what, done, total: progress(what, done, total)) if progress else (lambda *a: None)
 
     with transaction.atomic():

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from qiyuan.errors import Problem, joined, problem
 from qiyuan.office.federation.models import Association, Player, mask_id_number
 from qiyuan.office.imports.eligibility import check_event
 from qiyuan.office.imports.model import Options, ParsedEntrant, ParsedEvent, PendingCandidate, PendingMatch, Plan
-from qiyuan.people.idnumber import normalize_id_number, parse_resident_id, validate_document, validate_resident_id
+from qiyuan.people.idnumber import document_problems, normalize_id_number, parse_resident_id, resident_id_problems
 
 
 def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str, eligibility: bool = True) -> Plan:
@@ -36,30 +37,36 @@ def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str, elig
         n = normalize_id_number(e.id_number)
         if n:
             if len(n) == 18 and n[:17].isdigit():
-                for msg in validate_resident_id(n, gender=e.gender or None):
-                    plan.problems.append(f"{source}: {e.at('id')}: ID number {mask_id_number(n)}: {msg}")
+                for why in resident_id_problems(n, gender=e.gender or None):
+                    plan.problems.append(problem("{at}: ID number {id}: {why}", file=source, at=e.at("id"),
+                                                 id=mask_id_number(n), why=why))
             else:
-                for msg in validate_document("other", n):
-                    plan.problems.append(f"{source}: {e.at('id')}: {msg}")
+                for why in document_problems("other", n):
+                    plan.problems.append(problem("{at}: {why}", file=source, at=e.at("id"), why=why))
             if ids[n] > 1:
-                plan.problems.append(f"{source}: {e.at('id')}: entered twice (ID number {mask_id_number(n)} appears {ids[n]} times)")
+                plan.problems.append(problem("{at}: entered twice (ID number {id} appears {n} times)", file=source,
+                                             at=e.at("id"), id=mask_id_number(n), n=ids[n]))
         elif report:
-            plan.problems.append(f"{source}: {e.at('id')}: ID number (身份证号码) missing; CGA Art. 11(一) requires it")
+            plan.problems.append(problem("{at}: ID number (身份证号码) missing; CGA Art. 11(一) requires it", file=source,
+                                         at=e.at("id")))
         if not n and names[(e.name, e.association)] > 1:
-            plan.problems.append(f"{source}: {e.at('name')}: entered twice (same name and association, no ID number)")
+            plan.problems.append(problem("{at}: entered twice (same name and association, no ID number)", file=source,
+                                         at=e.at("name")))
         if e.association and e.association.lower() not in assoc_by_key:
             if report:
-                plan.problems.append(f"{source}: {e.at('association')}: unknown association {e.association!r} (not in the registry)")
+                plan.problems.append(problem("{at}: unknown association {assoc!r} (not in the registry)", file=source,
+                                             at=e.at("association"), assoc=e.association))
             else:
-                plan.notes.append(f"{e.at('association')}: association {e.association!r} is not in the registry")
+                plan.notes.append(problem("{at}: association {assoc!r} is not in the registry", at=e.at("association"),
+                                          assoc=e.association))
         if report and not e.gender:
-            plan.problems.append(f"{source}: {e.at('gender')}: gender (性别) missing")
+            plan.problems.append(problem("{at}: gender (性别) missing", file=source, at=e.at("gender")))
     if ev.start_date is None or ev.end_date is None:
         if not ev.problems:
-            plan.problems.append(f"{source}: the event's dates are missing")
+            plan.problems.append(problem("the event's dates are missing", file=source))
         return plan
     if not ev.entrants:
-        plan.problems.append(f"{source}: no players")
+        plan.problems.append(problem("no players", file=source))
         return plan
 
     # Registry matching.
@@ -71,7 +78,8 @@ def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str, elig
         if e.federation_id:
             p = Player.objects.filter(federation_id=e.federation_id).first()
             if p is None:
-                plan.problems.append(f"{source}: {e.at('name')}: federation ID {e.federation_id} is not in the registry")
+                plan.problems.append(problem("{at}: federation ID {fid} is not in the registry", file=source,
+                                             at=e.at("name"), fid=e.federation_id))
                 continue
         if p is None and n:
             p = Player.objects.filter(id_number=n).first()
@@ -86,16 +94,17 @@ def prepare(ev: ParsedEvent, rating_list, options: Options, *, source: str, elig
             p = _new_player(e, assoc, n)
             plan.new_players.append(p)
         if p.pk is not None and p.pk in matched_by:
-            plan.problems.append(f"{source}: {e.at('name')}: entered twice (same registry player {p.federation_id} as "
-                                 f"No. {matched_by[p.pk]})")
+            plan.problems.append(problem("{at}: entered twice (same registry player {fid} as No. {number})", file=source,
+                                         at=e.at("name"), fid=p.federation_id, number=matched_by[p.pk]))
         if p.pk is not None:
             matched_by[p.pk] = e.number
         plan.players[e.number] = p
 
     # CGA Art. 11 / BJSH §10: the report is due within two weeks of the event's end.
     if options.received_on is not None and (options.received_on - ev.end_date).days > 14:
-        plan.notes.append(f"received {options.received_on}, {(options.received_on - ev.end_date).days} days after the "
-                          "end: reports are due within two weeks (CGA Art. 11, BJSH §10)")
+        plan.notes.append(problem("received {received}, {days} days after the end: reports are due within two weeks "
+                                  "(CGA Art. 11, BJSH §10)", received=str(options.received_on),
+                                  days=(options.received_on - ev.end_date).days))
     # Arbiters and eligibility.
     if eligibility:
         check_event(plan, ev, rating_list, options, source)
@@ -113,20 +122,23 @@ def _name_match(plan: Plan, e: ParsedEntrant, assoc, n: str, options: Options, s
         fid, override = key.rstrip("!").strip(), key.endswith("!")
         p = Player.objects.filter(federation_id=fid).first()
         if p is None:
-            plan.problems.append(f"{source}: {e.at('name')}: --confirm names {fid}, which is not in the registry")
+            plan.problems.append(problem("{at}: --confirm names {fid}, which is not in the registry", file=source,
+                                         at=e.at("name"), fid=fid))
             return None, True
         p = _follow_merge(p)
         if _id_conflict(p, n):
             if not override:
-                _pending(plan, e, n, [p], source, f"confirmed as {p.federation_id}, but the registry holds another "
-                         "ID number for that player")
+                _pending(plan, e, n, [p], source, problem("confirmed as {fid}, but the registry holds another ID "
+                                                          "number for that player", fid=p.federation_id))
                 return None, True
-            plan.notes.append(f"{e.at('id')}: the report's ID number {mask_id_number(n)} differs from the registry's "
-                              f"{p.masked_id_number} for {p.federation_id}; matched by the officer's override "
-                              "(the registry's ID number kept; check which is right)")
+            plan.notes.append(problem("{at}: the report's ID number {id} differs from the registry's {registry_id} for "
+                                      "{fid}; matched by the officer's override (the registry's ID number kept; "
+                                      "check which is right)", at=e.at("id"), id=mask_id_number(n),
+                                      registry_id=p.masked_id_number, fid=p.federation_id))
         elif n and not p.id_number:
-            plan.notes.append(f"{e.at('id')}: the report gives ID number {mask_id_number(n)} for {p.federation_id}, whose "
-                              "registry record has none: record it in the registry")
+            plan.notes.append(problem("{at}: the report gives ID number {id} for {fid}, whose registry record has none: "
+                                      "record it in the registry", at=e.at("id"), id=mask_id_number(n),
+                                      fid=p.federation_id))
         return p, False
     cands = _name_candidates(e, assoc)
     if not cands:
@@ -134,11 +146,11 @@ def _name_match(plan: Plan, e: ParsedEntrant, assoc, n: str, options: Options, s
         # a report), taken only when the officer confirms it — one by one (``N=new``) or all at once
         if options.confirm_all:
             return None, False
-        _pending(plan, e, n, [], source, "not in the registry")
+        _pending(plan, e, n, [], source, problem("not in the registry"))
         return None, True
     if options.confirm_all and len(cands) == 1 and not _id_conflict(cands[0], n):
         return cands[0], False
-    _pending(plan, e, n, cands, source, "no ID match")
+    _pending(plan, e, n, cands, source, problem("no ID match"))
     return None, True
 
 
@@ -146,23 +158,34 @@ def _id_conflict(p, n: str) -> bool:
     return bool(n and p.id_number and p.id_number != n)
 
 
-def _pending(plan: Plan, e: ParsedEntrant, n: str, cands: list, source: str, why: str) -> None:
+def _pending(plan: Plan, e: ParsedEntrant, n: str, cands: list, source: str, why: Problem) -> None:
     """A match waiting for the officer: as text (``plan.pending``) and as data (``plan.pending_matches``)."""
     found = tuple(PendingCandidate(c.federation_id, c.name, c.association.code if c.association else "",
                                    c.birth_year, c.masked_id_number if c.id_number else "", _id_conflict(c, n))
                   for c in cands)
-    which = ", ".join(f"{c.federation_id} {c.name} ({c.association or '—'}, born {c.birth_year or '?'}"
-                      + (f"; registry ID {c.id_masked} differs from the report's {mask_id_number(n)}" if c.id_conflict else "")
-                      + ")" for c in found)
+    which = [problem("{fid} {name} ({association}, born {born}; registry ID {registry_id} differs from the report's "
+                     "{id})", fid=c.federation_id, name=c.name, association=c.association or "—",
+                     born=c.birth_year or "?", registry_id=c.id_masked, id=mask_id_number(n)) if c.id_conflict else
+             problem("{fid} {name} ({association}, born {born})", fid=c.federation_id, name=c.name,
+                     association=c.association or "—", born=c.birth_year or "?") for c in found]
     override = any(c.id_conflict for c in found)
     if not found:
-        text = (f"{source}: {e.at('name')}: {why}: proposed as a new player ({e.association or '—'}"
-                + (f", ID {mask_id_number(n)}" if n else "") + f") — register him with --confirm '{e.number}=new' "
-                "(or every proposal and single match at once: --confirm-all)")
+        text = problem("{at}: {why}: proposed as a new player ({association}, ID {id}) — register him with --confirm "
+                       "'{number}=new' (or every proposal and single match at once: --confirm-all)", file=source,
+                       at=e.at("name"), why=why, association=e.association or "—", id=mask_id_number(n),
+                       number=e.number) if n else \
+            problem("{at}: {why}: proposed as a new player ({association}) — register him with --confirm "
+                    "'{number}=new' (or every proposal and single match at once: --confirm-all)", file=source,
+                    at=e.at("name"), why=why, association=e.association or "—", number=e.number)
     else:
-        text = (f"{source}: {e.at('name')}: {why}; by name and association it may be {which} — confirm with "
-                f"--confirm '{e.number}=<federation id>'" + (" (with a final ! to override a differing ID number)"
-                                                               if override else "") + f" or --confirm '{e.number}=new'")
+        candidates = joined(which)
+        text = problem("{at}: {why}; by name and association it may be {candidates} — confirm with --confirm "
+                       "'{number}=<federation id>' (with a final ! to override a differing ID number) or --confirm "
+                       "'{number}=new'", file=source, at=e.at("name"), why=why, candidates=candidates,
+                       number=e.number) if override else \
+            problem("{at}: {why}; by name and association it may be {candidates} — confirm with --confirm "
+                    "'{number}=<federation id>' or --confirm '{number}=new'", file=source, at=e.at("name"), why=why,
+                    candidates=candidates, number=e.number)
     plan.pending_matches.append(PendingMatch(e.number, e.name, e.association, mask_id_number(n) if n else "", e.at("name"),
                                              found, text))
 
@@ -176,7 +199,7 @@ def _follow_merge(p):
 
 
 def _confirm_key(options: Options, e: ParsedEntrant) -> str:
-    for key in (str(e.number), e.name, e.where):
+    for key in (str(e.number), e.name, str(e.where)):
         if key in options.confirm:
             return options.confirm[key]
     return ""
@@ -197,23 +220,34 @@ def _registry_notes(plan: Plan, e: ParsedEntrant, p, assoc) -> None:
     """CGA Art. 11(四): a change of name or association must be explained in the remarks."""
     if e.name and e.name != p.name and e.name != p.name_latin:
         old = list(p.name_changes.values_list("old_name", flat=True)) if hasattr(p, "name_changes") else []
-        known = " (a recorded name change)" if e.name in old else ""
-        said = "" if e.remark else "; the remark column does not explain it (Art. 11(四))"
-        plan.notes.append(f"{e.at('name')}: name differs from the registry's {p.name} ({p.federation_id}){known}{said}")
+        known = problem(" (a recorded name change)") if e.name in old else ""
+        plan.notes.append(problem("{at}: name differs from the registry's {name} ({fid}){known}{said}", at=e.at("name"),
+                                  name=p.name, fid=p.federation_id, known=known, said=_unexplained(e)))
     if assoc is not None and p.association_id is not None and assoc.pk != p.association_id:
-        said = "" if e.remark else "; the remark column does not explain it (Art. 11(四))"
-        plan.notes.append(f"{e.at('association')}: association {assoc.code} differs from the registry's for {p.federation_id}{said}")
+        plan.notes.append(problem("{at}: association {assoc} differs from the registry's for {fid}{said}",
+                                  at=e.at("association"), assoc=assoc.code, fid=p.federation_id, said=_unexplained(e)))
+
+
+def _unexplained(e: ParsedEntrant) -> Problem | str:
+    """A change of name or association the remark column does not explain (CGA Art. 11(四)); "" when it does."""
+    return "" if e.remark else problem("; the remark column does not explain it (Art. 11(四))")
+
 
 
 def _new_player(e: ParsedEntrant, assoc, id_number: str):
+    """A new registry player from the report: the birth date, document and nationality the report gives (its
+    棋手资料 sheet, the TRF's columns), else what a resident ID number (身份证号) holds."""
     birth = None
     id_type = Player.IdType.RESIDENT
-    if id_number and len(id_number) == 18 and id_number[:17].isdigit():
+    if e.id_type in (Player.IdType.PASSPORT, Player.IdType.OTHER) and id_number:
+        id_type = e.id_type
+    elif id_number and len(id_number) == 18 and id_number[:17].isdigit():
         try:
             birth = parse_resident_id(id_number).birth_date
         except ValueError:
             birth = None
     elif id_number:
         id_type = Player.IdType.OTHER
-    return Player(name=e.name, name_latin=e.name_latin, gender=e.gender, birth_date=birth, id_type=id_type,
-                  id_number=id_number, association=assoc, dan=e.dan, nationality="CHN" if birth else "")
+    nationality = e.nationality or ("CHN" if birth else "")
+    return Player(name=e.name, name_latin=e.name_latin, gender=e.gender, birth_date=birth or e.birth_date,
+                  id_type=id_type, id_number=id_number, association=assoc, dan=e.dan, nationality=nationality)

@@ -45,9 +45,9 @@ class PendingMatch:
     name: str
     association: str  # as the report gives it
     id_masked: str  # the report's ID number, masked ("" when none)
-    where: str  # sheet and cell (report) or player (other files)
+    where: Problem  # sheet and cell (report) or player (other files), a translatable place
     candidates: tuple[PendingCandidate, ...]
-    text: str  # the same, as the message in ``ImportRefused.pending``
+    text: Problem  # the same, as the message in ``ImportRefused.pending`` (translatable)
 
 
 #: the facts that make an event rateable and that only its organiser knows: from its registration in the
@@ -95,7 +95,7 @@ class Options:
 
 @dataclass
 class ParsedEntrant:
-    where: str  # "player 3 (王五)": how problems name him in a file without cells (TRF, OpenGotha)
+    where: Problem  # "player 3 (王五)": how problems name him in a file without cells (TRF, OpenGotha)
     number: int
     name: str
     gender: str = ""  # M / F / ""
@@ -109,13 +109,18 @@ class ParsedEntrant:
     name_latin: str = ""
     remark: str = ""
     row: int | None = None  # the report's results-sheet row: problems then name the cell
+    birth_date: date | None = None  # as the file gives it (a resident ID number holds its own)
+    id_type: str = ""  # the document of ``id_number`` when the file says: resident, passport, other
+    nationality: str = ""  # 国籍, a 3-letter country code, when the file gives it
 
-    def at(self, what: str = "name") -> str:
+    def at(self, what: str = "name") -> Problem:
         """Where a problem about ``what`` (number, name, gender, id, association) is: in a report the sheet and
-        cell, with the draw number and name (``Sheet 成绩, cell E7 (No. 5 邵斌)``); else ``where``."""
+        cell, with the draw number and name (``Sheet 成绩, cell E7 (No. 5 邵斌)``); else ``where``. A translatable
+        place (``Problem``), to be given to a message as a parameter."""
         if self.row is None:
             return self.where
-        return f"Sheet {RESULTS_SHEET}, cell {_REPORT_COLUMN[what]}{self.row} (No. {self.number} {self.name})"
+        return problem("Sheet {sheet}, cell {cell} (No. {number} {name})", sheet=RESULTS_SHEET,
+                       cell=f"{_REPORT_COLUMN[what]}{self.row}", number=self.number, name=self.name)
 
 
 #: the results sheet's column of each fact of a player (签号, 姓名, 性别, 身份证号, 所属棋协)
@@ -137,8 +142,8 @@ class ParsedEvent:
     entrants: list[ParsedEntrant] = field(default_factory=list)
     #: round, number1, number2, result, opener (1 / 2: who opened, 先手; None: the file does not say)
     games: list[tuple[int, int, int, Result, int | None]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     days: int | None = None
     #: the desk event the report was downloaded from (its 赛事代码), "" for a report from elsewhere
     desk_code: str = ""
@@ -153,9 +158,9 @@ class Plan:
     parsed: ParsedEvent
     players: dict[int, object] = field(default_factory=dict)  # draw number → registry Player (saved or new)
     new_players: list = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     pending_matches: list[PendingMatch] = field(default_factory=list)  # matches awaiting the officer's confirmation
-    notes: list[str] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)  # translatable; ``str()`` is the English line
     eligibility: dict = field(default_factory=dict)
     arbiters: list = field(default_factory=list)
     chief: object | None = None
@@ -169,7 +174,7 @@ class Plan:
 class ImportResult:
     batch: object
     events: list = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)  # translatable; ``str()`` is the English line
     new_players: int = 0
     games: int = 0
     late_for: list[date] = field(default_factory=list)  # list dates already published that the events belong to

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
-from qiyuan.errors import InputError
+from qiyuan.errors import InputError, problem
 from qiyuan.formats.history_csv import TRF_FORMATS
 from qiyuan.formats.opengotha import read_opengotha
 from qiyuan.formats.report_xlsx import FIRST_ROW, INFO_SHEET, LEAD, RESULTS_SHEET, read_report
@@ -22,6 +22,7 @@ from qiyuan.formats.trf import read_trf
 from qiyuan.office.errors import ImportRefused
 from qiyuan.office.imports.model import KINDS, Options, ParsedEntrant, ParsedEvent
 from qiyuan.rating.model import EventFormat, Result
+from qiyuan.tournament.eventfile import birth_date
 from qiyuan.tournament.go import GO_FORMATS
 from qiyuan.tournament.model import FORFEIT_RESULTS
 
@@ -35,8 +36,8 @@ def detect_kind(path: Path) -> str:
         return "history"
     kind = _SUFFIXES.get(path.suffix.lower())
     if kind is None:
-        raise ImportRefused([f"{path.name}: cannot tell the kind of file from its name; give --kind "
-                             f"({', '.join(KINDS)})"])
+        raise ImportRefused([problem("cannot tell the kind of file from its name; give --kind ({known})", file=path.name,
+                                     known=", ".join(KINDS))])
     return kind
 
 
@@ -56,16 +57,18 @@ def _dan(text: str) -> str:
 
 def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
     """A TRF-shaped ``Tournament`` (from a report or a TRF file) as a ParsedEvent, with its games."""
-    where = "No." if kind == "report" else "player"
     ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date, format=fmt,
                      rounds=t.rounds_played, time_control=t.time_control, city=t.city,
                      chief_arbiter=t.chief_arbiter, arbiters=list(t.deputy_arbiters))
     by_number = {e.number: e for e in t.entrants}
     for e in t.entrants:
         ev.entrants.append(ParsedEntrant(
-            where=f"{where} {e.number} ({e.name})", number=e.number, name=e.name.strip(), gender=_SEX.get(e.sex, ""),
+            where=problem("No. {number} ({name})", number=e.number, name=e.name) if kind == "report" else
+            problem("player {number} ({name})", number=e.number, name=e.name), number=e.number, name=e.name.strip(), gender=_SEX.get(e.sex, ""),
             id_number=e.id_number.strip(), dan=_dan(e.title), association=e.federation.strip(), rating=e.rating,
-            rank=e.rank, score=e.points, federation_id=e.player_id.strip() if kind == "trf" else ""))
+            rank=e.rank, score=e.points, federation_id=e.player_id.strip() if kind == "trf" else "",
+            birth_date=birth_date(e.birth) if e.birth.strip() else None, id_type=e.id_type if e.id_number and e.id_type != "resident" else "",
+            nationality=e.nationality))
     played = {"1": Result.WIN, "0": Result.LOSS, "=": Result.DRAW}
     unrated_played = 0
     for e in t.entrants:
@@ -76,8 +79,9 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
             other = by_number.get(opp)
             back = other.rounds[rnd - 1] if other is not None and len(other.rounds) >= rnd else None
             if other is None or back is None or back.opponent != e.number:
-                ev.problems.append(f"round {rnd}: {e.name} (No. {e.number}) is paired with No. {opp}, whose row does "
-                                   "not show this game (the two rows disagree)")
+                ev.problems.append(problem("round {round}: {name} (No. {number}) is paired with No. {opponent}, whose row "
+                                           "does not show this game (the two rows disagree)", round=rnd, name=e.name,
+                                           number=e.number, opponent=opp))
                 continue
             if e.number > opp:
                 continue
@@ -86,8 +90,9 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
             if cell.result in played:
                 expect = {"1": "0", "0": "1", "=": "="}[cell.result]
                 if back.result != expect:
-                    ev.problems.append(f"round {rnd}: {e.name} has {cell.result!r} against {other.name}, who has "
-                                       f"{back.result!r} (the two rows disagree)")
+                    ev.problems.append(problem("round {round}: {name} has {result!r} against {other}, who has "
+                                               "{other_result!r} (the two rows disagree)", round=rnd, name=e.name,
+                                               result=cell.result, other=other.name, other_result=back.result))
                     continue
                 ev.games.append((rnd, e.number, opp, played[cell.result], opener))
             elif cell.result in "WDL" and cell.result.strip():
@@ -101,12 +106,14 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
                 elif pair == ("-", "-"):
                     ev.games.append((rnd, e.number, opp, Result.NOT_PLAYED, opener))
                 else:
-                    ev.problems.append(f"round {rnd}: forfeit {cell.result!r} of {e.name} against {other.name}, who "
-                                       f"has {back.result!r} (the two rows disagree)")
+                    ev.problems.append(problem("round {round}: forfeit {result!r} of {name} against {other}, who has "
+                                               "{other_result!r} (the two rows disagree)", round=rnd, result=cell.result,
+                                               name=e.name, other=other.name, other_result=back.result))
             else:
-                ev.problems.append(f"round {rnd}: {e.name} – {other.name} has no result")
+                ev.problems.append(problem("round {round}: {name} – {other} has no result", round=rnd, name=e.name,
+                                           other=other.name))
     if unrated_played:
-        ev.notes.append(f"{unrated_played} game(s) marked unrated in the file (W/D/L) are not rated")
+        ev.notes.append(problem("{n} game(s) marked unrated in the file (W/D/L) are not rated", n=unrated_played))
     return ev
 
 
@@ -131,13 +138,15 @@ def parse_report(path: Path, options: Options) -> ParsedEvent:
         if e.row is not None:
             rows_of.setdefault(e.number, []).append(e.row)
     twice = {n: rs for n, rs in rows_of.items() if len(rs) > 1}
-    problems = [f"{path.name}, Sheet {RESULTS_SHEET}, cells {', '.join(f'B{r}' for r in rs)}: draw number {n} is used "
-                f"twice ({'、'.join(e.name for e in identity['entrants'] if e.row in rs)}); the results are checked "
-                "once every draw number is unique" for n, rs in sorted(twice.items())]
+    problems = [problem("draw number {number} is used twice ({names}); the results are checked once every draw number "
+                        "is unique", file=path.name, column=problem("Sheet {sheet}, cells {cells}", sheet=RESULTS_SHEET,
+                                                                    cells=", ".join(f"B{r}" for r in rs)),
+                        number=n, names="、".join(e.name for e in identity["entrants"] if e.row in rs))
+                for n, rs in sorted(twice.items())]
     try:
         t, meta = read_report(path)
     except InputError as exc:
-        problems += [str(replace(p, file=path.name)) for p in exc.problems if not (twice and _follows_from_numbers(p))]
+        problems += [replace(p, file=path.name) for p in exc.problems if not (twice and _follows_from_numbers(p))]
         t = meta = None
     row_of = {n: rs[0] for n, rs in rows_of.items()}
     if t is None:
@@ -158,13 +167,13 @@ def parse_report(path: Path, options: Options) -> ParsedEvent:
         e.remark = meta.remarks.get(e.number, "")
         e.row = row_of.get(e.number)
     if meta.notes:
-        ev.notes.append(f"report notes (说明): {meta.notes}")
+        ev.notes.append(problem("report notes (说明): {notes}", notes=meta.notes))
     return ev
 
 
 def _follows_from_numbers(p) -> bool:
     """A reader's problem that a duplicated draw number causes: the draw-number column, results, points."""
-    m = re.search(r"cell ([A-Z]+)\d+", str(p.column or ""))
+    m = re.search(r"cell ([A-Z]+)\d+", str(p.column or ""))  # (a cell's place: "Sheet 成绩, cell F7")
     if not m:
         return False
     col = 0
@@ -187,7 +196,8 @@ def _report_rows(path: Path) -> dict:
             if not vals[1] and not vals[2]:
                 break
             number = int(vals[1]) if vals[1].isdigit() else 0
-            out.append(ParsedEntrant(where=f"No. {vals[1] or '?'} ({vals[2]})", number=number, name=vals[2],
+            out.append(ParsedEntrant(where=problem("No. {number} ({name})", number=vals[1] or "?", name=vals[2]),
+                                     number=number, name=vals[2],
                                      gender=_SEX.get(vals[3], ""), id_number=vals[4], association=vals[6], row=r))
         name = ""
         if INFO_SHEET in wb.sheetnames:
@@ -202,13 +212,14 @@ def parse_trf(path: Path, options: Options) -> ParsedEvent:
         t = read_trf(path)
     except InputError as exc:
         ev = ParsedEvent(name="", start_date=None, end_date=None, format="swiss", rounds=0)
-        ev.problems = [str(replace(p, file=path.name)) for p in exc.problems]  # its own name, not the server's path
+        ev.problems = [replace(p, file=path.name) for p in exc.problems]  # its own name, not the server's path
         return ev
     recorded = (t.extra.get("XQM") or [""])[0].strip()  # the format the file records (``qiyuan event new``)
     fmt = TRF_FORMATS.get(recorded)
     ev = from_tournament(t, fmt.value if fmt else "", "trf")
     if recorded and fmt is None:
-        ev.problems.append(f"{path.name}: XQM: unknown event format {recorded!r} (one of: {', '.join(TRF_FORMATS)})")
+        ev.problems.append(problem("XQM: unknown event format {value!r} (one of: {known})", file=path.name,
+                                   value=recorded, known=", ".join(TRF_FORMATS)))
     return ev
 
 
@@ -217,7 +228,7 @@ def parse_opengotha(path: Path, options: Options) -> ParsedEvent:
         t = read_opengotha(path)
     except InputError as exc:
         ev = ParsedEvent(name="", start_date=None, end_date=None, format="swiss", rounds=0)
-        ev.problems = [str(replace(p, file=path.name)) for p in exc.problems]  # its own name, not the server's path
+        ev.problems = [replace(p, file=path.name) for p in exc.problems]  # its own name, not the server's path
         return ev
     ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date,
                      format="",  # an OpenGotha file does not say: the registration or the officer does
@@ -226,7 +237,7 @@ def parse_opengotha(path: Path, options: Options) -> ParsedEvent:
     number = {}
     for i, p in enumerate(t.players, start=1):
         number[p.key] = i
-        ev.entrants.append(ParsedEntrant(where=f"player {p.name}", number=i, name=p.name, name_latin=p.name,
+        ev.entrants.append(ParsedEntrant(where=problem("player {name}", name=p.name), number=i, name=p.name, name_latin=p.name,
                                          dan=p.dan or "", association="", rating=None))
     for g in t.games:
         ev.games.append((g.round, number[g.black], number[g.white], g.result, 1))  # black opens (黑先)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import io
 import zipfile
-from pathlib import Path
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path, PurePath
 
+from qiyuan.errors import Problem, as_problems
 from qiyuan.office.audit.models import record
 from qiyuan.office.events.models import RejectedReport
 
@@ -13,13 +16,25 @@ from qiyuan.office.events.models import RejectedReport
 KEEP_CONTENT_BYTES = 5 * 1024 * 1024
 
 
-def reject(kind: str, path: Path, sha: str, actor: str, rating_list, event_name: str, reasons: list[str]):
-    """Keep the refused file with every reason (in its own transaction: the import stored nothing)."""
+def reject(kind: str, path: Path, sha: str, actor: str, rating_list, event_name: str,
+           reasons: Iterable[Problem | str]):
+    """Keep the refused file with every reason (in its own transaction: the import stored nothing): as English
+    lines and as templates with their values (shown later in the reader's language), each naming the file by its
+    own name, never by a path on the server."""
+    problems = [_own_name(p) for p in as_problems(list(reasons))]
     rej = RejectedReport.objects.create(kind=kind[:12], filename=path.name, sha256=sha, actor=actor,
-                                        rating_list=rating_list, event_name=event_name[:200], reasons=reasons,
-                                        content=content(path))
+                                        rating_list=rating_list, event_name=event_name[:200],
+                                        reasons=[str(p) for p in problems],
+                                        reason_data=[p.as_json() for p in problems], content=content(path))
     record(actor, "report.reject", rej, filename=path.name, reasons=len(reasons))
     return rej
+
+
+def _own_name(p: Problem) -> Problem:
+    """The problem naming its file by the file's own name (an upload's folder on the server is nobody's business;
+    a history folder's ``hist/events.csv`` is kept)."""
+    where = PurePath(p.file.replace("\\", "/"))
+    return replace(p, file=where.name) if where.is_absolute() or len(where.parts) > 2 else p
 
 
 def content(path: Path) -> bytes | None:

@@ -41,7 +41,7 @@ def seed_list(path: str | Path, rating_list, list_date: date, actor: str, *, tod
         with writing(REGISTRY, rating_list_lock(rating_list.code)):
             return _seed(path, sha, rating_list, list_date, actor, today or date.today())
     except ImportRefused as exc:
-        reject(KIND, path, sha, actor, rating_list, "", exc.messages)
+        reject(KIND, path, sha, actor, rating_list, "", exc.problems)
         exc.rejected = True
         raise
 

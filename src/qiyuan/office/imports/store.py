@@ -26,7 +26,8 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
         p.registered_on = p.registered_on or ev.end_date
         insert_with_new_federation_id(p)
     batch = ImportBatch.objects.create(kind=kind, filename=filename, sha256=sha, actor=actor,
-                                       rating_list=rating_list, notes=plan.notes)
+                                       rating_list=rating_list, notes=[str(n) for n in plan.notes],
+                                       note_data=[n.as_json() for n in plan.notes])
     tc = parse_time_control(ev.time_control)
     event = Event.objects.create(
         code=f"{rating_list.code}-{ev.end_date:%Y%m%d}-{key[:8]}", content_key=key, name=ev.name,

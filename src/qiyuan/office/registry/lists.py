@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from qiyuan.errors import InputError, Problem
+from qiyuan.errors import InputError, Problem, problem
 from qiyuan.formats.registration_csv import check_registration_file
 from qiyuan.office.audit.models import record
 from qiyuan.office.db import REGISTRY, writing
@@ -40,16 +40,20 @@ def register_many(rows, *, source: str, actor: object, today: date | None = None
         for r in rows:
             assoc = assocs.get(r.association) if r.association else None
             if r.association and assoc is None:
-                problems.append(Problem(source, r.line, "association", f"unknown association {r.association!r}"))
+                problems.append(problem("unknown association {assoc!r}", file=source, line=r.line, column="association",
+                                        assoc=r.association))
             club = None
             if r.club:
                 club = clubs.get((assoc.pk if assoc else None, r.club))
                 if club is None:
-                    where = f" in association {r.association}" if r.association else " (give its association)"
-                    problems.append(Problem(source, r.line, "club", f"unknown club {r.club!r}{where}"))
+                    problems.append(problem("unknown club {club!r} in association {assoc}", file=source, line=r.line,
+                                            column="club", club=r.club, assoc=r.association) if r.association else
+                                    problem("unknown club {club!r} (give its association)", file=source, line=r.line,
+                                            column="club", club=r.club))
             if r.id_number in holders:
                 fid, name = holders[r.id_number]
-                problems.append(Problem(source, r.line, "id_number", f"already registered to {fid} {name}"))
+                problems.append(problem("already registered to {fid} {name}", file=source, line=r.line,
+                                        column="id_number", fid=fid, name=name))
             planned.append((r, assoc, club))
         if problems or file_problems:
             every = sorted(file_problems + problems, key=lambda p: p.line or 0)  # stable: file before registry

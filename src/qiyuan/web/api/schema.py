@@ -99,6 +99,11 @@ SCHEMAS = {
                   "calendar": STR, "changes": STR, "dump": STR,
                   "docs": {"type": "string", "format": "uri", "description": "the open-data page (absolute URL)"}}),
     "ChangeFeed": extend(page_of("Change"), {"since": DATE}),
+    "ChainLink": obj({"list_date": DATE, "number": INT, "digest": STR, "previous_digest": STR, "supersedes": STR,
+                      "is_correction": BOOL, "file": STR, "bundle": nullable(STR)}),
+    "Chain": obj({"list": STR, "public_key": nullable(ref("PublicKey")),
+                  "editions": {"type": "array", "items": ref("ChainLink")}}),
+    "PublicKey": obj({"url": STR, "fingerprint": STR}),
     "Distribution": obj({
         "edition": ref("EditionRef"), "list": STR, "count": INT, "width": INT, "lowest": nullable(INT),
         "highest": nullable(INT),
@@ -200,6 +205,9 @@ def openapi() -> dict:
             "/api/v1/": _op("links to the resources", "Index", []),
             "/api/v1/lists": _op("every rating list with its latest edition", "RatingLists", []),
             "/api/v1/lists/{code}": _op("a list and its editions", "RatingListDetail", [PATH["code"]]),
+            "/api/v1/lists/{code}/chain": _op(
+                "the list's editions as a chain (digests, links, signed bundles, the federation's public key)",
+                "Chain", [PATH["code"]]),
             "/api/v1/lists/{code}/editions/{date}": _op("the current edition of a list date", "Edition",
                                                         [PATH["code"], PATH["date"]]),
             "/api/v1/lists/{code}/editions/{date}/{number}": _op("one edition", "Edition", ed),

@@ -10,6 +10,7 @@ urlpatterns = [
     path("v1/openapi.json", views.schema, name="openapi"),
     path("v1/lists", views.lists, name="lists"),
     path("v1/lists/<slug:code>", views.rating_list, name="list"),
+    path("v1/lists/<slug:code>/chain", views.list_chain, name="list_chain"),
     path("v1/lists/<slug:code>/editions/<str:on>", views.edition, name="edition_current"),
     path("v1/lists/<slug:code>/editions/<str:on>/<int:number>", views.edition, name="edition"),
     path("v1/lists/<slug:code>/editions/<str:on>/<int:number>/entries", views.edition_entries,

@@ -21,12 +21,14 @@ from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from qiyuan.errors import Problem, problem
+from qiyuan.errors import NotFound, Problem, problem
+from qiyuan.office import bundles
 from qiyuan.office.event_registration import public_calendar
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Player
 from qiyuan.office.registry import search_players
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
+from qiyuan.office.signing_key import key_info
 
 from ..portal import queries
 from ..portal.editions import current_edition_ids, editions_by_id, grants_version
@@ -177,6 +179,27 @@ def rating_list(request, code: str):
     if rl is None:
         raise Http404(f"list {code}")
     return _json(records.rating_list_detail(rl))
+
+
+@api_view
+def list_chain(request, code: str):
+    """The list's editions in publication order as a chain: each edition's digest, the digest of the edition
+    it was computed from, the one a correction supersedes, and its bundle's address; with the federation's
+    public key and fingerprint (null while the office has no signing key)."""
+    _no_params(request)
+    rl = RatingList.objects.filter(code=code).first()
+    if rl is None:
+        raise Http404(f"list {code}")
+    try:
+        key = key_info()
+        key_data = {"url": request.build_absolute_uri(reverse("portal:public_key")), "fingerprint": key.fingerprint}
+    except NotFound:
+        key_data = None
+    editions = []
+    for row in bundles.chain(rl):
+        editions.append({**row, "bundle": request.build_absolute_uri(reverse(
+            "portal:list_bundle", args=[rl.code, row["list_date"], row["number"]])) if key_data else None})
+    return _json({"list": rl.code, "public_key": key_data, "editions": editions})
 
 
 def _edition(code: str, on: str, number: int | None) -> Edition:

@@ -56,6 +56,7 @@ urlpatterns = [
     path("calendar/<str:code>/", calendar.detail, name="calendar_detail"),
     path("calendar/<str:code>/amend/", calendar.amend, name="calendar_amend"),
     path("calendar/<str:code>/act/", calendar.act, name="calendar_act"),
+    path("calendar/<str:code>/entries/", calendar.entries, name="calendar_entries"),
 ]
 
 #: Views reachable without a role (signing in and out).

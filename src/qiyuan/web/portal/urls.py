@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import calendar, data, events, home, lists, players, rules
+from .views import calendar, check, data, events, home, lists, players, rules
 
 app_name = "portal"
 urlpatterns = [
@@ -17,7 +17,9 @@ urlpatterns = [
     path("lists/<slug:list_code>/<str:on>/<int:number>/download.<str:fmt>", lists.download, name="list_download"),
     path("lists/<slug:list_code>/<str:on>/<int:number>/distribution/", data.distribution,
          name="list_distribution"),
+    path("lists/<slug:list_code>/<str:on>/<int:number>/bundle.zip", check.bundle, name="list_bundle"),
     path("data/", data.open_data, name="open_data"),
+    path("data/federation.pub.pem", check.public_key, name="public_key"),
     path("players/", players.search, name="players"),
     path("players/<str:federation_id>/", players.player, name="player"),
     path("players/<str:federation_id>/what-if/", players.what_if, name="what_if"),

@@ -30,6 +30,7 @@ from qiyuan.office.event_registration import (
     refuse_registration,
     register_event,
     registrations,
+    set_entries,
     withdraw_registration,
 )
 from qiyuan.office.federation.models import Arbiter, Association
@@ -40,6 +41,7 @@ from ...calendar_labels import REGISTRATION_STATUS, RULES_OF_PLAY, status_label,
 from ...display import person
 from ...labels import EVENT_FORMATS, arbiter_level_label, organiser_level_choices
 from ..permissions import OFFICER, role_required
+from .events import list_problems
 
 _REGION_CHOICES = [("", gettext_lazy("按城市判断")), ("inside", gettext_lazy("在京沪地区内")),
                    ("outside", gettext_lazy("在京沪地区以外"))]
@@ -196,7 +198,29 @@ def detail(request, code: str):
         "failures": translated(findings(a, "failures")), "clashes": translated(findings(a, "clashes")),
         "notes": translated(findings(a, "notes")), "rateable": a.get("rateable"),
         "approvable": a.get("approvable"), "open": reg.status in ("registered", "approved") and not reg.event_id,
+        "entries": list(reg.entries.order_by("place")),
     })
+
+
+@role_required(OFFICER)
+@require_POST
+def entries(request, code: str):
+    """Record the registration's entry list from an uploaded CSV or xlsx (the 成绩 sheet's headings): the use case
+    ``qiyuan office calendar entries`` calls; every row's problem shown, nothing recorded if any."""
+    from qiyuan.formats.entries import read_entries
+
+    upload = request.FILES.get("file")
+    if upload is None or upload.size > 5 * 1024 * 1024:
+        messages.error(request, _("请选择一个名单文件（CSV 或 xlsx，不超过 5 MB）。"))
+        return redirect("desk:calendar_detail", code=code)
+    try:
+        rows, faults = read_entries(upload.name, upload.read())
+        reg = set_entries(code, rows, actor=request.user, source=upload.name, faults=faults)
+    except QiyuanError as exc:
+        list_problems(request, exc)
+    else:
+        messages.success(request, _("已记录 %(code)s 的报名表：%(n)d 名棋手。") % {"code": reg.code, "n": len(rows)})
+    return redirect("desk:calendar_detail", code=code)
 
 
 @role_required(OFFICER)

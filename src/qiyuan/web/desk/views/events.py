@@ -32,6 +32,7 @@ from qiyuan.errors import Problem, QiyuanError
 from qiyuan.office import event_registration
 from qiyuan.office.events.entries import latest_ratings
 from qiyuan.office.events.live import LiveEventStore, assign_arbiter, competition_report, load
+from qiyuan.office.calendar.models import Registration
 from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.federation.models import Arbiter, Association, Player
 from qiyuan.office.ratings.models import RatingList
@@ -160,6 +161,8 @@ class NewPlayerForm(forms.Form):
     id_type = forms.ChoiceField(label=gettext_lazy("证件类型"), initial="resident", required=False, choices=[
         ("resident", gettext_lazy("居民身份证")), ("passport", gettext_lazy("护照（境外棋手）"))])
     id_number = forms.CharField(label=gettext_lazy("证件号码（仅用于竞赛报告）"), max_length=32, required=False)
+    nationality = forms.CharField(label=gettext_lazy("国籍"), max_length=20, required=False,
+                                  help_text=gettext_lazy("三个字母的国家代码，如 KOR、JPN；境外棋手可不选所属单位"))
     club = forms.CharField(label=gettext_lazy("俱乐部"), max_length=60, required=False)
     family = forms.CharField(label=gettext_lazy("家庭（同一家庭的棋手填同一名称）"), max_length=60, required=False)
 
@@ -174,7 +177,7 @@ class NewPlayerForm(forms.Form):
 EXCUSE_TEXT = {"Z": gettext_lazy("缺席（0 分）"), "H": gettext_lazy("请假（半分）"), "F": gettext_lazy("请假（全分）")}
 
 
-def _problems(request, exc: QiyuanError) -> None:
+def list_problems(request, exc: QiyuanError) -> None:
     """A refusal's problems as messages, in the reader's language."""
     for p in exc.problems:  # a row of a list (an entry list's) is named as its line
         messages.error(request, (_("第 %(no)d 行：") % {"no": p.line} if p.line is not None else "") + p.text(_))
@@ -185,7 +188,7 @@ def _act(request, use_case, *args, ok=None, **kwargs):
     try:
         outcome = use_case(*args, **kwargs)
     except QiyuanError as exc:
-        _problems(request, exc)
+        list_problems(request, exc)
         return None
     if ok is not None:
         messages.success(request, ok(outcome) if callable(ok) else ok)
@@ -334,6 +337,8 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
             "confirm_change": bool(typed) and request.session.get(f"confirm:{code}", False),
             "is_round_robin": ev.event_format(t) in ev.ROUND_ROBINS,
             "is_knockout": ev.event_format(t) == "knockout",
+            # started from a registration (its code is the event's): its entry list is one click away
+            "registration_code": code if Registration.objects.filter(code=code).exists() else "",
         },
         status=status,
     )
@@ -342,21 +347,26 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
 @role_required(ARBITER)
 @require_POST
 def add_players(request, code: str):
-    """A whole entry list (CSV or xlsx, the 成绩 sheet's headings) in one change: the use case the
-    command line's ``event add-players`` calls; every row's problem shown, nothing entered if any."""
+    """A whole entry list (CSV or xlsx, the 成绩 sheet's headings, or an approved registration's list) in one
+    change: the use case the command line's ``event add-players`` calls; every row's problem shown, nothing
+    entered if any."""
     from qiyuan.formats.entries import read_entries
 
     store = _store(request, code)
+    registration = request.POST.get("registration", "").strip()[:20]
     upload = request.FILES.get("file")
-    if upload is None or upload.size > 5 * 1024 * 1024:
+    if not registration and (upload is None or upload.size > 5 * 1024 * 1024):
         messages.error(request, _("请选择一个名单文件（CSV 或 xlsx，不超过 5 MB）。"))
         return redirect("desk:event", code=code)
     try:
-        rows, faults = read_entries(upload.name, upload.read())
+        if registration:  # an approved registration's entry list (qiyuan event add-players --registration)
+            rows, faults, source = event_registration.registration_entrants(registration), [], registration
+        else:
+            (rows, faults), source = read_entries(upload.name, upload.read()), upload.name
     except QiyuanError as exc:
-        _problems(request, exc)
+        list_problems(request, exc)
         return redirect("desk:event", code=code)
-    added = _act(request, uc.add_players, store, request.user, rows, source=upload.name, faults=faults,
+    added = _act(request, uc.add_players, store, request.user, rows, source=source, faults=faults,
                  today=date.today())
     if added:
         messages.success(request, _("已按名单录入 %(n)d 名棋手。") % {"n": len(added)})
@@ -383,12 +393,13 @@ def add_player(request, code: str):
         entrant = Entrant(0, d["name"], sex=d["sex"], title=d["title"], rating=d["rating"],
                           federation=d["association"].name if d["association"] else "", club=d["club"],
                           family=d["family"], birth=d["birth"].isoformat() if d["birth"] else "",
-                          id_number=d["id_number"], id_type=d["id_type"] or "resident")
+                          id_number=d["id_number"], id_type=d["id_type"] or "resident",
+                          nationality=d["nationality"])
     try:
         uc.add_player(store, request.user, entrant, today=date.today())
     except QiyuanError as exc:
         if form is None:
-            _problems(request, exc)
+            list_problems(request, exc)
             return redirect("desk:event", code=code)
         for p in exc.problems:  # the use case's refusal, in the page's language, beside the values typed
             form.add_error(None, p.text(_))
@@ -509,7 +520,7 @@ def results(request, code: str):
         try:
             done = uc.enter_results(store, request.user, rnd, entered, change=change)
         except QiyuanError as exc:
-            _problems(request, exc)
+            list_problems(request, exc)
             if any(p.code == "result.change" for p in exc.problems):
                 request.session[f"confirm:{code}"] = True
     if done is None and typed:  # refused: what was typed stays in its boxes
@@ -618,7 +629,7 @@ def finish(request, code: str):
             try:
                 uc.finish(LiveEventStore(code), request.user)
             except QiyuanError as exc:
-                _problems(request, exc)
+                list_problems(request, exc)
             else:
                 messages.success(request, _("比赛已结束。"))
                 return redirect("desk:event", code=code)
@@ -682,7 +693,8 @@ def print_round(request, code: str, rnd: int):
 
 
 UNPAIRED_TEXT = {"U": gettext_lazy("轮空"), "H": gettext_lazy("请假（半分）"), "F": gettext_lazy("请假（全分）"),
-                 "Z": gettext_lazy("缺席"), "withdrawn": pgettext_lazy("round", "退赛")}
+                 "Z": gettext_lazy("缺席"), "withdrawn": pgettext_lazy("round", "退赛"), "out": gettext_lazy("淘汰"),
+                 "waiting": gettext_lazy("待赛（已晋级）")}
 
 
 PRINTS = ("entries", "schedule", "pairings", "alphabetical", "slips", "standings", "crosstable", "bracket")
@@ -708,7 +720,7 @@ def print_pdf(request, code: str, what: str):
                                  alphabetical=what == "alphabetical",
                                  links=slip_links(request, code) if what == "slips" else None)
     except QiyuanError as exc:
-        _problems(request, exc)
+        list_problems(request, exc)
         return redirect("desk:event", code=code)
     response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{live.code}-{what}.pdf"'

@@ -9,6 +9,7 @@ rating or writes an audit entry.
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from qiyuan.errors import QiyuanError
+from qiyuan.errors import Problem, QiyuanError
 from qiyuan.office import periods as P
 from qiyuan.office import plausibility
 from qiyuan.office.errors import NeedsConfirmation, OfficeError
@@ -107,9 +108,18 @@ def _flags(found) -> list[dict]:
 
 
 def _located(p) -> str:
-    """A problem of a file in the page's language (its template translated), after where it is."""
-    where = p.where()
-    return f"{where}: {p.text(_)}" if where else p.text(_)
+    """A problem of a file in the page's language (its template and its place translated), after where it is."""
+    return p.located(_) if isinstance(p, Problem) else str(p)
+
+
+def _failures(eligibility: dict) -> list[str]:
+    """An event's failed conditions in the page's language (events imported before they were kept as templates:
+    their English lines)."""
+    data = eligibility.get("failure_data")
+    if data:
+        return [Problem.from_json(d).text(_) for d in data]
+    return [f"{f.get('clause', '')}: {f.get('message', '')}" if isinstance(f, dict) else str(f)
+            for f in eligibility.get("failures") or []]
 
 
 def _date(text: str | None) -> date | None:
@@ -267,7 +277,7 @@ def imports(request):
                              for m in matches}
                 request.session["desk:upload"] = {"path": str(path), "list": code, "options": raw,
                                                   "conflicts": conflicts, "differences": bool(exc.differences)}
-                context["pending"] = matches
+                context["pending"] = [replace(m, where=_located(m.where)) for m in matches]  # the place translated
                 context["differences"] = [p.text(_) for p in exc.differences]
             except QiyuanError as exc:
                 context["problems"] = refused + [_located(p) for p in exc.problems]
@@ -278,7 +288,7 @@ def imports(request):
                     "file": path.name, "n": len(result.events), "g": result.games,
                     "p": result.new_players})
                 for note in result.notes:
-                    messages.info(request, note)
+                    messages.info(request, _located(note))
                 if result.late_for:
                     messages.warning(request, _("迟到的报告：所属榜单已发布（%(dates)s），请以更正版计算。") % {
                         "dates": ", ".join(d.isoformat() for d in result.late_for)})
@@ -286,9 +296,11 @@ def imports(request):
     context.update(
         upload_form=form,
         batches=ImportBatch.objects.select_related("rating_list")[:50],
-        rejected=RejectedReport.objects.select_related("rating_list")[:50],
-        problem_events=Event.objects.exclude(eligibility__failures=[]).exclude(eligibility={})
-        .select_related("rating_list").order_by("-end_date")[:50],
+        rejected=[{"report": r, "reasons": [_located(p) for p in r.reason_problems()]}
+                  for r in RejectedReport.objects.select_related("rating_list")[:50]],
+        problem_events=[{"event": e, "failures": _failures(e.eligibility)} for e in
+                        Event.objects.exclude(eligibility__failures=[]).exclude(eligibility={})
+                        .select_related("rating_list").order_by("-end_date")[:50]],
     )
     return render(request, "desk/imports.html", context)
 
@@ -297,4 +309,5 @@ def imports(request):
 @require_http_methods(["GET"])
 def import_detail(request, batch_id: int):
     batch = get_object_or_404(ImportBatch, pk=batch_id)
-    return render(request, "desk/import_detail.html", {"batch": batch, "events": batch.events.all()})
+    return render(request, "desk/import_detail.html", {"batch": batch, "events": batch.events.all(),
+                                                       "notes": [_located(p) for p in batch.note_problems()]})

@@ -32,6 +32,7 @@ from .. import queries
 from ..editions import edition_version, grants_version, listing_version
 from ..filters import AGE_GROUPS, STATUSES, ListFilters
 from ..http import conditional, digest, immutable_content, visitor_page
+from .check import check_context
 
 DOWNLOAD_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -110,6 +111,7 @@ def _edition_page(request, ed: Edition, filters: ListFilters):
             "dans": [g for g, _label in Player._meta.get_field("dan").choices],
             "formats": tuple(DOWNLOAD_TYPES),
             "others": others[:60],
+            "check": check_context(request, ed),
         },
     )
 

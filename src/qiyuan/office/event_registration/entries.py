@@ -1,0 +1,66 @@
+"""A registration's entry list (报名表): recorded with the registration, entered into the event once approved.
+
+``set_entries`` checks every row as the event itself will (``tournament.eventfile.add_players`` on an empty
+event of the registration's game: names, sexes, grades, ratings, ID numbers and birth dates, a player listed
+twice) and replaces the list — every problem named by its row, all at once, nothing stored if any.
+``registration_entrants`` gives an approved registration's list as the entrants ``qiyuan event add-players
+--registration CODE`` and the desk enter; a registration not approved (yet, or any more) gives none.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from qiyuan.errors import Problem, problem
+from qiyuan.office.audit.models import record
+from qiyuan.office.calendar.models import Registration, RegistrationEntry
+from qiyuan.office.db import writing
+from qiyuan.office.event_registration.cases import CALENDAR, find_registration, refuse_unless
+from qiyuan.office.event_registration.errors import CalendarError
+from qiyuan.tournament import eventfile as ev
+from qiyuan.tournament.model import Entrant, Tournament
+
+S = Registration.Status
+
+#: why an approved registration's list is the only one entered (each template whole, to be translated whole)
+_NOT_APPROVED = {
+    S.REGISTERED: "{ref} is not approved yet: its entry list is entered once the officer approves it",
+    S.REFUSED: "{ref} is refused: its entry list is not entered",
+    S.WITHDRAWN: "{ref} is withdrawn: its entry list is not entered",
+}
+
+
+def set_entries(code: str, rows: list[tuple[int, Entrant]], *, actor: object, source: str = "",
+                faults: list[Problem] | tuple = (), today: date | None = None) -> Registration:
+    """Record (or replace) the registration's entry list: ``rows`` are ``(row of the file, entrant)``,
+    ``faults`` the reader's own problems, reported with the rows'."""
+    with writing(CALENDAR):
+        reg = find_registration(code)
+        refuse_unless(reg, (S.REGISTERED, S.APPROVED), "entries")
+        scratch = Tournament()  # the event the list is for, as far as the checks go: its game's grades
+        scratch.extra["XQM"] = ["go_swiss" if reg.rating_list.game == "go" else "swiss"]
+        ev.add_players(scratch, rows, today=today, file=source, faults=faults)
+        replaced = reg.entries.count()
+        reg.entries.all().delete()
+        RegistrationEntry.objects.bulk_create(
+            RegistrationEntry(registration=reg, place=k, row=row, name=e.name, sex=e.sex, title=e.title,
+                              federation=e.federation, rating=e.rating, id_number=e.id_number, id_type=e.id_type,
+                              birth=e.birth, club=e.club, player_id=e.player_id, nationality=e.nationality)
+            for k, (row, e) in enumerate(rows, start=1))
+        record(actor, "calendar.entries", reg, code=reg.code, source=source, players=len(rows), replaced=replaced)
+    return reg
+
+
+def registration_entrants(code: str) -> list[tuple[int, Entrant]]:
+    """``(row, entrant)`` of an approved registration's entry list, in its order; ``CalendarError`` when the
+    registration is not approved or has no list."""
+    reg = find_registration(code)
+    if reg.status != S.APPROVED:
+        raise CalendarError([problem(_NOT_APPROVED[reg.status], code="calendar.state", ref=reg.code)])
+    entries = list(reg.entries.order_by("place"))
+    if not entries:
+        raise CalendarError([problem("{ref} has no entry list: record one first (qiyuan office calendar entries "
+                                     "{ref} FILE, or on its desk page)", code="calendar.input", ref=reg.code)])
+    return [(x.row, Entrant(0, x.name, sex=x.sex, title=x.title, rating=x.rating, federation=x.federation,
+                            id_number=x.id_number, id_type=x.id_type, birth=x.birth, club=x.club,
+                            player_id=x.player_id, nationality=x.nationality)) for x in entries]

@@ -59,7 +59,7 @@ def test_cga_art_5_8_a_30_minute_event_is_told_why_not(run, office):
     done = run(*national("--time-control", "每方30分钟"))
     assert done.exit_code == 0, done.output  # recorded: the organiser amends it
     assert "not rateable as registered" in done.output
-    assert "CGA Art. 5(八): time control 30 min: the first period must be at least 60 min per player" in done.output
+    assert "CGA Art. 5(8): time control 30 min: the first period must be at least 60 min per player" in done.output
     assert "--override REASON" in done.output
 
 

@@ -60,7 +60,7 @@ def test_a_30_minute_event_is_told_why_and_approved_only_with_a_reason(staff, lo
     c.post("/desk/calendar/new/", form(time_control="每方30分钟"))
     reg = Registration.objects.get()
     page = c.get(f"/desk/calendar/{reg.code}/").content.decode()
-    assert "按注册举行不能计算等级分" in page and "CGA Art. 5(八)" in page and 'name="override"' in page
+    assert "按注册举行不能计算等级分" in page and "中国棋协办法第五条（八）" in page and 'name="override"' in page
     r = c.post(f"/desk/calendar/{reg.code}/act/", {"action": "approve", "override": ""}, follow=True)
     assert "cannot be approved as registered" in r.content.decode() or "不能" in r.content.decode()
     assert Registration.objects.get().status == "registered"

@@ -5,6 +5,7 @@ print no English line — their messages, refusals, --help texts and Typer's/Cli
 
 from __future__ import annotations
 
+import getpass
 import re
 from unittest import mock
 
@@ -28,10 +29,10 @@ _LATIN_OK = re.compile(
     r"swiss|round_robin|double_round_robin|knockout|match|team|go_mcmahon|go_swiss|entries|schedule|pairings|slips|"
     r"women|U\d+|rating|zero|half|full|association|club|family|resident|passport|other|international|national|first|"
     r"second|third|CHN|SQLite|PostgreSQL|JSON|YYYY-MM-DD|key=value|trf|opengotha|history|report|state|regional|local|"
-    r"csv|txt|pdf|xlsx|new|Elo|Glicko-2|WHR|PNG|HTML)\b")
+    r"csv|txt|pdf|xlsx|new|Elo|Glicko-2|WHR|PNG|HTML|RIF|rif|registered|approved|refused|withdrawn|min|KOR|JPN)\b")
 #: commands whose modules are not translated yet (their rows are left out of the lists that show them): the
 #: list shrinks as each module is translated (docs/decisions.md, "words: the command line's language")
-PENDING = {"dan", "calendar"}
+PENDING: set[str] = set()
 _COMMAND_ROW = re.compile(r"^(\w[\w-]*)(\s{2,}).*")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -106,7 +107,9 @@ HELP = [["--help"], ["rate", "--help"], ["serve", "--help"], ["office", "user", 
         ["office", "period", "compute", "--help"], ["office", "period", "publish", "--help"],
         ["office", "list", "--help"], ["office", "list", "export", "--help"], ["office", "verify", "--help"],
         ["rules", "--help"], ["rules", "show", "--help"], ["rules", "evaluate", "--help"], ["rules", "compare", "--help"],
-        ["rules", "audit", "--help"], ["office", "flags", "--help"], ["office", "flags", "check", "--help"]]
+        ["rules", "audit", "--help"], ["office", "flags", "--help"], ["office", "flags", "check", "--help"],
+        ["office", "calendar", "--help"], ["office", "calendar", "add", "--help"], ["office", "calendar", "approve", "--help"], ["office", "dan", "--help"],
+        ["office", "dan", "grant", "--help"], ["office", "dan", "policy", "--help"], ["office", "dan", "standard", "--help"]]
 ERRORS = [["rate"], ["rate", "--bogus"], ["nosuch"], ["serve", "--port", "abc"], ["serve", "--port", "99999"],
           ["serve", "--host", "1.2.3.4"], ["serve", "--production"], ["serve", "--debug", "--workers", "3"],
           ["rate", "--engine", "slow"], ["office", "user", "add", "x", "--role", "boss"], ["serve", "a", "b"],
@@ -173,8 +176,12 @@ def test_a_problem_is_located_and_translated():
 
 def test_the_check_catches_an_untranslated_line():
     assert english_words("用法：qiyuan rate [选项]") == []
-    assert without_pending(["rate   计算", "dan   Dan and kyu", "      grades", "serve  运行"]) == [
-        "rate   计算", "serve  运行"]
+    PENDING.add("dan")  # a pending command's row, and its wrapped line, are left out
+    try:
+        assert without_pending(["rate   计算", "dan   Dan and kyu", "      grades", "serve  运行"]) == [
+            "rate   计算", "serve  运行"]
+    finally:
+        PENDING.discard("dan")
     assert english_words("Missing option '--rules'.") == ["Missing", "option"]
     assert english_words("players.csv：cannot read the file") == ["cannot", "read", "the", "file"]
 
@@ -265,3 +272,38 @@ def test_rule_sets_are_shown_in_the_users_language(language):
                        r"rating|cga-2011|bjsh-2007|go-1995|star|cap|ra|Ru|Ra|dp|We|non…|provisional …)(?!\w)")
     assert_in_language(codes.sub("", "\n".join(meanings).replace("冠军不降分", "")), language, ["rules", "show"])
     assert ("含义" if language == lang.CHINESE else "meaning") in shown.output
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_the_calendar_and_its_check_in_the_users_language(language):
+    """A registration's check names its clauses and says what fails in the user's language (中国棋协办法第五条（一）/
+    CGA Art. 5(1)); list and show too."""
+    run(["office", "init"], language)
+    run(["office", "arbiter", "add", "裁判甲", "--level", "national"], language)
+    steps = [(["office", "calendar", "add", "测试公开赛", "--list", "CGA", "--start", "2099-05-01", "--city", "杭州",
+               "--rounds", "3", "--players", "20", "--time-control", "90 min", "--chief", "裁判甲", "--format", "swiss",
+               "--organiser-level", "state", "--national"], 0),
+             (["office", "calendar", "list"], 0), (["office", "calendar", "show", "R2099-001"], 0),
+             (["office", "calendar", "list", "--status", "bogus"], 2)]
+    for args, code in steps:
+        result = run(args, language)
+        assert result.exit_code == code, (args, result.output)
+        typed = r"测试公开赛|杭州|裁判甲|R2099-001|CGA|90 min|\bmin\b|bogus|\broot\b|\b" + re.escape(getpass.getuser())
+        assert_in_language(re.sub(typed, "", result.output), language, args)
+    shown = run(["office", "calendar", "show", "R2099-001"], language).output
+    assert ("中国棋协办法第五条（一）" if language == lang.CHINESE else "CGA Art. 5(1)") in shown
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_grades_are_listed_in_the_users_language(language):
+    """`office dan events`, `standard list` and a player's `history` (no grant yet: the registry's grade in words)."""
+    run(["office", "init"], language)
+    run(["office", "player", "add", "--name", "张三", "--gender", "M", "--birth", "1990-01-01", "--dan", "3d"], language)
+    for args in (["office", "dan", "events"], ["office", "dan", "standard", "list"], ["office", "dan", "history", "张三"]):
+        result = run(args, language)
+        assert result.exit_code == 0, (args, result.output)
+        assert_in_language(re.sub("张三|CN000001", "", result.output), language, args)
+    shown = run(["office", "dan", "history", "张三"], language).output
+    assert ("三段" in shown) if language == lang.CHINESE else ("3 dan" in shown)

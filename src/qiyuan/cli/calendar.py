@@ -15,46 +15,47 @@ from typing import Annotated, Optional
 
 import typer
 
+from qiyuan.cli.lang import CHINESE, N_, _, language
 from qiyuan.cli.office import ActorOption, _console, actor_name, ensure_django, fail, office_app, office_errors
 
 calendar_app = typer.Typer(
-    help="The event calendar (赛事注册): register upcoming events, checked before they are played; approve, refuse.",
+    help=N_("The event calendar: register upcoming events, checked before they are played; approve, refuse."),
     no_args_is_help=True,
 )
 office_app.add_typer(calendar_app, name="calendar")
 
 # -- the options of a registration (add: required ones checked by the use case; amend: only those given) ------
 
-Name = Annotated[Optional[str], typer.Option("--name", help="The event's name (赛事名称)")]
+Name = Annotated[Optional[str], typer.Option("--name", help="The event's name")]
 NameEn = Annotated[Optional[str], typer.Option("--en", help="English name")]
 Start = Annotated[Optional[str], typer.Option("--start", help="First day, YYYY-MM-DD")]
 End = Annotated[Optional[str], typer.Option("--end", help="Last day, YYYY-MM-DD (default: the first day)")]
-City = Annotated[Optional[str], typer.Option("--city", help="City (举办城市)")]
+City = Annotated[Optional[str], typer.Option("--city", help="City")]
 Inside = Annotated[Optional[bool], typer.Option(
     "--inside-regions/--outside-regions",
-    help="Inside the rule set's home regions (BJSH §3: 北京、上海); default: from the city")]
-Rounds = Annotated[Optional[str], typer.Option("--rounds", help="Planned rounds (轮数)")]
+    help="Inside the rule set's home regions (BJSH §3: Beijing and Shanghai); default: from the city")]
+Rounds = Annotated[Optional[str], typer.Option("--rounds", help="Planned rounds")]
 Players = Annotated[Optional[str], typer.Option("--players", help="Expected number of players")]
-TimeCtl = Annotated[Optional[str], typer.Option("--time-control", help='用时, e.g. "每方60分钟", "45 min + 30 s"')]
-Chief = Annotated[Optional[str], typer.Option("--chief", help="Chief arbiter (裁判长), by name in the registry")]
-Arbiters = Annotated[Optional[list[str]], typer.Option("--arbiter", help="An arbiter (裁判员); repeat for each")]
+TimeCtl = Annotated[Optional[str], typer.Option("--time-control", help='The time control, e.g. "60 min" or "45 min + 30 s"')]
+Chief = Annotated[Optional[str], typer.Option("--chief", help="Chief arbiter, by name in the registry")]
+Arbiters = Annotated[Optional[list[str]], typer.Option("--arbiter", help="An arbiter; repeat for each")]
 Format = Annotated[Optional[str], typer.Option("--format", help="swiss, round_robin, team, match or knockout")]
-Organiser = Annotated[Optional[str], typer.Option("--organiser", help="Organiser (主办单位)")]
+Organiser = Annotated[Optional[str], typer.Option("--organiser", help="Organiser")]
 Level = Annotated[Optional[str], typer.Option("--organiser-level", help="state, regional, local or other")]
 Assoc = Annotated[Optional[str], typer.Option("--association", help="Code of the association organising or "
                                                                     "approving it")]
-National = Annotated[Optional[bool], typer.Option("--national/--not-national", help="A national event (全国性)")]
+National = Annotated[Optional[bool], typer.Option("--national/--not-national", help="A national event")]
 International = Annotated[Optional[bool], typer.Option("--international/--not-international",
                                                        help="An international event")]
 Agreed = Annotated[Optional[bool], typer.Option("--agreed/--not-agreed",
-                                                help="Agreed by the parties (协商主体; BJSH §3(三), §6)")]
+                                                help="Agreed by the parties (BJSH §3(3), §6)")]
 Rules = Annotated[Optional[str], typer.Option("--rules", help="Rules of play: national or rif")]
 RifOk = Annotated[Optional[bool], typer.Option("--rif-approved/--rif-not-approved",
-                                               help="RIF rules approved by the region's organisation (BJSH §7(三))")]
+                                               help="RIF rules approved by the region's organisation (BJSH §7(3))")]
 Grades = Annotated[Optional[bool], typer.Option("--grants-grades/--no-grades",
-                                                help="Grants dan/kyu titles (等级赛, BJSH §8–9)")]
+                                                help="Grants dan/kyu titles (BJSH §8–9)")]
 Standard = Annotated[Optional[str], typer.Option("--standard-published",
-                                                 help="Day its title standard was published, YYYY-MM-DD (BJSH §9(三))")]
+                                                 help="Day its title standard was published, YYYY-MM-DD (BJSH §9(3))")]
 
 
 def _given(**options) -> dict:
@@ -67,29 +68,45 @@ def _print_assessment(console, reg) -> None:
 
     a = reg.assessment
     style = "green" if a.get("rateable") else "red"
-    console.print(f"  [{style}]{a.get('verdict', '')}[/]")
-    for f in findings(a, "failures"):
-        console.print(f"  ✗ {f}", markup=False)
+    failures = findings(a, "failures")
+    verdict = (_("rateable if played as registered") if a.get("rateable") else
+               _("not rateable as registered: {count} condition(s) fail").format(count=len(failures)))
+    console.print(f"  [{style}]{verdict}[/]")
+    for f in failures:
+        console.print(f"  ✗ {finding_line(f)}", markup=False)
     for f in findings(a, "clashes"):
-        console.print(f"  ! {f}", markup=False)
+        console.print(f"  ! {finding_line(f)}", markup=False)
     for f in findings(a, "notes"):
-        console.print(f"  note: {f}", markup=False)
+        console.print("  " + _("note: {text}").format(text=finding_line(f)), markup=False)
     if not a.get("approvable", True) and reg.status == "registered":
-        console.print(f"  approval needs these fixed (`qiyuan office calendar amend {reg.code} …`) or an override "
-                      f"with its reason (`qiyuan office calendar approve {reg.code} --override REASON`)",
-                      markup=False)
+        console.print("  " + _("approval needs these fixed ({amend}) or an override with its reason ({approve})").format(
+            amend=f"`qiyuan office calendar amend {reg.code} …`",
+            approve=f"`qiyuan office calendar approve {reg.code} --override {_('REASON')}`"), markup=False)
+
+
+def finding_line(f) -> str:
+    """A check's finding in the run's language: its clause, then what it found."""
+    text = f.text(_)
+    if not f.clause:
+        return text
+    from qiyuan.rating.eligibility import clause_label  # the clause's name as the pages say it
+
+    return f"{clause_label(f.clause, chinese=language() == CHINESE)}{_(': ')}{text}"
 
 
 def _headline(reg) -> str:
     where = reg.city + ("" if reg.inside_regions is None else
-                        " (inside the regions)" if reg.inside_regions else " (outside the regions)")
-    days = f"{reg.start_date} (one day)" if reg.start_date == reg.end_date else f"{reg.start_date} – {reg.end_date}"
-    return f"{reg.code} {reg.name}: {days}, {where}, list {reg.rating_list.code}, {reg.status}"
+                        _(" (inside the regions)") if reg.inside_regions else _(" (outside the regions)"))
+    days = _("{date} (one day)").format(date=reg.start_date) if reg.start_date == reg.end_date \
+        else f"{reg.start_date} – {reg.end_date}"
+    return _("{code} {name}: {days}, {where}, list {list}, {status}").format(
+        code=reg.code, name=reg.name, days=days, where=where, list=reg.rating_list.code,
+        status=_(STATUS_NAMES.get(reg.status, reg.status)))
 
 
 @calendar_app.command("add")
 def add_cmd(
-    name: Annotated[str, typer.Argument(help="The event's name (赛事名称)")],
+    name: Annotated[str, typer.Argument(help="The event's name")],
     list_code: Annotated[Optional[str], typer.Option("--list", "-l", help="Rating list it is to be rated on")] = None,
     start: Start = None, end: End = None, city: City = None, inside: Inside = None, rounds: Rounds = None,
     players: Players = None, time_control: TimeCtl = None, chief: Chief = None, arbiter: Arbiters = None,
@@ -113,7 +130,7 @@ def add_cmd(
     with office_errors():
         reg = register_event(Details(**fields), actor=actor_name(actor))
     console = _console()
-    console.print(f"registered {_headline(reg)}", markup=False)
+    console.print(_("registered {event}").format(event=_headline(reg)), markup=False)
     _print_assessment(console, reg)
 
 
@@ -144,7 +161,7 @@ def amend_cmd(
     with office_errors():
         reg = amend_registration(code, changes, actor=actor_name(actor))
     console = _console()
-    console.print(f"amended {_headline(reg)}", markup=False)
+    console.print(_("amended {event}").format(event=_headline(reg)), markup=False)
     _print_assessment(console, reg)
 
 
@@ -162,16 +179,21 @@ def list_cmd(
     from qiyuan.office.event_registration import registrations
 
     if status is not None and status not in Registration.Status.values:
-        fail([f"--status {status!r} is not one of {', '.join(Registration.Status.values)}"])
+        from qiyuan.errors import problem
+
+        fail([problem("--status {value!r} is not one of {known}", value=status,
+                      known=", ".join(Registration.Status.values))])
     with office_errors():
         rows = list(registrations(status=status, list_code=list_code))
-    t = Table("代码", "日期", "名称", "城市", "榜单", "状态", "检查", title=f"{len(rows)} registered event(s)")
+    t = Table(_("code"), _("dates"), _("name of the event"), _("city"), _("list"), _("status"), _("check"),
+              title=_("{count} registered event(s)").format(count=len(rows)))
     for r in rows:
         a = r.assessment
-        mark = "rateable" if a.get("rateable") else f"{len(a.get('failures', []))} problem(s)"
+        mark = _("rateable") if a.get("rateable") else _("{count} problem(s)").format(count=len(a.get("failures", [])))
         if a.get("clashes"):
-            mark += f", {len(a['clashes'])} clash(es)"
-        t.add_row(r.code, f"{r.start_date} – {r.end_date}", r.name, r.city, r.rating_list.code, r.status, mark)
+            mark += _(", {count} clash(es)").format(count=len(a["clashes"]))
+        t.add_row(r.code, f"{r.start_date} – {r.end_date}", r.name, r.city, r.rating_list.code,
+                  _(STATUS_NAMES.get(r.status, r.status)), mark)
     _console().print(t)
 
 
@@ -191,26 +213,32 @@ def show_cmd(codes: Annotated[list[str], typer.Argument(help="Registration code(
 def _show(console, r) -> None:
     arbiters = "、".join(r.arbiter_names) or "—"
     console.print(_headline(r), markup=False)
-    tc = f"{r.time_minutes} min" + (f" + {r.time_increment} s" if r.time_increment else "")
-    rows = [("organiser", f"{r.organiser or '—'} ({r.organiser_level}"
-                          + (f", {r.association.code}" if r.association else "") + ")"),
-            ("scope", ", ".join(w for w, on in (("national", r.national), ("international", r.international),
-                                                ("agreed by the parties", r.agreed_by_parties)) if on) or "—"),
-            ("format", f"{r.format}, {r.rounds} rounds, {r.expected_players} players expected"),
-            ("time control", f"{r.time_control} ({tc})"),
-            ("rules of play", r.rules_of_play + (" (approved)" if r.rules_of_play == "rif" and r.rif_approved else "")),
-            ("chief arbiter", r.chief_arbiter.name), ("arbiters", arbiters),
-            ("grants grades", ("yes, standard published " + (str(r.standard_published_on)
-                                                             if r.standard_published_on else "—"))
-             if r.grants_grades else "no"),
-            ("applied", f"{r.applied_on} by {r.registered_by}")]
+    tc = _("{minutes} min").format(minutes=r.time_minutes) + (
+        " + " + _("{seconds} s").format(seconds=r.time_increment) if r.time_increment else "")
+    rows = [(N_("organiser"), f"{r.organiser or '—'} ({_(LEVEL_NAMES.get(r.organiser_level, r.organiser_level))}"
+                              + (f", {r.association.code}" if r.association else "") + ")"),
+            (N_("scope"), _(", ").join(_(w) for w, on in ((N_("national"), r.national),
+                                                          (N_("international"), r.international),
+                                                          (N_("agreed by the parties"), r.agreed_by_parties)) if on)
+             or "—"),
+            (N_("format"), _("{format}, {rounds} rounds, {players} players expected").format(
+                format=_(FORMAT_NAMES.get(r.format, r.format)), rounds=r.rounds, players=r.expected_players)),
+            (N_("time control"), f"{r.time_control} ({tc})"),
+            (N_("rules of play"), _(RULES_NAMES.get(r.rules_of_play, r.rules_of_play))
+             + (_(" (approved)") if r.rules_of_play == "rif" and r.rif_approved else "")),
+            (N_("chief arbiter"), r.chief_arbiter.name), (N_("arbiters"), arbiters),
+            (N_("grants grades"), _("yes, standard published {date}").format(
+                date=str(r.standard_published_on) if r.standard_published_on else "—")
+             if r.grants_grades else _("no")),
+            (N_("applied"), _("{date} by {who}").format(date=r.applied_on, who=r.registered_by))]
     if r.decided_at:
-        rows.append(("decided", f"{r.status} {r.decided_at:%Y-%m-%d %H:%M} by {r.decided_by}"
-                                + (" (override)" if r.overridden else "") + (f": {r.reason}" if r.reason else "")))
+        rows.append((N_("decided"), _("{status} {at} by {who}").format(
+            status=_(STATUS_NAMES.get(r.status, r.status)), at=f"{r.decided_at:%Y-%m-%d %H:%M}", who=r.decided_by)
+            + (_(" (override)") if r.overridden else "") + (f"{_(': ')}{r.reason}" if r.reason else "")))
     if r.event_id:
-        rows.append(("result", f"{r.event.code} ({r.event.status})"))
+        rows.append((N_("result"), f"{r.event.code} ({r.event.status})"))
     for label, value in rows:
-        console.print(f"  {label}: {value}", markup=False)
+        console.print(f"  {_(label)}{_(': ')}{value}", markup=False)
     _print_assessment(console, r)
 
 
@@ -228,8 +256,8 @@ def approve_cmd(
     with office_errors():
         reg = approve_registration(code, actor=actor_name(actor), override_reason=override or "")
     console = _console()
-    console.print(f"approved {_headline(reg)}" + (f" — overriding: {reg.reason}" if reg.overridden else ""),
-                  markup=False)
+    console.print(_("approved {event}").format(event=_headline(reg))
+                  + (_(" — overriding: {reason}").format(reason=reg.reason) if reg.overridden else ""), markup=False)
     _print_assessment(console, reg)
 
 
@@ -245,7 +273,7 @@ def refuse_cmd(
 
     with office_errors():
         reg = refuse_registration(code, reason, actor=actor_name(actor))
-    _console().print(f"refused {_headline(reg)}: {reg.reason}", markup=False)
+    _console().print(_("refused {event}").format(event=_headline(reg)) + f"{_(': ')}{reg.reason}", markup=False)
 
 
 @calendar_app.command("withdraw")
@@ -260,14 +288,24 @@ def withdraw_cmd(
 
     with office_errors():
         reg = withdraw_registration(code, actor=actor_name(actor), reason=reason)
-    _console().print(f"withdrawn {_headline(reg)}", markup=False)
+    _console().print(_("withdrawn {event}").format(event=_headline(reg)), markup=False)
+
+
+#: the codes of a registration as people read them (the options take the codes)
+STATUS_NAMES = {"registered": N_("awaiting approval"), "approved": N_("approved"), "refused": N_("not approved"),
+                "withdrawn": N_("withdrawn by the organiser")}
+LEVEL_NAMES = {"state": N_("state level"), "regional": N_("regional level"), "local": N_("local level"),
+               "other": N_("other body")}
+FORMAT_NAMES = {"swiss": N_("Swiss"), "round_robin": N_("round robin"), "team": N_("team event"),
+                "match": N_("match"), "knockout": N_("knock-out")}
+RULES_NAMES = {"national": N_("the national rules"), "rif": N_("the RIF rules")}
 
 
 @calendar_app.command("entries")
 def entries_cmd(
     code: Annotated[str, typer.Argument(help="Registration code, e.g. R2027-001")],
-    file: Annotated[Path, typer.Argument(help="The entry list (报名表): CSV or xlsx with the headings of the "
-                                              "report's 成绩 sheet (姓名 required; 性别, 身份证号, 段级位, 所属棋协, 等级分)")],
+    file: Annotated[Path, typer.Argument(help="The entry list: CSV or xlsx with the headings of the report's result "
+                                              "sheet (name required; sex, ID number, grade, association, rating)")],
     actor: ActorOption = None,
 ) -> None:
     """Record a registration's entry list (it replaces the one recorded): every row checked, every problem at

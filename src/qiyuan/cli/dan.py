@@ -11,12 +11,13 @@ from typing import Annotated, Optional
 
 import typer
 
+from qiyuan.cli.lang import N_, _
 from qiyuan.cli.office import ActorOption, _console, _date_or_fail, actor_name, ensure_django, fail, office_app, office_errors
 
-dan_app = typer.Typer(help="Dan and kyu grades (段级位): policy, grading standards, proposals, grants, certificates.",
+dan_app = typer.Typer(help=N_("Dan and kyu grades: policy, grading standards, proposals, grants, certificates."),
                       no_args_is_help=True)
-policy_app = typer.Typer(help="The grant policy (段级位授予办法): show, check, install, example.", no_args_is_help=True)
-standard_app = typer.Typer(help="Grading standards of coming events (BJSH §9(三)): record, list.",
+policy_app = typer.Typer(help=N_("The grant policy: show, check, install, example."), no_args_is_help=True)
+standard_app = typer.Typer(help=N_("Grading standards of coming events (BJSH §9(3)): record, list."),
                            no_args_is_help=True)
 dan_app.add_typer(policy_app, name="policy")
 dan_app.add_typer(standard_app, name="standard")
@@ -46,7 +47,7 @@ def policy_example(out: Annotated[Optional[Path], typer.Option("--out", help="Wr
     if out.exists():
         fail([f"{out} exists already; nothing written"])
     out.write_text(text, encoding="utf-8")
-    _console().print(f"example policy written to {out}", markup=False)
+    _console().print(_("example policy written to {file}").format(file=out), markup=False)
 
 
 @policy_app.command("check")
@@ -140,7 +141,7 @@ def standard_record(
     note: Annotated[str, typer.Option("--note", help="Where the standard was published, or a remark")] = "",
     actor: ActorOption = None,
 ) -> None:
-    """Record a coming event's grading standard today, before it starts (BJSH §9(三))."""
+    """Record a coming event's grading standard today, before it starts (BJSH §9(3))."""
     ensure_django()
     from qiyuan.office.grades.standards import record_standard
 
@@ -148,8 +149,8 @@ def standard_record(
     with office_errors():
         s = record_standard(event_name, start_date, event_class, rating_list=list_code, note=note,
                             actor=actor_name(actor))
-    _console().print(f"standard #{s.pk} recorded on {s.recorded_on}: {s.event_name} (starts {s.start_date}), "
-                     f"class {s.event_class}", markup=False)
+    _console().print(_("standard #{id} recorded on {day}: {event} (starts {start}), class {cls}").format(
+        id=s.pk, day=s.recorded_on, event=s.event_name, start=s.start_date, cls=s.event_class), markup=False)
 
 
 @standard_app.command("list")
@@ -160,7 +161,7 @@ def standard_list(limit: Annotated[int, typer.Option("--limit", "-n", min=1)] = 
 
     from qiyuan.office.grades.models import GradingStandard
 
-    table = Table("#", "event", "starts", "class", "list", "recorded", "by")
+    table = Table("#", _("event"), _("starts"), _("class"), _("list"), _("recorded"), _("by"))
     with office_errors():
         for s in GradingStandard.objects.select_related("rating_list").order_by("-start_date", "-id")[:limit]:
             table.add_row(str(s.pk), s.event_name, str(s.start_date), s.event_class,
@@ -237,11 +238,12 @@ def events_cmd(limit: Annotated[int, typer.Option("--limit", "-n", min=1)] = 20)
     from qiyuan.office.events.models import Event
     from qiyuan.office.grades.standards import standard_for
 
-    table = Table(title="events (the code is what `qiyuan office dan propose CODE` takes)")
-    table.add_column("event", no_wrap=True)  # never cut: the command needs it whole
-    table.add_column("name", overflow="fold", ratio=1)
-    for head in ("ends", "list", "standard", "grants"):
-        table.add_column(head, no_wrap=True)
+    table = Table(title=_("events (the code is what {command} takes)").format(
+        command=f"`qiyuan office dan propose {_('CODE')}`"))
+    table.add_column(_("event"), no_wrap=True)  # never cut: the command needs it whole
+    table.add_column(_("name of the event"), overflow="fold", ratio=1)
+    for head in (N_("ends"), N_("list"), N_("standard"), N_("grants")):
+        table.add_column(_(head), no_wrap=True)
     with office_errors():
         for e in (Event.objects.select_related("rating_list").annotate(n=Count("dan_grants"))
                   .order_by("-end_date", "-id")[:limit]):
@@ -257,12 +259,12 @@ def events_cmd(limit: Annotated[int, typer.Option("--limit", "-n", min=1)] = 20)
 @dan_app.command("grant")
 def grant_cmd(
     target: Annotated[str, typer.Argument(help="An event code (confirm its proposals) or a player (grant by hand)")],
-    grade: Annotated[Optional[str], typer.Argument(help="By hand: the grade (3d, 三段, 2k, 二级…)")] = None,
+    grade: Annotated[Optional[str], typer.Argument(help="By hand: the grade (3d, 2k, … or in words)")] = None,
     confirm_all: Annotated[bool, typer.Option("--all", help="Confirm every proposal of the event")] = False,
     players: Annotated[Optional[list[str]], typer.Option("--player", help="Confirm this player's proposal")] = None,
     standard: Annotated[Optional[int], typer.Option("--standard", help="The event's standard, if its name differs")] = None,
     on: Annotated[Optional[str], typer.Option("--on", help="By hand: the grant's date YYYY-MM-DD")] = None,
-    by: Annotated[Optional[str], typer.Option("--by", help="By hand: the granting body (中国棋院, RIF, …)")] = None,
+    by: Annotated[Optional[str], typer.Option("--by", help="By hand: the granting body (the Chinese Qiyuan, RIF, …)")] = None,
     event: Annotated[Optional[str], typer.Option("--event", help="By hand: the event it was earned at")] = None,
     demote: Annotated[bool, typer.Option("--demote", help="By hand: a lower grade (a demotion; needs --reason)")] = False,
     reason: Annotated[str, typer.Option("--reason", help="Why (a demotion)")] = "",
@@ -274,7 +276,6 @@ def grant_cmd(
     from qiyuan.office.grades.grants import confirm_proposals, grant_grade
     from qiyuan.office.grades.proposals import find_event
     from qiyuan.office.registry import find_player
-    from qiyuan.people.grades import grade_label
 
     console = _console()
     if grade is None:
@@ -290,9 +291,10 @@ def grant_cmd(
             grants = confirm_proposals(find_event(target), players=None if confirm_all else players,
                                        standard_id=standard, actor=actor_name(actor))
         for g in grants:
-            console.print(f"granted {g.player.federation_id} {g.player.name} {grade_label(g.grade)} on {g.granted_on} "
-                          f"({g.clause}), certificate {g.serial or '—'}", markup=False)
-        console.print(f"{len(grants)} grant(s) recorded", markup=False)
+            console.print(_("granted {player} {grade} on {day} ({clause}), certificate {serial}").format(
+                player=f"{g.player.federation_id} {g.player.name}", grade=_grade(g.grade), day=g.granted_on,
+                clause=g.clause, serial=g.serial or "—"), markup=False)
+        console.print(_("{count} grant(s) recorded").format(count=len(grants)), markup=False)
         return
     if confirm_all or players or standard is not None:
         fail(["--all, --player and --standard confirm an event's proposals; a grant by hand is "
@@ -306,9 +308,10 @@ def grant_cmd(
         ev = find_event(event) if event else None
         g = grant_grade(player, grade, granted_on=day, granted_by=by or "", event=ev, demote=demote, reason=reason,
                         actor=actor_name(actor))
-    console.print(f"granted {player.federation_id} {player.name} {grade_label(g.grade)} on {g.granted_on} by "
-                  f"{g.granted_by}" + (f" at {ev.code}" if ev else "") + (f", certificate {g.serial}" if g.serial
-                                                                           else ""), markup=False)
+    console.print(_("granted {player} {grade} on {day} by {body}").format(
+        player=f"{player.federation_id} {player.name}", grade=_grade(g.grade), day=g.granted_on, body=g.granted_by)
+        + (_(" at {event}").format(event=ev.code) if ev else "")
+        + (_(", certificate {serial}").format(serial=g.serial) if g.serial else ""), markup=False)
 
 
 @dan_app.command("history")
@@ -318,20 +321,23 @@ def history_cmd(player: Annotated[str, typer.Argument(help="Federation ID or exa
     from rich.table import Table
 
     from qiyuan.office.grades.history import grade_history
+    from qiyuan.cli.office import grade_words
     from qiyuan.office.registry import find_player
-    from qiyuan.people.grades import grade_label
 
     with office_errors():
         p = find_player(player)
         rows = grade_history(p)
-    table = Table("date", "grade", "body", "event", "clause", "certificate", title=f"{p.federation_id} {p.name}")
+    table = Table(_("date"), _("grade"), _("granting body"), _("event"), _("clause"), _("certificate"),
+                  title=f"{p.federation_id} {p.name}")
     for r in rows:
-        table.add_row(str(r.granted_on), grade_label(r.grade), r.body, f"{r.event_code} {r.event_name}".strip(),
-                      r.clause + (f" demotion: {r.demotion_reason}" if r.demotion_reason else ""), r.serial)
+        table.add_row(str(r.granted_on), _grade(r.grade), r.body, f"{r.event_code} {r.event_name}".strip(),
+                      r.clause + (_(" demotion: {reason}").format(reason=r.demotion_reason) if r.demotion_reason
+                                  else ""), r.serial)
     console = _console()
     console.print(table)
     if not rows:
-        console.print("no grant recorded" + (f"; registry grade {p.dan} (undated)" if p.dan else ""), markup=False)
+        console.print(_("no grant recorded") + (_("; registry grade {grade} (undated)").format(grade=grade_words(p.dan))
+                                                if p.dan else ""), markup=False)
 
 
 @dan_app.command("certificate")
@@ -339,7 +345,7 @@ def certificate_cmd(
     serial: Annotated[str, typer.Argument(help="The grant's certificate number (see `dan history`)")],
     out: Annotated[Path, typer.Option("--out", "-o", help="The PDF file to write", dir_okay=False)],
 ) -> None:
-    """Write the certificate (段位证书 / 级位证书) of one grant as an A4 PDF."""
+    """Write the certificate of one grant (dan or kyu) as an A4 PDF."""
     ensure_django()
     from qiyuan.office.grades.certificates import certificate_pdf
 
@@ -348,7 +354,17 @@ def certificate_cmd(
     with office_errors():
         data = certificate_pdf(serial)
     out.write_bytes(data)
-    _console().print(f"certificate {serial} written to {out} ({len(data)} bytes)", markup=False)
+    _console().print(_("certificate {serial} written to {file} ({size} bytes)").format(
+        serial=serial, file=out, size=len(data)), markup=False)
+
+
+def _grade(code: str) -> str:
+    """A grade as the terminal shows it: in words in Chinese (三段), the label otherwise (as before)."""
+    from qiyuan.cli.lang import CHINESE, language
+    from qiyuan.cli.office import grade_words
+    from qiyuan.people.grades import grade_label
+
+    return grade_words(code) if language() == CHINESE else grade_label(code)
 
 
 def register(app: typer.Typer) -> None:

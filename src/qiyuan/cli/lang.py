@@ -133,7 +133,8 @@ ARGUMENT_NAMES = (N_("EVENT"), N_("NUMBER"), N_("OTHER"), N_("OUTPUT"), N_("PLAY
                   N_("ROUND"), N_("ROUNDS"), N_("WHAT"), N_("[FILE]"), N_("[ROUND]"), N_("BOARDS"), N_("CATEGORY"),
                   N_("FILE"), N_("CODE"), N_("REF"), N_("NEW_NAME"), N_("ASSOCIATION"), N_("STATUS"), N_("KEEP"),
                   N_("DUPLICATE"), N_("QUERY"), N_("PERIOD"), N_("LIST_CODE"), N_("EDITION"), N_("RULES"),
-                  N_("DIRECTORY"), N_("RULE_SET"), N_("PATH"), N_("FLAG_ID"), N_("A"), N_("B"))
+                  N_("DIRECTORY"), N_("RULE_SET"), N_("PATH"), N_("FLAG_ID"), N_("A"), N_("B"), N_("TARGET"), N_("GRADE"),
+                  N_("SERIAL"), N_("EVENT_NAME"), N_("[GRADE]"), N_("TIEBREAK-TIME-CONTROL"))
 
 
 def localize(command) -> None:

@@ -352,3 +352,39 @@ def _go(f: EventFacts) -> list[Failure]:
                                            level=f.organiser_level.value)))
     out.extend(_no_games(f, "Go §5"))  # 凡未曾对局而得到的局分，一律不得记入实得局分之内
     return out
+
+
+#: the texts' names as clause labels say them (``CGA Art. 5(一)`` → 中国棋协办法第五条（一）)
+_TEXT_NAMES = {"CGA Art.": ("中国棋协办法", "CGA Art."), "BJSH §": ("京沪细则", "BJSH §"), "Go §": ("围棋办法", "Go §")}
+_CLAUSE = re.compile(r"^(?P<text>CGA Art\. ?|BJSH §|Go §)(?P<article>\d+)(?P<items>(?:\([^)]*\))*)(?P<rest>.*)$")
+_NUMERALS = "〇一二三四五六七八九"
+
+
+def _chinese_number(n: int) -> str:
+    """1 → 一, 11 → 十一, 20 → 二十 (the articles are below 100)."""
+    tens, units = divmod(n, 10)
+    return ((_NUMERALS[tens] if tens > 1 else "") + "十" if tens else "") + (_NUMERALS[units] if units else "") or "〇"
+
+
+def _arabic(numeral: str) -> str:
+    """一 → 1, 十一 → 11; anything else as it is."""
+    if not numeral or any(c not in _NUMERALS + "十" for c in numeral):
+        return numeral
+    tens, _sep, units = numeral.rpartition("十")
+    value = (_NUMERALS.index(tens) if tens else 1) * 10 if _sep else 0
+    return str(value + (_NUMERALS.index(units) if units else 0))
+
+
+def clause_label(clause: str, *, chinese: bool) -> str:
+    """A clause as a reader of the language says it: ``CGA Art. 5(一)`` → 中国棋协办法第五条（一） / CGA Art. 5(1);
+    ``BJSH §7(三)`` → 京沪细则第七条（三） / BJSH §7(3). Another label is returned as it is."""
+    m = _CLAUSE.match(clause or "")
+    if m is None:
+        return clause
+    name_zh, name_en = _TEXT_NAMES[m["text"].strip()]
+    items = m["items"] + m["rest"]
+    if chinese:
+        return f"{name_zh}第{_chinese_number(int(m['article']))}条" + re.sub(
+            r"\(([^)]*)\)", r"（\1）", items).replace("–", "至")
+    space = " " if name_en.endswith(".") else ""
+    return f"{name_en}{space}{m['article']}" + re.sub(r"\(([^)]*)\)", lambda x: f"({_arabic(x[1])})", items)

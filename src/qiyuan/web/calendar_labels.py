@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.utils.translation import get_language, gettext, gettext_lazy
 
 from qiyuan.people.pinyin import place_latin
+from qiyuan.rating.eligibility import clause_label
 
 #: 注册状态
 REGISTRATION_STATUS = {
@@ -44,8 +45,10 @@ def translated(findings) -> list[dict]:
     """Findings (``qiyuan.calendar.checks.Finding``) as ``{"clause", "text", "lang"}`` in the page's language;
     ``lang`` is ``en`` where a message has no translation yet (the page marks it as English)."""
     out = []
+    english_page = (get_language() or "").startswith("en")
     for f in findings:
         text = f.text(gettext)
-        english = gettext(f.message) == f.message and not (get_language() or "").startswith("en")
-        out.append({"clause": f.clause, "text": text, "lang": "en" if english else ""})
+        english = gettext(f.message) == f.message and not english_page
+        out.append({"clause": clause_label(f.clause, chinese=not english_page), "text": text,
+                    "lang": "en" if english else ""})
     return out

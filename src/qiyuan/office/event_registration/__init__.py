@@ -28,6 +28,7 @@ from qiyuan.office.event_registration.queries import (
     cities,
     desk_start,
     public_calendar,
+    registration_lines,
     registrations,
     runnable,
     upcoming_and_past,
@@ -38,5 +39,5 @@ __all__ = [
     "AMENDABLE", "CALENDAR", "CalendarError", "DeskStart", "Details", "RegistrationMatch", "amend_registration",
     "approve_registration", "cities", "desk_start", "details_of", "find_registration", "findings", "link_result",
     "match", "problems_of", "public_calendar", "refuse_registration", "register_event", "registration_entrants",
-    "registrations", "runnable", "set_entries", "upcoming_and_past", "withdraw_registration",
+    "registration_lines", "registrations", "runnable", "set_entries", "upcoming_and_past", "withdraw_registration",
 ]

@@ -7,6 +7,7 @@ from datetime import date, timedelta
 
 from django.db.models import QuerySet
 
+from qiyuan.formats.calendar_export import RegistrationLine
 from qiyuan.office.calendar.models import Registration
 
 
@@ -18,6 +19,15 @@ def registrations(*, status: str | None = None, list_code: str | None = None) ->
     if list_code:
         qs = qs.filter(rating_list__code=list_code)
     return qs.order_by("start_date", "code")
+
+
+def registration_lines(*, status: str | None = None, list_code: str | None = None) -> list[RegistrationLine]:
+    """The officer's list as the registration file writes it (the desk's and the command line's export)."""
+    return [RegistrationLine(r.code, r.start_date, r.end_date, r.name, r.name_en, r.city, r.rating_list.code, r.format,
+                             r.rounds, r.expected_players, r.time_minutes, r.time_increment, r.organiser,
+                             r.organiser_level, r.status, bool((r.assessment or {}).get("rateable")),
+                             len((r.assessment or {}).get("failures", [])))
+            for r in registrations(status=status, list_code=list_code)]
 
 
 def public_calendar(*, list_code: str | None = None, city: str | None = None,

@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import IntegrityError, transaction
 
+from qiyuan.errors import problem
 from qiyuan.office.audit.models import record
 from qiyuan.office.db import REGISTRY, use_case
 from qiyuan.office.errors import RegistryError
@@ -277,7 +278,8 @@ def change_association(
     new_assoc = resolve_association(new, problems)
     club_obj = resolve_club(club, new_assoc, problems)
     if not problems and new_assoc == player.association:
-        problems.append(f"{player.federation_id} already belongs to {new_assoc}")
+        raise RegistryError([problem("{id} already belongs to {association}", id=player.federation_id,
+                                     association=str(new_assoc))])
     if problems:
         raise RegistryError(problems)
     change = AssociationChange.objects.create(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Case, IntegerField, Q, Value, When
 
+from qiyuan.errors import problem
 from qiyuan.office.errors import RegistryError
 from qiyuan.office.federation.models import NameChange, Player
 from qiyuan.people import idnumber, pinyin
@@ -71,5 +72,7 @@ def find_player(ref: str) -> Player:
         return named[0]
     if named:
         ids = ", ".join(p.federation_id for p in named)
-        raise RegistryError([f"{len(named)} players are named {ref}: {ids}; give the federation ID"])
-    raise RegistryError([f"no player {ref!r} (give a federation ID such as CN000123, or an exact name)"])
+        raise RegistryError([problem("{count} players are named {ref}: {ids}; give the federation ID",
+                                     count=len(named), ref=ref, ids=ids)])
+    raise RegistryError([problem("no player {ref!r} (give a federation ID such as CN000123, or an exact name)",
+                                 ref=ref)])

@@ -52,6 +52,7 @@ urlpatterns = [
     # the event calendar (赛事注册)
     path("calendar/", calendar.index, name="calendar"),
     path("calendar/new/", calendar.new, name="calendar_new"),
+    path("calendar/registrations.<str:fmt>", calendar.export, name="calendar_export"),
     path("calendar/<str:code>/", calendar.detail, name="calendar_detail"),
     path("calendar/<str:code>/amend/", calendar.amend, name="calendar_amend"),
     path("calendar/<str:code>/act/", calendar.act, name="calendar_act"),

@@ -82,7 +82,7 @@ class EventCalc:
                 f'<tr><td class="num opt">{"" if r.round is None else r.round}</td><td class="name">{who}</td>'
                 f'<td class="num">{escape(r.opponent_rating)}</td><td class="c">{escape(r.result)}</td>'
                 f'<td class="num">{escape(r.D)}</td><td class="num">{escape(r.We)}</td>'
-                f'<td class="num">{escape(r.dR)}</td><td class="num opt">{escape(r.K)}</td></tr>'
+                f'<td class="num">{escape(r.dR)}</td><td class="num k">{escape(r.K)}</td></tr>'
             )
         return "".join(out)
 
@@ -98,11 +98,11 @@ class EventCalc:
             f'<p class="small">{" · ".join(facts)}</p><div class="scroll"><table class="data calc-table">'
             f'<thead><tr><th scope="col" class="num opt">{L["round"]}</th><th scope="col">{L["opponent"]}</th>'
             f'<th scope="col" class="num">{L["opponent_rating"]}</th><th scope="col" class="c">{L["result"]}</th><th scope="col" class="num">D</th>'
-            f'<th scope="col" class="num">We</th><th scope="col" class="num">ΔR</th><th scope="col" class="num opt">K</th></tr></thead>'
+            f'<th scope="col" class="num">We</th><th scope="col" class="num">ΔR</th><th scope="col" class="num k">K</th></tr></thead>'
             f'<tbody>{self.rows_html(L["base"], L["en"])}</tbody>'
             f'<tfoot><tr><td class="opt"></td><td colspan="2">{L["total"]} ({c.games} {L["games"]})</td>'
             f'<td class="c">W = {fixed(c.W, 1)}</td><td></td><td class="num">{fixed(c.We)}</td>'
-            f'<td class="num">{signed_delta(c.delta)}</td><td class="num opt">{"" if c.K is None else c.K}</td></tr>'
+            f'<td class="num">{signed_delta(c.delta)}</td><td class="num k">{"" if c.K is None else c.K}</td></tr>'
             f'<tr><td colspan="8">{L["before"]} {fixed(c.before) or "—"} → {L["after"]} '
             f'<strong>{fixed(c.after) or "—"}</strong></td></tr></tfoot></table></div>'
             + (f'<ul class="small notes">{notes}</ul>' if notes else ""))

@@ -129,6 +129,26 @@ def index(request):
 
 
 @role_required(OFFICER)
+@require_http_methods(["GET"])
+def export(request, fmt: str):
+    """The registration list (filtered by status as the page) as CSV or xlsx: one function writes both."""
+    from django.http import HttpResponse
+
+    from qiyuan.formats.calendar_export import FILE_FORMATS, registration_file
+    from qiyuan.office.event_registration import registration_lines
+
+    if fmt not in FILE_FORMATS:
+        raise Http404(fmt)
+    status = request.GET.get("status") or None
+    data = registration_file(registration_lines(status=status if status in REGISTRATION_STATUS else None), fmt)
+    types = {"csv": "text/csv; charset=utf-8",
+             "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
+    response = HttpResponse(data, content_type=types[fmt])
+    response["Content-Disposition"] = f'attachment; filename="calendar-registrations.{fmt}"'
+    return response
+
+
+@role_required(OFFICER)
 @require_http_methods(["GET", "POST"])
 def new(request):
     form = RegistrationForm(request.POST or None, initial={"organiser_level": "state", "format": "swiss"})

@@ -14,6 +14,7 @@ from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -28,6 +29,7 @@ from qiyuan.office.grades.standards import record_standard, standard_for
 from qiyuan.office.ratings.models import RatingList
 from qiyuan.office.registry import find_player
 from qiyuan.people.grades import DAN_GRADES
+from qiyuan.web.portal.templatetags.qiyuan_grades import grade_name
 
 from ..permissions import OFFICER, role_required
 
@@ -80,7 +82,7 @@ def grades(request):
                                     demote=bool(request.POST.get("demote")), reason=request.POST.get("reason", ""),
                                     actor=actor)
                     messages.success(request, _("已授予 %(player)s %(grade)s（%(body)s，%(date)s）。") % {
-                        "player": f"{player.federation_id} {player.name}", "grade": g.grade, "body": g.granted_by,
+                        "player": f"{player.federation_id} {player.name}", "grade": grade_name(g.grade), "body": g.granted_by,
                         "date": g.granted_on.isoformat()})
                     return redirect("desk:grades")
             else:
@@ -92,11 +94,22 @@ def grades(request):
     in_force = policy_in_force()
     events = list(Event.objects.select_related("rating_list").annotate(grants=Count("dan_grants"))
                   .order_by("-end_date", "-id")[:RECENT_EVENTS])
+    policy = in_force.policy
+    english = (get_language() or "").startswith("en")
+    # the classes and the policy in words of the page's language (their names are the policy file's codes)
+    classes = [{"name": c.name, "title": (c.title_en if english else c.title) or c.title or c.title_en or c.name}
+               for c in policy.classes]
+    titles = {c["name"]: c["title"] for c in classes}
+    standards = list(GradingStandard.objects.select_related("rating_list").order_by("-start_date", "-id")[:50])
     for e in events:
         e.standard = standard_for(e)
+    for s in standards + [e.standard for e in events if e.standard]:
+        s.class_title = titles.get(s.event_class, s.event_class)
     return render(request, "desk/grades.html", {
-        "policy": in_force.policy, "version": in_force.version, "events": events,
-        "standards": GradingStandard.objects.select_related("rating_list").order_by("-start_date", "-id")[:50],
+        "policy": policy, "version": in_force.version, "events": events, "classes": classes,
+        "policy_title": (policy.title_en if english else policy.title) or policy.title or policy.title_en,
+        "federation": (policy.federation_en if english else policy.federation) or policy.federation,
+        "standards": standards,
         "lists": RatingList.objects.order_by("code"), "grades": DAN_GRADES, "today": date.today(),
         "post": request.POST if request.method == "POST" else {},
     })

@@ -49,7 +49,18 @@ def _row(r) -> dict:
     return {"r": r, "name": _name(r), "format": event_format_label(r.format), "city": city_label(r.city),
             "name_lang": "zh-Hans" if _english() and not r.name_en else "",
             "time_control": time_control_label(r.time_minutes, r.time_increment),
-            "list_title": (r.rating_list.title_en if _english() and r.rating_list.title_en else r.rating_list.title)}
+            "list_title": (r.rating_list.title_en if _english() and r.rating_list.title_en else r.rating_list.title),
+            "rating_check": rating_check(r)}
+
+
+def rating_check(r) -> str:
+    """What the registration's check says about rating, never a promise: rateable if played as registered, or — an
+    event the office approved by override although its check fails — listed, but not rateable as registered."""
+    if (r.assessment or {}).get("rateable"):
+        return _("按注册内容举行可计算等级分")
+    if r.overridden:
+        return _("经特批列入日历；按注册内容不计算等级分")
+    return _("按注册内容不计算等级分")
 
 
 #: past events per page (the upcoming ones are all on the first)

@@ -19,7 +19,7 @@ from datetime import date
 
 from qiyuan.office import merged, plausibility
 from qiyuan.office.audit.models import record
-from qiyuan.office.bulk import bulk_insert
+from qiyuan.office.bulk import as_json, bulk_insert
 from qiyuan.office.canonical import EntryRow, change_row, digest, inputs_digest, stored_inputs
 from qiyuan.office.db import rating_list_lock, writing
 from qiyuan.office.engine import (

@@ -117,7 +117,7 @@ def test_cga_5_8_time_control(tc, ok):
 
 def test_cga_5_11_unplayed_games_are_noted_and_an_event_without_played_games_fails():
     res = check_eligibility(BUILTIN_RULES["cga-gomoku-2011"], replace(GOOD_CGA, unplayed_games=3))
-    assert res.eligible and "3 unplayed game(s)" in res.notes[0]
+    assert res.eligible and "3 unplayed game(s)" in str(res.notes[0])
     assert clauses("cga-gomoku-2011", replace(GOOD_CGA, played_games=0, unplayed_games=10)) == ["CGA Art. 5(十一)"]
 
 

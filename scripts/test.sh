@@ -13,12 +13,12 @@ PG_LOG=test-artifacts/postgres-run.log
 PG_PID=""
 if [ ${#DB_TESTS[@]} -gt 0 ]; then
   ( bash scripts/with-postgres.sh bash scripts/with-redis.sh \
-      $PY -m pytest -q -m "not slow and not browser" -p no:cacheprovider "${DB_TESTS[@]}" >"$PG_LOG" 2>&1 ) &
+      $PY -m pytest -q -m "not slow and not browser" -p no:cacheprovider --durations=30 "${DB_TESTS[@]}" >"$PG_LOG" 2>&1 ) &
   PG_PID=$!
 fi
 echo "== qiyuan tests on SQLite (the PostgreSQL run goes on beside it) =="
 set +e
-$PY -m pytest -q -m "not slow and not postgres" -p no:cacheprovider
+$PY -m pytest -q -m "not slow and not postgres" -p no:cacheprovider --durations=30
 SQLITE_RC=$?
 PG_RC=0
 if [ -n "$PG_PID" ]; then

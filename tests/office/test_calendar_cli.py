@@ -12,9 +12,9 @@ from qiyuan.cli import app
 from qiyuan.office.audit.models import AuditLog
 from qiyuan.office.calendar.models import Registration
 from tests.conftest import on_postgres
-from tests.support.processes import at_once, office_env, qiyuan
+from tests.support.offices import initialised_office
+from tests.support.processes import at_once, qiyuan
 
-from .test_concurrency import _fresh_postgres_database
 
 START = date.today() + timedelta(days=120)
 
@@ -118,19 +118,12 @@ def test_override_with_a_reason(run, office):
 @pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def cli_office(request, tmp_path_factory):
     """One command-line office per database kind for the tests below (each works in a year of its own)."""
-    url = None
-    if request.param == "sqlite":
-        if on_postgres():
-            pytest.skip("the SQLite office is tested in the SQLite run")
-    else:
-        url = _fresh_postgres_database(request)
-    home = tmp_path_factory.mktemp("calendar-office")
-    env = office_env(home, url)
-    for args in (["office", "init"], ["office", "arbiter", "add", "周裁判", "--level", "national", "--recognised"],
-                 ["office", "arbiter", "add", "吴裁判", "--level", "national", "--recognised"]):
-        done = qiyuan(args, env)
-        assert done.returncode == 0, done.stderr
-    return env
+    if request.param == "sqlite" and on_postgres():
+        pytest.skip("the SQLite office is tested in the SQLite run")
+    steps = [["office", "arbiter", "add", "周裁判", "--level", "national", "--recognised"],
+             ["office", "arbiter", "add", "吴裁判", "--level", "national", "--recognised"]]
+    return initialised_office(request, tmp_path_factory.mktemp("calendar-office"), request.param == "postgres",
+                              steps)
 
 
 CONCURRENT = 6

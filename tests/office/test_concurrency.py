@@ -9,14 +9,14 @@ two `player add` loops at once failed with "database is locked".
 from __future__ import annotations
 
 import shutil
-import uuid
 from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import on_postgres
-from tests.support.processes import at_once, loops_at_once, office_env, qiyuan
+from tests.support.offices import initialised_office
+from tests.support.processes import at_once, loops_at_once, qiyuan
 
 from ._o2_fixtures import history_dir
 from .test_import_report import write
@@ -28,40 +28,12 @@ TRIALS = 3
 def office(request, tmp_path):
     """A command-line office of its own (SQLite under tmp_path, or a fresh PostgreSQL database), initialised,
     with two associations and the two recognised arbiters the reports name."""
-    url = None
-    if request.param == "sqlite":
-        if on_postgres():
-            pytest.skip("the SQLite office is tested in the SQLite run")
-    else:
-        url = _fresh_postgres_database(request)
-    env = office_env(tmp_path / "home", url)
-    (tmp_path / "home").mkdir()
-    steps = [["office", "init"], ["office", "association", "add", "BJ", "北京棋协"],
-             ["office", "association", "add", "SH", "上海棋协"],
+    if request.param == "sqlite" and on_postgres():
+        pytest.skip("the SQLite office is tested in the SQLite run")
+    steps = [["office", "association", "add", "BJ", "北京棋协"], ["office", "association", "add", "SH", "上海棋协"],
              ["office", "arbiter", "add", "周裁判", "--level", "national", "--recognised"],
              ["office", "arbiter", "add", "吴裁判", "--level", "national", "--recognised"]]
-    for args in steps:
-        done = qiyuan(args, env)
-        assert done.returncode == 0, done.stderr
-    return env
-
-
-def _fresh_postgres_database(request) -> str:
-    import os
-
-    import psycopg
-
-    base = os.environ["DATABASE_URL"]
-    name = f"qiyuan_conc_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-    def drop():
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-    request.addfinalizer(drop)
-    return base.rsplit("/", 1)[0] + "/" + name
+    return initialised_office(request, tmp_path / "home", request.param == "postgres", steps)
 
 
 def _resident_id(born: date, gender: str, n: int) -> str:

@@ -35,21 +35,26 @@ def _policy(tmp_path, env):
     assert done.returncode == 0, done.stderr
 
 
-def _graded_event(tmp_path, env, trial: int) -> str:
-    """A coming event's standard recorded today, then its report imported; returns the event's code."""
-    start = date.today() + timedelta(days=10 + 7 * trial)
-    name = f"全国五子棋公开赛第{trial}站"
-    done = qiyuan(["office", "dan", "standard", "record", name, "--start", start.isoformat(), "--class", "national",
-                   "--list", "CGA"], env)
-    assert done.returncode == 0, done.stderr
-    def other_people(born: date, gender: str, sequence: str | None = None) -> str:  # new players every trial
-        return _resident_id(born.replace(year=born.year - 20 * trial), gender, sequence)
+def _graded_events(tmp_path, env, trials: int) -> list[str]:
+    """For each trial a coming event's standard recorded today, then its report imported (one officer, one
+    process, one command after another); returns the events' codes."""
+    steps = []
+    for trial in range(1, trials + 1):
+        start = date.today() + timedelta(days=10 + 7 * trial)
+        name = f"全国五子棋公开赛第{trial}站"
 
-    rows = [(f"{n}{trial}", sex, idn, assoc) for n, sex, idn, assoc in players(other_people, 16)]
-    path = write(tmp_path / f"r{trial}.xlsx", rows, name=name, start=start)
-    done = qiyuan(["office", "import", str(path), "--list", "CGA", "--confirm-all"], env)
-    assert done.returncode == 0, done.stderr
-    return next(line.split()[0] for line in done.stdout.splitlines() if line.strip().startswith("CGA-"))
+        def other_people(born: date, gender: str, sequence: str | None = None, trial=trial) -> str:
+            return _resident_id(born.replace(year=born.year - 20 * trial), gender, sequence)  # new players each trial
+
+        rows = [(f"{n}{trial}", sex, idn, assoc) for n, sex, idn, assoc in players(other_people, 16)]
+        path = write(tmp_path / f"r{trial}.xlsx", rows, name=name, start=start)
+        steps += [["office", "dan", "standard", "record", name, "--start", start.isoformat(), "--class", "national",
+                   "--list", "CGA"],
+                  ["office", "import", str(path), "--list", "CGA", "--confirm-all"]]
+    [done] = loops_at_once([steps], env)
+    assert all(o.returncode == 0 for o in done), [o.stderr[-400:] for o in done]
+    return [next(line.split()[0] for line in o.stdout.splitlines() if line.strip().startswith("CGA-"))
+            for o in done[1::2]]
 
 
 def _grants(env) -> list[tuple[str, str, str]]:
@@ -64,8 +69,7 @@ def _grants(env) -> list[tuple[str, str, str]]:
 
 def test_two_officers_confirming_the_same_proposals_at_once_grant_each_grade_once(office, tmp_path):  # noqa: F811
     _policy(tmp_path, office)
-    for trial in range(1, TRIALS + 1):
-        code = _graded_event(tmp_path, office, trial)
+    for code in _graded_events(tmp_path, office, TRIALS):
         outcomes = at_once([["office", "dan", "grant", code, "--all"]] * 2, office)
         assert sorted(o.returncode for o in outcomes) == [0, 2], [(o.returncode, o.stderr[-500:]) for o in outcomes]
         loser = next(o for o in outcomes if o.returncode == 2)
@@ -80,11 +84,11 @@ def test_two_officers_confirming_the_same_proposals_at_once_grant_each_grade_onc
 def test_grants_by_hand_side_by_side_each_get_their_own_serial(office, tmp_path):  # noqa: F811
     _policy(tmp_path, office)
     per_loop = 12
-    ids = []
-    for i in range(2 * per_loop):
-        done = qiyuan(["office", "player", "add", "--name", f"段位棋手{i:02d}", "--gender", "M", "-a", "BJ"], office)
-        assert done.returncode == 0, done.stderr
-        ids.append(done.stdout.split()[1])
+    # the players registered one after another by one officer (one process); the grants below race
+    [added] = loops_at_once([[["office", "player", "add", "--name", f"段位棋手{i:02d}", "--gender", "M", "-a", "BJ"]
+                              for i in range(2 * per_loop)]], office)
+    assert all(o.returncode == 0 for o in added), [o.stderr[-400:] for o in added]
+    ids = [o.stdout.split()[1] for o in added]
     loops = [[["office", "dan", "grant", fid, "2d", "--on", "2024-05-01", "--by", "演示五子棋协会"] for fid in half]
              for half in (ids[:per_loop], ids[per_loop:])]
     results = loops_at_once(loops, office)

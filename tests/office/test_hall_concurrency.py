@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import on_postgres
-from tests.support.processes import office_env, qiyuan
+from tests.support.offices import initialised_office
+from tests.support.processes import office_env
 
 TRIALS = 2
 PLAYERS = 24  # 12 boards
@@ -83,9 +84,9 @@ def _at_once(plans: list[dict], env: dict[str, str]) -> list[list]:
 
 
 @pytest.fixture(scope="module")
-def office_home(tmp_path_factory):
+def office_home(request, tmp_path_factory):
     home = tmp_path_factory.mktemp("hall-office")
-    assert qiyuan(["office", "init"], office_env(home)).returncode == 0
+    initialised_office(request, home, postgres=False)
     return home
 
 

@@ -106,7 +106,8 @@ def test_rated_players_with_the_same_k_exchange_equal_and_opposite_changes_per_g
 def test_published_rating_is_the_rounded_sum_of_ro_and_the_changes(data):
     rules, players, events, games, standings = data
     h = compute_history(rules, players, events, games, standings)
-    previous = {p.id: h.lists[0].by_player()[p.id] for p in players}
+    first = h.lists[0].by_player()
+    previous = {p.id: first[p.id] for p in players}
     for n, lst in enumerate(h.lists):
         for e in lst.entries:
             assert e.rating == (round_half_up(e.exact) if e.exact is not None else None)

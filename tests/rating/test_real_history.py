@@ -76,8 +76,8 @@ def test_real_history_lists_are_complete_and_consistent(real, name):
         for e in lst.entries:
             assert e.rating == (round_half_up(e.exact) if e.exact is not None else None)
             assert (e.rating is None) == (e.status in ("unrated", "removed"))
-    first_ratings = [p for p in players if p.rating is None
-                     and any(lst.by_player()[p.id].rating is not None for lst in h.lists)]
+    rated_once = {e.player_id for lst in h.lists for e in lst.entries if e.rating is not None}
+    first_ratings = [p for p in players if p.rating is None and p.id in rated_once]
     assert first_ratings, "newcomers meeting rated players get first ratings"
     statuses = {e.status for lst in h.lists for e in lst.entries}
     assert {"active", "unrated", "inactive"} <= statuses

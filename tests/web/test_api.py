@@ -162,7 +162,7 @@ def test_every_response_of_a_demo_crawl_follows_the_schema(client):
     """The demo office: lists, every edition's first page, players, their histories and events."""
     from qiyuan.office.demo import build_demo
 
-    build_demo(seed=7, bundles=False)
+    build_demo(seed=7, bundles=False, verify=False)  # verified in tests/office/test_demo.py
     seen = 0
     lists = get(client, "/api/v1/lists")
     for rl in lists["results"]:

@@ -27,7 +27,7 @@ def demo(db):
     from qiyuan.office.ratings.models import EditionEntry, RatingList
     from qiyuan.office.demo import build_demo
 
-    build_demo(seed=2011, bundles=False)
+    build_demo(seed=2011, bundles=False, verify=False)  # verified in tests/office/test_demo.py
     cga = RatingList.objects.get(code="CGA")
     ed = cga.current_editions()[-1]
     top = EditionEntry.objects.filter(edition=ed, status="active").order_by("position").select_related("player")

@@ -3,16 +3,13 @@ through the one use case ``qiyuan.web.staff.add_user``: all problems at once, no
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 from typer.testing import CliRunner
 
 from qiyuan.cli import app
-
-from .conftest import REPO
+from tests.conftest import on_postgres
+from tests.support.offices import initialised_office
+from tests.support.processes import at_once, qiyuan
 
 runner = CliRunner()
 
@@ -79,22 +76,16 @@ def test_an_unknown_role_a_missing_file_and_a_taken_name(tmp_path):
     assert r.exit_code == 2 and "the user li exists already" in r.output
 
 
-def test_two_processes_adding_the_same_user_at_once_make_one_user(tmp_path):
-    """Real processes at once on one office (SQLite file): one creates the user, the other is told it exists."""
-    env = dict(os.environ, QIYUAN_HOME=str(tmp_path), PYTHONPATH=str(REPO / "src"))
-    for k in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"):
-        env.pop(k, None)
-    cli = [sys.executable, "-c", "from qiyuan.cli import app; app()"]
-    subprocess.run(cli + ["office", "init"], env=env, check=True, capture_output=True, timeout=120)
+def test_two_processes_adding_the_same_user_at_once_make_one_user(request, tmp_path):
+    """Real processes released together on one office (SQLite in the SQLite run, PostgreSQL in the PostgreSQL
+    run): one creates the user, the others are told it exists."""
+    env = initialised_office(request, tmp_path / "home", postgres=on_postgres())
     pw = tmp_path / "pw.txt"
     pw.write_text("long-enough-1\n", encoding="utf-8")
     for trial in range(3):
         name = f"same{trial}"
-        procs = [subprocess.Popen(cli + ["office", "user", "add", name, "--role", "arbiter", "--password-file",
-                                         str(pw)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  text=True) for _ in range(3)]
-        outs = [(p.wait(timeout=120), p.stdout.read()) for p in procs]
-        assert sorted(code for code, _o in outs) == [0, 2, 2], outs
-        assert all("exists already" in o for code, o in outs if code == 2), outs
-    listed = subprocess.run(cli + ["office", "user", "list"], env=env, capture_output=True, text=True, timeout=120)
+        outs = at_once([["office", "user", "add", name, "--role", "arbiter", "--password-file", str(pw)]] * 3, env)
+        assert sorted(o.returncode for o in outs) == [0, 2, 2], [(o.returncode, o.stderr[-400:]) for o in outs]
+        assert all("exists already" in o.stdout + o.stderr for o in outs if o.returncode == 2), outs
+    listed = qiyuan(["office", "user", "list"], env)
     assert [ln.split("\t")[0] for ln in listed.stdout.splitlines()] == ["same0", "same1", "same2"]

@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 mkdir -p test-artifacts
+# Bytecode for the sources up front: the tests start hundreds of `qiyuan` processes, and where the environment
+# sets PYTHONDONTWRITEBYTECODE (as this build machine's does) each would otherwise compile every module again.
+$PY -m compileall -q src tests >/dev/null
 DB_TESTS=()
 for d in tests/office tests/web; do [ -d "$d" ] && DB_TESTS+=("$d"); done
 PG_LOG=test-artifacts/postgres-run.log

@@ -5,6 +5,9 @@
 
 BUNDLE is a file or an http(s) address on the federation's portal.  Exit 0: identical; 1: something differs
 or a check failed (each named); 2: a bundle or key that cannot be read.
+
+The kit (``qiyuan.kit.verify``: the rating engine, NumPy, polars) is imported inside the commands only, as the
+office's commands import Django, so that ``qiyuan --help`` and every other command start without loading it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.console import Console
@@ -23,8 +26,11 @@ from qiyuan.cli.lang import N_, _, file_error, print_problems, problem_line
 from qiyuan.errors import problem
 from qiyuan.formats import edition_bundle as B
 from qiyuan.formats import signing
-from qiyuan.kit.verify import LAYERS, Report, check
 
+if TYPE_CHECKING:
+    from qiyuan.kit.verify import Report
+
+#: the kit's layers (``qiyuan.kit.verify.LAYERS``, in its order) as people read them
 LAYER_NAMES = {"signature": N_("signature"), "files": N_("files' digests"), "recomputation": N_("recomputation"),
                "chain": N_("chain link")}
 _MAX_DOWNLOAD = B.MAX_BYTES
@@ -75,7 +81,7 @@ def _key(path: Optional[Path]):
 
 def _print(console: Console, report: Report) -> None:
     console.print(_("edition {edition}").format(edition=report.edition), style="bold", markup=False)
-    for layer in LAYERS:
+    for layer in LAYER_NAMES:
         state = report.ok[layer]
         if state is None and layer != "signature":
             continue
@@ -112,6 +118,8 @@ def verify_edition(
         ok = _verify_chain(console, Path(chain), trusted, engine)
     else:
         before = _bundle(previous) if previous else None
+        from qiyuan.kit.verify import check
+
         report = check(_bundle(bundle), key=trusted, previous=before, engine=engine)
         _print(console, report)
         ok = report.identical
@@ -133,6 +141,8 @@ def _download_chain(where: str, folder: Path) -> None:
 
 
 def _verify_chain(console: Console, folder: Path, key, engine: str) -> bool:
+    from qiyuan.kit.verify import check
+
     if not folder.is_dir():
         raise _unreadable(_("{where}: not a folder").format(where=folder))
     bundles = [_bundle(str(p)) for p in sorted(folder.glob("*.zip"))]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from qiyuan.cli.lang import CHINESE, _, language
-from qiyuan.cli.tournament import _actor, _notes, _notes_text, _store, event_app, refusals, say
+from qiyuan.cli.event_file import _actor, _notes, _notes_text, _store, event_app, refusals, say
 
 if TYPE_CHECKING:
     from qiyuan.tournament.model import Tournament

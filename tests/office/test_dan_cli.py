@@ -95,7 +95,7 @@ def test_propose_and_confirm_on_the_command_line(run, office, tmp_path, resident
     again = run("grant", ev.code, "--all")
     assert again.exit_code == 2 and "no proposal of" in again.output
     history = run("history", first)
-    assert history.exit_code == 0 and "6d 六段" in history.output and ev.code in history.output
+    assert history.exit_code == 0 and "6 dan" in history.output and ev.code in history.output
     events = run("events")
     assert ev.code in events.output and "national" in events.output
 

@@ -307,3 +307,48 @@ def test_grades_are_listed_in_the_users_language(language):
         assert_in_language(re.sub("张三|CN000001", "", result.output), language, args)
     shown = run(["office", "dan", "history", "张三"], language).output
     assert ("三段" in shown) if language == lang.CHINESE else ("3 dan" in shown)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_the_grant_policy_and_proposals_in_the_users_language(tmp_path, resident_id, make_association, language):
+    """`office dan policy example|check|install|show`, `propose` (a grading event and one that is not), `grant`
+    and its refusals, `history`: headings, labels, clauses and reasons in the user's language, grades in words
+    (六段 / 6 dan), never a code (6d)."""
+    from qiyuan.office.federation.models import Player
+
+    from tests.office._dan_fixtures import imported_event, office_setup
+
+    office_setup(make_association)
+    policy, bad = tmp_path / "p.toml", tmp_path / "bad.toml"
+    bad.write_text('name = "x"\nfederation = "某"\n[[cap]]\nsince = "2000-01-01"\ngrade = "1k"\n', encoding="utf-8")
+    outputs = []
+
+    def runs(steps, typed=r"\b\B"):
+        for args, code in steps:
+            args = ["office", "dan", *args]
+            result = run(args, language)
+            assert result.exit_code == code, (args, result.output)
+            text = re.sub(typed + r"|CGA-[\w-]+|\bCGA\b|DEMO-[\d-]+|\bexample\b|national-women|\bx\b|某|\w+\[\d+\]\.\w+|\b" + re.escape(getpass.getuser()) + r"\b", "",
+                          result.output.replace(str(tmp_path), ""))
+            assert_in_language(text, language, args)
+            outputs.append(result.output)
+
+    runs([(["policy", "show"], 0), (["policy", "example", "--out", str(policy)], 0),
+          (["policy", "example", "--out", str(policy)], 2), (["policy", "check", str(policy)], 0),
+          (["policy", "check", str(bad)], 2), (["policy", "install", str(policy)], 0), (["policy", "show"], 0)])
+    ev = imported_event(tmp_path, resident_id)
+    other = imported_event(tmp_path, resident_id, n=10, name="2024年测试赛", standard=None)
+    first = Player.objects.get(entries__event=ev, entries__rank=1).federation_id
+    names = {p.name for p in Player.objects.all()} | {ev.name, other.name, "中国棋院", "演示五子棋协会"}
+    runs([(["propose", ev.code], 0), (["propose", other.code], 0), (["grant", ev.code], 2),
+          (["grant", ev.code, "--all", "--player", first], 2), (["grant", ev.code, "--all", "--on", "2024-01-01"], 2),
+          (["grant", first, "5d", "--all"], 2), (["grant", first, "5d", "--by", "中国棋院"], 2),
+          (["grant", ev.code, "--player", first], 0), (["history", first], 0)],
+         "|".join(map(re.escape, sorted(names, key=len, reverse=True))))
+    shown, proposal = outputs[6], outputs[7]
+    assert not re.search(r"\b\dd\b", shown + proposal)  # grades in words, never their codes
+    if language == lang.CHINESE:
+        assert "六段" in shown and "京沪细则第九条" in shown and "公开组第 1 名" in proposal and "不是等级赛" in outputs[8]
+    else:
+        assert "6 dan" in shown and "BJSH §9" in shown and "national open 1" in proposal and "not a grading event" in outputs[8]

@@ -352,3 +352,37 @@ def test_the_grant_policy_and_proposals_in_the_users_language(tmp_path, resident
         assert "六段" in shown and "京沪细则第九条" in shown and "公开组第 1 名" in proposal and "不是等级赛" in outputs[8]
     else:
         assert "6 dan" in shown and "BJSH §9" in shown and "national open 1" in proposal and "not a grading event" in outputs[8]
+
+
+HISTORY = {"players": "id,name,gender,rating,games\nA,甲,M,2100,40\nB,乙,F,1900,10\nC,丙,M,2000,31\nD,丁,M,,\n",
+           "events": "id,name,start_date,end_date,format\nE1,一,2011-03-01,2011-03-02,swiss\n"
+                     "E2,二,2012-09-01,2012-09-02,swiss\nE3,三,2013-06-01,2013-06-02,swiss\n",
+           "games": "event_id,round,player1,player2,result\n" + "".join(
+               f"E{e},{r},{a},{b},{res}\n" for e in (1, 2, 3) for r, (a, b, res) in enumerate(
+                   (("A", "D", "1-0"), ("B", "C", "0-1"), ("D", "B", "½-½"), ("C", "A", "1-0")), 1))}
+
+
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_the_rule_sandbox_reports_in_the_users_language(tmp_path, language):
+    """`rules evaluate` (its whole report: the score tables and their legend, the tuned baselines, WHR's refits, the
+    calibration, drift, volatility and first ratings, the files written), `compare` and their refusals."""
+    files = []
+    for name, text in HISTORY.items():
+        (tmp_path / f"{name}.csv").write_text(text, encoding="utf-8")
+        files += [f"--{name}", str(tmp_path / f"{name}.csv")]
+    steps = [(["rules", "evaluate", "--rules", "cga-gomoku-2011", *files, "--from", "2012-01-01", "--csv",
+               str(tmp_path / "t.csv")], 0),
+             (["rules", "evaluate", "--rules", "cga-gomoku-2011", *files, "--from", "bogus", "--csv", str(tmp_path)], 2),
+             (["rules", "compare", "cga-gomoku-2011", "bjsh-gomoku-2007", *files, "--top", "0"], 2),
+             (["rules", "compare", "cga-gomoku-2011", "bjsh-gomoku-2007", *files, "--top", "2"], 0)]
+    outputs = []
+    for args, code in steps:
+        result = run(args, language)
+        assert result.exit_code == code, (args, result.output)
+        text = re.sub(r"cga-gomoku-2011|bjsh-gomoku-2007|\bRD\b|\bBrier\b|\bG\b|\b[A-E]\d?\b|logit|\bse\b|[甲乙丙丁]",
+                      "", result.output.replace(str(tmp_path), ""))
+        assert_in_language(text, language, args)
+        outputs.append(result.output)
+    report = outputs[0]
+    assert ("前向检验" in report and "预热期对数损失" in report and "WHR：拟合" in report) if language == lang.CHINESE \
+        else ("Forward protocol" in report and "burn-in log loss" in report and "whr: " in report)

@@ -237,11 +237,19 @@ def test_the_registry_is_kept_in_the_users_language(language):
                "--dan", "3d"], 0),
              (["office", "player", "search", "zhangsan"], 0),
              (["office", "player", "show", "张三"], 0),
-             (["office", "player", "status", "CN000001", "retired"], 0)]
+             (["office", "player", "status", "CN000001", "retired"], 0),
+             # the registry's refusals (templates, office/registry): each in the user's language
+             (["office", "association", "add", "ZJ", "浙江五子棋协会"], 2),
+             (["office", "arbiter", "add", "裁判甲", "--level", "national"], 2),
+             (["office", "player", "status", "CN000001", "retired"], 2),
+             (["office", "player", "rename", "CN000001", "张三"], 2),
+             (["office", "player", "move", "CN000001", "nosuch"], 2),
+             (["office", "player", "add", "--name", "张三", "--gender", "M", "--birth", "2990-01-01", "-a", "ZJ",
+               "--nationality", "abcd"], 2)]
     for args, code in steps:
         result = run(args, language)
         assert result.exit_code == code, (args, result.output)
-        text = re.sub("浙江五子棋协会|裁判甲|张三|zhang san|CHN|ZJ", "", result.output)
+        text = re.sub("浙江五子棋协会|裁判甲|张三|zhang san|CHN|ZJ|ABCD", "", result.output)
         assert_in_language(text, language, args)
     shown = run(["office", "player", "show", "张三"], language).output
     for args, code in [(["office", "list", "add", "BJSH", "--rules", "bjsh-gomoku-2007", "--title", "京沪"], 0),

@@ -394,3 +394,20 @@ def test_the_rule_sandbox_reports_in_the_users_language(tmp_path, language):
     report = outputs[0]
     assert ("前向检验" in report and "预热期对数损失" in report and "WHR：拟合" in report) if language == lang.CHINESE \
         else ("Forward protocol" in report and "burn-in log loss" in report and "whr: " in report)
+
+
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_a_trf_files_encoding_note_in_the_users_language(tmp_path, language):
+    """An event file saved as GB18030 by a Chinese Windows tool: read, and the reader's note on its encoding said in
+    the user's language."""
+    ev = tmp_path / "e.trf"
+    for args in (["event", "new", str(ev), "--name", "测试赛", "--rounds", "3"],
+                 ["event", "add-player", str(ev), "王一", "--rating", "1786"],
+                 ["event", "add-player", str(ev), "李二", "--rating", "1745"]):
+        assert run(args, language).exit_code == 0
+    ev.write_bytes(ev.read_text(encoding="utf-8").encode("gb18030"))
+    args = ["event", "withdraw", str(ev), "2"]
+    result = run(args, language)
+    assert result.exit_code == 0, result.output
+    assert_in_language(re.sub("测试赛|王一|李二|GB18030|GBK", "", result.output.replace(str(ev), "")), language, args)
+    assert ("已按 GB18030（GBK）读入" if language == lang.CHINESE else "read as GB18030 (GBK)") in result.output

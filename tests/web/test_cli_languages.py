@@ -301,6 +301,13 @@ def test_the_calendar_and_its_check_in_the_users_language(language):
         assert_in_language(re.sub(typed, "", result.output), language, args)
     shown = run(["office", "calendar", "show", "R2099-001"], language).output
     assert ("中国棋协办法第五条（一）" if language == lang.CHINESE else "CGA Art. 5(1)") in shown
+    assert ("范围：全国性赛事" if language == lang.CHINESE else "scope: national event") in shown  # not 国家级 (a level)
+    # an imported event's status in words (its code, "rated", is the program's)
+    from qiyuan.cli.calendar import EVENT_STATUS_NAMES
+    from qiyuan.office.events.models import Event
+
+    assert set(EVENT_STATUS_NAMES) == set(Event.Status.values)
+    assert all(lang._load(lang.CHINESE).gettext(w) != w for w in EVENT_STATUS_NAMES.values())
 
 
 @pytest.mark.django_db

@@ -380,7 +380,7 @@ HISTORY = {"players": "id,name,gender,rating,games\nA,甲,M,2100,40\nB,乙,F,190
 @pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
 def test_the_rule_sandbox_reports_in_the_users_language(tmp_path, language):
     """`rules evaluate` (its whole report: the score tables and their legend, the tuned baselines, WHR's refits, the
-    calibration, drift, volatility and first ratings, the files written), `compare` and their refusals."""
+    calibration, drift, volatility and first ratings, the files written), `compare`, `audit` and their refusals."""
     files = []
     for name, text in HISTORY.items():
         (tmp_path / f"{name}.csv").write_text(text, encoding="utf-8")
@@ -389,12 +389,13 @@ def test_the_rule_sandbox_reports_in_the_users_language(tmp_path, language):
                str(tmp_path / "t.csv")], 0),
              (["rules", "evaluate", "--rules", "cga-gomoku-2011", *files, "--from", "bogus", "--csv", str(tmp_path)], 2),
              (["rules", "compare", "cga-gomoku-2011", "bjsh-gomoku-2007", *files, "--top", "0"], 2),
-             (["rules", "compare", "cga-gomoku-2011", "bjsh-gomoku-2007", *files, "--top", "2"], 0)]
+             (["rules", "compare", "cga-gomoku-2011", "bjsh-gomoku-2007", *files, "--top", "2"], 0),
+             (["rules", "audit", "cga-gomoku-2011", *files], 0)]
     outputs = []
     for args, code in steps:
         result = run(args, language)
         assert result.exit_code == code, (args, result.output)
-        text = re.sub(r"cga-gomoku-2011|bjsh-gomoku-2007|\bRD\b|\bBrier\b|\bG\b|\b[A-E]\d?\b|logit|\bse\b|[甲乙丙丁]",
+        text = re.sub(r"cga-gomoku-2011|bjsh-gomoku-2007|\bRD\b|\bBrier\b|\bG\b|\b[A-E]\d?\b|logit|\bse\b|\bPD\b|\bK\b|\bD\b|[甲乙丙丁]",
                       "", result.output.replace(str(tmp_path), ""))
         assert_in_language(text, language, args)
         outputs.append(result.output)

@@ -449,12 +449,18 @@ def audit_rules(
                   box=None, title=_("incentive audit of {rules}: rating points a strategy gains per game that the play "
                                     "does not earn (appendix table 2 without a cap as the truth)").format(rules=result.rules))
     for s in result.strategies:
-        table.add_row(s.name, _("yes") if s.found else _("no"), _f1(s.best_per_game, 3), _f1(s.mean_per_game, 3),
-                      str(s.cases), s.example)
+        table.add_row(_(STRATEGY_NAMES.get(s.name, s.name)), _("yes") if s.found else _("no"), _f1(s.best_per_game, 3),
+                      _f1(s.mean_per_game, 3), str(s.cases), problem_line(s.example) if s.example else "")
     console.print(table)
     for s in result.strategies:
-        console.print(f"{s.name}: {s.how}", markup=False)
+        console.print(f"{_(STRATEGY_NAMES.get(s.name, s.name))}{_(': ')}{problem_line(s.how)}", markup=False)
     _sandbox_write(console, [(csv_out, "--csv", N_("table"), lambda path: write_audit_csv(path, result))])
+
+
+#: the audited strategies (``sandbox.audit``) in words
+STRATEGY_NAMES = {"cap farming": N_("cap farming"), "sitting out": N_("sitting out"),
+                  "withdrawing after a loss": N_("withdrawing after a loss"),
+                  "champion protection": N_("champion protection"), "board protection": N_("board protection")}
 
 
 def register_rules(app: typer.Typer) -> None:

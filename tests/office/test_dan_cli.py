@@ -95,7 +95,7 @@ def test_propose_and_confirm_on_the_command_line(run, office, tmp_path, resident
     again = run("grant", ev.code, "--all")
     assert again.exit_code == 2 and "no proposal of" in again.output
     history = run("history", first)
-    assert history.exit_code == 0 and "6d 六段" in history.output and ev.code in history.output
+    assert history.exit_code == 0 and "6 dan" in history.output and ev.code in history.output
     events = run("events")
     assert ev.code in events.output and "national" in events.output
 
@@ -123,7 +123,7 @@ def test_every_refusal_of_a_grant_exits_2_and_writes_nothing(run, office, make_p
         ("grant", ev.code): "say which proposals of",
         ("grant", ev.code, "--all", "--player", "CN000001"): "--all and --player together",
         ("grant", ev.code, "--all", "--on", "2024-01-01"): "--on: only for a grant by hand",
-        ("grant", ev.code, "--all"): "is not a grading event (等级赛) and grants nothing",
+        ("grant", ev.code, "--all"): "is not a grading event and grants nothing",
         ("grant", "NOPE", "--all"): "no event 'NOPE' in the office",
         ("propose", "NOPE"): "no event 'NOPE' in the office",
         ("propose", ev.code, "--standard", "99"): "no grading standard #99",

@@ -87,9 +87,9 @@ def test_an_event_without_a_standard_grants_nothing_and_says_why(office, tmp_pat
     assert not prop.grading_event and prop.lines == ()
     with pytest.raises(GradeRefused) as caught:
         confirm_proposals(ev, actor="officer")
-    assert messages(caught) == [f"{ev.code} is not a grading event (等级赛) and grants nothing",
+    assert messages(caught) == [f"{ev.code} is not a grading event and grants nothing",
                                 "BJSH §9(三): no grading standard was recorded for this event, so it is not a "
-                                "grading event (等级赛)"]
+                                "grading event"]
     assert DanGrant.objects.count() == 0
 
 
@@ -100,7 +100,7 @@ def test_bjsh_9_events_that_miss_a_condition_grant_nothing(office, tmp_path, res
     assert [str(f) for f in event_proposal(small).proposal.failures] == [
         "BJSH §9(一): 10 players; a grading event needs at least 12"]
     assert [str(f) for f in event_proposal(first_class_chief).proposal.failures] == [
-        "BJSH §9(二): the chief arbiter 郑裁判 is not a national-level arbiter (国家级裁判员)"]
+        "BJSH §9(二): the chief arbiter 郑裁判 is not a national-level arbiter"]
     unrated = imported_event(tmp_path, resident_id, name="新手赛", start=date(2024, 10, 1), rated=0)
     assert [str(f) for f in event_proposal(unrated).proposal.failures] == [
         "BJSH §9(一): 16 of 16 players were unrated; at most 20% may be"]

@@ -85,7 +85,7 @@ def test_bjsh_9_1_at_most_twenty_percent_unrated():
 def test_bjsh_9_2_a_national_arbiter_in_charge():
     assert propose(POLICY, event(chief="international")).grading_event
     prop = propose(POLICY, event(chief="first"))
-    assert failure_texts(prop) == ["BJSH §9(二): the chief arbiter 周裁判 is not a national-level arbiter (国家级裁判员)"]
+    assert failure_texts(prop) == ["BJSH §9(二): the chief arbiter 周裁判 is not a national-level arbiter"]
     no_chief = dataclasses.replace(event(), chief_arbiter="", chief_arbiter_level="")
     assert "no chief arbiter is recorded" in failure_texts(propose(POLICY, no_chief))[0]
 
@@ -93,7 +93,7 @@ def test_bjsh_9_2_a_national_arbiter_in_charge():
 def test_bjsh_9_3_the_standard_recorded_before_the_start():
     prop = propose(POLICY, event(standard=None))
     assert failure_texts(prop) == ["BJSH §9(三): no grading standard was recorded for this event, so it is not a "
-                                   "grading event (等级赛)"]
+                                   "grading event"]
     late = propose(POLICY, event(standard=Standard("national", START)))
     assert failure_texts(late) == ["BJSH §9(三): the standard was recorded on 2024-08-10, not before the start on "
                                    "2024-08-10"]

@@ -42,7 +42,7 @@ def test_audit_cap_farming_is_found_only_where_a_cap_cuts_the_table():
     assert not strategies(CGA, players, events, games)["cap farming"].found
     farm = strategies(CAP400, players, events, games)["cap farming"]
     assert farm.found and farm.best_per_game == pytest.approx(10 * (pd_hundredths(500) - pd_hundredths(400)) / 100)
-    assert "D 500, counted 400" in farm.example
+    assert "D 500, counted 400" in str(farm.example)
     assert strategies(FIDE_2025, players, events, games)["cap farming"].best_per_game == 0
     floor = with_settings(CAP400, {"far_below_not_rated": [1990, 400]})  # no rated game 400+ below for A
     assert strategies(floor, players, events, games)["cap farming"].best_per_game == 0

@@ -207,5 +207,5 @@ def test_an_output_that_cannot_be_written_is_reported_and_undoes_the_others(file
     out, png = tmp_path / "table.csv", tmp_path / "chart.png"
     result = run("rules", "evaluate", "--rules", "cga-gomoku-2011", *history(files), "--csv", out, "--plot", png,
                  exit_code=2)
-    assert f"{png}, --plot: cannot write the file: Permission denied" in result.stderr
+    assert f"{png}, --plot: cannot write the file: permission denied" in result.stderr
     assert not out.exists() and not png.exists()

@@ -73,4 +73,4 @@ def test_refits_are_planned_within_the_budget():
     learned = [int(games[list(days).index(d)]) for d in thin.days]
     steps = np.diff(learned)
     assert steps.min() >= steps.max() - 10  # as even as the candidates allow
-    assert "fewer than the event starts" in thin.describe() and "game-iterations" in thin.describe()
+    assert "fewer than the event starts" in str(thin.describe()) and "game-iterations" in str(thin.describe())

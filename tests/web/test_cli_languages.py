@@ -237,11 +237,19 @@ def test_the_registry_is_kept_in_the_users_language(language):
                "--dan", "3d"], 0),
              (["office", "player", "search", "zhangsan"], 0),
              (["office", "player", "show", "张三"], 0),
-             (["office", "player", "status", "CN000001", "retired"], 0)]
+             (["office", "player", "status", "CN000001", "retired"], 0),
+             # the registry's refusals (templates, office/registry): each in the user's language
+             (["office", "association", "add", "ZJ", "浙江五子棋协会"], 2),
+             (["office", "arbiter", "add", "裁判甲", "--level", "national"], 2),
+             (["office", "player", "status", "CN000001", "retired"], 2),
+             (["office", "player", "rename", "CN000001", "张三"], 2),
+             (["office", "player", "move", "CN000001", "nosuch"], 2),
+             (["office", "player", "add", "--name", "张三", "--gender", "M", "--birth", "2990-01-01", "-a", "ZJ",
+               "--nationality", "abcd"], 2)]
     for args, code in steps:
         result = run(args, language)
         assert result.exit_code == code, (args, result.output)
-        text = re.sub("浙江五子棋协会|裁判甲|张三|zhang san|CHN|ZJ", "", result.output)
+        text = re.sub("浙江五子棋协会|裁判甲|张三|zhang san|CHN|ZJ|ABCD", "", result.output)
         assert_in_language(text, language, args)
     shown = run(["office", "player", "show", "张三"], language).output
     for args, code in [(["office", "list", "add", "BJSH", "--rules", "bjsh-gomoku-2007", "--title", "京沪"], 0),
@@ -293,6 +301,13 @@ def test_the_calendar_and_its_check_in_the_users_language(language):
         assert_in_language(re.sub(typed, "", result.output), language, args)
     shown = run(["office", "calendar", "show", "R2099-001"], language).output
     assert ("中国棋协办法第五条（一）" if language == lang.CHINESE else "CGA Art. 5(1)") in shown
+    assert ("范围：全国性赛事" if language == lang.CHINESE else "scope: national event") in shown  # not 国家级 (a level)
+    # an imported event's status in words (its code, "rated", is the program's)
+    from qiyuan.cli.calendar import EVENT_STATUS_NAMES
+    from qiyuan.office.events.models import Event
+
+    assert set(EVENT_STATUS_NAMES) == set(Event.Status.values)
+    assert all(lang._load(lang.CHINESE).gettext(w) != w for w in EVENT_STATUS_NAMES.values())
 
 
 @pytest.mark.django_db
@@ -307,3 +322,100 @@ def test_grades_are_listed_in_the_users_language(language):
         assert_in_language(re.sub("张三|CN000001", "", result.output), language, args)
     shown = run(["office", "dan", "history", "张三"], language).output
     assert ("三段" in shown) if language == lang.CHINESE else ("3 dan" in shown)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_the_grant_policy_and_proposals_in_the_users_language(tmp_path, resident_id, make_association, language):
+    """`office dan policy example|check|install|show`, `propose` (a grading event and one that is not), `grant`
+    and its refusals, `history`: headings, labels, clauses and reasons in the user's language, grades in words
+    (六段 / 6 dan), never a code (6d)."""
+    from qiyuan.office.federation.models import Player
+
+    from tests.office._dan_fixtures import imported_event, office_setup
+
+    office_setup(make_association)
+    policy, bad = tmp_path / "p.toml", tmp_path / "bad.toml"
+    bad.write_text('name = "x"\nfederation = "某"\n[[cap]]\nsince = "2000-01-01"\ngrade = "1k"\n', encoding="utf-8")
+    outputs = []
+
+    def runs(steps, typed=r"\b\B"):
+        for args, code in steps:
+            args = ["office", "dan", *args]
+            result = run(args, language)
+            assert result.exit_code == code, (args, result.output)
+            text = re.sub(typed + r"|CGA-[\w-]+|\bCGA\b|DEMO-[\d-]+|\bexample\b|national-women|\bx\b|某|\w+\[\d+\]\.\w+|\b" + re.escape(getpass.getuser()) + r"\b", "",
+                          result.output.replace(str(tmp_path), ""))
+            assert_in_language(text, language, args)
+            outputs.append(result.output)
+
+    runs([(["policy", "show"], 0), (["policy", "example", "--out", str(policy)], 0),
+          (["policy", "example", "--out", str(policy)], 2), (["policy", "check", str(policy)], 0),
+          (["policy", "check", str(bad)], 2), (["policy", "install", str(policy)], 0), (["policy", "show"], 0)])
+    ev = imported_event(tmp_path, resident_id)
+    other = imported_event(tmp_path, resident_id, n=10, name="2024年测试赛", standard=None)
+    first = Player.objects.get(entries__event=ev, entries__rank=1).federation_id
+    names = {p.name for p in Player.objects.all()} | {ev.name, other.name, "中国棋院", "演示五子棋协会"}
+    runs([(["propose", ev.code], 0), (["propose", other.code], 0), (["grant", ev.code], 2),
+          (["grant", ev.code, "--all", "--player", first], 2), (["grant", ev.code, "--all", "--on", "2024-01-01"], 2),
+          (["grant", first, "5d", "--all"], 2), (["grant", first, "5d", "--by", "中国棋院"], 2),
+          (["grant", ev.code, "--player", first], 0), (["history", first], 0)],
+         "|".join(map(re.escape, sorted(names, key=len, reverse=True))))
+    shown, proposal = outputs[6], outputs[7]
+    assert not re.search(r"\b\dd\b", shown + proposal)  # grades in words, never their codes
+    if language == lang.CHINESE:
+        assert "六段" in shown and "京沪细则第九条" in shown and "公开组第 1 名" in proposal and "不是等级赛" in outputs[8]
+    else:
+        assert "6 dan" in shown and "BJSH §9" in shown and "national open 1" in proposal and "not a grading event" in outputs[8]
+
+
+HISTORY = {"players": "id,name,gender,rating,games\nA,甲,M,2100,40\nB,乙,F,1900,10\nC,丙,M,2000,31\nD,丁,M,,\n",
+           "events": "id,name,start_date,end_date,format\nE1,一,2011-03-01,2011-03-02,swiss\n"
+                     "E2,二,2012-09-01,2012-09-02,swiss\nE3,三,2013-06-01,2013-06-02,swiss\n",
+           "games": "event_id,round,player1,player2,result\n" + "".join(
+               f"E{e},{r},{a},{b},{res}\n" for e in (1, 2, 3) for r, (a, b, res) in enumerate(
+                   (("A", "D", "1-0"), ("B", "C", "0-1"), ("D", "B", "½-½"), ("C", "A", "1-0")), 1))}
+
+
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_the_rule_sandbox_reports_in_the_users_language(tmp_path, language):
+    """`rules evaluate` (its whole report: the score tables and their legend, the tuned baselines, WHR's refits, the
+    calibration, drift, volatility and first ratings, the files written), `compare`, `audit` and their refusals."""
+    files = []
+    for name, text in HISTORY.items():
+        (tmp_path / f"{name}.csv").write_text(text, encoding="utf-8")
+        files += [f"--{name}", str(tmp_path / f"{name}.csv")]
+    steps = [(["rules", "evaluate", "--rules", "cga-gomoku-2011", *files, "--from", "2012-01-01", "--csv",
+               str(tmp_path / "t.csv")], 0),
+             (["rules", "evaluate", "--rules", "cga-gomoku-2011", *files, "--from", "bogus", "--csv", str(tmp_path)], 2),
+             (["rules", "compare", "cga-gomoku-2011", "bjsh-gomoku-2007", *files, "--top", "0"], 2),
+             (["rules", "compare", "cga-gomoku-2011", "bjsh-gomoku-2007", *files, "--top", "2"], 0),
+             (["rules", "audit", "cga-gomoku-2011", *files], 0)]
+    outputs = []
+    for args, code in steps:
+        result = run(args, language)
+        assert result.exit_code == code, (args, result.output)
+        text = re.sub(r"cga-gomoku-2011|bjsh-gomoku-2007|\bRD\b|\bBrier\b|\bG\b|\b[A-E]\d?\b|logit|\bse\b|\bPD\b|\bK\b|\bD\b|[甲乙丙丁]",
+                      "", result.output.replace(str(tmp_path), ""))
+        assert_in_language(text, language, args)
+        outputs.append(result.output)
+    report = outputs[0]
+    assert ("前向检验" in report and "预热期对数损失" in report and "WHR：拟合" in report) if language == lang.CHINESE \
+        else ("Forward protocol" in report and "burn-in log loss" in report and "whr: " in report)
+
+
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_a_trf_files_encoding_note_in_the_users_language(tmp_path, language):
+    """An event file saved as GB18030 by a Chinese Windows tool: read, and the reader's note on its encoding said in
+    the user's language."""
+    ev = tmp_path / "e.trf"
+    for args in (["event", "new", str(ev), "--name", "测试赛", "--rounds", "3"],
+                 ["event", "add-player", str(ev), "王一", "--rating", "1786"],
+                 ["event", "add-player", str(ev), "李二", "--rating", "1745"]):
+        assert run(args, language).exit_code == 0
+    ev.write_bytes(ev.read_text(encoding="utf-8").encode("gb18030"))
+    args = ["event", "withdraw", str(ev), "2"]
+    result = run(args, language)
+    assert result.exit_code == 0, result.output
+    assert_in_language(re.sub("测试赛|王一|李二|GB18030|GBK", "", result.output.replace(str(ev), "")), language, args)
+    assert ("已按 GB18030（GBK）读入" if language == lang.CHINESE else "read as GB18030 (GBK)") in result.output

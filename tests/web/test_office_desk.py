@@ -103,6 +103,18 @@ def test_the_events_facts_start_empty_and_are_never_assumed(staff, login, gomoku
     problems = problems[:problems.index("</ul>")]
     assert r.status_code == 200 and "不能假定" in problems and "主办单位级别" in problems  # Chinese on the Chinese desk
     assert "cannot be assumed" not in problems and Event.objects.count() == 0
+    # the desk points to its own fields; the same refusal on the command line names the options that state them
+    assert "上方表单的同名栏目" in problems and "--organiser-level" not in problems and "选项" not in problems
+    from qiyuan.cli import lang
+    from qiyuan.office.events.models import RejectedReport
+
+    [refusal] = [p for p in RejectedReport.objects.get().reason_problems() if p.code == "import.facts_missing"]
+    lang.activate(lang.CHINESE)
+    try:
+        assert "请用选项注明：--" in lang.problem_line(refusal) and "--organiser-level" in lang.problem_line(refusal)
+    finally:
+        lang.activate(lang.ENGLISH)
+    assert "state it: --" in lang.problem_line(refusal) and "--organiser-level" in lang.problem_line(refusal)
 
 
 @pytest.mark.parametrize(
@@ -205,3 +217,19 @@ def test_compute_review_publish_and_refuse_an_empty_correction(staff, login, gom
     # the public list shows the new edition
     r = c.get(f"/lists/gomoku/{ed.list_date.isoformat()}/?status=all")
     assert r.status_code == 200 and "京沪五子棋等级分" in r.content.decode()
+
+
+def test_the_facts_refusals_name_the_desks_fields_there_and_the_options_on_the_command_line():
+    """The facts' refusals and note keep the command line's wording (its options); the desk shows each with a
+    template of its own that points to its form, in both languages — never an option."""
+    from qiyuan.cli import lang
+    from qiyuan.errors import problem
+    from qiyuan.office.imports.facts import AT_THE_DESK, at_the_desk
+
+    zh = lang._load(lang.CHINESE)
+    for cli, desk in AT_THE_DESK.items():
+        assert ("--" in cli and "--" in zh.gettext(cli)) or "{options}" in zh.gettext(cli)
+        assert "--" not in desk and "--" not in zh.gettext(desk) and zh.gettext(desk) != desk
+        assert at_the_desk(problem(cli, file="r.xlsx", fact="x")) == problem(desk, file="r.xlsx", fact="x")
+    other = problem("no such file", file="r.xlsx")
+    assert at_the_desk(other) is other

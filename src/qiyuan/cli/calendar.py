@@ -217,8 +217,8 @@ def _show(console, r) -> None:
         " + " + _("{seconds} s").format(seconds=r.time_increment) if r.time_increment else "")
     rows = [(N_("organiser"), f"{r.organiser or '—'} ({_(LEVEL_NAMES.get(r.organiser_level, r.organiser_level))}"
                               + (f", {r.association.code}" if r.association else "") + ")"),
-            (N_("scope"), _(", ").join(_(w) for w, on in ((N_("national"), r.national),
-                                                          (N_("international"), r.international),
+            (N_("scope"), _(", ").join(_(w) for w, on in ((N_("national event"), r.national),
+                                                          (N_("international event"), r.international),
                                                           (N_("agreed by the parties"), r.agreed_by_parties)) if on)
              or "—"),
             (N_("format"), _("{format}, {rounds} rounds, {players} players expected").format(
@@ -236,7 +236,7 @@ def _show(console, r) -> None:
             status=_(STATUS_NAMES.get(r.status, r.status)), at=f"{r.decided_at:%Y-%m-%d %H:%M}", who=r.decided_by)
             + (_(" (override)") if r.overridden else "") + (f"{_(': ')}{r.reason}" if r.reason else "")))
     if r.event_id:
-        rows.append((N_("result"), f"{r.event.code} ({r.event.status})"))
+        rows.append((N_("result"), f"{r.event.code} ({_(EVENT_STATUS_NAMES.get(r.event.status, r.event.status))})"))
     for label, value in rows:
         console.print(f"  {_(label)}{_(': ')}{value}", markup=False)
     _print_assessment(console, r)
@@ -296,6 +296,8 @@ STATUS_NAMES = {"registered": N_("awaiting approval"), "approved": N_("approved"
                 "withdrawn": N_("withdrawn by the organiser")}
 LEVEL_NAMES = {"state": N_("state level"), "regional": N_("regional level"), "local": N_("local level"),
                "other": N_("other body")}
+#: an imported event's status (``Event.Status``) in words
+EVENT_STATUS_NAMES = {"pending": N_("awaiting its period"), "rated": N_("rated in a published edition")}
 FORMAT_NAMES = {"swiss": N_("Swiss"), "round_robin": N_("round robin"), "team": N_("team event"),
                 "match": N_("match"), "knockout": N_("knock-out")}
 RULES_NAMES = {"national": N_("the national rules"), "rif": N_("the RIF rules")}

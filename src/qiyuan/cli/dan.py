@@ -6,13 +6,16 @@ print. Every refusal lists its problems and exits 2 with nothing written.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from qiyuan.cli.lang import N_, _
-from qiyuan.cli.office import ActorOption, _console, _date_or_fail, actor_name, ensure_django, fail, office_app, office_errors
+from qiyuan.cli.lang import CHINESE, ENGLISH, N_, _, file_error, language, problem_line
+from qiyuan.cli.office import (ActorOption, _console, _date_or_fail, actor_name, ensure_django, fail, grade_words, office_app,
+                               office_errors)
+from qiyuan.errors import problem
 
 dan_app = typer.Typer(help=N_("Dan and kyu grades: policy, grading standards, proposals, grants, certificates."),
                       no_args_is_help=True)
@@ -24,11 +27,18 @@ dan_app.add_typer(standard_app, name="standard")
 office_app.add_typer(dan_app, name="dan")
 
 
+
+def by_hand() -> str:
+    """How a grant by hand is typed (the options' names as they are, the values named in the run's language)."""
+    return "`qiyuan office dan grant {} {} --on {} --by {}`".format(*map(_, (N_("PLAYER"), N_("GRADE"), N_("DATE"),
+                                                                           N_("BODY"))))
+
+
 def _read_text(file: Path) -> str:
     try:
         return file.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        fail([f"{file}: cannot read it as UTF-8 text ({exc.__class__.__name__}: {exc})"], "error")
+        fail([problem("cannot read it as UTF-8 text: {why}", file=str(file), why=file_error(exc))], "error")
     return ""
 
 
@@ -45,7 +55,7 @@ def policy_example(out: Annotated[Optional[Path], typer.Option("--out", help="Wr
         typer.echo(text, nl=False)
         return
     if out.exists():
-        fail([f"{out} exists already; nothing written"])
+        fail([problem("it exists already; nothing written", file=str(out))])
     out.write_text(text, encoding="utf-8")
     _console().print(_("example policy written to {file}").format(file=out), markup=False)
 
@@ -60,7 +70,7 @@ def policy_check(file: Annotated[Path, typer.Argument(help="A grant policy file 
         policy = policy_from_toml(_read_text(file), file=str(file))
     except QiyuanError as exc:
         fail(exc.problems, f"{file}")
-    _print_policy(policy, f"{file}: valid")
+    _print_policy(policy, _("{file}: valid").format(file=file))
 
 
 @policy_app.command("install")
@@ -73,7 +83,8 @@ def policy_install(file: Annotated[Path, typer.Argument(help="A grant policy fil
     text = _read_text(file)
     with office_errors():
         version = install_policy(text, file=str(file), actor=actor_name(actor))
-    _print_policy(version_policy(version), f"policy {version.name} installed (#{version.pk}), in force from now")
+    _print_policy(version_policy(version), _("policy {name} installed (#{id}), in force from now").format(
+        name=version.name, id=version.pk))
 
 
 @policy_app.command("show")
@@ -85,48 +96,69 @@ def policy_show() -> None:
     with office_errors():
         in_force = policy_in_force()
     v = in_force.version
-    head = (f"in force: {in_force.policy.name} (#{v.pk}, installed {v.installed_at:%Y-%m-%d %H:%M} by "
-            f"{v.installed_by})" if v else "no policy installed: the texts alone (cap 六段, no event grants); "
-            "`qiyuan office dan policy example` shows an example to adapt")
+    head = (_("in force: {name} (#{id}, installed {when} by {who})").format(
+        name=in_force.policy.name, id=v.pk, when=f"{v.installed_at:%Y-%m-%d %H:%M}", who=v.installed_by) if v else
+        _("no policy installed: the texts alone (highest dan granted: {cap}; no event grants); {command} shows an example to adapt")
+        .format(cap=_grade("6d"), command="`qiyuan office dan policy example`"))
     _print_policy(in_force.policy, head)
+
+
+def _yes_no(value: bool) -> str:
+    return _("yes") if value else _("no")
+
+
+def _in_language(chinese: str, english: str) -> str:
+    """A text the policy gives in both languages (``title`` / ``title_en``): the run's one (the Chinese when the
+    English is missing)."""
+    return english if language() == ENGLISH and english else chinese
 
 
 def _print_policy(policy, head: str) -> None:
     from rich.table import Table
 
-    from qiyuan.people.grades import grade_label
+    from qiyuan.cli.calendar import LEVEL_NAMES
 
     console = _console()
     console.print(head, markup=False)
     if policy.title:
-        console.print(f"  {policy.title}" + (f" / {policy.title_en}" if policy.title_en else ""), markup=False)
+        console.print("  " + _in_language(policy.title, policy.title_en), markup=False)
     if policy.federation:
-        console.print(f"  granting body: {policy.federation}" + (f" ({policy.federation_en})"
-                                                                 if policy.federation_en else ""), markup=False)
-    console.print("  cap (第五条): " + ", ".join(f"{grade_label(c.grade)} from {c.since}" for c in policy.caps),
-                  markup=False)
+        console.print("  " + _("granting body: {body}").format(
+            body=_in_language(policy.federation, policy.federation_en)), markup=False)
+    console.print("  " + _("highest dan granted (Art. 5): {steps}").format(steps=_(", ").join(
+        _("{grade} from {day}").format(grade=_grade(c.grade), day=c.since) for c in policy.caps) or "—"),
+        markup=False)
     c = policy.conditions
-    console.print(f"  grading events (BJSH §9): ≥ {c.min_players} players, ≤ {float(c.max_unrated_share) * 100:g}% "
-                  f"unrated, national arbiter in charge: {'yes' if c.national_arbiter_in_charge else 'no'}, "
-                  f"standard before the start: {'yes' if c.standard_before_start else 'no'}", markup=False)
-    console.print(f"  only raises: {'yes' if policy.only_raise else 'no (an equal grade is re-granted)'}; above the "
-                  f"cap: {policy.above_cap}", markup=False)
-    bodies = [f"{b.name}{'' if b.capped else ' (not capped)'}" for b in policy.bodies]
+    console.print("  " + _("grading events ({clause}): at least {players} players, at most {share}% unrated, national "
+                           "arbiter in charge: {arbiter}, standard before the start: {standard}").format(
+        clause=_clause("BJSH §9"), players=c.min_players, share=f"{float(c.max_unrated_share) * 100:g}", arbiter=_yes_no(c.national_arbiter_in_charge),
+        standard=_yes_no(c.standard_before_start)), markup=False)
+    console.print("  " + _("only raises: {only_raise}; above the cap: {above_cap}").format(
+        only_raise=_("yes") if policy.only_raise else _("no (an equal grade is re-granted)"),
+        above_cap=_(ABOVE_CAP.get(policy.above_cap, policy.above_cap))), markup=False)
+    bodies = [_in_language(b.name, b.name_en) + ("" if b.capped else _(" (not capped)")) for b in policy.bodies]
     if policy.member_associations:
-        bodies.append("the registered associations")
-    console.print("  recognised bodies (BJSH §13(二)): " + (", ".join(bodies) or "none"), markup=False)
+        bodies.append(_("the registered associations"))
+    console.print("  " + _("recognised bodies ({clause}): {bodies}").format(clause=_clause("BJSH §13(二)"), bodies=_(", ").join(bodies) or _("none")),
+                  markup=False)
     for cls in policy.classes:
-        criteria = [f"organisers {'/'.join(cls.organiser_levels)}" if cls.organiser_levels else "",
-                    {True: "national", False: "not national", None: ""}[cls.national],
-                    f"lists {'/'.join(cls.lists)}" if cls.lists else "",
-                    {True: "women's events", False: "mixed events", None: ""}[cls.women_only]]
-        table = Table("placing", "grade", title=f"class {cls.name}: {cls.title} ({', '.join(x for x in criteria if x)})")
-        for label, rows in (("", cls.open), ("women ", cls.women)):
+        levels = "/".join(_(LEVEL_NAMES.get(lvl, lvl)) for lvl in cls.organiser_levels)
+        criteria = [_("organisers: {levels}").format(levels=levels) if levels else "",
+                    {True: _("national events"), False: _("events not national"), None: ""}[cls.national],
+                    _("lists: {lists}").format(lists="/".join(cls.lists)) if cls.lists else "",
+                    {True: _("women's events"), False: _("mixed events"), None: ""}[cls.women_only]]
+        table = Table(_("placing"), _("grade"), title=_("class {name}: {title} ({criteria})").format(
+            name=cls.name, title=_in_language(cls.title, cls.title_en), criteria=_(", ").join(x for x in criteria if x)))
+        for label, rows in (("open", cls.open), ("women", cls.women)):
             for row in rows:
-                table.add_row(f"{label}{row.placings}", grade_label(row.grade))
+                table.add_row(_("{table} {placings}").format(table=_(TABLES[label]), placings=row.placings), _grade(row.grade))
         console.print(table)
     if not policy.classes:
-        console.print("  no event class: no event grants a grade", markup=False)
+        console.print("  " + _("no event class: no event grants a grade"), markup=False)
+
+
+#: the policy's ``above_cap`` choices in words
+ABOVE_CAP = {"grant_cap": N_("the cap is granted"), "none": N_("nothing is granted")}
 
 
 # ---------------------------------------------------------------------------------------------- standards
@@ -186,46 +218,102 @@ def propose_cmd(
     _print_proposal(ep)
 
 
+#: what a proposal line says (``grading.proposal.Outcome``), in words
+OUTCOMES = {"grant": N_("grant {grade}"), "granted": N_("granted {grade}"), "holds": N_("holds a grade as high"),
+            "above_cap": N_("above the cap"), "no_grade": N_("no grade"), "not_eligible": N_("not eligible")}
+#: the parameters of a proposal's reasons that are grades (shown in words)
+GRADE_PARAMS = frozenset({"grade", "earned", "cap", "held"})
+
+
+def _clause(code: str) -> str:
+    """A clause as the reader's texts name it (BJSH §9(四) → 京沪细则第九条（四）); ``policy``: the grant policy."""
+    from qiyuan.rating.eligibility import clause_label
+
+    if code == "policy":
+        return _("the grant policy")
+    return clause_label(code, chinese=language() == CHINESE)
+
+
+def _for_people(p):
+    """A proposal's reason or failed condition for people: its grades in words, its clauses as the texts name
+    them, then in the run's language (``problem_line``)."""
+    from dataclasses import replace
+
+    from qiyuan.errors import Problem
+
+    if not isinstance(p, Problem) or not p.params:
+        return problem_line(p)
+    params = {k: (_grade(v) if k in GRADE_PARAMS else _clause(v) if k.endswith("clause") else v)
+              if isinstance(v, str) else v for k, v in p.params.items()}
+    return problem_line(replace(p, params=params))
+
+
+#: a grant's stored clause (``grading.proposal._clause``): the class, its table, the row, maybe the women's clause
+_STORED_CLAUSE = re.compile(r"^(?P<cls>\S+) (?P<table>open|women) (?P<placings>\d+(?:-\d+)?)(?: \((?P<clause>.+)\))?$")
+#: a class's tables of placings (``open``: every player; ``women``: a woman among the women, BJSH §9(四))
+TABLES = {"open": N_("open"), "women": N_("women")}
+#: the clauses a grant records that are not a table's row
+STORED_CLAUSES = {"by hand": N_("by hand")}
+
+
+def clause_words(text: str) -> str:
+    """A grant's clause (``national open 3-4``, ``national women 1 (BJSH §9(四))``, ``by hand``) in the run's
+    language: the class as the policy names it, the table and the clause in words."""
+    m = _STORED_CLAUSE.match(text or "")
+    if m is None:
+        return _(STORED_CLAUSES[text]) if text in STORED_CLAUSES else _clause(text) if text else ""
+    shown = _("{cls} {table} {placings}").format(cls=m["cls"], table=_(TABLES[m["table"]]), placings=m["placings"])
+    return shown + (_(" ({clause})").format(clause=_clause(m["clause"])) if m["clause"] else "")
+
+
 def _print_proposal(ep) -> None:
-
-    from qiyuan.people.grades import grade_label
-
     console = _console()
     prop, ev = ep.proposal, ep.event
     cls = prop.event_class
     console.print(f"[bold]{ev.code}[/] {ev.name} {ev.start_date}–{ev.end_date} ({ev.rating_list.code})")
     std = ep.standard
-    console.print(f"  standard: #{std.pk} class {std.event_class}, recorded {std.recorded_on}" if std else
-                  "  standard: none recorded", markup=False)
-    console.print(f"  policy {prop.policy}; grant date {prop.grant_on}; cap in force (第五条): "
-                  f"{grade_label(prop.cap) if prop.cap else 'none'}", markup=False)
+    console.print("  " + (_("standard: #{id}, class {cls}, recorded {day}").format(
+        id=std.pk, cls=std.event_class, day=std.recorded_on) if std else _("standard: none recorded")), markup=False)
+    console.print("  " + _("policy {policy}; grant date {day}; cap that day (Art. 5): {cap}").format(
+        policy=prop.policy, day=prop.grant_on, cap=_grade(prop.cap) if prop.cap else _("none")), markup=False)
     if prop.failures:
-        console.print(f"[bold red]not a grading event (等级赛): it grants nothing[/] — {len(prop.failures)} "
-                      "condition(s) failed:")
+        console.print("[bold red]" + _("not a grading event: it grants nothing — {n} condition(s) failed:").format(n=len(prop.failures)) + "[/]")
         for f in prop.failures:
-            console.print(f"  {f}", markup=False)
+            console.print(f"  {_for_people(f)}", markup=False)
         return
     # one block per placing, readable at 80 columns: the ID and the name never cut, the clause
     # and the reason on their own indented lines, wrapped at the terminal's width
     from rich.padding import Padding
     from rich.text import Text
 
-    from qiyuan.tournament.sheets import pad, text_width
+    from qiyuan.tournament.sheets import pad, rpad, text_width
 
-    console.print(f"class {cls.name}: {cls.title}", markup=False)
-    width = max([text_width(line.placing.name) for line in prop.lines] + [4])
-    console.print(f"  {'place':>5} {'women':>5}  {'id':<10} {pad('name', width)}  holds  earns  outcome", markup=False)
+    console.print(_("class {name}: {title}").format(name=cls.name, title=_in_language(cls.title, cls.title_en)),
+                  markup=False)
+    heads = [_(h) for h in (N_("place"), N_("women"), N_("federation ID"), N_("name"), N_("holds"), N_("earns"), N_("outcome"))]
+    grades = [_grade(g) for line in prop.lines for g in (line.placing.held.grade if line.placing.held else "",
+                                                          line.earned or "")]
+    width = max([text_width(line.placing.name) for line in prop.lines] + [text_width(heads[3])])
+    gw = max([text_width(g) for g in grades] + [text_width(heads[4]), text_width(heads[5])])
+    rw = max(text_width(heads[0]), text_width(heads[1]), 5)
+    iw = max([text_width(heads[2])] + [text_width(line.placing.player) for line in prop.lines])
+    console.print(f"  {rpad(heads[0], rw)} {rpad(heads[1], rw)}  {pad(heads[2], iw)} "
+                  f"{pad(heads[3], width)}  {pad(heads[4], gw)}  {pad(heads[5], gw)}  {heads[6]}", markup=False)
     for line in prop.lines:
         p = line.placing
-        outcome = line.outcome.value.replace("_", " ") + (f" {line.grade}" if line.grade else "")
-        console.print(f"  {str(p.rank or ''):>5} {str(line.women_rank or ''):>5}  {p.player:<10} "
-                      f"{pad(p.name, width)}  {(p.held.grade if p.held else '-'):<5}  {(line.earned or '-'):<5}  "
-                      f"{outcome}", markup=False, overflow="fold")
-        console.print(Padding(Text(f"{line.clause}: {line.reason}" if line.clause else str(line.reason)),
+        outcome = _(OUTCOMES[line.outcome.value]).format(grade=_grade(line.grade) if line.grade else "").strip()
+        console.print(f"  {rpad(str(p.rank or ''), rw)} {rpad(str(line.women_rank or ''), rw)}  "
+                      f"{pad(p.player, iw)} {pad(p.name, width)}  {pad(_grade(p.held.grade) if p.held else '-', gw)}  "
+                      f"{pad(_grade(line.earned) if line.earned else '-', gw)}  {outcome}", markup=False,
+                      overflow="fold")
+        clause = clause_words(line.clause)
+        reason = _for_people(line.reason)
+        console.print(Padding(Text(_("{where}: {what}").format(where=clause, what=reason) if clause else reason),
                               (0, 0, 0, 9)))
     n = len(prop.grants)
-    console.print(f"{n} grant(s) proposed" + (f"; confirm them with\n  qiyuan office dan grant {ev.code} --all\n"
-                                              "(or some of them with --player ID)" if n else ""), markup=False)
+    console.print(_("{n} grant(s) proposed").format(n=n) + (
+        _("; confirm them with\n  {command}\n(or some of them with {option})").format(
+            command=f"qiyuan office dan grant {ev.code} --all", option="--player " + _("federation ID")) if n else ""), markup=False)
 
 
 @dan_app.command("events")
@@ -282,26 +370,27 @@ def grant_cmd(
         wrong = [name for name, given in (("--on", on), ("--by", by), ("--event", event), ("--demote", demote or None),
                                           ("--reason", reason or None)) if given is not None]
         if wrong:
-            fail([f"{', '.join(wrong)}: only for a grant by hand (`grant PLAYER GRADE --on DATE --by BODY`)"])
+            fail([problem("{options}: only for a grant by hand ({usage})", options=", ".join(wrong), usage=by_hand())])
         if not confirm_all and not players:
-            fail([f"say which proposals of {target} to confirm: --all, or --player ID (repeatable)"])
+            fail([problem("say which proposals of {event} to confirm: {all}, or {player} (repeatable)", event=target,
+                          all="--all", player="--player " + _("federation ID"))])
         if confirm_all and players:
-            fail(["--all and --player together: give one of them"])
+            fail([problem("{all} and {player} together: give one of them", all="--all", player="--player")])
         with office_errors():
             grants = confirm_proposals(find_event(target), players=None if confirm_all else players,
                                        standard_id=standard, actor=actor_name(actor))
         for g in grants:
             console.print(_("granted {player} {grade} on {day} ({clause}), certificate {serial}").format(
                 player=f"{g.player.federation_id} {g.player.name}", grade=_grade(g.grade), day=g.granted_on,
-                clause=g.clause, serial=g.serial or "—"), markup=False)
+                clause=clause_words(g.clause), serial=g.serial or "—"), markup=False)
         console.print(_("{count} grant(s) recorded").format(count=len(grants)), markup=False)
         return
     if confirm_all or players or standard is not None:
-        fail(["--all, --player and --standard confirm an event's proposals; a grant by hand is "
-              "`grant PLAYER GRADE --on DATE --by BODY`"])
+        fail([problem("{all}, {player} and {standard} confirm an event's proposals; a grant by hand is {usage}",
+                      all="--all", player="--player", standard="--standard", usage=by_hand())])
     missing = [name for name, given in (("--on", on), ("--by", by)) if not given]
     if missing:
-        fail([f"a grant by hand needs {' and '.join(missing)}"])
+        fail([problem("a grant by hand needs {options}", options=_(", ").join(missing))])
     day = _date_or_fail(on, "--on")
     with office_errors():
         player = find_player(target)
@@ -321,7 +410,6 @@ def history_cmd(player: Annotated[str, typer.Argument(help="Federation ID or exa
     from rich.table import Table
 
     from qiyuan.office.grades.history import grade_history
-    from qiyuan.cli.office import grade_words
     from qiyuan.office.registry import find_player
 
     with office_errors():
@@ -331,7 +419,7 @@ def history_cmd(player: Annotated[str, typer.Argument(help="Federation ID or exa
                   title=f"{p.federation_id} {p.name}")
     for r in rows:
         table.add_row(str(r.granted_on), _grade(r.grade), r.body, f"{r.event_code} {r.event_name}".strip(),
-                      r.clause + (_(" demotion: {reason}").format(reason=r.demotion_reason) if r.demotion_reason
+                      clause_words(r.clause) + (_(" demotion: {reason}").format(reason=r.demotion_reason) if r.demotion_reason
                                   else ""), r.serial)
     console = _console()
     console.print(table)
@@ -350,7 +438,7 @@ def certificate_cmd(
     from qiyuan.office.grades.certificates import certificate_pdf
 
     if out.exists():
-        fail([f"{out} exists already; nothing written"])
+        fail([problem("it exists already; nothing written", file=str(out))])
     with office_errors():
         data = certificate_pdf(serial)
     out.write_bytes(data)
@@ -359,12 +447,8 @@ def certificate_cmd(
 
 
 def _grade(code: str) -> str:
-    """A grade as the terminal shows it: in words in Chinese (三段), the label otherwise (as before)."""
-    from qiyuan.cli.lang import CHINESE, language
-    from qiyuan.cli.office import grade_words
-    from qiyuan.people.grades import grade_label
-
-    return grade_words(code) if language() == CHINESE else grade_label(code)
+    """A grade as people read it, in words in the run's language (三段 / 3 dan); a code it does not know as it is."""
+    return grade_words(code) or code
 
 
 def register(app: typer.Typer) -> None:

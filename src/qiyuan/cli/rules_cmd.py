@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from qiyuan.cli.lang import N_, _, problem_line
+from qiyuan.cli.lang import N_, _, file_error, problem_line
 from qiyuan.errors import InputError, Problem, problem
 from qiyuan.formats.rules_toml import rules_toml, toml_value
 
@@ -110,9 +110,10 @@ def _sandbox_out(path: Optional[Path], option: str, problems: list[Problem]) -> 
     if path is None:
         return
     if path.is_dir():
-        problems.append(Problem(str(path), None, option, "is a directory; give a file name"))
+        problems.append(problem("is a directory; give a file name", file=str(path), column=option))
     elif not path.resolve().parent.is_dir():
-        problems.append(Problem(str(path), None, option, f"the directory {path.resolve().parent} does not exist"))
+        problems.append(problem("the directory {directory} does not exist", file=str(path), column=option,
+                                directory=str(path.resolve().parent)))
 
 
 def _sandbox_history(players: Path, events: Path, games: Path, standings: Optional[Path],
@@ -142,7 +143,7 @@ def _sandbox_write(console: Console, outputs: list[tuple[Optional[Path], str, st
         except OSError as exc:
             for done in created:
                 done.unlink(missing_ok=True)
-            _sandbox_fail([Problem(str(path), None, option, f"cannot write the file: {exc.strerror or exc}")])
+            _sandbox_fail([problem("cannot write the file: {why}", file=str(path), column=option, why=file_error(exc))])
         if not existed:
             created.append(path)
         console.print(_("{what} written to {path}").format(what=_(what), path=path), markup=False)
@@ -205,11 +206,12 @@ def evaluate_rules(
         try:
             start = date.fromisoformat(from_date.strip())
         except ValueError:
-            problems.append(Problem("", None, "--from", f"expected a date YYYY-MM-DD, got {from_date!r}"))
+            problems.append(problem("expected a date YYYY-MM-DD, got {value!r}", column="--from", value=from_date))
     _sandbox_out(csv_out, "--csv", problems)
     _sandbox_out(plot, "--plot", problems)
     if plot is not None and not plot_available():
-        problems.append(Problem(str(plot), None, "--plot", "the chart needs matplotlib: pip install 'qiyuan[plot]'"))
+        problems.append(problem("the chart needs matplotlib: {command}", file=str(plot), column="--plot",
+                                command="pip install 'qiyuan[plot]'"))
     data = _sandbox_history(players, events, games, standings, problems)
     try:
         with _Bars() as bars:
@@ -220,28 +222,40 @@ def evaluate_rules(
     _print_evaluation(result, rule_sets[0].name)
     console = _sandbox_console()
     gs = result.games
-    title = f"calibration by rating gap ({gs.predicted.sum():,} games from {gs.from_date.isoformat()})"
+    title = _("calibration by rating gap ({games} games from {day})").format(games=f"{gs.predicted.sum():,}",
+                                                                            day=gs.from_date.isoformat())
     _sandbox_write(console, [
-        (csv_out, "--csv", "table", lambda path: write_scores_csv(path, result.scores)),
-        (beside(csv_out, "both-rated", ".csv"), "--csv", "both-rated table",
+        (csv_out, "--csv", N_("table"), lambda path: write_scores_csv(path, result.scores)),
+        (beside(csv_out, "both-rated", ".csv"), "--csv", N_("both-rated table"),
          lambda path: write_scores_csv(path, result.both_rated)),
-        (beside(csv_out, "calibration", ".csv"), "--csv", "calibration table",
+        (beside(csv_out, "calibration", ".csv"), "--csv", N_("calibration table"),
          lambda path: write_calibration_csv(path, result.calibration)),
-        (beside(csv_out, "lists", ".csv"), "--csv", "drift, volatility and first ratings",
+        (beside(csv_out, "lists", ".csv"), "--csv", N_("drift, volatility and first ratings"),
          lambda path: write_list_measures_csv(path, result.lists)),
-        (plot, "--plot", "calibration charts", lambda path: write_calibration_png(path, result.calibration, title)),
-        (beside(plot, "lists", ".png"), "--plot", "drift and volatility charts",
+        (plot, "--plot", N_("calibration charts"), lambda path: write_calibration_png(path, result.calibration, title)),
+        (beside(plot, "lists", ".png"), "--plot", N_("drift and volatility charts"),
          lambda path: write_list_measures_png(path, result.lists)),
     ])
+
+
+#: the score table's columns: the CSV's names (for programs) → how people read them
+SCORE_COLUMNS = {"system": N_("system"), "log_loss": N_("log loss"), "brier": N_("Brier score"),
+                 "prediction_rate": N_("prediction rate"), "games": N_("games"), "coverage": N_("coverage"),
+                 "se_vs_best": N_("SE vs best")}
+#: the baselines' names as people read them (a rule set is named by its own name)
+BASELINE_NAMES = {"constant": N_("constant"), "elo": N_("elo"), "glicko2": N_("glicko2"), "whr": N_("whr")}
+
+
+def system_name(system: str) -> str:
+    return _(BASELINE_NAMES[system]) if system in BASELINE_NAMES else system
 
 
 def _score_table(rows: list, title: str) -> Table:
     finite = [s for s in rows if s.games]
     best = min(finite, key=lambda s: s.log_loss) if finite else None
-    table = Table("system", "log_loss", "brier", "prediction_rate", "games", "coverage", "se_vs_best", box=None,
-                  title=title)
+    table = Table(*(_(c) for c in SCORE_COLUMNS.values()), box=None, title=title)
     for s in rows:
-        table.add_row(s.system + (" *" if s is best else ""), f"{s.log_loss:.4f}", f"{s.brier:.4f}",
+        table.add_row(system_name(s.system) + (" *" if s is best else ""), f"{s.log_loss:.4f}", f"{s.brier:.4f}",
                       f"{s.prediction_rate:.4f}", f"{s.games:,}", f"{s.coverage:.3f}", f"{s.se_vs_best:.4f}")
     return table
 
@@ -251,30 +265,33 @@ def _print_evaluation(result, first_rules: str) -> None:
 
     gs = result.games
     console = _sandbox_console()
-    console.print(_score_table(result.scores, f"{gs.predicted.sum():,} games of {len(gs.predicted_events):,} events "
-                                              f"ending on or after {gs.from_date.isoformat()}"))
-    console.print("* best (lowest log loss). Every system predicts every game; for a player it has no rating for, "
-                  "from its prior (a rule set: his start or its entry rating; elo and glicko2: the same start, "
-                  f"from {first_rules}'s starts; whr: 0). coverage: how often it had both players' ratings. "
-                  "prediction_rate: the predicted favourite won (draws and even predictions ½). se_vs_best: "
-                  "standard error of the paired per-game difference of log loss to the best row.")
+    console.print(_score_table(result.scores, _("{games} games of {events} events ending on or after {day}").format(
+        games=f"{gs.predicted.sum():,}", events=f"{len(gs.predicted_events):,}", day=gs.from_date.isoformat())))
+    console.print(_("* best (lowest log loss). Every system predicts every game; for a player it has no rating for, "
+                    "from its prior (a rule set: his start or its entry rating; {elo} and {glicko2}: the same start, "
+                    "from {rules}'s starts; {whr}: 0). {coverage}: how often it had both players' ratings. "
+                    "{prediction_rate}: the predicted favourite won (draws and even predictions ½). {se_vs_best}: "
+                    "standard error of the paired per-game difference of log loss to the best row.").format(
+        elo=system_name("elo"), glicko2=system_name("glicko2"), whr=system_name("whr"), rules=first_rules,
+        **{c: _(SCORE_COLUMNS[c]) for c in ("coverage", "prediction_rate", "se_vs_best")}), markup=False)
     both = result.both_rated[0].games if result.both_rated else 0
-    console.print(_score_table(result.both_rated, f"the {both:,} of them in which every system that keeps ratings "
-                                                  "had both players' ratings"))
-    console.print(f"Forward protocol: the {result.tuned.burn_in_games:,} games of the events ending before "
-                  f"{gs.from_date.isoformat()} are the burn-in; the baselines' settings were chosen on them by grid "
-                  "search (lowest burn-in log loss), then frozen for the test:", markup=False)
+    console.print(_score_table(result.both_rated, _("the {games} of them in which every system that keeps ratings had "
+                                                    "both players' ratings").format(games=f"{both:,}")))
+    console.print(_("Forward protocol: the {games} games of the events ending before {day} are the burn-in; the "
+                    "baselines' settings were chosen on them by grid search (lowest burn-in log loss), then frozen "
+                    "for the test:").format(games=f"{result.tuned.burn_in_games:,}", day=gs.from_date.isoformat()),
+                  markup=False)
     for choice in (result.tuned.elo, result.tuned.glicko2, result.tuned.whr):
-        console.print("  " + choice.describe(), markup=False)
-    console.print(result.whr.describe(), markup=False)
+        console.print("  " + _line(choice.describe()), markup=False)
+    console.print(_line(result.whr.describe()), markup=False)
     names = [p.system for p in result.predictions]
     first = next(iter(result.calibration.values()))
-    cal = Table("favourite's gap G", *names, box=None,
-                title="calibration by the favourite's rating gap: his expected → observed score (games); the slope "
-                      "b of s on logit p (1: calibrated, below 1: overconfident) and the test of b = 1")
+    cal = Table(_("favourite's gap G"), *map(system_name, names), box=None,
+                title=_("calibration by the favourite's rating gap: his expected → observed score (games); the slope "
+                        "b of s on logit p (1: calibrated, below 1: overconfident) and the test of b = 1"))
     slopes = [result.calibration[n].slope for n in names]
-    cal.add_row("slope b (se)", *("" if math.isnan(sl.slope) else f"{sl.slope:.3f} ({sl.se:.3f})" for sl in slopes))
-    cal.add_row("z, p (b = 1)", *("" if math.isnan(sl.z) else f"{sl.z:+.1f}, {sl.p_value:.2g}" for sl in slopes))
+    cal.add_row(_("slope b (se)"), *("" if math.isnan(sl.slope) else f"{sl.slope:.3f} ({sl.se:.3f})" for sl in slopes))
+    cal.add_row(_("z, p (b = 1)"), *("" if math.isnan(sl.z) else f"{sl.z:+.1f}, {sl.p_value:.2g}" for sl in slopes))
     for i, b in enumerate(first.bins):
         cells = []
         for n in names:
@@ -283,23 +300,37 @@ def _print_evaluation(result, first_rules: str) -> None:
         cal.add_row(_gap_label(b), *cells)
     console.print(cal)
     for m in result.lists:
-        drift = Table("list", "cohort", "cohort mean", "cohort sd", "listed", "list mean", box=None,
-                      title=f"{m.system}: drift of the cohort published on {m.cohort_date.isoformat()}")
+        system = system_name(m.system)
+        drift = Table(*(_(h) for h in (N_("list date"), N_("cohort"), N_("cohort mean"), N_("cohort sd"), N_("listed"),
+                                       N_("list mean"))), box=None,
+                      title=_("{system}: drift of the cohort published on {day}").format(
+                          system=system, day=m.cohort_date.isoformat()))
         for d in m.drift:
             drift.add_row(d.date.isoformat(), str(d.cohort), _f1(d.cohort_mean), _f1(d.cohort_sd), str(d.listed),
                           _f1(d.list_mean))
         console.print(drift)
-        vol = Table("rated games before", "changes", "games", "mean |ΔR| per game", box=None,
-                    title=f"{m.system}: volatility from list to list (from {m.cohort_date.isoformat()})")
+        vol = Table(*(_(h) for h in (N_("rated games before"), N_("changes"), N_("games"), N_("mean |ΔR| per game"))),
+                    box=None, title=_("{system}: volatility from list to list (from {day})").format(
+                        system=system, day=m.cohort_date.isoformat()))
         for v in m.volatility:
             vol.add_row(f"{v.lo}–{v.hi - 1}" if v.hi is not None else f"{v.lo}+", str(v.changes), str(v.games),
                         _f1(v.per_game, 2))
         console.print(vol)
         e = m.establishment
-        console.print(f"{m.system}: games to a first rating — {e.players} newcomers published, after a median "
-                      f"of {_f1(e.played_median)} played games (mean {_f1(e.played_mean)}; median "
-                      f"{_f1(e.rated_median)} rated games on that list); {e.never} played but were never published.",
-                      markup=False)
+        console.print(_("{system}: games to a first rating — {players} newcomers published, after a median of {median} "
+                        "played games (mean {mean}; median {rated} rated games on that list); {never} played but were "
+                        "never published.").format(system=system, players=e.players, median=_f1(e.played_median) or "—",
+                                                   mean=_f1(e.played_mean) or "—", rated=_f1(e.rated_median) or "—",
+                                                   never=e.never), markup=False)
+
+
+def _line(p: Problem) -> str:
+    """A sandbox line kept as a template (a tuned baseline, WHR's refits): its system named for people, then in
+    the run's language."""
+    from dataclasses import replace
+
+    system = (p.params or {}).get("system")
+    return problem_line(replace(p, params={**p.params, "system": system_name(system)}) if system else p)
 
 
 def _gap_label(b) -> str:
@@ -342,7 +373,7 @@ def compare_rules(
     rule_a = _sandbox_rules([a], problems, "A")
     rule_b = _sandbox_rules([b], problems, "B")
     if top < 1:
-        problems.append(Problem("", None, "--top", f"must be at least 1, not {top}"))
+        problems.append(problem("must be at least 1, not {value}", column="--top", value=top))
     days: dict[str, Optional[date]] = {}
     for option, text in (("--from", from_date), ("--on", on)):
         days[option] = None
@@ -350,7 +381,7 @@ def compare_rules(
             try:
                 days[option] = date.fromisoformat(text.strip())
             except ValueError:
-                problems.append(Problem("", None, option, f"expected a date YYYY-MM-DD, got {text!r}"))
+                problems.append(problem("expected a date YYYY-MM-DD, got {value!r}", column=option, value=text))
     _sandbox_out(report, "--report", problems)
     _sandbox_out(csv_out, "--csv", problems)
     data = _sandbox_history(players, events, games, standings, problems)
@@ -385,8 +416,8 @@ def compare_rules(
         except InputError as exc:
             _sandbox_fail(list(exc.problems))
     _sandbox_write(console, [
-        (csv_out, "--csv", "table", lambda path: write_comparison_csv(path, result)),
-        (report, "--report", "impact pack", lambda path: write_impact_html(path, pack, names)),
+        (csv_out, "--csv", N_("table"), lambda path: write_comparison_csv(path, result)),
+        (report, "--report", N_("impact pack"), lambda path: write_impact_html(path, pack, names)),
     ])
 
 
@@ -418,12 +449,18 @@ def audit_rules(
                   box=None, title=_("incentive audit of {rules}: rating points a strategy gains per game that the play "
                                     "does not earn (appendix table 2 without a cap as the truth)").format(rules=result.rules))
     for s in result.strategies:
-        table.add_row(s.name, _("yes") if s.found else _("no"), _f1(s.best_per_game, 3), _f1(s.mean_per_game, 3),
-                      str(s.cases), s.example)
+        table.add_row(_(STRATEGY_NAMES.get(s.name, s.name)), _("yes") if s.found else _("no"), _f1(s.best_per_game, 3),
+                      _f1(s.mean_per_game, 3), str(s.cases), problem_line(s.example) if s.example else "")
     console.print(table)
     for s in result.strategies:
-        console.print(f"{s.name}: {s.how}", markup=False)
-    _sandbox_write(console, [(csv_out, "--csv", "table", lambda path: write_audit_csv(path, result))])
+        console.print(f"{_(STRATEGY_NAMES.get(s.name, s.name))}{_(': ')}{problem_line(s.how)}", markup=False)
+    _sandbox_write(console, [(csv_out, "--csv", N_("table"), lambda path: write_audit_csv(path, result))])
+
+
+#: the audited strategies (``sandbox.audit``) in words
+STRATEGY_NAMES = {"cap farming": N_("cap farming"), "sitting out": N_("sitting out"),
+                  "withdrawing after a loss": N_("withdrawing after a loss"),
+                  "champion protection": N_("champion protection"), "board protection": N_("board protection")}
 
 
 def register_rules(app: typer.Typer) -> None:

@@ -40,7 +40,7 @@ from qiyuan.tournament.model import Tournament
 class TrfFileStore:
     """An event kept in one TRF-16 file."""
 
-    def __init__(self, path: str | Path, *, notes: list[str] | None = None, overwrite: bool = False):
+    def __init__(self, path: str | Path, *, notes: list[Problem] | None = None, overwrite: bool = False):
         self.path = Path(path)
         self.label = str(path)
         #: what the reader said about the file's encoding (shown by the command line)

@@ -39,7 +39,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from qiyuan.errors import problem
+from qiyuan.errors import N_, problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.people.idnumber import ID_TYPES
 from qiyuan.tournament.eventfile import cross_check, is_country_code
@@ -95,12 +95,13 @@ class _Row:
     broken: bool = False  # the line has problems: cross-checks with it are skipped
 
 
-def read_trf(source: str | Path, *, filename: str | None = None, notes: list[str] | None = None) -> Tournament:
+def read_trf(source: str | Path, *, filename: str | None = None, notes: list[Problem] | None = None) -> Tournament:
     """Read a TRF-16 file (a path, or the text itself when it contains a newline).
 
     Encoding: UTF-8; a file that is not is read as GB18030 (GBK, common in China) when
     it decodes cleanly and its columns line up, else as ISO-8859-1 (older European TRF
-    files); the encoding used is said in ``notes`` (writers write UTF-8).  A GB18030
+    files); the encoding used is said in ``notes`` (templates, shown in the reader's language; writers write
+    UTF-8).  A GB18030
     file whose columns do not line up is refused in one message, not line by line.
 
     Raises ``InputError`` listing every problem (line, column, what) at once; a text
@@ -138,16 +139,20 @@ def read_trf(source: str | Path, *, filename: str | None = None, notes: list[str
                                          "characters: save it as UTF-8 (e.g. iconv -f GB18030 -t UTF-8)",
                                          file=fname)) from None
             if _byte_columns_gb18030(t):
-                _note(notes, f"{fname}: not UTF-8; read as GB18030 (GBK) in byte columns "
-                             "(2 per Chinese character), written back as UTF-8")
+                _note(notes, problem("not UTF-8; read as GB18030 (GBK) in byte columns (2 per Chinese character), "
+                                     "written back as UTF-8", file=fname))
                 return t
-            _note(notes, f"{fname}: not UTF-8; read as ISO-8859-1 (latin-1)")
+            _note(notes, problem(READ_AS_LATIN1, file=fname))
             return t
-        _note(notes, f"{fname}: not UTF-8; read as GB18030 (GBK), written back as UTF-8")
+        _note(notes, problem("not UTF-8; read as GB18030 (GBK), written back as UTF-8", file=fname))
         return t
     t = _read_text(raw.decode("latin-1"), fname)  # older TRF files are ISO-8859-1
-    _note(notes, f"{fname}: not UTF-8; read as ISO-8859-1 (latin-1)")
+    _note(notes, problem(READ_AS_LATIN1, file=fname))
     return t
+
+
+#: the note on a file read as ISO-8859-1 (older European TRF files)
+READ_AS_LATIN1 = N_("not UTF-8; read as ISO-8859-1 (latin-1)")
 
 
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef·]+")
@@ -183,9 +188,9 @@ def _byte_columns_gb18030(t: Tournament) -> bool:
     return True
 
 
-def _note(notes: list[str] | None, text: str) -> None:
+def _note(notes: list[Problem] | None, note: Problem) -> None:
     if notes is not None:
-        notes.append(text)
+        notes.append(note)
 
 
 _TRF_LINE = re.compile(r"(?:\d{3}|XX[A-Z]|BB[A-Z]|XQ[A-Z])(?: |$)")

@@ -29,7 +29,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from qiyuan.errors import InputError, Problem, problem
+from qiyuan.errors import N_, InputError, Problem, problem
 from qiyuan.grading.toml_lines import Path, key_lines, line_of, path_text
 from qiyuan.people.grades import is_dan, parse_grade, strength
 from qiyuan.rating.eligibility import OrganiserLevel
@@ -210,49 +210,49 @@ class _Reader:
     def unknown(self, data: dict, known: set[str], path: Path) -> None:
         for key in data:
             if key not in known:
-                self.bad(path + (key,), "unknown setting {key!r} (known: {known})", key=key,
+                self.bad(path + (key,), N_("unknown setting {key!r} (known: {known})"), key=key,
                          known=", ".join(sorted(known)))
 
     def text(self, data: dict, key: str, path: Path, *, required: bool = False) -> str:
         value = data.get(key, "")
         if not isinstance(value, str):
-            self.bad(path + (key,), "expected a text, found {value!r}", value=value)
+            self.bad(path + (key,), N_("expected a text, found {value!r}"), value=value)
             return ""
         if required and not value.strip():
-            self.bad(path + (key,), "{key} is missing or empty", key=key)
+            self.bad(path + (key,), N_("{key} is missing or empty"), key=key)
         return value.strip()
 
     def flag(self, data: dict, key: str, path: Path, default: bool | None) -> bool | None:
         value = data.get(key, default)
         if value is not None and not isinstance(value, bool):
-            self.bad(path + (key,), "expected true or false, found {value!r}", value=value)
+            self.bad(path + (key,), N_("expected true or false, found {value!r}"), value=value)
             return default
         return value
 
     def texts(self, data: dict, key: str, path: Path) -> tuple[str, ...]:
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            self.bad(path + (key,), "expected a list of texts, found {value!r}", value=value)
+            self.bad(path + (key,), N_("expected a list of texts, found {value!r}"), value=value)
             return ()
         return tuple(v.strip() for v in value)
 
     def grade(self, value: Any, path: Path) -> str | None:
         grade = parse_grade(value) if isinstance(value, str) else None
         if grade is None:
-            self.bad(path, "{value!r} is not a grade (9d…1d, 1k…10k; 九段…初段, 一级…十级)", value=value)
+            self.bad(path, N_("{value!r} is not a grade (9d…1d, 1k…10k, or in words)"), value=value)
         return grade
 
     def table(self, value: Any, path: Path) -> tuple[PlacingRow, ...]:
         """A placing → grade table: keys "1", "2-3", …; each placing once; a better placing never earns less."""
         if not isinstance(value, dict):
-            self.bad(path, "expected a table of placings, e.g. \"1\" = \"5d\", \"2-3\" = \"4d\"")
+            self.bad(path, N_("expected a table of placings, e.g. \"1\" = \"5d\", \"2-3\" = \"4d\""))
             return ()
         rows = []
         for key, grade_text in value.items():
             m = _PLACINGS.fullmatch(key)
             first, last = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else (0, 0)
             if not m or first < 1 or last < first:
-                self.bad(path + (key,), "{key!r} is not a placing or a range of placings such as \"4-8\"", key=key)
+                self.bad(path + (key,), N_("{key!r} is not a placing or a range of placings such as \"4-8\""), key=key)
                 continue
             grade = self.grade(grade_text, path + (key,))
             if grade is not None:
@@ -260,9 +260,9 @@ class _Reader:
         rows.sort(key=lambda r: r[0].first)
         for (a, _), (b, b_path) in zip(rows, rows[1:]):
             if b.first <= a.last:
-                self.bad(b_path, "placings {b} overlap placings {a}", a=a.placings, b=b.placings)
+                self.bad(b_path, N_("placings {b} overlap placings {a}"), a=a.placings, b=b.placings)
             elif strength(b.grade) > strength(a.grade):
-                self.bad(b_path, "placings {b} earn {b_grade}, more than the better placings {a} ({a_grade})",
+                self.bad(b_path, N_("placings {b} earn {b_grade}, more than the better placings {a} ({a_grade})"),
                          a=a.placings, b=b.placings, a_grade=a.grade, b_grade=b.grade)
         return tuple(r for r, _ in rows)
 
@@ -298,14 +298,14 @@ def policy_from_mapping(data: dict, *, file: str = "policy", text: str = "") -> 
     r.unknown(data, _TOP, ())
     name = r.text(data, "name", (), required=True)
     if name and not _NAME.fullmatch(name):
-        r.bad(("name",), "name {name!r}: use lower-case letters, digits, - and _ (up to 40)", name=name)
+        r.bad(("name",), N_("name {name!r}: use lower-case letters, digits, - and _ (up to 40)"), name=name)
     federation = r.text(data, "federation", (), required=True)
     prefix = r.text(data, "serial_prefix", ())
     if not _PREFIX.fullmatch(prefix):
-        r.bad(("serial_prefix",), "serial_prefix {value!r}: up to 12 capital letters, digits and -", value=prefix)
+        r.bad(("serial_prefix",), N_("serial_prefix {value!r}: up to 12 capital letters, digits and -"), value=prefix)
     above_cap = data.get("above_cap", "grant_cap")
     if above_cap not in ABOVE_CAP_CHOICES:
-        r.bad(("above_cap",), "above_cap {value!r}: expected one of {choices}", value=above_cap,
+        r.bad(("above_cap",), N_("above_cap {value!r}: expected one of {choices}"), value=above_cap,
               choices=", ".join(ABOVE_CAP_CHOICES))
         above_cap = "grant_cap"
 
@@ -315,7 +315,7 @@ def policy_from_mapping(data: dict, *, file: str = "policy", text: str = "") -> 
     nationalities = r.texts(data, "nationalities", ())
     for n in nationalities:
         if not re.fullmatch(r"[A-Z]{3}", n):
-            r.bad(("nationalities",), "nationality {value!r} is not a 3-letter code such as CHN", value=n)
+            r.bad(("nationalities",), N_("nationality {value!r} is not a 3-letter code such as CHN"), value=n)
     classes = _classes(r, data.get("class", []))
     if r.problems:
         raise PolicyError(sorted(r.problems, key=lambda p: p.line or 0))  # in the file's order
@@ -331,21 +331,21 @@ def policy_from_mapping(data: dict, *, file: str = "policy", text: str = "") -> 
 def _caps(r: _Reader, value: Any) -> tuple[CapStep, ...]:
     """第五条: at least one step; dates ascending, each once; the cap only rises; dan grades only."""
     if not isinstance(value, list) or not value:
-        r.bad(("cap",), "the cap is missing: add [[cap]] with since = \"YYYY-MM-DD\" and grade = \"6d\" (第五条)")
+        r.bad(("cap",), N_("the cap is missing: add [[cap]] with since = \"YYYY-MM-DD\" and grade = \"6d\" (Art. 5)"))
         return ()
     steps: list[tuple[CapStep, Path]] = []
     for i, item in enumerate(value):
         path: Path = ("cap", i)
         if not isinstance(item, dict):
-            r.bad(path, "expected a [[cap]] table")
+            r.bad(path, N_("expected a [[cap]] table"))
             continue
         r.unknown(item, _CAP, path)
         since = _day(item.get("since"))
         if since is None:
-            r.bad(path + ("since",), "since {value!r} is not a date YYYY-MM-DD", value=item.get("since"))
+            r.bad(path + ("since",), N_("since {value!r} is not a date YYYY-MM-DD"), value=item.get("since"))
         grade = r.grade(item.get("grade"), path + ("grade",))
         if grade is not None and not is_dan(grade):
-            r.bad(path + ("grade",), "the cap is a dan grade (第五条: 六段 at first, up to 九段); found {grade}",
+            r.bad(path + ("grade",), N_("the cap is a dan grade (Art. 5: 6 dan at first, up to 9 dan); found {grade}"),
                   grade=grade)
             grade = None
         if since is not None and grade is not None:
@@ -353,28 +353,28 @@ def _caps(r: _Reader, value: Any) -> tuple[CapStep, ...]:
     steps.sort(key=lambda s: s[0].since)
     for (a, _), (b, b_path) in zip(steps, steps[1:]):
         if b.since == a.since:
-            r.bad(b_path, "two cap steps take effect on {day}", day=b.since.isoformat())
+            r.bad(b_path, N_("two cap steps take effect on {day}"), day=b.since.isoformat())
         elif strength(b.grade) < strength(a.grade):
-            r.bad(b_path, "the cap falls from {a} to {b} on {day}; 第五条 only raises it", a=a.grade, b=b.grade,
+            r.bad(b_path, N_("the cap falls from {a} to {b} on {day}; Art. 5 only raises it"), a=a.grade, b=b.grade,
                   day=b.since.isoformat())
     return tuple(s for s, _ in steps)
 
 
 def _conditions(r: _Reader, value: Any) -> Conditions:
     if not isinstance(value, dict):
-        r.bad(("conditions",), "expected a [conditions] table")
+        r.bad(("conditions",), N_("expected a [conditions] table"))
         return Conditions()
     path: Path = ("conditions",)
     r.unknown(value, _CONDITIONS, path)
     base = Conditions()
     n = value.get("min_players", base.min_players)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        r.bad(path + ("min_players",), "expected a whole number ≥ 0, found {value!r}", value=n)
+        r.bad(path + ("min_players",), N_("expected a whole number ≥ 0, found {value!r}"), value=n)
         n = base.min_players
     share = _share(value.get("max_unrated_share", "0.20"))
     if share is None:
-        r.bad(path + ("max_unrated_share",), "expected a share 0–1 written as a text (\"0.20\" or \"20%\"), "
-              "found {value!r}", value=value.get("max_unrated_share"))
+        r.bad(path + ("max_unrated_share",), N_("expected a share 0–1 written as a text (\"0.20\" or \"20%\"), "
+              "found {value!r}"), value=value.get("max_unrated_share"))
         share = base.max_unrated_share
     return Conditions(
         min_players=n, max_unrated_share=share,
@@ -385,18 +385,18 @@ def _conditions(r: _Reader, value: Any) -> Conditions:
 
 def _bodies(r: _Reader, value: Any, federation: str) -> tuple[Body, ...]:
     if not isinstance(value, list):
-        r.bad(("body",), "expected [[body]] tables")
+        r.bad(("body",), N_("expected [[body]] tables"))
         return ()
     out: list[Body] = []
     for i, item in enumerate(value):
         path: Path = ("body", i)
         if not isinstance(item, dict):
-            r.bad(path, "expected a [[body]] table")
+            r.bad(path, N_("expected a [[body]] table"))
             continue
         r.unknown(item, _BODY, path)
         name = r.text(item, "name", path, required=True)
         if name and (name == federation or any(b.name == name for b in out)):
-            r.bad(path + ("name",), "body {name!r} is listed twice (the federation is a body already)", name=name)
+            r.bad(path + ("name",), N_("body {name!r} is listed twice (the federation is a body already)"), name=name)
             continue
         if name:
             out.append(Body(name, r.text(item, "name_en", path), bool(r.flag(item, "capped", path, True))))
@@ -405,29 +405,29 @@ def _bodies(r: _Reader, value: Any, federation: str) -> tuple[Body, ...]:
 
 def _classes(r: _Reader, value: Any) -> tuple[EventClass, ...]:
     if not isinstance(value, list):
-        r.bad(("class",), "expected [[class]] tables")
+        r.bad(("class",), N_("expected [[class]] tables"))
         return ()
     out: list[EventClass] = []
     for i, item in enumerate(value):
         path: Path = ("class", i)
         if not isinstance(item, dict):
-            r.bad(path, "expected a [[class]] table")
+            r.bad(path, N_("expected a [[class]] table"))
             continue
         r.unknown(item, _CLASS, path)
         name = r.text(item, "name", path, required=True)
         if name and not _NAME.fullmatch(name):
-            r.bad(path + ("name",), "class name {name!r}: use lower-case letters, digits, - and _", name=name)
+            r.bad(path + ("name",), N_("class name {name!r}: use lower-case letters, digits, - and _"), name=name)
         elif name and any(c.name == name for c in out):
-            r.bad(path + ("name",), "two classes are called {name!r}", name=name)
+            r.bad(path + ("name",), N_("two classes are called {name!r}"), name=name)
         levels = r.texts(item, "organiser_levels", path)
         for level in levels:
             if level not in _LEVELS:
-                r.bad(path + ("organiser_levels",), "organiser level {level!r} is not one of {known}", level=level,
+                r.bad(path + ("organiser_levels",), N_("organiser level {level!r} is not one of {known}"), level=level,
                       known=", ".join(_LEVELS))
         open_ = r.table(item["open"], path + ("open",)) if "open" in item else ()
         women = r.table(item["women"], path + ("women",)) if "women" in item else ()
         if not item.get("open") and not item.get("women"):
-            r.bad(path, "class {name!r} has no standard: give [class.open] and/or [class.women] placings",
+            r.bad(path, N_("class {name!r} has no standard: give [class.open] and/or [class.women] placings"),
                   name=name or str(i + 1))
         out.append(EventClass(
             name=name, title=r.text(item, "title", path), title_en=r.text(item, "title_en", path),

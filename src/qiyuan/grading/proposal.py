@@ -154,7 +154,7 @@ def conditions_failed(policy: GrantPolicy, ev: GradingEvent, cls: EventClass | N
     c = policy.conditions
     if ev.standard is None:
         out.append(_failure(CLAUSE_STANDARD, "no grading standard was recorded for this event, so it is not a "
-                            "grading event (等级赛)"))
+                            "grading event"))
     elif cls is None:
         out.append(_failure(CLAUSE_CLASS, "the standard names class {cls!r}, which the policy {policy} does not "
                             "have", cls=ev.standard.event_class, policy=policy.name))
@@ -174,8 +174,7 @@ def conditions_failed(policy: GrantPolicy, ev: GradingEvent, cls: EventClass | N
                             unrated=ev.unrated, players=ev.players, share=_percent(c.max_unrated_share)))
     if c.national_arbiter_in_charge and ev.chief_arbiter_level not in ("national", "international"):
         if ev.chief_arbiter:
-            out.append(_failure(CLAUSE_ARBITER, "the chief arbiter {name} is not a national-level arbiter "
-                                "(国家级裁判员)", name=ev.chief_arbiter))
+            out.append(_failure(CLAUSE_ARBITER, "the chief arbiter {name} is not a national-level arbiter", name=ev.chief_arbiter))
         else:
             out.append(_failure(CLAUSE_ARBITER, "no chief arbiter is recorded; a national-level arbiter must be in "
                                 "charge"))

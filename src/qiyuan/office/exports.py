@@ -7,6 +7,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from qiyuan.formats.list_export import HistoryRow, ListDocument, ListRow, write_history_csv, write_list
+from qiyuan.errors import problem
 from qiyuan.office.errors import OfficeError
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange
 from qiyuan.people.pinyin import latin_name
@@ -25,7 +26,7 @@ def find_edition(rating_list, number: int | None = None, list_date=None):
     else:
         ed = qs.order_by("-list_date", "-number").first()
     if ed is None:
-        raise OfficeError(f"list {rating_list.code} has no such edition")
+        raise OfficeError(problem("list {list} has no such edition", list=rating_list.code))
     return ed
 
 

@@ -38,7 +38,7 @@ def add_list(code: str, rules_name: str, *, actor: str, title: str = "", title_e
         raise OfficeError(problems)
     with writing():
         if RatingList.objects.filter(code=code).exists():
-            raise OfficeError(f"list {code} exists")
+            raise OfficeError(problem("list {list} exists", list=code))
         rl.save()
         record(actor, "list.add", rl, rules=rules_name, game=game)
     return rl

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from qiyuan.errors import problem
 from qiyuan.office.errors import OfficeError
 from qiyuan.office.federation.models import Player
 from qiyuan.rating.model import Game, Standing
@@ -86,8 +87,8 @@ def follow_merges(alias: dict[str, str], games: list[Game], standings: list[Stan
     for src in [f for f in prior if f in alias]:
         dst = alias[src]
         if dst in prior:
-            raise OfficeError(f"{src} is merged into {dst}, and both have a published rating state on this list: "
-                              "the merge cannot be followed")
+            raise OfficeError(problem("{id} is merged into {into}, and both have a published rating state on this "
+                                      "list: the merge cannot be followed", id=src, into=dst))
         prior[dst] = replace(prior.pop(src), player_id=dst)
     initial, info = dict(initial), dict(info)
     moving = [f for f in info if f in alias]

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from qiyuan.errors import InputError, problem
+from qiyuan.errors import InputError, Problem, problem
 from qiyuan.rating import results as R
 from qiyuan.rating.columnar import GameColumns
 from qiyuan.rating.fast.arrays import caps
@@ -64,8 +64,8 @@ class Strategy:
     best_per_game: float  # rating points per game (nan: no case in the history)
     mean_per_game: float
     cases: int
-    example: str  # where the best case is (player, list date, …)
-    how: str  # one line: what was measured
+    example: Problem | str  # where the best case is (player, list date, …), a template ("" none)
+    how: Problem  # one line: what was measured, a template
 
 
 @dataclass(frozen=True)
@@ -107,13 +107,14 @@ def cap_farming(rules: RuleSet, lists: ListTimeline) -> Strategy:
         i = int(np.argmax(gain))
         if gain[i] > best:
             best = float(gain[i])
-            best_at = (f"{lists.player_ids[on[i]]} ({int(r[i])}, K {int(k[j, on[i]])}) against a {int(r.min())} "
-                       f"on the list of {lists.dates[j].isoformat()}: D {int(d[i])}, counted "
-                       f"{int(min(d[i], cap[i]))}")
+            best_at = problem("{player} ({rating}, K {k}) against a {weakest} on the list of {day}: D {d}, counted "
+                              "{counted}", player=lists.player_ids[on[i]], rating=int(r[i]), k=int(k[j, on[i]]),
+                              weakest=int(r.min()), day=lists.dates[j].isoformat(), d=int(d[i]),
+                              counted=int(min(d[i], cap[i])))
     every = np.concatenate(gains) if gains else np.zeros(0)
     return Strategy("cap farming", best >= FOUND, best, float(every.mean()) if every.shape[0] else float("nan"),
                     int((every > 0).sum()), best_at,
-                    "K × (PD(D) − PD(capped D)) against the weakest published player, every player, every list")
+                    problem("K × (PD(D) − PD(capped D)) against the weakest published player, every player, every list"))
 
 
 def sitting_out(rules: RuleSet, lists: ListTimeline) -> Strategy:
@@ -129,19 +130,21 @@ def sitting_out(rules: RuleSet, lists: ListTimeline) -> Strategy:
                 more = int(lists.games[m, i] - lists.games[j, i])
                 if more > 0:
                     per_game.append(-(int(lists.rating[m, i]) - int(lists.rating[j, i])) / more)
-                    who.append(f"{lists.player_ids[i]} after the list of {lists.dates[j].isoformat()}")
+                    who.append(problem("{player} after the list of {day}", player=lists.player_ids[i],
+                                       day=lists.dates[j].isoformat()))
                     break
-    window = (f"activity window {rules.activity_window_months} months, removal "
-              + (f"after {rules.removal_after_months} months on the inactive list" if rules.removal_after_months
-                 else "never") if rules.activity_window_months else
-              "no activity rule: a rating stays published for good")
+    window = ((problem("activity window {months} months, removal after {removal} months on the inactive list",
+                       months=rules.activity_window_months, removal=rules.removal_after_months)
+               if rules.removal_after_months else
+               problem("activity window {months} months, removal never", months=rules.activity_window_months))
+              if rules.activity_window_months else problem("no activity rule: a rating stays published for good"))
     if not per_game:
         return Strategy("sitting out", False, float("nan"), float("nan"), 0, "", window)
     x = np.array(per_game)
     return Strategy("sitting out", float(x.mean()) >= FOUND, float(x.mean()), float(x.mean()), int(x.shape[0]),
-                    f"after a rise of ≥ {GAIN}, the next games changed their ratings by {-x.mean():+.2f} per game; "
-                    f"{window}",
-                    f"minus the mean ΔR per game in the next period of play after a rise of ≥ {GAIN}")
+                    problem("after a rise of ≥ {gain}, the next games changed their ratings by {change} per game; "
+                            "{window}", gain=GAIN, change=f"{-x.mean():+.2f}", window=window),
+                    problem("minus the mean ΔR per game in the next period of play after a rise of ≥ {gain}", gain=GAIN))
 
 
 def withdrawing(rules: RuleSet, lists: ListTimeline, players: Sequence[Player], events: Sequence[Event],
@@ -173,26 +176,28 @@ def withdrawing(rules: RuleSet, lists: ListTimeline, players: Sequence[Player], 
                 continue
             rest = float(change[sel[lo + 1:hi]].sum())
             saved.append(-rest / (hi - lo - 1))
-            where.append(f"{lists.player_ids[me[sel[lo]]]} in {gs.event_ids[gs.event[sel[lo]]]}")
+            where.append(problem("{player} in {event}", player=lists.player_ids[me[sel[lo]]],
+                                 event=gs.event_ids[gs.event[sel[lo]]]))
     if not saved:
         return Strategy("withdrawing after a loss", False, float("nan"), float("nan"), 0, "",
-                        "minus the ΔR of his later games, game by game")
+                        problem("minus the ΔR of his later games, game by game"))
     x = np.array(saved)
     i = int(np.argmax(x))
     return Strategy("withdrawing after a loss", float(x.mean()) >= FOUND, float(x[i]), float(x.mean()),
-                    int(x.shape[0]), where[i], "minus the ΔR of his later games after losing the first, per game "
-                                              "(found when the mean is positive: losing streaks)")
+                    int(x.shape[0]), where[i], problem("minus the ΔR of his later games after losing the first, per "
+                                                       "game (found when the mean is positive: losing streaks)"))
 
 
 def protection(name: str, note: str, changes: Sequence[R.EventChange]) -> Strategy:
     kept = [(float(c.delta - c.raw_delta) / c.games, c) for c in changes
             if note in c.notes and c.raw_delta is not None and c.games]
     if not kept:
-        return Strategy(name, False, float("nan"), float("nan"), 0, "", "ΔR after − before the protection, per game")
+        return Strategy(name, False, float("nan"), float("nan"), 0, "", problem("ΔR after − before the protection, per game"))
     best, c = max(kept, key=lambda t: t[0])
     return Strategy(name, best >= FOUND, best, float(np.mean([g for g, _ in kept])), len(kept),
-                    f"{c.player_id} in {c.event_id}: {c.raw_delta} → {c.delta} over {c.games} games",
-                    "ΔR after − before the protection, per game of the event")
+                    problem("{player} in {event}: {before} → {after} over {games} games", player=c.player_id,
+                            event=c.event_id, before=c.raw_delta, after=c.delta, games=c.games),
+                    problem("ΔR after − before the protection, per game of the event"))
 
 
 def audit(rules: RuleSet, players: Sequence[Player], events: Sequence[Event], games: Sequence[Game] | GameColumns,

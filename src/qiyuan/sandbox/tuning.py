@@ -30,6 +30,7 @@ from datetime import date
 
 import numpy as np
 
+from qiyuan.errors import Problem, joined, problem
 from qiyuan.rating.model import Player
 from qiyuan.rating.rules import RuleSet
 from qiyuan.sandbox import elo, glicko2
@@ -56,12 +57,26 @@ class Choice:
     grid: dict[str, tuple[float, ...]]
     burn_in_log_loss: float  # nan: not searched
 
-    def describe(self) -> str:
-        chosen = ", ".join(f"{k} = {_num(v)}" for k, v in self.values.items())
+    def describe(self) -> Problem:
+        """The values chosen, the grid and the burn-in log loss, as a template the reader's language fills
+        (``elo: K = 24, scale = 800 — grid …``)."""
+        chosen = joined([problem("{name} = {value}", name=setting_name(k), value=_num(v)) for k, v in self.values.items()])
         if self.burn_in_log_loss != self.burn_in_log_loss:  # nan
-            return f"{self.system}: {chosen} (defaults: no burn-in game to tune on)"
-        grid = " × ".join(f"{k} ∈ {{{', '.join(_num(x) for x in g)}}}" for k, g in self.grid.items())
-        return f"{self.system}: {chosen} — grid {grid}; burn-in log loss {self.burn_in_log_loss:.4f}"
+            return problem("{system}: {chosen} (defaults: no burn-in game to tune on)", system=self.system,
+                           chosen=chosen)
+        grid = joined([problem("{name} ∈ {values}", name=setting_name(k), values="{" + ", ".join(map(_num, g)) + "}")
+                       for k, g in self.grid.items()], " × ")
+        return problem("{system}: {chosen} — grid {grid}; burn-in log loss {loss}", system=self.system, chosen=chosen,
+                       grid=grid, loss=f"{self.burn_in_log_loss:.4f}")
+
+
+#: the tuned settings as people name them (docs/rating.md, "The protocol"): symbols as they are, words translated
+SETTING_NAMES = {"scale": problem("scale"), "K/scale": problem("K per point of scale"), "tau": "τ",
+                 "rd_new": problem("a newcomer's RD"), "w2": "w²"}
+
+
+def setting_name(key: str) -> Problem | str:
+    return SETTING_NAMES.get(key, key)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import whr
 
+from qiyuan.errors import Problem, problem
 from qiyuan.sandbox.games import GameSet
 from qiyuan.sandbox.prediction import Prediction, Progress, tick
 
@@ -58,13 +59,17 @@ class WhrSchedule:
     cost: int
     every_event: bool  # a refit at every predicted event's start
 
-    def describe(self) -> str:
-        """One line for the command's output, e.g. ``whr: 41 fits, at every predicted event's start; …``."""
-        where = "at every predicted event's start" if self.every_event else "fewer than the event starts (budget)"
-        text = f"whr: {len(self.days)} fit(s), {where}; first fit {self.iterations[0]} iterations"
+    def describe(self) -> Problem:
+        """One line for the command's output, e.g. ``whr: 41 fit(s), at every predicted event's start; …``, as a
+        template the reader's language fills."""
+        where = (problem("at every predicted event's start") if self.every_event else
+                 problem("fewer than the event starts (budget)"))
         if len(self.iterations) > 1:
-            text += f", then {self.iterations[1]} per refit"
-        return f"{text}; {self.cost:,} game-iterations"
+            return problem("whr: {fits} fit(s), {where}; first fit {first} iterations, then {then} per refit; {cost} "
+                           "game-iterations", fits=len(self.days), where=where, first=self.iterations[0],
+                           then=self.iterations[1], cost=f"{self.cost:,}")
+        return problem("whr: {fits} fit(s), {where}; first fit {first} iterations; {cost} game-iterations",
+                       fits=len(self.days), where=where, first=self.iterations[0], cost=f"{self.cost:,}")
 
 
 def plan_refits(learned_games: np.ndarray, days: np.ndarray, settings: WhrSettings) -> WhrSchedule:

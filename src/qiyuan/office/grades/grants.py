@@ -57,7 +57,7 @@ def confirm_proposals(event: Event, *, actor: object, players: Iterable[str] | N
     ep = event_proposal(event, standard_id=standard_id)
     prop = ep.proposal
     if prop.failures:
-        raise GradeRefused([problem("{event} is not a grading event (等级赛) and grants nothing", event=event.code),
+        raise GradeRefused([problem("{event} is not a grading event and grants nothing", event=event.code),
                             *prop.failures])
     by_player = {line.placing.player: line for line in prop.lines}
     wanted = None if players is None else [p.strip().upper() for p in players if p.strip()]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from qiyuan.errors import problem
+from qiyuan.errors import joined, problem
 from qiyuan.grading.policy import TEXTS_POLICY, Body, GrantPolicy, PolicyError, policy_from_toml
 from qiyuan.office.audit.models import record
 from qiyuan.office.db import REGISTRY, use_case
@@ -44,7 +44,8 @@ def version_policy(version: PolicyVersion) -> GrantPolicy:
     try:
         return policy_from_toml(version.text, file=f"policy #{version.pk}")
     except PolicyError as exc:
-        raise InternalError([f"the installed grant policy #{version.pk} no longer reads: {exc}"]) from exc
+        raise InternalError([problem("the installed grant policy #{id} no longer reads: {why}", id=version.pk,
+                                     why=joined(exc.problems, "; "))]) from exc
 
 
 def resolve_body(policy: GrantPolicy, name: str) -> Body | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from qiyuan.errors import Problem, joined, problem
+from qiyuan.errors import N_, Problem, joined, problem
 from qiyuan.office.imports.model import FACTS, Options, ParsedEvent, Plan
 from qiyuan.rating.eligibility import (
     ELIGIBILITY_BJSH_2007,
@@ -83,6 +83,16 @@ def _words(fact: str, value) -> Problem | str:
 
 
 
+#: the facts' refusals and note as the command line says them (its options); ``AT_THE_DESK`` as the desk says them
+FACTS_MISSING = N_("the event's {facts} cannot be assumed: neither a registration in the calendar nor the file says "
+                   "it; state it: {options}")
+REPORT_DIFFERS = N_("{fact}: the report says {declared}, its registration {ref} says {registered}; state the right "
+                    "one ({option}) with --override-facts")
+OFFICER_DIFFERS = N_("{fact}: you state {stated}, {whose} says {theirs}; to use yours, import again with "
+                     "--override-facts (the difference is kept in the audit log)")
+OVERRIDDEN = N_("{fact}: the officer's {his} used instead of {theirs} (--override-facts)")
+
+
 def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: str
             ) -> tuple[Options, list[Problem], dict]:
     """The options with every fact settled (and ``parsed.format`` set), the refusals (missing facts,
@@ -99,8 +109,7 @@ def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: 
             stated = EventFormat.ROUND_ROBIN.value
         if registered is not None and declared is not None and registered != declared and stated is None:
             problems.append(problem(
-                "{fact}: the report says {declared}, its registration {ref} says {registered}; state the right one "
-                "({option}) with --override-facts", file=source, code="import.facts", fact=FACT_WORDS[fact],
+                REPORT_DIFFERS, file=source, code="import.facts", fact=FACT_WORDS[fact],
                 declared=_words(fact, declared), ref=reg.code, registered=_words(fact, registered),
                 option=OPTION[fact]))
             continue
@@ -109,8 +118,7 @@ def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: 
             whose = problem("its registration {ref}", ref=reg.code) if registered is not None else problem("the report")
             if not options.override_facts:
                 problems.append(problem(
-                    "{fact}: you state {stated}, {whose} says {theirs}; to use yours, import again with "
-                    "--override-facts (the difference is kept in the audit log)", file=source, code="import.facts",
+                    OFFICER_DIFFERS, file=source, code="import.facts",
                     fact=FACT_WORDS[fact], stated=_words(fact, stated), whose=whose, theirs=_words(fact, theirs)))
                 continue
             overridden[fact] = [_show(fact, theirs), _show(fact, stated)]
@@ -118,8 +126,7 @@ def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: 
     missing = [f for f in required(rules, settled) if settled.get(f) is None]
     if missing and not problems:
         problems.append(problem(
-            "the event's {facts} cannot be assumed: neither a registration in the calendar nor the file says it; "
-            "state it: {options}", file=source, code="import.facts_missing", facts=joined(FACT_WORDS[f] for f in missing),
+            FACTS_MISSING, file=source, code="import.facts_missing", facts=joined(FACT_WORDS[f] for f in missing),
             options="; ".join(OPTION[f] for f in missing)))
     fmt = settled.pop("format", None)
     if fmt is not None:
@@ -130,9 +137,32 @@ def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: 
     return replace(options, format=parsed.format or None, **values), problems, overridden
 
 
+#: the refusals and notes above as the desk says them: its form has a field for each fact and a box that makes the
+#: officer's facts win, where the command line has options (the wording of the command line is the template kept)
+AT_THE_DESK = {
+    FACTS_MISSING: N_(
+        "the event's {facts} cannot be assumed: neither a registration in the calendar nor the file says it; choose "
+        "it in the form's fields of the same name above, then import again"),
+    REPORT_DIFFERS: N_(
+        "{fact}: the report says {declared}, its registration {ref} says {registered}; choose the right one in the "
+        "form above and tick that the facts entered above take precedence"),
+    OFFICER_DIFFERS: N_(
+        "{fact}: you state {stated}, {whose} says {theirs}; to use yours, tick that the facts entered above take "
+        "precedence and import again (the difference is kept in the audit log)"),
+    OVERRIDDEN: N_(
+        "{fact}: the officer's {his} used instead of {theirs} (the facts entered in the form took precedence)"),
+}
+
+
+def at_the_desk(p: Problem) -> Problem:
+    """A refusal or note of the facts as the desk says it (its fields, not the command line's options); any other
+    problem as it is."""
+    desk = AT_THE_DESK.get(p.message) if isinstance(p, Problem) else None
+    return replace(p, message=desk) if desk else p
+
+
 def note_overrides(plan: Plan, overridden: dict) -> None:
     plan.overridden = overridden
     for fact, (theirs, his) in overridden.items():
-        plan.notes.append(problem("{fact}: the officer's {his} used instead of {theirs} (--override-facts)",
-                                  fact=FACT_WORDS.get(fact, fact), his=VALUE_WORDS.get(his, his),
+        plan.notes.append(problem(OVERRIDDEN, fact=FACT_WORDS.get(fact, fact), his=VALUE_WORDS.get(his, his),
                                   theirs=VALUE_WORDS.get(theirs, theirs)))

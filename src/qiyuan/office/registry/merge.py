@@ -16,6 +16,7 @@ from django.db.models import Q
 
 from qiyuan.office.audit.models import record
 from qiyuan.office.db import REGISTRY, use_case
+from qiyuan.errors import Problem, problem
 from qiyuan.office.errors import RegistryError
 from qiyuan.office.federation.models import AssociationChange, NameChange, Player
 from qiyuan.office.ratings.models import EditionEntry
@@ -90,7 +91,8 @@ def _merge_conflicts(keep: Player, dup: Player) -> tuple[list[str], list[tuple[t
                 mine, theirs = mine.filter(condition), theirs.filter(condition)
             if not others:
                 if mine.exists() and theirs.exists():
-                    problems.append(f"both records have a {model._meta.verbose_name} ({f.name}); merge them by hand first")
+                    problems.append(problem("both records have a {record} ({field}); merge them by hand first",
+                                            record=str(model._meta.verbose_name), field=f.name))
                 continue
             keys = set(theirs.values_list(*others))
             clashes = [row for row in mine.values_list("pk", *others) if tuple(row[1:]) in keys]
@@ -100,11 +102,11 @@ def _merge_conflicts(keep: Player, dup: Player) -> tuple[list[str], list[tuple[t
                 redundant.append((model, f, [row[0] for row in clashes]))
                 continue
             shown = ", ".join("/".join(str(v) for v in row[1:]) for row in clashes[:5])
-            more = f" and {len(clashes) - 5} more" if len(clashes) > 5 else ""
-            problems.append(
-                f"both records appear in the same {model._meta.verbose_name} ({', '.join(others)} = {shown}{more}): "
-                "the same person entered twice; correct that first"
-            )
+            if len(clashes) > 5:
+                shown = problem("{shown} and {n} more", shown=shown, n=len(clashes) - 5)
+            problems.append(problem("both records appear in the same {record} ({fields} = {shown}): the same person "
+                                    "entered twice; correct that first", record=str(model._meta.verbose_name),
+                                    fields=", ".join(others), shown=shown))
     return problems, redundant
 
 
@@ -129,22 +131,25 @@ def merge_players(
     """
     keep = Player.objects.select_for_update().get(pk=keep.pk)
     dup = Player.objects.select_for_update().get(pk=duplicate.pk)
-    problems: list[str] = []
+    problems: list[Problem] = []
     if keep.pk == dup.pk:
-        raise RegistryError(["a player cannot be merged into itself"])
+        raise RegistryError([problem("a player cannot be merged into itself")])
     if keep.merged_into_id:
-        problems.append(f"{keep.federation_id} is itself merged into {keep.merged_into.federation_id}")
+        problems.append(problem("{id} is itself merged into {into}", id=keep.federation_id,
+                                into=keep.merged_into.federation_id))
     if dup.merged_into_id:
-        problems.append(f"{dup.federation_id} is already merged into {dup.merged_into.federation_id}")
-    identity: list[str] = []
+        problems.append(problem("{id} is already merged into {into}", id=dup.federation_id,
+                                into=dup.merged_into.federation_id))
+    identity: list[Problem] = []
     if keep.gender != dup.gender:
-        identity.append(f"genders differ ({keep.gender} / {dup.gender})")
+        identity.append(problem("genders differ ({a} / {b})", a=keep.gender, b=dup.gender))
     if keep.birth_date and dup.birth_date and keep.birth_date != dup.birth_date:
-        identity.append(f"birth dates differ ({keep.birth_date} / {dup.birth_date})")
+        identity.append(problem("birth dates differ ({a} / {b})", a=str(keep.birth_date), b=str(dup.birth_date)))
     if keep.id_number and dup.id_number and keep.id_number != dup.id_number:
-        identity.append(f"ID numbers differ ({keep.masked_id_number} / {dup.masked_id_number})")
+        identity.append(problem("ID numbers differ ({a} / {b})", a=keep.masked_id_number, b=dup.masked_id_number))
     if identity and not force:
-        problems += [f"{p}: are these really the same person? (force to merge anyway)" for p in identity]
+        problems += [problem("{difference}: are these really the same person? (force to merge anyway)", difference=p)
+                     for p in identity]
     clash_problems, redundant = _merge_conflicts(keep, dup)
     problems += clash_problems
     problems += refuse_double_rating(keep.pk, dup.pk)
@@ -206,6 +211,6 @@ def refuse_double_rating(keep_pk: int, duplicate_pk: int) -> list[str]:
         return set(EditionEntry.objects.filter(player_id__in=pks).values_list("edition__rating_list__code", flat=True))
 
     both = sorted(lists(group(keep_pk)) & lists(group(duplicate_pk)))
-    return [f"both records are on published editions of list {code}: the office cannot tell which published "
-            "rating the kept record continues from, so the merge is refused (publish a correction that removes "
-            "the wrong record's games first)" for code in both]
+    return [problem("both records are on published editions of list {list}: the office cannot tell which published "
+                    "rating the kept record continues from, so the merge is refused (publish a correction that removes "
+                    "the wrong record's games first)", list=code) for code in both]

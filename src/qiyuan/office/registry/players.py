@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import IntegrityError, transaction
 
-from qiyuan.errors import problem
+from qiyuan.errors import Problem, problem
 from qiyuan.office.audit.models import record
 from qiyuan.office.db import REGISTRY, use_case
 from qiyuan.office.errors import RegistryError
@@ -45,20 +45,22 @@ def _check_identity(
     gender: str | None,
     today: date,
     exclude_pk: int | None,
-    problems: list[str],
+    problems: list[Problem],
 ) -> str:
     """Validate the document against the record and against the registry; return it normalised."""
     if id_type not in Player.IdType.values:
-        problems.append(f"unknown ID type {id_type!r} (resident, passport or other)")
+        problems.append(problem("unknown ID type {id_type!r} ({types})", id_type=id_type, types="resident, passport, other"))
         return id_number
     number = idnumber.normalize_id_number(id_number)
     if not number:
         return ""
-    for problem in idnumber.validate_id(id_type, number, birth_date=birth_date, gender=gender, today=today):
-        problems.append(f"ID number: {problem}")
+    found = (idnumber.resident_id_problems(number, birth_date=birth_date, gender=gender, today=today)
+             if id_type == "resident" else idnumber.document_problems(id_type, number))
+    problems.extend(problem("ID number: {problem}", problem=p) for p in found)
     holder = Player.objects.filter(id_number=number).exclude(pk=exclude_pk).first()
     if holder is not None:
-        problems.append(f"ID number already registered to {holder.federation_id} {holder.name}")
+        problems.append(problem("ID number already registered to {id} {name}", id=holder.federation_id,
+                                name=holder.name))
     return number
 
 
@@ -92,22 +94,22 @@ def register_player(
     is recorded as a ``DanGrant`` (checked like every grant: body, cap).
     """
     today = _today(today)
-    problems: list[str] = []
+    problems: list[Problem] = []
     name = (name or "").strip()
     if not name:
-        problems.append("name is empty")
+        problems.append(problem("name is empty"))
     number = idnumber.normalize_id_number(id_number)
     if id_type == "resident" and number and not idnumber.validate_resident_id(number):
         facts = idnumber.parse_resident_id(number)
         birth_date = birth_date or facts.birth_date
         gender = gender or facts.gender
     if gender and gender not in Player.Gender.values:
-        problems.append(f"gender {gender!r} is not M or F")
+        problems.append(problem("gender {gender!r} is not M or F", gender=gender))
     elif not gender and not (id_type == "resident" and number):
-        problems.append("gender missing (and no resident ID to take it from)")
+        problems.append(problem("gender missing (and no resident ID to take it from)"))
     # (a resident ID given but invalid: its own problem is listed; once valid, the gender comes from it)
     if birth_date is not None and birth_date > today:
-        problems.append(f"birth date {birth_date.isoformat()} is in the future")
+        problems.append(problem("birth date {day} is in the future", day=birth_date.isoformat()))
     number = _check_identity(
         id_type=id_type,
         id_number=number,
@@ -118,24 +120,24 @@ def register_player(
         problems=problems,
     )
     if status not in Player.Status.values:
-        problems.append(f"status {status!r} is not one of {', '.join(Player.Status.values)}")
+        problems.append(_bad_status(status))
     if dan and dan not in DAN_GRADES:
-        problems.append(f"dan {dan!r} is not a grade (9d…1d, 1k…10k)")
+        problems.append(problem("dan {dan!r} is not a grade (9d…1d, 1k…10k)", dan=dan))
     if dan_granted_on and not dan:
-        problems.append("dan grant date given without a dan")
+        problems.append(problem("dan grant date given without a dan"))
     if dan in DAN_GRADES and dan_granted_on:  # the grant passes the checks every grant passes (cap, body)
         problems.extend(check_grant(Player(name=name), dan, granted_on=dan_granted_on, granted_by=dan_granted_by,
                                     policy=policy_in_force().policy))
     if len(nationality or "") != 3 or not nationality.isalpha():
-        problems.append(f"nationality {nationality!r} is not a 3-letter code")
+        problems.append(problem("nationality {nationality!r} is not a 3-letter code", nationality=nationality))
     rating = None
     if reference_rating not in (None, ""):
         try:
             rating = Decimal(str(reference_rating))
         except InvalidOperation:
-            problems.append(f"reference rating {reference_rating!r} is not a number")
+            problems.append(problem("reference rating {rating!r} is not a number", rating=reference_rating))
         if not reference_rating_source:
-            problems.append("reference rating given without its source (e.g. RIF)")
+            problems.append(problem("reference rating given without its source (e.g. RIF)"))
     assoc = resolve_association(association, problems)
     club_obj = resolve_club(club, assoc, problems)
     if problems:
@@ -191,13 +193,13 @@ def update_identity(
 ) -> Player:
     """Correct a player's birth date, gender or document, re-checking the ID against the record."""
     player.refresh_from_db()  # under the registry's lock: check the record as it is now
-    problems: list[str] = []
+    problems: list[Problem] = []
     new_birth = birth_date if birth_date is not None else player.birth_date
     new_gender = gender or player.gender
     new_type = id_type or player.id_type
     new_number = player.id_number if id_number is None else id_number
     if new_gender not in Player.Gender.values:
-        problems.append(f"gender {new_gender!r} is not M or F")
+        problems.append(problem("gender {gender!r} is not M or F", gender=new_gender))
     number = _check_identity(
         id_type=new_type, id_number=new_number, birth_date=new_birth, gender=new_gender,
         today=_today(today), exclude_pk=player.pk, problems=problems,
@@ -220,14 +222,23 @@ def update_identity(
     return player
 
 
+#: a registration status in words (the registry keeps its code)
+STATUS_WORDS = {"active": problem("registered (active)"), "suspended": problem("suspended"), "retired": problem("retired")}
+
+
+def _bad_status(status: str) -> Problem:
+    return problem("status {status!r} is not one of {known}", status=status, known=", ".join(Player.Status.values))
+
+
 @use_case(REGISTRY)
 def set_status(player: Player, status: str, *, actor: object, reason: str = "") -> Player:
     """Change a player's registration status (active, suspended, retired), with the reason audited."""
     player.refresh_from_db()  # under the registry's lock: check the record as it is now
     if status not in Player.Status.values:
-        raise RegistryError([f"status {status!r} is not one of {', '.join(Player.Status.values)}"])
+        raise RegistryError([_bad_status(status)])
     if status == player.status:
-        raise RegistryError([f"{player.federation_id} is already {status}"])
+        raise RegistryError([problem("{id}'s status is {status} already", id=player.federation_id,
+                                     status=STATUS_WORDS.get(status, status))])
     old, player.status = player.status, status
     player.save()
     record(actor, "player.status", player, old=old, new=status, reason=reason)
@@ -248,9 +259,9 @@ def rename_player(
     player.refresh_from_db()  # under the registry's lock: check the record as it is now
     new_name = (new_name or "").strip()
     if not new_name:
-        raise RegistryError(["new name is empty"])
+        raise RegistryError([problem("new name is empty")])
     if new_name == player.name and (name_latin is None or name_latin == player.name_latin):
-        raise RegistryError([f"{player.federation_id} is already named {new_name}"])
+        raise RegistryError([problem("{id} is already named {name}", id=player.federation_id, name=new_name)])
     change = NameChange.objects.create(
         player=player, old_name=player.name, new_name=new_name, changed_on=_today(changed_on), reason=reason
     )
@@ -274,7 +285,7 @@ def change_association(
 ) -> AssociationChange:
     """Move a player to another association (转会), keeping the old one as history."""
     player.refresh_from_db()  # under the registry's lock: check the record as it is now
-    problems: list[str] = []
+    problems: list[Problem] = []
     new_assoc = resolve_association(new, problems)
     club_obj = resolve_club(club, new_assoc, problems)
     if not problems and new_assoc == player.association:

@@ -28,6 +28,7 @@ from qiyuan.office.errors import NeedsConfirmation, OfficeError
 from qiyuan.office.events.models import Event, ImportBatch, RejectedReport
 from qiyuan.office.federation.models import Player
 from qiyuan.office.imports import Options, import_file
+from qiyuan.office.imports.facts import at_the_desk
 from qiyuan.office.ratings.models import RatingList
 from qiyuan.rating.model import EventFormat
 
@@ -108,8 +109,9 @@ def _flags(found) -> list[dict]:
 
 
 def _located(p) -> str:
-    """A problem of a file in the page's language (its template and its place translated), after where it is."""
-    return p.located(_) if isinstance(p, Problem) else str(p)
+    """A problem of a file in the page's language (its template and its place translated), after where it is; the
+    facts' refusals point to this page's fields, not to the command line's options."""
+    return at_the_desk(p).located(_) if isinstance(p, Problem) else str(p)
 
 
 def _failures(eligibility: dict) -> list[str]:

@@ -222,3 +222,16 @@ def test_merge_refuses_two_records_entered_in_the_same_event(event_factory, make
         merge_players(keep, dup, "officer")
     assert "entered twice" in caught.value.messages[0]
     assert Entry.objects.filter(player=dup).count() == 1
+
+
+def test_every_kind_of_linked_row_is_named_in_words_in_both_languages():
+    """Issue 24: `office player show` and `player merge` name what points at a player in words (参赛记录 8), never
+    as a model path (events.entry.player 8) — every kind the merge moves has its words and their Chinese."""
+    from qiyuan.cli import lang
+    from qiyuan.office.registry.merge import LINKED_ROW_WORDS, _references_to_player
+
+    kinds = {f"{model._meta.label_lower}.{f.name}" for model, f in _references_to_player()}
+    assert kinds <= set(LINKED_ROW_WORDS), sorted(kinds - set(LINKED_ROW_WORDS))
+    for words in LINKED_ROW_WORDS.values():
+        chinese = lang._load(lang.CHINESE).gettext(words)
+        assert chinese != words and not any(c.isascii() and c.isalpha() for c in chinese), (words, chinese)

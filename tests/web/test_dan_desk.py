@@ -31,7 +31,7 @@ def test_the_import_page_shows_the_events_proposals_and_the_officer_confirms_the
     detail = page(officer.get(f"/desk/office/imports/{ev.import_batch_id}/"))
     assert "16 人可授予段级位" in detail and f"/desk/office/grades/events/{ev.code}/" in detail
     text = page(officer.get(f"/desk/office/grades/events/{ev.code}/"))
-    assert "national open 1" in text and "六段" in text and text.count('name="player"') == 16
+    assert "national 公开组第 1 名" in text and "national open 1" not in text and "六段" in text and text.count('name="player"') == 16
     first = Player.objects.get(entries__event=ev, entries__rank=1).federation_id
     second = Player.objects.get(entries__event=ev, entries__rank=2).federation_id
     r = officer.post(f"/desk/office/grades/events/{ev.code}/", {"action": "some", "player": [first, second]})
@@ -49,13 +49,13 @@ def test_a_refused_confirmation_is_shown_in_chinese_and_in_english_and_writes_no
     ev = imported_event(tmp_path, resident_id, n=10)
     text = page(officer.get(f"/desk/office/grades/events/{ev.code}/"))
     assert "不是等级赛：本赛不授予段级位" in text
-    assert "BJSH §9(一): 10 名棋手参赛；等级赛至少需要 12 人" in text
+    assert "京沪细则第九条（一）：10 名棋手参赛；等级赛至少需要 12 人" in text  # the clause as the texts name it
     r = officer.post(f"/desk/office/grades/events/{ev.code}/", {"action": "all"}, follow=True)
     assert "不是等级赛（等级赛），不授予段级位" in page(r) or "不授予段级位" in page(r)
     assert DanGrant.objects.count() == 0
     officer.get("/language/en/")
     text = page(officer.get(f"/desk/office/grades/events/{ev.code}/"))
-    assert "BJSH §9(一): 10 players; a grading event needs at least 12" in text
+    assert "BJSH §9(1): 10 players; a grading event needs at least 12" in text
     assert "Not a grading event: it grants no grade" in text
 
 

@@ -6,7 +6,6 @@ print. Every refusal lists its problems and exits 2 with nothing written.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -15,7 +14,8 @@ import typer
 from qiyuan.cli.lang import CHINESE, ENGLISH, N_, _, file_error, language, problem_line
 from qiyuan.cli.office import (ActorOption, _console, _date_or_fail, actor_name, ensure_django, fail, grade_words, office_app,
                                office_errors)
-from qiyuan.errors import problem
+from qiyuan.errors import Problem, problem
+from qiyuan.grading.words import TABLES, clause_in_words, for_people, stored_clause_in_words
 
 dan_app = typer.Typer(help=N_("Dan and kyu grades: policy, grading standards, proposals, grants, certificates."),
                       no_args_is_help=True)
@@ -222,48 +222,22 @@ def propose_cmd(
 OUTCOMES = {"grant": N_("grant {grade}"), "granted": N_("granted {grade}"), "holds": N_("holds a grade as high"),
             "above_cap": N_("above the cap"), "no_grade": N_("no grade"), "not_eligible": N_("not eligible")}
 #: the parameters of a proposal's reasons that are grades (shown in words)
-GRADE_PARAMS = frozenset({"grade", "earned", "cap", "held"})
-
-
 def _clause(code: str) -> str:
     """A clause as the reader's texts name it (BJSH §9(四) → 京沪细则第九条（四）); ``policy``: the grant policy."""
-    from qiyuan.rating.eligibility import clause_label
-
-    if code == "policy":
-        return _("the grant policy")
-    return clause_label(code, chinese=language() == CHINESE)
+    return clause_in_words(code, chinese=language() == CHINESE, translate=_)
 
 
 def _for_people(p):
-    """A proposal's reason or failed condition for people: its grades in words, its clauses as the texts name
-    them, then in the run's language (``problem_line``)."""
-    from dataclasses import replace
-
-    from qiyuan.errors import Problem
-
-    if not isinstance(p, Problem) or not p.params:
+    """A proposal's reason or failed condition for people (``grading.words``: grades in words, clauses as the
+    texts name them — as the desk shows it), in the run's language."""
+    if not isinstance(p, Problem):
         return problem_line(p)
-    params = {k: (_grade(v) if k in GRADE_PARAMS else _clause(v) if k.endswith("clause") else v)
-              if isinstance(v, str) else v for k, v in p.params.items()}
-    return problem_line(replace(p, params=params))
-
-
-#: a grant's stored clause (``grading.proposal._clause``): the class, its table, the row, maybe the women's clause
-_STORED_CLAUSE = re.compile(r"^(?P<cls>\S+) (?P<table>open|women) (?P<placings>\d+(?:-\d+)?)(?: \((?P<clause>.+)\))?$")
-#: a class's tables of placings (``open``: every player; ``women``: a woman among the women, BJSH §9(四))
-TABLES = {"open": N_("open"), "women": N_("women")}
-#: the clauses a grant records that are not a table's row
-STORED_CLAUSES = {"by hand": N_("by hand")}
+    return problem_line(for_people(p, chinese=language() == CHINESE, translate=_))
 
 
 def clause_words(text: str) -> str:
-    """A grant's clause (``national open 3-4``, ``national women 1 (BJSH §9(四))``, ``by hand``) in the run's
-    language: the class as the policy names it, the table and the clause in words."""
-    m = _STORED_CLAUSE.match(text or "")
-    if m is None:
-        return _(STORED_CLAUSES[text]) if text in STORED_CLAUSES else _clause(text) if text else ""
-    shown = _("{cls} {table} {placings}").format(cls=m["cls"], table=_(TABLES[m["table"]]), placings=m["placings"])
-    return shown + (_(" ({clause})").format(clause=_clause(m["clause"])) if m["clause"] else "")
+    """A grant's stored clause in the run's language (``grading.words.stored_clause_in_words``)."""
+    return stored_clause_in_words(text, chinese=language() == CHINESE, translate=_)
 
 
 def _print_proposal(ep) -> None:

@@ -392,7 +392,7 @@ def player_show(
     from rich.table import Table
 
     from qiyuan.office.registry import find_player, player_history
-    from qiyuan.office.registry.merge import linked_rows
+    from qiyuan.office.registry.merge import LINKED_ROW_WORDS, linked_rows
 
     with office_errors():
         p = find_player(ref)
@@ -417,7 +417,8 @@ def player_show(
         rows.append((N_("merged into"), f"{p.merged_into.federation_id} {p.merged_into.name}"))
     if duplicates:
         rows.append((N_("merged duplicates"), _(", ").join(f"{fid} {n}" for fid, n in duplicates)))
-    rows.append((N_("linked rows"), _(", ").join(f"{_(label)} {n}" for label, n in sorted(linked.items()))))
+    rows.append((N_("linked rows"), _(", ").join(f"{_(LINKED_ROW_WORDS.get(label, label))} {n}"
+                                                for label, n in sorted(linked.items()))))
     for key, value in rows:
         if value:
             table.add_row(_(key), value)
@@ -544,6 +545,7 @@ def player_merge(
     """Merge a duplicate record into another: its games, entries, ratings and history move, nothing is lost."""
     ensure_django()
     from qiyuan.office.registry import find_player, merge_players
+    from qiyuan.office.registry.merge import LINKED_ROW_WORDS
 
     with office_errors():
         result = merge_players(find_player(keep), find_player(duplicate), actor_name(actor), force=force,
@@ -553,7 +555,8 @@ def player_merge(
         duplicate=f"{result.duplicate.federation_id} {result.duplicate.name}",
         keep=f"{result.keep.federation_id} {result.keep.name}"), markup=False)
     for label, n in sorted(result.moved.items()):
-        console.print("  " + _("moved {count} × {what}").format(count=n, what=_(label)), markup=False)
+        console.print("  " + _("moved {count} × {what}").format(count=n, what=_(LINKED_ROW_WORDS.get(label, label))),
+                      markup=False)
     if result.filled:
         console.print("  " + _("filled from the duplicate: {fields}").format(
             fields=_(", ").join(_(f) for f in result.filled)), markup=False)

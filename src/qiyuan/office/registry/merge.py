@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from qiyuan.office.audit.models import record
 from qiyuan.office.db import REGISTRY, use_case
-from qiyuan.errors import Problem, problem
+from qiyuan.errors import N_, Problem, problem
 from qiyuan.office.errors import RegistryError
 from qiyuan.office.federation.models import AssociationChange, NameChange, Player
 from qiyuan.office.ratings.models import EditionEntry
@@ -48,6 +48,19 @@ def _references_to_player() -> list[tuple[type[models.Model], models.Field]]:
             if f.is_relation and f.related_model is Player and (f.many_to_one or f.one_to_one):
                 refs.append((model, f))
     return refs
+
+
+#: each kind of row that points at a player (``linked_rows``' keys, for programs), in words for people
+LINKED_ROW_WORDS = {
+    "events.entry.player": N_("event entries"),
+    "events.game.player1": N_("games (listed first)"),
+    "events.game.player2": N_("games (listed second)"),
+    "federation.dangrant.player": N_("dan grants"),
+    "federation.namechange.player": N_("name changes"),
+    "federation.associationchange.player": N_("association changes"),
+    "federation.arbiter.player": N_("arbiter records"),
+    "federation.player.merged_into": N_("duplicate records merged into him"),
+}
 
 
 def linked_rows(player: Player) -> dict[str, int]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import get_language, gettext
 
+from qiyuan.grading.words import for_people, stored_clause_in_words
 from qiyuan.office.grades.history import grade_history as history_rows
 from qiyuan.office.grades.proposals import event_proposal
 from qiyuan.people.grades import GRADE_EN, GRADE_ZH
@@ -33,8 +34,15 @@ def grade_name(code: str | None) -> str:
 
 @register.filter
 def problem_text(p) -> str:
-    """A ``Problem`` (a proposal's reason, a failed condition) in the page's language."""
-    return p.text(gettext) if p is not None else ""
+    """A ``Problem`` (a proposal's reason, a failed condition) in the page's language, its grades in words and
+    its clauses as the texts name them (``grading.words``, as the terminal shows it)."""
+    return for_people(p, chinese=not _english(), translate=gettext).text(gettext) if p is not None else ""
+
+
+@register.filter
+def clause_text(clause: str | None) -> str:
+    """A grant's clause (``national open 3-4``, ``by hand``) in the page's language: the table and clause in words."""
+    return stored_clause_in_words(clause or "", chinese=not _english(), translate=gettext)
 
 
 @register.inclusion_tag("portal/_grade_history.html")

@@ -1,85 +1,237 @@
 """The changes as the reference writes them (mirrors the ``EventChange`` that ``event.py`` builds): numbers in the
-reference's text form, the notes in its order, the per-game lines.
+reference's text form, the notes in its order, the per-game lines — all from the columns.
 
-Most changes of a federation carry no note and no line: a rated player whose
-every game was played against a rated opponent, by a method without per-game
-lines (averaging, the Go round robin), where no protection acted and no cap
-clamped. Their objects are built here from the columns, each decimal with
-the exponent the reference's arithmetic gives it:
+Each decimal gets the exponent the reference's arithmetic gives it:
 
-* W — a sum of 1, 0 and 0.5 starting from 0: one decimal once a draw entered
-  it (``3.5``, ``3.0``), none otherwise (``3``);
-* We, Pd, ΔR — table values in hundredths (``0.50``) and K(W − We): two decimals;
-* Rc — ``exact.to_decimal`` of the exact mean; Ro — the integer rating.
+* W — a sum of 1, 0 and 0.5 from 0 over the games that count for him: one
+  decimal once a draw entered it (``3.5``, ``3.0``), none otherwise (``3``);
+  ``0`` when nothing counts (not rated);
+* We, Pd, ΔR — table values in hundredths (``0.50``) and K(W − We): two
+  decimals; a rated player without a rated game has We ``0``; a ΔR set to 0 by
+  a protection, or none computed, is ``0``;
+* Rc, Ru — ``exact.to_decimal`` of the exact fraction; Ro — an integer.
 
-Every other change of the period (a newcomer, a forfeit, an unrated
-opponent, a protection, a cap, per-game lines, a champion below his
-expectation) is written by the reference ``rate_event`` for those players
-alone (``only``), from the same states and K counts as the loop used (the
-loop's numbers stand). The property test
-``tests/rating/test_engines_full_changes.py`` checks, per rule set and variant,
-that the canonical text of every change is the reference's.
+The notes (``results.NOTE_*``) are flags per row, written in one order that
+every branch of ``rate_event`` keeps (``_NOTE_ORDER``): a game not played;
+the zero-score rule (an opponent left out, then he himself — a player left
+out in a later round, or later in id order in the same round, may first have
+been the opponent of one left out before him); unrated opponents, opponents
+too far below; no rated games, too few rated opponents; the cap; the
+protections (best on his board, the champion rule's long event, champion,
+international); a Go newcomer's games not rated.
+
+Per-game lines (the per-game method and the provisional newcomers): one per
+game that counts, in the reference's order (round, player 1 and player 2 by
+id, result), with the opponent's rating used, D after the cap, PD(D), W, K
+and K(W − PD).
+
+What stays with the reference ``rate_event``: the round robins with an unrated
+player under a rule set whose newcomers are not rated by performance while
+unrated players still enter the others' calculations (``run.py``: the whole
+event is rated by the reference, its changes are the reference's own). The
+property test ``tests/rating/test_engines_full_changes.py`` checks, per rule
+set and variant, that the canonical text of every change is the reference's.
 """
 
 from __future__ import annotations
 
 from datetime import date
+from collections import deque
+from dataclasses import fields
 from decimal import Decimal
 from fractions import Fraction
+from itertools import repeat
+from operator import call
 
 import numpy as np
 
 from qiyuan.rating import results as R
-from qiyuan.rating.columnar import METHOD_NAMES, NONE, ChangeColumns
+from qiyuan.rating.columnar import METHOD_NAMES, NONE
 from qiyuan.rating.exact import to_decimal
-from qiyuan.rating.fast.prepare import M_AVERAGING, M_GO_RR, Prepared
+from qiyuan.rating.fast.arrays import expected_hundredths, int_bincount
+from qiyuan.rating.fast.newcomers import NewcomerRows
+from qiyuan.rating.fast.prepare import M_PER_GAME, M_PROVISIONAL, Prepared
 from qiyuan.rating.fast.rows import Rows
+from qiyuan.rating.rules import NEWCOMER_NOT_RATED, NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL
 
-#: the methods whose change has no per-game lines
-_LINELESS = np.array([m in (M_AVERAGING, M_GO_RR) for m in range(len(METHOD_NAMES))], dtype=bool)
+#: the order every branch of ``rate_event`` appends its notes in
+_NOTE_ORDER = (R.NOTE_FORFEIT, R.NOTE_ZERO_SCORE_OPPONENT, R.NOTE_ZERO_SCORE_IGNORED, R.NOTE_UNRATED_OPPONENTS,
+               R.NOTE_FAR_BELOW, R.NOTE_NO_RATED_GAMES, R.NOTE_FEW_RATED_OPPONENTS, R.NOTE_CAP,
+               R.NOTE_BOARD_PROTECTED, R.NOTE_CHAMPION_RULE_LONG_EVENT, R.NOTE_CHAMPION_PROTECTED,
+               R.NOTE_INTERNATIONAL_PROTECTED, R.NOTE_UNRATED_NOT_RATED)
+_BIT = {note: 1 << i for i, note in enumerate(_NOTE_ORDER)}
+_W_TEXT = {100: Decimal(1), 0: Decimal(0), 50: Decimal("0.5")}
 
 
-def plain_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], unplayed_rows: np.ndarray) -> np.ndarray:
-    """Which of the period's rows (one per event and player) are built from the columns: a rated player whose
-    every game was played against a rated opponent, by a method without per-game lines, with no protection,
-    no cap and no champion's note (see the module's docstring); ``unplayed_rows``: the rows with a game not
-    played (a forfeit note)."""
+def _any(rows_of: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
+    """Per row: whether any of its sides in ``mask`` exists."""
+    return np.bincount(rows_of[mask], minlength=n)[:n] > 0
+
+
+def note_bits(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], nc: NewcomerRows,
+              unplayed_rows: np.ndarray) -> np.ndarray:
+    """Each row's notes as bits of ``_NOTE_ORDER`` (``rate_event``'s rules, row by row)."""
+    rules = prep.rules
     n = rows.n
-    raw, delta = out["raw_delta"], out["delta"]
-    ok = rows.rated & ~rows.interacting & _LINELESS[out["method"]] & ~unplayed_rows
-    ok &= (raw != NONE) & (raw == delta)  # a rated game counted, and no protection acted
-    ok &= ~(rows.champion & (raw < 0))  # the champion rule's notes (a long event: noted, not protected)
-    if rows.s_row.shape[0]:
-        bad_side = ~rows.opp_rated  # an unrated opponent: his note, or a rating other than a published one
-        if prep.rules.cap is not None:
-            bad_side = bad_side | (np.abs(rows.R_me - rows.R_opp) > prep.rules.cap)
-        ok[rows.s_row[bad_side]] = False
-    return ok if n else np.zeros(0, dtype=bool)
+    bits = np.zeros(n, np.int64)
+
+    def put(note: str, mask: np.ndarray) -> None:
+        bits[mask] |= _BIT[note]
+
+    s_row, opp_row = rows.s_row, rows.s_opp_row
+    ignored = nc.ignored if nc.ignored is not None else np.zeros(n, dtype=bool)
+    rnd = nc.ignored_round if nc.ignored_round is not None else np.full(n, -1, np.int64)
+    put(R.NOTE_FORFEIT, unplayed_rows)
+    # The zero-score rule: his opponent was left out before him (or he never was).
+    opp_out = rnd[opp_row] >= 0
+    me, them = rnd[s_row], rnd[opp_row]
+    earlier = (me < 0) | (me > them) | ((me == them) & (prep.id_rank[rows.s_player] > prep.id_rank[rows.s_opp]))
+    put(R.NOTE_ZERO_SCORE_OPPONENT, _any(s_row, opp_out & earlier, n))
+    put(R.NOTE_ZERO_SCORE_IGNORED, ignored)
+    used = rows.s_used if rows.s_used is not None else np.zeros(s_row.shape[0], dtype=bool)
+    raw = out["raw_delta"]
+    unrated_row = ~rows.rated & ~ignored
+    rated_opp = rows.opp_rated
+    # Games against unrated opponents left aside (a rated player, a provisional newcomer).
+    left_aside = _any(s_row, ~rated_opp & ~ignored[opp_row] & ~used, n)
+    provisional = unrated_row & (rules.newcomer_method == NEWCOMER_PROVISIONAL)
+    put(R.NOTE_UNRATED_OPPONENTS, left_aside & (rows.rated | provisional))
+    put(R.NOTE_FAR_BELOW, rows.rated & _any(s_row, rated_opp & ~used, n))
+    if rules.newcomer_method == NEWCOMER_PERFORMANCE:
+        few = unrated_row & (nc.distinct_rated < rules.newcomer_min_rated_opponents)
+        put(R.NOTE_FEW_RATED_OPPONENTS, few)
+        games = np.where(out["N"] == NONE, 0, out["N"])
+        put(R.NOTE_ZERO_SCORE_IGNORED, unrated_row & ~few & (games > 0) & (out["W"] == 0))
+        put(R.NOTE_NO_RATED_GAMES, unrated_row & ~few & (games == 0))
+    rated_games = _any(s_row, rated_opp, n)
+    put(R.NOTE_NO_RATED_GAMES, rows.rated & (raw == NONE))
+    put(R.NOTE_NO_RATED_GAMES, provisional & ~rated_games)
+    put(R.NOTE_FEW_RATED_OPPONENTS, provisional & rated_games & (nc.distinct_rated < rules.newcomer_min_rated_opponents))
+    # The cap clamped a D (an opponent's rating, in the averaging methods).
+    computed = raw != NONE
+    if rules.has_cap():
+        clamped = used & (rows.s_D != out["Ro"][s_row] - rows.R_opp)
+        put(R.NOTE_CAP, computed & _any(s_row, clamped, n))
+    # The protections of a negative ΣΔR.
+    event = rows.event
+    below = computed & (raw < 0) & rows.champion
+    board = below & prep.board_event[event]
+    champion = below & ~prep.board_event[event] & prep.champion_ok[event]
+    put(R.NOTE_BOARD_PROTECTED, board)
+    put(R.NOTE_CHAMPION_RULE_LONG_EVENT, below & prep.champion_long[event])
+    put(R.NOTE_CHAMPION_PROTECTED, champion)
+    put(R.NOTE_INTERNATIONAL_PROTECTED, computed & (raw < 0) & (out["delta"] == 0) & ~board & ~champion)
+    if rules.newcomer_method == NEWCOMER_NOT_RATED:
+        put(R.NOTE_UNRATED_NOT_RATED, ~rows.rated & _any(s_row, np.ones(s_row.shape[0], dtype=bool), n))
+    return bits
 
 
-def _h(x: int) -> Decimal:
-    return Decimal(int(x)).scaleb(-2)
+def _builder(cls):
+    """A constructor of ``cls`` (a frozen dataclass with slots) from its fields' values in order: the same
+    object as ``cls(...)`` builds, at half the cost of its frozen ``__init__`` (hundreds of thousands of
+    changes in a large office)."""
+    setters = [getattr(cls, f.name).__set__ for f in fields(cls)]
+    new = object.__new__
+
+    def build(*values):
+        obj = new(cls)
+        deque(map(call, setters, repeat(obj), values), 0)  # every field's slot, set in C
+        return obj
+
+    return build
 
 
-def plain_objects(prep: Prepared, part: ChangeColumns, rows_idx: np.ndarray, draws: np.ndarray,
-                  list_date: date) -> list[R.EventChange]:
-    """The objects of the plain changes ``rows_idx`` of ``part``; ``draws``: whether a draw entered each one's W."""
-    ids = [p.id for p in prep.players]
-    events = [e.id for e in prep.events]
-    cols = {f: getattr(part, f)[rows_idx].tolist() for f in
-            ("player", "event", "games", "W", "We", "K", "delta", "raw_delta", "method", "N", "Ro", "D", "Pd",
-             "Rc_num", "Rc_den")}
+#: (player_id, event_id, list_date, games, W, We, K, delta, method, Rc, N, Pd, D, ru, Ro, raw_delta, notes, lines)
+_change = _builder(R.EventChange)
+#: (round, opponent_id, opponent_rating, D, We, W, K, dR)
+_line = _builder(R.GameLine)
+
+
+def _each(values: np.ndarray, make) -> list:
+    """``make`` of each value, computed once per distinct value (decimals are immutable: shared)."""
+    if not values.shape[0]:
+        return []
+    distinct, inverse = np.unique(values, return_inverse=True)
+    made = [make(v) for v in distinct.tolist()]
+    return [made[i] for i in inverse.tolist()]
+
+
+def _hundredths(x: int) -> Decimal:
+    return Decimal(x).scaleb(-2)
+
+
+def _opt(make):
+    return lambda x: None if x == NONE else make(x)
+
+
+def _fractions(num: np.ndarray, den: np.ndarray) -> list[Decimal | None]:
+    """``to_decimal`` of each num/den (None where den is 0), once per distinct pair."""
+    made: dict[tuple[int, int], Decimal | None] = {}
     out = []
-    for j, drew in enumerate(draws.tolist()):
-        w = cols["W"][j]
-        rc_den = cols["Rc_den"][j]
-        pd = cols["Pd"][j]
-        out.append(R.EventChange(
-            player_id=ids[cols["player"][j]], event_id=events[cols["event"][j]], list_date=list_date,
-            games=cols["games"][j], W=Decimal(w // 10).scaleb(-1) if drew else Decimal(w // 100),
-            We=_h(cols["We"][j]), K=cols["K"][j], delta=_h(cols["delta"][j]), method=METHOD_NAMES[cols["method"][j]],
-            Rc=to_decimal(Fraction(cols["Rc_num"][j], rc_den)) if rc_den else None, N=cols["N"][j],
-            Pd=None if pd == NONE else _h(pd), D=None if cols["D"][j] == NONE else cols["D"][j],
-            Ro=Decimal(cols["Ro"][j]), raw_delta=_h(cols["raw_delta"][j]),
-        ))
+    for pair in zip(num.tolist(), den.tolist()):
+        value = made.get(pair, False)
+        if value is False:
+            value = made[pair] = to_decimal(Fraction(*pair)) if pair[1] else None
+        out.append(value)
     return out
+
+
+def _lines(prep: Prepared, rows: Rows, out: dict[str, np.ndarray]) -> dict[int, list[R.GameLine]]:
+    """The per-game lines of the rows that have them, in the reference's order of the games."""
+    per_game = (out["raw_delta"] != NONE) & ((out["method"] == M_PER_GAME) | (out["method"] == M_PROVISIONAL))
+    sel = np.flatnonzero(rows.s_used & per_game[rows.s_row])
+    if not sel.shape[0]:
+        return {}
+    first = rows.s_first[sel]
+    me, opp = rows.s_player[sel], rows.s_opp[sel]
+    w = rows.s_w[sel]
+    p1, p2 = np.where(first, me, opp), np.where(first, opp, me)
+    # a game's result sorts "0-1" < "0.5-0.5" < "1-0": player 1's score
+    order = np.lexsort((np.where(first, w, 100 - w), prep.id_rank[p2], prep.id_rank[p1], rows.s_round[sel],
+                        rows.s_row[sel]))
+    sel = sel[order]
+    row = rows.s_row[sel]
+    k = out["K"][row]
+    w = rows.s_w[sel]
+    pd = expected_hundredths(rows.s_D[sel])
+    ids = prep.ids
+    opponents = [ids[q] for q in rows.s_opp[sel].tolist()]
+    lines: dict[int, list[R.GameLine]] = {}
+    for j, rnd, q, r_opp, d, we, w_, k_, dr in zip(
+            row.tolist(), rows.s_round[sel].tolist(), opponents, _each(rows.R_opp[sel], Decimal),
+            rows.s_D[sel].tolist(), _each(pd, _hundredths), _each(w, _W_TEXT.__getitem__), k.tolist(),
+            _each(k * (w - pd), _hundredths)):
+        lines.setdefault(j, []).append(_line(rnd, q, r_opp, d, we, w_, k_, dr))
+    return lines
+
+
+def change_objects(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], nc: NewcomerRows,
+                   unplayed_rows: np.ndarray, list_date: date) -> list[R.EventChange]:
+    """Every row's change as the reference writes it (in the rows' order)."""
+    n = rows.n
+    bits = note_bits(prep, rows, out, nc, unplayed_rows)
+    drew = int_bincount(rows.s_row, rows.s_used & (rows.s_w == 50), n) > 0
+    lines = _lines(prep, rows, out)
+    ids, events = prep.ids, [e.id for e in prep.events]
+    raw, delta, we, w = out["raw_delta"], out["delta"], out["We"], out["W"]
+    computed = raw != NONE
+    # W: tenths once a draw entered it, else an integer; We: hundredths where computed, else 0 (a rated player
+    # without a rated game) or none; ΔR: hundredths where it stands as computed, else 0.
+    w_text = _each(np.where(drew, w // 10 * 2 + 1, w // 100 * 2), lambda x: Decimal(x // 2).scaleb(-(x % 2)))
+    we_text = _each(np.where(we == NONE, NONE, np.where(computed, we * 2 + 1, we // 100 * 2)),
+                    _opt(lambda x: Decimal(x // 2).scaleb(-2 * (x % 2))))
+    delta_text = _each(np.where(computed & (raw == delta), delta, 0) * 2 + (computed & (raw == delta)),
+                       lambda x: Decimal(x // 2).scaleb(-2 * (x % 2)))
+    notes: dict[int, tuple[str, ...]] = {0: ()}
+    for b in np.unique(bits).tolist():
+        notes[b] = tuple(note for note in _NOTE_ORDER if b & _BIT[note])
+    result = []
+    for j, (p, e, games, w_, we_, k, d_, method, rc, n_, pd, d, ru, ro, raw_, b) in enumerate(zip(
+            out["player"].tolist(), out["event"].tolist(), out["games"].tolist(), w_text, we_text,
+            _each(out["K"], _opt(int)), delta_text, out["method"].tolist(), _fractions(out["Rc_num"], out["Rc_den"]),
+            _each(out["N"], _opt(int)), _each(out["Pd"], _opt(_hundredths)), _each(out["D"], _opt(int)),
+            _fractions(out["ru_num"], out["ru_den"]), _each(out["Ro"], _opt(Decimal)),
+            _each(raw, _opt(_hundredths)), bits.tolist())):
+        result.append(_change(ids[p], events[e], list_date, games, w_, we_, k, d_, METHOD_NAMES[method], rc, n_, pd,
+                              d, ru, ro, raw_, list(notes[b]), lines.get(j, [])))
+    return result

@@ -98,6 +98,9 @@ class Interacting:
     """The outcome of the interacting round robins (see ``interacting_round_robins``)."""
 
     ignored: np.ndarray  # rows left out by the zero-score rule
+    ignored_round: np.ndarray  # the round of the zero-score rule that left each out (-1: none)
+    act: np.ndarray  # per side of the period: the game is still in (neither player left out)
+    distinct_rated: np.ndarray  # per row: distinct rated opponents in the games still in
     used_rating: np.ndarray  # per interacting side: the opponent's rating a rated player's game uses
     counts_for_rated: np.ndarray  # per side of the period: the game counts for the rated player
     W: np.ndarray
@@ -123,6 +126,7 @@ def interacting_round_robins(prep: Prepared, rows: Rows, rating: np.ndarray) -> 
     # 2. The zero-score rule: an unrated player with games left and no point is left out, with his
     #    games; repeated (the rule set may say once, or not at all).
     ignored = np.zeros(n_rows, dtype=bool)
+    ignored_round = np.full(n_rows, -1, np.int64)
     zero_rule = rules.zero_score_rule != ZERO_SCORE_OFF
     while True:
         act = s_cx & ~ignored[s_row] & ~ignored[row_opp]
@@ -133,6 +137,7 @@ def interacting_round_robins(prep: Prepared, rows: Rows, rating: np.ndarray) -> 
         new = cx_row & ~row_rated & ~ignored & (n_act > 0) & (w_act == 0)
         if not new.any():
             break
+        ignored_round[new] = ignored_round.max() + 1
         ignored |= new
         if rules.zero_score_rule == ZERO_SCORE_ONCE:
             act = s_cx & ~ignored[s_row] & ~ignored[row_opp]
@@ -206,7 +211,8 @@ def interacting_round_robins(prep: Prepared, rows: Rows, rating: np.ndarray) -> 
     counts = np.zeros(n_rows, dtype=bool)
     for j in ru:
         counts[j] = w_act[j] > 0 and distinct_rated[j] >= rules.newcomer_min_rated_opponents
-    return Interacting(ignored, used, counts_for_rated, w_act, n_act, rc_num, rc_den, ru, counts)
+    return Interacting(ignored, ignored_round, act, distinct_rated, used, counts_for_rated, w_act, n_act, rc_num,
+                       rc_den, ru, counts)
 
 
 @dataclass
@@ -219,6 +225,9 @@ class NewcomerRows:
     p: np.ndarray | None = None  # performance: W/N in hundredths (rounded half up)
     provisional_ok: np.ndarray | None = None  # provisional: rows with a ΔR
     provisional_k: np.ndarray | None = None  # provisional: rows that show K
+    ignored: np.ndarray | None = None  # rows left out by the zero-score rule
+    ignored_round: np.ndarray | None = None  # the round of the zero-score rule that left each out (-1: none)
+    distinct_rated: np.ndarray | None = None  # distinct rated opponents in the games that count for him
 
 
 def newcomer_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], rating: np.ndarray,
@@ -238,7 +247,13 @@ def newcomer_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], rating
         ignored |= cx.ignored
     upair = np.unique(rows.s_row[nc] * P + rows.s_opp[nc])
     distinct_n = int_bincount(upair // P, np.ones(upair.shape[0], np.int64), rows.n)
-    result = NewcomerRows()
+    result = NewcomerRows(ignored=ignored, ignored_round=np.where(ignored, 0, -1), distinct_rated=distinct_n)
+    if cx is not None:
+        result.ignored_round = np.where(rows.interacting, cx.ignored_round, result.ignored_round)
+        result.distinct_rated = np.where(rows.interacting, cx.distinct_rated, distinct_n)
+    # the sides each newcomer's change counts (his W's text; a provisional newcomer's lines)
+    if rows.s_used is None:
+        rows.s_used, rows.s_D = np.zeros(rows.s_row.shape[0], dtype=bool), np.zeros(rows.s_row.shape[0], np.int64)
     if rules.newcomer_method == NEWCOMER_PERFORMANCE:
         sum_n = ngrp.sum(rows.R_opp[nc])
         live = unrated_row & ~ignored
@@ -271,6 +286,8 @@ def newcomer_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], rating
                 out["ru_num"][j], out["ru_den"][j] = value.numerator, value.denominator
             counts = np.where(rows.interacting, live_cx & cx.counts, counts)
         out["games"] = np.where(counts, out["N"], out["games"])
+        theirs = nc if cx is None else np.where(rows.s_interacting, cx.act, nc)
+        rows.s_used |= theirs & live[rows.s_row]
         result.counts, result.opp_sum, result.half_points, result.p = counts, sum_n, h, p_h
     elif rules.newcomer_method == NEWCOMER_PROVISIONAL:
         if (unrated_row & ~prep.has_gender[rows.player] & (n_n > 0)).any():
@@ -289,6 +306,8 @@ def newcomer_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], rating
         out["method"] = np.where(ok, M_PROVISIONAL, out["method"])
         out["Ro"] = np.where(unrated_row & ~ignored, start, out["Ro"])
         result.provisional_ok = ok
+        rows.s_used |= nc & ok[rows.s_row]
+        rows.s_D[nc] = np.where(ok[rows.s_row[nc]], d_n, rows.s_D[nc])
         result.provisional_k = unrated_row & ~ignored  # K is shown for his not-rated rows too
     return result
 

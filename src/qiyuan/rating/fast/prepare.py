@@ -68,6 +68,11 @@ class Prepared:
             for f, e in zip(fmt, events)
         ]
         self.champion_ok = np.array(champion_ok, dtype=bool) | self.board_event
+        # the champion rule would apply but the event lasted too long (its note, not its protection)
+        self.champion_long = np.array([
+            rules.champion_rule and f.value in rules.champion_formats
+            and rules.champion_max_days is not None and e.length_days > rules.champion_max_days
+            for f, e in zip(fmt, events)], dtype=bool) & ~self.board_event
         self.international = np.array([e.international for e in events], dtype=bool)
         if rules.international_min_score is not None:
             f = Fraction(rules.international_min_score)

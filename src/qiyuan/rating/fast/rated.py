@@ -40,6 +40,9 @@ def rated_rows(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], rating: n
         d_game = np.clip(d_game, -cap, cap)
         opp_clamped = np.clip(opp_clamped, R_me - cap, R_me + cap)
     we_per_game = grp.sum(expected_hundredths(d_game))
+    rows.s_used = rr.copy()  # (for the changes as the reference writes them: lines, notes, W's text)
+    rows.s_D = np.zeros(rr.shape[0], np.int64)
+    rows.s_D[rr] = d_game
     method = prep.method[rows.event]
     safe_n = np.maximum(n_r, 1)
     sum_opp = grp.sum(opp_clamped)

@@ -40,6 +40,11 @@ class Rows:
     opp_rated: np.ndarray
     R_me: np.ndarray
     R_opp: np.ndarray  # the opponent's rating used (an interacting round robin may replace an unrated one's)
+    s_round: np.ndarray  # the game's round
+    s_first: np.ndarray  # the side of the game's player1
+    # filled by the rated and newcomer parts: the sides each row's change counts, with their D (after the cap)
+    s_used: np.ndarray | None = None
+    s_D: np.ndarray | None = None
 
     def columns(self, rating: np.ndarray) -> dict[str, np.ndarray]:
         """The change columns of the rows, empty: every field 'none' (filled by the rated and newcomer parts)."""
@@ -56,8 +61,8 @@ class Rows:
 
 
 def period_rows(prep: Prepared, rating: np.ndarray, g_rank: np.ndarray, p1: np.ndarray, p2: np.ndarray,
-                res: np.ndarray, interacting_game: np.ndarray) -> Rows:
-    """The rows and sides of a period's games (``g_rank``: each game's event rank)."""
+                res: np.ndarray, interacting_game: np.ndarray, rounds: np.ndarray) -> Rows:
+    """The rows and sides of a period's games (``g_rank``: each game's event rank; ``rounds``: its round)."""
     P = prep.P
     rated = rating != NONE
     # One row per (event, player) of every game (played or not), in (event rank, player) order.
@@ -98,4 +103,6 @@ def period_rows(prep: Prepared, rating: np.ndarray, g_rank: np.ndarray, p1: np.n
         s_w=np.concatenate([W1[res[played]], W2[res[played]]]),
         s_interacting=np.concatenate([interacting_game[played], interacting_game[played]]),
         me_rated=rated[s_player], opp_rated=rated[s_opp], R_me=rating[s_player], R_opp=rating[s_opp],
+        s_round=np.concatenate([rounds[played], rounds[played]]),
+        s_first=np.concatenate([np.ones(int(played.sum()), bool), np.zeros(int(played.sum()), bool)]),
     )

@@ -30,7 +30,7 @@ from qiyuan.rating import results as R
 from qiyuan.rating.columnar import CHANGE_FIELDS, ChangeColumns, GameColumns, ListColumns
 from qiyuan.rating.event import rate_event
 from qiyuan.rating.fast.arrays import DRAW, LOSS, NONE, WIN, int_bincount, prior_games
-from qiyuan.rating.fast.changes import plain_objects, plain_rows
+from qiyuan.rating.fast.changes import change_objects
 from qiyuan.rating.fast.newcomers import (Interacting, NewcomerRows, add_records, interacting_round_robins,
                                           newcomer_rows)
 from qiyuan.rating.fast.prepare import Prepared
@@ -132,6 +132,7 @@ class _Loop:
         g_rank, g_event = prep.g_rank[lo:hi].astype(np.int64), prep.g_event[lo:hi].astype(np.int64)
         p1, p2 = prep.g_p1[lo:hi].astype(np.int64), prep.g_p2[lo:hi].astype(np.int64)
         res = prep.g_res[lo:hi].astype(np.int64)
+        rounds = prep.g_round[lo:hi].astype(np.int64)
         self._snapshot(list_date, g_event, p1, p2)
         rated = a.rating != NONE
         base = np.where(rated, a.games, self._newcomer_base(list_date))
@@ -152,7 +153,7 @@ class _Loop:
         simple = ~complex_ev[g_rank - i0]
 
         rows = period_rows(prep, a.rating, g_rank[simple], p1[simple], p2[simple], res[simple],
-                           interacting_game[simple])
+                           interacting_game[simple], rounds[simple])
         out = rows.columns(a.rating)
         cx: Interacting | None = None
         counts_for_rated = np.zeros(rows.s_row.shape[0], dtype=bool)
@@ -176,13 +177,15 @@ class _Loop:
             part = ChangeColumns.concatenate([part, change_columns(
                 object_changes, prep.index, prep.event_index, {list_date: n})])
         # The reference's order: events by rank, then players by id (a period's events rank after the last's).
-        part = part.take(np.lexsort((prep.id_rank[part.player], prep.event_rank[part.event])))
+        order = np.lexsort((prep.id_rank[part.player], prep.event_rank[part.event]))
+        part = part.take(order)
         self.changes.append(part)
         if self.run_.full_changes:
             unplayed = ~((res == WIN) | (res == LOSS) | (res == DRAW)) & simple
             keys = np.concatenate([g_rank[unplayed] * P + p1[unplayed], g_rank[unplayed] * P + p2[unplayed]])
             unplayed_rows = np.isin(prep.event_rank[rows.event] * P + rows.player, keys)
-            self._full_changes(list_date, part, rows, out, unplayed_rows, object_changes, base, counted)
+            built = change_objects(prep, rows, out, nc, unplayed_rows, list_date) + object_changes
+            self.full += [built[i] for i in order.tolist()]
 
         # Publication.
         delta_sum = int_bincount(part.player, part.delta, P)
@@ -212,36 +215,6 @@ class _Loop:
         computed = deltas(prep, out, k, champion, delta_rows)
         add_records(prep, self.arrays.records, out, nc, cx, computed)
         return computed
-
-    # --- the changes as objects, as the reference writes them
-
-    def _full_changes(self, list_date: date, part: ChangeColumns, rows, out, unplayed_rows: np.ndarray,
-                      object_changes: list[R.EventChange], base: np.ndarray, counted) -> None:
-        """This period's changes as objects (``changes.py``): built from the columns where plain, by the
-        reference ``rate_event`` (from the loop's states and K counts, for those players alone) elsewhere."""
-        prep = self.prep
-        P = prep.P
-        ok = plain_rows(prep, rows, out, unplayed_rows)
-        known = {(prep.index[c.player_id], prep.event_index[c.event_id]): c for c in object_changes}
-        ids = prep.ids
-        redo: dict[int, set[str]] = {}
-        for e, p in zip(rows.event[~ok].tolist(), rows.player[~ok].tolist()):
-            redo.setdefault(e, set()).add(ids[p])
-        for e, who in redo.items():
-            for c in rate_event(*self._reference_input(e, list_date, base, counted), only=who).changes:
-                known[(prep.index[c.player_id], e)] = c
-        plain_key = set((rows.event[ok] * P + rows.player[ok]).tolist())
-        is_plain = np.array([k in plain_key for k in (part.event * P + part.player).tolist()], dtype=bool)
-        idx = np.flatnonzero(is_plain)
-        built = iter(())
-        if idx.shape[0]:
-            draw_rows = np.zeros(rows.n, dtype=bool)
-            draw_rows[rows.s_row[rows.s_w == 50]] = True
-            drew = set((rows.event[draw_rows] * P + rows.player[draw_rows]).tolist())
-            draws = np.array([k in drew for k in (part.event[idx] * P + part.player[idx]).tolist()], dtype=bool)
-            built = iter(plain_objects(prep, part, idx, draws, list_date))
-        for p, e, simple in zip(part.player.tolist(), part.event.tolist(), is_plain.tolist()):
-            self.full.append(next(built) if simple else known[(p, e)])
 
     # --- the reference for one event
 

@@ -213,6 +213,8 @@ class MemberTable:
                          "rating", "games", "k_latched", "registered_on", "reference_rating", "dan_granted_by")]
         self._initial: dict[tuple[str, date], dict[str, PlayerState]] = {}
         self._people: dict[str, EnginePlayer] = {}  # (shared by the editions' caches)
+        #: the state texts (shared: an edition started from the states just computed reuses their JSON)
+        self._texts: dict[str, tuple[PlayerState, dict, str]] = {}
 
     def cache(self, rules: RuleSet, list_date: date, as_of, names: dict[str, str] | None = None) -> MemberCache:
         """What ``member_cache(rating_list, rules, list_date, as_of=as_of, names=names)`` gives."""
@@ -226,7 +228,7 @@ class MemberTable:
         rows = [r for r in self.rows if r[0] <= as_of.pk]
         return MemberCache({fid: everyone[fid] for _, fid, _, _ in rows},
                            {fid: (pk, names.get(fid, name), reg) for _, fid, _, (pk, name, reg) in rows},
-                           people=self._people)
+                           texts=self._texts, people=self._people)
 
 
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,

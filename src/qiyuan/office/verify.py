@@ -43,6 +43,7 @@ from qiyuan.office.merged import aliases_for_edition
 from qiyuan.office.engine import state_from_json
 from qiyuan.office.periods import ENGINE, MemberTable, compute_period, members_of, rules_of_edition
 from qiyuan.office.ratings.models import Edition
+from qiyuan.rating.state import PlayerState
 
 MAX_SHOWN = 20
 #: how many editions' stored states ``verify_all`` keeps for the editions that start from them
@@ -53,6 +54,8 @@ KEPT = 4
 class VerifyReport:
     editions: int = 0
     differences: list[str] = field(default_factory=list)
+    #: how many times the chain started from stored states (each list's first edition, and after each break)
+    runs: int = 0
 
     @property
     def ok(self) -> bool:
@@ -65,6 +68,14 @@ def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None
 
     ``members`` (the list's members read once) and ``stored`` (edition pk → the stored states of editions
     already read, this one's added) spare ``verify_all`` reading them again for every edition."""
+    return _verify(edition, engine=engine, members=members, stored=stored)[0]
+
+
+def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[int, dict[str, dict]] | None,
+            chained: dict[str, PlayerState] | None = None) -> tuple[list[str], dict[str, PlayerState] | None]:
+    """``verify_edition``, started from ``chained`` (the previous edition's stored states as the chain computed
+    them) when given; also returns, when the edition is identical, its stored states as computed (the next
+    link of the chain), else None."""
     label = f"{edition.rating_list.code} {edition.label}"
     states: dict[str, dict] = {}
     try:
@@ -84,10 +95,10 @@ def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None
     broken = _outside_period(label, edition, evs) + _strangers(label, edition, evs, aliases)
     out += broken
     names = {fid: json.loads(line.split("\t", 1)[0])[1] for fid, line in entries.items()}
-    prior = None
+    prior = chained
     if stored is not None:
         stored[edition.pk] = states
-        if edition.previous_id in stored:  # the previous edition's stored states, as ``compute_period`` reads them
+        if prior is None and edition.previous_id in stored:  # the previous edition's stored states, decoded
             prior = {fid: state_from_json(fid, st) for fid, st in stored[edition.previous_id].items()}
     try:
         rules = rules_of_edition(edition)
@@ -97,7 +108,7 @@ def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None
                               prior=prior)
     except Exception as exc:  # whatever the stored data makes the engine refuse is a difference, never a crash
         reason = str(exc) if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
-        return out + ([] if broken else [f"{label}: cannot be recomputed from the stored data ({reason})"])
+        return out + ([] if broken else [f"{label}: cannot be recomputed from the stored data ({reason})"]), None
     out += _changed_columns(label, comp, stored_change_rows(edition))
     mine = {e.federation_id: e.line() for e in comp.entries}
     if comp.canonical_version != w.version:  # recomputed in the edition's own version of the text
@@ -105,7 +116,9 @@ def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None
         comp.digest = w.digest_of(mine.values(), (w.change_line(c.event_id, c.player_id, t) for c, t in
                                                   zip(comp.changes, comp.change_texts)), [e.code for e in comp.events])
     if comp.digest == edition.digest and not out:
-        return []
+        # (equal digests: every stored state's text is the computed state's, so the next edition may start from
+        # the computed objects instead of decoding the stored ones)
+        return [], {fid: comp.states[fid] for fid in states}
     for fid in sorted(set(mine) | set(entries)):
         if mine.get(fid) != entries.get(fid):
             out.append(f"{label}: player {fid}: published {entries.get(fid)!r}, recomputed {mine.get(fid)!r}")
@@ -119,7 +132,7 @@ def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None
         out.append(f"{label}: events differ")
     if not out:
         out.append(f"{label}: digest differs ({edition.digest[:12]} published, {comp.digest[:12]} recomputed)")
-    return out
+    return out, None
 
 
 def _outside_period(label: str, edition, events) -> list[str]:
@@ -179,13 +192,21 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
     report = VerifyReport()
     tables: dict[int, MemberTable] = {}
     stored: dict[int, dict[str, dict]] = {}
+    chain: dict[int, dict[str, PlayerState]] = {}  # edition pk → its stored states as the chain computed them
     for i, ed in enumerate(editions, start=1):
         report.editions += 1
         if ed.rating_list_id not in tables:
             tables[ed.rating_list_id] = MemberTable(ed.rating_list)
-        for pk in list(stored)[:-KEPT]:  # (the states of the last few editions: a correction starts further back)
-            del stored[pk]
-        diffs = verify_edition(ed, engine=engine, members=tables[ed.rating_list_id], stored=stored)
+        for kept in (stored, chain):  # (the last few editions: a correction starts one or two editions back)
+            for pk in list(kept)[:-KEPT]:
+                del kept[pk]
+        report.runs += ed.previous_id not in chain
+        diffs, link = _verify(ed, engine=engine, members=tables[ed.rating_list_id], stored=stored,
+                              chained=chain.get(ed.previous_id))
+        if diffs and ed.previous_id in chain:  # named as the edition alone, from its stored start, finds them
+            diffs, link = _verify(ed, engine=engine, members=tables[ed.rating_list_id], stored=stored)
+        if link is not None:
+            chain[ed.pk] = link
         report.differences.extend(diffs[:MAX_SHOWN])
         if len(diffs) > MAX_SHOWN:
             report.differences.append(f"… and {len(diffs) - MAX_SHOWN} more differences in {ed}")

@@ -23,16 +23,15 @@ decided by the edition each joined the list in, never by comparing clocks.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from qiyuan.errors import QiyuanError
+from qiyuan.office.bulk import raw_rows
 from qiyuan.office.canonical import (
     CHANGE_COLUMNS,
     change_row,
     inputs_digest,
-    stored_change_rows,
     stored_inputs,
     stored_lines,
     writer,
@@ -78,10 +77,12 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
     link of the chain), else None."""
     label = f"{edition.rating_list.code} {edition.label}"
     states: dict[str, dict] = {}
+    names: dict[str, str] = {}
+    rows: dict[tuple[str, str], tuple] = {}
     try:
-        entries, changes, events, ordered = stored_lines(edition, states)
+        entries, changes, events, ordered = stored_lines(edition, states, names=names, rows=rows)
     except ValueError as exc:  # a canonical text version this program does not know
-        return [f"{label}: {exc}"]
+        return [f"{label}: {exc}"], None
     out: list[str] = []
     w = writer(edition.canonical_version)
     if w.digest_of(ordered, changes.values(), events) != edition.digest:
@@ -92,9 +93,8 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
                    "publication")
     evs = list(edition.events.order_by("end_date", "start_date", "code"))
     aliases = aliases_for_edition(set(entries))
-    broken = _outside_period(label, edition, evs) + _strangers(label, edition, evs, aliases)
+    broken = _outside_period(label, edition, evs) + _strangers(label, edition, evs, aliases, members)
     out += broken
-    names = {fid: json.loads(line.split("\t", 1)[0])[1] for fid, line in entries.items()}
     prior = chained
     if stored is not None:
         stored[edition.pk] = states
@@ -109,7 +109,7 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
     except Exception as exc:  # whatever the stored data makes the engine refuse is a difference, never a crash
         reason = str(exc) if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
         return out + ([] if broken else [f"{label}: cannot be recomputed from the stored data ({reason})"]), None
-    out += _changed_columns(label, comp, stored_change_rows(edition))
+    out += _changed_columns(label, comp, rows)
     mine = {e.federation_id: e.line() for e in comp.entries}
     if comp.canonical_version != w.version:  # recomputed in the edition's own version of the text
         comp.change_texts = [w.change_text(c) for c in comp.changes]
@@ -143,13 +143,20 @@ def _outside_period(label: str, edition, events) -> list[str]:
             for e in events if e.end_date >= edition.list_date or (lo is not None and e.end_date < lo)]
 
 
-def _strangers(label: str, edition, events, aliases: dict[str, str]) -> list[str]:
+def _strangers(label: str, edition, events, aliases: dict[str, str], table: MemberTable | None = None) -> list[str]:
     """Games of the edition's events with a player who is not an entrant of the event, or not on the list as of
     the edition (a merged record: under the ID the edition published for his group; each player named once per
-    event)."""
+    event). ``table``: the list's members read once (the games and entries are then checked on raw rows first,
+    and read again to name the strangers only when there are some)."""
+    event_pks = [e.pk for e in events]
+    if table is not None:
+        on_list = table.player_pks(edition)
+        entrants = set(raw_rows(Entry, ("event_id", "player_id"), "event_id", event_pks))
+        if all((ev, a) in entrants and (ev, b) in entrants and a in on_list and b in on_list
+               for ev, a, b in raw_rows(GameRow, ("event_id", "player1_id", "player2_id"), "event_id", event_pks)):
+            return []
     members = {aliases.get(f, f) for f in
                members_of(edition.rating_list, edition).values_list("player__federation_id", flat=True)}
-    event_pks = [e.pk for e in events]
     entrants = set(Entry.objects.filter(event_id__in=event_pks).values_list("event_id", "player_id"))
     out, seen = [], set()
     for ev_pk, ev, rnd, p1, p2, f1, f2 in GameRow.objects.filter(event_id__in=event_pks).order_by(

@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 from typer.testing import CliRunner
 
-from ._o2_fixtures import history_dir, make_list
+from ._o2_fixtures import FACTS, SHARED, history_dir, make_list
 from .test_periods import late_batch
 
 
@@ -40,6 +40,21 @@ def test_import_publish_all_and_correct_print_plain_progress_lines(tmp_path):
     assert result.exit_code == 0, result.output
     assert _lines(result.output, r"correcting CGA list dates: 1/\d+ \(2020-01-01\)"), result.output
     assert _lines(result.output, r"correcting CGA list dates: (\d+)/\1 \(\d{4}-\d\d-01\)"), result.output
+
+
+@pytest.mark.django_db
+def test_a_report_import_says_each_step():
+    """A report is one event: reading the file, checking it, storing it — each step's start and end."""
+    from qiyuan.cli import app
+
+    make_list(code="GO", rules="cn-go-1995", game="go")
+    result = CliRunner().invoke(app, ["office", "import", str(SHARED / "data" / "opengotha" /
+                                                             "tournoi-de-juvisy-2019.xml"), "--list", "GO",
+                                      "--organiser-level", "state", *FACTS])
+    assert result.exit_code == 0, result.output
+    for what in ("reading the file", "checking the report", "storing"):
+        assert _lines(result.output, rf"importing {what}: 0/1"), result.output
+        assert _lines(result.output, rf"importing {what}: 1/1"), result.output
 
 
 @pytest.mark.django_db(transaction=True)

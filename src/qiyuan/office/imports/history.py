@@ -25,7 +25,7 @@ import csv
 import numpy as np
 from django.db import transaction
 
-from qiyuan.errors import InputError, Problem, problem
+from qiyuan.errors import N_, InputError, Problem, problem
 from qiyuan.formats import history_csv as H
 from qiyuan.formats.history_csv import read_history
 from qiyuan.office.audit.models import record
@@ -131,7 +131,7 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         keys = np.unique(np.concatenate([ev_col << 32 | p1, ev_col << 32 | p2, ranked])) if total or len(ranked) \
             else ev_col
         pairs = np.stack([keys >> 32, keys & 0xFFFFFFFF], axis=1)
-        step("entries", 0, len(pairs))
+        step(N_("entries"), 0, len(pairs))  # (the progress labels are translated where they are shown)
         bulk_insert(Entry._meta.db_table, ("event_id", "player_id", "rank", "name", "association", "dan"),
                     ((int(a), int(b), rank_of.get((int(a), int(b))), "", "", "") for a, b in pairs.tolist()),
                     total=len(pairs), progress=lambda n: step("entries", n, len(pairs)))

@@ -58,3 +58,32 @@ def test_large_load_refuses_a_row_naming_no_player(large_from_one):
         bulk.bulk_insert(table, ("event_id", "round", "player1_id", "player2_id", "result"),
                          [(e.pk, 1, p.pk, p.pk + 999, "1-0")], total=1)
     assert _foreign_keys(table) == before and not Game.objects.exists()
+
+
+def test_models_inserted_raw_are_the_rows_the_orm_writes():
+    """Issue 19 (5): players and list members go in raw (``insert_models``), each value prepared by its field as
+    the ORM's save prepares it — dates, decimals, defaults, name keys — so they read back as ``create`` writes them."""
+    from datetime import date
+    from decimal import Decimal
+
+    from qiyuan.office.federation.models import Player, name_keys
+    from qiyuan.office.ratings.models import ListMember, RatingList
+
+    made = Player.objects.create(federation_id="X000001", name="吕小军", gender="M", dan="3d",
+                                 registered_on=date(2001, 2, 3), reference_rating=Decimal("1650.50"))
+    pinyin, search = name_keys("吕小军")
+    assert bulk.insert_models(Player, [{"federation_id": "X000002", "name": "吕小军", "gender": "M", "dan": "3d",
+                                        "registered_on": date(2001, 2, 3), "reference_rating": Decimal("1650.50"),
+                                        "name_pinyin": pinyin, "name_search": search}]) == 1
+    fields = [f.attname for f in Player._meta.concrete_fields if f.attname not in ("id", "federation_id")]
+    raw = Player.objects.get(federation_id="X000002")
+    assert [getattr(raw, f) for f in fields] == [getattr(made, f) for f in fields]
+    assert Player.objects.filter(name_search__contains="|lvxiaojun|").count() == 2
+
+    rl = RatingList.objects.create(code="RAW", title="raw", rules_name="cga-gomoku-2011")
+    bulk.insert_models(ListMember, [{"rating_list": rl.pk, "player": raw.pk, "rating": Decimal("1700"), "games": 12,
+                                     "k_latched": True, "registered_on": date(2001, 2, 3)}])
+    member = ListMember.objects.get(rating_list=rl, player=raw)
+    assert (member.rating, member.games, member.k_latched, member.registered_on, member.joined_in) == (
+        Decimal("1700"), 12, True, date(2001, 2, 3), None)
+    assert member.joined_at is not None  # the field's default, as the ORM gives it

@@ -54,6 +54,21 @@ def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, 
     return n
 
 
+def insert_models(model, rows: Iterable[dict], *, total: int = 0, progress: Callable[[int], None] | None = None) -> int:
+    """Insert rows of ``model``, each given as field name → value (the other fields take their defaults), with
+    ``bulk_insert``: no model object per row. Every value is prepared for the database by its field, as the
+    ORM's save prepares it (dates, decimals), so the rows are those ``bulk_create`` would write."""
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    names = [f.name for f in fields]
+    prep = [f.get_db_prep_save for f in fields]
+
+    def values(row: dict) -> tuple:
+        return tuple(p(row[n] if n in row else f.get_default(), connection) for n, f, p in zip(names, fields, prep))
+
+    return bulk_insert(model._meta.db_table, tuple(f.column for f in fields), (values(r) for r in rows), total=total,
+                       progress=progress)
+
+
 def raw_rows(model, columns: tuple[str, ...], where: str | None = None, values: list | None = None,
              *, batch: int = 20000) -> list[tuple]:
     """The ``columns`` of ``model``'s table (rows whose ``where`` column is one of ``values``, or all), read raw

@@ -10,9 +10,11 @@ given app registry so the migration that introduced the digest uses it too.
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 from django.apps import apps as django_apps
+from django.db import connection
 
 from qiyuan.formats.canonical_text import (  # noqa: F401  (the office's names for the format)
     CHANGE_COLUMNS,
@@ -31,6 +33,7 @@ from qiyuan.formats.canonical_text import (  # noqa: F401  (the office's names f
 )
 from qiyuan.office.bulk import raw_rows
 from qiyuan.office.merged import aliases_for_edition, roots_of
+from qiyuan.office.federation.models import Player
 from qiyuan.office.ratings.models import EditionEntry, RatingChange
 
 
@@ -45,27 +48,53 @@ def digest(comp) -> str:
                        [e.code for e in comp.events])
 
 
-def stored_lines(edition, states: dict[str, dict] | None = None
+def stored_lines(edition, states: dict[str, dict] | None = None, *, names: dict[str, str] | None = None,
+                 rows: dict[tuple[str, str], tuple] | None = None
                  ) -> tuple[dict[str, str], dict[tuple[str, str], str], list[str], list[str]]:
     """A stored edition read back from the database, in its version of the canonical text: entry lines by
     player (in list order), change lines by (event, player), the events, and the entry lines in order.
-    ``states``, when given, receives each entry's stored state (federation id → its JSON, as read)."""
+    ``states``, when given, receives each entry's stored state (federation id → its JSON, as read), ``names``
+    each entry's published name, and ``rows`` each change's stored columns as ``stored_change_rows`` gives them
+    (read with the lines: one pass over the edition's rows)."""
     w = writer(edition.canonical_version)
     ordered = []
     entries = {}
-    for row in EditionEntry.objects.filter(edition=edition).order_by("position").values_list(
-            "player__federation_id", "name", "position", "rank", "rating", "exact", "games", "status", "is_new", "k",
-            "state").iterator(chunk_size=10000):
+    for row in _entry_rows(edition.pk):
         line = w.entry_line(list(row[:10]), as_json(row[10]))
         entries[row[0]] = line
         ordered.append(line)
         if states is not None:
             states[row[0]] = row[10]
-    changes = {(ev, fid): w.change_line(ev, fid, as_json(expl)) for ev, fid, expl in
-               RatingChange.objects.filter(edition=edition).values_list("event__code", "player__federation_id",
-                                                                        "explanation").iterator(chunk_size=10000)}
+        if names is not None:
+            names[row[0]] = row[1]
+    changes = {}
+    for ev, fid, expl, *values in RatingChange.objects.filter(edition=edition).values_list(
+            "event__code", "player__federation_id", "explanation", *(CHANGE_COLUMNS if rows is not None else ())
+    ).iterator(chunk_size=10000):
+        changes[(ev, fid)] = w.change_line(ev, fid, as_json(expl))
+        if rows is not None:
+            rows[(ev, fid)] = _numbers(values)
     events = list(edition.events.values_list("code", flat=True))
     return entries, changes, events, ordered
+
+
+def _entry_rows(edition_pk: int):
+    """An edition's entries read raw, in list order (federation id, name, position, rank, rating, exact, games,
+    status, is_new, k, state): the values the ORM gives, without its per-row work (the boolean and the JSON state
+    converted here, as either database hands them back)."""
+    q = connection.ops.quote_name
+    entry, player = q(EditionEntry._meta.db_table), q(Player._meta.db_table)
+    columns = ", ".join(f"e.{q(c)}" for c in ("name", "position", "rank", "rating", "exact", "games", "status",
+                                               "is_new", "k", "state"))
+    with connection.cursor() as cur:
+        cur.execute(f"SELECT p.{q('federation_id')}, {columns} FROM {entry} e JOIN {player} p ON p.{q('id')} = "
+                    f"e.{q('player_id')} WHERE e.{q('edition_id')} = %s ORDER BY e.{q('position')}", [edition_pk])
+        while True:
+            chunk = cur.fetchmany(10000)
+            if not chunk:
+                return
+            for *values, is_new, k, state in chunk:
+                yield (*values, bool(is_new), k, json.loads(state) if isinstance(state, (str, bytes)) else state)
 
 
 def stored_change_rows(edition) -> dict[tuple[str, str], tuple]:
@@ -73,8 +102,12 @@ def stored_change_rows(edition) -> dict[tuple[str, str], tuple]:
     out = {}
     for ev, fid, *values in RatingChange.objects.filter(edition=edition).values_list(
             "event__code", "player__federation_id", *CHANGE_COLUMNS).iterator(chunk_size=10000):
-        out[(ev, fid)] = tuple(number_text(v) if isinstance(v, Decimal) else v for v in values)
+        out[(ev, fid)] = _numbers(values)
     return out
+
+
+def _numbers(values) -> tuple:
+    return tuple(number_text(v) if isinstance(v, Decimal) else v for v in values)
 
 
 def stored_inputs(edition_pk: int, apps=django_apps) -> dict[str, list[tuple]]:

@@ -213,6 +213,12 @@ class MemberTable:
                          "rating", "games", "k_latched", "registered_on", "reference_rating", "dan_granted_by")]
         self._initial: dict[tuple[str, date], dict[str, PlayerState]] = {}
         self._people: dict[str, EnginePlayer] = {}  # (shared by the editions' caches)
+        #: the state texts (shared: an edition started from the states just computed reuses their JSON)
+        self._texts: dict[str, tuple[PlayerState, dict, str]] = {}
+
+    def player_pks(self, as_of) -> set[int]:
+        """The player pks of the members who had joined by edition ``as_of``."""
+        return {pk for joined, _, _, (pk, _, _) in self.rows if joined <= as_of.pk}
 
     def cache(self, rules: RuleSet, list_date: date, as_of, names: dict[str, str] | None = None) -> MemberCache:
         """What ``member_cache(rating_list, rules, list_date, as_of=as_of, names=names)`` gives."""
@@ -224,9 +230,11 @@ class MemberTable:
                 rules, [engine_player(fid, m) for _, fid, m, _ in self.rows], start)
         names = names or {}
         rows = [r for r in self.rows if r[0] <= as_of.pk]
+        # (each member's facts tuple reused unless the edition published another name: no new objects per edition)
         return MemberCache({fid: everyone[fid] for _, fid, _, _ in rows},
-                           {fid: (pk, names.get(fid, name), reg) for _, fid, _, (pk, name, reg) in rows},
-                           people=self._people)
+                           {fid: info if names.get(fid, info[1]) == info[1] else (info[0], names[fid], info[2])
+                            for _, fid, _, info in rows},
+                           texts=self._texts, people=self._people)
 
 
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,

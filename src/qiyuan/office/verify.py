@@ -23,16 +23,15 @@ decided by the edition each joined the list in, never by comparing clocks.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from qiyuan.errors import QiyuanError
+from qiyuan.office.bulk import raw_rows
 from qiyuan.office.canonical import (
     CHANGE_COLUMNS,
     change_row,
     inputs_digest,
-    stored_change_rows,
     stored_inputs,
     stored_lines,
     writer,
@@ -43,6 +42,7 @@ from qiyuan.office.merged import aliases_for_edition
 from qiyuan.office.engine import state_from_json
 from qiyuan.office.periods import ENGINE, MemberTable, compute_period, members_of, rules_of_edition
 from qiyuan.office.ratings.models import Edition
+from qiyuan.rating.state import PlayerState
 
 MAX_SHOWN = 20
 #: how many editions' stored states ``verify_all`` keeps for the editions that start from them
@@ -53,6 +53,8 @@ KEPT = 4
 class VerifyReport:
     editions: int = 0
     differences: list[str] = field(default_factory=list)
+    #: how many times the chain started from stored states (each list's first edition, and after each break)
+    runs: int = 0
 
     @property
     def ok(self) -> bool:
@@ -65,12 +67,22 @@ def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None
 
     ``members`` (the list's members read once) and ``stored`` (edition pk → the stored states of editions
     already read, this one's added) spare ``verify_all`` reading them again for every edition."""
+    return _verify(edition, engine=engine, members=members, stored=stored)[0]
+
+
+def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[int, dict[str, dict]] | None,
+            chained: dict[str, PlayerState] | None = None) -> tuple[list[str], dict[str, PlayerState] | None]:
+    """``verify_edition``, started from ``chained`` (the previous edition's stored states as the chain computed
+    them) when given; also returns, when the edition is identical, its stored states as computed (the next
+    link of the chain), else None."""
     label = f"{edition.rating_list.code} {edition.label}"
     states: dict[str, dict] = {}
+    names: dict[str, str] = {}
+    rows: dict[tuple[str, str], tuple] = {}
     try:
-        entries, changes, events, ordered = stored_lines(edition, states)
+        entries, changes, events, ordered = stored_lines(edition, states, names=names, rows=rows)
     except ValueError as exc:  # a canonical text version this program does not know
-        return [f"{label}: {exc}"]
+        return [f"{label}: {exc}"], None
     out: list[str] = []
     w = writer(edition.canonical_version)
     if w.digest_of(ordered, changes.values(), events) != edition.digest:
@@ -81,13 +93,12 @@ def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None
                    "publication")
     evs = list(edition.events.order_by("end_date", "start_date", "code"))
     aliases = aliases_for_edition(set(entries))
-    broken = _outside_period(label, edition, evs) + _strangers(label, edition, evs, aliases)
+    broken = _outside_period(label, edition, evs) + _strangers(label, edition, evs, aliases, members)
     out += broken
-    names = {fid: json.loads(line.split("\t", 1)[0])[1] for fid, line in entries.items()}
-    prior = None
+    prior = chained
     if stored is not None:
         stored[edition.pk] = states
-        if edition.previous_id in stored:  # the previous edition's stored states, as ``compute_period`` reads them
+        if prior is None and edition.previous_id in stored:  # the previous edition's stored states, decoded
             prior = {fid: state_from_json(fid, st) for fid, st in stored[edition.previous_id].items()}
     try:
         rules = rules_of_edition(edition)
@@ -97,15 +108,17 @@ def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None
                               prior=prior)
     except Exception as exc:  # whatever the stored data makes the engine refuse is a difference, never a crash
         reason = str(exc) if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
-        return out + ([] if broken else [f"{label}: cannot be recomputed from the stored data ({reason})"])
-    out += _changed_columns(label, comp, stored_change_rows(edition))
+        return out + ([] if broken else [f"{label}: cannot be recomputed from the stored data ({reason})"]), None
+    out += _changed_columns(label, comp, rows)
     mine = {e.federation_id: e.line() for e in comp.entries}
     if comp.canonical_version != w.version:  # recomputed in the edition's own version of the text
         comp.change_texts = [w.change_text(c) for c in comp.changes]
         comp.digest = w.digest_of(mine.values(), (w.change_line(c.event_id, c.player_id, t) for c, t in
                                                   zip(comp.changes, comp.change_texts)), [e.code for e in comp.events])
     if comp.digest == edition.digest and not out:
-        return []
+        # (equal digests: every stored state's text is the computed state's, so the next edition may start from
+        # the computed objects instead of decoding the stored ones)
+        return [], {fid: comp.states[fid] for fid in states}
     for fid in sorted(set(mine) | set(entries)):
         if mine.get(fid) != entries.get(fid):
             out.append(f"{label}: player {fid}: published {entries.get(fid)!r}, recomputed {mine.get(fid)!r}")
@@ -119,7 +132,7 @@ def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None
         out.append(f"{label}: events differ")
     if not out:
         out.append(f"{label}: digest differs ({edition.digest[:12]} published, {comp.digest[:12]} recomputed)")
-    return out
+    return out, None
 
 
 def _outside_period(label: str, edition, events) -> list[str]:
@@ -130,13 +143,20 @@ def _outside_period(label: str, edition, events) -> list[str]:
             for e in events if e.end_date >= edition.list_date or (lo is not None and e.end_date < lo)]
 
 
-def _strangers(label: str, edition, events, aliases: dict[str, str]) -> list[str]:
+def _strangers(label: str, edition, events, aliases: dict[str, str], table: MemberTable | None = None) -> list[str]:
     """Games of the edition's events with a player who is not an entrant of the event, or not on the list as of
     the edition (a merged record: under the ID the edition published for his group; each player named once per
-    event)."""
+    event). ``table``: the list's members read once (the games and entries are then checked on raw rows first,
+    and read again to name the strangers only when there are some)."""
+    event_pks = [e.pk for e in events]
+    if table is not None:
+        on_list = table.player_pks(edition)
+        entrants = set(raw_rows(Entry, ("event_id", "player_id"), "event_id", event_pks))
+        if all((ev, a) in entrants and (ev, b) in entrants and a in on_list and b in on_list
+               for ev, a, b in raw_rows(GameRow, ("event_id", "player1_id", "player2_id"), "event_id", event_pks)):
+            return []
     members = {aliases.get(f, f) for f in
                members_of(edition.rating_list, edition).values_list("player__federation_id", flat=True)}
-    event_pks = [e.pk for e in events]
     entrants = set(Entry.objects.filter(event_id__in=event_pks).values_list("event_id", "player_id"))
     out, seen = [], set()
     for ev_pk, ev, rnd, p1, p2, f1, f2 in GameRow.objects.filter(event_id__in=event_pks).order_by(
@@ -179,13 +199,21 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
     report = VerifyReport()
     tables: dict[int, MemberTable] = {}
     stored: dict[int, dict[str, dict]] = {}
+    chain: dict[int, dict[str, PlayerState]] = {}  # edition pk → its stored states as the chain computed them
     for i, ed in enumerate(editions, start=1):
         report.editions += 1
         if ed.rating_list_id not in tables:
             tables[ed.rating_list_id] = MemberTable(ed.rating_list)
-        for pk in list(stored)[:-KEPT]:  # (the states of the last few editions: a correction starts further back)
-            del stored[pk]
-        diffs = verify_edition(ed, engine=engine, members=tables[ed.rating_list_id], stored=stored)
+        for kept in (stored, chain):  # (the last few editions: a correction starts one or two editions back)
+            for pk in list(kept)[:-KEPT]:
+                del kept[pk]
+        report.runs += ed.previous_id not in chain
+        diffs, link = _verify(ed, engine=engine, members=tables[ed.rating_list_id], stored=stored,
+                              chained=chain.get(ed.previous_id))
+        if diffs and ed.previous_id in chain:  # named as the edition alone, from its stored start, finds them
+            diffs, link = _verify(ed, engine=engine, members=tables[ed.rating_list_id], stored=stored)
+        if link is not None:
+            chain[ed.pk] = link
         report.differences.extend(diffs[:MAX_SHOWN])
         if len(diffs) > MAX_SHOWN:
             report.differences.append(f"… and {len(diffs) - MAX_SHOWN} more differences in {ed}")

@@ -135,8 +135,13 @@ class Player(models.Model):
 
     def refresh_name_keys(self) -> None:
         """Recompute the pinyin and search keys from the names."""
-        self.name_pinyin = pinyin.name_pinyin(self.name)
-        self.name_search = pinyin.search_key(self.name, self.name_latin)
+        self.name_pinyin, self.name_search = name_keys(self.name, self.name_latin)
+
+
+def name_keys(name: str, name_latin: str = "") -> tuple[str, str]:
+    """A player's name keys (``name_pinyin``, ``name_search``) from his names (each name's pinyin is computed once:
+    ``pinyin`` caches it)."""
+    return pinyin.name_pinyin(name), pinyin.search_key(name, name_latin)
 
 
 def mask_id_number(number: str) -> str:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from django.db import IntegrityError
 
-from qiyuan.errors import QiyuanError, problem
+from qiyuan.errors import N_, QiyuanError, problem
 from qiyuan.office.db import REGISTRY, rating_list_lock, writing
 from qiyuan.office.errors import AlreadyImported, ImportRefused, InternalError, NeedsConfirmation
 from qiyuan.office.event_registration import match as match_registration
@@ -110,10 +110,14 @@ def _import(path: Path, sha: str, rating_list, actor: str, kind: str | None, opt
     if kind == "history":
         return _late(_stored_once(path, sha, None, lambda: import_history(path, rating_list, actor, sha,
                                                                            progress=progress)), rating_list)
+    step = progress or (lambda *a: None)  # (a report is one event: each step shown as it starts and ends)
+    step(N_("reading the file"), 0, 1)
     parsed = parse(kind, path, options)
     key = event_key(parsed)
+    step(N_("reading the file"), 1, 1)
 
     def checked_and_stored() -> ImportResult:
+        step(N_("checking the report"), 0, 1)
         readable = not parsed.problems and parsed.start_date is not None and parsed.end_date is not None
         found = match_registration(parsed, rating_list) if readable else None  # the calendar's registration
         settled, wrong, overridden = resolve_facts(parsed, options, found, rating_list.rules(), path.name)
@@ -130,7 +134,11 @@ def _import(path: Path, sha: str, rating_list, actor: str, kind: str | None, opt
             raise NeedsConfirmation(plan.pending_matches, unseen)
         if found is not None:
             plan.notes.append(found.note)
-        return store(plan, rating_list, actor, kind=kind, filename=path.name, sha=sha, key=key, options=settled)
+        step(N_("checking the report"), 1, 1)
+        step(N_("storing"), 0, 1)
+        stored = store(plan, rating_list, actor, kind=kind, filename=path.name, sha=sha, key=key, options=settled)
+        step(N_("storing"), 1, 1)
+        return stored
 
     try:
         result = _stored_once(path, sha, key, checked_and_stored, rating_list=rating_list, parsed=parsed)

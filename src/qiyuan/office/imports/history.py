@@ -25,14 +25,14 @@ import csv
 import numpy as np
 from django.db import transaction
 
-from qiyuan.errors import InputError, Problem, problem
+from qiyuan.errors import N_, InputError, Problem, problem
 from qiyuan.formats import history_csv as H
 from qiyuan.formats.history_csv import read_history
 from qiyuan.office.audit.models import record
-from qiyuan.office.bulk import bulk_insert
+from qiyuan.office.bulk import bulk_insert, insert_models
 from qiyuan.office.errors import ImportRefused
 from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
-from qiyuan.office.federation.models import Player
+from qiyuan.office.federation.models import Player, name_keys
 from qiyuan.office.imports.model import ImportResult
 from qiyuan.office.ratings.models import ListMember
 from qiyuan.rating.columnar import RESULT_CODES
@@ -71,28 +71,19 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
             existing.update(Player.objects.filter(federation_id__in=ids[i:i + 20000]).values_list("federation_id", "pk"))
         new = [p for p in h.players if p.id not in existing]
         step("players", 0, len(new))
-        objs = []
-        keys: dict[str, tuple[str, str]] = {}  # name → (pinyin, search key): names repeat, pinyin is slow
-        for p in new:
-            obj = Player(federation_id=p.id, name=p.name, gender=p.gender.value if p.gender else "", dan=p.dan or "",
-                         registered_on=p.registered_on, reference_rating=p.reference_rating)
-            if p.name not in keys:
-                obj.refresh_name_keys()
-                keys[p.name] = (obj.name_pinyin, obj.name_search)
-            obj.name_pinyin, obj.name_search = keys[p.name]
-            objs.append(obj)
-        for i in range(0, len(objs), 5000):
-            Player.objects.bulk_create(objs[i:i + 5000])
-            step("players", min(i + 5000, len(objs)), len(objs))
+        # Straight into the table, as the games: no model object per player; each name's keys computed once.
+        insert_models(Player, (_player_row(p) for p in new), total=len(new),
+                      progress=lambda n: step("players", n, len(new)))
         pk_of = dict(existing)
         for i in range(0, len(ids), 20000):
             pk_of.update(Player.objects.filter(federation_id__in=ids[i:i + 20000]).values_list("federation_id", "pk"))
         members = set(ListMember.objects.filter(rating_list=rating_list).values_list("player_id", flat=True))
-        ListMember.objects.bulk_create(
-            [ListMember(rating_list=rating_list, player_id=pk_of[p.id], gender=p.gender.value if p.gender else "",
-                        dan=p.dan or "", dan_granted_by=p.dan_granted_by or "", rating=p.rating, games=p.games,
-                        k_latched=p.k_latched, registered_on=p.registered_on, reference_rating=p.reference_rating)
-             for p in h.players if pk_of[p.id] not in members], batch_size=5000)
+        joining = [p for p in h.players if pk_of[p.id] not in members]
+        insert_models(ListMember, ({"rating_list": rating_list.pk, "player": pk_of[p.id],
+                                    "gender": p.gender.value if p.gender else "", "dan": p.dan or "",
+                                    "dan_granted_by": p.dan_granted_by or "", "rating": p.rating, "games": p.games,
+                                    "k_latched": p.k_latched, "registered_on": p.registered_on,
+                                    "reference_rating": p.reference_rating} for p in joining), total=len(joining))
 
         # Events.
         note = {"family": rating_list.family, "eligible": True, "failures": [],
@@ -140,7 +131,7 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         keys = np.unique(np.concatenate([ev_col << 32 | p1, ev_col << 32 | p2, ranked])) if total or len(ranked) \
             else ev_col
         pairs = np.stack([keys >> 32, keys & 0xFFFFFFFF], axis=1)
-        step("entries", 0, len(pairs))
+        step(N_("entries"), 0, len(pairs))  # (the progress labels are translated where they are shown)
         bulk_insert(Entry._meta.db_table, ("event_id", "player_id", "rank", "name", "association", "dan"),
                     ((int(a), int(b), rank_of.get((int(a), int(b))), "", "", "") for a, b in pairs.tolist()),
                     total=len(pairs), progress=lambda n: step("entries", n, len(pairs)))
@@ -150,6 +141,14 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         record(actor, "import", batch, kind="history", filename=path.name, **batch.summary)
     events = list(Event.objects.filter(import_batch=batch))
     return ImportResult(batch, events, [], len(new), total)
+
+
+def _player_row(p) -> dict:
+    """A new player of the history as the registry's row (``Player``'s fields)."""
+    pinyin, search = name_keys(p.name)
+    return {"federation_id": p.id, "name": p.name, "name_pinyin": pinyin, "name_search": search,
+            "gender": p.gender.value if p.gender else "", "dan": p.dan or "", "registered_on": p.registered_on,
+            "reference_rating": p.reference_rating}
 
 
 #: the columns the office stores, per file (docs/formats.md): all that ``qiyuan rate`` reads

@@ -1,0 +1,86 @@
+"""Issue 19 (4): verify by chain — each edition starts from the states the chain just computed for the edition it
+was published from, and a new run from the stored states starts only where the chain breaks (an edition that is
+not identical, or one published from an edition no longer held). Corrections, superseded editions, a change of
+the rule settings and a merge of player records do not break it; a tampered edition in the middle is still
+named, and the chain starts again after it."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from ._o2_fixtures import history_dir, make_list
+from .test_periods import late_batch
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def chain(tmp_path, make_player):
+    """One list: two editions, a change of its rule settings, a third edition, a late report rated by a correction
+    carried through the later list (two superseded editions), a merge of a published player, the last edition."""
+    from qiyuan.office.federation.models import Player
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import correct_period, publish_due
+    from qiyuan.office.registry.merge import merge_players
+
+    rl = make_list()
+    src = history_dir(tmp_path)
+    import_file(src, rl, "tester")
+    publish_due(rl, "officer", until=date(2020, 1, 1))
+    rl.rules_overrides = "cap = 350\n"
+    rl.save()
+    publish_due(rl, "officer", until=date(2020, 7, 1))
+    import_file(late_batch(tmp_path, src, date(2019, 11, 2)), rl, "t")
+    corrected = correct_period(rl, date(2020, 1, 1), "late report", "officer")
+    old = Player.objects.get(federation_id="T00001")
+    keep = make_player(name="钱多多", gender=old.gender, birth_date=old.birth_date)
+    merge_players(keep, old, "officer", force=True)
+    publish_due(rl, "officer")
+    assert len(corrected) == 2 and rl.editions.filter(is_correction=True).count() == 2
+    assert len({json.dumps(e.rules_settings, sort_keys=True) for e in rl.editions.all()}) == 2
+    return rl
+
+
+def test_a_chain_with_a_correction_a_settings_change_and_a_merge_verifies_in_one_run(chain):
+    from qiyuan.office.verify import verify_all
+
+    report = verify_all(chain)
+    assert report.ok, report.differences
+    assert report.editions == chain.editions.count() >= 6
+    assert report.runs == 1  # every edition started from the chain's states, none decoded from the stored ones
+
+
+def test_a_tampered_edition_in_the_middle_of_the_chain_is_named(chain):
+    from qiyuan.office.ratings.models import EditionEntry
+    from qiyuan.office.verify import verify_all
+
+    editions = list(chain.editions.order_by("list_date", "number"))
+    middle = editions[2]
+    entry = middle.entries.filter(rating__isnull=False).order_by("position").first()
+    EditionEntry.objects.filter(pk=entry.pk).update(rating=entry.rating + 1)  # behind the model's back
+    report = verify_all(chain)
+    assert not report.ok
+    label = f"{chain.code} {middle.label}"
+    assert any(label in d and "altered after publication" in d for d in report.differences), report.differences
+    assert any(label in d and entry.player.federation_id in d for d in report.differences)
+    assert all(label in d for d in report.differences), report.differences  # the others verify all the same
+    assert report.runs == 2  # the edition after it started from the stored states again
+
+
+def test_an_edited_change_in_the_middle_of_the_chain_is_named_by_event_player_and_column(chain):
+    from decimal import Decimal
+
+    from qiyuan.office.ratings.models import RatingChange
+    from qiyuan.office.verify import verify_all
+
+    editions = list(chain.editions.order_by("list_date", "number"))
+    change = RatingChange.objects.filter(edition=editions[3], K__isnull=False).select_related(
+        "event", "player").order_by("id").first()
+    RatingChange.objects.filter(pk=change.pk).update(delta=change.delta + Decimal(2))
+    report = verify_all(chain)
+    [line] = [d for d in report.differences if "stored delta" in d]
+    assert f"{chain.code} {editions[3].label}" in line
+    assert change.event.code in line and change.player.federation_id in line

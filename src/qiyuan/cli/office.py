@@ -261,7 +261,7 @@ def association_list() -> None:
 
 @arbiter_app.command("add")
 def arbiter_add(
-    name: Annotated[str, typer.Argument(help="Name as the competition reports write it")],
+    name: Annotated[str, typer.Argument(metavar=N_("FULL_NAME"), help="Name as the competition reports write it")],
     level: Annotated[str, typer.Option("--level", help="international, national, first, second or third")],
     recognised: Annotated[bool, typer.Option(
         "--recognised/--not-recognised", show_default=False,

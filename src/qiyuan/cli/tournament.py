@@ -363,7 +363,7 @@ def event_new(
 @refusals
 def event_add_player(
     event: Path = typer.Argument(...),
-    name: str = typer.Argument(..., help="the player's name"),
+    name: str = typer.Argument(..., metavar=N_("FULL_NAME"), help="the player's name"),
     sex: str = typer.Option("", help="m (man) / w (woman)"),
     title: str = typer.Option("", help="the grade: 3d, 1k"),
     rating: str = typer.Option("", help="the rating (1..9999)"),

@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
 
 @user_app.command("add")
 def add(
-    name: Annotated[str, typer.Argument(metavar=N_("NAME"), help="the user name (letters, digits, @ . + - _)")],
+    name: Annotated[str, typer.Argument(metavar=N_("USERNAME"), help="the user name (letters, digits, @ . + - _)")],
     role: Annotated[Role, typer.Option("--role", help="arbiter | officer | admin")],
     password_file: Annotated[Optional[Path], typer.Option(
         "--password-file", help="read the password from this file's first line instead of asking")] = None,

@@ -88,7 +88,13 @@ def _reads_on_a_phone(pg, url: str) -> None:
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
-def test_main_pages_on_a_desktop_in_both_languages(browser, live_server, demo, language):
+def test_main_pages_on_a_desktop_and_on_a_375_px_phone(browser, live_server, demo, language):
+    """One demo office per language (building it is most of the time) for both screens."""
+    _main_pages_on_a_desktop(browser, live_server, demo, language)
+    _lists_and_player_pages_on_a_375_px_phone(browser, live_server, demo, language)
+
+
+def _main_pages_on_a_desktop(browser, live_server, demo, language):
     ctx = _context(browser, live_server, language, DESKTOP)
     pg = ctx.new_page()
     pg.set_default_timeout(20000)
@@ -105,8 +111,9 @@ def test_main_pages_on_a_desktop_in_both_languages(browser, live_server, demo, l
         ctx.close()
 
 
-@pytest.mark.parametrize("language", ["zh-hans", "en"])
-def test_lists_and_player_pages_read_on_a_375_px_phone(browser, live_server, demo, language):
+def _lists_and_player_pages_on_a_375_px_phone(browser, live_server, demo, language):
+    """Every page kind reads on a phone: no sideways scroll, no table wider than its box, no name or heading
+    broken inside a word."""
     ctx = _context(browser, live_server, language, PHONE)
     pg = ctx.new_page()
     pg.set_default_timeout(20000)

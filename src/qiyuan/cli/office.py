@@ -633,9 +633,9 @@ def one_language(label) -> str:
 def grade_words(code: str) -> str:
     """A dan/kyu code of the registry (``5d``, ``2k``) in words in the run's language (五段, 2 级 / 5 dan)."""
     from qiyuan.cli.lang import CHINESE, language
-    from qiyuan.people.grades import GRADE_EN, GRADE_ZH
+    from qiyuan.grading.words import grade_in_words
 
-    return (GRADE_ZH if language() == CHINESE else GRADE_EN).get(code, code) if code else ""
+    return grade_in_words(code, chinese=language() == CHINESE)
 
 
 def register(app: typer.Typer) -> None:

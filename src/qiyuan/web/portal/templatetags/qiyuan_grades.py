@@ -12,10 +12,9 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import get_language, gettext
 
-from qiyuan.grading.words import for_people, stored_clause_in_words
+from qiyuan.grading.words import for_people, grade_in_words, stored_clause_in_words
 from qiyuan.office.grades.history import grade_history as history_rows
 from qiyuan.office.grades.proposals import event_proposal
-from qiyuan.people.grades import GRADE_EN, GRADE_ZH
 
 register = template.Library()
 
@@ -27,9 +26,7 @@ def _english() -> bool:
 @register.filter
 def grade_name(code: str | None) -> str:
     """``3d`` → 三段 on a Chinese page, 3 dan on an English one ("" for no grade)."""
-    if not code:
-        return ""
-    return (GRADE_EN if _english() else GRADE_ZH).get(code, code)
+    return grade_in_words(code or "", chinese=not _english())
 
 
 @register.filter

@@ -133,3 +133,35 @@ def test_verify_command_exits_1_on_an_edited_change(office):
     RatingChange.objects.filter(pk=change.pk).update(delta=change.delta + Decimal(3))
     result = CliRunner().invoke(app, ["office", "verify"])
     assert result.exit_code == 1 and "stored delta" in result.output
+
+
+def test_json_rewritten_in_another_form_verifies_and_an_altered_value_is_found(office):
+    """Verify first hashes the JSON texts as stored (the bytes written at publication); a state or explanation
+    written again in another form (key order, spaces) — the same values — still verifies identical, and a value
+    changed inside the text is found, named by player."""
+    import json
+
+    from django.db import connection
+
+    from qiyuan.office.ratings.models import EditionEntry, RatingChange
+    from qiyuan.office.verify import verify_all
+
+    ed = office[1]
+    entry = ed.entries.filter(rating__isnull=False).first()
+    change = ed.changes.first()
+    spaced = json.dumps(dict(reversed(list(entry.state.items()))), indent=1)
+    value = "%s::jsonb" if connection.vendor == "postgresql" else "%s"
+    with connection.cursor() as cur:  # behind the model's back, text and all
+        cur.execute(f"UPDATE {EditionEntry._meta.db_table} SET state = {value} WHERE id = %s", [spaced, entry.pk])
+        cur.execute(f"UPDATE {RatingChange._meta.db_table} SET explanation = {value} WHERE id = %s",
+                    [json.dumps(change.explanation, indent=2, sort_keys=False), change.pk])
+    report = verify_all()
+    assert report.ok, report.differences
+    altered = dict(entry.state, n=entry.state["n"] + 1)
+    with connection.cursor() as cur:
+        cur.execute(f"UPDATE {EditionEntry._meta.db_table} SET state = {value} WHERE id = %s",
+                    [json.dumps(altered), entry.pk])
+    report = verify_all()
+    assert not report.ok
+    assert any("altered after publication" in d for d in report.differences)
+    assert any(entry.player.federation_id in d for d in report.differences)

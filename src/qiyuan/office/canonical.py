@@ -15,6 +15,8 @@ from decimal import Decimal
 
 from django.apps import apps as django_apps
 from django.db import connection
+from django.db.models import F, TextField
+from django.db.models.functions import Cast
 
 from qiyuan.formats.canonical_text import (  # noqa: F401  (the office's names for the format)
     CHANGE_COLUMNS,
@@ -48,40 +50,54 @@ def digest(comp) -> str:
                        [e.code for e in comp.events])
 
 
-def stored_lines(edition, states: dict[str, dict] | None = None, *, names: dict[str, str] | None = None,
-                 rows: dict[tuple[str, str], tuple] | None = None
+def stored_lines(edition, states: dict[str, dict | str] | None = None, *, names: dict[str, str] | None = None,
+                 rows: dict[tuple[str, str], tuple] | None = None, as_stored: bool = False
                  ) -> tuple[dict[str, str], dict[tuple[str, str], str], list[str], list[str]]:
     """A stored edition read back from the database, in its version of the canonical text: entry lines by
     player (in list order), change lines by (event, player), the events, and the entry lines in order.
     ``states``, when given, receives each entry's stored state (federation id → its JSON, as read), ``names``
     each entry's published name, and ``rows`` each change's stored columns as ``stored_change_rows`` gives them
-    (read with the lines: one pass over the edition's rows)."""
+    (read with the lines: one pass over the edition's rows).
+
+    ``as_stored``: take each JSON value's text as the database keeps it instead of decoding and writing it
+    again — on SQLite that is the very text written at publication, so lines that give the published digest
+    prove the rows unchanged (a state then comes as its text); a text written otherwise since (an edit) gives
+    another digest, and the caller reads the edition again without it. PostgreSQL keeps JSON decoded (jsonb):
+    there the values are always written again."""
     w = writer(edition.canonical_version)
+    as_stored = as_stored and connection.vendor == "sqlite"
     ordered = []
     entries = {}
-    for row in _entry_rows(edition.pk):
-        line = w.entry_line(list(row[:10]), as_json(row[10]))
+    for row in _entry_rows(edition.pk, decode=not as_stored):
+        state = row[10]
+        line = w.entry_line(list(row[:10]), state if as_stored and isinstance(state, str) else as_json(state))
         entries[row[0]] = line
         ordered.append(line)
         if states is not None:
-            states[row[0]] = row[10]
+            states[row[0]] = state
         if names is not None:
             names[row[0]] = row[1]
     changes = {}
-    for ev, fid, expl, *values in RatingChange.objects.filter(edition=edition).values_list(
-            "event__code", "player__federation_id", "explanation", *(CHANGE_COLUMNS if rows is not None else ())
+    explanation = Cast("explanation", TextField()) if as_stored else F("explanation")
+    for ev, fid, expl, *values in RatingChange.objects.filter(edition=edition).annotate(text=explanation).values_list(
+            "event__code", "player__federation_id", "text", *(CHANGE_COLUMNS if rows is not None else ())
     ).iterator(chunk_size=10000):
-        changes[(ev, fid)] = w.change_line(ev, fid, as_json(expl))
+        changes[(ev, fid)] = w.change_line(ev, fid, expl if as_stored else as_json(expl))
         if rows is not None:
             rows[(ev, fid)] = _numbers(values)
     events = list(edition.events.values_list("code", flat=True))
     return entries, changes, events, ordered
 
 
-def _entry_rows(edition_pk: int):
+def stored_state(value: dict | str) -> dict:
+    """An entry's stored state as ``stored_lines`` hands it over (its JSON, or the text of it) as JSON."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _entry_rows(edition_pk: int, *, decode: bool = True):
     """An edition's entries read raw, in list order (federation id, name, position, rank, rating, exact, games,
     status, is_new, k, state): the values the ORM gives, without its per-row work (the boolean and the JSON state
-    converted here, as either database hands them back)."""
+    converted here, as either database hands them back; ``decode=False``: a state kept as text stays text)."""
     q = connection.ops.quote_name
     entry, player = q(EditionEntry._meta.db_table), q(Player._meta.db_table)
     columns = ", ".join(f"e.{q(c)}" for c in ("name", "position", "rank", "rating", "exact", "games", "status",
@@ -94,7 +110,8 @@ def _entry_rows(edition_pk: int):
             if not chunk:
                 return
             for *values, is_new, k, state in chunk:
-                yield (*values, bool(is_new), k, json.loads(state) if isinstance(state, (str, bytes)) else state)
+                yield (*values, bool(is_new), k,
+                       json.loads(state) if isinstance(state, bytes) or (decode and isinstance(state, str)) else state)
 
 
 def stored_change_rows(edition) -> dict[tuple[str, str], tuple]:

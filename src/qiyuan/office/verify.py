@@ -34,6 +34,7 @@ from qiyuan.office.canonical import (
     inputs_digest,
     stored_inputs,
     stored_lines,
+    stored_state,
     writer,
 )
 from qiyuan.office.events.models import Entry
@@ -62,7 +63,7 @@ class VerifyReport:
 
 
 def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None = None,
-                   stored: dict[int, dict[str, dict]] | None = None) -> list[str]:
+                   stored: dict[int, dict[str, dict | str]] | None = None) -> list[str]:
     """The differences between a published edition and its recomputation with ``engine`` (empty: identical).
 
     ``members`` (the list's members read once) and ``stored`` (edition pk → the stored states of editions
@@ -70,22 +71,29 @@ def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None
     return _verify(edition, engine=engine, members=members, stored=stored)[0]
 
 
-def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[int, dict[str, dict]] | None,
+def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[int, dict[str, dict | str]] | None,
             chained: dict[str, PlayerState] | None = None) -> tuple[list[str], dict[str, PlayerState] | None]:
     """``verify_edition``, started from ``chained`` (the previous edition's stored states as the chain computed
     them) when given; also returns, when the edition is identical, its stored states as computed (the next
     link of the chain), else None."""
     label = f"{edition.rating_list.code} {edition.label}"
-    states: dict[str, dict] = {}
-    names: dict[str, str] = {}
-    rows: dict[tuple[str, str], tuple] = {}
     try:
-        entries, changes, events, ordered = stored_lines(edition, states, names=names, rows=rows)
+        w = writer(edition.canonical_version)
+        # the JSON texts as stored first (the bytes written at publication); read again, decoded and written
+        # anew, when they do not give the digest (a value written another way since, or really altered)
+        for as_stored in (True, False):
+            states: dict[str, dict | str] = {}
+            names: dict[str, str] = {}
+            rows: dict[tuple[str, str], tuple] = {}
+            entries, changes, events, ordered = stored_lines(edition, states, names=names, rows=rows,
+                                                             as_stored=as_stored)
+            altered = w.digest_of(ordered, changes.values(), events) != edition.digest
+            if not altered:
+                break
     except ValueError as exc:  # a canonical text version this program does not know
         return [f"{label}: {exc}"], None
     out: list[str] = []
-    w = writer(edition.canonical_version)
-    if w.digest_of(ordered, changes.values(), events) != edition.digest:
+    if altered:
         out.append(f"{label}: the stored rows no longer give the published digest (altered after publication)")
     if edition.inputs_digest and inputs_digest(stored_inputs(edition.pk)) != edition.inputs_digest:
         out.append(f"{label}: the public facts it was computed from (its events' dates, flags and status, games, "
@@ -99,7 +107,7 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
     if stored is not None:
         stored[edition.pk] = states
         if prior is None and edition.previous_id in stored:  # the previous edition's stored states, decoded
-            prior = {fid: state_from_json(fid, st) for fid, st in stored[edition.previous_id].items()}
+            prior = {fid: state_from_json(fid, stored_state(st)) for fid, st in stored[edition.previous_id].items()}
     try:
         rules = rules_of_edition(edition)
         cache = members.cache(rules, edition.list_date, edition, names) if members is not None else None
@@ -198,7 +206,7 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
     editions = list(qs)
     report = VerifyReport()
     tables: dict[int, MemberTable] = {}
-    stored: dict[int, dict[str, dict]] = {}
+    stored: dict[int, dict[str, dict | str]] = {}
     chain: dict[int, dict[str, PlayerState]] = {}  # edition pk → its stored states as the chain computed them
     for i, ed in enumerate(editions, start=1):
         report.editions += 1

@@ -92,19 +92,23 @@ class PlayerArrays:
         log: list[tuple[int, int, int]] = []
         recs: list[tuple[int, int, int, int, Fraction, int, bool]] = []
         prior: dict[str, int] = {}
-        for i, p in enumerate(prep.players):
-            s = states[p.id]
-            if s.rating is not None:
-                arrays.rating[i] = s.rating
-                arrays.exact_h[i] = s.rating * 100  # Rn is Ro + ΣΔR from the published integer
-                # kept as written while it equals the rating (2320.00); otherwise it becomes the rating
-                arrays.exact_cents[i] = s.exact == s.rating and s.exact.as_tuple().exponent == -2
-            arrays.games[i] = s.games
-            arrays.latched[i] = s.latched
-            arrays.status[i] = status_code[s.status]
-            arrays.rated_since[i] = s.rated_since.toordinal() if s.rated_since else 0
-            arrays.inactive_since[i] = s.inactive_since.toordinal() if s.inactive_since else 0
-            log += [(i, d.toordinal(), n) for d, n in s.activity]
+        given = [states[p.id] for p in prep.players]
+        # (one list per field, then one array each: a NumPy item set per player and field was most of the time)
+        arrays.rating = np.array([NONE if s.rating is None else s.rating for s in given], np.int64)
+        rated = arrays.rating != NONE
+        arrays.exact_h = np.where(rated, arrays.rating * 100, NONE)  # Rn is Ro + ΣΔR from the published integer
+        # kept as written while it equals the rating (2320.00); otherwise it becomes the rating
+        arrays.exact_cents = np.array([s.rating is not None and s.exact == s.rating
+                                       and s.exact.as_tuple().exponent == -2 for s in given], dtype=bool)
+        arrays.games = np.array([s.games for s in given], np.int64)
+        arrays.latched = np.array([s.latched for s in given], dtype=bool)
+        arrays.status = np.array([status_code[s.status] for s in given], np.int8)
+        arrays.rated_since = np.array([s.rated_since.toordinal() if s.rated_since else 0 for s in given], np.int64)
+        arrays.inactive_since = np.array([s.inactive_since.toordinal() if s.inactive_since else 0 for s in given],
+                                         np.int64)
+        for i, s in enumerate(given):
+            if s.activity:
+                log += [(i, d.toordinal(), n) for d, n in s.activity]
             for k, r in enumerate(s.newcomer):  # counted before the run: ordered before its events, as stored
                 e = prep.event_index.get(r.event_id)
                 if e is None:
@@ -167,29 +171,34 @@ class PlayerArrays:
         given = self.given
         untouched = self._untouched()
         states = {}
+        # (the arrays as Python lists once: a NumPy item read per player and field was most of the time)
+        ratings, exact_h, cents = self.rating.tolist(), self.exact_h.tolist(), self.exact_cents.tolist()
+        games, latched, status = self.games.tolist(), self.latched.tolist(), self.status.tolist()
+        since, inactive = self.rated_since.tolist(), self.inactive_since.tolist()
+        players = prep.players
         for i in chosen.tolist():
-            if untouched[i] and given[ids[i]].exact is None:
-                states[ids[i]] = given[ids[i]]
+            fid = ids[i]
+            if untouched[i] and given[fid].exact is None:
+                states[fid] = given[fid]
                 continue
-            rating = int(self.rating[i])
+            rating = ratings[i]
             rated = rating != NONE
             exact = None
             if rated:
                 exact = first_ratings.get(i)
                 if exact is None:
-                    exact = exact_decimal(self.exact_h[i], bool(self.exact_cents[i]))
+                    exact = exact_decimal(exact_h[i], cents[i])
             state = PlayerState(
-                player_id=ids[i], gender=prep.players[i].gender, rating=rating if rated else None,
-                exact=exact, games=int(self.games[i]), latched=bool(self.latched[i]),
-                status=STATUS_NAMES[self.status[i]],
-                rated_since=date.fromordinal(int(self.rated_since[i])) if self.rated_since[i] else None,
-                inactive_since=date.fromordinal(int(self.inactive_since[i])) if self.inactive_since[i] else None,
+                player_id=fid, gender=players[i].gender, rating=rating if rated else None,
+                exact=exact, games=games[i], latched=latched[i], status=STATUS_NAMES[status[i]],
+                rated_since=date.fromordinal(since[i]) if since[i] else None,
+                inactive_since=date.fromordinal(inactive[i]) if inactive[i] else None,
                 activity=tuple(sorted(activity.get(i, ()))) if rated and keeps_activity else (),
                 newcomer=tuple(newcomer.get(i, ())) if not rated else (),
             )
-            old = given.get(ids[i])
+            old = given.get(fid)
             # the same object when nothing changed: the office then reuses the text it wrote for it
-            states[ids[i]] = old if old is not None and same_state(old, state) else state
+            states[fid] = old if old is not None and same_state(old, state) else state
         return states
 
     # --- the activity log

@@ -24,6 +24,7 @@ from qiyuan.cli.event_file import (
     _actor, _fail, _load, _notes_text, _run, _store, event_app, refusals, say,
 )
 from qiyuan.cli.lang import CHINESE, N_, _, language
+from qiyuan.collector import held
 
 if TYPE_CHECKING:
     from qiyuan.tournament.eventfile import RoundPairing
@@ -68,13 +69,11 @@ def pair(
     explain: bool = typer.Option(False, "--explain", help="say why each player floated and each pair formed"),
 ) -> None:
     """Pair the next round: first line the number of lines, then `OPENER OTHER` per board, the bye as `N 0`."""
-    import gc
-
     from qiyuan.tournament import eventfile as ev
 
-    gc.disable()  # one short run over many small objects: collecting would only cost time
-    t = _load(event, players=True)
-    pairing = (ev.pair_next if output is not None else ev.next_pairing)(t, explain=explain)
+    with held():  # one short run over many small objects: collecting would only cost time
+        t = _load(event, players=True)
+        pairing = (ev.pair_next if output is not None else ev.next_pairing)(t, explain=explain)
     lines = _pairing_lines(pairing)
     if output is not None:
         _store(output, overwrite=True).create(t, _actor())

@@ -32,13 +32,13 @@ The event's own settings are lines of their own: ``XQM`` format, ``XQB`` boards 
 
 from __future__ import annotations
 
-import gc
 import re
 from dataclasses import dataclass, fields, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from qiyuan.collector import held
 from qiyuan.errors import N_, problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.people.idnumber import ID_TYPES
@@ -200,13 +200,8 @@ def _read_text(text: str, fname: str) -> Tournament:
     if not any(_TRF_LINE.match(line) for line in text.splitlines()):
         raise InputError(problem("not a TRF-16 file: no line starts with a TRF code (012 name, 001 player, …)",
                                  file=fname))
-    was_enabled = gc.isenabled()
-    gc.disable()  # tens of thousands of small objects: the collector would only rescan them
-    try:
+    with held():  # tens of thousands of small objects: the collector would only rescan them
         return _Reader(fname).read(text)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class _Reader:

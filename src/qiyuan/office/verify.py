@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from qiyuan.errors import QiyuanError
+from qiyuan.collector import long_work
 from qiyuan.office.bulk import raw_rows
 from qiyuan.office.canonical import (
     CHANGE_COLUMNS,
@@ -196,6 +197,7 @@ def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple]) -> 
     return out
 
 
+@long_work()
 def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | None = None,
                engine: str = ENGINE) -> VerifyReport:
     """Verify every published edition (of one list, or of all lists) with ``engine`` (``reference``: the slow

@@ -11,6 +11,7 @@ given app registry so the migration that introduced the digest uses it too.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.apps import apps as django_apps
@@ -127,17 +128,40 @@ def _numbers(values) -> tuple:
     return tuple(number_text(v) if isinstance(v, Decimal) else v for v in values)
 
 
-def stored_inputs(edition_pk: int, apps=django_apps) -> dict[str, list[tuple]]:
+@dataclass(frozen=True)
+class EventRows:
+    """The games and standings of some events as stored, read once for the rating engine (``engine_games``) and
+    for the inputs digest (``stored_inputs``): games (id, event pk, round, player pks, result, opener, board) in
+    (event, round, id) order, standings (event pk, player pk, reported rating, score, rank)."""
+
+    games: list[tuple]
+    standings: list[tuple]
+
+
+def event_rows(event_pks: list[int], apps=django_apps) -> EventRows:
+    """The stored games and standings of the events ``event_pks`` (``EventRows``)."""
+    Game = apps.get_model("events", "Game")
+    Entry = apps.get_model("events", "Entry")
+    games = raw_rows(Game, ("id", "event_id", "round", "player1_id", "player2_id", "result", "opener", "board"),
+                     "event_id", event_pks)
+    games.sort(key=lambda g: (g[1], g[2], g[0]))
+    standings = list(Entry.objects.filter(event_id__in=event_pks).values_list(
+        "event_id", "player_id", "rating", "score", "rank").iterator(chunk_size=20000))
+    return EventRows(games, standings)
+
+
+def stored_inputs(edition_pk: int, apps=django_apps, rows: EventRows | None = None
+                  ) -> dict[str, list[tuple]]:
     """The public facts edition ``edition_pk`` was computed from, as plain rows (``inputs_digest``'s parts):
     the edition's own facts (list date, number, who published it and why), its events with their dates,
     format, flags and status, their games (round, players, result, opener, board) and standings (player, reported
     rating, score, rank), the members who joined the list in it with the facts frozen then, and the dan
     grants that gave those members their grades. Players are named by federation ID as the edition published
-    their merged group (``merged.aliases_for_edition``), so a merge after publication changes nothing here."""
+    their merged group (``merged.aliases_for_edition``), so a merge after publication changes nothing here.
+    ``rows``: the games and standings of the edition's events when the caller has read them already
+    (``event_rows``, e.g. to compute the edition in the same transaction)."""
     Edition = apps.get_model("ratings", "Edition")
     Event = apps.get_model("events", "Event")
-    Game = apps.get_model("events", "Game")
-    Entry = apps.get_model("events", "Entry")
     ListMember = apps.get_model("ratings", "ListMember")
     DanGrant = apps.get_model("federation", "DanGrant")
     Player = apps.get_model("federation", "Player")
@@ -148,10 +172,9 @@ def stored_inputs(edition_pk: int, apps=django_apps) -> dict[str, list[tuple]]:
     events = list(Event.objects.filter(pk__in=event_pks).values_list(
         "pk", "code", "start_date", "end_date", "days", "format", "rounds", "national", "international", "status"))
     code = {e[0]: e[1] for e in events}
-    games = raw_rows(Game, ("event_id", "round", "player1_id", "player2_id", "result", "opener", "board"),
-                     "event_id", event_pks)
-    standings = list(Entry.objects.filter(event_id__in=event_pks).values_list(
-        "event_id", "player_id", "rating", "score", "rank").iterator(chunk_size=20000))
+    rows = rows or event_rows(event_pks, apps)  # (given: read by the computation, in the same transaction)
+    games = [g[1:] for g in rows.games]
+    standings = rows.standings
     pks = {g[2] for g in games} | {g[3] for g in games} | {s[1] for s in standings}
     fid = dict(raw_rows(Player, ("id", "federation_id"), "id", list(pks)) if len(pks) < 30000 else
                raw_rows(Player, ("id", "federation_id")))

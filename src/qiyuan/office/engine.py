@@ -14,8 +14,7 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
-from qiyuan.office.events.models import Entry
-from qiyuan.office.events.models import Game as GameRow
+from qiyuan.office.canonical import EventRows, event_rows
 from qiyuan.office.federation.models import Player as PlayerRow
 from qiyuan.office.grades.history import grade_on
 from qiyuan.office.ratings.models import ListMember
@@ -73,15 +72,14 @@ def engine_event(e) -> Event:
                  national=e.national)  # issue 18 (stored facts): the national team championship's per-board rule
 
 
-def engine_games(events: Iterable, known: Mapping[int, str] | None = None
+def engine_games(events: Iterable, known: Mapping[int, str] | None = None, rows: EventRows | None = None
                  ) -> tuple[list[Game], list[Standing], set[int]]:
     """The games and standings of the given office events, and the primary keys of every player in them.
-    ``known`` (player pk → federation id, e.g. the list's members) saves reading those players again."""
+    ``known`` (player pk → federation id, e.g. the list's members) saves reading those players again; ``rows``:
+    the events' stored rows when read already (``canonical.event_rows``, shared with the inputs digest)."""
     code_of = {e.pk: e.code for e in events}
-    rows = list(GameRow.objects.filter(event_id__in=code_of).order_by("event_id", "round", "id")
-                .values_list("event_id", "round", "player1_id", "player2_id", "result", "board"))
-    entries = list(Entry.objects.filter(event_id__in=code_of).values_list("event_id", "player_id", "rank"))
-    pks = {r[2] for r in rows} | {r[3] for r in rows} | {e[1] for e in entries}
+    rows = rows or event_rows(list(code_of))
+    pks = {r[3] for r in rows.games} | {r[4] for r in rows.games} | {s[1] for s in rows.standings}
     missing = pks if known is None else pks.difference(known)
     fid = dict(known or {})
     if missing:
@@ -89,6 +87,6 @@ def engine_games(events: Iterable, known: Mapping[int, str] | None = None
                    if len(missing) < 30000 else PlayerRow.objects.values_list("pk", "federation_id"))
     # issue 18 (stored facts): each game's board (台次), as `qiyuan rate` reads it from games.csv
     games = [Game(code_of[ev], rnd, fid[p1], fid[p2], _RESULTS[res], board)
-             for ev, rnd, p1, p2, res, board in rows]
-    standings = [Standing(code_of[ev], fid[p], rank) for ev, p, rank in entries if rank is not None]
+             for _, ev, rnd, p1, p2, res, _, board in rows.games]
+    standings = [Standing(code_of[ev], fid[p], rank) for ev, p, _, _, rank in rows.standings if rank is not None]
     return games, standings, pks

@@ -21,7 +21,7 @@ from qiyuan.office import merged, plausibility
 from qiyuan.collector import long_work
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import as_json, bulk_insert
-from qiyuan.office.canonical import EntryRow, change_row, digest, inputs_digest, stored_inputs
+from qiyuan.office.canonical import EntryRow, EventRows, change_row, digest, event_rows, inputs_digest, stored_inputs
 from qiyuan.office.db import rating_list_lock, writing
 from qiyuan.office.engine import (
     MemberFacts,
@@ -69,6 +69,8 @@ class PeriodComputation:
     games: list = field(default_factory=list)
     standings: list = field(default_factory=list)
     members: dict[str, tuple[int, str, date | None]] = field(default_factory=dict)
+    #: the events' stored games and standings as read for the engine (the inputs digest hashes the same rows)
+    rows: EventRows | None = None
 
     def explain(self, federation_id: str) -> list[R.EventChange]:
         """The player's changes in this period, event by event (the engine's explanations)."""
@@ -241,7 +243,8 @@ class MemberTable:
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
                    as_of=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
                    prior: dict[str, PlayerState] | None = None,
-                   aliases: dict[str, str] | None = None, engine: str = ENGINE) -> PeriodComputation:
+                   aliases: dict[str, str] | None = None, engine: str = ENGINE,
+                   rows: EventRows | None = None) -> PeriodComputation:
     """Compute the period closing at ``list_date`` from the stored state (nothing is written).
 
     ``previous`` (default: the current edition of the previous list date), ``events`` (default: the
@@ -250,6 +253,7 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     (the previous edition's states, when the caller already holds them) and ``cache`` save reading them again.
     ``aliases`` renames merged records (default: each is rated as the record kept; ``identity``).
     ``engine``: the rating engine (``fast``; ``verify --engine reference`` recomputes with the reference).
+    ``rows``: the events' stored games and standings when the caller read them already (``event_rows``).
     """
     rules = rules or rating_list.rules()
     check_list_date(rules, list_date)
@@ -260,7 +264,8 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     if prior is None:
         prior = _stored_states(previous)
     cache = cache or member_cache(rating_list, rules, list_date, as_of=as_of, names=names)
-    games, standings, _ = engine_games(events, cache.federation_ids())
+    rows = rows or event_rows([e.pk for e in events])
+    games, standings, _ = engine_games(events, cache.federation_ids(), rows)
     games, standings, prior, initial, info = merged.follow_merges(
         merged.aliases_for_new_period() if aliases is None else aliases, games, standings, prior, cache.initial,
         cache.info)
@@ -277,7 +282,7 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     comp = PeriodComputation(rating_list, list_date, rules, previous, events, history.final_states, entries,
                              history.changes,
                              {fid: v[0] for fid, v in cache.info.items()}, prior=state, start=start, games=games,
-                             standings=standings, members=cache.info)
+                             standings=standings, members=cache.info, rows=rows)
     comp.digest = digest(comp)
     return comp
 
@@ -482,7 +487,7 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
     Event.objects.filter(pk__in=event_pk.values()).update(status=Event.Status.RATED)
     # The members it was computed with who had joined in no edition yet join in this one.
     ListMember.objects.filter(rating_list=comp.rating_list, joined_in__isnull=True).update(joined_in=ed)
-    ed.inputs_digest = inputs_digest(stored_inputs(ed.pk))
+    ed.inputs_digest = inputs_digest(stored_inputs(ed.pk, rows=comp.rows))
     Edition.objects.filter(pk=ed.pk).update(inputs_digest=ed.inputs_digest)  # (the edition row is immutable)
     record(actor, "edition.publish" if number == 1 else "edition.correct", ed, list=comp.rating_list.code,
            list_date=comp.list_date.isoformat(), number=number, reason=reason, events=len(comp.events),

@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 
 from qiyuan.errors import QiyuanError
 from qiyuan.collector import long_work
-from qiyuan.office.bulk import raw_rows
 from qiyuan.office.canonical import (
     CHANGE_COLUMNS,
     change_row,
+    EventRows,
+    event_rows,
     inputs_digest,
     stored_inputs,
     stored_lines,
@@ -96,13 +97,14 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
     out: list[str] = []
     if altered:
         out.append(f"{label}: the stored rows no longer give the published digest (altered after publication)")
-    if edition.inputs_digest and inputs_digest(stored_inputs(edition.pk)) != edition.inputs_digest:
+    evs = list(edition.events.order_by("end_date", "start_date", "code"))
+    played = event_rows([e.pk for e in evs])  # games and standings read once: inputs digest, strangers, engine
+    if edition.inputs_digest and inputs_digest(stored_inputs(edition.pk, rows=played)) != edition.inputs_digest:
         out.append(f"{label}: the public facts it was computed from (its events' dates, flags and status, games, "
                    "standings, the members who joined in it and their grades, who published it) changed since "
                    "publication")
-    evs = list(edition.events.order_by("end_date", "start_date", "code"))
     aliases = aliases_for_edition(set(entries))
-    broken = _outside_period(label, edition, evs) + _strangers(label, edition, evs, aliases, members)
+    broken = _outside_period(label, edition, evs) + _strangers(label, edition, evs, aliases, members, played)
     out += broken
     prior = chained
     if stored is not None:
@@ -114,7 +116,7 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
         cache = members.cache(rules, edition.list_date, edition, names) if members is not None else None
         comp = compute_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
                               rules=rules, as_of=edition, names=names, aliases=aliases, engine=engine, cache=cache,
-                              prior=prior)
+                              prior=prior, rows=played)
     except Exception as exc:  # whatever the stored data makes the engine refuse is a difference, never a crash
         reason = str(exc) if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
         return out + ([] if broken else [f"{label}: cannot be recomputed from the stored data ({reason})"]), None
@@ -152,17 +154,19 @@ def _outside_period(label: str, edition, events) -> list[str]:
             for e in events if e.end_date >= edition.list_date or (lo is not None and e.end_date < lo)]
 
 
-def _strangers(label: str, edition, events, aliases: dict[str, str], table: MemberTable | None = None) -> list[str]:
+def _strangers(label: str, edition, events, aliases: dict[str, str], table: MemberTable | None = None,
+               played: EventRows | None = None) -> list[str]:
     """Games of the edition's events with a player who is not an entrant of the event, or not on the list as of
     the edition (a merged record: under the ID the edition published for his group; each player named once per
-    event). ``table``: the list's members read once (the games and entries are then checked on raw rows first,
-    and read again to name the strangers only when there are some)."""
+    event). ``table``: the list's members read once, and ``played``: the events' rows (``event_rows``) — the games
+    and entries are then checked on them first, and read again to name the strangers only when there are some."""
     event_pks = [e.pk for e in events]
     if table is not None:
         on_list = table.player_pks(edition)
-        entrants = set(raw_rows(Entry, ("event_id", "player_id"), "event_id", event_pks))
+        played = played or event_rows(event_pks)
+        entrants = {(ev, p) for ev, p, *_ in played.standings}
         if all((ev, a) in entrants and (ev, b) in entrants and a in on_list and b in on_list
-               for ev, a, b in raw_rows(GameRow, ("event_id", "player1_id", "player2_id"), "event_id", event_pks)):
+               for _, ev, _, a, b, *_ in played.games):
             return []
     members = {aliases.get(f, f) for f in
                members_of(edition.rating_list, edition).values_list("player__federation_id", flat=True)}

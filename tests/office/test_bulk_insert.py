@@ -87,3 +87,20 @@ def test_models_inserted_raw_are_the_rows_the_orm_writes():
     assert (member.rating, member.games, member.k_latched, member.registered_on, member.joined_in) == (
         Decimal("1700"), 12, True, date(2001, 2, 3), None)
     assert member.joined_at is not None  # the field's default, as the ORM gives it
+
+
+def test_a_value_not_of_its_fields_plain_type_is_prepared_by_the_field():
+    """``insert_models`` passes a text field's ``str`` and an integer field's ``int`` through untouched (what their
+    preparation gives back); any other value still goes through the field: ``"12"`` for games is stored as 12, a
+    lazy translation as its text."""
+    from django.utils.translation import gettext_lazy
+
+    from qiyuan.office.federation.models import Player
+    from qiyuan.office.ratings.models import ListMember, RatingList
+
+    rl = RatingList.objects.create(code="RAW2", title="raw", rules_name="cga-gomoku-2011")
+    bulk.insert_models(Player, [{"federation_id": "X000003", "name": gettext_lazy("张三")}])
+    p = Player.objects.get(federation_id="X000003")
+    bulk.insert_models(ListMember, [{"rating_list": rl.pk, "player": p.pk, "games": "12", "k_latched": 1}])
+    member = ListMember.objects.get(rating_list=rl, player=p)
+    assert (p.name, member.games, member.k_latched) == ("张三", 12, True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from django.db import connection
+from django.db import connection, connections
 
 from qiyuan.formats.canonical_text import as_json, json_string  # noqa: F401  (the office's canonical JSON)
 
@@ -54,16 +54,32 @@ def bulk_insert(table: str, columns: tuple[str, ...], rows: Iterable[tuple], *, 
     return n
 
 
+#: the fields whose preparation for the database hands back a value of this exact type unchanged
+_PLAIN = {"CharField": str, "TextField": str, "SlugField": str, "EmailField": str, "IntegerField": int,
+          "BigIntegerField": int, "SmallIntegerField": int, "PositiveIntegerField": int,
+          "PositiveSmallIntegerField": int, "PositiveBigIntegerField": int, "BooleanField": bool,
+          "ForeignKey": int}  # (a key to an integer primary key; any other value is prepared by its field)
+
+
 def insert_models(model, rows: Iterable[dict], *, total: int = 0, progress: Callable[[int], None] | None = None) -> int:
     """Insert rows of ``model``, each given as field name → value (the other fields take their defaults), with
     ``bulk_insert``: no model object per row. Every value is prepared for the database by its field, as the
     ORM's save prepares it (dates, decimals), so the rows are those ``bulk_create`` would write."""
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    names = [f.name for f in fields]
-    prep = [f.get_db_prep_save for f in fields]
+    db = connections[connection.alias]  # (the connection itself: the proxy costs a lookup per value)
+    columns = []
+    for f in fields:
+        plain = _PLAIN.get(f.get_internal_type())
+        fixed = not (f.has_default() and callable(f.default))
+        columns.append((f.name, f.get_db_prep_save, plain, f.get_default() if fixed else None, fixed, f))
+
+    def value(row: dict, name, prep, plain, default, fixed, f):
+        v = row[name] if name in row else default if fixed else f.get_default()
+        # a plain field's value of its own type (or None) is what its preparation would give back
+        return v if plain is not None and (v is None or type(v) is plain) else prep(v, db)
 
     def values(row: dict) -> tuple:
-        return tuple(p(row[n] if n in row else f.get_default(), connection) for n, f, p in zip(names, fields, prep))
+        return tuple([value(row, *c) for c in columns])
 
     return bulk_insert(model._meta.db_table, tuple(f.column for f in fields), (values(r) for r in rows), total=total,
                        progress=progress)

@@ -9,7 +9,7 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qiyuan.formats.canonical_text import _cell, input_line
+from qiyuan.formats.canonical_text import _cell, game_line, input_line
 
 cells = st.one_of(st.text(), st.none(), st.booleans(), st.integers(), st.dates(), st.datetimes(),
                   st.decimals(allow_nan=False, allow_infinity=False, places=4), st.sampled_from([Decimal("2.50"),
@@ -27,3 +27,12 @@ def test_input_line_examples():
            datetime(2026, 1, 1, 8, 30)]
     assert input_line(row) == '"东 \\"甲\\""\x1fnull\x1ftrue\x1ffalse\x1f7\x1f2.5\x1f2\x1f2026-01-01\x1f' \
                               '2026-01-01T08:30:00\n'
+
+
+@given(st.tuples(st.one_of(st.text(), st.integers()), st.one_of(st.integers(), st.text()), st.text(), st.text(),
+                 st.sampled_from(["1-0", "0-1", "=", "+-", "-+", "--"]), st.one_of(st.none(), st.integers(1, 2)),
+                 st.one_of(st.none(), st.integers(1, 9), st.text(max_size=2))))
+def test_a_game_line_is_its_input_line(row):
+    """``game_line`` writes a stored game's inputs directly: the same text as ``input_line`` (and any value of
+    another type goes through ``input_line`` itself)."""
+    assert game_line(row) == input_line(row)

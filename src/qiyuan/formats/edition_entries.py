@@ -14,7 +14,7 @@ from datetime import date
 from qiyuan.formats.canonical_text import EntryRow, as_json
 from qiyuan.rating import results as R
 from qiyuan.rating.order import competition_ranks, list_order_key
-from qiyuan.rating.period import list_entry
+from qiyuan.rating.period import listed_games
 from qiyuan.rating.rules import RuleSet
 from qiyuan.rating.state import PlayerState
 from qiyuan.rating.state_json import state_to_json
@@ -63,7 +63,7 @@ def edition_entries(rules: RuleSet, states: Mapping[str, PlayerState], before: M
         out.append(EntryRow(
             player_pk=pk, federation_id=fid, position=pos, rank=rank, rating=s.rating,
             exact=str(s.exact) if s.exact is not None else "",
-            games=list_entry(fid, s).games, status=s.status,  # a newcomer: his counted games so far
+            games=listed_games(s), status=s.status,  # a newcomer: his counted games so far
             is_new=is_new, k=rules.k_factor(s.games, s.latched) if s.rating is not None else None,
             state=known[1], name=name, _text=known[2]))
     return out

@@ -32,8 +32,12 @@ from qiyuan.rating.state import NewcomerRecord, PlayerState
 def list_entry(player_id: str, s: PlayerState) -> R.ListEntry:
     """His entry on a list: the published rating and its exact value, the games K counts (a newcomer's: his
     counted games in the window), the status."""
-    games = s.games if s.rating is not None else sum(r.games for r in s.newcomer)
-    return R.ListEntry(player_id=player_id, rating=s.rating, exact=s.exact, games=games, status=s.status)
+    return R.ListEntry(player_id=player_id, rating=s.rating, exact=s.exact, games=listed_games(s), status=s.status)
+
+
+def listed_games(s: PlayerState) -> int:
+    """The games his list entry shows: a rated player's count, a newcomer's counted games in the window."""
+    return s.games if s.rating is not None else sum(r.games for r in s.newcomer)
 
 
 def ordered_list(rules: RuleSet, list_date: date, states: Mapping[str, PlayerState],

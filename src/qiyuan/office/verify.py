@@ -121,15 +121,16 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
         reason = str(exc) if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
         return out + ([] if broken else [f"{label}: cannot be recomputed from the stored data ({reason})"]), None
     out += _changed_columns(label, comp, rows)
-    mine = {e.federation_id: e.line() for e in comp.entries}
     if comp.canonical_version != w.version:  # recomputed in the edition's own version of the text
         comp.change_texts = [w.change_text(c) for c in comp.changes]
-        comp.digest = w.digest_of(mine.values(), (w.change_line(c.event_id, c.player_id, t) for c, t in
-                                                  zip(comp.changes, comp.change_texts)), [e.code for e in comp.events])
+        comp.digest = w.digest_of((e.line() for e in comp.entries), (
+            w.change_line(c.event_id, c.player_id, t) for c, t in zip(comp.changes, comp.change_texts)),
+            [e.code for e in comp.events])
     if comp.digest == edition.digest and not out:
         # (equal digests: every stored state's text is the computed state's, so the next edition may start from
         # the computed objects instead of decoding the stored ones)
         return [], {fid: comp.states[fid] for fid in states}
+    mine = {e.federation_id: e.line() for e in comp.entries}  # (written again only to name what differs)
     for fid in sorted(set(mine) | set(entries)):
         if mine.get(fid) != entries.get(fid):
             out.append(f"{label}: player {fid}: published {entries.get(fid)!r}, recomputed {mine.get(fid)!r}")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from qiyuan.office import merged, plausibility
-from qiyuan.collector import long_work
+from qiyuan.collector import held
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import as_json, bulk_insert
 from qiyuan.office.canonical import EntryRow, EventRows, change_row, digest, event_rows, inputs_digest, stored_inputs
@@ -387,7 +387,7 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
     return ed
 
 
-@long_work()
+@held()
 def publish_due(rating_list, actor: str, *, until: date | None = None,
                 progress: Callable[[int, int], None] | None = None, notes: list | None = None,
                 today: date | None = None, accept_flags: str | None = None) -> list:
@@ -425,7 +425,7 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
     return published
 
 
-@long_work()
+@held()
 def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
                    progress: Callable[[int, int, str], None] | None = None) -> list:
     """Publish a correction of ``list_date`` (and of every later list it changes), with a reason;

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from qiyuan.errors import QiyuanError
-from qiyuan.collector import long_work
+from qiyuan.collector import held
 from qiyuan.office.canonical import (
     CHANGE_COLUMNS,
     change_row,
@@ -202,7 +202,7 @@ def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple]) -> 
     return out
 
 
-@long_work()
+@held()
 def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | None = None,
                engine: str = ENGINE) -> VerifyReport:
     """Verify every published edition (of one list, or of all lists) with ``engine`` (``reference``: the slow

@@ -29,7 +29,7 @@ from datetime import date
 
 import numpy as np
 
-from qiyuan.collector import long_work
+from qiyuan.collector import held
 from qiyuan.rating import fast, reference
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
 from qiyuan.rating.columnar import GameColumns, StandingColumns
@@ -45,7 +45,7 @@ __all__ = ["ENGINES", "StartState", "History", "compute_history", "PublishedList
 ENGINES = ("fast", "reference")
 
 
-@long_work()
+@held()
 def compute_history(rules: RuleSet, players: Sequence[Player], events: Sequence[Event], games: Sequence[Game],
                     standings: Sequence[Standing] = (), *, start: StartState | None = None, until: date | None = None,
                     engine: str = "fast", explain: Collection[str] | bool = (),

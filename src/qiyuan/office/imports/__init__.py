@@ -23,7 +23,7 @@ from pathlib import Path
 
 from django.db import IntegrityError
 
-from qiyuan.collector import long_work
+from qiyuan.collector import held
 from qiyuan.errors import N_, QiyuanError, problem
 from qiyuan.office.db import REGISTRY, rating_list_lock, writing
 from qiyuan.office.errors import AlreadyImported, ImportRefused, InternalError, NeedsConfirmation
@@ -55,7 +55,7 @@ __all__ = ["AlreadyImported", "ImportRefused", "ImportResult", "KINDS", "NeedsCo
            "import_file", "prepare"]
 
 
-@long_work()
+@held()
 def import_file(path: str | Path, rating_list, actor: str, *, kind: str | None = None, options: Options | None = None,
                 progress: Callable[[str, int, int], None] | None = None) -> ImportResult:
     """Import one file into ``rating_list``.

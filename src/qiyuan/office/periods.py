@@ -17,11 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
-from qiyuan.office import merged, plausibility
 from qiyuan.collector import held
+from qiyuan.office import merged, plausibility
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import as_json, bulk_insert
-from qiyuan.office.canonical import EntryRow, EventRows, change_row, digest, event_rows, inputs_digest, stored_inputs
+from qiyuan.office.canonical import (EntryRow, EventRows, change_row, digest, event_rows, inputs_digest,
+                                    stored_inputs)
 from qiyuan.office.db import rating_list_lock, writing
 from qiyuan.office.engine import (
     MemberFacts,

@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from qiyuan.errors import QiyuanError
 from qiyuan.collector import held
+from qiyuan.errors import QiyuanError
 from qiyuan.office.canonical import (
     CHANGE_COLUMNS,
     change_row,

@@ -30,8 +30,8 @@ from qiyuan.collector import held
 from qiyuan.errors import QiyuanError
 from qiyuan.office.canonical import (
     CHANGE_COLUMNS,
-    change_row,
     EventRows,
+    change_row,
     event_rows,
     inputs_digest,
     stored_inputs,

@@ -419,3 +419,32 @@ def test_a_trf_files_encoding_note_in_the_users_language(tmp_path, language):
     assert result.exit_code == 0, result.output
     assert_in_language(re.sub("测试赛|王一|李二|GB18030|GBK", "", result.output.replace(str(ev), "")), language, args)
     assert ("已按 GB18030（GBK）读入" if language == lang.CHINESE else "read as GB18030 (GBK)") in result.output
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", [lang.CHINESE, lang.ENGLISH])
+def test_verify_names_the_differences_in_the_users_language(tmp_path, language):
+    """`office verify` of a tampered office: the heading and every difference — altered rows, a player's entry, a
+    change's stored column (named in words), a game no longer giving the change — in the user's language; the
+    stored and recomputed values themselves are data, quoted as stored."""
+    from qiyuan.office.events.models import Game
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
+    from qiyuan.office.ratings.models import EditionEntry, RatingChange
+    from tests.office._o2_fixtures import history_dir, make_list
+
+    rl = make_list()
+    import_file(history_dir(tmp_path), rl, "tester")
+    editions = publish_due(rl, "officer")
+    entry = editions[1].entries.filter(rating__isnull=False).first()
+    EditionEntry.objects.filter(pk=entry.pk).update(rating=entry.rating + 1)  # behind the model's back
+    change = editions[2].changes.first()
+    RatingChange.objects.filter(pk=change.pk).update(before=change.before + 1)
+    game = Game.objects.filter(event__in=editions[3].events.all(), result="1-0").first()
+    Game.objects.filter(pk=game.pk).update(result="0-1")
+    result = run(["office", "verify"], language)
+    assert result.exit_code == 1, result.output
+    shown = result.output
+    assert (("赛前等级分" in shown) if language == lang.CHINESE else ("rating before" in shown)), shown
+    data = re.sub(r"'\[.*?\\n'|CN\d+|CGA|[A-Z]+\d*-[\w-]+|\b[0-9a-f]{12}\b", "", shown)  # (stored rows, ids)
+    assert_in_language(data, language, ["office", "verify"])

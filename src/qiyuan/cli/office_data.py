@@ -493,8 +493,8 @@ def verify_cmd(
     err = _console(stderr=True)
     err.print("[bold red]" + _("{count} difference(s) in {editions} edition(s):").format(
         count=len(report.differences), editions=report.editions) + "[/]")
-    for d in report.differences:
-        err.print(f"  {problem_line(d)}", markup=False)
+    for d in report.differences:  # (each in the reader's language)
+        err.print(f"  {problem_line(getattr(d, 'problem', d))}", markup=False)
     raise typer.Exit(1)
 
 

@@ -27,7 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from qiyuan.collector import held
-from qiyuan.errors import QiyuanError
+from qiyuan.errors import N_, Problem, QiyuanError, joined, problem
+from qiyuan.formats.canonical_text import WRITERS
 from qiyuan.office.canonical import (
     CHANGE_COLUMNS,
     EventRows,
@@ -50,6 +51,24 @@ from qiyuan.rating.state import PlayerState
 MAX_SHOWN = 20
 #: how many editions' stored states ``verify_all`` keeps for the editions that start from them
 KEPT = 4
+
+
+class Difference(str):
+    """One difference ``verify`` found: its English line (what programs, logs and the tests read) that also carries
+    the translatable problem it was written from (``problem``), which the command line shows in the reader's
+    language."""
+
+    problem: Problem
+
+    def __new__(cls, found: Problem) -> Difference:
+        line = super().__new__(cls, found.text())
+        line.problem = found
+        return line
+
+
+#: the stored columns of a rating change, in words (a difference names the column by its code and in words)
+_COLUMN_WORDS = {"before": N_("rating before"), "after": N_("rating after"), "games": N_("games"), "W": "W",
+                 "We": "We", "K": "K", "delta": "ΔR", "method": N_("method")}
 
 
 @dataclass
@@ -92,17 +111,21 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
             altered = w.digest_of(ordered, changes.values(), events) != edition.digest
             if not altered:
                 break
-    except ValueError as exc:  # a canonical text version this program does not know
-        return [f"{label}: {exc}"], None
+    except ValueError:  # a canonical text version this program does not know
+        return [Difference(problem(
+            "{label}: canonical text version {version} is unknown to this program (known: {known})", label=label,
+            version=edition.canonical_version, known=", ".join(map(str, sorted(WRITERS)))))], None
     out: list[str] = []
     if altered:
-        out.append(f"{label}: the stored rows no longer give the published digest (altered after publication)")
+        out.append(Difference(problem(
+            "{label}: the stored rows no longer give the published digest (altered after publication)", label=label)))
     evs = list(edition.events.order_by("end_date", "start_date", "code"))
     played = event_rows([e.pk for e in evs])  # games and standings read once: inputs digest, strangers, engine
     if edition.inputs_digest and inputs_digest(stored_inputs(edition.pk, rows=played)) != edition.inputs_digest:
-        out.append(f"{label}: the public facts it was computed from (its events' dates, flags and status, games, "
-                   "standings, the members who joined in it and their grades, who published it) changed since "
-                   "publication")
+        out.append(Difference(problem(
+            "{label}: the public facts it was computed from (its events' dates, flags and status, games, standings, "
+            "the members who joined in it and their grades, who published it) changed since publication",
+            label=label)))
     aliases = aliases_for_edition(set(entries))
     broken = _outside_period(label, edition, evs) + _strangers(label, edition, evs, aliases, members, played)
     out += broken
@@ -118,8 +141,9 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
                               rules=rules, as_of=edition, names=names, aliases=aliases, engine=engine, cache=cache,
                               prior=prior, rows=played)
     except Exception as exc:  # whatever the stored data makes the engine refuse is a difference, never a crash
-        reason = str(exc) if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
-        return out + ([] if broken else [f"{label}: cannot be recomputed from the stored data ({reason})"]), None
+        reason = joined(exc.problems, "; ") if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
+        return out + ([] if broken else [Difference(problem(
+            "{label}: cannot be recomputed from the stored data ({reason})", label=label, reason=reason))]), None
     out += _changed_columns(label, comp, rows)
     if comp.canonical_version != w.version:  # recomputed in the edition's own version of the text
         comp.change_texts = [w.change_text(c) for c in comp.changes]
@@ -133,25 +157,35 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
     mine = {e.federation_id: e.line() for e in comp.entries}  # (written again only to name what differs)
     for fid in sorted(set(mine) | set(entries)):
         if mine.get(fid) != entries.get(fid):
-            out.append(f"{label}: player {fid}: published {entries.get(fid)!r}, recomputed {mine.get(fid)!r}")
+            out.append(Difference(problem(
+                "{label}: player {player}: published {published}, recomputed {recomputed}", label=label, player=fid,
+                published=repr(entries.get(fid)), recomputed=repr(mine.get(fid)))))
     mine_c = {(c.event_id, c.player_id): w.change_line(c.event_id, c.player_id, t)
               for c, t in zip(comp.changes, comp.change_texts)}
     for key in sorted(set(mine_c) | set(changes)):
         if mine_c.get(key) != changes.get(key):
-            out.append(f"{label}: change of {key[1]} in {key[0]}: published {changes.get(key)!r}, "
-                       f"recomputed {mine_c.get(key)!r}")
+            out.append(Difference(problem(
+                "{label}: change of {player} in {event}: published {published}, recomputed {recomputed}", label=label,
+                player=key[1], event=key[0], published=repr(changes.get(key)), recomputed=repr(mine_c.get(key)))))
     if sorted(events) != sorted(e.code for e in comp.events):
-        out.append(f"{label}: events differ")
+        out.append(Difference(problem("{label}: events differ", label=label)))
     if not out:
-        out.append(f"{label}: digest differs ({edition.digest[:12]} published, {comp.digest[:12]} recomputed)")
+        out.append(Difference(problem(
+            "{label}: digest differs ({published} published, {recomputed} recomputed)", label=label,
+            published=edition.digest[:12], recomputed=comp.digest[:12])))
     return out, None
 
 
 def _outside_period(label: str, edition, events) -> list[str]:
     """The edition's events that no longer end inside its period (previous list date ≤ end < list date)."""
     lo = edition.previous.list_date if edition.previous is not None else None
-    return [f"{label}: event {e.code} now ends on {e.end_date}, outside the period it was rated in (ending before "
-            f"{edition.list_date}{f', from {lo}' if lo else ''})"
+    return [Difference(problem(
+                "{label}: event {event} now ends on {end}, outside the period it was rated in (ending before {date}, "
+                "from {start})", label=label, event=e.code, end=e.end_date, date=edition.list_date,
+                start=lo)) if lo else
+            Difference(problem(
+                "{label}: event {event} now ends on {end}, outside the period it was rated in (ending before {date})",
+                label=label, event=e.code, end=e.end_date, date=edition.list_date))
             for e in events if e.end_date >= edition.list_date or (lo is not None and e.end_date < lo)]
 
 
@@ -181,10 +215,14 @@ def _strangers(label: str, edition, events, aliases: dict[str, str], table: Memb
                 continue
             if (ev_pk, pk) not in entrants:
                 seen.add((ev, pk))
-                out.append(f"{label}: event {ev} round {rnd}: player {fid} plays but is not an entrant of the event")
+                out.append(Difference(problem(
+                    "{label}: event {event} round {round}: player {player} plays but is not an entrant of the event",
+                    label=label, event=ev, round=rnd, player=fid)))
             elif aliases.get(fid, fid) not in members:
                 seen.add((ev, pk))
-                out.append(f"{label}: event {ev} round {rnd}: player {fid} is not on the list as of this edition")
+                out.append(Difference(problem(
+                    "{label}: event {event} round {round}: player {player} is not on the list as of this edition",
+                    label=label, event=ev, round=rnd, player=fid)))
     return out
 
 
@@ -198,7 +236,11 @@ def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple]) -> 
             continue  # a missing row: reported with the explanations
         for column, a, b in zip(CHANGE_COLUMNS, mine, theirs):
             if a != b:
-                out.append(f"{label}: change of {c.player_id} in {c.event_id}: stored {column} {b}, recomputed {a}")
+                out.append(Difference(problem(
+                    "{label}: change of {player} in {event}: stored {field} ({words}) {stored}, recomputed "
+                    "{recomputed}",
+                    label=label, player=c.player_id, event=c.event_id, field=column,
+                    words=problem(_COLUMN_WORDS[column]), stored=b, recomputed=a)))
     return out
 
 
@@ -231,7 +273,9 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
             chain[ed.pk] = link
         report.differences.extend(diffs[:MAX_SHOWN])
         if len(diffs) > MAX_SHOWN:
-            report.differences.append(f"… and {len(diffs) - MAX_SHOWN} more differences in {ed}")
+            report.differences.append(Difference(problem("… and {count} more differences in {edition}",
+                                                  count=len(diffs) - MAX_SHOWN,
+                                                  edition=f"{ed.rating_list.code} {ed.label}")))
         if progress:
             progress(i, len(editions), f"{ed.rating_list.code} {ed.label}")
     return report

@@ -445,6 +445,6 @@ def test_verify_names_the_differences_in_the_users_language(tmp_path, language):
     result = run(["office", "verify"], language)
     assert result.exit_code == 1, result.output
     shown = result.output
-    assert (("赛前等级分" in shown) if language == lang.CHINESE else ("rating before" in shown)), shown
+    assert (("赛前等级分" in shown) if language == lang.CHINESE else ("stored before" in shown)), shown
     data = re.sub(r"'\[.*?\\n'|CN\d+|CGA|[A-Z]+\d*-[\w-]+|\b[0-9a-f]{12}\b", "", shown)  # (stored rows, ids)
     assert_in_language(data, language, ["office", "verify"])

@@ -66,9 +66,10 @@ class Difference(str):
         return line
 
 
-#: the stored columns of a rating change, in words (a difference names the column by its code and in words)
-_COLUMN_WORDS = {"before": N_("rating before"), "after": N_("rating after"), "games": N_("games"), "W": "W",
-                 "We": "We", "K": "K", "delta": "ΔR", "method": N_("method")}
+#: the stored columns of a rating change as a difference names them: the column's code in English (what programs
+#: read), in words in the reader's language (赛前等级分); the rule symbols W, We, K as they are
+_COLUMN_NAMES = {"before": problem(N_("before")), "after": problem(N_("after")), "games": problem(N_("games")),
+                 "delta": problem(N_("delta")), "method": problem(N_("method")), "W": "W", "We": "We", "K": "K"}
 
 
 @dataclass
@@ -237,10 +238,9 @@ def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple]) -> 
         for column, a, b in zip(CHANGE_COLUMNS, mine, theirs):
             if a != b:
                 out.append(Difference(problem(
-                    "{label}: change of {player} in {event}: stored {field} ({words}) {stored}, recomputed "
-                    "{recomputed}",
-                    label=label, player=c.player_id, event=c.event_id, field=column,
-                    words=problem(_COLUMN_WORDS[column]), stored=b, recomputed=a)))
+                    "{label}: change of {player} in {event}: stored {field} {stored}, recomputed {recomputed}",
+                    label=label, player=c.player_id, event=c.event_id, field=_COLUMN_NAMES[column], stored=b,
+                    recomputed=a)))
     return out
 
 

@@ -8,9 +8,12 @@ rank less 1, at most 9) plays rounds 1-4 by McMahon pairing with random results
 * by the Gomoku Swiss (``swiss.pair_round``) on a copy of the same event (the same
   players, the same games, Gomoku points),
 
-and the wall and CPU times of both are printed, best of ``--repeats``.
+and the wall and CPU times of both are printed, median of ``--repeats``; then both event files are written
+and paired by the command line, ``qiyuan pair`` (a process each, start-up and reading the file included),
+the median wall time of each printed beside the other (issue 31: a McMahon round of 2,000 players within
+3 s wall beside a 2,000-player Swiss ``qiyuan pair`` in the same run).
 
-    .venv/bin/python bench/bench_mcmahon.py [--players 1000] [--rounds 4] [--repeats 3] [--seed 1]
+    .venv/bin/python bench/bench_mcmahon.py [--players 2000] [--rounds 4] [--repeats 3] [--seed 1] [--no-cli]
 """
 
 from __future__ import annotations
@@ -18,13 +21,17 @@ from __future__ import annotations
 import argparse
 import copy
 import random
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
+from qiyuan.formats.trf import write_trf  # noqa: E402
 from qiyuan.tournament import go  # noqa: E402
 from qiyuan.tournament.eventfile import new_event, set_round  # noqa: E402
 from qiyuan.tournament.mcmahon import pair_go_round, record_handicaps  # noqa: E402
@@ -58,32 +65,41 @@ def field(n: int, rounds: int, seed: int):
     return t
 
 
-def best(fn, repeats: int) -> tuple[float, float, object]:
+def median(fn, repeats: int) -> tuple[float, float, object]:
     walls, cpus, out = [], [], None
     for _ in range(repeats):
         t0, c0 = time.perf_counter(), time.process_time()
         out = fn()
         walls.append(time.perf_counter() - t0)
         cpus.append(time.process_time() - c0)
-    return min(walls), min(cpus), out
+    return statistics.median(walls), statistics.median(cpus), out
+
+
+def cli_pair(path: Path) -> float:
+    """Wall time of ``qiyuan pair FILE`` in its own process (start-up, reading, pairing, printing)."""
+    qiyuan = Path(sys.executable).with_name("qiyuan")
+    t0 = time.perf_counter()
+    subprocess.run([str(qiyuan), "pair", str(path)], check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t0
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, default=1000)
+    ap.add_argument("--players", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=4, help="rounds played before the round timed")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-cli", action="store_true", help="only the pairings in this process")
     a = ap.parse_args()
     t0 = time.perf_counter()
     t = field(a.players, a.rounds, a.seed)
     built = time.perf_counter() - t0
     rnd = a.rounds + 1
-    mm_wall, mm_cpu, mm = best(lambda: pair_go_round(t, rnd), a.repeats)
+    mm_wall, mm_cpu, mm = median(lambda: pair_go_round(t, rnd), a.repeats)
     swiss_t = copy.deepcopy(t)
     swiss_t.points = PointSystem()  # Gomoku 2/1/0
     swiss_t.extra["XQM"] = ["swiss"]
-    sw_wall, sw_cpu, sw = best(lambda: pair_round(swiss_t), a.repeats)
+    sw_wall, sw_cpu, sw = median(lambda: pair_round(swiss_t), a.repeats)
     same = sum(1 for b in mm.boards if b.black == b.white)  # sanity: always 0
     print(f"field: {a.players} players, {a.rounds} rounds played (built in {built:.1f} s)")
     print(f"round {rnd} McMahon (Go, handicaps):  {mm_wall * 1000:8.1f} ms wall  {mm_cpu * 1000:8.1f} ms CPU  "
@@ -91,6 +107,16 @@ def main() -> None:
     print(f"round {rnd} Gomoku Swiss (baseline): {sw_wall * 1000:8.1f} ms wall  {sw_cpu * 1000:8.1f} ms CPU  "
           f"{len(sw.boards)} boards")
     print(f"McMahon / Swiss: {mm_wall / sw_wall:.1f}× wall" + ("" if not same else "  (BROKEN)"))
+    if a.no_cli:
+        return
+    with tempfile.TemporaryDirectory() as d:
+        go_file, swiss_file = Path(d) / "mcmahon.trf", Path(d) / "swiss.trf"
+        go_file.write_text(write_trf(t), encoding="utf-8")
+        swiss_file.write_text(write_trf(swiss_t), encoding="utf-8")
+        go_cli = statistics.median(cli_pair(go_file) for _ in range(a.repeats))
+        sw_cli = statistics.median(cli_pair(swiss_file) for _ in range(a.repeats))
+    print(f"qiyuan pair, McMahon round {rnd}: {go_cli:6.2f} s wall   qiyuan pair, Swiss round {rnd}: "
+          f"{sw_cli:6.2f} s wall   (median of {a.repeats}, a process each)")
 
 
 if __name__ == "__main__":

@@ -9,16 +9,18 @@ How a round is paired (as OpenGotha documents its McMahon system):
 2. **Bye** (轮空) when the players to pair are odd, as in the Gomoku Swiss: the
    lowest McMahon score who has not had one (then the lowest rank, the highest
    draw number), provided the others can still all be paired without a repeat.
-3. **Groups, top down**: the players of one McMahon score, with those floated
-   down from above, are paired by a *maximum weight matching* of the group
-   (``networkx.max_weight_matching``). The weights say, in this order of
-   strength: never a repeat (no edge), the smallest score difference, the
-   lowest player floats when the group is odd, players of one club or family
-   apart (then of one association), seeding inside the group (upper half against lower half — ``split``
-   — or first against last — ``fold``), colours balanced. Before a group's
-   matching is kept, the cardinality matching of ``tournament.matching``
-   checks that the players left below can still all be paired without a
-   repeat (the Swiss look-ahead); if not, the next group joins this one.
+3. **The boards, over the whole round** (as OpenGotha pairs: one weighted matching of everybody, its
+   criteria in order): never a repeat (a hard rule); then the smallest *sum over the boards of the squared
+   McMahon-score gaps* — many small gaps are better than one large one, so a player left over meets the
+   nearest group above or below, never one several groups away, unless repeats leave nothing else; then
+   the float (the lowest of the upper group goes down, to the highest of the lower group); then handicap
+   stones; then players of one club or family apart (then of one association) — only where it costs no
+   larger gap, float or stone; then the seeding inside a group (upper half against lower half —
+   ``split`` — or first against last — ``fold``); then colours balanced. Each criterion's weight is more
+   than all those below it can add up to over the round, so none is traded for a lesser one. For speed
+   the players in McMahon order are cut where the players above are even in number and the score drops,
+   and the pieces matched apart — merged again wherever that could cost a larger sum (``_round_matching``
+   says why this keeps the least sum); a large score group is matched in blocks of the seeding.
 4. **Handicap** (让子): from the McMahon score difference (or the rank
    difference, as the event says), each side held at most at the no-handicap
    grade, less the correction, never more than the ceiling. The weaker player
@@ -38,17 +40,12 @@ from qiyuan.tournament import go
 from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.explanation import Line
 from qiyuan.tournament.go_tiebreaks import compute
-from qiyuan.tournament.matching import perfect_matching_exists
+from qiyuan.tournament.matching import perfect_matching_exists  # the Swiss look-ahead's matching
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.state import is_active
 
-# weights, strongest first (see the module's docstring); the base keeps every edge positive
-_BASE = 10**15
-_SCORE = 10**10  # per squared half point of score difference
-_FLOAT = 10**7  # per place from the bottom of the group: the lowest is left to float
-_APART = 10**6
-_SEED = 10**3
-_COLOUR = 10
+#: a chunk of the round of at most this many players is matched exactly, all its boards in one weighted matching
+EXACT = 40
 #: in a large group, edges kept within this distance of the seeding's ideal partner
 BAND = 6
 #: a group larger than this is matched in blocks of about this size
@@ -127,36 +124,8 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
         raise EventError(problem("round {round}: the players cannot all be paired without a repeat", round=rnd))
 
     clubs = {e.number: (e.club.strip(), e.family.strip(), e.federation.strip()) for e in t.entrants}
-    groups: list[list[int]] = []
-    for n in order:
-        if groups and mms2[groups[-1][0]] == mms2[n]:
-            groups[-1].append(n)
-        else:
-            groups.append([n])
-    pairs: list[tuple[int, int]] = []
-    carried: list[int] = []
-    gi = 0
-    while gi < len(groups):
-        pool = carried + groups[gi]
-        gi += 1
-        while True:
-            rest = [n for g in groups[gi:] for n in g]
-            chosen = _group_matching(pool, mms2, met, clubs, seeding, t, rnd, s)
-            left = [n for n in pool if not any(n in p for p in chosen)]
-            if (not rest and not left) or (rest and pairable(left + rest)):
-                break
-            if len(pool) > BLOCK:  # the group was matched in blocks: try it whole before taking in the next
-                chosen = _group_matching(pool, mms2, met, clubs, seeding, t, rnd, s, whole=True)
-                left = [n for n in pool if not any(n in p for p in chosen)]
-                if (not rest and not left) or (rest and pairable(left + rest)):
-                    break
-            if not rest:  # cannot happen: the whole field was checked pairable
-                raise EventError(problem("round {round}: the players cannot all be paired without a repeat",
-                                         round=rnd))
-            pool = pool + groups[gi]  # the group below joins: the look-ahead found no way otherwise
-            gi += 1
-        pairs += chosen
-        carried = left
+    r = _Round(t, rnd, s, swiss, seeding, mms2, rank, met, clubs, order)
+    pairs = _round_matching(r)
 
     boards: list[GoBoard] = []
     for a, b in pairs:
@@ -179,9 +148,7 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
         line = Line("board {board}: {black} (black, McMahon score {sb}) – {white} (white, {sw})",
                     board=i, black=x.black, sb=sb, white=x.white, sw=sw)
         if mms2[x.black] != mms2[x.white]:
-            high = x.black if mms2[x.black] > mms2[x.white] else x.white
-            line = line + Line("; {high} floats down: nobody of McMahon score {score} was left for him that he had "
-                               "not met", high=high, score=_half(mms2[high]))
+            line = line + _float_reasons(r, x.black, x.white)
         if x.handicap:
             line = line + Line("; {stones} handicap stones: the difference less {correction}, at most {ceiling}",
                                stones=x.handicap, correction=s.hd_correction, ceiling=s.hd_ceiling)
@@ -189,8 +156,8 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
             line = line + Line("; even game, komi {komi}", komi=s.komi)
         club = clubs[x.black][0]
         if club and club == clubs[x.white][0]:
-            line = line + Line("; same club {club}: every other pairing of the group cost more "
-                               "(a repeat, a larger score difference or another float)", club=club)
+            line = line + Line("; same club {club}: clubs are kept apart only where it costs no larger score "
+                               "gap, float or handicap", club=club)
         lines.append(line)
     return GoPairing(rnd, boards, bye, lines)
 
@@ -199,15 +166,176 @@ def _half(v2: int) -> str:
     return str(v2 // 2) if v2 % 2 == 0 else f"{v2 // 2}.5"
 
 
-def _group_matching(pool: list[int], mms2: dict[int, int], met: dict[int, set[int]],
-                    clubs: dict[int, tuple[str, str, str]], seeding: str, t: Tournament, rnd: int,
-                    s: go.GoSettings, whole: bool = False) -> list[tuple[int, int]]:
-    """The maximum weight matching of one group (with those floated into it).
+@dataclass(slots=True)
+class _Round:
+    """What the pairing of one round weighs: the McMahon scores (in half points), ranks, who met whom, clubs
+    (club, family, association), the players to pair in McMahon order, and each one's place in his group."""
+
+    t: Tournament
+    rnd: int
+    s: go.GoSettings
+    swiss: bool
+    seeding: str
+    mms2: dict[int, int]
+    rank: dict[int, int]
+    met: dict[int, set[int]]
+    clubs: dict[int, tuple[str, str, str]]
+    order: list[int]
+    place: dict[int, tuple[int, int]] = field(default_factory=dict)  # (place in his group, group size)
+    balance: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        by_score: dict[int, list[int]] = {}
+        for n in self.order:
+            by_score.setdefault(self.mms2[n], []).append(n)
+        for members in by_score.values():
+            for i, n in enumerate(members):
+                self.place[n] = (i, len(members))
+        self.balance = {n: _colour_balance(self.t, n, self.rnd - 1) for n in self.order}
+
+    def cost(self, a: int, b: int) -> tuple[int, int, int, int, int, int]:
+        """The criteria of one board, most important first, each a cost: the squared score gap; the float
+        (the lower of the upper group goes down, to the higher of the lower group); handicap stones; same
+        club or family (2) or association (1); departure from the seeding inside a group; colours wanted."""
+        va, vb = self.mms2[a], self.mms2[b]
+        (pa, sa), (pb, sb) = self.place[a], self.place[b]
+        if va == vb:
+            gap = dudd = 0
+            off = pa + pb - (sa - 1) if self.seeding == "fold" else abs(pa - pb) - sa // 2
+            seed = off * off
+        else:
+            (pu, su), pl = ((pa, sa), pb) if va > vb else ((pb, sb), pa)
+            gap, dudd, seed = (va - vb) ** 2, (su - 1 - pu) + pl, 0
+        h = 0 if self.swiss else handicap_for(self.s, va // 2, self.rank[a], vb // 2, self.rank[b])
+        apart = 2 if _same_group(self.clubs, a, b) else 1 if self.clubs[a][2] and self.clubs[a][2] == \
+            self.clubs[b][2] else 0
+        return gap, dudd, h, apart, seed, _colour_cost(self.balance, a, b)
+
+
+def _round_matching(r: _Round) -> list[tuple[int, int]]:
+    """The boards of the round: a perfect matching without a repeat of ``r.order`` (an even number, the bye
+    already out) with the smallest sum of squared McMahon-score gaps, the other criteria after it.
+
+    The players in McMahon order are cut where the players above are an even number and the score drops:
+    no pairing of least squared gaps crosses such a cut when every piece (a *chunk*) reaches its own least
+    sum — pairing neighbours in McMahon order, ``_neighbour_sum`` — because a board's squared gap is at least
+    the sum of the squared steps it spans, and an even cut is crossed twice or never. A chunk is matched
+    exactly (a maximum weight matching) when small, else score group by score group, a group's odd one out
+    going to the next group; where a chunk cannot reach its least sum (repeats) it is matched exactly, and
+    neighbouring chunks are merged while their excess over the least sums outweighs twice the squared steps
+    of the cuts between them (the least a pairing across those cuts would pay): then no pairing keeping the
+    hard rules has a smaller sum."""
+    order, mms2 = r.order, r.mms2
+    chunks: list[list[int]] = []
+    start = 0
+    for i in range(1, len(order) + 1):
+        if i == len(order) or (i % 2 == 0 and mms2[order[i - 1]] != mms2[order[i]]):
+            chunks.append(order[start:i])
+            start = i
+    solved = [_solve_chunk(r, c) for c in chunks]
+    while True:
+        run = _run_to_merge(r, chunks, solved)
+        if run is None:
+            break
+        i, j = run
+        merged = [n for c in chunks[i:j + 1] for n in c]
+        chunks[i:j + 1] = [merged]
+        solved[i:j + 1] = [_solve_chunk(r, merged)]
+    out = []
+    for pairs in solved:
+        if pairs is None:  # cannot happen: the whole field was checked pairable, and merging ends with it whole
+            raise EventError(problem("round {round}: the players cannot all be paired without a repeat",
+                                     round=r.rnd))
+        out += pairs
+    return out
+
+
+def _neighbour_sum(r: _Round, players: list[int]) -> int:
+    """The least squared-gap sum of a chunk without regard to repeats: neighbours in McMahon order."""
+    return sum((r.mms2[players[i]] - r.mms2[players[i + 1]]) ** 2 for i in range(0, len(players) - 1, 2))
+
+
+def _run_to_merge(r: _Round, chunks: list[list[int]], solved: list[list[tuple[int, int]] | None]
+                  ) -> tuple[int, int] | None:
+    """Chunks ``i..j`` (``i < j``) whose excess over their least sums is more than twice the squared steps of
+    the cuts between them, or that hold a chunk with no pairing at all; None when there are none."""
+    excess: list[int | None] = []
+    for c, pairs in zip(chunks, solved):
+        excess.append(None if pairs is None else
+                      sum((r.mms2[a] - r.mms2[b]) ** 2 for a, b in pairs) - _neighbour_sum(r, c))
+    cut = [2 * (r.mms2[chunks[k][-1]] - r.mms2[chunks[k + 1][0]]) ** 2 for k in range(len(chunks) - 1)]
+    for i, x in enumerate(excess):
+        if x is None:  # no pairing inside: merge with a neighbour
+            return None if len(chunks) == 1 else (i, i + 1) if i + 1 < len(chunks) else (i - 1, i)
+    for i in range(len(chunks)):
+        more, bound = excess[i], 0
+        for j in range(i + 1, len(chunks)):
+            bound += cut[j - 1]
+            more += excess[j]
+            if more > bound:
+                return (i, j)
+    return None
+
+
+def _solve_chunk(r: _Round, players: list[int]) -> list[tuple[int, int]] | None:
+    """A chunk's boards (None when it has no pairing without a repeat): exactly when small; else group by
+    group, kept if it reaches the chunk's least squared-gap sum, matched exactly otherwise."""
+    if len(players) > EXACT:
+        pairs = _by_groups(r, players)
+        if pairs is not None and sum((r.mms2[a] - r.mms2[b]) ** 2 for a, b in pairs) == _neighbour_sum(r, players):
+            return pairs
+    pairs = _match(r, players, None)
+    return pairs if 2 * len(pairs) == len(players) else None
+
+
+def _by_groups(r: _Round, players: list[int]) -> list[tuple[int, int]] | None:
+    """A large chunk, score group by score group from the top: the one a group leaves over (an odd group, or
+    the lowest when one came down into it) goes down to the next group; None when a group cannot be paired."""
+    groups: list[list[int]] = []
+    for n in players:
+        if groups and r.mms2[groups[-1][0]] == r.mms2[n]:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+    out: list[tuple[int, int]] = []
+    carried: list[int] = []
+    for g in groups:
+        pool = carried + g
+        carried = [pool.pop()] if len(pool) % 2 else []
+        pairs = _group_matching(r, pool)
+        if 2 * len(pairs) != len(pool):
+            return None
+        out += pairs
+    return None if carried else out
+
+
+def _float_reasons(r: _Round, a: int, b: int) -> Line:
+    """Why two players of different McMahon scores meet — only what is true: the round's pairing has the least
+    sum of squared score gaps of all pairings without a repeat; the players of his score or more are an odd
+    number (when they are); whom he has met of the scores the gap passes over (when he has)."""
+    high, low = (a, b) if r.mms2[a] > r.mms2[b] else (b, a)
+    sh, sl = r.mms2[high], r.mms2[low]
+    line = Line("; {high} meets a lower McMahon score: no pairing of the round without a repeat has a smaller sum "
+                "of squared score gaps", high=high)
+    above = sum(1 for n in r.order if r.mms2[n] >= sh)
+    if above % 2:
+        line = line + Line("; the players of McMahon score {score} or more are an odd number", score=_half(sh))
+    passed = sorted(n for n in r.met[high] if n in r.place and sl < r.mms2[n] <= sh)
+    if passed:
+        line = line + Line("; he has already met {players} (McMahon score above {score})",
+                           players=", ".join(map(str, passed)), score=_half(sl))
+    return line
+
+
+def _group_matching(r: _Round, pool: list[int], whole: bool = False) -> list[tuple[int, int]]:
+    """The maximum weight matching of one score group (an even number, with the one floated into it).
 
     A group larger than ``BLOCK`` is matched in blocks, unless ``whole``: the seeding pairs the
     upper half's k-th player with the lower half's k-th (or, folded, last-k-th), so block k holds
-    a slice of each half (the first block also those floated in), and whoever a block leaves
-    unpaired joins the next. The weighted matching's cost grows with the cube of its size."""
+    a slice of each half (the first block also the one floated in), and whoever a block leaves
+    unpaired joins the next; if the blocks leave some unpaired, the whole group is matched. The
+    weighted matching's cost grows with the cube of its size."""
+    mms2 = r.mms2
     n = len(pool)
     if n < 2:
         return []
@@ -217,44 +345,36 @@ def _group_matching(pool: list[int], mms2: dict[int, int], met: dict[int, set[in
         members = [p for p in pool if mms2[p] == low]
         half = len(members) // 2
         upper, lower = members[:half], members[half:]
-        if seeding == "fold":
+        if r.seeding == "fold":
             lower = lower[::-1]
         step = BLOCK // 2
         out: list[tuple[int, int]] = []
         carry = floated
         for k in range(0, max(half, 1), step):
             part = lower[k:k + step]
-            block = carry + upper[k:k + step] + (part[::-1] if seeding == "fold" else part)
+            block = carry + upper[k:k + step] + (part[::-1] if r.seeding == "fold" else part)
             if k + step >= half:
                 block += lower[k + step:]  # the last block takes the rest of the lower half
-            pairs = _group_matching(block, mms2, met, clubs, seeding, t, rnd, s, whole=True)
+            pairs = _group_matching(r, block, whole=True)
             out += pairs
             paired = {x for p in pairs for x in p}
             carry = [x for x in block if x not in paired]
-        return out
-    pos_in_score: dict[int, tuple[int, int]] = {}
-    by_score: dict[int, list[int]] = {}
-    for p in pool:
-        by_score.setdefault(mms2[p], []).append(p)
-    for members in by_score.values():
-        for i, p in enumerate(members):
-            pos_in_score[p] = (i, len(members))
-    balance = {p: _colour_balance(t, p, rnd - 1) for p in pool}
-    if n % 2 == 0 and len(by_score) == 1:
-        ideal = _ideal(pool, seeding)
-        if all(b not in met[a] and not _same_group(clubs, a, b) and not (clubs[a][2] and clubs[a][2] == clubs[b][2])
-               for a, b in ideal) and \
-                sum(_colour_cost(balance, a, b) for a, b in ideal) < 2 * _SEED:
-            # every edge of the seeding's own pairing is allowed and costs nothing but colours, which
-            # weigh less than any departure from it (two edges off by one place): it is the maximum
+        if not carry:
+            return out
+        return _group_matching(r, pool, whole=True)
+    if n % 2 == 0 and all(mms2[p] == mms2[pool[0]] for p in pool):
+        ideal = _ideal(pool, r.seeding)
+        if all(b not in r.met[a] and r.cost(a, b)[2:4] == (0, 0) for a, b in ideal):
+            # every board of the seeding's own pairing is allowed, even and apart: nothing but colours, which
+            # weigh less than any departure from it, could improve it — it is the best
             return sorted((min(a, b), max(a, b)) for a, b in ideal)
     # a large group: only the edges near the seeding's ideal partner (a band), which keeps the weighted matching
     # fast; if the band leaves players unpaired that the whole group could pair, the whole group is matched
     band = BAND if n > 2 * BAND + 4 else None
-    mate = _match(pool, mms2, met, clubs, seeding, balance, pos_in_score, band)
-    if band is not None and 2 * len(mate) < n - 1:
-        mate = _match(pool, mms2, met, clubs, seeding, balance, pos_in_score, None)
-    return sorted((min(a, b), max(a, b)) for a, b in mate)
+    mate = _match(r, pool, band)
+    if band is not None and 2 * len(mate) < n:
+        mate = _match(r, pool, None)
+    return mate
 
 
 def _same_group(clubs: dict[int, tuple[str, str, str]], a: int, b: int) -> bool:
@@ -264,8 +384,8 @@ def _same_group(clubs: dict[int, tuple[str, str, str]], a: int, b: int) -> bool:
 
 
 def _colour_cost(balance: dict[int, int], a: int, b: int) -> int:
-    """Both want the same colour: the smaller of their imbalances, weighted."""
-    return _COLOUR * min(abs(balance[a]), abs(balance[b])) if balance[a] * balance[b] > 0 else 0
+    """Both want the same colour: the smaller of their imbalances."""
+    return min(abs(balance[a]), abs(balance[b])) if balance[a] * balance[b] > 0 else 0
 
 
 def _ideal(pool: list[int], seeding: str) -> list[tuple[int, int]]:
@@ -276,34 +396,32 @@ def _ideal(pool: list[int], seeding: str) -> list[tuple[int, int]]:
     return [(pool[i], pool[half + i]) for i in range(half)]
 
 
-def _match(pool, mms2, met, clubs, seeding, balance, pos_in_score, band):
-    n = len(pool)
-    g = nx.Graph()
-    for i in range(n):
-        a = pool[i]
-        for j in range(i + 1, n):
-            b = pool[j]
-            if b in met[a]:
+def _match(r: _Round, pool: list[int], band: int | None) -> list[tuple[int, int]]:
+    """A maximum weight matching of ``pool`` of the most boards, every board allowed (no repeat); the weights
+    order the criteria strictly (``_Round.cost``): each level's unit is more than everything below it can
+    add up to over all the boards, so a smaller sum of squared gaps is never traded for anything else.
+    ``band``: inside one score group only the edges near the seeding's ideal partner."""
+    edges: list[tuple[int, int, tuple[int, ...]]] = []
+    for i, a in enumerate(pool):
+        for b in pool[i + 1:]:
+            if b in r.met[a]:
                 continue
-            if band is not None and mms2[a] == mms2[b]:
-                (pa, size), (pb, _) = pos_in_score[a], pos_in_score[b]
-                off = pa + pb - (size - 1) if seeding == "fold" else abs(pa - pb) - size // 2
-                if abs(off) > band:
-                    continue
-            w = _BASE - _SCORE * (mms2[a] - mms2[b]) ** 2 + _FLOAT * ((n - i) + (n - j))
-            if _same_group(clubs, a, b):
-                w -= _APART
-            elif clubs[a][2] and clubs[a][2] == clubs[b][2]:
-                w -= _APART // 2  # the same association: apart where possible, after clubs and families
-            if mms2[a] == mms2[b]:
-                (pa, size), (pb, _) = pos_in_score[a], pos_in_score[b]
-                if seeding == "fold":
-                    w -= _SEED * (pa + pb - (size - 1)) ** 2
-                else:
-                    w -= _SEED * (abs(pa - pb) - size // 2) ** 2
-            w -= _colour_cost(balance, a, b)
-            g.add_edge(a, b, weight=w)
-    return nx.max_weight_matching(g, maxcardinality=True)
+            c = r.cost(a, b)
+            if band is not None and r.mms2[a] == r.mms2[b] and c[4] > band * band:
+                continue
+            edges.append((a, b, c))
+    if not edges:
+        return []
+    boards = len(pool) // 2 + 1
+    units = [1]
+    for level in range(5, 0, -1):  # the unit of each level, from the last (colours) up
+        top = max(e[2][level] for e in edges)
+        units.insert(0, units[0] * (top * boards + 1) if top else units[0])
+    worst = sum(u * max(e[2][k] for e in edges) for k, u in enumerate(units))
+    g = nx.Graph()
+    for a, b, c in edges:
+        g.add_edge(a, b, weight=worst + 1 - sum(u * x for u, x in zip(units, c)))
+    return sorted((min(a, b), max(a, b)) for a, b in nx.max_weight_matching(g, maxcardinality=True))
 
 
 def record_handicaps(t: Tournament, rnd: int) -> None:

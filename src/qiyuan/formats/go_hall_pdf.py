@@ -34,9 +34,8 @@ def go_pairings(t: Tournament, rnd: int) -> bytes:
     doc, footer = _doc(buf, t, title)
     story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t)}", st["sub"])]
     rows = [["台次", "签号", "黑方", "段级位", "麦分", "让子", "结果", "签号", "白方", "段级位", "麦分"]]
-    boards = sorted(sheet.boards, key=lambda b: (-max(mms[b.opener.number], mms[b.other.number]),
-                                                 -(mms[b.opener.number] + mms[b.other.number]), b.opener.number))
-    for i, b in enumerate(boards, start=1):
+    for b in sheet.boards:  # numbered as the pairing numbered them (``go_tiebreaks.board_key``)
+        i = b.board
         h = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
         rows.append([str(i), str(b.opener.number), b.opener.name, _rank(ps, b.opener.number),
                      plain(shown(mms[b.opener.number])), str(h) if h else "—", _RESULT_ZH.get(b.result, b.result),

@@ -35,10 +35,8 @@ def go_round_table(t: Tournament, rnd: int, lang: str = "en") -> str:
         lines = [f"Round {rnd}  (black 黑 moves first; stones 让子 = handicap; even games komi 贴目 {komi}; "
                  "MMS = McMahon score before the round)",
                  f"{'Bd':>4} {pad('black 黑', width + 20)}  {pad('white 白', width + 20)}  stones  result"]
-    # boards in the pairing's order: the higher McMahon score first (as ``mcmahon`` numbers them)
-    boards = sorted(sheet.boards, key=lambda b: (-max(mms[b.opener.number], mms[b.other.number]),
-                                                 -(mms[b.opener.number] + mms[b.other.number]), b.opener.number))
-    for i, b in enumerate(boards, start=1):
+    for b in sheet.boards:  # numbered as the pairing numbered them (``go_tiebreaks.board_key``)
+        i = b.board
         h = ps[b.opener.number].handicaps.get(rnd, 0)
         lines.append(f"{i:>4} {seat(b.opener.number, b.opener.name)}  {seat(b.other.number, b.other.name)}  "
                      f"{h:>5}  {b.result}".rstrip())

@@ -144,6 +144,19 @@ def _round_value(c, s: GoSettings) -> tuple[int, int]:
     return 0, 0
 
 
+def pairing_scores(t: Tournament, s: GoSettings, ps: dict[int, GoPlayer], rnd: int) -> dict[int, int]:
+    """The scores that pair round ``rnd`` (half points, before it): the McMahon score, or the wins in a simple
+    Swiss for Go (``go_swiss``)."""
+    swiss = (t.extra.get("XQM") or [""])[0].strip() == "go_swiss"
+    return dict(compute(t, s, ps, upto=rnd - 1)["NBW" if swiss else "MMS"])
+
+
+def board_key(scores: dict[int, int], black: int, white: int) -> tuple[int, int, int]:
+    """A Go round's board order, the one numbering of its list, slips, results form and QR codes: the higher
+    of the two scores first, then the higher sum, then black's draw number."""
+    return -max(scores[black], scores[white]), -(scores[black] + scores[white]), black
+
+
 def shown(value2: int) -> Decimal:
     """A value in half points as people read it (``33.5``)."""
     return Decimal(value2) / 2

@@ -39,7 +39,7 @@ import networkx as nx
 from qiyuan.tournament import go
 from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.explanation import Line
-from qiyuan.tournament.go_tiebreaks import compute
+from qiyuan.tournament.go_tiebreaks import board_key, compute, pairing_scores
 from qiyuan.tournament.matching import perfect_matching_exists  # the Swiss look-ahead's matching
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.state import is_active
@@ -92,8 +92,7 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
     Raises ``EventError`` when the players to pair cannot all be paired without a repeat."""
     s, ps = go.settings(t), go.players(t)
     swiss = (t.extra.get("XQM") or [""])[0].strip() == "go_swiss"
-    values = compute(t, s, ps, upto=rnd - 1)
-    mms2 = dict(values["NBW"]) if swiss else dict(values["MMS"])
+    mms2 = pairing_scores(t, s, ps, rnd)
     rank = {e.number: _rank(ps, s, e.number) for e in t.entrants}
     met: dict[int, set[int]] = {e.number: {c.opponent for c in e.rounds[: rnd - 1] if c.opponent} for e in t.entrants}
     had_bye = {e.number for e in t.entrants if any(c.result in "UF" and c.opponent is None for c in e.rounds[: rnd - 1])}
@@ -142,7 +141,7 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
             else:
                 black, white = (a, b) if weaker_a else (b, a)
         boards.append(GoBoard(black, white, h))
-    boards.sort(key=lambda x: (-max(mms2[x.black], mms2[x.white]), -(mms2[x.black] + mms2[x.white]), x.black))
+    boards.sort(key=lambda x: board_key(mms2, x.black, x.white))
     for i, x in enumerate(boards, start=1):
         sb, sw = _half(mms2[x.black]), _half(mms2[x.white])
         line = Line("board {board}: {black} (black, McMahon score {sb}) – {white} (white, {sw})",

@@ -20,6 +20,8 @@ from decimal import Decimal
 
 from qiyuan.errors import N_
 
+from qiyuan.tournament import go
+from qiyuan.tournament.go_tiebreaks import board_key, pairing_scores
 from qiyuan.tournament.knockout import eliminated_after
 from qiyuan.tournament.minimatch import is_mini
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
@@ -86,7 +88,9 @@ def knocked_out(t: Tournament) -> dict[int, int]:
 
 def pairing_sheet(t: Tournament, rnd: int) -> PairingSheet:
     """Round ``rnd``'s pairing list: boards by the players' scores before the round (highest
-    first, then the smaller draw number), then the players without a game (by number)."""
+    first, then the smaller draw number; a Go event's as its pairing numbers them, by McMahon score:
+    ``go_tiebreaks.board_key``), then the players without a game (by number). The one board numbering
+    of the list, the slips, the results form and the QR codes."""
     by = {e.number: e for e in t.entrants}
     pairs: list[tuple[Entrant, Entrant, RoundCell]] = []
     unpaired: list[UnpairedRow] = []
@@ -105,8 +109,12 @@ def pairing_sheet(t: Tournament, rnd: int) -> PairingSheet:
         elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
             pairs.append((e, by[c.opponent], c))
     seats = {e.number: _seat(e, t, rnd) for pair in pairs for e in pair[:2]}
-    pairs.sort(key=lambda p: (-(seats[p[0].number].score + seats[p[1].number].score),
-                              min(p[0].number, p[1].number)))
+    if go.is_go(t):  # as the McMahon pairing numbers its boards (black first in each pair)
+        scores = pairing_scores(t, go.settings(t), go.players(t), rnd)
+        pairs.sort(key=lambda p: board_key(scores, p[0].number, p[1].number))
+    else:
+        pairs.sort(key=lambda p: (-(seats[p[0].number].score + seats[p[1].number].score),
+                                  min(p[0].number, p[1].number)))
     boards = [BoardRow(i, seats[a.number], seats[b.number], board_result(c.result, b.rounds[rnd - 1].result),
                        c.colour == "b") for i, (a, b, c) in enumerate(pairs, start=1)]
     return PairingSheet(rnd, boards, unpaired)

@@ -15,9 +15,10 @@ from decimal import Decimal
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from qiyuan.tournament import go
 from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format, score
 from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
-from qiyuan.tournament.sheets import knocked_out
+from qiyuan.tournament.sheets import knocked_out, pairing_sheet
 from qiyuan.tournament.state import withdrawn_in
 
 RESULT_TEXT = {"1": "1-0", "0": "0-1", "=": "½-½", "W": "1-0", "L": "0-1", "D": "½-½", "+": "+ / −", "-": "− / +",
@@ -110,8 +111,12 @@ def _rounds(t: Tournament) -> list[RoundView]:
                                   else ABSENCE_TEXT.get(c.result, c.result)))
             elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
                 pairs.append((e, by[c.opponent], c.result))
-        pairs.sort(key=lambda p: (-(score(p[0], t.points, rnd - 1) + score(p[1], t.points, rnd - 1)),
-                                  min(p[0].number, p[1].number)))
+        if go.is_go(t):  # the pairing list's numbering (``sheets.pairing_sheet``): by McMahon score
+            number = {(b.opener.number, b.other.number): b.board for b in pairing_sheet(t, rnd).boards}
+            pairs.sort(key=lambda p: number[(p[0].number, p[1].number)])
+        else:
+            pairs.sort(key=lambda p: (-(score(p[0], t.points, rnd - 1) + score(p[1], t.points, rnd - 1)),
+                                      min(p[0].number, p[1].number)))
         rv.boards = [Board(i, a, b, r, RESULT_TEXT.get(r, r), a.rounds[rnd - 1].colour == "b")
                      for i, (a, b, r) in enumerate(pairs, 1)]
         views.append(rv)

@@ -19,6 +19,8 @@ from qiyuan.tournament.sheets import pairing_sheet
 
 CODE = "go-words"
 #: drawn weakest first: by the Gomoku order board 1 would hold player 1, by McMahon score the strongest pair
+#: what a page may show as typed: the user's name, the event's code, the keys and keywords the arbiter types
+TYPED = {"arbiter", "go", "words", "x", "women", "rating", "xlsx", "trf"}
 GRADES = ["8k", "8k", "3k", "3k", "1d", "1d", "4d", "5d"]
 
 
@@ -66,3 +68,86 @@ def test_one_board_numbering_for_list_slips_form_and_qr_codes(desk):
                 assert re.match(rf"\s*1\s+{first[1]}\s", line), line
             else:
                 assert "第1台" in text  # the slips are the pairing sheet's boards, as are their QR codes
+
+
+def _text_of(pdf: bytes) -> str:
+    return subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True).stdout.decode()
+
+
+def test_the_go_desk_speaks_go_in_chinese(desk):
+    """黑方/白方, 让子/贴目, the McMahon score and the event's criteria by name; never 先手（假先）, 积分, 辅分;
+    no jigo offered with a komi of 7.5; the round-1 explanation says nothing of games not played."""
+    from .language_check import problems
+
+    desk.post(f"/desk/events/{CODE}/pair/")
+    html = desk.get(f"/desk/events/{CODE}/").content.decode()
+    main = html.split("<main", 1)[1]
+    form = main.split('id="result-form"')[1].split("</form>")[0]
+    assert "黑方" in form and "白方" in form and "先手" not in form and "分先，黑贴 7.5 目" in form
+    keys = main.split('id="result-keys"')[1].split("</p>")[0]
+    assert "1 黑胜" in keys and "和棋" not in keys
+    standings = main.split('id="standings-table"')[1].split("</table>")[0]
+    assert "麦克马洪分" in standings and "对手分" in standings and "对手的对手分" in standings, standings[:900]
+    for gomoku in ("先手（假先）", "辅分", ">积分<", "假先"):
+        assert gomoku not in main, gomoku
+    explanation = main.split('id="explanation"')[1].split("</details>")[0]
+    assert "交过手" not in explanation and "已无" not in explanation
+    assert not problems(html, "zh-hans", allowed_english=TYPED)
+    printed = desk.get(f"/desk/events/{CODE}/print/1/").content.decode()
+    body = printed.split("<main", 1)[1]
+    assert "黑方" in body and "白方" in body and "麦克马洪分" in body and "让子" in body
+    assert "先手" not in body and "积分" not in body
+    assert not problems(printed, "zh-hans", allowed_english=TYPED)
+
+
+def test_the_go_desk_speaks_go_in_english(desk):
+    from .language_check import problems
+
+    desk.post(f"/desk/events/{CODE}/pair/")
+    html = desk.get(f"/desk/events/{CODE}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    main = html.split("<main", 1)[1]
+    assert "Black" in main and "White" in main and "MMS (McMahon score)" in main and "SOSOS" in main
+    printed = desk.get(f"/desk/events/{CODE}/print/1/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Black" in printed and "Handicap" in printed
+    assert not problems(printed, "en", allowed_english=TYPED)
+
+
+@pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs pdftotext (poppler-utils)")
+def test_a_slip_offers_a_jigo_only_where_the_komi_allows_one(desk):
+    desk.post(f"/desk/events/{CODE}/pair/")
+    slips = _text_of(desk.get(f"/desk/events/{CODE}/print/slips.pdf?round=1").content)
+    assert "黑胜" in slips and "和棋" not in slips  # komi 7.5, all even in round 1 (handicap by MMS, bar 4d)
+    desk.post(f"/desk/events/{CODE}/undo/")
+    desk.post(f"/desk/events/{CODE}/go-settings/", {"komi": "7"})
+    desk.post(f"/desk/events/{CODE}/pair/")
+    slips = _text_of(desk.get(f"/desk/events/{CODE}/print/slips.pdf?round=1").content)
+    assert slips.count("和棋") == len(pairing_sheet(_t(), 1).boards)  # a whole komi: every board may end in jigo
+    html = desk.get(f"/desk/events/{CODE}/").content.decode()
+    assert "= 和棋" in html.split('id="result-keys"')[1].split("</p>")[0]
+
+
+def test_go_settings_on_the_desk_before_round_one_and_warned_and_recorded_after(desk):
+    """The desk calls the terminal's use case (``go_arbiter.set_go_settings``): before round 1 a plain change;
+    after round 1 a warning, and the audit entry records what changed, old and new, and after which round."""
+    r = desk.post(f"/desk/events/{CODE}/go-settings/", {"komi": "6.5", "bar": "3d", "floor": "15k",
+                                                        "handicap": "rank", "correction": "0", "ceiling": "5",
+                                                        "no_handicap_from": "5段", "criteria": "MMS SOS SODOS"},
+                   follow=True)
+    s = go.settings(_t())
+    assert (str(s.komi), s.bar, s.floor, s.hd_basis, s.hd_correction, s.hd_ceiling, s.hd_none_from) == \
+        ("6.5", 2, -15, "rank", 0, 5, 4)
+    assert s.criteria == ["MMS", "SOSM", "SODOSM"]
+    assert "已保存围棋设置" in r.content.decode() and "第 0 轮" not in r.content.decode()
+    first = AuditLog.objects.filter(action="event.go_settings").latest("id")
+    assert first.detail["changed"]["komi"] == ["7.5", "6.5"] and "after_round" not in first.detail
+    desk.post(f"/desk/events/{CODE}/pair/")
+    page = desk.get(f"/desk/events/{CODE}/").content.decode()
+    assert 'id="go-settings-warning"' in page
+    r = desk.post(f"/desk/events/{CODE}/go-settings/", {"bar": "5d"}, follow=True)
+    text = r.content.decode()
+    assert "第 1 轮后更改了围棋设置" in text and "bar 3d → 5d" in text
+    entry = AuditLog.objects.filter(action="event.go_settings").latest("id")
+    assert entry.detail["after_round"] == 1 and entry.detail["changed"] == {"bar": ["3d", "5d"]}
+    assert go.settings(_t()).bar == 4
+    r = desk.post(f"/desk/events/{CODE}/go-settings/", {"floor": "9d"}, follow=True)  # above the bar: refused
+    assert "floor is above the bar" not in r.content.decode() and go.settings(_t()).floor == -15

@@ -81,15 +81,20 @@ def go_standings(t: Tournament, after: int | None) -> bytes:
 
 
 def go_slip_words(t: Tournament) -> hall_pdf.SlipWords:
-    """A Go event's slips: 黑方/白方, 黑胜/白胜, and under the players the board's stones or komi."""
+    """A Go event's slips: 黑方/白方, 黑胜/白胜 (和棋 too where the game's komi allows a jigo: a whole komi, or
+    none in a handicap game), and under the players the board's stones or komi."""
     s, ps = go.settings(t), go.players(t)
 
     def note(rnd: int, b) -> str:
         stones = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
         return f"让 {stones} 子（不贴目）" if stones else f"分先，黑贴 {plain(s.komi)} 目"
 
+    def boxes(rnd: int, b) -> tuple[str, ...]:
+        stones = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
+        return ("黑胜", "和棋", "白胜") if go.jigo_possible(s, stones) else ("黑胜", "白胜")
+
     return hall_pdf.SlipWords(first="黑方", second="白方", boxes=("黑胜", "白胜"),
-                              signatures=("黑方签名", "白方签名", "裁判签名"), board_note=note)
+                              signatures=("黑方签名", "白方签名", "裁判签名"), board_note=note, board_boxes=boxes)
 
 
 def document(t: Tournament, what: str, *, round_no: int | None = None, after: int | None = None,

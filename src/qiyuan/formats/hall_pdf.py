@@ -224,6 +224,8 @@ class SlipWords:
     boxes: tuple[str, ...] = ("先手胜", "和棋", "后手胜")
     signatures: tuple[str, ...] = ("先手签名", "后手签名", "裁判签名")
     board_note: Callable[[int, object], str] | None = None  # (round, board row) → a line under the players
+    #: (round, board row) → the board's result boxes, when they differ by board (a Go jigo only where komi allows)
+    board_boxes: Callable[[int, object], tuple[str, ...]] | None = None
 
 
 GOMOKU_SLIP = SlipWords()
@@ -299,7 +301,7 @@ def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float,
         c.drawString(x, line_y + 2 * mm, note)
         line_y -= 4 * mm
     c.setFont(FONT, 11)
-    boxes = list(words.boxes)
+    boxes = list(words.board_boxes(rnd, b) if words.board_boxes else words.boxes)
     bx = x
     for label in boxes:
         c.rect(bx, line_y - 1 * mm, 4.5 * mm, 4.5 * mm)

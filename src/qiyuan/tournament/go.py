@@ -285,6 +285,12 @@ def handicap(s: GoSettings, stronger: int, weaker: int) -> int:
     return max(0, min(s.hd_ceiling, diff))
 
 
+def jigo_possible(s: GoSettings, stones: int) -> bool:
+    """Can the game end in a jigo (和棋)? Only when its komi is a whole number: an even game's komi, or none
+    (0) in a handicap game."""
+    return (Decimal(0) if stones else s.komi) % 1 == 0
+
+
 def rank_above_grade(p: GoPlayer) -> bool:
     """Does the player claim a rank above his official grade (gocongress#110)? The director confirms it."""
     return p.grade is not None and p.rank is not None and p.rank > p.grade

@@ -36,13 +36,16 @@ def set_go_settings(store: EventStore, actor: object, *, komi: str | None = None
                     no_handicap_from: str | None = None, criteria: str | None = None,
                     time: str | None = None) -> GoOutcome:
     """Change the settings given; a change of the placement criteria once a round is paired is
-    recorded (``XQZ @R``) and said as a warning."""
+    recorded (``XQZ @R``) and said as a warning, and so is a change of what pairs a round (komi, rules,
+    McMahon bar, floor and zero, handicap): the audit entry holds every such change, old and new. The
+    command line's ``event go-settings`` and the desk's Go settings both call this."""
     out = GoOutcome()
     with store.change(actor, "go_settings") as ch:
         t = ch.t
         faults = _not_go(t)
         refuse(faults)
         s = go.settings(t)
+        before = _pairing_settings(s)
         bad: list[Problem] = []
         if komi is not None:
             try:
@@ -103,8 +106,30 @@ def set_go_settings(store: EventStore, actor: object, *, komi: str | None = None
                                    "or 'MINUTES fischer SECONDS', found {time!r}", time=time))
         refuse(bad, EventInputError)
         s.handicap_rule = f"h{s.hd_correction}" if s.hd_ceiling else "h0"
+        changed = {name: [str(before[name]), str(v)] for name, v in _pairing_settings(s).items()
+                   if v != before[name]}
+        paired = rounds_paired(t)
+        if changed:
+            ch.detail["changed"] = changed  # the audit entry says what changed, old and new
+        if changed and paired:
+            ch.detail["after_round"] = paired
+            out.notes.append(problem("Go settings changed after round {round}: {changes} — the rounds paired keep "
+                                     "their boards and stones; McMahon scores and the next pairings follow the new "
+                                     "settings; recorded", round=paired,
+                                     changes=", ".join(f"{k} {a} → {b}" for k, (a, b) in changed.items())))
         go.set_settings(t, s)
     return out
+
+
+#: the settings that pair a round and give its stones and scores: a change once a round is paired is warned
+PAIRING_SETTINGS = ("komi", "rules", "bar", "floor", "zero", "hd_basis", "hd_correction", "hd_ceiling",
+                    "hd_none_from")
+
+
+def _pairing_settings(s: go.GoSettings) -> dict[str, object]:
+    """The pairing settings as people write them (grades as ``4d``, ``20k``)."""
+    grades = {"bar", "floor", "zero", "hd_none_from"}
+    return {k: go.grade_text(getattr(s, k)) if k in grades else getattr(s, k) for k in PAIRING_SETTINGS}
 
 
 def set_go_player(store: EventStore, actor: object, number: int, *, grade: str | None = None,

@@ -29,6 +29,7 @@ urlpatterns = [
     path("events/<slug:code>/override/", events.override, name="override"),
     path("events/<slug:code>/keep-apart/", events.keep_apart, name="keep_apart"),
     path("events/<slug:code>/categories/", events.categories, name="categories"),
+    path("events/<slug:code>/go-settings/", events.go_settings, name="go_settings"),
     path("events/<slug:code>/print/<slug:what>.pdf", events.print_pdf, name="print_pdf"),
     path("events/<slug:code>/finish/", events.finish, name="finish"),
     path("events/<slug:code>/provisional/", events.provisional, name="provisional"),

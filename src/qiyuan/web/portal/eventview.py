@@ -15,8 +15,12 @@ from decimal import Decimal
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from qiyuan.tournament import go
 from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format, score
+from qiyuan.tournament.go import is_go
+from qiyuan.tournament.go import players as go_players
+from qiyuan.tournament.go import settings as go_settings
+from qiyuan.tournament.go_tiebreaks import criterion, shown
+from qiyuan.tournament.go_tiebreaks import standings as go_standings
 from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
 from qiyuan.tournament.sheets import knocked_out, pairing_sheet
 from qiyuan.tournament.state import withdrawn_in
@@ -79,6 +83,15 @@ class EventView:
     score_label: object = _("积分")
     go: bool = False
     rating_label: object = _("参赛等级分")
+    #: a Go event file (its own settings): standings by its placement criteria, each named
+    go_event: bool = False
+    #: the crosstable's score column, when it is not the standings' first column (a Go event's wins)
+    cross_label: object = None
+
+    @property
+    def go_words(self) -> bool:
+        """Go's words: 黑方/白方 (black moves first), not Gomoku's 先手（假先）/后手."""
+        return self.go or self.go_event
 
     @property
     def standing_rows(self) -> list[tuple]:
@@ -87,6 +100,10 @@ class EventView:
         return [(r, by.get(r.number)) for r in self.standings or []]
 
 
+#: a Go event's placement criteria by name (``go_tiebreaks.CRITERIA``)
+GO_CRITERIA_NAMES = {"MMS": _("麦克马洪分"), "NBW": _("胜局数"), "SOSM": _("对手分"), "SOSW": _("对手胜局分"),
+                     "SOSOSM": _("对手的对手分"), "SOSOSW": _("对手的对手胜局分"), "SODOSM": _("胜局对手分"),
+                     "SODOSW": _("胜局对手胜局分"), "CUSSM": _("累进分"), "CUSSW": _("累进胜局分"), "DC": _("直胜")}
 TIEBREAK_NAMES = [_("辅分一"), _("辅分二"), _("辅分三"), _("辅分四"), _("辅分五"), _("辅分六"), _("辅分七")]
 #: a round robin's tie-breaks (``qiyuan.tournament.standings.ROUND_ROBIN_TIEBREAKS``)
 ROUND_ROBIN_NAMES = [_("直胜"), _("胜局"), _("索分")]
@@ -111,7 +128,7 @@ def _rounds(t: Tournament) -> list[RoundView]:
                                   else ABSENCE_TEXT.get(c.result, c.result)))
             elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
                 pairs.append((e, by[c.opponent], c.result))
-        if go.is_go(t):  # the pairing list's numbering (``sheets.pairing_sheet``): by McMahon score
+        if is_go(t):  # the pairing list's numbering (``sheets.pairing_sheet``): by McMahon score
             number = {(b.opener.number, b.other.number): b.board for b in pairing_sheet(t, rnd).boards}
             pairs.sort(key=lambda p: number[(p[0].number, p[1].number)])
         else:
@@ -183,8 +200,34 @@ def _go_standings(t: Tournament) -> list[GoRow] | None:
     return rows
 
 
+@dataclass
+class GoEventRow:
+    """A Go event's standings row: place, the first criterion (usually the McMahon score), then the others."""
+
+    rank: int
+    number: int
+    name: str
+    score: Decimal
+    tiebreaks: list[Decimal]
+    decision: None = None
+
+
+def _go_event_standings(t: Tournament) -> tuple[list[GoEventRow], list[str]]:
+    s, ps = go_settings(t), go_players(t)
+    crit = [c for c in (criterion(x) for x in s.criteria) if c] or ["MMS"]
+    rows = [GoEventRow(r.place, r.number, r.name, shown(r.values[crit[0]]), [shown(r.values[c]) for c in crit[1:]])
+            for r in go_standings(t, s, ps, criteria=crit)]
+    return rows, crit
+
+
 def build(t: Tournament, *, live_event=None, staff: bool = False, go: bool = False) -> EventView:
-    """The event page's content; ``go``: an event of a Go list (Go points and places, no tie-breaks)."""
+    """The event page's content; ``go``: an event of a Go list (Go points and places, no tie-breaks). A Go
+    event file (``go.is_go``) is shown by its own placement criteria, each by its name."""
+    if not go and is_go(t):
+        t.points = GO_POINTS
+        rows, crit = _go_event_standings(t)
+        return EventView(t, _rounds(t), _cross(t), rows, [GO_CRITERIA_NAMES[c] for c in crit[1:]], live_event,
+                         staff, GO_CRITERIA_NAMES[crit[0]], go_event=True, cross_label=_("胜局"))
     if go:
         t.points = GO_POINTS
         return EventView(t, _rounds(t), _cross(t), _go_standings(t), [], live_event, staff, _("胜局"), True)

@@ -39,8 +39,10 @@ from qiyuan.office.ratings.models import RatingList
 from qiyuan.office.registry import search_players
 from qiyuan.tournament import arbiter as uc
 from qiyuan.tournament import eventfile as ev
-from qiyuan.tournament import syntax
+from qiyuan.tournament import go, syntax
 from qiyuan.tournament.explanation import Line, from_parts
+from qiyuan.tournament.go_arbiter import set_go_settings
+from qiyuan.tournament.go_tiebreaks import pairing_scores, shown
 from qiyuan.tournament.model import Entrant
 
 from ...display import association_name, person
@@ -311,10 +313,12 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
             b.saved = saved
             b.value = typed.get(f"r-{b.opener.number}-{b.other.number}", saved)
 
+    go_context = _go_context(t, view, rnd) if go.is_go(t) else {}
     return render(
         request,
         "desk/event.html",
         {
+            **go_context,
             "live": live,
             "t": t,
             "v": view,
@@ -342,6 +346,43 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
         },
         status=status,
     )
+
+
+def _go_context(t, view, rnd: int) -> dict:
+    """A Go event's desk: each board of the round's stones or komi and whether a jigo (和棋) is possible; the
+    settings as the form shows them (grades as written: ``4d``, ``20k``)."""
+    s, ps = go.settings(t), go.players(t)
+    jigo = False
+    if view.rounds and rnd:
+        for b in view.rounds[-1].boards:
+            b.stones = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
+            b.komi = None if b.stones else s.komi
+            jigo = jigo or go.jigo_possible(s, b.stones)
+    return {"is_go": True, "go_jigo": jigo, "go": s, "go_criteria": " ".join(s.criteria),
+            "go_grades": {k: go.grade_text(getattr(s, k)) for k in ("bar", "floor", "hd_none_from")},
+            "go_rule_sets": go.RULE_SETS}
+
+
+@role_required(ARBITER)
+@require_POST
+def go_settings(request, code: str):
+    """A Go event's settings (komi, rules, McMahon bar and floor, handicap, placement criteria): the use case
+    the command line's ``event go-settings`` calls; a change once a round is paired is warned and recorded."""
+    store = _store(request, code)
+    given = {k: request.POST.get(k, "").strip()[:60] for k in ("komi", "rules", "bar", "floor", "handicap",
+                                                              "no_handicap_from", "criteria")}
+    kwargs: dict = {k: v for k, v in given.items() if v}
+    for k in ("correction", "ceiling"):
+        value = request.POST.get(k, "").strip()
+        if value:
+            if not re.fullmatch(r"[0-9]{1,2}", value):
+                messages.error(request, _("让子的减数与上限须为整数（0–9）。"))
+                return redirect("desk:event", code=code)
+            kwargs[k] = int(value)
+    out = _act(request, set_go_settings, store, request.user, ok=_("已保存围棋设置。"), **kwargs)
+    for note in out.notes if out is not None else []:
+        messages.warning(request, note.text(_))
+    return redirect("desk:event", code=code)
 
 
 @role_required(ARBITER)
@@ -684,12 +725,28 @@ def provisional(request, code: str):
 def print_round(request, code: str, rnd: int):
     """The round's pairing list as a page to print (the PDF is ``print_pdf``): board, score before
     the round, rating, opener, result; then who is not paired and why (bye, excused, absent, withdrawn)."""
-    from qiyuan.tournament.sheets import pairing_sheet
+    from qiyuan.tournament.sheets import pairing_sheet, plain
 
     live = _live(request, code)
-    sheet = pairing_sheet(load(live), rnd)
+    t = load(live)
+    sheet = pairing_sheet(t, rnd)
     unpaired = [(u.seat, UNPAIRED_TEXT[u.why]) for u in sheet.unpaired]
-    return render(request, "desk/print_round.html", {"live": live, "sheet": sheet, "unpaired": unpaired})
+    context = {"live": live, "sheet": sheet, "unpaired": unpaired, "go_rows": None}
+    if go.is_go(t):  # Go's words: black and white, the McMahon score (or wins) before the round, the stones
+        s, ps = go.settings(t), go.players(t)
+        scores = pairing_scores(t, s, ps, rnd)
+        swiss = ev.event_format(t) == "go_swiss"
+
+        def value(n: int) -> str:
+            return plain(shown(scores[n]))
+
+        context.update(
+            go_rows=[(b, value(b.opener.number), value(b.other.number),
+                      ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0)
+                     for b in sheet.boards],
+            go_unpaired=[(u.seat, UNPAIRED_TEXT[u.why], value(u.seat.number)) for u in sheet.unpaired],
+            score_name=_("胜局数") if swiss else _("麦克马洪分"), komi=plain(s.komi))
+    return render(request, "desk/print_round.html", context)
 
 
 UNPAIRED_TEXT = {"U": gettext_lazy("轮空"), "H": gettext_lazy("请假（半分）"), "F": gettext_lazy("请假（全分）"),

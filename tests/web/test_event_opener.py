@@ -48,7 +48,7 @@ def test_imported_event_pairings_name_the_opener_first(client, imported):
                 if c.opponent and c.colour == "b"}
     assert len(expected) == 5  # round 1 of the file: five boards, every colour known
     section = _section(html, 'id="round-1"', "</section>")
-    assert "先手（假先）" in section
+    assert "黑方" in section and "先手" not in section  # an event of a Go list speaks Go (issue 31): black first
     assert set(_boards(section)) == expected
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import copy
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -75,12 +76,15 @@ def median(fn, repeats: int) -> tuple[float, float, object]:
     return statistics.median(walls), statistics.median(cpus), out
 
 
-def cli_pair(path: Path) -> float:
-    """Wall time of ``qiyuan pair FILE`` in its own process (start-up, reading, pairing, printing)."""
+def cli_pair(path: Path) -> tuple[float, float]:
+    """Wall and CPU time of ``qiyuan pair FILE`` in its own process (start-up, reading, pairing, printing)."""
     qiyuan = Path(sys.executable).with_name("qiyuan")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run([str(qiyuan), "pair", str(path)], check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
 def main() -> None:
@@ -113,10 +117,11 @@ def main() -> None:
         go_file, swiss_file = Path(d) / "mcmahon.trf", Path(d) / "swiss.trf"
         go_file.write_text(write_trf(t), encoding="utf-8")
         swiss_file.write_text(write_trf(swiss_t), encoding="utf-8")
-        go_cli = statistics.median(cli_pair(go_file) for _ in range(a.repeats))
-        sw_cli = statistics.median(cli_pair(swiss_file) for _ in range(a.repeats))
-    print(f"qiyuan pair, McMahon round {rnd}: {go_cli:6.2f} s wall   qiyuan pair, Swiss round {rnd}: "
-          f"{sw_cli:6.2f} s wall   (median of {a.repeats}, a process each)")
+        go_runs = [cli_pair(go_file) for _ in range(a.repeats)]
+        sw_runs = [cli_pair(swiss_file) for _ in range(a.repeats)]
+    for label, runs in ((f"McMahon round {rnd}", go_runs), (f"Swiss round {rnd}  ", sw_runs)):
+        print(f"qiyuan pair, {label}: {statistics.median(r[0] for r in runs):6.2f} s wall "
+              f"{statistics.median(r[1] for r in runs):6.2f} s CPU   (median of {a.repeats}, a process each)")
 
 
 if __name__ == "__main__":

@@ -106,6 +106,27 @@ def test_criteria_changed_after_round_one_is_warned_and_recorded(tmp_path):
     assert run("event", "go-settings", ev, "--criteria", "SOSX", ok=False).exit_code == 2
 
 
+def test_pairing_settings_changed_after_round_one_are_warned_and_recorded(tmp_path):
+    """Issue 31: the terminal and the desk call one use case; a bar or komi changed after round 1 is warned, and
+    the audit trail holds the change, old and new, and the round after which."""
+    import json
+
+    ev = tmp_path / "go.trf"
+    run("event", "new", ev, "--name", "Go", "--format", "go_mcmahon", "--rounds", 3)
+    for i in range(4):
+        run("event", "add-player", ev, f"P{i}")
+    r = run("event", "go-settings", ev, "--komi", "6.5")
+    assert "warning" not in r.stderr  # before round 1: a plain change
+    run("event", "pair", ev)
+    r = run("event", "go-settings", ev, "--bar", "6d", "--komi", "6.5")
+    assert "Go settings changed after round 1: bar 4d → 6d" in r.stderr and "komi" not in r.stderr.split("→ 6d")[1]
+    entries = [json.loads(x) for x in (tmp_path / "go.trf.audit").read_text(encoding="utf-8").splitlines()]
+    last = entries[-1]
+    assert last["action"] == "event.go_settings" and last["after_round"] == 1
+    assert last["changed"] == {"bar": ["4d", "6d"]}
+    assert go.settings(read_trf(ev)).bar == 5
+
+
 def test_opengotha_in_out_and_h9_straight_from_the_xml(tmp_path):
     ev, h9, back = tmp_path / "j.trf", tmp_path / "j.h9", tmp_path / "back.xml"
     run("event", "import-opengotha", JUVISY, "-o", ev)

@@ -147,7 +147,7 @@ def go_settings(
                                                    "SODOS, CUSS, DC; W forms SOSW…)"),
     time: str | None = typer.Option(None, help="'60 byoyomi 30', '40 canadian 300 15', '45 fischer 15', '90 sd'"),
 ) -> None:
-    """Set the Go event's settings; a change of criteria after round 1 is warned and recorded."""
+    """Set the Go event's settings (the desk's card does the same); a change after round 1 is warned and recorded."""
     from qiyuan.tournament.go_arbiter import set_go_settings
 
     store = _store(event)

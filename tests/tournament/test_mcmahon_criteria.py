@@ -203,3 +203,36 @@ def test_handicap_stones_weigh_more_than_the_seeding():
     p = pair_go_round(t, 1)
     assert sorted(sorted((b.black, b.white)) for b in p.boards) == [[1, 2], [3, 4]]
     assert all(b.handicap == 0 for b in p.boards)
+
+
+def test_two_leaders_who_met_float_into_a_large_group_without_matching_it_whole(monkeypatch):
+    """Two leaders alone on 35.5 who drew with each other, 150 players below on 35: each leader meets one of them
+    (two gaps of ½: the least sum), proved by the lower bound — the large group is never matched whole."""
+    t = new_event("w", fmt="go_mcmahon", rounds=3)
+    s = go.settings(t)
+    s.bar, s.round_down = 8, False
+    go.set_settings(t, s)
+    for i in range(302):
+        add_player(t, Entrant(0, f"P{i + 1}", rating=2000 - i))
+    ps = go.players(t)
+    for i in ps:
+        ps[i].grade = ps[i].rank = 5 if i <= 2 else 4
+    go.set_players(t, ps)
+    boards = [(1, 2)] + [(i, i + 1) for i in range(3, 303, 2)]
+    set_round(t, 1, boards, None)
+    record_handicaps(t, 1)
+    enter_result(t, 1, 1, "½-½")
+    for a, _ in boards[1:]:
+        enter_result(t, 1, a, "1-0")
+    sizes = []
+    original = mcmahon._match
+
+    def counted(r, pool, band):
+        sizes.append(len(pool))
+        return original(r, pool, band)
+
+    monkeypatch.setattr(mcmahon, "_match", counted)
+    p = pair_go_round(t, 2)
+    pairs = [(b.black, b.white) for b in p.boards]
+    assert all({a, b} != {1, 2} for a, b in pairs) and _cost(t, 2, pairs) == 2
+    assert max(sizes) <= mcmahon.EXACT

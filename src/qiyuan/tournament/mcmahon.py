@@ -19,8 +19,9 @@ How a round is paired (as OpenGotha documents its McMahon system):
    ``split`` — or first against last — ``fold``); then colours balanced. Each criterion's weight is more
    than all those below it can add up to over the round, so none is traded for a lesser one. For speed
    the players in McMahon order are cut where the players above are even in number and the score drops,
-   and the pieces matched apart — merged again wherever that could cost a larger sum (``_round_matching``
-   says why this keeps the least sum); a large score group is matched in blocks of the seeding.
+   and the pieces matched apart — merged or matched exactly wherever a lower bound of every pairing says a
+   smaller sum may exist (``_round_matching`` says why this keeps the least sum); a large score group is
+   matched in blocks of the seeding.
 4. **Handicap** (让子): from the McMahon score difference (or the rank
    difference, as the event says), each side held at most at the no-handicap
    grade, less the correction, never more than the ceiling. The weaker player
@@ -211,85 +212,132 @@ class _Round:
         return gap, dudd, h, apart, seed, _colour_cost(self.balance, a, b)
 
 
+#: a cost no pairing reaches: a piece of the round with no pairing without a repeat
+_NONE = 10**30
+
+
+@dataclass(slots=True)
+class _Piece:
+    """Consecutive atoms ``first..last`` of the round (see ``_round_matching``) and their boards."""
+
+    first: int
+    last: int
+    pairs: list[tuple[int, int]] | None
+    cost: int
+    exact: bool  # matched exactly: its cost is the least any pairing of these players has
+
+
 def _round_matching(r: _Round) -> list[tuple[int, int]]:
     """The boards of the round: a perfect matching without a repeat of ``r.order`` (an even number, the bye
     already out) with the smallest sum of squared McMahon-score gaps, the other criteria after it.
 
-    The players in McMahon order are cut where the players above are an even number and the score drops:
-    no pairing of least squared gaps crosses such a cut when every piece (a *chunk*) reaches its own least
-    sum — pairing neighbours in McMahon order, ``_neighbour_sum`` — because a board's squared gap is at least
-    the sum of the squared steps it spans, and an even cut is crossed twice or never. A chunk is matched
-    exactly (a maximum weight matching) when small, else score group by score group, a group's odd one out
-    going to the next group; where a chunk cannot reach its least sum (repeats) it is matched exactly, and
-    neighbouring chunks are merged while their excess over the least sums outweighs twice the squared steps
-    of the cuts between them (the least a pairing across those cuts would pay): then no pairing keeping the
-    hard rules has a smaller sum."""
+    The players in McMahon order are cut where the players above are an even number and the score drops
+    (the *atoms* between cuts). A board's squared gap is at least the sum of the squared steps it spans, and an
+    even cut is crossed twice or never; so any pairing of a run of atoms that crosses the cuts inside it costs
+    at least the atoms' own least sums (neighbours in McMahon order, ``_neighbour_sum``) plus twice the squared
+    steps at those cuts, and a pairing that crosses no cut costs at least each atom's least sum (or its exact
+    least, where known). The least of these bounds over every way of cutting the round into runs
+    (``_lower_bound``) is a lower bound of every pairing. The pieces are matched — exactly when small, score
+    group by score group when large — and merged or matched exactly where the bound says a better pairing may
+    exist, until the boards reach the bound: then no pairing keeping the hard rules has a smaller sum."""
     order, mms2 = r.order, r.mms2
-    chunks: list[list[int]] = []
+    atoms: list[list[int]] = []
     start = 0
     for i in range(1, len(order) + 1):
         if i == len(order) or (i % 2 == 0 and mms2[order[i - 1]] != mms2[order[i]]):
-            chunks.append(order[start:i])
+            atoms.append(order[start:i])
             start = i
-    solved = [_solve_chunk(r, c) for c in chunks]
+    least = [_neighbour_sum(r, a) for a in atoms]
+    cut = [2 * (mms2[atoms[k][-1]] - mms2[atoms[k + 1][0]]) ** 2 for k in range(len(atoms) - 1)]
+    pieces = [_solve_piece(r, atoms, i, i) for i in range(len(atoms))]
+    exact: dict[tuple[int, int], int] = {}
     while True:
-        run = _run_to_merge(r, chunks, solved)
-        if run is None:
-            break
-        i, j = run
-        merged = [n for c in chunks[i:j + 1] for n in c]
-        chunks[i:j + 1] = [merged]
-        solved[i:j + 1] = [_solve_chunk(r, merged)]
+        exact.update({(p.first, p.last): p.cost for p in pieces if p.exact})
+        bound, runs = _lower_bound(least, cut, exact)
+        if sum(p.cost for p in pieces) <= bound or (len(pieces) == 1 and pieces[0].exact):
+            break  # the boards reach the bound, or the whole round was matched exactly
+        pieces = _improve(r, atoms, pieces, runs, least, cut, exact)
     out = []
-    for pairs in solved:
-        if pairs is None:  # cannot happen: the whole field was checked pairable, and merging ends with it whole
+    for p in pieces:
+        if p.pairs is None:  # cannot happen: the whole field was checked pairable, and the bound then is finite
             raise EventError(problem("round {round}: the players cannot all be paired without a repeat",
                                      round=r.rnd))
-        out += pairs
+        out += p.pairs
     return out
 
 
+def _improve(r: _Round, atoms: list[list[int]], pieces: list[_Piece], runs: list[tuple[int, int]],
+             least: list[int], cut: list[int], exact: dict[tuple[int, int], int]) -> list[_Piece]:
+    """One step towards boards that reach the lower bound, whose cutting into runs is ``runs``: merge the pieces
+    a run spans; or learn the exact least of a run inside one piece; or match exactly a piece that costs more
+    than its runs' bounds. Each step merges pieces or learns something new, so the steps end."""
+    spans = {(p.first, p.last) for p in pieces}
+    for i, j in runs:
+        if (i, j) in spans:
+            continue
+        over = [k for k, p in enumerate(pieces) if p.last >= i and p.first <= j]
+        if len(over) > 1:
+            merged = _solve_piece(r, atoms, pieces[over[0]].first, pieces[over[-1]].last)
+            return pieces[:over[0]] + [merged] + pieces[over[-1] + 1:]
+        if (i, j) not in exact:
+            exact[(i, j)] = _solve_piece(r, atoms, i, j, exact=True).cost
+            return pieces
+    for k, p in enumerate(pieces):
+        inside = sum(_run_bound(least, cut, exact, i, j) for i, j in runs if p.first <= i and j <= p.last)
+        if not p.exact and p.cost > inside:
+            return pieces[:k] + [_solve_piece(r, atoms, p.first, p.last, exact=True)] + pieces[k + 1:]
+    return [_solve_piece(r, atoms, 0, len(atoms) - 1, exact=True)]  # not reached (the bound says why): the whole
+
+
+def _run_bound(least: list[int], cut: list[int], exact: dict[tuple[int, int], int], i: int, j: int) -> int:
+    """The least a pairing of atoms ``i..j`` can cost (``_round_matching``)."""
+    if i == j:
+        return exact.get((i, i), least[i])
+    crossed = sum(least[i:j + 1]) + sum(cut[i:j])
+    return max(crossed, exact[(i, j)]) if (i, j) in exact else crossed
+
+
+def _lower_bound(least: list[int], cut: list[int], exact: dict[tuple[int, int], int]
+                 ) -> tuple[int, list[tuple[int, int]]]:
+    """The least over every cutting of the atoms into runs of the sum of the runs' bounds, and that cutting."""
+    m = len(least)
+    best = [0] + [_NONE * 4] * m
+    back = [0] * (m + 1)
+    for j in range(m):
+        for i in range(j + 1):
+            v = best[i] + _run_bound(least, cut, exact, i, j)
+            if v < best[j + 1]:
+                best[j + 1], back[j + 1] = v, i
+    runs = []
+    j = m
+    while j:
+        runs.append((back[j], j - 1))
+        j = back[j]
+    return best[m], runs[::-1]
+
+
 def _neighbour_sum(r: _Round, players: list[int]) -> int:
-    """The least squared-gap sum of a chunk without regard to repeats: neighbours in McMahon order."""
+    """The least squared-gap sum of players without regard to repeats: neighbours in McMahon order."""
     return sum((r.mms2[players[i]] - r.mms2[players[i + 1]]) ** 2 for i in range(0, len(players) - 1, 2))
 
 
-def _run_to_merge(r: _Round, chunks: list[list[int]], solved: list[list[tuple[int, int]] | None]
-                  ) -> tuple[int, int] | None:
-    """Chunks ``i..j`` (``i < j``) whose excess over their least sums is more than twice the squared steps of
-    the cuts between them, or that hold a chunk with no pairing at all; None when there are none."""
-    excess: list[int | None] = []
-    for c, pairs in zip(chunks, solved):
-        excess.append(None if pairs is None else
-                      sum((r.mms2[a] - r.mms2[b]) ** 2 for a, b in pairs) - _neighbour_sum(r, c))
-    cut = [2 * (r.mms2[chunks[k][-1]] - r.mms2[chunks[k + 1][0]]) ** 2 for k in range(len(chunks) - 1)]
-    for i, x in enumerate(excess):
-        if x is None:  # no pairing inside: merge with a neighbour
-            return None if len(chunks) == 1 else (i, i + 1) if i + 1 < len(chunks) else (i - 1, i)
-    for i in range(len(chunks)):
-        more, bound = excess[i], 0
-        for j in range(i + 1, len(chunks)):
-            bound += cut[j - 1]
-            more += excess[j]
-            if more > bound:
-                return (i, j)
-    return None
-
-
-def _solve_chunk(r: _Round, players: list[int]) -> list[tuple[int, int]] | None:
-    """A chunk's boards (None when it has no pairing without a repeat): exactly when small; else group by
-    group, kept if it reaches the chunk's least squared-gap sum, matched exactly otherwise."""
-    if len(players) > EXACT:
+def _solve_piece(r: _Round, atoms: list[list[int]], first: int, last: int, exact: bool = False) -> _Piece:
+    """Atoms ``first..last`` matched: exactly when small (or asked), else score group by score group."""
+    players = [n for a in atoms[first:last + 1] for n in a]
+    if len(players) > EXACT and not exact:
         pairs = _by_groups(r, players)
-        if pairs is not None and sum((r.mms2[a] - r.mms2[b]) ** 2 for a, b in pairs) == _neighbour_sum(r, players):
-            return pairs
-    pairs = _match(r, players, None)
-    return pairs if 2 * len(pairs) == len(players) else None
+        exact = False
+    else:
+        pairs = _match(r, players, None)
+        pairs = pairs if 2 * len(pairs) == len(players) else None
+        exact = True
+    cost = _NONE if pairs is None else sum((r.mms2[a] - r.mms2[b]) ** 2 for a, b in pairs)
+    return _Piece(first, last, pairs, cost, exact)
 
 
 def _by_groups(r: _Round, players: list[int]) -> list[tuple[int, int]] | None:
-    """A large chunk, score group by score group from the top: the one a group leaves over (an odd group, or
-    the lowest when one came down into it) goes down to the next group; None when a group cannot be paired."""
+    """Many players, score group by score group from the top: the one a group leaves over (an odd group: its
+    lowest) and those it cannot pair go down to the next group; None when some are left at the bottom."""
     groups: list[list[int]] = []
     for n in players:
         if groups and r.mms2[groups[-1][0]] == r.mms2[n]:
@@ -300,11 +348,11 @@ def _by_groups(r: _Round, players: list[int]) -> list[tuple[int, int]] | None:
     carried: list[int] = []
     for g in groups:
         pool = carried + g
-        carried = [pool.pop()] if len(pool) % 2 else []
+        odd = [pool.pop()] if len(pool) % 2 else []
         pairs = _group_matching(r, pool)
-        if 2 * len(pairs) != len(pool):
-            return None
+        paired = {x for p in pairs for x in p}
         out += pairs
+        carried = [n for n in pool if n not in paired] + odd
     return None if carried else out
 
 

@@ -117,6 +117,7 @@ def test_a_slip_offers_a_jigo_only_where_the_komi_allows_one(desk):
     desk.post(f"/desk/events/{CODE}/pair/")
     slips = _text_of(desk.get(f"/desk/events/{CODE}/print/slips.pdf?round=1").content)
     assert "黑胜" in slips and "和棋" not in slips  # komi 7.5, all even in round 1 (handicap by MMS, bar 4d)
+    assert "麦分" in slips and "积分" not in slips and "五段" in slips  # the McMahon score and the rank in words
     desk.post(f"/desk/events/{CODE}/undo/")
     desk.post(f"/desk/events/{CODE}/go-settings/", {"komi": "7"})
     desk.post(f"/desk/events/{CODE}/pair/")

@@ -9,7 +9,7 @@ import io
 from qiyuan.formats import hall_pdf
 from qiyuan.formats.hall_pdf import _RESULT_ZH, UNPAIRED_ZH, _doc, _event_line, _styles, _table
 from qiyuan.tournament import go
-from qiyuan.tournament.go_tiebreaks import CRITERIA, compute, criterion, shown, standings
+from qiyuan.tournament.go_tiebreaks import CRITERIA, compute, criterion, pairing_scores, shown, standings
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import as_of, pairing_sheet, plain
 from qiyuan.tournament.state import rounds_paired
@@ -93,8 +93,18 @@ def go_slip_words(t: Tournament) -> hall_pdf.SlipWords:
         stones = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
         return ("黑胜", "和棋", "白胜") if go.jigo_possible(s, stones) else ("黑胜", "白胜")
 
+    known: dict[int, dict[int, int]] = {}
+
+    def seat_line(rnd: int, seat) -> str:  # the McMahon score before the round (wins in a Go Swiss), the rank
+        if rnd not in known:
+            known[rnd] = pairing_scores(t, s, ps, rnd)
+        scores = known[rnd]
+        name = "胜局" if (t.extra.get("XQM") or [""])[0].strip() == "go_swiss" else "麦分"
+        return f"{name} {plain(shown(scores[seat.number]))}　{_rank(ps, seat.number) or '—'}"
+
     return hall_pdf.SlipWords(first="黑方", second="白方", boxes=("黑胜", "白胜"),
-                              signatures=("黑方签名", "白方签名", "裁判签名"), board_note=note, board_boxes=boxes)
+                              signatures=("黑方签名", "白方签名", "裁判签名"), board_note=note, board_boxes=boxes,
+                              seat_line=seat_line)
 
 
 def document(t: Tournament, what: str, *, round_no: int | None = None, after: int | None = None,

@@ -226,6 +226,8 @@ class SlipWords:
     board_note: Callable[[int, object], str] | None = None  # (round, board row) → a line under the players
     #: (round, board row) → the board's result boxes, when they differ by board (a Go jigo only where komi allows)
     board_boxes: Callable[[int, object], tuple[str, ...]] | None = None
+    #: (round, seat) → what the slip says beside a player's name (Gomoku: his score and rating)
+    seat_line: Callable[[int, object], str] | None = None
 
 
 GOMOKU_SLIP = SlipWords()
@@ -293,7 +295,8 @@ def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float,
         c.setFont(FONT, 14)
         c.drawString(x + 11 * mm, line_y, _fit(f"{seat.number}  {seat.name}", 14, w - 40 * mm))
         c.setFont(FONT, 9)
-        c.drawRightString(x + w, line_y, f"积分 {plain(seat.score)}　等级分 {_rating(seat.rating) or '—'}")
+        c.drawRightString(x + w, line_y, words.seat_line(rnd, seat) if words.seat_line else
+                          f"积分 {plain(seat.score)}　等级分 {_rating(seat.rating) or '—'}")
         line_y -= 9 * mm
     note = words.board_note(rnd, b) if words.board_note else ""
     if note:

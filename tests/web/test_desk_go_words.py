@@ -152,3 +152,14 @@ def test_go_settings_on_the_desk_before_round_one_and_warned_and_recorded_after(
     assert go.settings(_t()).bar == 4
     r = desk.post(f"/desk/events/{CODE}/go-settings/", {"floor": "9d"}, follow=True)  # above the bar: refused
     assert "floor is above the bar" not in r.content.decode() and go.settings(_t()).floor == -15
+
+
+@pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs pdftotext (poppler-utils)")
+def test_the_go_crosstable_says_black_and_white_and_the_mcmahon_score(desk):
+    desk.post(f"/desk/events/{CODE}/pair/")
+    t = _t()
+    results = {f"r-{b.opener.number}-{b.other.number}": "1" for b in pairing_sheet(t, 1).boards}
+    desk.post(f"/desk/events/{CODE}/results/", {"round": 1, **results})
+    text = _text_of(desk.get(f"/desk/events/{CODE}/print/crosstable.pdf").content)
+    assert "黑1" in text and "白0" in text and "麦克马洪分" in text and "胜局" in text
+    assert "先手" not in text and "假先" not in text and "积分" not in text

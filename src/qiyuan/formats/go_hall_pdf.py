@@ -8,6 +8,7 @@ import io
 
 from qiyuan.formats import hall_pdf
 from qiyuan.formats.hall_pdf import _RESULT_ZH, UNPAIRED_ZH, _doc, _event_line, _styles, _table
+from qiyuan.formats.report_xlsx import _GO_ROLE, cell_text
 from qiyuan.tournament import go
 from qiyuan.tournament.go_tiebreaks import CRITERIA, compute, criterion, pairing_scores, shown, standings
 from qiyuan.tournament.model import Tournament
@@ -80,6 +81,39 @@ def go_standings(t: Tournament, after: int | None) -> bytes:
     return buf.getvalue()
 
 
+def go_crosstable(t: Tournament) -> bytes:
+    """The crosstable in Go's words: each round ``12黑1`` (opponent 12, black, won), then the wins, the first
+    placement criterion (the McMahon score) and the place by the event's criteria."""
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph
+
+    n = rounds_paired(t)
+    t = as_of(t, n)  # a next round's excuse already entered is not shown yet
+    s, ps = go.settings(t), go.players(t)
+    crit = [c for c in (criterion(x) for x in s.criteria) if c] or ["MMS"]
+    places = {r.number: r.place for r in standings(t, s, ps)}
+    values = compute(t, s, ps)
+    st = _styles()
+    buf = io.BytesIO()
+    doc, footer = _doc(buf, t, "交叉表", landscape=True)
+    story = [Paragraph(t.name, st["title"]), Paragraph(f"交叉表（{n} 轮）　{_event_line(t)}", st["sub"])]
+    table = [["签号", "姓名", "段级位", *[f"第{r}轮" for r in range(1, n + 1)], "胜局", CRITERIA[crit[0]][0], "名次"]]
+    for e in t.entrants:
+        cells = [cell_text(c, roles=_GO_ROLE) for c in e.rounds] + [""] * (n - len(e.rounds))
+        first = values[crit[0]].get(e.number) if crit[0] in values else None
+        table.append([str(e.number), e.name + ("（退赛）" if e.withdrawn_after is not None else ""),
+                      _rank(ps, e.number), *cells, plain(shown(values["NBW"][e.number])),
+                      "" if first is None else plain(shown(first)), str(places.get(e.number, ""))])
+    cell = max(10 * mm, min(22 * mm, (273 * mm - (13 + 40 + 16 + 13 + 22 + 13) * mm) / max(n, 1)))
+    widths = [13 * mm, 40 * mm, 16 * mm, *([cell] * n), 13 * mm, 22 * mm, 13 * mm]
+    story.append(_table(table, widths, size=11 if cell >= 16 * mm else 9 if cell >= 12 * mm else 7.5,
+                        align_left=(1,)))
+    story.append(Paragraph("12黑1：对手签号 12，本方执黑（先行），胜；白 = 执白；½ 和棋，0 负；+ / − 未对弈判胜 / 判负；"
+                           "轮空 编排轮空；请假½ / 请假1 请假计半分 / 全分；缺席 计 0 分；让子与贴目见各轮对阵表", st["small"]))
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buf.getvalue()
+
+
 def go_slip_words(t: Tournament) -> hall_pdf.SlipWords:
     """A Go event's slips: 黑方/白方, 黑胜/白胜 (和棋 too where the game's komi allows a jigo: a whole komi, or
     none in a handicap game), and under the players the board's stones or komi."""
@@ -113,6 +147,9 @@ def document(t: Tournament, what: str, *, round_no: int | None = None, after: in
     if go.is_go(t) and what == "slips":
         hall_pdf.document(t, what, round_no=round_no)  # its checks of the round
         return hall_pdf._slips(t, pairing_sheet(t, round_no or rounds_paired(t)), links, go_slip_words(t))
+    if go.is_go(t) and what == "crosstable":
+        hall_pdf.font_name()  # the CJK font registered
+        return go_crosstable(t)
     if go.is_go(t) and what in ("pairings", "standings"):
         hall_pdf.document(t, what, round_no=round_no, after=after)  # its checks of the round and --after
         return go_pairings(t, round_no or rounds_paired(t)) if what == "pairings" else go_standings(t, after)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from qiyuan.errors import InputError, problem
 from qiyuan.formats.hall_qr import draw_qr
 from qiyuan.formats.pdf_font import FONT, font_name
+from qiyuan.people.pinyin import sort_key
 from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
@@ -165,10 +166,9 @@ def _rating(r: int | None) -> str:
 
 
 def pinyin_key(name: str) -> tuple[str, str]:
-    """Sort key of a name by its pinyin (拼音顺序), then by the characters."""
-    from pypinyin import Style, lazy_pinyin
-
-    return (" ".join(lazy_pinyin(name, style=Style.TONE3)).lower(), name)
+    """Sort key of a name by its pinyin (拼音顺序), surname read as a surname, then by the characters
+    (``people.pinyin.sort_key``)."""
+    return sort_key(name)
 
 
 def _pairings(t: Tournament, sheet: PairingSheet, alphabetical: bool) -> bytes:

@@ -117,8 +117,8 @@ def test_go_criteria_hand_computed_on_juvisy():
     assert minieri["SOSM"] == 33 + 33 + 33 + 29
     # their SOS: Daguenet 132, Lemoine 129, Li 127, Pinchard 115
     assert minieri["SOSOSM"] == 132 + 129 + 127 + 115
-    # every opponent beaten: their MMS, no stones counted
-    assert minieri["SODOSM"] == 33 + 33 + 33 + 25
+    # every opponent beaten: their MMS as SOSM counts it, the stones too (OpenGotha's dosmX4 = osmX2 × wX2)
+    assert minieri["SODOSM"] == 33 + 33 + 33 + 29
     # running MMS after each round: 33, 34, 35, 36
     assert minieri["CUSSM"] == 33 + 34 + 35 + 36
     rebelo = _values(t, _number(t, "Rebelo Manuela"))

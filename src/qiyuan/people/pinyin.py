@@ -175,6 +175,36 @@ def _word(syllables: list[str]) -> str:
     return word[:1].upper() + word[1:]
 
 
+def chinese_surname(name: str) -> str:
+    """The surname of a name written in Chinese characters: a compound surname (欧阳, 单于 …) or the first
+    character; ``""`` for a name without Chinese characters."""
+    name = name.strip()
+    if not has_han(name[:1]):
+        return ""
+    return next((s for s in SURNAMES_LONGEST_FIRST if len(s) == 2 and name.startswith(s)),
+                name[:2] if name[:2] in COMPOUND_SURNAMES else name[:1])
+
+
+def surname_given(name: str) -> tuple[str, str]:
+    """A name split into surname and given name: ``高传德`` → (``高``, ``传德``), ``欧阳修`` → (``欧阳``, ``修``);
+    a name in Latin letters at its first space (``Nemo André`` → (``Nemo``, ``André``))."""
+    name = name.strip()
+    surname = chinese_surname(name)
+    if surname:
+        return surname, name[len(surname):].strip()
+    first, _, rest = name.partition(" ")
+    return first, rest.strip()
+
+
+def joined_name(surname: str, given: str) -> str:
+    """Surname and given name as one name: written together when both are in Chinese characters (高传德,
+    found by a search for 高传德), else with a space (``Nemo André``)."""
+    surname, given = surname.strip(), given.strip()
+    if has_han(surname) and has_han(given):
+        return surname + given
+    return f"{surname} {given}".strip()
+
+
 @lru_cache(maxsize=65536)
 def latin_name(name: str, name_latin: str = "") -> str:
     """The name in Latin letters: the registry's Latin spelling, else the pinyin of the Chinese name, surname

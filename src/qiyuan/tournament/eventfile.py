@@ -37,6 +37,9 @@ __all__ = [
 #: result seen from the other side of the board
 COMPLEMENT = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": "-", "-": "+", " ": " "}
 OPPOSITE = {"b": "w", "w": "b", "-": "-"}
+#: a board whose two cells say the same: both lose by forfeit (``-``), and the arbiter's decisions both win
+#: (``1``; ``+`` by default) and both lose (``0``) — OpenGotha's RESULT_BOTHWIN / RESULT_BOTHLOSE
+BOTH_RESULTS = frozenset("-10+")
 
 #: event formats (赛制) an event file may hold (``XQM`` line)
 FORMATS = ("swiss", "round_robin", "double_round_robin", "knockout", "match", "team", *go.GO_FORMATS)
@@ -77,7 +80,7 @@ def cross_check(entrants: dict[int, Entrant], n_players: int, unknown_ok: Iterab
                 continue
             if number > b.number:
                 continue  # each pair once
-            if not (d.result == COMPLEMENT[c.result] or c.result == d.result == "-"):
+            if not (d.result == COMPLEMENT[c.result] or (c.result == d.result and c.result in BOTH_RESULTS)):
                 yield (number, i, "result",
                        problem("round {round}: results {number} {result!r} and {other} {other_result!r} do not agree",
                                round=rnd, number=number, result=c.result, other=b.number, other_result=d.result))

@@ -87,7 +87,9 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
                 continue
             opener = _opener(cell.colour, back.colour)
             pair = (cell.result, back.result)
-            if cell.result in played:
+            if pair in BOTH:  # the arbiter's decision: both win / both lose, never rated
+                ev.games.append((rnd, e.number, opp, BOTH[pair], opener))
+            elif cell.result in played:
                 expect = {"1": "0", "0": "1", "=": "="}[cell.result]
                 if back.result != expect:
                     ev.problems.append(problem("round {round}: {name} has {result!r} against {other}, who has "
@@ -115,6 +117,10 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
     if unrated_played:
         ev.notes.append(problem("{n} game(s) marked unrated in the file (W/D/L) are not rated", n=unrated_played))
     return ev
+
+
+#: two cells that say the same of a board: both win (``+``: by default) or both lose (OpenGotha's RESULT_BOTH…)
+BOTH = {("1", "1"): Result.BOTH_WIN, ("+", "+"): Result.BOTH_WIN, ("0", "0"): Result.BOTH_LOSS}
 
 
 def _opener(mine: str, theirs: str) -> int | None:

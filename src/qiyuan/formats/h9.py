@@ -27,14 +27,15 @@ import unicodedata
 from collections.abc import Mapping
 
 from qiyuan.errors import InputError, problem
-from qiyuan.people.pinyin import has_han, latin_name, place_latin
+from qiyuan.people.pinyin import has_han, latin_name, place_latin, title_latin
+from qiyuan.formats.opengotha import game_marks
 from qiyuan.tournament import go
 from qiyuan.tournament.go_tiebreaks import H9_LABELS, criterion, standings
 from qiyuan.tournament.model import Tournament
 
 _OVERTIME_WORDS = {"sd": "Sudden death", "byoyomi": "Standard byo-yomi", "canadian": "Canadian byo-yomi",
                    "fischer": "Fischer"}
-_RESULT = {"1": "+", "W": "+", "0": "-", "L": "-", "=": "=", "D": "=", "+": "+!", "-": "-!"}
+_RESULT = {"1": "+", "W": "+", "0": "-", "L": "-", "=": "=", "D": "=", "+": "+", "-": "-"}
 
 
 def latin1(text: str) -> str:
@@ -63,58 +64,89 @@ def egf_name(name: str, name_latin: str = "") -> str:
 
 
 def _club(text: str) -> str:
+    """The club column as OpenGotha writes it: its last four letters (Latin-1, pinyin for Chinese), ``xxxx``
+    when there is none."""
     text = place_latin(text) if has_han(text) else text
     text = latin1(text).replace(" ", "")
-    return text[:4] if has_han(text) is False and text else "-"
+    return text[-4:] if text else "xxxx"
+
+
+def _country(text: str) -> str:
+    """The country column: two letters, ``XX`` when there is none (OpenGotha's placeholder)."""
+    text = latin1(text).strip()
+    return text[-2:] if len(text) >= 2 else "XX"
+
+
+def event_title(name: str, title: str = "") -> str:
+    """The event's name for ``EV``: its Latin title when given, else the name, in pinyin with a space between
+    syllables when written in Chinese characters."""
+    text = title.strip() or name
+    return latin1(title_latin(text) if has_han(text) else text)
+
+
+def _no_game(c, s: go.GoSettings, mcmahon: bool) -> str:
+    """A round without a game: ``0`` and what it was worth (OpenGotha: ``+`` a win's points, ``=`` half,
+    ``-`` nothing), by the McMahon (or, in a Swiss, the wins) value of a bye or an absence."""
+    r = "Z" if c is None else c.result
+    if r in ("U", "F"):
+        worth = s.mms2_bye if mcmahon else s.nbw2_bye
+    elif r == "H":
+        worth = 1
+    else:
+        worth = s.mms2_absent if mcmahon else s.nbw2_absent
+    return "   0" + {2: "+", 1: "="}.get(worth, "-")
 
 
 def write_h9(t: Tournament, *, pins: bool = False, latin: Mapping[int, str] | None = None,
-             country: str | None = None) -> bytes:
-    """The ``.h9`` bytes (ISO-8859-1) of a Go event whose every paired board has its result.
+             country: str | None = None, title: str = "") -> bytes:
+    """The ``.h9`` bytes (ISO-8859-1) of a Go event, as OpenGotha writes them (``generateH9File``).
 
     ``latin``: the registry's Latin name by draw number (entrants matched to the registry);
-    ``country``: the event's country code for ``PC`` (default: the event file's ``032``).
-    Raises ``InputError`` when a board has no result or the time control is below EGD class C."""
+    ``country``: the event's country code for ``PC`` (default: the event file's ``032``);
+    ``title``: the event's Latin title for ``EV`` (default: its name, in pinyin if Chinese).
+    A board without a result is written ``?``; players equal on every criterion have their place left
+    blank; the criteria are padded to four with ``0`` columns; every round of the event has its cell.
+    Raises ``InputError`` when the time control is below EGD class C."""
     s, ps = go.settings(t), go.players(t)
-    faults = []
-    for e in t.entrants:
-        for r, c in enumerate(e.rounds, start=1):
-            if c.opponent is not None and c.result not in _RESULT:
-                faults.append(problem("round {round}: board of player {number} has no result yet",
-                                      round=r, number=e.number))
     cls = go.egd_class(s)
     if cls is None:
-        faults.append(problem("the time control ({basic} min, adjusted {adjusted} min) is below EGD class C "
-                              "(basic 25 min, adjusted 30 min): the EGD does not rate it",
-                              basic=s.basic_minutes, adjusted=go.adjusted_minutes(s)))
-    if faults:
-        raise InputError(faults)
+        raise InputError([problem("the time control ({basic} min, adjusted {adjusted} min) is below EGD class C "
+                                  "(basic 25 min, adjusted 30 min): the EGD does not rate it",
+                                  basic=s.basic_minutes, adjusted=go.adjusted_minutes(s))])
     rows = standings(t, s, ps)
-    place = {r.number: i for i, r in enumerate(rows, start=1)}
+    index = {r.number: i for i, r in enumerate(rows, start=1)}  # OpenGotha names opponents by row
     crit = [c for c in (criterion(x) for x in s.criteria) if c]
     entrants = {e.number: e for e in t.entrants}
+    marks = game_marks(t)
+    mcmahon = (t.extra.get("XQM") or ["go_mcmahon"])[0].strip() != "go_swiss"
     dates = ",".join(d.isoformat() for d in (t.start_date, t.end_date) if d is not None)
     where = latin1(place_latin(t.city) if has_han(t.city) else t.city)
-    event = latin1(place_latin(t.name) if has_han(t.name) else t.name)
     ta = go.adjusted_minutes(s)
-    out = [f"; CL[{cls}]", f"; EV[{event}]", f"; PC[{latin1(country if country is not None else t.federation)},{where}]",
+    out = [f"; CL[{cls}]", f"; EV[{event_title(t.name, title)}]",
+           f"; PC[{latin1(country if country is not None else t.federation)},{where}]",
            f"; DT[{dates}]", f"; HA[{s.handicap_rule}]", f"; KM[{s.komi}]", f"; TM[{int(ta)}]",
            f"; CM[{_OVERTIME_WORDS[s.overtime]}]", "; Generated by qiyuan", ";",
-           "; Pl Name" + " " * 28 + "Rk Co Club" + "".join(f"{H9_LABELS[c]:>5}" for c in crit)]
+           "; Pl Name" + " " * 28 + "Rk Co Club" + "".join(f"{H9_LABELS[c][:5]:>5}" for c in crit)]
     latin = latin or {}
-    for row in rows:
+    rounds = max(t.rounds_planned or 0, max((len(e.rounds) for e in t.entrants), default=0))
+    for i, row in enumerate(rows):
         e = entrants[row.number]
         p = ps.get(e.number, go.GoPlayer(e.number))
         rank = go.grade_text(p.rank).upper() if p.rank is not None else ""
-        line = (f"{place[e.number]:>4} {egf_name(e.name, latin.get(e.number, '')):<30} {rank:>3} "
-                f"{latin1(p.country or e.federation)[:2]:<2} {_club(e.club):<4}"
-                + "".join(f" {row.values[c] // 2:>4}" for c in crit) + " 0")
-        for r, c in enumerate(e.rounds, start=1):
-            if c.opponent is None:
-                line += f" {'0+' if c.result in ('U', 'F') else '0=':>5}   "
-            else:
-                colour = c.colour if c.colour in ("w", "b") else "?"
-                line += f" {str(place[c.opponent]) + _RESULT[c.result]:>5}/{colour}{p.handicaps.get(r, 0)}"
+        place = "" if i and rows[i - 1].place == row.place else str(row.place)
+        line = (f"{place:>4} {egf_name(e.name, latin.get(e.number, ''))[:30]:<30} {rank:>3} "
+                f"{_country(p.country or e.federation)} {_club(e.club):>4}"
+                + "".join(f" {row.values[c] // 2:>4}" for c in crit) + " 0" * max(0, 4 - len(crit)))
+        for r in range(1, rounds + 1):
+            c = e.rounds[r - 1] if r <= len(e.rounds) else None
+            if c is None or c.opponent is None or c.opponent not in index:
+                line += f" {_no_game(c, s, mcmahon):<8}"
+                continue
+            black = e.number if c.colour != "w" else c.opponent
+            result = "=" if (r, black) in marks["equalbydef"] else _RESULT.get(c.result, "?")
+            kind = "!" if c.result in "+-" and c.result.strip() or (r, black) in marks["equalbydef"] else "/"
+            colour = c.colour if c.colour in ("w", "b") and (r, black) not in marks["unknowncolour"] else "?"
+            line += f" {str(index[c.opponent]) + result + kind + colour + str(p.handicaps.get(r, 0)):>8}"
         if pins and p.egf_pin:
             line += f" |{p.egf_pin}"
         out.append(line)

@@ -450,7 +450,7 @@ def write_opengotha(t: Tournament) -> str:
     OpenGotha writes, both-win and both-lose too), bye players, teams, the general (online flag, categories),
     handicap and placement parameters."""
     s, gps = go.settings(t), go.players(t)
-    marks = _marks(t)
+    marks = game_marks(t)
     root = ET.Element("Tournament", dataVersion="201", gothaMinorVersion="5", gothaVersion="348")
     pls = ET.SubElement(root, "Players")
     keys: dict[int, str] = {}
@@ -539,7 +539,7 @@ def _kept(t: Tournament) -> dict[int, dict[str, str]]:
     return out
 
 
-def _marks(t: Tournament) -> dict[str, set[tuple[int, int]]]:
+def game_marks(t: Tournament) -> dict[str, set[tuple[int, int]]]:
     """The games ``XQ9`` marks (round, black's draw number): a jigo by default, a colour not known."""
     words = dict(w.partition("=")[::2] for w in (t.extra.get("XQ9") or [""])[0].split())
     out: dict[str, set[tuple[int, int]]] = {}

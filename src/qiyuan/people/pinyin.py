@@ -233,3 +233,16 @@ def place_latin(text: str) -> str:
         return text
     syllables = _display_syllables(text)
     return _word(syllables) if syllables else ""
+
+
+@lru_cache(maxsize=4096)
+def title_latin(text: str) -> str:
+    """A title (an event's name) in pinyin, one capitalised word a syllable, other words kept as written:
+    ``2027年围棋公开赛`` → ``2027 Nian Wei Qi Gong Kai Sai`` (never ``2027nianweiqigongkaisai``); ``""`` when a
+    character has no reading."""
+    words: list[str] = []
+    for part in _readings(text.strip(), umlaut=True):
+        if has_han(part):
+            return ""
+        words += [w[:1].upper() + w[1:] if has_han(text) else w for w in part.split()]
+    return " ".join(words)

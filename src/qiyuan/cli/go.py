@@ -79,14 +79,17 @@ def export_h9(
     country: str | None = typer.Option(None, help="the event's country code for PC[] (default: the file's 032)"),
     registry: bool = typer.Option(False, "--registry", help="names of entrants matched to the registry (their "
                                                              "federation ID) in the registry's Latin spelling"),
+    title: str = typer.Option("", "--title", help="the event's Latin title for EV[] (default: its name, in pinyin "
+                                                  "a syllable a word when written in Chinese)"),
 ) -> None:
-    """EGD results (.h9): header, one row a player in the order of the event's placement criteria.
+    """EGD results (.h9) as OpenGotha writes them: header, one row a player in the order of the event's
+    placement criteria (tied players' places blank), every round's cell (? for a board without result).
     Chinese names in pinyin, surname first (or, with --registry, the registry's Latin name)."""
     from qiyuan.formats.eventstore import write_atomically
     from qiyuan.formats.h9 import write_h9
 
     t = load_event(event)
-    data = write_h9(t, pins=pins, country=country, latin=registry_latin_names(t) if registry else None)
+    data = write_h9(t, pins=pins, country=country, latin=registry_latin_names(t) if registry else None, title=title)
     write_atomically(output, data, label=str(output))
     sys.stdout.write(_("wrote {file}").format(file=output) + "\n")
 

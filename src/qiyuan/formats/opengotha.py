@@ -24,6 +24,7 @@ is refused by name, never dropped.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -304,6 +305,8 @@ _CELLS = {
     "RESULT_EQUAL_BYDEF": ("=", "="), "RESULT_UNKNOWN": (" ", " "),
 }
 _BACK = {cells: code for code, cells in _CELLS.items() if code != "RESULT_EQUAL_BYDEF"}
+#: OpenGotha's ``Gotha.MAX_NUMBER_OF_ROUNDS``: ``participating`` and a team's line-ups run over as many rounds
+MAX_ROUNDS = 20
 _TIME_SYSTEMS = {"SUDDENDEATH": "sd", "STDBYOYOMI": "byoyomi", "CANBYOYOMI": "canadian", "FISCHER": "fischer"}
 #: the per-player facts kept in the ``XQ1`` line, ``|``-separated, in this order
 _KEPT = ("name", "firstName", "rating", "ffgLicence", "ffgLicenceStatus", "ratingOrigin", "agaId", "agaExpirationDate",
@@ -417,8 +420,9 @@ def gotha_event(g: GothaTournament, fname: str = "") -> Tournament:
 
 
 def _keep_teams(t: Tournament, g: GothaTournament, number: dict[str, int]) -> None:
-    """A team tournament's teams as ``013`` lines (the first line-up, by board), ``XQB`` their size and an
-    ``XQ0 R TEAM n…`` line for each round whose line-up differs from it."""
+    """A team tournament's teams as ``013`` lines (the line-up of most rounds, by board), ``XQB`` their size
+    and an ``XQ0 R TEAM n…`` line for each round whose line-up differs from it (OpenGotha lists a team's
+    members for each of its 20 possible rounds)."""
     if not g.teams:
         return
     lines, rounds = [], []
@@ -427,7 +431,9 @@ def _keep_teams(t: Tournament, g: GothaTournament, number: dict[str, int]) -> No
         for rnd, board, key in team.boards:
             by_round.setdefault(rnd, {})[board] = number[key]
         line_ups = {r: tuple(b[k] for k in sorted(b)) for r, b in sorted(by_round.items())}
-        first = next(iter(line_ups.values()), ())
+        counts = Counter(line_ups.values())
+        first = max(counts, key=lambda x: (counts[x], -min(r for r, m in line_ups.items() if m == x))) \
+            if counts else ()
         lines.append(team_line(team.name, first))
         rounds += [f"{r} {i} " + " ".join(str(n) for n in members) for r, members in line_ups.items()
                    if members != first]
@@ -465,7 +471,7 @@ def write_opengotha(t: Tournament) -> str:
         rank = go.grade_text(gp.rank).upper() if gp.rank is not None else "30K"
         grade = go.grade_text(gp.grade).upper() if gp.grade is not None else rank
         part = "".join("0" if (r <= len(e.rounds) and e.rounds[r - 1].result == "Z" and e.rounds[r - 1].opponent
-                               is None) or e.excused.get(r) == "Z" else "1" for r in range(1, 21))
+                               is None) or e.excused.get(r) == "Z" else "1" for r in range(1, MAX_ROUNDS + 1))
         ET.SubElement(pls, "Player", agaExpirationDate=facts.get("agaExpirationDate", ""), agaId=facts.get("agaId", ""),
                       club=e.club, country=gp.country or e.federation, egfPin=gp.egf_pin,
                       ffgLicence=facts.get("ffgLicence", e.player_id.strip()),
@@ -559,7 +565,7 @@ def _write_teams(root: ET.Element, t: Tournament, keys: dict[int, str]) -> None:
         parts = line.split()
         if len(parts) >= 2 and all(go.whole(x) for x in parts):
             changed[int(parts[0]), int(parts[1])] = [int(x) for x in parts[2:]]
-    rounds = max(t.rounds_planned or 0, t.rounds_played, 1)
+    rounds = max(t.rounds_planned or 0, t.rounds_played, MAX_ROUNDS)
     el = ET.SubElement(root, "Teams")
     for team in found:
         te = ET.SubElement(el, "Team", teamName=team.name, teamNumber=str(team.number))

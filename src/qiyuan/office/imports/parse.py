@@ -21,6 +21,7 @@ from qiyuan.formats.report_xlsx import FIRST_ROW, INFO_SHEET, LEAD, RESULTS_SHEE
 from qiyuan.formats.trf import read_trf
 from qiyuan.office.errors import ImportRefused
 from qiyuan.office.imports.model import KINDS, Options, ParsedEntrant, ParsedEvent
+from qiyuan.people.pinyin import has_han
 from qiyuan.rating.model import EventFormat, Result
 from qiyuan.tournament.eventfile import birth_date
 from qiyuan.tournament.go import GO_FORMATS
@@ -243,7 +244,8 @@ def parse_opengotha(path: Path, options: Options) -> ParsedEvent:
     number = {}
     for i, p in enumerate(t.players, start=1):
         number[p.key] = i
-        ev.entrants.append(ParsedEntrant(where=problem("player {name}", name=p.name), number=i, name=p.name, name_latin=p.name,
+        ev.entrants.append(ParsedEntrant(where=problem("player {name}", name=p.name), number=i, name=p.name,
+                                         name_latin="" if has_han(p.name) else p.name,
                                          dan=p.dan or "", association="", rating=None))
     for g in t.games:
         ev.games.append((g.round, number[g.black], number[g.white], g.result, 1))  # black opens (黑先)

@@ -36,11 +36,19 @@ def is_opengotha(path: Path) -> bool:
 
 
 def load_event(path: Path) -> Tournament:
-    """An event file, or an OpenGotha file read as an event (problems raised as ``InputError``)."""
+    """An event file, or an OpenGotha or EGD (``.h9``) file read as an event (problems raised as ``InputError``)."""
+    from qiyuan.errors import InputError, problem
+    from qiyuan.formats.h9 import read_h9
     from qiyuan.formats.opengotha import gotha_event, read_opengotha
 
     if is_opengotha(path):
         return gotha_event(read_opengotha(path), str(path))
+    if path.suffix.lower() == ".h9":
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError([problem("cannot read the file: {why}", file=str(path), why=str(exc))]) from exc
+        return read_h9(data, str(path))
     store = _store(path)
     t = store.read()
     _notes(store)

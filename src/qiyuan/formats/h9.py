@@ -23,15 +23,19 @@ their accents (``Łukasz`` → ``Lukasz``); never ``?``.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal, InvalidOperation
 
 from qiyuan.errors import InputError, problem
 from qiyuan.people.pinyin import has_han, latin_name, place_latin, title_latin
 from qiyuan.formats.opengotha import game_marks
 from qiyuan.tournament import go
 from qiyuan.tournament.go_tiebreaks import H9_LABELS, criterion, standings
-from qiyuan.tournament.model import Tournament
+from qiyuan.tournament.eventfile import cross_check
+from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 
 _OVERTIME_WORDS = {"sd": "Sudden death", "byoyomi": "Standard byo-yomi", "canadian": "Canadian byo-yomi",
                    "fischer": "Fischer"}
@@ -151,3 +155,187 @@ def write_h9(t: Tournament, *, pins: bool = False, latin: Mapping[int, str] | No
             line += f" |{p.egf_pin}"
         out.append(line)
     return ("\n".join(out) + "\n").encode("latin-1")
+
+
+# -- reading an .h9 --------------------------------------------------------------------------------------------
+#
+# An EGD results file read back as a Go event (players, games, colours, handicaps), for ``office import`` and
+# ``qiyuan standings``: rows in file order are the draw numbers (OpenGotha names an opponent by his row); the
+# placement criteria of the header (OpenGotha's short names) become the event's; the values written in the rows
+# are not read (standings recompute them from the games).
+
+_HEAD = re.compile(r";\s*([A-Z]{2})\[(.*)\]\s*")
+_RANK = re.compile(r"[0-9]{1,2}[kKdDpP]")
+_CELL = re.compile(r"([0-9]{1,5})([-+=?])(?:([/!])([wWbB?])?([0-9])?)?")
+_NUMBER = re.compile(r"-?[0-9]+(?:½|\.5)?")
+_OVERTIME_OF_WORDS = {v.lower(): k for k, v in _OVERTIME_WORDS.items()}
+
+
+def _head_criterion(label: str, main: str) -> str | None:
+    """The criterion of an .h9 column head (OpenGotha's short name): SOS, SOSOS, SODOS, CUSS are the MMS forms,
+    or the NBW ones when the first criterion is NBW; ``Ratin`` is Rating cut to five letters."""
+    form = "W" if main == "NBW" else "M"
+    name = {"SOS": f"SOS{form}", "SOS-1": f"SOS{form}-1", "SOS-2": f"SOS{form}-2", "SODOS": f"SODOS{form}",
+            "SOSOS": f"SOSOS{form}", "CUSS": f"CUSS{form}", "Ratin": "Rating"}.get(label, label)
+    return criterion(name)
+
+
+def read_h9(data: bytes, fname: str = "") -> Tournament:
+    """An ``.h9`` file (ISO-8859-1) as a Go event. Raises ``InputError`` with every problem, each by line and
+    column (the first column is 1)."""
+    text = data.decode("latin-1").replace("\r\n", "\n").replace("\r", "\n")
+    faults: list = []
+    head: dict[str, tuple[int, str]] = {}
+    labels: list[tuple[int, str]] = []
+    rows: list[tuple[int, str]] = []
+    for no, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        if line.lstrip().startswith(";"):
+            if m := _HEAD.fullmatch(line):
+                head.setdefault(m[1], (no, m[2]))
+            elif "Club" in line and line.lstrip(" ;").startswith("Pl"):
+                rest = line[line.index("Club") + 4:]
+                labels = [(no, rest[i:i + 5].strip()) for i in range(0, len(rest), 5) if rest[i:i + 5].strip()]
+            continue
+        rows.append((no, line))
+    t = Tournament(points=go.GO_POINTS)
+    t.extra["XQM"] = ["go_mcmahon"]
+    s = go.GoSettings()
+    _read_head(head, s, t, fname, faults)
+    main = "NBW" if labels and labels[0][1] == "NBW" else "MMS"
+    criteria: list[str] = []
+    for no, label in labels:
+        name = _head_criterion(label, main)
+        if name is None:
+            faults.append(problem("unknown placement criterion {name!r} in the column heads", file=fname, line=no,
+                                  name=label))
+        else:
+            criteria.append(name)
+    if criteria:
+        s.criteria = criteria  # type: ignore[assignment]
+    parsed = [_read_row(no, line, fname, faults) for no, line in rows]
+    n = len(parsed)
+    gps: dict[int, go.GoPlayer] = {}
+    rounds = max((len(r[4]) for r in parsed if r), default=0)
+    for i, row in enumerate(parsed, start=1):
+        name, rank, country, club, cells, pin = row or ("?", None, "", "", [], "")
+        e = Entrant(number=i, name=name, title=go.grade_text(rank) if rank is not None else "",
+                    federation=country if country != "XX" else "", club=club if club != "xxxx" else "")
+        gps[i] = go.GoPlayer(i, rank, rank, country if country != "XX" else "", pin)
+        e.rounds = []
+        for rnd in range(1, rounds + 1):
+            cell = cells[rnd - 1] if rnd <= len(cells) else None
+            if cell is None:
+                e.rounds.append(RoundCell(None, "-", "Z"))
+                continue
+            opp, res, kind, colour, stones, col = cell
+            if opp == 0:
+                e.rounds.append(RoundCell(None, "-", {"+": "U", "=": "Z", "-": "Z", "?": "Z"}[res]))
+                if res == "=":
+                    s.mms2_absent = 1
+                continue
+            if opp > n or opp == i:
+                faults.append(problem("round {round}: opponent {opponent} is not a row of the file (1..{n})",
+                                      file=fname, line=rows[i - 1][0], column=col, round=rnd, opponent=opp, n=n))
+                e.rounds.append(RoundCell(None, "-", "Z"))
+                continue
+            code = {"+": "+" if kind == "!" else "1", "-": "-" if kind == "!" else "0", "=": "=", "?": " "}[res]
+            e.rounds.append(RoundCell(opp, {"w": "w", "b": "b"}.get(colour, "-"), code))
+            if stones:
+                gps[i].handicaps[rnd] = stones
+        t.entrants.append(e)
+    if not faults:
+        entrants = {e.number: e for e in t.entrants}
+        for number, idx, _field, why in cross_check(entrants, n):
+            cell = parsed[number - 1][4][idx] if parsed[number - 1] else None
+            faults.append(problem("{why}", file=fname, line=rows[number - 1][0], column=cell[5] if cell else None,
+                                  why=why))
+        for e in t.entrants:  # both sides of a board give its stones (one may be blank: the other's count)
+            for rnd, c in enumerate(e.rounds, start=1):
+                if c.opponent is not None and rnd in gps[c.opponent].handicaps:
+                    gps[e.number].handicaps.setdefault(rnd, gps[c.opponent].handicaps[rnd])
+    if not rows:
+        faults.append(problem("no player rows: not an .h9 results file", file=fname))
+    if faults:
+        raise InputError(faults)
+    t.rounds_planned = rounds
+    t.time_control = go.time_control_text(s)
+    go.set_settings(t, s)
+    go.set_players(t, gps)
+    return t
+
+
+def _read_head(head: dict[str, tuple[int, str]], s: go.GoSettings, t: Tournament, fname: str, faults: list) -> None:
+    """The header's values: CL class (D: online), EV name, PC country and place, DT dates, KM komi, HA handicap
+    rule, TM adjusted minutes, CM overtime."""
+    def bad(key: str, what: str) -> None:
+        no, value = head[key]
+        faults.append(problem("{key}[{value}]: {what}", file=fname, line=no, column=3, key=key, value=value,
+                              what=what))
+
+    t.name = head.get("EV", (0, ""))[1].strip()
+    if "PC" in head:
+        country, _, where = head["PC"][1].partition(",")
+        t.federation, t.city = country.strip()[:3], where.strip()
+    if "DT" in head:
+        try:
+            days = [date.fromisoformat(d.strip()) for d in head["DT"][1].split(",") if d.strip()]
+        except ValueError:
+            days = []
+            bad("DT", problem("the dates, like 2019-10-26,2019-10-28"))
+        if days:
+            t.start_date, t.end_date = days[0], days[-1]
+    if "KM" in head:
+        try:
+            s.komi = Decimal(head["KM"][1].strip())
+        except InvalidOperation:
+            bad("KM", problem("komi must be a number like 7.5"))
+    if "HA" in head:
+        rule = head["HA"][1].strip()
+        s.handicap_rule = rule
+        if re.fullmatch(r"h[0-9]", rule):
+            s.hd_correction = int(rule[1:])
+    if "TM" in head:
+        if go.whole(head["TM"][1].strip()):
+            s.basic_minutes = int(head["TM"][1].strip())
+        else:
+            bad("TM", problem("the adjusted time in whole minutes"))
+    if "CM" in head:
+        words = head["CM"][1].strip().lower()
+        if words in _OVERTIME_OF_WORDS and _OVERTIME_OF_WORDS[words] == "sd":
+            s.overtime = "sd"
+    s.online = head.get("CL", (0, ""))[1].strip().upper() == "D"
+
+
+def _read_row(no: int, line: str, fname: str, faults: list):
+    """(name, rank, country, club, cells, pin) of a player row, cells as (opponent, result, kind, colour,
+    stones, column); None (and the faults) when it cannot be read."""
+    tokens = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", line)]
+    start = 1 if tokens and line[:4].strip().isdigit() and tokens[0][0] <= 4 else 0
+    at = next((i for i in range(start + 1, len(tokens)) if _RANK.fullmatch(tokens[i][1])), None)
+    if at is None or at + 2 >= len(tokens):
+        faults.append(problem("a player row needs a name, a rank (like 3D or 18K), a country and a club", file=fname,
+                              line=no, column=tokens[min(start, len(tokens) - 1)][0] if tokens else 1))
+        return None
+    name = " ".join(w for _, w in tokens[start:at])
+    rank = go.grade_value(tokens[at][1])
+    country, club = tokens[at + 1][1], tokens[at + 2][1]
+    cells: list[tuple] = []
+    pin = ""
+    ok = True
+    for col, word in tokens[at + 3:]:
+        if word.startswith("|"):
+            pin = word[1:]
+            if not go.whole(pin):
+                faults.append(problem("{value!r}: an EGF PIN is digits", file=fname, line=no, column=col, value=word))
+                ok = False
+            break
+        m = _CELL.fullmatch(word)
+        if m:
+            cells.append((int(m[1]), m[2], m[3] or "", (m[4] or "").lower(), int(m[5] or 0), col))
+        elif cells or not _NUMBER.fullmatch(word):
+            faults.append(problem("{value!r} is not a round (like 12+/w0, 7-/b2 or 0=)", file=fname, line=no,
+                                  column=col, value=word))
+            ok = False
+    return (name, rank, country, club, cells, pin) if ok else None

@@ -15,6 +15,7 @@ from pathlib import Path
 from openpyxl import load_workbook
 
 from qiyuan.errors import InputError, problem
+from qiyuan.formats.h9 import read_h9
 from qiyuan.formats.history_csv import TRF_FORMATS
 from qiyuan.formats.opengotha import read_opengotha
 from qiyuan.formats.report_xlsx import FIRST_ROW, INFO_SHEET, LEAD, RESULTS_SHEET, read_report
@@ -28,7 +29,7 @@ from qiyuan.tournament.go import GO_FORMATS
 from qiyuan.tournament.model import FORFEIT_RESULTS
 
 #: how a directory or a file name says which kind of file it is
-_SUFFIXES = {".xlsx": "report", ".xlsm": "report", ".xml": "opengotha", ".trf": "trf", ".txt": "trf"}
+_SUFFIXES = {".xlsx": "report", ".xlsm": "report", ".xml": "opengotha", ".trf": "trf", ".txt": "trf", ".h9": "h9"}
 
 
 def detect_kind(path: Path) -> str:
@@ -43,8 +44,8 @@ def detect_kind(path: Path) -> str:
 
 
 def parse(kind: str, path: Path, options: Options) -> ParsedEvent:
-    """The event in a report, TRF or OpenGotha file."""
-    return {"report": parse_report, "trf": parse_trf, "opengotha": parse_opengotha}[kind](path, options)
+    """The event in a report, TRF, OpenGotha or EGD (.h9) file."""
+    return {"report": parse_report, "trf": parse_trf, "opengotha": parse_opengotha, "h9": parse_h9}[kind](path, options)
 
 
 _SEX = {"m": "M", "w": "F", "f": "F", "M": "M", "F": "F", "男": "M", "女": "F"}
@@ -227,6 +228,22 @@ def parse_trf(path: Path, options: Options) -> ParsedEvent:
     if recorded and fmt is None:
         ev.problems.append(problem("XQM: unknown event format {value!r} (one of: {known})", file=path.name,
                                    value=recorded, known=", ".join(TRF_FORMATS)))
+    return ev
+
+
+def parse_h9(path: Path, options: Options) -> ParsedEvent:
+    """An EGD results file (.h9): its players (names as written, grades), games, colours; its format is Go
+    McMahon unless the registration or the officer says otherwise."""
+    try:
+        t = read_h9(path.read_bytes(), path.name)
+    except (InputError, OSError) as exc:
+        ev = ParsedEvent(name="", start_date=None, end_date=None, format="swiss", rounds=0)
+        ev.problems = [replace(p, file=path.name) for p in exc.problems] if isinstance(exc, InputError) else \
+            [problem("cannot read the file: {why}", file=path.name, why=str(exc))]
+        return ev
+    ev = from_tournament(t, "", "trf")
+    for e in ev.entrants:  # the EGD's names are Latin (or pinyin); its country is not an association
+        e.name_latin, e.association = ("" if has_han(e.name) else e.name), ""
     return ev
 
 

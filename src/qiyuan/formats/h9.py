@@ -218,10 +218,14 @@ def read_h9(data: bytes, fname: str = "") -> Tournament:
     n = len(parsed)
     gps: dict[int, go.GoPlayer] = {}
     rounds = max((len(r[4]) for r in parsed if r), default=0)
+    marks: dict[str, set[str]] = {"equalbydef": set(), "unknowncolour": set()}
     for i, row in enumerate(parsed, start=1):
-        name, rank, country, club, cells, pin = row or ("?", None, "", "", [], "")
+        name, rank, country, club, cells, pin, values = row or ("?", None, "", "", [], "", [])
+        rating = values[criteria.index("Rating")] if "Rating" in criteria and len(values) > criteria.index("Rating") \
+            else ""  # the rating, when a criterion: the one column that is not derived from the games
         e = Entrant(number=i, name=name, title=go.grade_text(rank) if rank is not None else "",
-                    federation=country if country != "XX" else "", club=club if club != "xxxx" else "")
+                    federation=country if country != "XX" else "", club=club if club != "xxxx" else "",
+                    rating=int(rating) if go.whole(rating) and 0 < int(rating) <= 9999 else None)
         gps[i] = go.GoPlayer(i, rank, rank, country if country != "XX" else "", pin)
         e.rounds = []
         for rnd in range(1, rounds + 1):
@@ -241,6 +245,8 @@ def read_h9(data: bytes, fname: str = "") -> Tournament:
                 e.rounds.append(RoundCell(None, "-", "Z"))
                 continue
             code = {"+": "+" if kind == "!" else "1", "-": "-" if kind == "!" else "0", "=": "=", "?": " "}[res]
+            if res == "=" and kind == "!":  # a jigo by default: marked as the OpenGotha import marks it
+                marks["equalbydef"].add(f"{rnd}:{i if colour != 'w' else opp}")
             e.rounds.append(RoundCell(opp, {"w": "w", "b": "b"}.get(colour, "-"), code))
             if stones:
                 gps[i].handicaps[rnd] = stones
@@ -255,15 +261,34 @@ def read_h9(data: bytes, fname: str = "") -> Tournament:
             for rnd, c in enumerate(e.rounds, start=1):
                 if c.opponent is not None and rnd in gps[c.opponent].handicaps:
                     gps[e.number].handicaps.setdefault(rnd, gps[c.opponent].handicaps[rnd])
+        _colours_of_handicap_games(t, gps, marks)
     if not rows:
         faults.append(problem("no player rows: not an .h9 results file", file=fname))
     if faults:
         raise InputError(faults)
     t.rounds_planned = rounds
+    if any(marks.values()):
+        t.extra["XQ9"] = [" ".join(f"{k}={','.join(sorted(v))}" for k, v in marks.items() if v)]
     t.time_control = go.time_control_text(s)
     go.set_settings(t, s)
     go.set_players(t, gps)
     return t
+
+
+def _colours_of_handicap_games(t: Tournament, gps: dict[int, go.GoPlayer], marks: dict[str, set[str]]) -> None:
+    """A handicap game whose colours the file does not know (``?``): the stronger player gave the stones, so he
+    had white (SOS counts the stones by colour); the colours stay marked unknown for the .h9 written again."""
+    for e in t.entrants:
+        for rnd, c in enumerate(e.rounds, start=1):
+            o = c.opponent
+            if o is None or c.colour != "-" or not gps[e.number].handicaps.get(rnd) or o < e.number:
+                continue
+            mine, theirs = gps[e.number].rank, gps[o].rank
+            if mine is None or theirs is None or mine == theirs:
+                continue
+            back = t.entrants[o - 1].rounds[rnd - 1]
+            c.colour, back.colour = ("w", "b") if mine > theirs else ("b", "w")
+            marks["unknowncolour"].add(f"{rnd}:{e.number if c.colour == 'b' else o}")
 
 
 def _read_head(head: dict[str, tuple[int, str]], s: go.GoSettings, t: Tournament, fname: str, faults: list) -> None:
@@ -309,8 +334,8 @@ def _read_head(head: dict[str, tuple[int, str]], s: go.GoSettings, t: Tournament
 
 
 def _read_row(no: int, line: str, fname: str, faults: list):
-    """(name, rank, country, club, cells, pin) of a player row, cells as (opponent, result, kind, colour,
-    stones, column); None (and the faults) when it cannot be read."""
+    """(name, rank, country, club, cells, pin, criteria values) of a player row, cells as (opponent, result,
+    kind, colour, stones, column); None (and the faults) when it cannot be read."""
     tokens = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", line)]
     start = 1 if tokens and line[:4].strip().isdigit() and tokens[0][0] <= 4 else 0
     at = next((i for i in range(start + 1, len(tokens)) if _RANK.fullmatch(tokens[i][1])), None)
@@ -322,6 +347,7 @@ def _read_row(no: int, line: str, fname: str, faults: list):
     rank = go.grade_value(tokens[at][1])
     country, club = tokens[at + 1][1], tokens[at + 2][1]
     cells: list[tuple] = []
+    values: list[str] = []
     pin = ""
     ok = True
     for col, word in tokens[at + 3:]:
@@ -334,8 +360,10 @@ def _read_row(no: int, line: str, fname: str, faults: list):
         m = _CELL.fullmatch(word)
         if m:
             cells.append((int(m[1]), m[2], m[3] or "", (m[4] or "").lower(), int(m[5] or 0), col))
-        elif cells or not _NUMBER.fullmatch(word):
+        elif not cells and _NUMBER.fullmatch(word):
+            values.append(word)
+        else:
             faults.append(problem("{value!r} is not a round (like 12+/w0, 7-/b2 or 0=)", file=fname, line=no,
                                   column=col, value=word))
             ok = False
-    return (name, rank, country, club, cells, pin) if ok else None
+    return (name, rank, country, club, cells, pin, values) if ok else None

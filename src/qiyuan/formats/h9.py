@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -255,8 +256,7 @@ def read_h9(data: bytes, fname: str = "") -> Tournament:
         entrants = {e.number: e for e in t.entrants}
         for number, idx, _field, why in cross_check(entrants, n):
             cell = parsed[number - 1][4][idx] if parsed[number - 1] else None
-            faults.append(problem("{why}", file=fname, line=rows[number - 1][0], column=cell[5] if cell else None,
-                                  why=why))
+            faults.append(replace(why, file=fname, line=rows[number - 1][0], column=cell[5] if cell else None))
         for e in t.entrants:  # both sides of a board give its stones (one may be blank: the other's count)
             for rnd, c in enumerate(e.rounds, start=1):
                 if c.opponent is not None and rnd in gps[c.opponent].handicaps:

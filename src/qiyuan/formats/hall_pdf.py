@@ -40,7 +40,8 @@ WHATS = ("entries", "schedule", "pairings", "slips", "standings", "crosstable", 
 UNPAIRED_ZH = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "缺席", "withdrawn": "退赛",
                "out": "淘汰", "waiting": "待赛（已晋级）"}
 assert set(UNPAIRED_ZH) == set(UNPAIRED)
-_RESULT_ZH = {"": "", "1-0": "1 : 0", "0-1": "0 : 1", "½-½": "½ : ½", "+-": "+ : −", "-+": "− : +", "--": "− : −"}
+_RESULT_ZH = {"": "", "1-0": "1 : 0", "0-1": "0 : 1", "½-½": "½ : ½", "+-": "+ : −", "-+": "− : +", "--": "− : −",
+              "++": "1 : 1", "0-0": "0 : 0"}
 
 
 #: a board's link for its slip's QR code: (round, board, first player's number, other's) → URL

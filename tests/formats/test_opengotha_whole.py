@@ -57,6 +57,8 @@ def test_every_file_imports_whole_and_comes_back_the_same(path, tmp_path):
     assert [c.upper() for c in h.categories] == [c.upper() for c in g.categories]
     assert {(x.name, frozenset(x.boards)) for x in h.teams} == {(x.name, frozenset(x.boards)) for x in g.teams}
     assert h.parameters["numberOfCategories"] == g.parameters.get("numberOfCategories", "1")
+    assert h.team_criteria == g.team_criteria and h.team_size == g.team_size
+    assert [p.participating for p in h.players] == [p.participating for p in g.players]
 
 
 def test_both_win_and_both_lose_are_kept_and_counted_as_opengotha_counts_them():
@@ -201,3 +203,23 @@ def test_h9_placeholders_ties_and_every_round(tmp_path):
     assert places[0] == "1" and "" in places  # ties share the first place, the others' left blank
     assert all(len(x[35:].split()) == 3 + 1 + 3 + 5 for x in rows)  # NBW + three 0 columns + five rounds
     assert all(x.endswith("   0-   ") or x.endswith("   0=   ") for x in rows)
+
+
+def test_a_player_there_but_not_paired_scores_nothing_and_the_h9_says_so(tmp_path):
+    """OpenGotha's NOT_ASSIGNED (participating, no game, no bye) is worth nothing, unlike an absence (½ at Juvisy),
+    and its .h9 cell is ``0-``."""
+    src = (SHARED / "tournoi-de-juvisy-2019.xml").read_text(encoding="utf-8")
+    i = src.index('name="Daguenet"')
+    j = src.rindex("<Player ", 0, i)
+    k = src.index("participating=", j)
+    path = tmp_path / "x.xml"
+    path.write_text(src[:k] + 'participating="11111111111111111111"' + src[k + len('participating="') + 21:],
+                    encoding="utf-8")
+    t = _event(path)
+    daguenet = next(e.number for e in t.entrants if e.name == "Daguenet Mathieu")
+    assert compute(t, go.settings(t), go.players(t))["MMS"][daguenet] == 2 * 32  # 33 when absent
+    row = next(x for x in write_h9(t).decode("latin-1").splitlines() if "Daguenet" in x)
+    assert row.split()[-3:] == ["0-", "0-", "0-"]
+    back = tmp_path / "back.xml"
+    back.write_text(write_opengotha(t), encoding="utf-8")
+    assert next(p for p in read_opengotha(back).players if p.surname == "Daguenet").participating == "1" * 20

@@ -32,7 +32,6 @@ from decimal import Decimal, InvalidOperation
 
 from qiyuan.errors import InputError, problem
 from qiyuan.people.pinyin import has_han, latin_name, place_latin, title_latin
-from qiyuan.formats.opengotha import game_marks
 from qiyuan.tournament import go
 from qiyuan.tournament.go_tiebreaks import H9_LABELS, criterion, standings
 from qiyuan.tournament.eventfile import cross_check
@@ -122,7 +121,7 @@ def write_h9(t: Tournament, *, pins: bool = False, latin: Mapping[int, str] | No
     index = {r.number: i for i, r in enumerate(rows, start=1)}  # OpenGotha names opponents by row
     crit = [c for c in (criterion(x) for x in s.criteria) if c]
     entrants = {e.number: e for e in t.entrants}
-    marks = game_marks(t)
+    marks = go.marks(t)
     mcmahon = (t.extra.get("XQM") or ["go_mcmahon"])[0].strip() != "go_swiss"
     dates = ",".join(d.isoformat() for d in (t.start_date, t.end_date) if d is not None)
     where = latin1(place_latin(t.city) if has_han(t.city) else t.city)
@@ -145,7 +144,7 @@ def write_h9(t: Tournament, *, pins: bool = False, latin: Mapping[int, str] | No
         for r in range(1, rounds + 1):
             c = e.rounds[r - 1] if r <= len(e.rounds) else None
             if c is None or c.opponent is None or c.opponent not in index:
-                line += f" {_no_game(c, s, mcmahon):<8}"
+                line += f" {'   0-' if (r, e.number) in marks['unassigned'] else _no_game(c, s, mcmahon):<8}"
                 continue
             black = e.number if c.colour != "w" else c.opponent
             result = "=" if (r, black) in marks["equalbydef"] else _RESULT.get(c.result, "?")
@@ -219,7 +218,7 @@ def read_h9(data: bytes, fname: str = "") -> Tournament:
     n = len(parsed)
     gps: dict[int, go.GoPlayer] = {}
     rounds = max((len(r[4]) for r in parsed if r), default=0)
-    marks: dict[str, set[str]] = {"equalbydef": set(), "unknowncolour": set()}
+    marks: dict[str, set[str]] = {"equalbydef": set(), "unknowncolour": set(), "unassigned": set()}
     for i, row in enumerate(parsed, start=1):
         name, rank, country, club, cells, pin, values = row or ("?", None, "", "", [], "", [])
         rating = values[criteria.index("Rating")] if "Rating" in criteria and len(values) > criteria.index("Rating") \
@@ -235,10 +234,12 @@ def read_h9(data: bytes, fname: str = "") -> Tournament:
                 e.rounds.append(RoundCell(None, "-", "Z"))
                 continue
             opp, res, kind, colour, stones, col = cell
-            if opp == 0:
+            if opp == 0:  # 0+ a bye, 0= an absence worth ½, 0- a round he was not paired in (worth nothing)
                 e.rounds.append(RoundCell(None, "-", {"+": "U", "=": "Z", "-": "Z", "?": "Z"}[res]))
                 if res == "=":
                     s.mms2_absent = 1
+                elif res in "-?":
+                    marks["unassigned"].add(f"{rnd}:{i}")
                 continue
             if opp > n or opp == i:
                 faults.append(problem("round {round}: opponent {opponent} is not a row of the file (1..{n})",

@@ -132,6 +132,7 @@ class GothaTournament:
     team_size: int = 0
     #: categories by rank: their lower limits as written (numberOfCategories less one), strongest first
     categories: list[str] = field(default_factory=list)
+    team_criteria: list[str] = field(default_factory=list)  # a team tournament's placement criteria, NULL left out
 
     @property
     def online(self) -> bool:
@@ -230,6 +231,8 @@ def read_opengotha(path: str | Path) -> GothaTournament:
     criteria = [c.get("name", "") for c in root.findall(
         "./TournamentParameterSet/PlacementParameterSet/PlacementCriteria/PlacementCriterion")]
     teams = _teams(root, players, fname, problems)
+    team_criteria = [c.get("name", "") for c in root.findall(
+        "./TeamTournamentParameterSet/TeamPlacementParameterSet/PlacementCriteria/PlacementCriterion")]
     size = root.find("./TeamTournamentParameterSet/TeamGeneralParameterSet")
     team_size = _int(size, "teamSize", fname, problems, "TeamGeneralParameterSet") if teams and size is not None \
         else 0
@@ -246,6 +249,7 @@ def read_opengotha(path: str | Path) -> GothaTournament:
         time_control=time_control, time_system=system, players=list(players.values()), games=games, notes=notes,
         parameters=parameters, criteria=[c for c in criteria if c and c != "NULL"], byes=byes,
         teams=teams, team_size=team_size or 0, categories=categories,
+        team_criteria=[c for c in team_criteria if c and c != "NULL"] if teams else [],
     )
 
 
@@ -310,7 +314,7 @@ MAX_ROUNDS = 20
 _TIME_SYSTEMS = {"SUDDENDEATH": "sd", "STDBYOYOMI": "byoyomi", "CANBYOYOMI": "canadian", "FISCHER": "fischer"}
 #: the per-player facts kept in the ``XQ1`` line, ``|``-separated, in this order
 _KEPT = ("name", "firstName", "rating", "ffgLicence", "ffgLicenceStatus", "ratingOrigin", "agaId", "agaExpirationDate",
-         "registeringStatus")
+         "registeringStatus", "participating")
 
 
 def gotha_event(g: GothaTournament, fname: str = "") -> Tournament:
@@ -353,6 +357,7 @@ def gotha_event(g: GothaTournament, fname: str = "") -> Tournament:
     t.extra["092"] = ["Individual: McMahon (Go)"]
     gps: dict[int, go.GoPlayer] = {}
     kept = []
+    marks: dict[str, list[str]] = {"equalbydef": [], "unknowncolour": [], "unassigned": []}
     for i, pl in enumerate(g.players, start=1):
         rank = go.grade_value(pl.rank)
         grade = go.grade_value(pl.grade) if pl.grade else rank
@@ -360,17 +365,19 @@ def gotha_event(g: GothaTournament, fname: str = "") -> Tournament:
                     rating=pl.rating if pl.rating and 0 < pl.rating <= 9999 else None,
                     federation=pl.country[:3], club=pl.club, player_id=pl.licence[:11])
         e.rounds = [RoundCell(None, "-", "U" if (r, pl.key) in byes else "Z") for r in range(1, last + 1)]
+        played = {x.round for x in g.games if pl.key in (x.black, x.white)}
+        marks["unassigned"] += [f"{r}:{i}" for r in range(1, last + 1) if r not in played and (r, pl.key) not in byes
+                                and (r > len(pl.participating) or pl.participating[r - 1] != "0")]
         for r in range(last + 1, g.rounds + 1):
             if r <= len(pl.participating) and pl.participating[r - 1] == "0":
                 e.excused[r] = "Z"
         t.entrants.append(e)
         gps[i] = go.GoPlayer(i, grade, rank, pl.country, pl.egf_pin, pl.smms_correction)
         facts = (pl.surname, pl.first_name, pl.rating_text, pl.licence, pl.licence_status, pl.rating_origin,
-                 pl.aga_id, pl.aga_expiration, pl.registering)
+                 pl.aga_id, pl.aga_expiration, pl.registering, pl.participating)
         kept.append(f"{i:>4} " + "|".join(f.replace("|", "/").strip() for f in facts))
     if kept:
         t.extra["XQ1"] = kept
-    marks: dict[str, list[str]] = {"equalbydef": [], "unknowncolour": []}
     for x in g.games:
         b, w = number[x.black], number[x.white]
         cb, cw = _CELLS[x.raw_result]
@@ -412,8 +419,11 @@ def gotha_event(g: GothaTournament, fname: str = "") -> Tournament:
     s.online = g.online
     s.categories = [v for v in limits if v is not None]
     t.time_control = go.time_control_text(s)
-    if any(marks.values()):
-        t.extra["XQ9"] = [" ".join(f"{k}={','.join(v)}" for k, v in marks.items() if v)]
+    words = [f"{k}={','.join(v)}" for k, v in marks.items() if v]
+    if g.team_criteria:
+        words.append(f"teamcriteria={','.join(g.team_criteria)}")
+    if words:
+        t.extra["XQ9"] = [" ".join(words)]
     go.set_settings(t, s)
     go.set_players(t, gps)
     return t
@@ -456,7 +466,7 @@ def write_opengotha(t: Tournament) -> str:
     OpenGotha writes, both-win and both-lose too), bye players, teams, the general (online flag, categories),
     handicap and placement parameters."""
     s, gps = go.settings(t), go.players(t)
-    marks = game_marks(t)
+    marks = go.marks(t)
     root = ET.Element("Tournament", dataVersion="201", gothaMinorVersion="5", gothaVersion="348")
     pls = ET.SubElement(root, "Players")
     keys: dict[int, str] = {}
@@ -470,8 +480,11 @@ def write_opengotha(t: Tournament) -> str:
         gp = gps.get(e.number, go.GoPlayer(e.number))
         rank = go.grade_text(gp.rank).upper() if gp.rank is not None else "30K"
         grade = go.grade_text(gp.grade).upper() if gp.grade is not None else rank
+        kept_part = facts.get("participating", "")  # beyond the event's rounds, as the file had it
         part = "".join("0" if (r <= len(e.rounds) and e.rounds[r - 1].result == "Z" and e.rounds[r - 1].opponent
-                               is None) or e.excused.get(r) == "Z" else "1" for r in range(1, MAX_ROUNDS + 1))
+                               is None and (r, e.number) not in marks["unassigned"]) or e.excused.get(r) == "Z"
+                       or (r > rounds and r <= len(kept_part) and kept_part[r - 1] == "0")
+                       else "1" for r in range(1, MAX_ROUNDS + 1))
         ET.SubElement(pls, "Player", agaExpirationDate=facts.get("agaExpirationDate", ""), agaId=facts.get("agaId", ""),
                       club=e.club, country=gp.country or e.federation, egfPin=gp.egf_pin,
                       ffgLicence=facts.get("ffgLicence", e.player_id.strip()),
@@ -545,16 +558,6 @@ def _kept(t: Tournament) -> dict[int, dict[str, str]]:
     return out
 
 
-def game_marks(t: Tournament) -> dict[str, set[tuple[int, int]]]:
-    """The games ``XQ9`` marks (round, black's draw number): a jigo by default, a colour not known."""
-    words = dict(w.partition("=")[::2] for w in (t.extra.get("XQ9") or [""])[0].split())
-    out: dict[str, set[tuple[int, int]]] = {}
-    for key in ("equalbydef", "unknowncolour"):
-        pairs = (x.partition(":") for x in words.get(key, "").split(",") if x)
-        out[key] = {(int(r), int(n)) for r, _, n in pairs if go.whole(r) and go.whole(n)}
-    return out
-
-
 def _write_teams(root: ET.Element, t: Tournament, keys: dict[int, str]) -> None:
     """The event's teams as OpenGotha's ``<Teams>`` (every round's line-up) and its team size."""
     found = teams(t)
@@ -576,6 +579,12 @@ def _write_teams(root: ET.Element, t: Tournament, keys: dict[int, str]) -> None:
     size = (t.extra.get("XQB") or [str(max(len(x.members) for x in found))])[0].strip()
     ttps = ET.SubElement(root, "TeamTournamentParameterSet")
     ET.SubElement(ttps, "TeamGeneralParameterSet", teamSize=size)
+    words = dict(w.partition("=")[::2] for w in (t.extra.get("XQ9") or [""])[0].split())
+    crit = [c for c in words.get("teamcriteria", "").split(",") if c]
+    if crit:
+        pps = ET.SubElement(ET.SubElement(ttps, "TeamPlacementParameterSet"), "PlacementCriteria")
+        for i in range(max(6, len(crit))):
+            ET.SubElement(pps, "PlacementCriterion", name=crit[i] if i < len(crit) else "NULL", number=str(i + 1))
 
 
 def gp_h(gps, number: int, rnd: int) -> int:

@@ -29,7 +29,11 @@ Per event:
 * ``XQ4 h1`` the handicap rule written to ``.h9`` (``HA``);
 * ``XQ9 online=1 categories=10k,1d`` an event played on the internet (OpenGotha's ``bInternet``: EGD
   class D) and the lower grade limits of its categories (OpenGotha's ``numberOfCategories`` less one
-  limits; the ``CAT`` criterion), as ``key=value`` words (words it does not know are kept as written).
+  limits; the ``CAT`` criterion), as ``key=value`` words (words it does not know are kept as written);
+  marks of ``round:number`` lists: ``equalbydef`` a jigo by default and ``unknowncolour`` a game whose
+  colours OpenGotha did not know (by black's number), ``unassigned`` a round a player was there for but
+  not paired (OpenGotha's NOT_ASSIGNED: worth nothing, unlike an absence);
+  ``teamcriteria=TEAMP,BDW`` a team tournament's own placement criteria, as OpenGotha names them.
 
 ``XQM go_mcmahon`` / ``go_swiss`` is the event's format.
 """
@@ -226,6 +230,19 @@ def settings(t: Tournament) -> GoSettings:
             s.categories = limits  # type: ignore[assignment]
     refuse(faults, EventInputError)
     return s
+
+
+MARKS = ("equalbydef", "unknowncolour", "unassigned")
+
+
+def marks(t: Tournament) -> dict[str, set[tuple[int, int]]]:
+    """The ``round:number`` marks of ``XQ9`` (see the module's docstring), unreadable items left out."""
+    words = dict(w.partition("=")[::2] for w in (t.extra.get("XQ9") or [""])[0].split())
+    out: dict[str, set[tuple[int, int]]] = {}
+    for key in MARKS:
+        pairs = (x.partition(":") for x in words.get(key, "").split(",") if x)
+        out[key] = {(int(r), int(n)) for r, _, n in pairs if whole(r) and whole(n)}
+    return out
 
 
 def set_settings(t: Tournament, s: GoSettings) -> None:

@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from qiyuan.tournament.go import GoPlayer, GoSettings
+from qiyuan.tournament.go import GoPlayer, GoSettings, marks
 from qiyuan.tournament.model import Tournament
 
 WON = frozenset("1W+")
@@ -106,6 +106,7 @@ def compute(t: Tournament, s: GoSettings, ps: dict[int, GoPlayer], upto: int | N
     (all rounds)."""
     n, cells = _cells(t, upto)
     start2 = {num: 2 * s.mms_start(_rank(ps, num), ps[num].smms_correction if num in ps else 0) for num in cells}
+    unassigned = marks(t)["unassigned"]
     mms2: dict[int, int] = {}
     nbw2: dict[int, int] = {}
     cuss_m: dict[int, int] = {}
@@ -113,8 +114,8 @@ def compute(t: Tournament, s: GoSettings, ps: dict[int, GoPlayer], upto: int | N
     for num, row in cells.items():
         gm = gw = am = aw = cm = cw = 0
         m, w = start2[num], 0
-        for c in row:
-            game, extra = _round_value(c, s)
+        for rnd, c in enumerate(row, start=1):
+            game, extra = _round_value(c, s) if (rnd, num) not in unassigned else (0, (0, 0))
             gm, gw = gm + game, gw + game
             am, aw = am + extra[0], aw + extra[1]
             # OpenGotha rounds the points of the rounds without a game down (counted from round 1), not a jigo's

@@ -255,7 +255,7 @@ def read_h9(data: bytes, fname: str = "") -> Tournament:
         t.entrants.append(e)
     if not faults:
         entrants = {e.number: e for e in t.entrants}
-        for number, idx, _field, why in cross_check(entrants, n):
+        for number, idx, _field, why in cross_check(entrants, n, both=True):
             cell = parsed[number - 1][4][idx] if parsed[number - 1] else None
             faults.append(replace(why, file=fname, line=rows[number - 1][0], column=cell[5] if cell else None))
         for e in t.entrants:  # both sides of a board give its stones (one may be blank: the other's count)

@@ -58,6 +58,7 @@ def test_every_file_imports_whole_and_comes_back_the_same(path, tmp_path):
     assert {(x.name, frozenset(x.boards)) for x in h.teams} == {(x.name, frozenset(x.boards)) for x in g.teams}
     assert h.parameters["numberOfCategories"] == g.parameters.get("numberOfCategories", "1")
     assert h.team_criteria == g.team_criteria and h.team_size == g.team_size
+    assert h.clubs_groups == g.clubs_groups
     assert [p.participating for p in h.players] == [p.participating for p in g.players]
 
 
@@ -116,6 +117,8 @@ def test_more_criteria_and_categories():
     # categories: 5k and stronger are the first, the others the second (CAT written 1, 2 as OpenGotha does)
     assert v["CAT"][number["Minieri Davide"]] == 0 and v["CAT"][number["Rebelo Manuela"]] == -2
     assert rows[0].number == number["Minieri Davide"]
+    assert read_opengotha(CASES / "criteria-more.xml").clubs_groups == {
+        "Paris intra-muros": ["75Ju", "75Op", "75OB", "75Al"]}
 
 
 @pytest.mark.parametrize("name", ["STS", "SOSTS"])

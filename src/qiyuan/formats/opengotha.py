@@ -133,6 +133,8 @@ class GothaTournament:
     #: categories by rank: their lower limits as written (numberOfCategories less one), strongest first
     categories: list[str] = field(default_factory=list)
     team_criteria: list[str] = field(default_factory=list)  # a team tournament's placement criteria, NULL left out
+    #: clubs groups (OpenGotha's ClubsGroup: clubs kept apart as one when pairing): name -> its clubs
+    clubs_groups: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def online(self) -> bool:
@@ -250,6 +252,8 @@ def read_opengotha(path: str | Path) -> GothaTournament:
         parameters=parameters, criteria=[c for c in criteria if c and c != "NULL"], byes=byes,
         teams=teams, team_size=team_size or 0, categories=categories,
         team_criteria=[c for c in team_criteria if c and c != "NULL"] if teams else [],
+        clubs_groups={el.get("name", ""): [c.get("name", "") for c in el.findall("./Club")]
+                      for el in root.iter("ClubsGroup")},
     )
 
 
@@ -391,6 +395,9 @@ def gotha_event(g: GothaTournament, fname: str = "") -> Tournament:
             gps[b].handicaps[x.round] = x.handicap
             gps[w].handicaps[x.round] = x.handicap
     _keep_teams(t, g, number)
+    if g.clubs_groups:  # kept as written, for export-opengotha: ``XQ0 clubs NAME|CLUB|CLUB``
+        t.extra.setdefault("XQ0", []).extend("clubs " + "|".join(x.replace("|", "/") for x in (name, *clubs))
+                                             for name, clubs in g.clubs_groups.items())
     s = go.GoSettings()
     s.komi = _decimal(p.get("komi"), s.komi)
     for attr, key in (("bar", "genMMBar"), ("floor", "genMMFloor"), ("zero", "genMMZero"),
@@ -451,7 +458,7 @@ def _keep_teams(t: Tournament, g: GothaTournament, number: dict[str, int]) -> No
     if g.team_size:
         t.extra["XQB"] = [str(g.team_size)]
     if rounds:
-        t.extra["XQ0"] = rounds
+        t.extra.setdefault("XQ0", []).extend(rounds)
 
 
 def _decimal(text: str | None, default: Decimal) -> Decimal:
@@ -543,6 +550,13 @@ def write_opengotha(t: Tournament) -> str:
     for i in range(6):
         ET.SubElement(pps, "PlacementCriterion", name=crit[i] if i < len(crit) else "NULL", number=str(i + 1))
     _write_teams(root, t, keys)
+    groups = [line.split(" ", 1)[1].split("|") for line in t.extra.get("XQ0", []) if line.startswith("clubs ")]
+    if groups:
+        el = ET.SubElement(root, "ClubsGroups")
+        for name, *clubs in groups:
+            cg = ET.SubElement(el, "ClubsGroup", name=name)
+            for club in clubs:
+                ET.SubElement(cg, "Club", name=club)
     ET.indent(root, space="")
     return '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

@@ -6,7 +6,8 @@ so it reads as OpenGotha wrote it:
   default and a game whose colours are not known;
 * ``criteria-nbw-sosw-exr-rating.xml`` — Juvisy placed by NBW, SOSW, EXR, Rating (the issue's four: the last two
   were dropped);
-* ``criteria-more.xml`` — Juvisy placed by MMS, SOSM-1, SODOSM, EXT, SDC, CAT with two categories;
+* ``criteria-more.xml`` — Juvisy placed by MMS, SOSM-1, SODOSM, EXT, SDC, CAT with two categories and a clubs
+  group (Paris: 75Ju, 75Op, 75OB, 75Al);
 * ``teams-14.xml`` — the Championnat as a team tournament of 14 teams (boards by round, as OpenGotha writes them);
 * ``online.xml`` — Juvisy played on the internet (``bInternet``);
 * ``chinese-names.xml`` — Juvisy whose players have Chinese names (高传德, 曾庆红, 欧阳修 …).
@@ -84,7 +85,10 @@ def main() -> None:
     more = _criteria(JUVISY, ["MMS", "SOSM-1", "SODOSM", "EXT", "SDC", "CAT"])
     more = more.replace('numberOfCategories="1"', 'numberOfCategories="2"') \
         .replace('stdByoYomiTime="30"/>', 'stdByoYomiTime="30">\n<Category lowerLimit="5K" number="1"/>\n'
-                 '</GeneralParameterSet>', 1)
+                 '</GeneralParameterSet>', 1) \
+        .replace("</Tournament>", '<ClubsGroups>\n<ClubsGroup name="Paris intra-muros">\n<Club name="75Ju"/>\n'
+                 '<Club name="75Op"/>\n<Club name="75OB"/>\n<Club name="75Al"/>\n</ClubsGroup>\n</ClubsGroups>\n'
+                 '</Tournament>')
     files = {
         "both-results.xml": both_results(),
         "criteria-nbw-sosw-exr-rating.xml": _criteria(JUVISY, ["NBW", "SOSW", "EXR", "Rating"]),

@@ -116,6 +116,9 @@ def test_more_criteria_and_categories():
     number = {e.name: e.number for e in t.entrants}
     # categories: 5k and stronger are the first, the others the second (CAT written 1, 2 as OpenGotha does)
     assert v["CAT"][number["Minieri Davide"]] == 0 and v["CAT"][number["Rebelo Manuela"]] == -2
+    rows_h9 = {x[5:35].strip(): x[35:].split() for x in write_h9(t).decode("latin-1").splitlines()
+               if not x.startswith(";")}
+    assert rows_h9["Minieri Davide"][8] == "1" and rows_h9["Rebelo Manuela"][8] == "2"  # CAT, sixth criterion
     assert rows[0].number == number["Minieri Davide"]
     assert read_opengotha(CASES / "criteria-more.xml").clubs_groups == {
         "Paris intra-muros": ["75Ju", "75Op", "75OB", "75Al"]}

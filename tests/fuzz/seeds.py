@@ -16,7 +16,10 @@ def trf_files() -> list[bytes]:
 
 
 def opengotha_files() -> list[bytes]:
-    return [p.read_bytes() for p in sorted((SHARED / "data" / "opengotha").glob("*.xml"))]
+    """The real OpenGotha files and the cases derived from them (teams, both-win, criteria, Chinese names)."""
+    cases = Path(__file__).resolve().parents[1] / "formats" / "opengotha_cases"
+    return [p.read_bytes() for p in sorted((SHARED / "data" / "opengotha").glob("*.xml"))] + \
+        [p.read_bytes() for p in sorted(cases.glob("*.xml"))]
 
 
 def h9_files() -> list[bytes]:

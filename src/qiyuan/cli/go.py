@@ -283,7 +283,7 @@ def print_go_standings(t: Tournament, as_csv: bool, after: int | None = None) ->
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(head)
         for r in rows:
-            w.writerow([r.place, r.number, r.name, rank(r.number), *(plain(shown(r.values[c])) for c in crit)])
+            w.writerow([r.place, r.number, r.name, rank(r.number), *(plain(shown(r.values[c], c)) for c in crit)])
         return
     width = max([text_width(r.name) for r in rows] + [4])
     chinese = language() == CHINESE
@@ -294,7 +294,7 @@ def print_go_standings(t: Tournament, as_csv: bool, after: int | None = None) ->
            + " ".join(rpad(names[c], 7) for c in crit)]
     for r in rows:
         out.append(f"{r.place:>4} {r.number:>5} {pad(r.name, width)} {rpad(rank(r.number), 7)} "
-                   + " ".join(f"{plain(shown(r.values[c])):>7}" for c in crit))
+                   + " ".join(f"{plain(shown(r.values[c], c)):>7}" for c in crit))
     sys.stdout.write("\n".join(out) + "\n")
 
 

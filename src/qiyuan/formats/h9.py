@@ -33,7 +33,7 @@ from decimal import Decimal, InvalidOperation
 from qiyuan.errors import InputError, problem
 from qiyuan.people.pinyin import has_han, latin_name, place_latin, title_latin
 from qiyuan.tournament import go
-from qiyuan.tournament.go_tiebreaks import H9_LABELS, criterion, standings
+from qiyuan.tournament.go_tiebreaks import H9_LABELS, criterion, shown, standings
 from qiyuan.tournament.eventfile import cross_check
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 
@@ -140,7 +140,7 @@ def write_h9(t: Tournament, *, pins: bool = False, latin: Mapping[int, str] | No
         place = "" if i and rows[i - 1].place == row.place else str(row.place)
         line = (f"{place:>4} {egf_name(e.name, latin.get(e.number, ''))[:30]:<30} {rank:>3} "
                 f"{_country(p.country or e.federation)} {_club(e.club):>4}"
-                + "".join(f" {row.values[c] // 2:>4}" for c in crit) + " 0" * max(0, 4 - len(crit)))
+                + "".join(f" {int(shown(row.values[c], c) // 1):>4}" for c in crit) + " 0" * max(0, 4 - len(crit)))
         for r in range(1, rounds + 1):
             c = e.rounds[r - 1] if r <= len(e.rounds) else None
             if c is None or c.opponent is None or c.opponent not in index:

@@ -193,8 +193,11 @@ def _round_value(c, s: GoSettings) -> tuple[int, tuple[int, int]]:
     return (2 if c.result in WON else 1 if c.result in DRAWN else 0), (0, 0)
 
 
-def shown(value2: int) -> Decimal:
-    """A value in half points as people read it (``33.5``)."""
+def shown(value2: int, name: str = "") -> Decimal:
+    """A value in half points as people read it (``33.5``); a category (``CAT``) as its number, 1 the
+    strongest (as OpenGotha writes it)."""
+    if name == "CAT":
+        return Decimal(-value2 // 2 + 1)
     return Decimal(value2) / 2
 
 

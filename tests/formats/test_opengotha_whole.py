@@ -133,13 +133,24 @@ def test_a_criterion_qiyuan_does_not_compute_is_refused_by_name(tmp_path, name):
         _event(path)
 
 
-def test_unplayed_games_counted_as_half_points_are_refused_by_name(tmp_path):
+def test_unplayed_games_counted_as_half_points_in_sos(tmp_path):
+    """OpenGotha's genCountNotPlayedGamesAsHalfPoint: SOS counts each opponent's games played and half a point
+    for each of his other rounds (Daguenet played one game of four: 32 + 0 + 3 × ½ = 33½ for Minieri)."""
     src = (SHARED / "tournoi-de-juvisy-2019.xml").read_text(encoding="utf-8")
     path = tmp_path / "x.xml"
     path.write_text(src.replace('genCountNotPlayedGamesAsHalfPoint="false"', 'genCountNotPlayedGamesAsHalfPoint="true"'),
                     encoding="utf-8")
-    with pytest.raises(InputError, match="genCountNotPlayedGamesAsHalfPoint"):
-        _event(path)
+    t = _event(path)
+    assert go.settings(t).unplayed_half and go.settings(read_trf(write_trf(t))).unplayed_half
+    v, before = compute(t, go.settings(t), go.players(t)), compute(_event(SHARED / "tournoi-de-juvisy-2019.xml"),
+                                                                   go.settings(_event(SHARED / "tournoi-de-juvisy-2019.xml")), go.players(t))
+    minieri = next(e.number for e in t.entrants if e.name == "Minieri Davide")
+    # Daguenet counted 33½ (virtual) instead of 33: one half more; the others played all their games
+    assert v["SOSM"][minieri] == before["SOSM"][minieri] + 1
+    assert read_opengotha(path).parameters["genCountNotPlayedGamesAsHalfPoint"] == "true"
+    back = tmp_path / "back.xml"
+    back.write_text(write_opengotha(t), encoding="utf-8")
+    assert read_opengotha(back).parameters["genCountNotPlayedGamesAsHalfPoint"] == "true"
 
 
 def test_a_team_tournament_becomes_a_team_event_with_its_14_teams():

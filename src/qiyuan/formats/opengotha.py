@@ -339,10 +339,6 @@ def gotha_event(g: GothaTournament, fname: str = "") -> Tournament:
     problems += [problem("placement criterion {name} is not one qiyuan computes (known: {known}); the event "
                          "cannot keep it", file=fname, column="PlacementCriterion", name=c,
                          known=", ".join(CRITERIA)) for c in g.criteria if go_criterion(c) is None]
-    if g.parameters.get("genCountNotPlayedGamesAsHalfPoint", "false") == "true":
-        problems.append(problem("genCountNotPlayedGamesAsHalfPoint: counting unplayed games as half points in "
-                                "the opponents' scores is not something qiyuan computes; the event cannot keep it",
-                                file=fname, column="GeneralParameterSet"))
     limits = [go.grade_value(x) for x in g.categories]
     problems += [problem("category limit {value!r} is not a grade", file=fname, column="Category", value=x)
                  for x, v in zip(g.categories, limits, strict=True) if v is None]
@@ -424,6 +420,7 @@ def gotha_event(g: GothaTournament, fname: str = "") -> Tournament:
     if known:
         s.criteria = known
     s.online = g.online
+    s.unplayed_half = p.get("genCountNotPlayedGamesAsHalfPoint", "false") == "true"
     s.categories = [v for v in limits if v is not None]
     t.time_control = go.time_control_text(s)
     words = [f"{k}={','.join(v)}" for k, v in marks.items() if v]
@@ -531,7 +528,7 @@ def write_opengotha(t: Tournament) -> str:
         complementaryTimeSystem=overtime, director=t.chief_arbiter,
         endDate=t.end_date.isoformat() if t.end_date else "",
         fischerTime=str(s.overtime_seconds if s.overtime == "fischer" else 10),
-        genCountNotPlayedGamesAsHalfPoint="false",
+        genCountNotPlayedGamesAsHalfPoint="true" if s.unplayed_half else "false",
         genMMBar=go.grade_text(s.bar).upper(), genMMFloor=go.grade_text(s.floor).upper(),
         genMMS2ValueAbsent=str(s.mms2_absent), genMMS2ValueBye=str(s.mms2_bye),
         genMMZero=go.grade_text(s.zero).upper(), genNBW2ValueAbsent=str(s.nbw2_absent),

@@ -28,7 +28,8 @@ Per event:
   ``sd``, ``byoyomi SECONDS``, ``canadian SECONDS MOVES`` or ``fischer SECONDS``;
 * ``XQ4 h1`` the handicap rule written to ``.h9`` (``HA``);
 * ``XQ9 online=1 categories=10k,1d`` an event played on the internet (OpenGotha's ``bInternet``: EGD
-  class D) and the lower grade limits of its categories (OpenGotha's ``numberOfCategories`` less one
+  class D), ``unplayedhalf=1`` SOS counting the opponents' unplayed rounds as half points (OpenGotha's
+  ``genCountNotPlayedGamesAsHalfPoint``) and the lower grade limits of its categories (OpenGotha's ``numberOfCategories`` less one
   limits; the ``CAT`` criterion), as ``key=value`` words (words it does not know are kept as written);
   marks of ``round:number`` lists: ``equalbydef`` a jigo by default and ``unknowncolour`` a game whose
   colours OpenGotha did not know (by black's number), ``unassigned`` a round a player was there for but
@@ -136,6 +137,8 @@ class GoSettings:
     overtime_moves: int = 0
     handicap_rule: str = "h1"  # EGD's HA line: h1 = grade difference less 1 …
     online: bool = False  # played on the internet (OpenGotha's bInternet): EGD class D
+    #: SOS counts the opponents' unplayed rounds as half points (OpenGotha's genCountNotPlayedGamesAsHalfPoint)
+    unplayed_half: bool = False
     categories: list[int] = field(default_factory=list)  # lower grade limits, strongest category first
 
     def category(self, rank: int) -> int:
@@ -219,10 +222,11 @@ def settings(t: Tournament) -> GoSettings:
         s.handicap_rule = v
     if (v := _one(t, "XQ9")) is not None:
         words = dict(w.partition("=")[::2] for w in v.split())
-        if words.get("online", "0") in ("0", "1"):
-            s.online = words.get("online") == "1"
-        else:
-            bad("XQ9", v, "online=0 or online=1")
+        for key, attr in (("online", "online"), ("unplayedhalf", "unplayed_half")):
+            if words.get(key, "0") in ("0", "1"):
+                setattr(s, attr, words.get(key) == "1")
+            else:
+                bad("XQ9", v, f"{key}=0 or {key}=1")
         limits = [grade_value(x) for x in words.get("categories", "").split(",") if x]
         if None in limits:
             bad("XQ9", v, "categories: the lower grade limit of each category but the last, like categories=10k,1d")
@@ -257,9 +261,10 @@ def set_settings(t: Tournament, s: GoSettings) -> None:
                 "canadian": f"canadian {s.overtime_seconds} {s.overtime_moves}"}[s.overtime]
     t.extra["XQ3"] = [f"{s.basic_minutes} {overtime}"]
     t.extra["XQ4"] = [s.handicap_rule]
-    words = [w for w in (t.extra.get("XQ9") or [""])[0].split() if w.partition("=")[0] not in ("online", "categories")]
-    words += (["online=1"] if s.online else []) + ([f"categories={','.join(grade_text(c) for c in s.categories)}"]
-                                                   if s.categories else [])
+    words = [w for w in (t.extra.get("XQ9") or [""])[0].split()
+             if w.partition("=")[0] not in ("online", "categories", "unplayedhalf")]
+    words += (["online=1"] if s.online else []) + (["unplayedhalf=1"] if s.unplayed_half else []) + \
+        ([f"categories={','.join(grade_text(c) for c in s.categories)}"] if s.categories else [])
     if words:
         t.extra["XQ9"] = [" ".join(words)]
     else:

@@ -123,6 +123,9 @@ def compute(t: Tournament, s: GoSettings, ps: dict[int, GoPlayer], upto: int | N
             w = gw + (aw // 2 * 2 if s.round_down else aw)
             cm, cw = cm + m, cw + w
         mms2[num], nbw2[num], cuss_m[num], cuss_w[num] = m, w, cm, cw
+    # the opponents' scores SOS counts: with OpenGotha's genCountNotPlayedGamesAsHalfPoint, each one's games
+    # actually played and half a point for every other round ("virtual" scores)
+    opp_m, opp_w = (_virtual(t, cells, start2) if s.unplayed_half else (mms2, nbw2))
     out: dict[str, dict[int, int]] = {k: {} for k in CRITERIA if k not in ("DC", "SDC")}
     for num, row in cells.items():
         osm, osw, dm, dw, ext, exr = [], [], 0, 0, 0, 0
@@ -134,8 +137,8 @@ def compute(t: Tournament, s: GoSettings, ps: dict[int, GoPlayer], upto: int | N
             o = c.opponent
             h = ps[num].handicaps.get(rnd, 0) if num in ps else 0
             given = h if c.colour == "w" else -h if c.colour == "b" else 0  # stones he gave (taken: negative)
-            osm.append(mms2[o] + 2 * given)
-            osw.append(nbw2[o])
+            osm.append(opp_m[o] + 2 * given)
+            osw.append(opp_w[o])
             won = 2 if c.result in WON else 1 if c.result in DRAWN else 0
             dm, dw = dm + osm[-1] * won // 2, dw + osw[-1] * won // 2
             exploit = given - (_rank(ps, num) - _rank(ps, o))  # stones given beyond the natural handicap
@@ -162,6 +165,24 @@ def compute(t: Tournament, s: GoSettings, ps: dict[int, GoPlayer], upto: int | N
         out["Rating"][num], out["Rank"][num] = 2 * ratings[num], 2 * _rank(ps, num)
         out["CAT"][num] = -2 * s.category(_rank(ps, num))  # higher is better: the strongest category first
     return out
+
+
+def _virtual(t: Tournament, cells: dict, start2: dict[int, int]) -> tuple[dict[int, int], dict[int, int]]:
+    """(MMS, NBW) in half points as OpenGotha's "virtual" scores: the points of games actually played (not
+    decided by default, not without a result), plus half a point for every other round."""
+    by_default = marks(t)["equalbydef"]
+    m: dict[int, int] = {}
+    w: dict[int, int] = {}
+    for num, row in cells.items():
+        points = unplayed = 0
+        for rnd, c in enumerate(row, start=1):
+            black = num if c is None or c.colour != "w" else c.opponent
+            if _paired(c) and c.result in ("1", "0", "=", "W", "L", "D") and (rnd, black) not in by_default:
+                points += 2 if c.result in WON else 1 if c.result in DRAWN else 0
+            else:
+                unplayed += 1
+        m[num], w[num] = start2[num] + points + unplayed, points + unplayed
+    return m, w
 
 
 def _less_lowest(values: list[int], mms: bool) -> tuple[int, int]:

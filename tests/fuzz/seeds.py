@@ -16,7 +16,21 @@ def trf_files() -> list[bytes]:
 
 
 def opengotha_files() -> list[bytes]:
-    return [p.read_bytes() for p in sorted((SHARED / "data" / "opengotha").glob("*.xml"))]
+    """The real OpenGotha files and the cases derived from them (teams, both-win, criteria, Chinese names)."""
+    cases = Path(__file__).resolve().parents[1] / "formats" / "opengotha_cases"
+    return [p.read_bytes() for p in sorted((SHARED / "data" / "opengotha").glob("*.xml"))] + \
+        [p.read_bytes() for p in sorted(cases.glob("*.xml"))]
+
+
+def h9_files() -> list[bytes]:
+    """The shared .h9 and the Chinese-named, both-results cases written as .h9 (a jigo, ``!``, ``?`` in them)."""
+    from qiyuan.formats.h9 import write_h9
+    from qiyuan.formats.opengotha import gotha_event, read_opengotha
+
+    cases = Path(__file__).resolve().parents[1] / "formats" / "opengotha_cases"
+    made = [write_h9(gotha_event(read_opengotha(cases / name)), pins=True)
+            for name in ("both-results.xml", "chinese-names.xml", "criteria-nbw-sosw-exr-rating.xml")]
+    return [p.read_bytes() for p in sorted((SHARED / "data" / "opengotha").glob("*.h9"))] + made
 
 
 def resident_id(born: date, gender: str, n: int) -> str:

@@ -1,5 +1,6 @@
 """Issue 21: no Go input, however mangled, ends in a traceback — an OpenGotha file read as an event and written
-as .h9, standings and OpenGotha again; a Go event file whose Go lines (XQG, XQH, XQN …) are mangled."""
+as .h9, standings and OpenGotha again; a Go event file whose Go lines (XQG, XQH, XQN …) are mangled; an EGD
+.h9 read as an event (issue 31), refused by line and column."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qiyuan.errors import QiyuanError
-from qiyuan.formats.h9 import write_h9
+from qiyuan.formats.h9 import read_h9, write_h9
 from qiyuan.formats.opengotha import gotha_event, read_opengotha, write_opengotha
 from qiyuan.formats.trf import read_trf, write_trf
 from qiyuan.tournament import go
@@ -58,6 +59,31 @@ def check_go_event_file(data) -> None:
         assert exc.problems and all(str(p) for p in exc.problems)
 
 
+_H9 = None
+
+
+def check_h9(data) -> None:
+    global _H9
+    _H9 = _H9 or seeds.h9_files()
+    blob = data.draw(mutate_bytes(data.draw(st.sampled_from(_H9))))
+    try:
+        t = read_h9(blob, "t.h9")
+    except QiyuanError as exc:
+        assert exc.problems and all(str(p) for p in exc.problems)
+        assert all(p.line for p in exc.problems if "no player rows" not in p.message)  # by line (and column)
+        return
+    try:
+        _go_all_the_way(t)
+    except QiyuanError as exc:  # a time control below class C, say
+        assert exc.problems and all(str(p) for p in exc.problems)
+
+
+@FAST
+@given(st.data())
+def test_mutated_h9_files_are_read_or_refused_by_line(data):
+    check_h9(data)
+
+
 @FAST
 @given(st.data())
 def test_mutated_opengotha_files_become_events_and_h9_or_are_refused(data):
@@ -76,3 +102,4 @@ def test_mutated_go_event_files_are_read_or_refused(data):
 def test_mutated_go_inputs_thousands(data):
     check_opengotha_event(data)
     check_go_event_file(data)
+    check_h9(data)

@@ -73,13 +73,14 @@ def test_h9_pins_on_request():
     assert data.splitlines()[-2].endswith("|17033126")
 
 
-def test_h9_refuses_an_unfinished_round_and_a_time_control_below_class_c():
+def test_h9_writes_a_board_without_result_as_a_question_mark_and_refuses_a_time_control_below_class_c():
+    """Issue 31 (5): OpenGotha writes ``?`` for a game without a result (``RESULT_UNKNOWN``); the EGD reads it."""
     t = _event()
     t.entrants[0].rounds[0].result = " "
     opp = t.entrants[0].rounds[0].opponent
     t.entrants[opp - 1].rounds[0].result = " "
-    with pytest.raises(InputError, match="no result"):
-        write_h9(t)
+    rows = [x for x in write_h9(t).decode("latin-1").splitlines() if not x.startswith(";")]
+    assert sum(x.count("?/") for x in rows) == 2
     t = _event()
     s = go.settings(t)
     s.basic_minutes, s.overtime = 20, "sd"
@@ -117,8 +118,8 @@ def test_go_criteria_hand_computed_on_juvisy():
     assert minieri["SOSM"] == 33 + 33 + 33 + 29
     # their SOS: Daguenet 132, Lemoine 129, Li 127, Pinchard 115
     assert minieri["SOSOSM"] == 132 + 129 + 127 + 115
-    # every opponent beaten: their MMS, no stones counted
-    assert minieri["SODOSM"] == 33 + 33 + 33 + 25
+    # every opponent beaten: their MMS as SOSM counts it, the stones too (OpenGotha's dosmX4 = osmX2 × wX2)
+    assert minieri["SODOSM"] == 33 + 33 + 33 + 29
     # running MMS after each round: 33, 34, 35, 36
     assert minieri["CUSSM"] == 33 + 34 + 35 + 36
     rebelo = _values(t, _number(t, "Rebelo Manuela"))

@@ -36,11 +36,19 @@ def is_opengotha(path: Path) -> bool:
 
 
 def load_event(path: Path) -> Tournament:
-    """An event file, or an OpenGotha file read as an event (problems raised as ``InputError``)."""
+    """An event file, or an OpenGotha or EGD (``.h9``) file read as an event (problems raised as ``InputError``)."""
+    from qiyuan.errors import InputError, problem
+    from qiyuan.formats.h9 import read_h9
     from qiyuan.formats.opengotha import gotha_event, read_opengotha
 
     if is_opengotha(path):
         return gotha_event(read_opengotha(path), str(path))
+    if path.suffix.lower() == ".h9":
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError([problem("cannot read the file: {why}", file=str(path), why=str(exc))]) from exc
+        return read_h9(data, str(path))
     store = _store(path)
     t = store.read()
     _notes(store)
@@ -79,14 +87,17 @@ def export_h9(
     country: str | None = typer.Option(None, help="the event's country code for PC[] (default: the file's 032)"),
     registry: bool = typer.Option(False, "--registry", help="names of entrants matched to the registry (their "
                                                              "federation ID) in the registry's Latin spelling"),
+    title: str = typer.Option("", "--title", help="the event's Latin title for EV[] (default: its name, in pinyin "
+                                                  "a syllable a word when written in Chinese)"),
 ) -> None:
-    """EGD results (.h9): header, one row a player in the order of the event's placement criteria.
+    """EGD results (.h9) as OpenGotha writes them: header, one row a player in the order of the event's
+    placement criteria (tied players' places blank), every round's cell (? for a board without result).
     Chinese names in pinyin, surname first (or, with --registry, the registry's Latin name)."""
     from qiyuan.formats.eventstore import write_atomically
     from qiyuan.formats.h9 import write_h9
 
     t = load_event(event)
-    data = write_h9(t, pins=pins, country=country, latin=registry_latin_names(t) if registry else None)
+    data = write_h9(t, pins=pins, country=country, latin=registry_latin_names(t) if registry else None, title=title)
     write_atomically(output, data, label=str(output))
     sys.stdout.write(_("wrote {file}").format(file=output) + "\n")
 
@@ -272,7 +283,7 @@ def print_go_standings(t: Tournament, as_csv: bool, after: int | None = None) ->
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(head)
         for r in rows:
-            w.writerow([r.place, r.number, r.name, rank(r.number), *(plain(shown(r.values[c])) for c in crit)])
+            w.writerow([r.place, r.number, r.name, rank(r.number), *(plain(shown(r.values[c], c)) for c in crit)])
         return
     width = max([text_width(r.name) for r in rows] + [4])
     chinese = language() == CHINESE
@@ -283,7 +294,7 @@ def print_go_standings(t: Tournament, as_csv: bool, after: int | None = None) ->
            + " ".join(rpad(names[c], 7) for c in crit)]
     for r in rows:
         out.append(f"{r.place:>4} {r.number:>5} {pad(r.name, width)} {rpad(rank(r.number), 7)} "
-                   + " ".join(f"{plain(shown(r.values[c])):>7}" for c in crit))
+                   + " ".join(f"{plain(shown(r.values[c], c)):>7}" for c in crit))
     sys.stdout.write("\n".join(out) + "\n")
 
 

@@ -86,7 +86,7 @@ def _rating_list(code: str | None):
 @office_app.command("import")
 def import_cmd(
     file: Annotated[Path, typer.Argument(help="Report (.xlsx), TRF (.trf), OpenGotha (.xml) or a history directory.")],
-    kind: Annotated[Optional[str], typer.Option("--kind", help="report, trf, opengotha or history (default: by name)")] = None,
+    kind: Annotated[Optional[str], typer.Option("--kind", help="report, trf, opengotha, h9 or history (default: by name)")] = None,
     list_code: ListOption = None,
     confirm: Annotated[Optional[list[str]], typer.Option(
         "--confirm", help="Confirm a name match: 'NUMBER=CN000123' (draw number or name), 'NUMBER=CN000123!' "

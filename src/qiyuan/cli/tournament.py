@@ -85,14 +85,14 @@ def pair(
 
 @refusals
 def standings(
-    event: Path = typer.Argument(..., help="the event's TRF-16 file, or an OpenGotha file"),
+    event: Path = typer.Argument(..., help="the event's TRF-16 file, an OpenGotha file or an EGD results file (.h9)"),
     csv: bool = typer.Option(False, "--csv", help="comma-separated, with a header line"),
     after: int | None = typer.Option(None, "--after", help="as the standings stood after round N"),
     category: str | None = typer.Option(None, "--category", help="a prize category: women, U12, 'rating 1800-1999'"),
 ) -> None:
     """Rank, draw number, name, score and the seven tie-breaks (the file's own point system);
-    a Go event or an OpenGotha file: its placement criteria (MMS, SOS, …)."""
-    if go_cli.is_opengotha(event) or go_cli.is_go_event(event):
+    a Go event, an OpenGotha or an .h9 file: its placement criteria (MMS, SOS, …)."""
+    if go_cli.is_opengotha(event) or event.suffix.lower() == ".h9" or go_cli.is_go_event(event):
         go_cli.print_go_standings(go_cli.load_event(event), csv, after)
         return
     _print_standings(_load(event, players=True), csv, after, category)

@@ -73,7 +73,7 @@ def go_standings(t: Tournament, after: int | None) -> bytes:
     clubs = {e.number: e.club or e.federation for e in t.entrants}
     head = ["名次", "签号", "姓名", "段级位", "单位", *(CRITERIA[c][0] for c in crit)]
     body = [[str(r.place), str(r.number), r.name, _rank(ps, r.number), clubs[r.number],
-             *(plain(shown(r.values[c])) for c in crit)] for r in rows]
+             *(plain(shown(r.values[c], c)) for c in crit)] for r in rows]
     widths = [w * mm for w in (14, 14, 40, 18, 48, *([26] * len(crit)))]
     story.append(_table([head] + body, widths, size=11, align_left=(2, 4)))
     story.append(Paragraph("名次依据：" + "，".join(f"{CRITERIA[c][0]}（{c}）" for c in crit), st["small"]))

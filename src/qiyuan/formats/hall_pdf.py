@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from qiyuan.errors import InputError, problem
 from qiyuan.formats.hall_qr import draw_qr
 from qiyuan.formats.pdf_font import FONT, font_name
+from qiyuan.people.pinyin import sort_key
 from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
@@ -39,7 +40,8 @@ WHATS = ("entries", "schedule", "pairings", "slips", "standings", "crosstable", 
 UNPAIRED_ZH = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "缺席", "withdrawn": "退赛",
                "out": "淘汰", "waiting": "待赛（已晋级）"}
 assert set(UNPAIRED_ZH) == set(UNPAIRED)
-_RESULT_ZH = {"": "", "1-0": "1 : 0", "0-1": "0 : 1", "½-½": "½ : ½", "+-": "+ : −", "-+": "− : +", "--": "− : −"}
+_RESULT_ZH = {"": "", "1-0": "1 : 0", "0-1": "0 : 1", "½-½": "½ : ½", "+-": "+ : −", "-+": "− : +", "--": "− : −",
+              "++": "1 : 1", "0-0": "0 : 0"}
 
 
 #: a board's link for its slip's QR code: (round, board, first player's number, other's) → URL
@@ -165,10 +167,9 @@ def _rating(r: int | None) -> str:
 
 
 def pinyin_key(name: str) -> tuple[str, str]:
-    """Sort key of a name by its pinyin (拼音顺序), then by the characters."""
-    from pypinyin import Style, lazy_pinyin
-
-    return (" ".join(lazy_pinyin(name, style=Style.TONE3)).lower(), name)
+    """Sort key of a name by its pinyin (拼音顺序), surname read as a surname, then by the characters
+    (``people.pinyin.sort_key``)."""
+    return sort_key(name)
 
 
 def _pairings(t: Tournament, sheet: PairingSheet, alphabetical: bool) -> bytes:

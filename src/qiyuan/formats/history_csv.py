@@ -627,6 +627,10 @@ def _trf_result(own: str, other: str | None) -> Result | None:
     """A TRF cell pair → a games.csv result from the lower draw number's side (None: not a game)."""
     if own == "-" and other == "-":
         return Result.NOT_PLAYED
+    if own == other and own in ("1", "+"):
+        return Result.BOTH_WIN
+    if own == other == "0":
+        return Result.BOTH_LOSS
     return {"1": Result.WIN, "0": Result.LOSS, "=": Result.DRAW, "+": Result.FORFEIT_WIN, "-": Result.FORFEIT_LOSS}.get(own)
 
 

@@ -43,6 +43,7 @@ from qiyuan.errors import N_, problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.people.idnumber import ID_TYPES
 from qiyuan.tournament.eventfile import cross_check, is_country_code
+from qiyuan.tournament.go import is_go
 from qiyuan.tournament.model import (
     BYE_RESULTS,
     FORFEIT_RESULTS,
@@ -274,7 +275,7 @@ class _Reader:
         self.apply_extensions(ext, by_number)
         t.entrants = [r.entrant for r in sorted(rows, key=lambda r: r.entrant.number)]
         self.normalise_rounds(t)
-        self.check_symmetry(rows, by_number)
+        self.check_symmetry(rows, by_number, both=is_go(t))
         t.points = self.point_system(bb, rows)
         self.check_scores(t, rows)
         if self.problems:
@@ -468,12 +469,12 @@ class _Reader:
                 while len(e.rounds) > keep and e.rounds[-1] == _ABSENT:
                     e.rounds.pop()
 
-    def check_symmetry(self, rows: list[_Row], by_number: dict[int, _Row]) -> None:
+    def check_symmetry(self, rows: list[_Row], by_number: dict[int, _Row], both: bool = False) -> None:
         n = len(rows) + self.n_lines
         good = {num: r.entrant for num, r in by_number.items() if not r.broken}
         offset = {"opponent": 0, "colour": 5, "result": 7}
         skip = {num for num, r in by_number.items() if r.broken} | (set(range(1, n + 1)) if self.n_lines else set())
-        for number, i, field, message in cross_check(good, n, unknown_ok=skip):
+        for number, i, field, message in cross_check(good, n, unknown_ok=skip, both=both):
             row = by_number[number]
             col = row.cell_cols[i] + offset[field] if i < len(row.cell_cols) else None
             if field == "opponent" and (other := by_number.get(row.entrant.rounds[i].opponent)):

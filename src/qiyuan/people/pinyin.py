@@ -84,10 +84,19 @@ def latin_key(text: str, umlaut: str = "v") -> str:
 SURNAMES_LONGEST_FIRST = tuple(sorted(SURNAME_READINGS, key=len, reverse=True))
 
 
-def name_syllables(name: str) -> list[str]:
-    """The toneless pinyin syllables of a Chinese name, surname read as a surname."""
-    from pypinyin import Style, lazy_pinyin
+def _readings(text: str, umlaut: bool) -> list[str]:
+    """pypinyin's toneless readings of ``text``, one a character (ü as ``ü`` or ``v``); a character without
+    a reading is left as it is. The one call of pypinyin in qiyuan (a test holds every other module to it):
+    every other use of a name's pinyin goes through ``name_syllables`` / ``latin_name`` above it, which read
+    the surname as a surname."""
+    from pypinyin import Style, lazy_pinyin  # loaded on first use: its dictionaries take a while
 
+    return lazy_pinyin(text, style=Style.NORMAL, v_to_u=umlaut, errors="default")
+
+
+def name_syllables(name: str) -> list[str]:
+    """The toneless pinyin syllables of a Chinese name, surname read as a surname (the first character, or
+    the first two of a compound surname, only)."""
     name = name.strip()
     head: list[str] = []
     for surname in SURNAMES_LONGEST_FIRST:
@@ -95,7 +104,7 @@ def name_syllables(name: str) -> list[str]:
             head = list(SURNAME_READINGS[surname])
             name = name[len(surname) :]
             break
-    rest = lazy_pinyin(name, style=Style.NORMAL, v_to_u=False, errors="default")
+    rest = _readings(name, umlaut=False)
     syllables = head + [s for s in (latin_key(part) for part in rest) if s]
     return syllables
 
@@ -110,6 +119,13 @@ def name_pinyin(name: str) -> str:
     if not has_han(name):
         return " ".join(w for w in (latin_key(part) for part in name.split()) if w)
     return " ".join(name_syllables(name))
+
+
+def sort_key(name: str) -> tuple[str, str]:
+    """Sort key of a personal name in pinyin order (拼音顺序): its toneless pinyin with the surname read as a
+    surname (曾 zeng, 单 shan, 解 xie …), then the characters. Pairing lists, slips and every list sorted by
+    name use it."""
+    return name_pinyin(name), name
 
 
 def name_initials(name: str) -> str:
@@ -147,9 +163,7 @@ COMPOUND_SURNAMES = frozenset(
 
 def _display_syllables(text: str) -> list[str] | None:
     """Toneless pinyin syllables with ü (``lü``), or None when a character has no reading."""
-    from pypinyin import Style, lazy_pinyin
-
-    out = lazy_pinyin(text, style=Style.NORMAL, v_to_u=True, errors="default")
+    out = _readings(text, umlaut=True)
     return None if any(has_han(s) for s in out) else [s for s in out if s.strip()]
 
 
@@ -159,6 +173,36 @@ def _word(syllables: list[str]) -> str:
     for s in syllables:
         word += ("'" if word and s[:1] in "aoe" else "") + s
     return word[:1].upper() + word[1:]
+
+
+def chinese_surname(name: str) -> str:
+    """The surname of a name written in Chinese characters: a compound surname (欧阳, 单于 …) or the first
+    character; ``""`` for a name without Chinese characters."""
+    name = name.strip()
+    if not has_han(name[:1]):
+        return ""
+    return next((s for s in SURNAMES_LONGEST_FIRST if len(s) == 2 and name.startswith(s)),
+                name[:2] if name[:2] in COMPOUND_SURNAMES else name[:1])
+
+
+def surname_given(name: str) -> tuple[str, str]:
+    """A name split into surname and given name: ``高传德`` → (``高``, ``传德``), ``欧阳修`` → (``欧阳``, ``修``);
+    a name in Latin letters at its first space (``Nemo André`` → (``Nemo``, ``André``))."""
+    name = name.strip()
+    surname = chinese_surname(name)
+    if surname:
+        return surname, name[len(surname):].strip()
+    first, _, rest = name.partition(" ")
+    return first, rest.strip()
+
+
+def joined_name(surname: str, given: str) -> str:
+    """Surname and given name as one name: written together when both are in Chinese characters (高传德,
+    found by a search for 高传德), else with a space (``Nemo André``)."""
+    surname, given = surname.strip(), given.strip()
+    if has_han(surname) and has_han(given):
+        return surname + given
+    return f"{surname} {given}".strip()
 
 
 @lru_cache(maxsize=65536)
@@ -189,3 +233,16 @@ def place_latin(text: str) -> str:
         return text
     syllables = _display_syllables(text)
     return _word(syllables) if syllables else ""
+
+
+@lru_cache(maxsize=4096)
+def title_latin(text: str) -> str:
+    """A title (an event's name) in pinyin, one capitalised word a syllable, other words kept as written:
+    ``2027年围棋公开赛`` → ``2027 Nian Wei Qi Gong Kai Sai`` (never ``2027nianweiqigongkaisai``); ``""`` when a
+    character has no reading."""
+    words: list[str] = []
+    for part in _readings(text.strip(), umlaut=True):
+        if has_han(part):
+            return ""
+        words += [w[:1].upper() + w[1:] if has_han(text) else w for w in part.split()]
+    return " ".join(words)

@@ -37,6 +37,8 @@ _POINTS: dict[Result, tuple[Decimal, Decimal]] = {
     Result.FORFEIT_WIN: (ONE, ZERO),
     Result.FORFEIT_LOSS: (ZERO, ONE),
     Result.NOT_PLAYED: (ZERO, ZERO),
+    Result.BOTH_WIN: (ONE, ONE),  # the arbiter's decision counts as a win for each
+    Result.BOTH_LOSS: (ZERO, ZERO),
 }
 
 

@@ -52,6 +52,7 @@ _SCORE: dict[Result, tuple[Decimal, Decimal]] = {
 _SHOWN: dict[Result, tuple[str, str]] = {
     Result.WIN: ("1", "0"), Result.LOSS: ("0", "1"), Result.DRAW: ("½", "½"),
     Result.FORFEIT_WIN: ("+", "-"), Result.FORFEIT_LOSS: ("-", "+"), Result.NOT_PLAYED: ("--", "--"),
+    Result.BOTH_WIN: ("1", "1"), Result.BOTH_LOSS: ("0", "0"),
 }
 _RATING_SOURCE = {RR_UNRATED_EVENT_RU: C.RATING_EVENT_RU, RR_UNRATED_RA: C.RATING_RA,
                   RR_UNRATED_PROVISIONAL: C.RATING_PROVISIONAL}

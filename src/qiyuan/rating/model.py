@@ -37,6 +37,10 @@ class Result(str, enum.Enum):
     FORFEIT_WIN = "+-"  # player1 won by forfeit: never rated
     FORFEIT_LOSS = "-+"  # player1 lost by forfeit: never rated
     NOT_PLAYED = "--"  # neither played: never rated
+    #: both win / both lose by the arbiter's decision (OpenGotha's RESULT_BOTHWIN / RESULT_BOTHLOSE): a win
+    #: (a loss) for each in the event's score and tie-breaks, never rated (docs/decisions.md)
+    BOTH_WIN = "++"
+    BOTH_LOSS = "0-0"
 
     @property
     def played(self) -> bool:
@@ -54,6 +58,8 @@ RESULT_ALIASES: dict[str, Result] = {
     "+-": Result.FORFEIT_WIN,
     "-+": Result.FORFEIT_LOSS,
     "--": Result.NOT_PLAYED,
+    "++": Result.BOTH_WIN,
+    "0-0": Result.BOTH_LOSS,
 }
 
 

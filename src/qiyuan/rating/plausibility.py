@@ -41,7 +41,8 @@ KINDS = ("improbable", "opener", "twice", "standings", "same_person")
 
 _POINTS = {Result.WIN: (Decimal(1), Decimal(0)), Result.LOSS: (Decimal(0), Decimal(1)),
            Result.DRAW: (Decimal("0.5"), Decimal("0.5")), Result.FORFEIT_WIN: (Decimal(1), Decimal(0)),
-           Result.FORFEIT_LOSS: (Decimal(0), Decimal(1)), Result.NOT_PLAYED: (Decimal(0), Decimal(0))}
+           Result.FORFEIT_LOSS: (Decimal(0), Decimal(1)), Result.NOT_PLAYED: (Decimal(0), Decimal(0)),
+           Result.BOTH_WIN: (Decimal(1), Decimal(1)), Result.BOTH_LOSS: (Decimal(0), Decimal(0))}
 
 
 @dataclass(frozen=True, slots=True)

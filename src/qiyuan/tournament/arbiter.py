@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Protocol
 
+from qiyuan.people.pinyin import sort_key
 from qiyuan.tournament import categories as cat
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament import hall, keepapart, ties
@@ -154,7 +155,7 @@ def draw_numbers(store: EventStore, actor: object, *, seed: int | None = None, o
     with store.change(actor, "draw") as ch:
         t = ch.t
         if by_rating:
-            order = [e.number for e in sorted(t.entrants, key=lambda e: (-(e.rating or 0), e.name))]
+            order = [e.number for e in sorted(t.entrants, key=lambda e: (-(e.rating or 0), sort_key(e.name)))]
         ev.draw_numbers(t, seed=seed, order=order)
         how = t.extra["XQD"][0]
         ch.detail.update(how=how)

@@ -37,14 +37,18 @@ __all__ = [
 #: result seen from the other side of the board
 COMPLEMENT = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": "-", "-": "+", " ": " "}
 OPPOSITE = {"b": "w", "w": "b", "-": "-"}
+#: a Go board whose two cells say the same: the arbiter's decisions both win (``1``; ``+`` by default) and both
+#: lose (``0``) — OpenGotha's RESULT_BOTHWIN / RESULT_BOTHLOSE; in any event, both lose by forfeit (``-``)
+BOTH_RESULTS = frozenset("10+")
 
 #: event formats (赛制) an event file may hold (``XQM`` line)
 FORMATS = ("swiss", "round_robin", "double_round_robin", "knockout", "match", "team", *go.GO_FORMATS)
 ROUND_ROBINS = ("round_robin", "double_round_robin")
 
 
-def cross_check(entrants: dict[int, Entrant], n_players: int, unknown_ok: Iterable[int] = ()):
-    """Every round cell whose other side does not agree.
+def cross_check(entrants: dict[int, Entrant], n_players: int, unknown_ok: Iterable[int] = (), both: bool = False):
+    """Every round cell whose other side does not agree (``both``: a Go event, where both sides may say they
+    won or lost, ``BOTH_RESULTS``).
 
     Yields ``(number, round_index, field, problem)`` with field ``"opponent"``,
     ``"colour"`` or ``"result"`` (``problem``: what is wrong, a translatable ``Problem`` without a place).  Opponents in ``unknown_ok`` that are missing
@@ -77,7 +81,8 @@ def cross_check(entrants: dict[int, Entrant], n_players: int, unknown_ok: Iterab
                 continue
             if number > b.number:
                 continue  # each pair once
-            if not (d.result == COMPLEMENT[c.result] or c.result == d.result == "-"):
+            if not (d.result == COMPLEMENT[c.result] or c.result == d.result == "-"
+                    or (both and c.result == d.result and c.result in BOTH_RESULTS)):
                 yield (number, i, "result",
                        problem("round {round}: results {number} {result!r} and {other} {other_result!r} do not agree",
                                round=rnd, number=number, result=c.result, other=b.number, other_result=d.result))
@@ -606,6 +611,10 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
             mine, theirs = parse_result(text)
         except EventInputError as exc:
             faults += exc.problems
+            continue
+        if mine == theirs and mine in BOTH_RESULTS and not go.is_go(t):
+            faults.append(problem("player {number}: {result!r} (both win or both lose) is an arbiter's decision of "
+                                  "a Go event; this event is not one", number=number, result=text.strip()))
             continue
         e = t.entrants[number - 1]
         if len(e.rounds) < rnd or e.rounds[rnd - 1].opponent is None:

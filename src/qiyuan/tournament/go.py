@@ -26,7 +26,15 @@ Per event:
   (``qiyuan.tournament.go_tiebreaks``); ``XQZ@R …`` a change made after round R;
 * ``XQ3 BASIC SYSTEM …`` the time control as the EGD classes it: basic minutes and
   ``sd``, ``byoyomi SECONDS``, ``canadian SECONDS MOVES`` or ``fischer SECONDS``;
-* ``XQ4 h1`` the handicap rule written to ``.h9`` (``HA``).
+* ``XQ4 h1`` the handicap rule written to ``.h9`` (``HA``);
+* ``XQ9 online=1 categories=10k,1d`` an event played on the internet (OpenGotha's ``bInternet``: EGD
+  class D), ``unplayedhalf=1`` SOS counting the opponents' unplayed rounds as half points (OpenGotha's
+  ``genCountNotPlayedGamesAsHalfPoint``) and the lower grade limits of its categories (OpenGotha's ``numberOfCategories`` less one
+  limits; the ``CAT`` criterion), as ``key=value`` words (words it does not know are kept as written);
+  marks of ``round:number`` lists: ``equalbydef`` a jigo by default and ``unknowncolour`` a game whose
+  colours OpenGotha did not know (by black's number), ``unassigned`` a round a player was there for but
+  not paired (OpenGotha's NOT_ASSIGNED: worth nothing, unlike an absence);
+  ``teamcriteria=TEAMP,BDW`` a team tournament's own placement criteria, as OpenGotha names them.
 
 ``XQM go_mcmahon`` / ``go_swiss`` is the event's format.
 """
@@ -128,6 +136,14 @@ class GoSettings:
     overtime_seconds: int = 0
     overtime_moves: int = 0
     handicap_rule: str = "h1"  # EGD's HA line: h1 = grade difference less 1 …
+    online: bool = False  # played on the internet (OpenGotha's bInternet): EGD class D
+    #: SOS counts the opponents' unplayed rounds as half points (OpenGotha's genCountNotPlayedGamesAsHalfPoint)
+    unplayed_half: bool = False
+    categories: list[int] = field(default_factory=list)  # lower grade limits, strongest category first
+
+    def category(self, rank: int) -> int:
+        """The category (0 = the strongest) of a rank: the first whose lower limit it reaches (OpenGotha)."""
+        return next((i for i, low in enumerate(self.categories) if rank >= low), len(self.categories))
 
     def mms_start(self, rank: int, correction: int = 0) -> int:
         """McMahon start score (起始麦克马洪分): the rank held between floor and bar, counted from zero."""
@@ -204,8 +220,33 @@ def settings(t: Tournament) -> GoSettings:
             bad("XQ3", v, "basic minutes and sd, 'byoyomi SECONDS', 'canadian SECONDS MOVES' or 'fischer SECONDS'")
     if (v := _one(t, "XQ4")) is not None:
         s.handicap_rule = v
+    if (v := _one(t, "XQ9")) is not None:
+        words = dict(w.partition("=")[::2] for w in v.split())
+        for key, attr in (("online", "online"), ("unplayedhalf", "unplayed_half")):
+            if words.get(key, "0") in ("0", "1"):
+                setattr(s, attr, words.get(key) == "1")
+            else:
+                bad("XQ9", v, f"{key}=0 or {key}=1")
+        limits = [grade_value(x) for x in words.get("categories", "").split(",") if x]
+        if None in limits:
+            bad("XQ9", v, "categories: the lower grade limit of each category but the last, like categories=10k,1d")
+        else:
+            s.categories = limits  # type: ignore[assignment]
     refuse(faults, EventInputError)
     return s
+
+
+MARKS = ("equalbydef", "unknowncolour", "unassigned")
+
+
+def marks(t: Tournament) -> dict[str, set[tuple[int, int]]]:
+    """The ``round:number`` marks of ``XQ9`` (see the module's docstring), unreadable items left out."""
+    words = dict(w.partition("=")[::2] for w in (t.extra.get("XQ9") or [""])[0].split())
+    out: dict[str, set[tuple[int, int]]] = {}
+    for key in MARKS:
+        pairs = (x.partition(":") for x in words.get(key, "").split(",") if x)
+        out[key] = {(int(r), int(n)) for r, _, n in pairs if whole(r) and whole(n)}
+    return out
 
 
 def set_settings(t: Tournament, s: GoSettings) -> None:
@@ -220,6 +261,14 @@ def set_settings(t: Tournament, s: GoSettings) -> None:
                 "canadian": f"canadian {s.overtime_seconds} {s.overtime_moves}"}[s.overtime]
     t.extra["XQ3"] = [f"{s.basic_minutes} {overtime}"]
     t.extra["XQ4"] = [s.handicap_rule]
+    words = [w for w in (t.extra.get("XQ9") or [""])[0].split()
+             if w.partition("=")[0] not in ("online", "categories", "unplayedhalf")]
+    words += (["online=1"] if s.online else []) + (["unplayedhalf=1"] if s.unplayed_half else []) + \
+        ([f"categories={','.join(grade_text(c) for c in s.categories)}"] if s.categories else [])
+    if words:
+        t.extra["XQ9"] = [" ".join(words)]
+    else:
+        t.extra.pop("XQ9", None)
 
 
 def players(t: Tournament) -> dict[int, GoPlayer]:
@@ -321,7 +370,10 @@ EGD_CLASSES = (("A", 60, 75), ("B", 40, 50), ("C", 25, 30))
 
 
 def egd_class(s: GoSettings) -> str | None:
-    """The EGD class (A, B, C) the time control allows; None below class C."""
+    """The EGD class (A, B, C) the time control allows, D for an event played on the internet; None below
+    class C."""
+    if s.online:
+        return "D"
     ta = adjusted_minutes(s)
     for cls, basic, adjusted in EGD_CLASSES:
         if s.basic_minutes >= basic and ta >= adjusted:

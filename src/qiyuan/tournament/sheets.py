@@ -30,7 +30,8 @@ from qiyuan.tournament.state import withdrawn_in
 
 #: a board's result from its two cells' codes (the first player's, the other's)
 _BOARD_RESULT = {("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "½-½", ("W", "L"): "1-0", ("L", "W"): "0-1",
-                 ("D", "D"): "½-½", ("+", "-"): "+-", ("-", "+"): "-+", ("-", "-"): "--", (" ", " "): ""}
+                 ("D", "D"): "½-½", ("+", "-"): "+-", ("-", "+"): "-+", ("-", "-"): "--", (" ", " "): "",
+                 ("1", "1"): "++", ("+", "+"): "++", ("0", "0"): "0-0"}
 
 #: why a player has no game in a round
 UNPAIRED = {"U": N_("bye"), "H": N_("excused, half point"), "F": N_("excused, full point"), "Z": N_("absent"),
@@ -38,7 +39,8 @@ UNPAIRED = {"U": N_("bye"), "H": N_("excused, half point"), "F": N_("excused, fu
 
 
 def board_result(mine: str, theirs: str) -> str:
-    """``1-0``, ``0-1``, ``½-½``, forfeits ``+-``, ``-+`` and the double forfeit ``--``; "" not yet played."""
+    """``1-0``, ``0-1``, ``½-½``, forfeits ``+-``, ``-+`` and the double forfeit ``--``, the arbiter's both win
+    ``++`` and both lose ``0-0``; "" not yet played."""
     return _BOARD_RESULT.get((mine, theirs), f"{mine}/{theirs}")
 
 

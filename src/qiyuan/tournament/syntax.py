@@ -27,6 +27,7 @@ RESULTS = {
     "1-0": ("1", "0"), "0-1": ("0", "1"), "½-½": ("=", "="), "=-=": ("=", "="), "1/2-1/2": ("=", "="),
     "0.5-0.5": ("=", "="), "+-": ("+", "-"), "-+": ("-", "+"), "--": ("-", "-"), "+--": ("+", "-"),
     "--+": ("-", "+"), "2-0": ("1", "0"), "0-2": ("0", "1"), "1-1": ("=", "="), "": (" ", " "),
+    "++": ("1", "1"), "0-0": ("0", "0"),  # the arbiter's decision: both win, both lose (never rated)
 }
 
 #: the desk's fast keys (one keystroke per board) -> a result as the first-named player sees it
@@ -57,6 +58,8 @@ def result_text(mine: str, theirs: str) -> str:
     """A result as the arbiter writes it, from the side whose code is ``mine`` (``" "``: no result)."""
     if mine == " ":
         return "no result"
+    if mine == theirs and mine in ("1", "0"):
+        return {"1": "++", "0": "0-0"}[mine]  # both win / both lose
     if mine in "+-" and theirs in "+-":
         return f"{mine}{theirs}"
     return {"1": "1-0", "W": "1-0", "0": "0-1", "L": "0-1", "=": "½-½", "D": "½-½"}.get(mine, mine)

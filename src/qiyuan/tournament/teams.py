@@ -58,7 +58,8 @@ def boards_per_team(t: Tournament) -> int | None:
     return int(value) if value.isdigit() else None
 
 
-def _team_line(name: str, members: tuple[int, ...]) -> str:
+def team_line(name: str, members: tuple[int, ...]) -> str:
+    """A team's ``013`` line: its name in the first 32 columns, then its members' draw numbers by board."""
     return name.ljust(TEAM_NAME_WIDTH) + " ".join(f"{n:>4}" for n in members)
 
 
@@ -75,9 +76,9 @@ def join_team(t: Tournament, name: str, number: int) -> Team:
             boards = boards_per_team(t)
             if boards is not None and len(team.members) >= boards:
                 raise TeamError(f"team {name} already has its {boards} boards")
-            lines[i] = _team_line(name, (*team.members, number))
+            lines[i] = team_line(name, (*team.members, number))
             return Team(team.number, name, (*team.members, number))
-    lines.append(_team_line(name, (number,)))
+    lines.append(team_line(name, (number,)))
     return Team(len(lines), name, (number,))
 
 
@@ -85,7 +86,7 @@ def renumber_members(t: Tournament, renumber: dict[int, int]) -> None:
     """After the draw (抽签): the teams' members by their new draw numbers, board order kept."""
     lines = t.extra.get("013")
     if lines:
-        t.extra["013"] = [_team_line(team.name, tuple(renumber.get(n, n) for n in team.members)) for team in teams(t)]
+        t.extra["013"] = [team_line(team.name, tuple(renumber.get(n, n) for n in team.members)) for team in teams(t)]
 
 
 def team_of(t: Tournament) -> dict[int, Team]:

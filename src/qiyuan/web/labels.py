@@ -170,6 +170,7 @@ IMPORT_KINDS = {
     "trf": gettext_lazy("TRF 文件"),
     "history": gettext_lazy("历史数据（CSV）"),
     "opengotha": gettext_lazy("OpenGotha 文件"),
+    "h9": gettext_lazy("欧洲围棋数据库成绩文件（.h9）"),
 }
 
 

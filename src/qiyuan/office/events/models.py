@@ -26,6 +26,7 @@ class ImportBatch(models.Model):
         TRF = "trf", "TRF"
         HISTORY = "history", "history CSV"
         OPENGOTHA = "opengotha", "OpenGotha"
+        H9 = "h9", "EGD results (.h9)"
         LIST = "list", "起始名册 existing list (seed)"
 
     kind = models.CharField(max_length=12, choices=Kind.choices)

@@ -51,7 +51,8 @@ def _feed(h, f: Path) -> None:
 
 
 #: a result seen from the other player's side
-_FLIPPED = {"1-0": "0-1", "0-1": "1-0", "0.5-0.5": "0.5-0.5", "+-": "-+", "-+": "+-", "--": "--"}
+_FLIPPED = {"1-0": "0-1", "0-1": "1-0", "0.5-0.5": "0.5-0.5", "+-": "-+", "-+": "+-", "--": "--",
+            "++": "++", "0-0": "0-0"}
 
 
 def event_key(ev: ParsedEvent) -> str:

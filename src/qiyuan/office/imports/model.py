@@ -19,7 +19,7 @@ from qiyuan.rating.eligibility import OrganiserLevel
 from qiyuan.rating.model import EventFormat, Result
 
 #: the kinds of file the office imports
-KINDS = ("report", "trf", "opengotha", "history")
+KINDS = ("report", "trf", "opengotha", "h9", "history")
 
 @dataclass(frozen=True)
 class PendingCandidate:

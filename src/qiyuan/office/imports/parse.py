@@ -15,19 +15,21 @@ from pathlib import Path
 from openpyxl import load_workbook
 
 from qiyuan.errors import InputError, problem
+from qiyuan.formats.h9 import read_h9
 from qiyuan.formats.history_csv import TRF_FORMATS
 from qiyuan.formats.opengotha import read_opengotha
 from qiyuan.formats.report_xlsx import FIRST_ROW, INFO_SHEET, LEAD, RESULTS_SHEET, read_report
 from qiyuan.formats.trf import read_trf
 from qiyuan.office.errors import ImportRefused
 from qiyuan.office.imports.model import KINDS, Options, ParsedEntrant, ParsedEvent
+from qiyuan.people.pinyin import has_han
 from qiyuan.rating.model import EventFormat, Result
 from qiyuan.tournament.eventfile import birth_date
 from qiyuan.tournament.go import GO_FORMATS
 from qiyuan.tournament.model import FORFEIT_RESULTS
 
 #: how a directory or a file name says which kind of file it is
-_SUFFIXES = {".xlsx": "report", ".xlsm": "report", ".xml": "opengotha", ".trf": "trf", ".txt": "trf"}
+_SUFFIXES = {".xlsx": "report", ".xlsm": "report", ".xml": "opengotha", ".trf": "trf", ".txt": "trf", ".h9": "h9"}
 
 
 def detect_kind(path: Path) -> str:
@@ -42,8 +44,8 @@ def detect_kind(path: Path) -> str:
 
 
 def parse(kind: str, path: Path, options: Options) -> ParsedEvent:
-    """The event in a report, TRF or OpenGotha file."""
-    return {"report": parse_report, "trf": parse_trf, "opengotha": parse_opengotha}[kind](path, options)
+    """The event in a report, TRF, OpenGotha or EGD (.h9) file."""
+    return {"report": parse_report, "trf": parse_trf, "opengotha": parse_opengotha, "h9": parse_h9}[kind](path, options)
 
 
 _SEX = {"m": "M", "w": "F", "f": "F", "M": "M", "F": "F", "男": "M", "女": "F"}
@@ -87,7 +89,9 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
                 continue
             opener = _opener(cell.colour, back.colour)
             pair = (cell.result, back.result)
-            if cell.result in played:
+            if pair in BOTH:  # the arbiter's decision: both win / both lose, never rated
+                ev.games.append((rnd, e.number, opp, BOTH[pair], opener))
+            elif cell.result in played:
                 expect = {"1": "0", "0": "1", "=": "="}[cell.result]
                 if back.result != expect:
                     ev.problems.append(problem("round {round}: {name} has {result!r} against {other}, who has "
@@ -115,6 +119,10 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
     if unrated_played:
         ev.notes.append(problem("{n} game(s) marked unrated in the file (W/D/L) are not rated", n=unrated_played))
     return ev
+
+
+#: two cells that say the same of a board: both win (``+``: by default) or both lose (OpenGotha's RESULT_BOTH…)
+BOTH = {("1", "1"): Result.BOTH_WIN, ("+", "+"): Result.BOTH_WIN, ("0", "0"): Result.BOTH_LOSS}
 
 
 def _opener(mine: str, theirs: str) -> int | None:
@@ -223,6 +231,22 @@ def parse_trf(path: Path, options: Options) -> ParsedEvent:
     return ev
 
 
+def parse_h9(path: Path, options: Options) -> ParsedEvent:
+    """An EGD results file (.h9): its players (names as written, grades), games, colours; its format is Go
+    McMahon unless the registration or the officer says otherwise."""
+    try:
+        t = read_h9(path.read_bytes(), path.name)
+    except (InputError, OSError) as exc:
+        ev = ParsedEvent(name="", start_date=None, end_date=None, format="swiss", rounds=0)
+        ev.problems = [replace(p, file=path.name) for p in exc.problems] if isinstance(exc, InputError) else \
+            [problem("cannot read the file: {why}", file=path.name, why=str(exc))]
+        return ev
+    ev = from_tournament(t, "", "trf")
+    for e in ev.entrants:  # the EGD's names are Latin (or pinyin); its country is not an association
+        e.name_latin, e.association = ("" if has_han(e.name) else e.name), ""
+    return ev
+
+
 def parse_opengotha(path: Path, options: Options) -> ParsedEvent:
     try:
         t = read_opengotha(path)
@@ -237,7 +261,8 @@ def parse_opengotha(path: Path, options: Options) -> ParsedEvent:
     number = {}
     for i, p in enumerate(t.players, start=1):
         number[p.key] = i
-        ev.entrants.append(ParsedEntrant(where=problem("player {name}", name=p.name), number=i, name=p.name, name_latin=p.name,
+        ev.entrants.append(ParsedEntrant(where=problem("player {name}", name=p.name), number=i, name=p.name,
+                                         name_latin="" if has_han(p.name) else p.name,
                                          dan=p.dan or "", association="", rating=None))
     for g in t.games:
         ev.games.append((g.round, number[g.black], number[g.white], g.result, 1))  # black opens (黑先)

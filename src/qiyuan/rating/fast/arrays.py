@@ -24,6 +24,7 @@ W2 = np.zeros(len(CODE_OF_RESULT), np.int64)
 W1[WIN], W2[LOSS], W1[DRAW], W2[DRAW] = 100, 100, 50, 50
 POINTS1, POINTS2 = W1.copy(), W2.copy()
 POINTS1[_FWIN], POINTS2[_FLOSS] = 100, 100
+POINTS1[CODE_OF_RESULT[Result.BOTH_WIN]] = POINTS2[CODE_OF_RESULT[Result.BOTH_WIN]] = 100
 
 
 def expected_hundredths(d: np.ndarray) -> np.ndarray:

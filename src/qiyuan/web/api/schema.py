@@ -87,7 +87,7 @@ SCHEMAS = {
                   "international": BOOL}),
     "EventPage": page_of("Event"),
     "Game": obj({"round": INT, "player1": STR, "player2": STR,
-                 "result": {"type": "string", "enum": ["1-0", "0-1", "0.5-0.5", "+-", "-+", "--"]},
+                 "result": {"type": "string", "enum": ["1-0", "0-1", "0.5-0.5", "+-", "-+", "--", "++", "0-0"]},
                  "opener": nullable(STR)}),
     "History": obj({"player": ref("PlayerRef"), "lists": {"type": "array", "items": obj({
         "list": STR,

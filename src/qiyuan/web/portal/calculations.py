@@ -34,7 +34,8 @@ POINTS = {
     Result.LOSS.value: (Decimal(0), Decimal(1)),
     Result.DRAW.value: (Decimal("0.5"), Decimal("0.5")),
 }
-_FLIP = {"1-0": "0-1", "0-1": "1-0", "0.5-0.5": "0.5-0.5", "+-": "-+", "-+": "+-", "--": "--"}
+_FLIP = {"1-0": "0-1", "0-1": "1-0", "0.5-0.5": "0.5-0.5", "+-": "-+", "-+": "+-", "--": "--",
+         "++": "++", "0-0": "0-0"}
 
 
 def opposite(result: str) -> str:
@@ -48,7 +49,7 @@ def result_for(game: Game, player_id: int) -> str:
 
 
 def result_symbol(result: str) -> str:
-    return {"1-0": "1", "0-1": "0", "0.5-0.5": "½", "+-": "+", "-+": "−", "--": "–"}[result]
+    return {"1-0": "1", "0-1": "0", "0.5-0.5": "½", "+-": "+", "-+": "−", "--": "–", "++": "1", "0-0": "0"}[result]
 
 
 @dataclass

@@ -33,7 +33,7 @@ EVENTS_PAGE = 50
 
 #: TRF result codes of player1 and player2 for a stored result.
 _CELLS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "0.5-0.5": ("=", "="), "+-": ("+", "-"), "-+": ("-", "+"),
-          "--": ("-", "-")}
+          "--": ("-", "-"), "++": ("1", "1"), "0-0": ("0", "0")}
 
 #: TRF colours of player1 and player2 from a stored game's opener (1: player1 opened, 2: player2, None: unknown).
 _COLOURS = {1: ("b", "w"), 2: ("w", "b"), None: ("-", "-")}

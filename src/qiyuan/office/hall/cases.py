@@ -11,11 +11,13 @@ under its file lock), in the same transaction.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.text import slugify
 
 from qiyuan.errors import NotFound, problem
@@ -24,8 +26,9 @@ from qiyuan.office.audit.models import record
 from qiyuan.office.db import writing
 from qiyuan.office.events.live import LiveEventStore
 from qiyuan.office.events.models import LiveEvent
-from qiyuan.office.hall.models import CheckIn, PhoneClaim
-from qiyuan.office.hall.tokens import BadToken, BoardToken, CheckInToken, read_board_token, read_checkin_token
+from qiyuan.office.hall.models import CheckIn, Credential, PhoneClaim
+from qiyuan.office.hall.tokens import (BadToken, CheckInToken, PlayerToken, forged, player_token, read_checkin_token,
+                                       read_player_token)
 from qiyuan.tournament import arbiter, hall
 from qiyuan.tournament.errors import EventError
 from qiyuan.tournament.model import Tournament
@@ -68,23 +71,107 @@ def _lock(code: str) -> str:
     return f"hall:{code}"
 
 
+# -- credentials -------------------------------------------------------------------------------------
+
+
+def _now() -> str:
+    return timezone.now().astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _issue(code: str, number: int) -> int:
+    row = Credential.objects.filter(event=code, number=number).first()
+    return row.issue if row else 1
+
+
+def credential(code: str, token: str) -> PlayerToken:
+    """The player whose own credential ``token`` is, at event ``code`` — refused by name when it is forged,
+    another event's, or replaced by a re-issue."""
+    tok = read_player_token(token)
+    if tok.event != code:
+        raise BadToken(problem("this is a credential of another event ({event}), not of this one ({here}): scan "
+                               "the code of this event's card", event=tok.event, here=code))
+    current = _issue(code, tok.number)
+    if tok.issue < current:
+        raise BadToken(problem("this credential of player {number} was replaced: the arbiter issued a new one; "
+                               "use the new card", number=tok.number))
+    if tok.issue > current:
+        raise forged()
+    return tok
+
+
+def player_link_token(code: str, number: int) -> str:
+    """Player ``number``'s current credential of event ``code`` (for his card and his half of the slips)."""
+    return player_token(code, number, _issue(code, number))
+
+
+def reissue(code: str, actor: object, number: int) -> str:
+    """The arbiter re-issues player ``number``'s credential (a lost phone): the old one stops working at once.
+    Audited; returns the new credential."""
+    store = event_store(code)
+    with writing(_lock(code)):
+        t = store.read()
+        if not any(e.number == number for e in t.entrants):
+            raise EventError(problem("the event has no player {number}", number=number))
+        row, _made = Credential.objects.select_for_update().get_or_create(event=code, number=number)
+        if not _made:
+            row.issue += 1
+        else:
+            row.issue = 2
+        row.issued_by = _name(actor)
+        row.save()
+        record(actor, "hall.reissue", None, event=code, number=number, issue=row.issue)
+    return player_token(code, number, row.issue)
+
+
+def _name(actor: object) -> str:
+    return str(getattr(actor, "username", None) or actor)
+
+
 # -- the phone ----------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class BoardPage:
-    """What a board's phone page shows."""
+class PlayerPage:
+    """What a player's own page shows: his board of the round being played (if he plays one), what the
+    phones said of it, and check-in for the next round."""
 
     event_name: str
-    board: hall.Board
+    number: int
+    name: str
+    board: hall.Board | None
     claim: hall.Claim | None
-    signed: bool  # the arbiter entered or signed a result
+    signed: bool  # the arbiter entered or signed the board's result
+    check_in_round: int | None  # the next round, while its check-in is open and he is to be paired in it
+    checked_in: bool
 
 
-def _current_board(t: Tournament, tok: BoardToken) -> hall.Board:
-    if tok.round != rounds_paired(t):
-        raise BadToken(problem("round {round} is over: this slip's link has expired", round=tok.round))
-    return hall.board_of(t, tok.round, tok.board, tok.first, tok.second)
+def _my_board(t: Tournament, number: int) -> hall.Board | None:
+    rnd = rounds_paired(t)
+    if not rnd:
+        return None
+    return next((b for b in hall.boards_of(t, rnd) if number in (b.first, b.second)), None)
+
+
+def current_board(code: str, number: int) -> hall.Board | None:
+    """Player ``number``'s board of the round being played, if he plays one."""
+    return _my_board(event_store(code).read(), number)
+
+
+def player_page(code: str, token: str) -> PlayerPage:
+    tok = credential(code, token)
+    t = event_store(code).read()
+    e = next((e for e in t.entrants if e.number == tok.number), None)
+    if e is None:
+        raise BadToken(problem("the event has no player {number}", number=tok.number))
+    b = _my_board(t, tok.number)
+    row = _claim_row(code, b.round, b.board) if b else None
+    claim = row.as_claim() if row and (row.first, row.second) == (b.first, b.second) else None
+    nxt = rounds_paired(t) + 1
+    open_ = nxt <= (t.rounds_planned or nxt) and nxt not in hall.closed_check_ins(t) and is_active(e, nxt) \
+        and len(e.rounds) < nxt
+    here = open_ and CheckIn.objects.filter(event=code, round=nxt, number=tok.number).exists()
+    signed = b is not None and (bool(b.result) or (claim is not None and claim.state == hall.SIGNED))
+    return PlayerPage(t.name, e.number, e.name, b, claim, signed, nxt if open_ else None, here)
 
 
 def _claim_row(code: str, tok_round: int, board: int, *, lock: bool = False) -> PhoneClaim | None:
@@ -92,32 +179,33 @@ def _claim_row(code: str, tok_round: int, board: int, *, lock: bool = False) -> 
     return (rows.select_for_update() if lock else rows).first()
 
 
-def board_page(token: str) -> BoardPage:
-    tok = read_board_token(token)
-    store = event_store(tok.event)
-    t = store.read()
-    b = _current_board(t, tok)
-    row = _claim_row(tok.event, tok.round, tok.board)
-    claim = row.as_claim() if row else None
-    return BoardPage(t.name, b, claim, bool(b.result) or (claim is not None and claim.state == hall.SIGNED))
-
-
-def phone_report(token: str, player: int, result: str, device: str = "") -> hall.Claim:
-    """A player of the token's board chooses a result (or confirms the other's, or disputes it)."""
-    tok = read_board_token(token)
+def phone_report(code: str, token: str, result: str) -> hall.Claim:
+    """The player whose credential ``token`` is chooses the result of his board of the round being played:
+    reports it, corrects his report, confirms or disputes the other's (``qiyuan.tournament.hall.report``).
+    Only his own credential speaks for him: a report and its confirmation come from two players'."""
+    tok = credential(code, token)
     # the event is read before the transaction (a phone never changes it): the lock is held only while the
     # board's claim is read and written; the desk's queue and signature check the board's players again
-    b = _current_board(event_store(tok.event).read(), tok)
-    with writing(_lock(tok.event)):
-        row = _claim_row(tok.event, tok.round, tok.board, lock=True)
-        claim = hall.report(row.as_claim() if row else None, b, player, result, device)
+    b = _my_board(event_store(code).read(), tok.number)
+    if b is None:
+        raise EventError(problem("player {number} has no game in the round being played", number=tok.number))
+    with writing(_lock(code)):
+        row = _claim_row(code, b.round, b.board, lock=True)
+        if row is not None and (row.first, row.second) != (b.first, b.second):
+            row.delete()  # a claim for a pairing the arbiter changed since
+            row = None
+        claim, step = hall.report(row.as_claim() if row else None, b, tok.number, result)
+        if step is None:
+            return claim
         if row is None:
-            row = PhoneClaim(event=tok.event, round=tok.round, board=tok.board, first=b.first, second=b.second)
+            row = PhoneClaim(event=code, round=b.round, board=b.board, first=b.first, second=b.second)
         before = row.state
         row.take(claim)
+        row.steps = [*row.steps, {"what": step.what, "who": step.by, "via": tok.via, "when": _now(),
+                                  "result": step.result, "was": step.was}]
         row.save()
-        record(PHONE, "hall.report", None, event=tok.event, round=tok.round, board=tok.board, player=player,
-               result=result, state=claim.state, was=before, device=device[:12])
+        record(PHONE, "hall.report", None, event=code, round=b.round, board=b.board, player=tok.number,
+               via=tok.via, step=step.what, result=result, state=claim.state, was=before)
     return claim
 
 
@@ -151,9 +239,21 @@ def checkin_from_token(token: str) -> CheckInToken:
     return read_checkin_token(token)
 
 
-def check_in(code: str, rnd: int, number: int, *, actor: object = PHONE, present: bool = True) -> bool:
-    """Player ``number`` is present for round ``rnd`` (or, by the arbiter, no longer: ``present=False``).
-    Returns whether anything changed."""
+def phone_check_in(code: str, token: str) -> int:
+    """The player whose own credential ``token`` is checks in for the next round.  Returns the round."""
+    tok = credential(code, token)
+    rnd = rounds_paired(event_store(code).read()) + 1
+    _check_in(code, rnd, tok.number, PHONE, True, tok.via)
+    return rnd
+
+
+def check_in(code: str, rnd: int, number: int, *, actor: object, present: bool = True) -> bool:
+    """The arbiter ticks player ``number`` in for round ``rnd`` (or out: ``present=False``) — anyone, with no
+    credential.  Returns whether anything changed."""
+    return _check_in(code, rnd, number, actor, present, "arbiter")
+
+
+def _check_in(code: str, rnd: int, number: int, actor: object, present: bool, via: str) -> bool:
     store = event_store(code)
     with writing(_lock(code)):
         t = store.read()
@@ -169,7 +269,7 @@ def check_in(code: str, rnd: int, number: int, *, actor: object = PHONE, present
             changed = CheckIn.objects.filter(event=code, round=rnd, number=number).delete()[0] > 0
         if changed:
             record(actor, "hall.check_in" if present else "hall.check_out", None, event=code, round=rnd,
-                   number=number)
+                   number=number, via=via)
     return changed
 
 
@@ -200,6 +300,8 @@ def reopen_check_in(code: str, actor: object, rnd: int) -> list[int]:
 class QueueRow:
     board: hall.Board
     claim: hall.Claim | None
+    #: who reported, confirmed, corrected, disputed or changed what, in order (``PhoneClaim.steps``)
+    steps: tuple[dict, ...] = ()
 
     @property
     def state(self) -> str:
@@ -228,12 +330,19 @@ def queue(code: str, rnd: int | None = None) -> Queue:
     rows = []
     for b in (hall.boards_of(t, rnd) if rnd else []):
         c = claims.get(b.board)
-        rows.append(QueueRow(b, c.as_claim() if c and (c.first, c.second) == (b.first, b.second) else None))
+        mine = c is not None and (c.first, c.second) == (b.first, b.second)
+        rows.append(QueueRow(b, c.as_claim() if mine else None, tuple(c.steps) if mine else ()))
     return Queue(t.name, rnd, rows)
 
 
 def _phones(rows: list[PhoneClaim]) -> list[dict]:
     return [{"board": r.board, "reported_by": r.reported_by, "confirmed_by": r.confirmed_by} for r in rows]
+
+
+def _arbiter_step(row: PhoneClaim, what: str, actor: object, result: str) -> None:
+    """The arbiter's act on a board's claim, after the players': in its steps (and so its provenance)."""
+    row.steps = [*row.steps, {"what": what, "who": _name(actor), "via": "arbiter", "when": _now(),
+                              "result": result, "was": row.result if result != row.result else ""}]
 
 
 def sign(code: str, actor: object, rnd: int, boards: list[int] | None = None) -> list[int]:
@@ -258,10 +367,13 @@ def sign(code: str, actor: object, rnd: int, boards: list[int] | None = None) ->
                 == (r.first, r.second) and not seats[r.board].result]
         if not rows:
             return []
-        arbiter.enter_results(store, actor, rnd, [(r.first, r.result) for r in rows], phones=_phones(rows))
         for r in rows:
             r.take(hall.sign(r.as_claim()))
+            _arbiter_step(r, "signed", actor, r.result)
             r.signed_by = actor if getattr(actor, "pk", None) else None
+        arbiter.enter_results(store, actor, rnd, [(r.first, r.result) for r in rows], phones=_phones(rows),
+                              provenance=[r.provenance() for r in rows])
+        for r in rows:
             r.save()
         signed = [r.board for r in rows]
         record(actor, "hall.sign", None, event=code, round=rnd, boards=signed, phones=_phones(rows))
@@ -279,10 +391,12 @@ def settle(code: str, actor: object, rnd: int, board: int, result: str) -> None:
         if row is None:
             raise EventError(problem("no phone reported board {board}: enter its result as usual", board=board))
         claim = hall.sign(row.as_claim(), result)
-        arbiter.enter_results(store, actor, rnd, [(row.first, result)], phones=_phones([row]))
         was = row.state
+        _arbiter_step(row, "settled", actor, result)
         row.take(claim)
         row.signed_by = actor if getattr(actor, "pk", None) else None
+        arbiter.enter_results(store, actor, rnd, [(row.first, result)], phones=_phones([row]),
+                              provenance=[row.provenance()])
         row.save()
         record(actor, "hall.settle", None, event=code, round=rnd, board=board, result=result, was=was,
                reported_by=row.reported_by, confirmed_by=row.confirmed_by)

@@ -905,7 +905,11 @@ def _hall_links(event: Path, url: str):
     from qiyuan.cli.office import ensure_django
 
     ensure_django()
+    from django.core.management import call_command
+
     from qiyuan.office.hall.cases import file_code, player_link_token
+
+    call_command("migrate", interactive=False, verbosity=0)  # as `serve` does: the credentials' issues are kept there
 
     code, base = file_code(event), url.rstrip("/")
     return lambda number: f"{base}/hall/e/{code}/{player_link_token(code, number)}/"

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from qiyuan.errors import InputError, problem
-from qiyuan.formats.hall_qr import draw_qr
+from qiyuan.formats.hall_qr import draw_qr, player_cards
 from qiyuan.formats.pdf_font import FONT, font_name
 from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
 from qiyuan.tournament.model import Tournament

@@ -62,6 +62,31 @@ def event_store(code: str):
     raise NotFound(problem("no such event: {event}", event=code))
 
 
+#: the served event file as last parsed, by path: (its identity on disk, the event)
+_PARSED: dict[str, tuple[tuple[int, int, int], Tournament]] = {}
+
+
+def read_event(code: str) -> Tournament:
+    """The event ``code`` as the phones' pages read it — not to be changed.  The served file is parsed again
+    only when it changed on disk (a write replaces it: a new inode, time and size), so a hall of phones
+    reloading does not parse a 200-player file on every request."""
+    store = event_store(code)
+    if not isinstance(store, TrfFileStore):
+        return store.read()
+    path = str(store.path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return store.read()  # its own clear refusal
+    key = (st.st_ino, st.st_mtime_ns, st.st_size)
+    known = _PARSED.get(path)
+    if known is not None and known[0] == key:
+        return known[1]
+    t = store.read()
+    _PARSED[path] = (key, t)
+    return t
+
+
 def is_file_event(code: str) -> bool:
     path = hall_file()
     return path is not None and code == file_code(path)
@@ -107,9 +132,8 @@ def player_link_token(code: str, number: int) -> str:
 def reissue(code: str, actor: object, number: int) -> str:
     """The arbiter re-issues player ``number``'s credential (a lost phone): the old one stops working at once.
     Audited; returns the new credential."""
-    store = event_store(code)
     with writing(_lock(code)):
-        t = store.read()
+        t = read_event(code)
         if not any(e.number == number for e in t.entrants):
             raise EventError(problem("the event has no player {number}", number=number))
         row, _made = Credential.objects.select_for_update().get_or_create(event=code, number=number)
@@ -154,12 +178,12 @@ def _my_board(t: Tournament, number: int) -> hall.Board | None:
 
 def current_board(code: str, number: int) -> hall.Board | None:
     """Player ``number``'s board of the round being played, if he plays one."""
-    return _my_board(event_store(code).read(), number)
+    return _my_board(read_event(code), number)
 
 
 def player_page(code: str, token: str) -> PlayerPage:
     tok = credential(code, token)
-    t = event_store(code).read()
+    t = read_event(code)
     e = next((e for e in t.entrants if e.number == tok.number), None)
     if e is None:
         raise BadToken(problem("the event has no player {number}", number=tok.number))
@@ -186,7 +210,7 @@ def phone_report(code: str, token: str, result: str) -> hall.Claim:
     tok = credential(code, token)
     # the event is read before the transaction (a phone never changes it): the lock is held only while the
     # board's claim is read and written; the desk's queue and signature check the board's players again
-    b = _my_board(event_store(code).read(), tok.number)
+    b = _my_board(read_event(code), tok.number)
     if b is None:
         raise EventError(problem("player {number} has no game in the round being played", number=tok.number))
     with writing(_lock(code)):
@@ -228,7 +252,7 @@ def _checkin_round(t: Tournament, rnd: int) -> None:
 
 
 def checkin_page(code: str, rnd: int) -> CheckInPage:
-    t = event_store(code).read()
+    t = read_event(code)
     here = set(CheckIn.objects.filter(event=code, round=rnd).values_list("number", flat=True))
     closed = rnd in hall.closed_check_ins(t)
     players = [(e.number, e.name, e.number in here) for e in t.entrants if is_active(e, rnd)]
@@ -242,21 +266,20 @@ def checkin_from_token(token: str) -> CheckInToken:
 def phone_check_in(code: str, token: str) -> int:
     """The player whose own credential ``token`` is checks in for the next round.  Returns the round."""
     tok = credential(code, token)
-    rnd = rounds_paired(event_store(code).read()) + 1
-    _check_in(code, rnd, tok.number, PHONE, True, tok.via)
-    return rnd
+    return _check_in(code, None, tok.number, PHONE, True, tok.via)[1]
 
 
 def check_in(code: str, rnd: int, number: int, *, actor: object, present: bool = True) -> bool:
     """The arbiter ticks player ``number`` in for round ``rnd`` (or out: ``present=False``) — anyone, with no
     credential.  Returns whether anything changed."""
-    return _check_in(code, rnd, number, actor, present, "arbiter")
+    return _check_in(code, rnd, number, actor, present, "arbiter")[0]
 
 
-def _check_in(code: str, rnd: int, number: int, actor: object, present: bool, via: str) -> bool:
-    store = event_store(code)
+def _check_in(code: str, rnd: int | None, number: int, actor: object, present: bool, via: str) -> tuple[bool, int]:
+    """Check player ``number`` in (or out) for round ``rnd`` (None: the next); whether it changed, the round."""
     with writing(_lock(code)):
-        t = store.read()
+        t = read_event(code)
+        rnd = rounds_paired(t) + 1 if rnd is None else rnd
         _checkin_round(t, rnd)
         e = next((e for e in t.entrants if e.number == number), None)
         if e is None or not is_active(e, rnd):
@@ -270,7 +293,7 @@ def _check_in(code: str, rnd: int, number: int, actor: object, present: bool, vi
         if changed:
             record(actor, "hall.check_in" if present else "hall.check_out", None, event=code, round=rnd,
                    number=number, via=via)
-    return changed
+    return changed, rnd
 
 
 def close_check_in(code: str, actor: object, rnd: int) -> list[int]:

@@ -577,7 +577,7 @@ def event_override(
 @event_app.command("undo")
 @refusals
 def event_undo(event: Path = typer.Argument(...), rnd: int = typer.Argument(..., metavar="ROUND")) -> None:
-    """Undo the last round paired (no result entered yet: clear them first with "N "), to pair it again."""
+    """Undo the last round paired (no result entered yet: clear them first with "N " --change), to pair it again."""
     from qiyuan.tournament import arbiter as uc
 
     sys.stdout.write(_("round {round} undone").format(round=_run(event, uc.undo_round, rnd)) + "\n")
@@ -590,7 +590,7 @@ def event_result(
     rnd: int = typer.Argument(..., metavar="ROUND"),
     results: list[str] = typer.Argument(..., help='"PLAYER RESULT" from that player\'s side: "12 1-0", "5 ½-½", '
                                                   '"7 +-"; "12 " (no result) clears it'),
-    change: bool = typer.Option(False, "--change", help="confirm replacing (or clearing) a result already entered"),
+    change: bool = typer.Option(False, "--change", help="confirm replacing or clearing a result already entered"),
     force: bool = typer.Option(False, "--force", help="change a result although later rounds were paired on it"),
 ) -> None:
     """Enter results of a round: 1-0, 0-1, ½-½ (=-=), forfeits +-, -+, -- (both lose); a blank

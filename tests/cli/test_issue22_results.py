@@ -62,6 +62,24 @@ def test_clearing_a_result_needs_the_same_confirmation_as_changing_it(tmp_path):
     assert "board 1-2 cleared (was 1-0)" in r.stdout
 
 
+def test_a_typed_result_records_its_provenance_in_the_event_file(tmp_path):
+    from qiyuan.formats.trf import read_trf
+    from qiyuan.tournament import hall
+
+    ev = small_event(tmp_path, 4)
+    run("event", "pair", ev)
+    run("event", "result", ev, 1, "1 1-0")
+    run("event", "result", ev, 1, "2 1-0", "--change")
+    run("event", "result", ev, 1, "3 ", "--change")  # an empty board: nothing cleared, nothing recorded
+    (record,) = hall.provenances(read_trf(ev)).values()
+    assert (record.round, record.board, record.result) == (1, 1, "0-1")
+    assert [(a.what, a.via) for a in record.acts] == [("typed", "cli"), ("retyped", "cli")]
+    assert record.acts[0].who and record.acts[0].when.endswith("Z")
+    run("event", "result", ev, 1, "1 ", "--change")
+    assert hall.provenances(read_trf(ev))[(1, 1)].result == "none"
+    assert [a.what for a in hall.provenances(read_trf(ev))[(1, 1)].acts][-1] == "cleared"
+
+
 @pytest.fixture
 def chinese():
     lang.activate(lang.CHINESE)

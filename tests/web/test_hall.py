@@ -169,6 +169,9 @@ def test_the_credential_lasts_the_event_and_follows_the_player_into_the_next_rou
         desk.post(f"/desk/events/{CODE}/results/", {"round": 1, f"r-{b.first}-{b.second}": "1"})
     desk.post(f"/desk/events/{CODE}/pair/")
     assert rounds_paired(_t()) == 2
+    typed = hall.provenances(_t())  # results typed at the desk: their provenance too
+    assert {a.what + ":" + a.who + ":" + a.via for p in typed.values() for a in p.acts} == {"typed:arbiter:desk"}
+    assert len(typed) == len(NAMES) // 2
     page = _phone().get(link)
     mine = next(b for b in _boards() if 1 in (b.first, b.second))
     assert page.status_code == 200 and f"第 2 轮 第 {mine.board} 台" in page.content.decode()

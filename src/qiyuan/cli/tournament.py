@@ -615,7 +615,12 @@ def event_result(
         except EventError as exc:
             bad += exc.problems
         raise InputError(bad)
-    done = _run(event, uc.enter_results, rnd, items, force=force, change=change)
+    from datetime import UTC, datetime
+
+    from qiyuan.tournament.hall import stamp
+
+    done = _run(event, uc.enter_results, rnd, items, force=force, change=change,
+                typed_by=(_actor() or "cli", "cli", stamp(datetime.now(UTC))))
     if done.forced_over:
         sys.stderr.write(_("warning: round {round} changed with --force: rounds {first}-{last} were paired on the "
                            "old scores and stay as they are").format(

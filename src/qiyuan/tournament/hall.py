@@ -4,7 +4,7 @@ signed by the arbiter; and check-in (签到) before a round.
 A board's *claim* moves through these states:
 
 * ``reported`` — one of the two players chose a result;
-* ``confirmed`` — the other player chose the same result (on his own phone);
+* ``confirmed`` — the other player chose the same result (through his own credential);
 * ``disputed`` — the other player chose another result, or a player changed a result after it was
   confirmed (his dispute, whoever reported): the arbiter settles it.  The reporter changing his own report
   before the confirmation corrects it (still ``reported``);
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament.errors import EventError, problem
@@ -284,6 +285,11 @@ class Provenance:
         return " ".join([str(self.round), str(self.board), self.result, *(a.text() for a in self.acts)])
 
 
+def stamp(moment: datetime) -> str:
+    """An act's time as the record writes it: UTC, ``20261206T101500Z``."""
+    return moment.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
 def _word(value: object) -> str:
     """A field of an act as one word: no spaces, no colons (a name with them keeps its letters)."""
     return "".join("_" if c.isspace() or c == ":" else c for c in str(value)) or "-"
@@ -308,3 +314,25 @@ def record_provenance(t: Tournament, records: Iterable[Provenance]) -> None:
         known[(p.round, p.board)] = p
     if known:
         t.extra[PROVENANCE_RECORD] = [p.line() for _, p in sorted(known.items())]
+
+
+#: the result field of a board whose result was cleared
+NO_RESULT = "none"
+
+
+def typed_provenance(t: Tournament, rnd: int, entered: Iterable, who: str, via: str, when: str) -> list[Provenance]:
+    """The acts of results an arbiter typed in round ``rnd`` (``eventfile.Entered`` rows): ``typed`` (a first
+    result), ``retyped`` (a change), ``cleared`` — each appended to its board's record, ``t`` holding the
+    results as entered."""
+    boards = {frozenset((b.first, b.second)): b for b in boards_of(t, rnd)}
+    known = provenances(t)
+    out = []
+    for e in entered:
+        b = boards.get(frozenset((e.number, e.opponent)))
+        if e.unchanged or b is None:
+            continue
+        what = "cleared" if e.result == " " else "retyped" if e.changed else "typed"
+        prior = known.get((rnd, b.board))
+        out.append(Provenance(rnd, b.board, b.result or NO_RESULT,
+                              (*(prior.acts if prior else ()), Act(what, who, via, when))))
+    return out

@@ -11,7 +11,6 @@ under its file lock), in the same transaction.
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,7 +99,7 @@ def _lock(code: str) -> str:
 
 
 def _now() -> str:
-    return timezone.now().astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return hall.stamp(timezone.now())
 
 
 def _issue(code: str, number: int) -> int:

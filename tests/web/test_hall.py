@@ -135,6 +135,10 @@ def test_forged_revoked_and_other_event_credentials_are_refused_by_name(desk):
     assert entry.actor == "arbiter" and entry.detail == {"event": CODE, "number": b.first, "issue": 2}
     en = _phone().get(f"/hall/e/{CODE}/{token}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "was replaced" in en
+    second = _link(b.first)
+    cases.reissue(CODE, "arbiter", b.first)  # lost again: issue 3, and issue 2 stops working too
+    assert _phone().get(second).status_code == 403 and _phone().get(_link(b.first)).status_code == 200
+    assert _link(b.first) != second and cases.credential(CODE, _link(b.first).split("/")[-2]).issue == 3
 
 
 def test_the_queue_shows_corrections_confirmations_and_whose_dispute_in_order(desk):

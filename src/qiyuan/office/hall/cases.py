@@ -135,11 +135,9 @@ def reissue(code: str, actor: object, number: int) -> str:
         t = read_event(code)
         if not any(e.number == number for e in t.entrants):
             raise EventError(problem("the event has no player {number}", number=number))
-        row, _made = Credential.objects.select_for_update().get_or_create(event=code, number=number)
-        if not _made:
-            row.issue += 1
-        else:
-            row.issue = 2
+        row, _ = Credential.objects.select_for_update().get_or_create(event=code, number=number,
+                                                                      defaults={"issue": 1})
+        row.issue += 1
         row.issued_by = _name(actor)
         row.save()
         record(actor, "hall.reissue", None, event=code, number=number, issue=row.issue)

@@ -5,8 +5,8 @@
 1. An office of its own (SQLite, in a temporary folder) and an event file of 2 × boards players, round 1 paired.
 2. ``qiyuan serve --production --workers N --hall EVENT`` (gunicorn, production settings, plain HTTP on loopback
    with ``QIYUAN_INSECURE_LOOPBACK=1``).
-3. Each phone (a thread with its own cookies and its own loopback address 127.0.0.x, as each phone in the
-   hall has its own address) opens its board's page; then all of them, released together, choose the result:
+3. Each phone (a thread with its own cookies and its own loopback address 127.0.0.x) opens its player's own
+   page (his personal credential's link); then all of them, released together, choose the result:
    for each board one becomes the report, the other the confirmation.  Meanwhile one client asks a trivial
    page (``/api/v1/``) again and again: the baseline of the same run.
 4. Prints the latency percentiles of the phones' answers (all, and the confirmations alone) beside the
@@ -54,18 +54,19 @@ def make_event(path: Path, boards: int) -> None:
     path.write_text(write_trf(t), encoding="utf-8")
 
 
-def links(env: dict, event: Path) -> list[tuple[str, int, int]]:
+def links(env: dict, event: Path) -> list[tuple[str, str]]:
+    """Each board's two players' own links."""
     code = r"""
 import json, sys
 from qiyuan.cli.office import ensure_django
 ensure_django()
 from qiyuan.formats.trf import read_trf
-from qiyuan.office.hall.cases import file_code
-from qiyuan.office.hall.tokens import board_token
+from qiyuan.office.hall.cases import file_code, player_link_token
 from qiyuan.tournament import hall
 path = sys.argv[1]
-print(json.dumps([["/hall/b/" + board_token(file_code(path), 1, b.board, b.first, b.second) + "/", b.first, b.second]
-                  for b in hall.boards_of(read_trf(path), 1)]))
+c = file_code(path)
+link = lambda n: f"/hall/e/{c}/{player_link_token(c, n)}/"
+print(json.dumps([[link(b.first), link(b.second)] for b in hall.boards_of(read_trf(path), 1)]))
 """
     out = subprocess.run([sys.executable, "-c", code, str(event)], env=env, capture_output=True, text=True, check=True)
     return [tuple(x) for x in json.loads(out.stdout.strip().splitlines()[-1])]
@@ -74,8 +75,8 @@ print(json.dumps([["/hall/b/" + board_token(file_code(path), 1, b.board, b.first
 class Phone:
     """One phone: its own address, its own cookies."""
 
-    def __init__(self, port: int, address: str, path: str, player: int):
-        self.port, self.address, self.path, self.player = port, address, path, player
+    def __init__(self, port: int, address: str, path: str):
+        self.port, self.address, self.path = port, address, path
         self.cookies: dict[str, str] = {}
         self.csrf = ""
 
@@ -103,7 +104,7 @@ class Phone:
         self.csrf = _CSRF.search(text).group(1)
 
     def choose(self, result: str) -> tuple[int, float, str]:
-        body = f"csrfmiddlewaretoken={self.csrf}&player={self.player}&result={result.replace('½', '%C2%BD')}"
+        body = f"csrfmiddlewaretoken={self.csrf}&result={result.replace('½', '%C2%BD')}"
         return self._request("POST", body)
 
 
@@ -144,9 +145,9 @@ def one_round(home: Path, port: int, env: dict, boards: int, n: int) -> dict:
                     raise SystemExit(f"the server did not start: {server.stdout.read() if server.stdout else ''}")
                 time.sleep(0.5)
         phones = []
-        for i, (path, first, second) in enumerate(links({k: v for k, v in env.items() if not k.startswith("_")}, event)):
-            phones.append(Phone(port, f"127.0.0.{2 + 2 * i}", path, first))
-            phones.append(Phone(port, f"127.0.0.{3 + 2 * i}", path, second))
+        for i, (first, second) in enumerate(links({k: v for k, v in env.items() if not k.startswith("_")}, event)):
+            phones.append(Phone(port, f"127.0.0.{2 + 2 * i}", first))
+            phones.append(Phone(port, f"127.0.0.{3 + 2 * i}", second))
         for p in phones:
             p.open()
         gate = threading.Barrier(len(phones) + 1)

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from qiyuan.cli import lang
 from qiyuan.formats.trf import write_trf
 from qiyuan.tournament import eventfile as ev_core
 from qiyuan.tournament.model import Entrant
@@ -43,7 +46,61 @@ def test_the_same_result_again_is_no_change_and_a_clear_says_what_it_cleared(tmp
     run("event", "pair", ev)
     run("event", "result", ev, 1, "1 1-0")
     assert "already read so: unchanged" in run("event", "result", ev, 1, "2 0-1").stdout
-    assert "board 1-2 cleared (was 1-0)" in run("event", "result", ev, 1, "1 ").stdout
+    assert "board 1-2 cleared (was 1-0)" in run("event", "result", ev, 1, "1 ", "--change").stdout
+
+
+def test_clearing_a_result_needs_the_same_confirmation_as_changing_it(tmp_path):
+    """Issue 33: `result EVENT 2 "18 "` wiped a board with no confirmation."""
+    ev = small_event(tmp_path, 4)
+    run("event", "pair", ev)
+    run("event", "result", ev, 1, "1 1-0")
+    before = ev.read_bytes()
+    r = run("event", "result", ev, 1, "2 ", ok=False)
+    assert r.exit_code == 2 and ev.read_bytes() == before  # nothing wiped, byte for byte
+    assert "board 1-2 reads 0-1 (from 2's side); to clear it, confirm the change (--change)" in r.stderr
+    r = run("event", "result", ev, 1, "2 ", "--change")
+    assert "board 1-2 cleared (was 1-0)" in r.stdout
+
+
+def test_a_typed_result_records_its_provenance_in_the_event_file(tmp_path):
+    from qiyuan.formats.trf import read_trf
+    from qiyuan.tournament import hall
+
+    ev = small_event(tmp_path, 4)
+    run("event", "pair", ev)
+    run("event", "result", ev, 1, "1 1-0")
+    run("event", "result", ev, 1, "2 1-0", "--change")
+    run("event", "result", ev, 1, "3 ", "--change")  # an empty board: nothing cleared, nothing recorded
+    (record,) = hall.provenances(read_trf(ev)).values()
+    assert (record.round, record.board, record.result) == (1, 1, "0-1")
+    assert [(a.what, a.via) for a in record.acts] == [("typed", "cli"), ("retyped", "cli")]
+    assert record.acts[0].who and record.acts[0].when.endswith("Z")
+    run("event", "result", ev, 1, "1 ", "--change")
+    assert hall.provenances(read_trf(ev))[(1, 1)].result == "none"
+    assert [a.what for a in hall.provenances(read_trf(ev))[(1, 1)].acts][-1] == "cleared"
+
+
+@pytest.fixture
+def chinese():
+    lang.activate(lang.CHINESE)
+    yield
+    lang.activate(lang.ENGLISH)
+
+
+def test_every_results_refusal_names_its_option_in_chinese_too(tmp_path, chinese):
+    ev = small_event(tmp_path, 4, rounds=3)
+    run("event", "pair", ev)
+    run("event", "result", ev, 1, "1 1-0", "3 ½-½")
+    r = run("event", "result", ev, 1, "1 0-1", ok=False)
+    assert "要改为 0-1，请确认修改（--change）" in r.stderr
+    r = run("event", "result", ev, 1, "1 ", ok=False)
+    assert "要清除，请确认修改（--change）" in r.stderr
+    run("event", "pair", ev)
+    r = run("event", "result", ev, 1, "3 1-0", "--change", ok=False)
+    assert "--force" in r.stderr and "force" not in r.stderr.replace("--force", "")
+    r = run("event", "undo", ev, 2)
+    r = run("event", "undo", ev, 1, ok=False)
+    assert '"N " --change' in r.stderr
 
 
 def test_clearing_an_empty_board_is_not_one_cleared(tmp_path):

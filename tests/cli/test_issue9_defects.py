@@ -43,7 +43,7 @@ def test_a_typed_result_is_cleared_with_number_and_blank_and_the_round_can_then_
     assert read_trf(ev).entrants[0].rounds[0].result == "1"
     r = run("event", "undo", ev, 1, ok=False)
     assert r.exit_code == 2 and "clear them first" in r.stderr
-    assert "cleared (was" in run("event", "result", ev, 1, "1 ").stdout
+    assert "cleared (was" in run("event", "result", ev, 1, "1 ", "--change").stdout
     assert read_trf(ev).entrants[0].rounds[0].result == " "
     run("event", "undo", ev, 1)
     assert all(not e.rounds for e in read_trf(ev).entrants)

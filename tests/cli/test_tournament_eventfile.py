@@ -115,7 +115,7 @@ def test_undo_only_the_last_round_and_only_without_results():
     ev.enter_result(t, 2, 1, "1-0")
     with pytest.raises(ev.EventError, match="already has results"):
         ev.clear_round(t, 2)
-    ev.enter_result(t, 2, 1, " ")
+    ev.enter_result(t, 2, 1, " ", change=True)
     ev.clear_round(t, 2)
     assert ev.rounds_paired(t) == 1
     assert t.entrants[5].rounds[1] == RoundCell(None, "-", "Z")  # the absence entered before stays

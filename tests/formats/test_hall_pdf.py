@@ -37,7 +37,8 @@ def test_printout_is_a4_with_an_embedded_cjk_subset_and_renders(tmp_path, event,
 
         event = copy(event)
         event.extra = {**event.extra, "XQM": ["round_robin" if what == "schedule" else "knockout"]}
-    pdf.write_bytes(hall_pdf.document(event, what, round_no=7, alphabetical=True))
+    links = (lambda n: f"https://hall.example.org/hall/e/open/{n}/") if what == "cards" else None
+    pdf.write_bytes(hall_pdf.document(event, what, round_no=7, alphabetical=True, links=links))
     fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout.splitlines()[2:]
     assert fonts and all(line.split()[-5:-2] == ["yes", "yes", "yes"] for line in fonts), fonts  # emb sub uni
     assert all("+NotoSansCJK" in line for line in fonts)

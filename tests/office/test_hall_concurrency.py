@@ -33,7 +33,7 @@ connection.ensure_connection()
 from qiyuan.errors import QiyuanError
 from qiyuan.formats.trf import read_trf
 from qiyuan.office.hall import cases
-from qiyuan.office.hall.tokens import board_token
+from qiyuan.office.hall.tokens import player_token
 from qiyuan.tournament import hall
 plan = json.loads(plan)
 if plan["kind"] == "phone":
@@ -41,15 +41,15 @@ if plan["kind"] == "phone":
     steps = []
     for n in plan["boards"]:
         b = boards[n]
-        steps.append((board_token(plan["event"], 1, n, b.first, b.second), b.first if plan["side"] == 0 else b.second))
+        steps.append(player_token(plan["event"], b.first if plan["side"] == 0 else b.second))
 Path(ready).touch()
 while not Path(go).exists():
     time.sleep(0.0005)
 out = []
 if plan["kind"] == "phone":
-    for token, player in steps:
+    for token in steps:
         try:
-            out.append(cases.phone_report(token, player, "1-0", plan["device"]).state)
+            out.append(cases.phone_report(plan["event"], token, "1-0").state)
         except QiyuanError as exc:
             out.append("refused: " + str(exc))
 else:
@@ -114,7 +114,7 @@ def test_phones_and_the_arbiter_at_the_same_moment_lose_nothing(office_home, tmp
     plans = []
     for part in halves:  # per half: the first players' phones and the others', at once, board by board
         for side in (0, 1):
-            plans.append({"kind": "phone", "device": f"d{len(plans)}", "file": str(event), "event": event.stem,
+            plans.append({"kind": "phone", "file": str(event), "event": event.stem,
                           "boards": part, "side": side})
     plans.append({"kind": "arbiter", "event": event.stem, "times": 15})
     outs = _at_once(plans, env)

@@ -26,7 +26,7 @@ _LATIN_OK = re.compile(
     r"fast|reference|arbiter|officer|admin|cga-gomoku-2011|bjsh-gomoku-2007|cn-go-1995|nosuch|bogus|slow|boss|"
     r"abc|wang\.li|docs/deploy\.md|UTF|x|migrate|URL|CHN|KOR|JPN|"
     # the values options take, typed as they are: formats, printouts, categories, points, groupings
-    r"swiss|round_robin|double_round_robin|knockout|match|team|go_mcmahon|go_swiss|entries|schedule|pairings|slips|"
+    r"swiss|round_robin|double_round_robin|knockout|match|team|go_mcmahon|go_swiss|entries|schedule|pairings|slips|cards|"
     r"women|U\d+|rating|zero|half|full|association|club|family|resident|passport|other|international|national|first|"
     r"second|third|CHN|SQLite|PostgreSQL|JSON|YYYY-MM-DD|key=value|trf|opengotha|history|report|state|regional|local|"
     r"csv|txt|pdf|xlsx|new|Elo|Glicko-2|WHR|PNG|HTML|RIF|rif|registered|approved|refused|withdrawn|min|KOR|JPN)\b")

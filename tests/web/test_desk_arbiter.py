@@ -63,7 +63,10 @@ def test_override_reinstate_excuse_range_and_finish_at_the_desk(desk):
     desk.post("/desk/events/open-2026/override/", {"round": 1, "a": 2, "b": 3})
     assert (t().entrants[0].rounds[0].opponent, t().entrants[1].rounds[0].opponent) == (3, 4)
     desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-3": "1", "r-2-4": "=", "r-5-6": "0"})
-    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-3": "x"})  # clear one
+    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-3": "x"})  # a clear needs confirming too
+    assert t().entrants[0].rounds[0].result == "1" and 'id="confirm-change"' in desk.get(
+        "/desk/events/open-2026/").content.decode()
+    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-3": "x", "change": "1"})  # clear one
     assert t().entrants[0].rounds[0].result == " "
     desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-3": "1"})
     desk.post("/desk/events/open-2026/excuse/", {"number": 5, "rounds": "2-3", "kind": "H"})

@@ -41,6 +41,18 @@ def _as_gnu_catalog(catalog: dict[str, str]) -> dict:
     return out
 
 
+def test_every_chinese_translation_names_the_options_its_english_names():
+    """Issue 33: a Chinese refusal left out the option it needs (``--change``, ``--force``): every translation
+    keeps each command-line option its English id names, so the reader learns what overrides a refusal."""
+    import re
+
+    option = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+")
+    po = LOCALE / "zh_Hans" / "LC_MESSAGES" / "django.po"
+    catalogue = msgfmt.parse_po(po.read_text(encoding="utf-8"), str(po))
+    missing = {k: sorted(set(option.findall(k)) - set(option.findall(v))) for k, v in catalogue.items() if v}
+    assert not {k: v for k, v in missing.items() if v}
+
+
 def test_msgfmt_reads_contexts_continuations_and_skips_fuzzy():
     po = (
         'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'

@@ -577,7 +577,7 @@ def event_override(
 @event_app.command("undo")
 @refusals
 def event_undo(event: Path = typer.Argument(...), rnd: int = typer.Argument(..., metavar="ROUND")) -> None:
-    """Undo the last round paired (no result entered yet: clear them first with "N "), to pair it again."""
+    """Undo the last round paired (no result entered yet: clear them first with "N " --change), to pair it again."""
     from qiyuan.tournament import arbiter as uc
 
     sys.stdout.write(_("round {round} undone").format(round=_run(event, uc.undo_round, rnd)) + "\n")
@@ -590,7 +590,7 @@ def event_result(
     rnd: int = typer.Argument(..., metavar="ROUND"),
     results: list[str] = typer.Argument(..., help='"PLAYER RESULT" from that player\'s side: "12 1-0", "5 ½-½", '
                                                   '"7 +-"; "12 " (no result) clears it'),
-    change: bool = typer.Option(False, "--change", help="confirm replacing (or clearing) a result already entered"),
+    change: bool = typer.Option(False, "--change", help="confirm replacing or clearing a result already entered"),
     force: bool = typer.Option(False, "--force", help="change a result although later rounds were paired on it"),
 ) -> None:
     """Enter results of a round: 1-0, 0-1, ½-½ (=-=), forfeits +-, -+, -- (both lose); a blank
@@ -615,7 +615,12 @@ def event_result(
         except EventError as exc:
             bad += exc.problems
         raise InputError(bad)
-    done = _run(event, uc.enter_results, rnd, items, force=force, change=change)
+    from datetime import UTC, datetime
+
+    from qiyuan.tournament.hall import stamp
+
+    done = _run(event, uc.enter_results, rnd, items, force=force, change=change,
+                typed_by=(_actor() or "cli", "cli", stamp(datetime.now(UTC))))
     if done.forced_over:
         sys.stderr.write(_("warning: round {round} changed with --force: rounds {first}-{last} were paired on the "
                            "old scores and stay as they are").format(
@@ -836,32 +841,66 @@ def event_standings(
 def event_print(
     event: Path = typer.Argument(...),
     what: str = typer.Argument(..., metavar="WHAT",
-                               help="entries | schedule | pairings | slips | standings | crosstable | bracket"),
+                               help="entries | schedule | pairings | slips | standings | crosstable | bracket | cards"),
     out: Path = typer.Option(..., "-o", "--out", help="the PDF to write"),
     rnd: int | None = typer.Option(None, "--round", help="pairings, slips: the round (default the last paired)"),
     after: int | None = typer.Option(None, "--after", help="standings: after round N (default: now)"),
     alphabetical: bool = typer.Option(False, "--alphabetical", help="pairings: by name (pinyin) for the notice "
                                                                     "board, besides the list by board"),
     hall_url: str = typer.Option("", "--hall-url", metavar="URL",
-                                 help="slips: each board's QR code links to `qiyuan serve --hall` at URL, where the "
-                                      "players report and confirm the result from their phones"),
+                                 help="slips, cards: each player's own QR code links to `qiyuan serve --hall` at URL, "
+                                      "where his phone reports and confirms his results and checks him in"),
+    player: list[int] = typer.Option([], "--player", help="cards: only this player's card (repeat for more)"),
 ) -> None:
     """Print for the hall (A4 PDF, its CJK font embedded): the pairing list of a round by board
-    (and alphabetically by pinyin), result slips to cut and sign (with --hall-url, a QR code per
-    board for the players' phones), the standings after a round with the tie-breaks and prize
-    categories, the crosstable (wall chart); a Go event's in Go's words."""
+    (and alphabetically by pinyin), result slips to cut and sign (with --hall-url, each player's
+    own QR code on his half), the players' entry cards with their personal QR codes (cards, with
+    --hall-url), the standings after a round with the tie-breaks and prize categories, the
+    crosstable (wall chart); a Go event's in Go's words."""
     from qiyuan.formats import go_hall_pdf  # --- go: hall_pdf's printouts, a Go event's in Go's words
     from qiyuan.formats.eventstore import write_atomically
 
     t = _load(event, players=True)
     links = _hall_links(event, hall_url) if hall_url else None
-    data = go_hall_pdf.document(t, what, round_no=rnd, after=after, alphabetical=alphabetical, links=links)
+    if what == "cards" and player and links is not None:
+        from qiyuan.formats.hall_qr import player_cards
+
+        data = player_cards(t, links, player)
+    else:
+        data = go_hall_pdf.document(t, what, round_no=rnd, after=after, alphabetical=alphabetical, links=links)
     write_atomically(out, data, label=str(out))
     sys.stdout.write(_("wrote {file} ({what})").format(file=out, what=what) + "\n")
 
 
+@event_app.command("reissue")
+@refusals
+def event_reissue(
+    event: Path = typer.Argument(...),
+    number: int = typer.Argument(..., metavar="PLAYER"),
+    hall_url: str = typer.Option(..., "--hall-url", metavar="URL", help="the address of `qiyuan serve --hall`"),
+    out: Path = typer.Option(..., "-o", "--out", help="the PDF of his new card to write"),
+) -> None:
+    """Re-issue a player's hall credential (a lost phone, a card others saw): his old QR code stops working at
+    once, recorded in the audit log; his new card is written to --out."""
+    import os
+
+    from qiyuan.formats.eventstore import write_atomically
+    from qiyuan.formats.hall_qr import player_cards
+
+    t = _load(event, players=True)
+    os.environ["QIYUAN_HALL_FILE"] = str(event.resolve())
+    links = _hall_links(event, hall_url)
+    from qiyuan.office.hall.cases import file_code, reissue
+
+    reissue(file_code(event), _actor(), number)
+    write_atomically(out, player_cards(t, links, [number]), label=str(out))
+    sys.stdout.write(_("player {number}'s hall credential re-issued (the old one no longer works); wrote {file}")
+                     .format(number=number, file=out) + "\n")
+
+
 def _hall_links(event: Path, url: str):
-    """The slips' links to the hall server (``qiyuan serve --hall EVENT``): signed with the office's key."""
+    """Each player's personal link to the hall server (``qiyuan serve --hall EVENT``): his credential, signed
+    with the office's hall key (its current issue)."""
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)
@@ -871,11 +910,14 @@ def _hall_links(event: Path, url: str):
     from qiyuan.cli.office import ensure_django
 
     ensure_django()
-    from qiyuan.office.hall.cases import file_code
-    from qiyuan.office.hall.tokens import board_token
+    from django.core.management import call_command
+
+    from qiyuan.office.hall.cases import file_code, player_link_token
+
+    call_command("migrate", interactive=False, verbosity=0)  # as `serve` does: the credentials' issues are kept there
 
     code, base = file_code(event), url.rstrip("/")
-    return lambda rnd, board, first, second: f"{base}/hall/b/{board_token(code, rnd, board, first, second)}/"
+    return lambda number: f"{base}/hall/e/{code}/{player_link_token(code, number)}/"
 
 
 @event_app.command("export")

@@ -2,7 +2,9 @@
 
 Local use (default): Django's development server, DEBUG off (the site's own 404/500 pages), static files
 from the source tree. ``--production``: the production settings under gunicorn with N worker processes,
-static files collected and served by WhiteNoise, behind a TLS proxy (docs/deploy.md).
+static files collected and served by WhiteNoise, behind a TLS proxy (docs/deploy.md).  ``--hall``: always
+under gunicorn (a hall of phones posting at once is production load, whatever the settings), ``--lan-http``
+included.
 """
 
 from __future__ import annotations
@@ -38,9 +40,10 @@ def serve(
         False, "--production", help="production settings (needs QIYUAN_SECRET_KEY) under gunicorn",
     ),
     workers: int = typer.Option(0, "--workers", "-w", min=0, max=64,
-                                help="gunicorn worker processes (--production; default 2 × cores + 1)"),
+                                help="gunicorn worker processes (--production, --hall; default 2 × cores + 1)"),
     threads: int = typer.Option(1, "--threads", min=1, max=64,
-                                help="threads per worker (--production; more than 1: gunicorn's gthread workers)"),
+                                help="threads per worker (--production, --hall; more than 1: gunicorn's gthread "
+                                     "workers)"),
     debug: bool = typer.Option(False, "--debug", help="developers only: Django's debug pages (not with --production)"),
     migrate: bool = typer.Option(True, "--migrate/--no-migrate", help="bring the database schema up to date first"),
     hall: Path | None = typer.Option(None, "--hall",
@@ -64,8 +67,10 @@ def serve(
         _fail(problem_line(refusal))
     if production and debug:
         _fail(_("--debug is for local use only, not with --production"))
-    if not production and (socket_path or workers or threads > 1):
-        _fail(_("--socket, --workers and --threads go with --production"))
+    if not production and socket_path:
+        _fail(_("--socket goes with --production"))
+    if not production and hall is None and (workers or threads > 1):
+        _fail(_("--workers and --threads go with --production or --hall"))
     os.environ["DJANGO_SETTINGS_MODULE"] = "qiyuan.web.settings_production" if production else "qiyuan.web.settings"
     if debug:
         os.environ["QIYUAN_DEBUG"] = "1"
@@ -77,15 +82,19 @@ def serve(
     settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
     if migrate:
         call_command("migrate", interactive=False, verbosity=0)
-    if not production:
+    if not production and hall is None:
         call_command("runserver", f"{'[::1]' if host == '::1' else host}:{port}", use_reloader=False)
         return
     call_command("collectstatic", interactive=False, verbosity=0)
     bind = f"unix:{socket_path}" if socket_path else f"[{host}]:{port}" if host == "::1" else f"{host}:{port}"
     n = workers or default_workers()
     where = socket_path or f"http://{host}:{port}/"
-    typer.echo(_("qiyuan: serving {where} with production settings under gunicorn ({workers} workers × {threads} "
-                 "threads); Ctrl-C stops").format(where=where, workers=n, threads=threads))
+    if production:
+        typer.echo(_("qiyuan: serving {where} with production settings under gunicorn ({workers} workers × "
+                     "{threads} threads); Ctrl-C stops").format(where=where, workers=n, threads=threads))
+    else:
+        typer.echo(_("qiyuan: serving {where} to the hall under gunicorn ({workers} workers × {threads} threads); "
+                     "Ctrl-C stops").format(where=where, workers=n, threads=threads))
     if os.environ.get("QIYUAN_INSECURE_LOOPBACK") == "1":
         typer.echo(_("qiyuan: QIYUAN_INSECURE_LOOPBACK=1 — TLS settings relaxed for plain-HTTP loopback"), err=True)
     sys.stdout.flush()

@@ -27,14 +27,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from qiyuan.errors import InputError, problem
-from qiyuan.formats.hall_qr import draw_qr
+from qiyuan.formats.hall_qr import draw_qr, player_cards
 from qiyuan.formats.pdf_font import FONT, font_name
 from qiyuan.people.pinyin import sort_key
 from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
 
-WHATS = ("entries", "schedule", "pairings", "slips", "standings", "crosstable", "bracket")
+WHATS = ("entries", "schedule", "pairings", "slips", "standings", "crosstable", "bracket", "cards")
 
 #: why a player has no game, as the hall reads it
 UNPAIRED_ZH = {"U": "轮空（计胜）", "H": "请假（计半分）", "F": "请假（计全分）", "Z": "缺席", "withdrawn": "退赛",
@@ -44,14 +44,16 @@ _RESULT_ZH = {"": "", "1-0": "1 : 0", "0-1": "0 : 1", "½-½": "½ : ½", "+-": 
               "++": "1 : 1", "0-0": "0 : 0"}
 
 
-#: a board's link for its slip's QR code: (round, board, first player's number, other's) → URL
-SlipLink = Callable[[int, int, int, int], str]
+#: a player's personal link (his credential) for the QR code on his half of a slip and on his entry card:
+#: his draw number → URL
+SlipLink = Callable[[int], str]
 
 
 def document(t: Tournament, what: str, *, round_no: int | None = None, after: int | None = None,
              alphabetical: bool = False, links: SlipLink | None = None) -> bytes:
-    """The PDF of one printout (``what``: pairings, slips, standings, crosstable); ``links``: slips
-    carry each board's QR code (the players' phones report the result there)."""
+    """The PDF of one printout (``what``: pairings, slips, standings, crosstable, cards); ``links``: each
+    player's personal link — on his half of each slip and on his entry card (``cards``, which need them),
+    where his phone reports his results and checks him in."""
     from qiyuan.tournament.state import rounds_paired
 
     faults = []
@@ -72,6 +74,8 @@ def document(t: Tournament, what: str, *, round_no: int | None = None, after: in
                                   kind="round robin" if what == "schedule" else "knock-out", format=event_format(t)))
         elif len(t.entrants) < 2:
             faults.append(problem("{what}: enter at least 2 players first", what=what))
+    if what == "cards" and links is None:
+        faults.append(problem("cards carry each player's personal link: give the hall's address (--hall-url)"))
     if after is not None and not 0 <= after <= rounds_with_cells(t):
         faults.append(problem("--after {after}: the event has rounds 1..{last}", after=after,
                               last=rounds_with_cells(t)))
@@ -80,6 +84,8 @@ def document(t: Tournament, what: str, *, round_no: int | None = None, after: in
     font_name()
     if what == "entries":
         return _entries(t)
+    if what == "cards":
+        return player_cards(t, links)
     if what == "schedule":
         return _schedule(t)
     if what == "bracket":
@@ -255,8 +261,8 @@ def _slips(t: Tournament, sheet: PairingSheet, links: SlipLink | None = None,
             _cut_lines(c, width, height, cols, rows_per_page)
         x0 = (k % cols) * w
         y0 = height - (k // cols + 1) * h
-        link = links(sheet.round, b.board, b.opener.number, b.other.number) if links else ""
-        _slip(c, t, sheet.round, b, x0 + 6 * mm, y0 + 6 * mm, w - 12 * mm, h - 12 * mm, link, words)
+        own = (links(b.opener.number), links(b.other.number)) if links else None
+        _slip(c, t, sheet.round, b, x0 + 6 * mm, y0 + 6 * mm, w - 12 * mm, h - 12 * mm, own, words)
     if not sheet.boards:
         c.setFont(FONT, 14)
         c.drawString(20 * mm, height - 30 * mm, f"{t.name} 第 {sheet.round} 轮：没有对局")
@@ -275,20 +281,25 @@ def _cut_lines(c, width: float, height: float, cols: int, rows: int) -> None:
     c.restoreState()
 
 
-def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float, link: str = "",
-          words: SlipWords = GOMOKU_SLIP) -> None:
+def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float,
+          links: tuple[str, str] | None = None, words: SlipWords = GOMOKU_SLIP) -> None:
     from reportlab.lib.units import mm
 
     top = y + h
-    qr = 18 * mm if link else 0
+    qr = 17 * mm if links else 0
+    room = 2 * qr + 2 * mm if links else 0
     c.setFont(FONT, 9)
-    c.drawString(x, top - 4 * mm, _fit(t.name, 9, w - qr))
+    c.drawString(x, top - 4 * mm, _fit(t.name, 9, w - room))
     c.setFont(FONT, 15)
     c.drawString(x, top - 12 * mm, f"第 {rnd} 轮　第 {b.board} 台")
     c.setFont(FONT, 9)
-    c.drawRightString(x + w - qr - (1 * mm if qr else 0), top - 12 * mm, "扫码报分" if link else "对局记录单")
-    if link:  # the board's link: either player reports the result there, the other confirms it
-        draw_qr(c, link, x + w - qr, top - qr + 1 * mm, qr)
+    c.drawString(x, top - 17 * mm, "各扫本人的码报分" if links else "对局记录单")
+    if links:  # each player's own code on his half: his phone reports, the other player's confirms
+        for k, (seat, link) in enumerate(zip((b.opener, b.other), links)):
+            qx = x + w - (2 - k) * qr - (1 - k) * 2 * mm
+            draw_qr(c, link, qx, top - qr + 1 * mm, qr)
+            c.setFont(FONT, 7)
+            c.drawCentredString(qx + qr / 2, top - qr - 1 * mm, f"{seat.number} 号本人")
     line_y = top - 22 * mm
     for label, seat in ((words.first, b.opener), (words.second, b.other)):
         c.setFont(FONT, 10)

@@ -1,10 +1,11 @@
-"""QR codes on the hall's printouts (二维码): a board's link on its result slip, a round's check-in
-link on a poster for the hall's door.  The codes are made by ``segno`` and drawn as vector squares
+"""QR codes on the hall's printouts (二维码): each player's personal link on his entry card (参赛证) and on his
+half of each result slip, a round's check-in page on a poster for the hall's door.  The codes are made by ``segno`` and drawn as vector squares
 (sharp at any printer's resolution)."""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Iterable
 
 import segno
 
@@ -57,10 +58,54 @@ def checkin_poster(t: Tournament, rnd: int, link: str) -> bytes:
     c.setFont(FONT, 36)
     c.drawCentredString(width / 2, height - 50 * mm, f"第 {rnd} 轮签到")
     c.setFont(FONT, 14)
-    c.drawCentredString(width / 2, height - 62 * mm, "用手机扫描二维码，找到自己的名字，点“签到”")
+    c.drawCentredString(width / 2, height - 62 * mm, "签到：扫描您参赛证上的个人二维码；此码查看谁已签到")
     size = 130 * mm
     draw_qr(c, link, (width - size) / 2, height - 80 * mm - size, size)
     c.setFont(FONT, 9)
     c.drawCentredString(width / 2, height - 86 * mm - size, link)
+    c.save()
+    return buf.getvalue()
+
+
+def player_cards(t: Tournament, link: Callable[[int], str], numbers: Iterable[int] | None = None) -> bytes:
+    """Entry cards to cut (参赛证, eight to an A4 page): per player the event, his draw number and name, and the
+    QR code of his personal link — his own credential for reporting his results and checking in."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen.canvas import Canvas
+
+    font_name()
+    wanted = None if numbers is None else set(numbers)
+    players = [e for e in t.entrants if wanted is None or e.number in wanted]
+    buf = io.BytesIO()
+    width, height = A4
+    c = Canvas(buf, pagesize=A4, initialFontName=FONT)
+    c.setTitle(f"{t.name} 参赛证")
+    cols, rows = 2, 4
+    w, h = width / cols, height / rows
+    for i, e in enumerate(players):
+        k = i % (cols * rows)
+        if i and k == 0:
+            c.showPage()
+        x, y = (k % cols) * w + 8 * mm, height - (k // cols + 1) * h + 8 * mm
+        c.setDash(4, 4)
+        c.setLineWidth(0.4)
+        c.rect(x - 8 * mm, y - 8 * mm, w, h)
+        c.setDash()
+        size = 42 * mm
+        draw_qr(c, link(e.number), x + w - 16 * mm - size, y + (h - 16 * mm - size) / 2, size)
+        c.setFont(FONT, 9)
+        c.drawString(x, y + h - 22 * mm, t.name[:24])
+        c.setFont(FONT, 14)
+        c.drawString(x, y + h - 32 * mm, "参赛证")
+        c.setFont(FONT, 22)
+        c.drawString(x, y + h - 44 * mm, str(e.number))
+        c.setFont(FONT, 14)
+        c.drawString(x, y + h - 53 * mm, e.name[:10])
+        c.setFont(FONT, 7)
+        c.drawString(x, y + 2 * mm, "本人专用：扫码报分、签到。遗失请找裁判重新发放。")
+    if not players:
+        c.setFont(FONT, 14)
+        c.drawString(20 * mm, height - 30 * mm, f"{t.name}：没有棋手")
     c.save()
     return buf.getvalue()

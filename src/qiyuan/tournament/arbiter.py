@@ -211,17 +211,24 @@ def undo_round(store: EventStore, actor: object, rnd: int | None = None) -> int:
 
 
 def enter_results(store: EventStore, actor: object, rnd: int, items: Iterable[tuple[int, str]], *,
-                  force: bool = False, change: bool = False, phones: list[dict] | None = None) -> ResultsEntered:
+                  force: bool = False, change: bool = False, phones: list[dict] | None = None,
+                  provenance: Iterable[hall.Provenance] = (),
+                  typed_by: tuple[str, str, str] | None = None) -> ResultsEntered:
     """Enter (or clear, with a blank result) results of round ``rnd``, each ``(player, result
     from his side)``: all checked first, nothing saved if any is refused.  A result typed over a
     different one (or a clear of one) is refused unless ``change`` confirms it; the audit entry
     names every board changed, from what to what.  ``phones``: for results the arbiter signs from the
-    players' phones, who reported and who confirmed each (for the audit)."""
+    players' phones, who reported and who confirmed each (for the audit); ``provenance``: where each of
+    those results came from, recorded in the event (``XRP``); ``typed_by``: ``(who, via, when)`` of an arbiter
+    typing them (``via`` ``cli`` or ``desk``), recorded in the same way."""
     items = list(items)
     extra = {"phones": phones} if phones else {}
     with store.change(actor, "results", round=rnd, results=[list(i) for i in items], force=force,
                       change=change, **extra) as ch:
         entered = ev.enter_results(ch.t, rnd, items, force=force, change=change)
+        hall.record_provenance(ch.t, provenance)
+        if typed_by is not None:
+            hall.record_provenance(ch.t, hall.typed_provenance(ch.t, rnd, entered, *typed_by))
         changed = [{"board": f"{e.number}-{e.opponent}", "from": result_text(e.before, e.before_other),
                     "to": result_text(e.result, e.other)} for e in entered if e.changed]
         if changed:

@@ -594,8 +594,9 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
     winner, the play-off's (加赛) winner is entered as a win; changing a result once a later
     round is paired — that round was paired on the old scores — unless ``force`` (never in a
     knock-out, whose later rounds follow from the winners: undo them first); typing a result
-    over a different one unless ``change`` confirms it (``force`` does too): a second arbiter
-    never overwrites a board silently (a clear, typed on purpose, needs no confirmation)."""
+    over a different one, or clearing one, unless ``change`` confirms it (``force`` does too): a
+    second arbiter never overwrites or wipes a board silently.  Each refusal names the option that
+    overrides it (``--change``, ``--force``)."""
     faults = _open_to_change(t)
     items = list(items)
     if not items:
@@ -633,12 +634,17 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
                                   round=rnd, a=board[0], b=board[1]))
             continue
         chosen[board] = (*codes, k)
-        if c.result != " " and mine not in (c.result, " ") and not (change or force) and rnd >= paired:
-            faults.append(problem("round {round}: board {a}-{b} already reads {old} (from {number}'s side); "
-                                  "to change it to {new}, confirm the change (--change)", round=rnd,
-                                  a=board[0], b=board[1], number=number,
-                                  old=syntax.result_text(c.result, t.entrants[other - 1].rounds[rnd - 1].result),
-                                  new=syntax.result_text(mine, theirs), code="result.change"))
+        if c.result != " " and mine != c.result and not (change or force) and rnd >= paired:
+            old = syntax.result_text(c.result, t.entrants[other - 1].rounds[rnd - 1].result)
+            if mine == " ":
+                faults.append(problem("round {round}: board {a}-{b} reads {old} (from {number}'s side); to clear "
+                                      "it, confirm the change (--change)", round=rnd, a=board[0], b=board[1],
+                                      number=number, old=old, code="result.change"))
+            else:
+                faults.append(problem("round {round}: board {a}-{b} already reads {old} (from {number}'s side); "
+                                      "to change it to {new}, confirm the change (--change)", round=rnd,
+                                      a=board[0], b=board[1], number=number, old=old,
+                                      new=syntax.result_text(mine, theirs), code="result.change"))
             continue
         if c.result != " " and mine != c.result and rnd < paired:
             if knockout:
@@ -718,7 +724,7 @@ def clear_round(t: Tournament, rnd: int) -> None:
                 and e.rounds[rnd - 1].result != " " and e.number < e.rounds[rnd - 1].opponent]
         if done:
             faults.append(problem("round {round} already has results ({boards}): clear them first "
-                                  "(qiyuan event result … \"N \")", round=rnd, boards=_boards_text(done)))
+                                  "(qiyuan event result … \"N \" --change)", round=rnd, boards=_boards_text(done)))
     refuse(faults)
     for e in t.entrants:
         if len(e.rounds) >= rnd:

@@ -4,9 +4,10 @@ signed by the arbiter; and check-in (签到) before a round.
 A board's *claim* moves through these states:
 
 * ``reported`` — one of the two players chose a result;
-* ``confirmed`` — the other player chose the same result (on his own phone);
-* ``disputed`` — the other player chose another result, or a player changed a result already
-  reported or confirmed: the arbiter settles it;
+* ``confirmed`` — the other player chose the same result (through his own credential);
+* ``disputed`` — the other player chose another result, or a player changed a result after it was
+  confirmed (his dispute, whoever reported): the arbiter settles it.  The reporter changing his own report
+  before the confirmation corrects it (still ``reported``);
 * ``signed`` — the arbiter signed it: only now is the result entered in the event (through the same
   use case as typing it), so nothing a phone enters counts, or is used by a pairing, before that.
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament.errors import EventError, problem
@@ -51,8 +53,9 @@ class Board:
 
 @dataclass(frozen=True)
 class Claim:
-    """What the phones say about one board.  ``result`` is from the first-named player's side;
-    ``devices`` are the phones that acted (a player may not confirm from the reporter's phone)."""
+    """What the phones say about one board.  ``result`` is from the first-named player's side; in a
+    dispute ``disputed_by`` is the player who disagreed (or changed his answer after the confirmation) and
+    ``disputed_result`` his answer, ``result`` the other player's."""
 
     round: int
     board: int
@@ -62,9 +65,26 @@ class Claim:
     result: str
     reported_by: int
     confirmed_by: int | None = None
-    disputed_result: str = ""  # the other result chosen, in a dispute
-    reporter_device: str = ""
-    confirmer_device: str = ""
+    disputed_result: str = ""
+    disputed_by: int | None = None
+
+
+#: what a step of a claim did: the first report, the reporter's own correction before the confirmation, the
+#: other player's confirmation, his different answer (a dispute), a player's change after the confirmation or
+#: during a dispute (his dispute)
+REPORTED_STEP, CORRECTED, CONFIRMED_STEP, DISPUTED_STEP, CHANGED = "reported", "corrected", "confirmed", "disputed", \
+    "changed"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One player's act on a board's claim, in order: who (his number), what, the result he chose and the
+    result it replaced (``was``: for a correction, a dispute or a change)."""
+
+    by: int
+    what: str
+    result: str
+    was: str = ""
 
 
 def boards_of(t: Tournament, rnd: int) -> list[Board]:
@@ -99,38 +119,45 @@ def _check_player(board: Board, player: int) -> None:
                                  board=board.board))
 
 
-def report(claim: Claim | None, board: Board, player: int, result: str, device: str = "") -> Claim:
-    """Player ``player`` of ``board`` chooses ``result`` (from the first-named player's side).
+def report(claim: Claim | None, board: Board, player: int, result: str) -> tuple[Claim, Step | None]:
+    """Player ``player`` of ``board`` chooses ``result`` (from the first-named player's side); who he is was
+    proven by the caller (his own credential).  Returns the claim and the step it took (``None``: nothing
+    changed).
 
-    The first choice is ``reported``; the other player choosing the same result (not from the
-    reporter's phone) ``confirmed``; any other result, or a change, ``disputed``.  A signed result
-    is the arbiter's: refused."""
+    * the first choice is ``reported``;
+    * the reporter choosing another result before the confirmation corrects his report (not a dispute);
+    * the other player choosing the same result confirms it; another result disputes it (his dispute);
+    * after the confirmation, a player choosing another result disputes it — *his* dispute, whoever he is;
+    * in a dispute a player may change his own answer; the board stays with the arbiter.
+
+    A result the arbiter entered or signed is the arbiter's: refused."""
     _check_result(result)
     _check_player(board, player)
     if board.result:
         raise EventError(problem("the arbiter has entered this board's result ({result}): ask the arbiter",
                                  result=board.result))
     if claim is None:
-        return Claim(board.round, board.board, board.first, board.second, REPORTED, result, player,
-                     reporter_device=device)
+        return (Claim(board.round, board.board, board.first, board.second, REPORTED, result, player),
+                Step(player, REPORTED_STEP, result))
     if claim.state == SIGNED:
         raise EventError(problem("the arbiter has signed this board's result ({result}): ask the arbiter",
                                  result=claim.result))
     if claim.state == DISPUTED:
-        if result == claim.result or result == claim.disputed_result:
-            return claim
-        return replace(claim, disputed_result=result)
-    same = result == claim.result
-    if claim.state == REPORTED:
-        if player == claim.reported_by:
-            return claim if same else replace(claim, state=DISPUTED, disputed_result=result)
-        if same and device and device == claim.reporter_device:
-            raise EventError(problem("the other player confirms on his own phone"))
-        if same:
-            return replace(claim, state=CONFIRMED, confirmed_by=player, confirmer_device=device)
-        return replace(claim, state=DISPUTED, confirmed_by=player, disputed_result=result, confirmer_device=device)
-    # confirmed: the same answer again changes nothing; another one reopens it for the arbiter
-    return claim if same else replace(claim, state=DISPUTED, disputed_result=result)
+        mine = claim.disputed_result if player == claim.disputed_by else claim.result
+        if result == mine:
+            return claim, None
+        changed = replace(claim, disputed_result=result) if player == claim.disputed_by else \
+            replace(claim, result=result)
+        return changed, Step(player, CHANGED, result, mine)
+    if result == claim.result:
+        if claim.state == CONFIRMED or player == claim.reported_by:
+            return claim, None
+        return replace(claim, state=CONFIRMED, confirmed_by=player), Step(player, CONFIRMED_STEP, result)
+    if claim.state == REPORTED and player == claim.reported_by:
+        return replace(claim, result=result), Step(player, CORRECTED, result, claim.result)
+    what = CHANGED if claim.state == CONFIRMED else DISPUTED_STEP
+    return (replace(claim, state=DISPUTED, disputed_by=player, disputed_result=result),
+            Step(player, what, result, claim.result))
 
 
 def sign(claim: Claim, result: str | None = None) -> Claim:
@@ -222,3 +249,90 @@ def late_entry(t: Tournament, number: int) -> bool:
     closed[rnd] = sorted({*closed[rnd], number})
     _record(t, closed)
     return True
+
+
+# -- provenance: where a signed result came from -------------------------------------------------------
+
+#: the event file's record of where each result from the phones came from (来源):
+#: ``XRP ROUND BOARD RESULT WHAT:WHO:VIA:WHEN …`` — one line per board, its steps in order
+PROVENANCE_RECORD = "XRP"
+
+
+@dataclass(frozen=True)
+class Act:
+    """One act in a result's provenance: ``what`` (reported, corrected, confirmed, disputed, changed,
+    signed, settled), ``who`` (a player's number, or the arbiter's name), ``via`` (the credential: ``p5.1``
+    is player 5's credential of issue 1; ``desk`` or ``cli`` for the arbiter) and ``when`` (UTC,
+    ``20261206T101500Z``)."""
+
+    what: str
+    who: str
+    via: str
+    when: str
+
+    def text(self) -> str:
+        return ":".join(_word(x) for x in (self.what, self.who, self.via, self.when))
+
+
+@dataclass(frozen=True)
+class Provenance:
+    round: int
+    board: int
+    result: str
+    acts: tuple[Act, ...]
+
+    def line(self) -> str:
+        return " ".join([str(self.round), str(self.board), self.result, *(a.text() for a in self.acts)])
+
+
+def stamp(moment: datetime) -> str:
+    """An act's time as the record writes it: UTC, ``20261206T101500Z``."""
+    return moment.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _word(value: object) -> str:
+    """A field of an act as one word: no spaces, no colons (a name with them keeps its letters)."""
+    return "".join("_" if c.isspace() or c == ":" else c for c in str(value)) or "-"
+
+
+def provenances(t: Tournament) -> dict[tuple[int, int], Provenance]:
+    """Each board's recorded provenance, by (round, board); lines that do not read are skipped."""
+    out = {}
+    for line in t.extra.get(PROVENANCE_RECORD, []):
+        parts = line.split()
+        if len(parts) < 3 or not (parts[0].isdigit() and parts[1].isdigit()):
+            continue
+        acts = tuple(Act(*a.split(":", 3)) for a in parts[3:] if a.count(":") >= 3)
+        out[(int(parts[0]), int(parts[1]))] = Provenance(int(parts[0]), int(parts[1]), parts[2], acts)
+    return out
+
+
+def record_provenance(t: Tournament, records: Iterable[Provenance]) -> None:
+    """Record (or replace) the provenance of boards' results in the event (``XRP``)."""
+    known = provenances(t)
+    for p in records:
+        known[(p.round, p.board)] = p
+    if known:
+        t.extra[PROVENANCE_RECORD] = [p.line() for _, p in sorted(known.items())]
+
+
+#: the result field of a board whose result was cleared
+NO_RESULT = "none"
+
+
+def typed_provenance(t: Tournament, rnd: int, entered: Iterable, who: str, via: str, when: str) -> list[Provenance]:
+    """The acts of results an arbiter typed in round ``rnd`` (``eventfile.Entered`` rows): ``typed`` (a first
+    result), ``retyped`` (a change), ``cleared`` — each appended to its board's record, ``t`` holding the
+    results as entered."""
+    boards = {frozenset((b.first, b.second)): b for b in boards_of(t, rnd)}
+    known = provenances(t)
+    out = []
+    for e in entered:
+        b = boards.get(frozenset((e.number, e.opponent)))
+        if e.unchanged or b is None:
+            continue
+        what = "cleared" if e.result == " " else "retyped" if e.changed else "typed"
+        prior = known.get((rnd, b.board))
+        out.append(Provenance(rnd, b.board, b.result or NO_RESULT,
+                              (*(prior.acts if prior else ()), Act(what, who, via, when))))
+    return out

@@ -27,8 +27,10 @@ class PhoneClaim(models.Model):
     disputed_result = models.CharField(max_length=8, blank=True)
     reported_by = models.PositiveIntegerField()
     confirmed_by = models.PositiveIntegerField(null=True, blank=True)
-    reporter_device = models.CharField(max_length=64, blank=True)
-    confirmer_device = models.CharField(max_length=64, blank=True)
+    disputed_by = models.PositiveIntegerField(null=True, blank=True)
+    #: every act on the board, in order: ``{"what", "who", "via", "when", "result", "was"}`` — what a player
+    #: chose through his credential (``via``: ``p5.1``), what the arbiter signed or settled
+    steps = models.JSONField(default=list, blank=True)
     signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                   related_name="+")
     updated_at = models.DateTimeField(auto_now=True)
@@ -39,13 +41,16 @@ class PhoneClaim(models.Model):
 
     def as_claim(self) -> hall.Claim:
         return hall.Claim(self.round, self.board, self.first, self.second, self.state, self.result,
-                          self.reported_by, self.confirmed_by, self.disputed_result, self.reporter_device,
-                          self.confirmer_device)
+                          self.reported_by, self.confirmed_by, self.disputed_result, self.disputed_by)
 
     def take(self, claim: hall.Claim) -> None:
-        for name in ("state", "result", "disputed_result", "reported_by", "confirmed_by", "reporter_device",
-                     "confirmer_device"):
+        for name in ("state", "result", "disputed_result", "reported_by", "confirmed_by", "disputed_by"):
             setattr(self, name, getattr(claim, name))
+
+    def provenance(self) -> hall.Provenance:
+        """Where the board's result came from, as the event file records it (``XRP``)."""
+        return hall.Provenance(self.round, self.board, self.result,
+                               tuple(hall.Act(s["what"], str(s["who"]), s["via"], s["when"]) for s in self.steps))
 
 
 class CheckIn(models.Model):
@@ -59,3 +64,18 @@ class CheckIn(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["event", "round", "number"], name="hall_checkin_player")]
+
+
+
+class Credential(models.Model):
+    """A player's credential the arbiter re-issued (a lost phone, a card others saw): its current issue.
+    A player without a row holds issue 1; every older issue is refused."""
+
+    event = models.CharField(max_length=60)
+    number = models.PositiveIntegerField()
+    issue = models.PositiveIntegerField(default=1)
+    issued_by = models.CharField(max_length=150, blank=True)
+    issued_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="hall_credential_player")]

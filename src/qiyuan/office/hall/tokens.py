@@ -1,10 +1,16 @@
-"""The links on the printed slips (扫码报分): a token per board of a round, and one per round for
-check-in, each allowing exactly that and nothing else.
+"""The hall's credentials and links (赛场凭证): each entrant's personal credential of an event, and the
+round's check-in poster link.
 
-A token needs no storage: the event, the round, the board and its two players are signed with the
-office's secret key (HMAC, Django's ``signing``) and carry their age.  It is refused when its
-signature is wrong, when it is older than :data:`MAX_AGE`, and — by the use cases — when its round
-is over (the next round paired, check-in closed) or its board no longer seats the same players.
+A player's credential (his personal link, a QR code on his entry card and on his half of each slip) is
+signed over the event and his draw number, with its issue (``p.EVENT.NUMBER.ISSUE``): it proves who taps,
+for every round of the event.  It needs no storage until the arbiter re-issues one (a lost phone, a card
+seen by others): the office keeps the current issue of each re-issued credential, and an older issue is
+refused by name.  The poster's link only shows who has checked in: checking in takes the player's own
+credential.
+
+Both are signed with the office's hall key (HMAC, Django's ``signing``): the random key kept in the
+office's ``var/hall.key``, made once — the same whichever mode printed the slips (the command line, the
+desk, ``serve``, ``serve --production``), so a slip printed one way is read by a server started another.
 """
 
 from __future__ import annotations
@@ -18,11 +24,10 @@ from django.core import signing
 
 from qiyuan.errors import Refused, problem
 
-#: no slip is used for longer than an event's day and the next
+#: the poster's link is for the hall's day and the next
 MAX_AGE = 2 * 24 * 3600
 _SALT = "qiyuan.hall"
-#: placeholders that are no secret (the development default)
-_NOT_SECRET = ("dev-only", "change-me", "insecure")
+_PLAYER_SALT = "qiyuan.hall.player"
 
 
 class BadToken(Refused):
@@ -30,12 +35,17 @@ class BadToken(Refused):
 
 
 @dataclass(frozen=True)
-class BoardToken:
+class PlayerToken:
+    """A player's credential: ``number`` of ``event``, its ``issue`` (1, then one more per re-issue)."""
+
     event: str
-    round: int
-    board: int
-    first: int
-    second: int
+    number: int
+    issue: int
+
+    @property
+    def via(self) -> str:
+        """How provenance names it: ``p5.1`` (player 5's credential, issue 1)."""
+        return f"p{self.number}.{self.issue}"
 
 
 @dataclass(frozen=True)
@@ -45,12 +55,9 @@ class CheckInToken:
 
 
 def office_key() -> str:
-    """The office's secret key: ``QIYUAN_SECRET_KEY`` when it is a real one, else a random key made once
-    and kept in the office's ``var`` folder (so the command line that prints the slips and the server
-    that reads them agree, and no published default can forge a token)."""
-    key = settings.SECRET_KEY
-    if os.environ.get("QIYUAN_SECRET_KEY") and not any(p in key for p in _NOT_SECRET):
-        return key
+    """The office's hall key: a random key made once and kept in the office's ``var`` folder (never the
+    settings' key, which differs between the command line and the production server, nor a published
+    default that would let anyone forge a credential)."""
     path = settings.VAR_DIR / "hall.key"
     try:
         return path.read_text(encoding="ascii").strip()
@@ -70,40 +77,50 @@ def _signer() -> signing.TimestampSigner:
     return signing.TimestampSigner(key=office_key(), salt=_SALT)
 
 
-def board_token(event: str, rnd: int, board: int, first: int, second: int) -> str:
-    """A board's link token (short, so the slip's QR code stays small): ``b.EVENT.ROUND.BOARD.FIRST.SECOND``
-    with its time and signature."""
-    return _signer().sign(f"b.{event}.{rnd}.{board}.{first}.{second}")
+def _player_signer() -> signing.Signer:
+    return signing.Signer(key=office_key(), salt=_PLAYER_SALT)
+
+
+def player_token(event: str, number: int, issue: int = 1) -> str:
+    """Player ``number``'s credential of ``event`` (short, so its QR code stays small)."""
+    return _player_signer().sign(f"p.{event}.{number}.{issue}")
 
 
 def checkin_token(event: str, rnd: int) -> str:
     return _signer().sign(f"c.{event}.{rnd}")
 
 
-def _invalid() -> BadToken:
-    return BadToken(problem("this link is not valid: scan the code on your slip again"))
+def forged() -> BadToken:
+    return BadToken(problem("this link is not valid (its signature does not match): scan the code on your card "
+                            "again or ask the arbiter"))
 
 
-def _load(token: str, kind: str, size: int) -> list[str]:
+def _parts(value: str, kind: str, size: int) -> list[str]:
+    parts = value.split(".")
+    if len(parts) != size or parts[0] != kind or not parts[1]:
+        raise forged()
+    if not all(p.isdigit() and len(p) < 7 for p in parts[2:]):
+        raise forged()
+    return parts[1:]
+
+
+def read_player_token(token: str) -> PlayerToken:
+    """The credential ``token`` names, refused by name when forged (its revocation and its event are the use
+    cases' to check)."""
+    try:
+        value = _player_signer().unsign(token)
+    except (signing.BadSignature, ValueError, TypeError):
+        raise forged() from None
+    event, number, issue = _parts(value, "p", 4)
+    return PlayerToken(event, int(number), int(issue))
+
+
+def read_checkin_token(token: str) -> CheckInToken:
     try:
         value = _signer().unsign(token, max_age=MAX_AGE)
     except signing.SignatureExpired:
         raise BadToken(problem("this link has expired: ask the arbiter")) from None
     except (signing.BadSignature, ValueError, TypeError):
-        raise _invalid() from None
-    parts = value.split(".")
-    if len(parts) != size or parts[0] != kind or not parts[1]:
-        raise _invalid()
-    if not all(p.isdigit() and len(p) < 7 for p in parts[2:]):
-        raise _invalid()
-    return parts[1:]
-
-
-def read_board_token(token: str) -> BoardToken:
-    event, rnd, board, first, second = _load(token, "b", 6)
-    return BoardToken(event, int(rnd), int(board), int(first), int(second))
-
-
-def read_checkin_token(token: str) -> CheckInToken:
-    event, rnd = _load(token, "c", 3)
+        raise forged() from None
+    event, rnd = _parts(value, "c", 3)
     return CheckInToken(event, int(rnd))

@@ -42,6 +42,8 @@ urlpatterns = [
     path("hall/<slug:code>/settle/", hall.settle, name="hall_settle"),
     path("hall/<slug:code>/check-in/", hall.checkin_act, name="hall_checkin"),
     path("hall/<slug:code>/check-in.pdf", hall.checkin_pdf, name="hall_checkin_pdf"),
+    path("hall/<slug:code>/reissue/", hall.reissue, name="hall_reissue"),
+    path("hall/<slug:code>/cards.pdf", hall.cards_pdf, name="hall_cards"),
     # the rating officer
     path("office/imports/", office.imports, name="imports"),
     path("office/imports/<int:batch_id>/", office.import_detail, name="import_detail"),

@@ -1,2 +1,3 @@
-"""The hall's pages for phones (赛场手机页面): a board's result, check-in, the live round — no log-in;
-each phone page reached only through a signed link printed on a slip."""
+"""The hall's pages for phones (赛场手机页面): a player's own page (his board's result, his check-in), the
+check-in poster, the live round — no log-in; a player's page reached only through his personal credential
+(a signed link on his entry card and his half of each slip)."""

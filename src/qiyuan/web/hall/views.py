@@ -3,8 +3,6 @@ The rules (who may report, confirm, check in) are the use cases' (``qiyuan.offic
 
 from __future__ import annotations
 
-import secrets
-
 from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, JsonResponse
@@ -15,38 +13,13 @@ from django.views.decorators.http import require_http_methods
 
 from qiyuan.errors import NotFound, QiyuanError
 from qiyuan.office.hall import cases
-from qiyuan.office.hall.tokens import read_board_token, read_checkin_token
 from qiyuan.tournament import hall
 from qiyuan.tournament.standings import standings
 from qiyuan.tournament.state import rounds_paired
 from qiyuan.web.display import display_name, english, free_text
 from qiyuan.web.hall import limits
-from qiyuan.web.login_guard import client_address
 
-DEVICE_COOKIE = "qiyuan_phone"
 LIVE_SECONDS = 10  # how long visitors' live page data is kept, and how often the page asks again
-
-
-def _address(request) -> str:
-    return client_address(request)
-
-
-def _device(request) -> tuple[str, bool]:
-    """The phone's own random id (a cookie): the other player confirms from another phone."""
-    dev = request.COOKIES.get(DEVICE_COOKIE, "")
-    if len(dev) == 32 and dev.isalnum():
-        return dev, False
-    return secrets.token_hex(16), True
-
-
-def _limited(request, token: str, read) -> bool:
-    """Count this request against its board's (or round's check-in) limit and its address's: True when over.
-    A board's links printed at different times are one board: counted together."""
-    try:
-        key = repr(read(token))
-    except QiyuanError:
-        key = token
-    return not limits.allowed(key, _address(request))
 
 
 def _too_many(request) -> HttpResponse:
@@ -55,9 +28,14 @@ def _too_many(request) -> HttpResponse:
     return response
 
 
+def _text(exc: QiyuanError) -> str:
+    return " ".join(p.text(_) for p in exc.problems)
+
+
 def _refused(request, exc: QiyuanError, status: int = 400) -> HttpResponse:
-    return render(request, "hall/message.html", {"message": " ".join(p.text(_) for p in exc.problems)},
-                  status=status)
+    response = render(request, "hall/message.html", {"message": _text(exc)}, status=status)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _secure_enough(request) -> bool:
@@ -66,52 +44,61 @@ def _secure_enough(request) -> bool:
         or request.get_host().split(":")[0] in ("127.0.0.1", "localhost", "[::1]", "testserver")
 
 
+def _https_please(request) -> HttpResponse:
+    return render(request, "hall/message.html", {"message": _("请使用 HTTPS 访问。")}, status=403)
+
+
 @require_http_methods(["GET", "POST"])
-def board(request, token: str):
-    """A board's page: either player chooses the result, the other confirms it."""
+def player(request, code: str, token: str):
+    """A player's own page, reached through his personal credential (his card, his half of the slip): his
+    board of the round — report, correct, confirm or dispute its result — and check-in for the next round.
+    Who taps is the credential's player, never a cookie."""
     if not _secure_enough(request):
-        return render(request, "hall/message.html", {"message": _("请使用 HTTPS 访问。")}, status=403)
-    if _limited(request, token, read_board_token):
+        return _https_please(request)
+    try:
+        tok = cases.credential(code, token)
+    except QiyuanError as exc:  # forged, revoked, another event's: counted against that link only
+        if not limits.refused_allowed(token):
+            return _too_many(request)
+        return _refused(request, exc, 403)
+    if not limits.credential_allowed(code, tok.number):
         return _too_many(request)
-    device, new_device = _device(request)
+    error = ""
     try:
         if request.method == "POST":
-            player = _int(request.POST.get("player"))
-            result = request.POST.get("result", "")
-            if player is None:
-                page = cases.board_page(token)
-                return _board(request, page, device, new_device, error=_("请先选择您是哪一方。"), status=400)
-            claim = cases.phone_report(token, player, result, device)
-            return redirect(f"{reverse('hall:board', args=[token])}?done={claim.state}&me={player}")
-        page = cases.board_page(token)
+            try:
+                if request.POST.get("action") == "check_in":
+                    rnd = cases.phone_check_in(code, token)
+                    return redirect(f"{request.path}?done=in{rnd}")
+                b = cases.current_board(code, tok.number)
+                if b is not None and not limits.board_allowed(code, b.round, b.board):
+                    return _too_many(request)
+                claim = cases.phone_report(code, token, request.POST.get("result", ""))
+                return redirect(f"{request.path}?done={claim.state}")
+            except NotFound:
+                raise
+            except QiyuanError as exc:
+                error = _text(exc)
+        page = cases.player_page(code, token)
     except NotFound as exc:
         return _refused(request, exc, 404)
     except QiyuanError as exc:
-        try:
-            page = cases.board_page(token)
-        except QiyuanError:
-            return _refused(request, exc)
-        return _board(request, page, device, new_device, error=" ".join(p.text(_) for p in exc.problems),
-                      status=409)
-    return _board(request, page, device, new_device)
+        return _refused(request, exc)
+    return _player(request, page, error)
 
 
-def _board(request, page: cases.BoardPage, device: str, new_device: bool, *, error: str = "", status: int = 200):
-    me = _int(request.GET.get("me") or request.COOKIES.get(f"qiyuan_me_{page.board.round}_{page.board.board}"))
-    claim = page.claim
+def _player(request, page: cases.PlayerPage, error: str) -> HttpResponse:
     en = english()
-    response = render(request, "hall/board.html", {
-        "page": page, "b": page.board, "claim": claim, "me": me, "error": error, "event_name": free_text(page.event_name),
-        "first_name": display_name(page.board.first_name, english=en),
-        "second_name": display_name(page.board.second_name, english=en),
-    }, status=status)
+    b = page.board
+    done = request.GET.get("done", "")
+    response = render(request, "hall/player.html", {
+        "page": page, "b": b, "claim": page.claim, "error": error, "event_name": free_text(page.event_name),
+        "me": display_name(page.name, english=en),
+        "first_name": display_name(b.first_name, english=en) if b else "",
+        "second_name": display_name(b.second_name, english=en) if b else "",
+        "checked_in_now": done.startswith("in"),
+    }, status=409 if error else 200)
     response["Cache-Control"] = "no-store"
-    if new_device:
-        response.set_cookie(DEVICE_COOKIE, device, max_age=7 * 24 * 3600, samesite="Lax",
-                            secure=request.is_secure(), httponly=True)
-    if me:
-        response.set_cookie(f"qiyuan_me_{page.board.round}_{page.board.board}", str(me), max_age=24 * 3600,
-                            samesite="Lax", secure=request.is_secure(), httponly=True)
     return response
 
 
@@ -122,23 +109,14 @@ def _int(value) -> int | None:
         return None
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET"])
 def checkin(request, token: str):
-    """A round's check-in page: a player finds his name and checks in."""
+    """A round's check-in poster page: who has checked in.  A player checks in on his own page (his
+    personal code); the arbiter ticks anyone in at the desk."""
     if not _secure_enough(request):
-        return render(request, "hall/message.html", {"message": _("请使用 HTTPS 访问。")}, status=403)
-    if _limited(request, token, read_checkin_token):
-        return _too_many(request)
+        return _https_please(request)
     try:
         tok = cases.checkin_from_token(token)
-        error = ""
-        if request.method == "POST":
-            number = _int(request.POST.get("number"))
-            try:
-                cases.check_in(tok.event, tok.round, number or 0)
-                return redirect(f"{reverse('hall:checkin', args=[token])}?done={number}")
-            except QiyuanError as exc:
-                error = " ".join(p.text(_) for p in exc.problems)
         page = cases.checkin_page(tok.event, tok.round)
     except NotFound as exc:
         return _refused(request, exc, 404)
@@ -149,11 +127,8 @@ def checkin(request, token: str):
     shown = [(n, display_name(name, english=en), here) for n, name, here in page.players]
     players = [p for p, (_n, name, _h) in zip(shown, page.players)
                if not query or query in name or query.lower() in p[1].lower() or query == str(p[0])]
-    done = _int(request.GET.get("done"))
-    response = render(request, "hall/checkin.html", {"page": page, "players": players, "q": query, "error": error,
-                                                     "event_name": free_text(page.event_name),
-                                                     "done": next((p for p in shown if p[0] == done), None)},
-                      status=409 if error else 200)
+    response = render(request, "hall/checkin.html", {"page": page, "players": players, "q": query,
+                                                     "event_name": free_text(page.event_name)})
     response["Cache-Control"] = "no-store"
     return response
 

@@ -24,6 +24,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -40,6 +41,7 @@ from qiyuan.office.registry import search_players
 from qiyuan.tournament import arbiter as uc
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament import go, syntax
+from qiyuan.tournament import hall as hall_core
 from qiyuan.tournament.explanation import Line, from_parts
 from qiyuan.tournament.go_arbiter import set_go_settings
 from qiyuan.tournament.go_tiebreaks import pairing_scores, shown
@@ -559,7 +561,8 @@ def results(request, code: str):
             messages.error(request, p)
     elif entered:
         try:
-            done = uc.enter_results(store, request.user, rnd, entered, change=change)
+            done = uc.enter_results(store, request.user, rnd, entered, change=change,
+                                    typed_by=(request.user.username, "desk", hall_core.stamp(timezone.now())))
         except QiyuanError as exc:
             list_problems(request, exc)
             if any(p.code == "result.change" for p in exc.problems):

@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from qiyuan.errors import NotFound, QiyuanError
-from qiyuan.formats.hall_qr import checkin_poster
+from qiyuan.formats.hall_qr import checkin_poster, player_cards
 from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.hall import cases
-from qiyuan.office.hall.tokens import board_token, checkin_token
+from qiyuan.office.hall.tokens import checkin_token
 from qiyuan.tournament import hall
 from qiyuan.tournament.state import rounds_paired
 
@@ -64,10 +64,10 @@ def base_url(request) -> str:
 
 
 def slip_links(request, code: str):
-    """The slips' QR links of a desk event (``hall_pdf.document(links=…)``): each board's phone page."""
+    """Each player's personal link (``hall_pdf.document(links=…)``): his credential's current issue, on his half
+    of each slip and on his entry card."""
     base = base_url(request)
-    return lambda rnd, board, first, second: base + reverse("hall:board",
-                                                            args=[board_token(code, rnd, board, first, second)])
+    return lambda number: base + reverse("hall:player", args=[code, cases.player_link_token(code, number)])
 
 
 @role_required(ARBITER)
@@ -140,6 +140,30 @@ def checkin_act(request, code: str):
     else:
         raise PermissionDenied
     return redirect("desk:hall", code=code)
+
+
+@role_required(ARBITER)
+@require_POST
+def reissue(request, code: str):
+    """Re-issue a player's credential (a lost phone): the old one stops working; his new card follows."""
+    _allowed(request, code)
+    number = _int(request.POST.get("number")) or 0
+    if _ok(request, cases.reissue, code, request.user, number,
+           ok=_("%(n)s 号的凭证已重新发放，旧二维码已失效。请打印新的参赛证。") % {"n": number}) is None:
+        return redirect("desk:hall", code=code)
+    return redirect(f"{reverse('desk:hall_cards', args=[code])}?player={number}")
+
+
+@role_required(ARBITER)
+def cards_pdf(request, code: str):
+    """The players' entry cards (参赛证) with their personal QR codes: all, or ``?player=N`` only."""
+    _allowed(request, code)
+    t = cases.event_store(code).read()
+    wanted = [n for n in (_int(x) for x in request.GET.getlist("player")) if n] or None
+    response = HttpResponse(player_cards(t, slip_links(request, code), wanted), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{code}-cards.pdf"'
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @role_required(ARBITER)

@@ -1,0 +1,64 @@
+"""Downloading what a verifier checks (下载), trusting nothing: only http(s) addresses, only of the origin the
+user named, with a size cap and time limits, streamed in chunks (a server that never ends, sends forever or
+redirects elsewhere is refused, named).  A listing's addresses are checked by ``kit.chain.read_listing``
+before anything is fetched; a redirect to another origin is refused here."""
+
+from __future__ import annotations
+
+import http.client
+import time
+import urllib.error
+import urllib.request
+
+from qiyuan.errors import problem
+from qiyuan.formats.edition_bundle import BadBundle
+from qiyuan.kit.chain import same_origin
+
+#: a bundle larger than this is not downloaded (the largest office's bundle is a few tens of MiB)
+MAX_BUNDLE_BYTES = 256 << 20
+#: seconds without a byte, and seconds for one whole file
+IDLE_SECONDS = 30
+TOTAL_SECONDS = 600
+_CHUNK = 1 << 16
+
+
+class _SameOrigin(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        if not same_origin(newurl, req.full_url):
+            raise BadBundle(problem("{where}: redirected to another site ({url}); not followed",
+                                    where=req.full_url, url=newurl[:120]))
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_SameOrigin)
+
+
+def fetch(url: str, *, base: str | None = None, limit: int = MAX_BUNDLE_BYTES, idle: float = IDLE_SECONDS,
+          total: float = TOTAL_SECONDS) -> bytes:
+    """The bytes at ``url`` (http or https; of ``base``'s origin when given); ``BadBundle`` naming why not."""
+    if not url.startswith(("http://", "https://")) or (base is not None and not same_origin(url, base)):
+        raise BadBundle(problem("{where}: only http(s) addresses of the listing's own site are fetched",
+                                where=url[:120]))
+    start = time.monotonic()
+    chunks, size = [], 0
+    try:
+        with _OPENER.open(url, timeout=idle) as answer:  # noqa: S310 - http(s) only, checked above
+            declared = answer.headers.get("Content-Length")
+            if declared and declared.isdigit() and int(declared) > limit:
+                raise BadBundle(problem("{where}: larger than {size} MiB; not downloaded", where=url,
+                                        size=limit >> 20))
+            while chunk := answer.read(_CHUNK):
+                size += len(chunk)
+                if size > limit:
+                    raise BadBundle(problem("{where}: larger than {size} MiB; not downloaded", where=url,
+                                            size=limit >> 20))
+                if time.monotonic() - start > total:
+                    raise BadBundle(problem("{where}: took longer than {seconds} s; stopped", where=url,
+                                            seconds=int(total)))
+                chunks.append(chunk)
+    except BadBundle:
+        raise
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError, TimeoutError) as exc:
+        why = getattr(exc, "reason", None) or exc
+        raise BadBundle(problem("{where}: cannot download ({why})", where=url, why=str(why)[:200])) from None
+    return b"".join(chunks)

@@ -92,3 +92,25 @@ def test_a_forged_or_foreign_countersignature_is_refused(published):
         add_witness(chains.countersign(witness, foreign))
     with pytest.raises(InputError, match="not a witness's countersignature"):
         add_witness(b"{}")
+
+
+def test_a_player_downloads_his_proof_and_checks_it_offline(published, tmp_path):
+    from typer.testing import CliRunner
+
+    from qiyuan.cli import app
+    from qiyuan.kit.entry import proof_size
+    from qiyuan.office.ratings.models import EditionEntry
+    from qiyuan.office.signing_key import key_info
+
+    rl, _ = published
+    newest = rl.editions.order_by("-pk").first()
+    fid = EditionEntry.objects.filter(edition=newest).values_list("player__federation_id", flat=True).first()
+    page = Client().get(f"/players/{fid}/")
+    assert f"/lists/{rl.code}/players/{fid}/proof.json" in page.content.decode()
+    answer = Client().get(f"/lists/{rl.code}/players/{fid}/proof.json")
+    assert answer.status_code == 200 and proof_size(answer.content) <= 2048
+    (tmp_path / "proof.json").write_bytes(answer.content)
+    (tmp_path / "fed.pem").write_bytes(key_info().public_pem)
+    out = CliRunner().invoke(app, ["verify-entry", str(tmp_path / "proof.json"), "--key", str(tmp_path / "fed.pem")])
+    assert out.exit_code == 0 and fid in out.stdout, out.stdout
+    assert Client().get(f"/lists/{rl.code}/players/NOSUCH/proof.json").status_code == 404

@@ -3,7 +3,7 @@ an edition (its ``outputs/states.json``), which are the next edition's start (it
 
 A bundle comes from outside, so every value is checked for its type before the engine sees it: a state is
 ``{"g": "M"|"F"|null, "r": integer|null, "x": decimal text|null, "n": integer ≥ 0, "l": true|false,
-"s": "active"|"inactive"|"unrated", "rs": date|null, "is": date|null, "a": [[date, integer], …],
+"s": "active"|"inactive"|"unrated"|"removed", "rs": date|null, "is": date|null, "a": [[date, integer], …],
 "nc": [[event, date, integer, fraction text|null, decimal text|null], …]}`` (docs/verification.md)."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from qiyuan.rating.result import StartState
-from qiyuan.rating.results import ACTIVE, INACTIVE, UNRATED
+from qiyuan.rating.results import ACTIVE, INACTIVE, REMOVED, UNRATED
 from qiyuan.rating.state import PlayerState
 from qiyuan.rating.state_json import state_from_json, state_to_json
 
-STATUSES = (ACTIVE, INACTIVE, UNRATED)
+STATUSES = (ACTIVE, INACTIVE, UNRATED, REMOVED)
 KEYS = ("g", "r", "x", "n", "l", "s", "rs", "is", "a", "nc")
 
 

@@ -14,6 +14,7 @@ from qiyuan.errors import InputError, NotFound, problem
 from qiyuan.formats import chain_head as H
 from qiyuan.formats import edition_bundle as B
 from qiyuan.formats import signing
+from qiyuan.kit.entry import make_proof
 from qiyuan.office.bundles import bundle_bytes, bundle_dir
 from qiyuan.office.ratings.models import Edition, RatingList
 from qiyuan.office.signing_key import private_key
@@ -99,3 +100,19 @@ def witnesses(rating_list) -> list[bytes]:
         except (OSError, B.BadBundle):
             continue
     return [data for _when, data in sorted(read, reverse=True)]
+
+
+def entry_proof(rating_list, federation_id: str) -> bytes:
+    """A player's proof of his lines in the list's newest edition (``qiyuan verify-entry``): his lines, their
+    path to the Merkle root, the signed head that names it. ``NotFound`` when he has no line in it, or the
+    office has no key."""
+    newest = Edition.objects.filter(rating_list=rating_list).order_by("-pk").first()
+    if newest is None:
+        raise NotFound(problem("{list}: no published edition", list=rating_list.code))
+    canonical = B.read(bundle_bytes(newest)).files.get(B.CANONICAL, b"")
+    head, sig = current_head(rating_list)
+    try:
+        return make_proof(canonical, federation_id, head, H.read_signature(sig))
+    except (KeyError, ValueError):
+        raise NotFound(problem("{player}: no line in {list}'s newest edition", player=federation_id,
+                               list=rating_list.code)) from None

@@ -486,5 +486,6 @@ def dump_file(request, version: str, name: str):
     types = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
     response = FileResponse((directory / name).open("rb"),
                             content_type=types.get(name.rsplit(".", 1)[-1], "text/plain; charset=us-ascii"))
-    response["Content-Disposition"] = f'attachment; filename="qiyuan-{version}-{name}"'
+    # saved under the name SHA256SUMS lists (``sha256sum -c`` in the download folder checks what a browser saved)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return immutable(response, etag)

@@ -24,9 +24,9 @@ from tests.kit import chains
 
 from .mutations import mutate_bytes
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                           HealthCheck.data_too_large])
-SLOW = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+SLOW = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                            HealthCheck.data_too_large])
 ORIGIN = "https://ratings.example.cn"
 LISTING_URL = f"{ORIGIN}/api/v1/lists/CGA/chain"
@@ -193,6 +193,30 @@ def test_a_mangled_head_countersignature_or_proof_is_checked_or_refused_by_name(
             _said(result.problems)
     except B.BadBundle as exc:
         assert problem_line(exc.problem)
+
+
+CLI = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                        HealthCheck.data_too_large])
+
+
+@CLI
+@given(mangled_bundle())
+def test_verify_edition_on_a_mangled_bundle_exits_0_1_or_2_and_never_says_internal_error(data):
+    """The command itself, as a user runs it: exit 0, 1 or 2, never an exception, never "internal error"."""
+    import tempfile
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from qiyuan.cli import app
+    from qiyuan.formats import signing
+
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "b.zip").write_bytes(data)
+        (Path(tmp) / "k.pem").write_bytes(signing.public_pem(seeds()["key"].public_key()))
+        result = CliRunner().invoke(app, ["verify-edition", f"{tmp}/b.zip", "--key", f"{tmp}/k.pem"])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code in (0, 1, 2) and "internal error" not in result.stdout + result.stderr
 
 
 @pytest.mark.slow

@@ -71,6 +71,7 @@ def main() -> None:
     parser.add_argument("--bundles", type=Path, default=REPO / "var" / "bundles")
     parser.add_argument("--list", default="CGA")
     args = parser.parse_args()
+    args.bundles = args.bundles.resolve()  # (the commands run in a temporary folder)
     bundles = sorted(args.bundles.glob(f"{args.list}-*.zip"))
     if not bundles:
         sys.exit(f"no bundles of {args.list} in {args.bundles}: run `make demo` (or qiyuan office bundles build)")

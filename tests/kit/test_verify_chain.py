@@ -255,7 +255,7 @@ def test_a_server_that_never_answers_times_out(monkeypatch):
 
 
 def test_a_local_device_given_as_a_bundle_is_refused(tmp_path):
-    assert "cannot read" in run("verify-edition", "/dev/zero", code=2).stderr
+    assert "/dev/zero: not a regular file" in run("verify-edition", "/dev/zero", code=2).stderr
 
 
 # -- verify-entry ------------------------------------------------------------------------------------------

@@ -54,9 +54,10 @@ def _unreadable(message: Problem | str) -> typer.Exit:
 def _read_file(where: Path | str, limit: int | None = None) -> bytes:
     path = Path(where)
     try:
-        if not path.is_file():  # a device (/dev/zero), a folder, a pipe: no bundle
-            raise IsADirectoryError(str(path)) if path.is_dir() else FileNotFoundError(str(path)) \
-                if not path.exists() else OSError("not a regular file")
+        if path.is_dir():
+            raise IsADirectoryError(str(path))
+        if path.exists() and not path.is_file():  # a device (/dev/zero), a pipe: never read
+            raise _unreadable(_("{where}: not a regular file").format(where=where))
         if limit is not None and path.stat().st_size > limit:
             raise _unreadable(_("{where}: larger than a bundle can be").format(where=where))
         return path.read_bytes()

@@ -7,6 +7,9 @@ with it (``/api/v1/lists/CODE/witnesses``).  The format is ``qiyuan.formats.chai
 from __future__ import annotations
 
 import hashlib
+import os
+import tempfile
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -20,9 +23,19 @@ from qiyuan.office.ratings.models import Edition, RatingList
 from qiyuan.office.signing_key import private_key
 
 
+_LOCK = threading.Lock()
+
+
 def _paths(code: str) -> tuple[Path, Path]:
     folder = bundle_dir() / "heads"
     return folder / f"{code}.json", folder / f"{code}.sig"
+
+
+def _replace(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".head-")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
 
 
 def _witness_dir(code: str) -> Path:
@@ -44,8 +57,9 @@ def sign_head(rating_list, *, key=None, now: datetime | None = None) -> tuple[by
     text, sig = head.text(), H.signature_text(signing.sign(key, head.text()))
     path, sig_path = _paths(rating_list.code)
     path.parent.mkdir(parents=True, exist_ok=True)
-    sig_path.write_bytes(sig)  # (the pair is read together: a head without its signature is re-signed)
-    path.write_bytes(text)
+    with _LOCK:  # (each file replaced whole; a reader finding a pair that does not verify signs afresh)
+        _replace(sig_path, sig)
+        _replace(path, text)
     return text, sig
 
 
@@ -57,8 +71,8 @@ def current_head(rating_list) -> tuple[bytes, bytes]:
         head = H.read_head(text)
         newest = Edition.objects.filter(rating_list=rating_list).order_by("-pk").first()
         count = Edition.objects.filter(rating_list=rating_list).count()
-        if newest is not None and (head.newest_digest, head.editions) == (newest.digest, count):
-            H.read_signature(sig)
+        if newest is not None and (head.newest_digest, head.editions) == (newest.digest, count) and \
+                signing.verifies(private_key().public_key(), text, H.read_signature(sig)):
             return text, sig
     except (OSError, B.BadBundle):
         pass

@@ -280,3 +280,13 @@ def test_a_player_checks_his_own_lines_with_a_small_proof(chain, tmp_path):
                                                             code=1).stdout
     (tmp_path / "junk.json").write_bytes(b"{}")
     assert "not a player's proof" in run("verify-entry", tmp_path / "junk.json", "--key", pem, code=2).stderr
+
+
+def test_a_proof_with_the_longest_path_of_a_list_up_to_262144_players_stays_under_2_kb(chain):
+    """131,073 players: the first one's path has 18 sibling hashes, as long as any in a list of up to 2^18
+    players (200,000 included); with the signed head and the fields, under 2 KB beside his own lines."""
+    rows = "".join(f'["CN{i:06d}","某",{i + 1},{i + 1},2000,"2000",10,"active",false,15]\t{{}}\n'
+                   for i in range(2**17 + 1))
+    head, sig = chains.head_of(chain["key"], [m for *_, m in chain["eds"]])
+    proof = make_proof((rows + "[]").encode(), "CN000000", head, H.read_signature(sig))
+    assert len(json.loads(proof)["path"]) == 18 and proof_size(proof) <= 2048

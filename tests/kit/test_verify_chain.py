@@ -254,6 +254,92 @@ def test_a_server_that_never_answers_times_out(monkeypatch):
         quiet.close()
 
 
+def _raw_server(answer):
+    """A socket server that answers each connection with ``answer(connection)`` (in a thread)."""
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            threading.Thread(target=answer, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.getsockname()[1]}/x.zip"
+
+
+def _dribble(conn):
+    import time
+
+    try:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/zip\r\n\r\n")
+        while True:
+            conn.sendall(b"x")
+            time.sleep(0.05)
+    except OSError:
+        conn.close()
+
+
+def _dribbled_headers(conn):
+    import time
+
+    try:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+        while True:
+            conn.sendall(b"x")
+            time.sleep(0.05)
+    except OSError:
+        conn.close()
+
+
+def test_a_server_that_dribbles_its_headers_is_left_behind():
+    from qiyuan.kit import fetch
+
+    server, url = _raw_server(_dribbled_headers)
+    try:
+        with pytest.raises(B.BadBundle, match="took longer than"):
+            fetch.fetch(url, idle=5, total=1)
+    finally:
+        server.close()
+
+
+def _endless(conn):
+    try:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/zip\r\n\r\n")
+        while True:
+            conn.sendall(b"\0" * 65536)
+    except OSError:
+        conn.close()
+
+
+def test_a_server_that_sends_slowly_for_ever_is_stopped():
+    from qiyuan.kit import fetch
+
+    server, url = _raw_server(_dribble)
+    try:
+        with pytest.raises(B.BadBundle, match="took longer than"):
+            fetch.fetch(url, idle=5, total=1)
+    finally:
+        server.close()
+
+
+def test_a_server_that_sends_without_end_is_cut_at_the_cap():
+    from qiyuan.kit import fetch
+
+    server, url = _raw_server(_endless)
+    try:
+        with pytest.raises(B.BadBundle, match="larger than 1 MiB"):
+            fetch.fetch(url, limit=1 << 20)
+    finally:
+        server.close()
+
+
 def test_a_local_device_given_as_a_bundle_is_refused(tmp_path):
     assert "/dev/zero: not a regular file" in run("verify-edition", "/dev/zero", code=2).stderr
 

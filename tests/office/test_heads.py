@@ -114,3 +114,24 @@ def test_a_player_downloads_his_proof_and_checks_it_offline(published, tmp_path)
     out = CliRunner().invoke(app, ["verify-entry", str(tmp_path / "proof.json"), "--key", str(tmp_path / "fed.pem")])
     assert out.exit_code == 0 and fid in out.stdout, out.stdout
     assert Client().get(f"/lists/{rl.code}/players/NOSUCH/proof.json").status_code == 404
+
+
+def test_office_head_sign_and_witness_add_on_the_command_line(published, tmp_path):
+    from typer.testing import CliRunner
+
+    from qiyuan.cli import app
+    from qiyuan.office.heads import current_head
+
+    rl, _ = published
+    out = CliRunner().invoke(app, ["office", "head", "sign", "--list", rl.code])
+    assert out.exit_code == 0 and f"{rl.code}: head signed" in out.stdout, out.stdout + out.stderr
+    head, _ = current_head(rl)
+    witness, _ = chains.new_key()
+    (tmp_path / "w.json").write_bytes(chains.countersign(witness, head, "某大学"))
+    out = CliRunner().invoke(app, ["office", "witness", "add", str(tmp_path / "w.json")])
+    assert out.exit_code == 0 and "某大学" in out.stdout and "stored" in out.stdout, out.stdout + out.stderr
+    (tmp_path / "bad.json").write_bytes(b"[1]")
+    out = CliRunner().invoke(app, ["office", "witness", "add", str(tmp_path / "bad.json")])
+    assert out.exit_code == 2 and "not a witness's countersignature" in out.stderr
+    out = CliRunner().invoke(app, ["office", "witness", "add", str(tmp_path / "missing.json")])
+    assert out.exit_code == 2 and "cannot read" in out.stderr

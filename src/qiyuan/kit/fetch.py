@@ -6,6 +6,7 @@ before anything is fetched; a redirect to another origin is refused here."""
 from __future__ import annotations
 
 import http.client
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -35,10 +36,31 @@ _OPENER = urllib.request.build_opener(_SameOrigin)
 
 def fetch(url: str, *, base: str | None = None, limit: int = MAX_BUNDLE_BYTES, idle: float = IDLE_SECONDS,
           total: float = TOTAL_SECONDS) -> bytes:
-    """The bytes at ``url`` (http or https; of ``base``'s origin when given); ``BadBundle`` naming why not."""
+    """The bytes at ``url`` (http or https; of ``base``'s origin when given); ``BadBundle`` naming why not.
+    The whole exchange — connecting, the headers, the body — runs in a worker thread given ``total`` seconds:
+    a server that dribbles its headers byte by byte is left behind, not waited for."""
     if not url.startswith(("http://", "https://")) or (base is not None and not same_origin(url, base)):
         raise BadBundle(problem("{where}: only http(s) addresses of the listing's own site are fetched",
                                 where=url[:120]))
+    outcome: list = []
+
+    def work():
+        try:
+            outcome.append(_download(url, limit, idle, total))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread as it is
+            outcome.append(exc)
+
+    worker = threading.Thread(target=work, name="qiyuan-fetch", daemon=True)
+    worker.start()
+    worker.join(total + 1)
+    if not outcome:
+        raise BadBundle(problem("{where}: took longer than {seconds} s; stopped", where=url, seconds=int(total)))
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
+
+
+def _download(url: str, limit: int, idle: float, total: float) -> bytes:
     start = time.monotonic()
     chunks, size = [], 0
     try:
@@ -47,7 +69,7 @@ def fetch(url: str, *, base: str | None = None, limit: int = MAX_BUNDLE_BYTES, i
             if declared and declared.isdigit() and int(declared) > limit:
                 raise BadBundle(problem("{where}: larger than {size} MiB; not downloaded", where=url,
                                         size=limit >> 20))
-            while chunk := answer.read(_CHUNK):
+            while chunk := answer.read1(_CHUNK):  # (whatever has arrived: a slow sender meets the total limit)
                 size += len(chunk)
                 if size > limit:
                     raise BadBundle(problem("{where}: larger than {size} MiB; not downloaded", where=url,

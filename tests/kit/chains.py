@@ -25,7 +25,7 @@ DATES = (date(2011, 7, 1), date(2012, 1, 1), date(2012, 7, 1))
 SIGNED_AT = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 
-def editions(key, dates=DATES) -> list[tuple[str, bytes, B.Manifest]]:
+def editions(key, dates=DATES, places: bool = True) -> list[tuple[str, bytes, B.Manifest]]:
     """(file name, bundle bytes, manifest) of each edition, in publication order."""
     rules = rules_toml(BUILTIN_RULES[RULES], RULES).encode()
     start = states_bytes(None, {})
@@ -40,7 +40,7 @@ def editions(key, dates=DATES) -> list[tuple[str, bytes, B.Manifest]]:
         digest = hashlib.sha256(files[B.CANONICAL]).hexdigest()
         data = build(files, private_key=key, list_code="CGA", list_date=on.isoformat(), number=1,
                      edition_digest=digest, previous_digest=previous_digest, rules_name=RULES, canonical_version=1,
-                     chain_place=place, signed_at=SIGNED_AT)
+                     chain_place=place if places else 0, signed_at=SIGNED_AT)
         out.append((f"CGA-{on.isoformat()}-1.zip", data, B.read(data).manifest))
         start, previous_digest, since = files["outputs/states.json"], digest, on
     return out

@@ -101,6 +101,20 @@ def test_rollback_to_an_older_signed_listing_is_caught(chain, tmp_path):
     assert "older than one verified before (3 editions" in out and "rolled back" in out
 
 
+def test_bundles_from_before_places_verify_by_count_and_newest_digest(chain, tmp_path):
+    """Old bundles (no chain place, not re-signed): the head covers them; in date order a late correction is not
+    last, so the head's newest need only be in the chain — an edition left out is still caught by the count."""
+    pem, _ = _files(chain, tmp_path)
+    eds = chains.editions(chain["key"], places=False)
+    manifests = [m for *_, m in eds]
+    head = chains.head_of(chain["key"], [manifests[0], manifests[2], manifests[1]])  # the 2nd published last
+    path = chains.write_folder(tmp_path / "c", [(n, d) for n, d, _ in eds], head)
+    assert "chain of 3 edition(s): identical" in run("verify-edition", "--chain", path, "--key", pem).stdout
+    short = chains.write_folder(tmp_path / "s", [(n, d) for n, d, _ in eds[:2]], head)
+    assert "the signed head counts 3 editions; the chain has 2" in run("verify-edition", "--chain", short, "--key",
+                                                                       pem, code=1).stdout
+
+
 def test_a_head_older_than_max_age_is_flagged(chain, tmp_path):
     pem, _ = _files(chain, tmp_path)
     stale = datetime.now(UTC) - timedelta(days=10)

@@ -78,9 +78,12 @@ def check_context(request, ed) -> dict | None:
     name = bundle_name(ed)
     chain_api = request.build_absolute_uri(reverse("api:list_chain", args=[ed.rating_list.code]))
     commands = [f"curl -o {PUBLIC_KEY_NAME} {key_url}",
+                f"openssl pkey -pubin -in {PUBLIC_KEY_NAME} -outform DER | tail -c 32 | sha256sum | cut -c1-32 | "
+                "sed 's/..../& /g; s/ $//; s/^/SHA256:/'",
                 f"qiyuan verify-edition {url}" + (f" --previous {prev_url}" if prev is not None else "")
                 + f" --key {PUBLIC_KEY_NAME}",
                 f"qiyuan verify-edition --chain {chain_api} --key {PUBLIC_KEY_NAME}"]
     return {"bundle_url": url, "bundle_name": name, "digest": ed.digest, "previous": prev, "previous_url": prev_url,
             "key_url": key_url, "fingerprint": info.fingerprint, "commands": commands,
-            "chain_api": chain_api}
+            "chain_api": chain_api,
+            "witnesses_api": request.build_absolute_uri(reverse("api:list_witnesses", args=[ed.rating_list.code]))}

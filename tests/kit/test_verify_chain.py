@@ -115,6 +115,21 @@ def test_bundles_from_before_places_verify_by_count_and_newest_digest(chain, tmp
                                                                        pem, code=1).stdout
 
 
+def test_a_damaged_or_unwritable_memory_is_named_never_an_internal_error(chain, tmp_path, data_home,
+                                                                        monkeypatch):
+    pem, _ = _files(chain, tmp_path)
+    path = folder(chain, tmp_path / "c")
+    (data_home / "qiyuan").mkdir(parents=True)
+    (data_home / "qiyuan" / "heads.json").write_text("{not json")
+    assert "not the heads this program remembers" in run("verify-edition", "--chain", path, "--key", pem,
+                                                         code=2).stderr
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the data folder should be")
+    monkeypatch.setenv("XDG_DATA_HOME", str(blocked))
+    out = run("verify-edition", "--chain", path, "--key", pem).stdout
+    assert "cannot be written; this head is not remembered" in out and "identical" in out
+
+
 def test_a_head_older_than_max_age_is_flagged(chain, tmp_path):
     pem, _ = _files(chain, tmp_path)
     stale = datetime.now(UTC) - timedelta(days=10)

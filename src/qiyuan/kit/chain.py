@@ -123,9 +123,9 @@ class Memory:
         try:
             raw = json.loads(self.path.read_text(encoding="utf-8"))
             self.heads = {k: H.read_head(v.encode("utf-8"), str(self.path)) for k, v in raw.items()}
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # nothing verified yet (or no folder to keep it in)
             self.heads = {}
-        except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        except (OSError, UnicodeDecodeError, ValueError, AttributeError, RecursionError):
             raise B.BadBundle(problem("{path}: not the heads this program remembers; move it away to start anew",
                                       path=str(self.path))) from None
 
@@ -136,15 +136,20 @@ class Memory:
     def seen(self, head: H.Head, fingerprint: str) -> H.Head | None:
         return self.heads.get(self.key_of(head, fingerprint))
 
-    def remember(self, head: H.Head, fingerprint: str) -> None:
+    def remember(self, head: H.Head, fingerprint: str) -> bool:
+        """Keep ``head`` as the newest verified; False when the data folder cannot be written."""
         self.heads[self.key_of(head, fingerprint)] = head
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({k: h.text().decode("utf-8") for k, h in sorted(self.heads.items())}, ensure_ascii=False,
                           indent=1)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".heads-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-        os.replace(tmp, self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".heads-")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+            os.replace(tmp, self.path)
+        except OSError:
+            return False
+        return True
 
 
 # -- the chain -------------------------------------------------------------------------------------------
@@ -273,6 +278,7 @@ def check_chain(bundles: list[B.Bundle], head_text: bytes, head_sig: bytes, *, k
         elif seen is not None and seen.editions == head.editions and seen.newest_digest != head.newest_digest:
             report.problems.append(problem("this listing's newest edition differs from the one verified before "
                                            "with as many editions: a history rewritten"))
-        elif report.identical:
-            memory.remember(head, fp)
+        elif report.identical and not memory.remember(head, fp):
+            report.notes.append(problem("{path}: cannot be written; this head is not remembered for the next check",
+                                        path=str(memory.path)))
     return report

@@ -15,7 +15,6 @@ office's commands import Django, so that ``qiyuan --help`` and every other comma
 
 from __future__ import annotations
 
-import tempfile
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -76,9 +75,9 @@ def _fetch(where: str) -> bytes:
     return _read_file(where, MAX_BUNDLE_BYTES)
 
 
-def _bundle(where: str, data: bytes | None = None) -> B.Bundle:
+def _bundle(where: str) -> B.Bundle:
     try:
-        return B.read(_fetch(where) if data is None else data, label=where)
+        return B.read(_fetch(where), label=where)
     except B.BadBundle as exc:
         raise _unreadable(exc.problem) from None
 

@@ -17,12 +17,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from qiyuan.errors import Problem, problem
 from qiyuan.formats import chain_head as H
 from qiyuan.formats import edition_bundle as B
 from qiyuan.formats import signing
+from qiyuan.kit.fetch import same_origin
 from qiyuan.kit.verify import Report, check
 
 #: a chain listing is small; more editions than this is no listing
@@ -41,21 +41,6 @@ class Listing:
     head: bytes
     head_sig: bytes
     witnesses: str  # address ("": none given)
-
-
-def origin(url: str) -> tuple[str, str, int]:
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    port = parts.port or (443 if scheme == "https" else 80)
-    return scheme, (parts.hostname or "").lower(), port
-
-
-def same_origin(url: str, base: str) -> bool:
-    """``url`` is http(s) and has ``base``'s scheme, host and port (no local path, no ``file:``, no other site)."""
-    try:
-        return url.startswith(("http://", "https://")) and origin(url) == origin(base)
-    except ValueError:  # a port that is no number
-        return False
 
 
 def read_listing(data: bytes, where: str) -> Listing:

@@ -10,10 +10,10 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from urllib.parse import urlsplit
 
 from qiyuan.errors import problem
 from qiyuan.formats.edition_bundle import BadBundle
-from qiyuan.kit.chain import same_origin
 
 #: a bundle larger than this is not downloaded (the largest office's bundle is a few tens of MiB)
 MAX_BUNDLE_BYTES = 256 << 20
@@ -21,6 +21,21 @@ MAX_BUNDLE_BYTES = 256 << 20
 IDLE_SECONDS = 30
 TOTAL_SECONDS = 600
 _CHUNK = 1 << 16
+
+
+def origin(url: str) -> tuple[str, str, int]:
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    port = parts.port or (443 if scheme == "https" else 80)
+    return scheme, (parts.hostname or "").lower(), port
+
+
+def same_origin(url: str, base: str) -> bool:
+    """``url`` is http(s) and has ``base``'s scheme, host and port (no local path, no ``file:``, no other site)."""
+    try:
+        return url.startswith(("http://", "https://")) and origin(url) == origin(base)
+    except ValueError:  # a port that is no number
+        return False
 
 
 class _SameOrigin(urllib.request.HTTPRedirectHandler):

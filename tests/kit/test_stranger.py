@@ -61,3 +61,24 @@ def test_the_fingerprint_command_in_the_document_gives_the_fingerprint(tmp_path)
     (tmp_path / "federation.pub.pem").write_bytes(public)
     out = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=True).stdout
     assert out.strip() == signing.fingerprint(signing.load_public(public))
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
+def test_a_witness_key_made_as_the_document_says_countersigns_a_head(tmp_path):
+    from typer.testing import CliRunner
+
+    from qiyuan.cli import app
+
+    for line in DOC.read_text().splitlines():
+        if line.strip().startswith(("openssl genpkey", "openssl pkey -in witness.key")):
+            subprocess.run(["bash", "-c", line.strip()], cwd=tmp_path, check=True, capture_output=True)
+    key, _ = chains.new_key()
+    eds = chains.editions(key)
+    head, _sig = chains.head_of(key, [m for *_, m in eds])
+    (tmp_path / "head.json").write_bytes(head)
+    out = CliRunner().invoke(app, ["witness", "sign", str(tmp_path / "head.json"), "--key", str(tmp_path / "witness.key"),
+                                   "--name", "某省棋类协会", "-o", str(tmp_path / "w.json")])
+    assert out.exit_code == 0, out.stdout + out.stderr
+    c = H.read_countersignature((tmp_path / "w.json").read_bytes())
+    witness_public = signing.load_public((tmp_path / "witness.pub.pem").read_bytes())
+    assert signing.verifies(witness_public, head, c.signature) and c.witness == "某省棋类协会"

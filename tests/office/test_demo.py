@@ -38,6 +38,7 @@ def test_demo_round_trip_import_compute_publish_verify(tmp_path):
     assert Event.objects.filter(name__startswith="2024年全国五子棋团体锦标赛").get() in corr.events.all()
     assert not RejectedReport.objects.exists()
     _bundles_hold_no_personal_data(summary)
+    assert summary.witnessed == 2
     _two_witnesses_countersign_each_head()
 
     # one more round: a new report, computed for review, published, verified

@@ -7,8 +7,9 @@ separate processes (wall clock, interpreter start included on both sides):
 
 * ``qiyuan verify-edition`` of the list's latest edition (signature, digests, recomputation, canonical text),
   beside ``qiyuan rate`` on that edition's own inputs (its players, events, games, standings, rules);
-* ``qiyuan verify-edition --chain`` of every edition of the list, beside ``qiyuan rate`` of the whole history
-  the chain holds (every edition's events, games and standings, the last edition's players).
+* ``qiyuan verify-edition --chain`` of every edition of the list (against its signed head, with the demo's
+  witnesses required and ``--max-age 30``), beside ``qiyuan rate`` of the whole history the chain holds (every
+  edition's events, games and standings, the last edition's players).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import os
 import subprocess
 import sys
 import tempfile
@@ -27,9 +29,9 @@ REPO = Path(__file__).resolve().parents[1]
 QIYUAN = str(Path(sys.executable).parent / "qiyuan")
 
 
-def wall(args: list[str], cwd: Path) -> float:
+def wall(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
     t0 = time.perf_counter()
-    run = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+    run = subprocess.run(args, cwd=cwd, capture_output=True, text=True, env={**os.environ, **(env or {})})
     elapsed = time.perf_counter() - t0
     if run.returncode != 0:
         sys.exit(f"{' '.join(args)} failed ({run.returncode}):\n{run.stdout[-2000:]}{run.stderr[-2000:]}")
@@ -69,6 +71,7 @@ def main() -> None:
     parser.add_argument("--bundles", type=Path, default=REPO / "var" / "bundles")
     parser.add_argument("--list", default="CGA")
     args = parser.parse_args()
+    args.bundles = args.bundles.resolve()  # (the commands run in a temporary folder)
     bundles = sorted(args.bundles.glob(f"{args.list}-*.zip"))
     if not bundles:
         sys.exit(f"no bundles of {args.list} in {args.bundles}: run `make demo` (or qiyuan office bundles build)")
@@ -95,7 +98,19 @@ def main() -> None:
         chain_dir.mkdir()
         for path in bundles:
             (chain_dir / path.name).write_bytes(path.read_bytes())
-        verify_all = wall([QIYUAN, "verify-edition", "--chain", str(chain_dir), *key_args], root)
+        heads = args.bundles / "heads"  # the signed head (required by --chain DIR) and the witnesses' countersignatures
+        for suffix in ("json", "sig"):
+            (chain_dir / f"head.{suffix}").write_bytes((heads / f"{args.list}.{suffix}").read_bytes())
+        witness_args = []
+        countersigned = args.bundles / "witnesses" / args.list
+        if countersigned.is_dir():
+            (chain_dir / "witnesses").mkdir()
+            for path in countersigned.glob("*.json"):
+                (chain_dir / "witnesses" / path.name).write_bytes(path.read_bytes())
+            for pem in sorted((args.bundles / "witnesses" / "keys").glob("*.pub.pem")):
+                witness_args += ["--witness", str(pem)]
+        verify_all = wall([QIYUAN, "verify-edition", "--chain", str(chain_dir), *key_args, *witness_args,
+                           "--max-age", "30"], root, {"XDG_DATA_HOME": str(root / "data")})
     print(f"verify-edition {latest.name}: {verify_one:.2f} s; qiyuan rate on its inputs: {rate_one:.2f} s "
           f"({verify_one / rate_one:.1f}×)")
     print(f"verify-edition --chain ({len(bundles)} editions of {args.list}): {verify_all:.2f} s; qiyuan rate on the "

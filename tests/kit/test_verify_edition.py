@@ -142,7 +142,17 @@ def test_the_chain_link_and_the_whole_chain(federation, tmp_path):
     assert "chain link: ok" in run("verify-edition", second, "--previous", first).stdout
     out = run("verify-edition", third, "--previous", first, code=1).stdout
     assert "chain link: FAILED" in out
-    out = run("verify-edition", "--chain", federation["folder"], "--key", federation["public"]).stdout
+    assert "no signed head" in run("verify-edition", "--chain", federation["folder"], code=2).stderr
+    from tests.kit.chains import head_of
+
+    chain = tmp_path / "chain"
+    chain.mkdir()
+    for path in federation["bundles"]:
+        (chain / path.name).write_bytes(path.read_bytes())
+    head, sig = head_of(federation["key"], [B.read(p.read_bytes()).manifest for p in federation["bundles"]])
+    (chain / "head.json").write_bytes(head)
+    (chain / "head.sig").write_bytes(sig)
+    out = run("verify-edition", "--chain", chain, "--key", federation["public"]).stdout
     assert "chain of 3 edition(s): identical" in out
 
 

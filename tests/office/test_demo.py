@@ -38,6 +38,8 @@ def test_demo_round_trip_import_compute_publish_verify(tmp_path):
     assert Event.objects.filter(name__startswith="2024年全国五子棋团体锦标赛").get() in corr.events.all()
     assert not RejectedReport.objects.exists()
     _bundles_hold_no_personal_data(summary)
+    assert summary.witnessed == 2
+    _two_witnesses_countersign_each_head()
 
     # one more round: a new report, computed for review, published, verified
     import random
@@ -58,6 +60,25 @@ def test_demo_round_trip_import_compute_publish_verify(tmp_path):
     ed = publish_period(cga, d, "officer")
     assert ed.digest == comp.digest
     assert verify_all().ok
+
+
+def _two_witnesses_countersign_each_head():
+    """Issue 32: the demo's two witnesses countersign both lists' heads; the verifier accepts them."""
+    from django.test import Client
+
+    from qiyuan.formats import chain_head as H
+    from qiyuan.formats import signing
+    from qiyuan.kit.chain import read_witness_list
+
+    for code in ("CGA", "GO"):
+        chain = Client().get(f"/api/v1/lists/{code}/chain").json()
+        items = read_witness_list(Client().get(f"/api/v1/lists/{code}/witnesses").content, "w")
+        assert len(items) == 2
+        head = chain["head"].encode()
+        for item in items:
+            c = H.read_countersignature(item)
+            assert c.head.same_chain(H.read_head(head))
+            assert signing.verifies(signing.load_public(c.public_key), c.head_text, c.signature)
 
 
 def _run(args, home: Path):

@@ -71,6 +71,8 @@ def test_the_edition_page_offers_its_bundle_key_and_commands_in_both_languages(c
     assert f"/lists/CGA/{ed2.list_date.isoformat()}/{ed2.number}/bundle.zip" in html
     assert "qiyuan verify-edition http://testserver/lists/CGA/" in html and "--previous" in html
     assert "--chain http://testserver/api/v1/lists/CGA/chain" in html
+    assert "openssl pkey -pubin -in federation.pub.pem" in html  # the fingerprint, computed by anyone (issue 32)
+    assert "http://testserver/api/v1/lists/CGA/witnesses" in html
     client.get("/language/en/?next=/")
     cache.clear()
     english = client.get(url).content.decode()

@@ -115,6 +115,22 @@ def test_the_dump_has_a_manifest_and_rebuilds_every_answer_about_an_edition(clie
     assert b"110101" not in b"".join(files.values())  # no resident ID number anywhere
 
 
+def test_sha256sum_checks_the_files_under_the_names_a_browser_saves(client, published, tmp_path):
+    """Issue 32: each file is saved (Content-Disposition) under the name its SHA256SUMS lists."""
+    import re
+    import shutil
+    import subprocess
+
+    dump = get(client, "/api/v1/dump")
+    for url in [f["url"] for f in dump["files"]] + [dump["manifest"]]:
+        answer = client.get(url)
+        saved = re.fullmatch(r'attachment; filename="([^"/]+)"', answer["Content-Disposition"]).group(1)
+        (tmp_path / saved).write_bytes(b"".join(answer.streaming_content))
+    assert M.check_manifest(tmp_path) == []
+    if shutil.which("sha256sum"):
+        subprocess.run(["sha256sum", "-c", "--quiet", M.MANIFEST], cwd=tmp_path, check=True)
+
+
 def test_a_publication_rebuilds_the_dump(client, published, monkeypatch):
     import qiyuan.web.api.dump as dump_module
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from qiyuan.cli.lang import N_, _
+from qiyuan.cli.lang import N_, _, file_error
+from qiyuan.errors import InputError, problem
 from qiyuan.cli.office import ActorOption, actor_name, ensure_django, office_app, office_errors, table_progress
 
 key_app = typer.Typer(help=N_("The federation's signing key of its edition bundles: init, show."),
@@ -16,6 +18,8 @@ key_app = typer.Typer(help=N_("The federation's signing key of its edition bundl
 def register(app: typer.Typer) -> None:
     office_app.add_typer(key_app, name="key")
     office_app.add_typer(bundle_app, name="bundles")
+    office_app.add_typer(head_app, name="head")
+    office_app.add_typer(witness_app, name="witness")
 
 
 @key_app.command("init")
@@ -42,6 +46,53 @@ def show() -> None:
         info = key_info()
     typer.echo(info.public_pem.decode("ascii"), nl=False)
     typer.echo(_("fingerprint {fingerprint}").format(fingerprint=info.fingerprint))
+
+
+head_app = typer.Typer(help=N_("A list's signed chain head (how many editions, the newest): sign it again."),
+                       no_args_is_help=True)
+witness_app = typer.Typer(help=N_("Witnesses' countersignatures of the lists' heads: add one."), no_args_is_help=True)
+
+
+@head_app.command("sign")
+def head_sign(
+    list_code: Annotated[Optional[str], typer.Option("--list", help=N_("Only this list."))] = None,
+) -> None:
+    """Sign each list's head again, now (run it daily, so a verifier's --max-age does not find a quiet list's
+    head stale)."""
+    ensure_django()
+    from qiyuan.formats.chain_head import read_head
+    from qiyuan.office.heads import sign_head
+    from qiyuan.office.lists import find_list
+    from qiyuan.office.ratings.models import Edition, RatingList
+
+    with office_errors():
+        lists = [find_list(list_code)] if list_code else [
+            rl for rl in RatingList.objects.order_by("code") if Edition.objects.filter(rating_list=rl).exists()]
+        for rl in lists:
+            head = read_head(sign_head(rl)[0])
+            typer.echo(_("{list}: head signed {time} ({n} edition(s), the newest {date} #{number})").format(
+                list=rl.code, time=head.signed_at, n=head.editions, date=head.newest_date,
+                number=head.newest_number))
+
+
+@witness_app.command("add")
+def witness_add(
+    file: Annotated[Path, typer.Argument(help=N_("The countersignature a witness made (qiyuan witness sign)."))],
+) -> None:
+    """Store a witness's countersignature of a list's head; served at /api/v1/lists/CODE/witnesses."""
+    ensure_django()
+    from qiyuan.formats.signing import fingerprint, load_public
+    from qiyuan.office.heads import add_witness
+
+    with office_errors():
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise InputError(problem("{file}: cannot read ({why})", file=str(file), why=file_error(exc))) from None
+        c = add_witness(data, str(file))
+    typer.echo(_("{witness} ({key}) countersigned {list} ({n} edition(s)): stored").format(
+        witness=c.witness or "—", key=fingerprint(load_public(c.public_key)), list=c.head.list_code,
+        n=c.head.editions))
 
 
 bundle_app = typer.Typer(help=N_("Edition bundles anyone can check (qiyuan verify-edition): build them."),

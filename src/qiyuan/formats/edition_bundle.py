@@ -10,22 +10,31 @@ published, and the federation's signature — enough for anyone to recompute it 
                                                              the office published; in bundles the office builds)
     SHA256SUMS                                               each file's SHA-256 (``sha256sum -c`` reads it)
     manifest.json                                            the edition, its digest, the previous edition's digest,
-                                                             the digest of SHA256SUMS, the qiyuan version, signing date
+                                                             the digest of SHA256SUMS, the qiyuan version, signing date,
+                                                             its place in the list's chain, the Merkle root of its lines
     manifest.sig                                             Ed25519 signature of manifest.json (base64)
 
 The archive is written deterministically (sorted names, fixed timestamps), so one edition's bundle has the same
-bytes each time it is built.  Pure: bytes in, bytes out.
+bytes each time it is built.  Pure: bytes in, bytes out.  Reading trusts nothing: a damaged archive, a member
+with a strange name, a manifest value of the wrong type is a ``BadBundle`` naming what is wrong, never anything
+else (fuzzed in tests/fuzz/test_bundles.py).  The whole format: docs/verification.md.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import io
 import json
+import re
+import struct
 import zipfile
+import zlib
 from dataclasses import asdict, dataclass, field
+from datetime import date
 
+from qiyuan.errors import Problem, problem
 from qiyuan.formats.manifest import MANIFEST, manifest_lines, read_manifest
 
 MANIFEST_JSON = "manifest.json"
@@ -40,8 +49,19 @@ MAX_BYTES = 1 << 30
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
+#: what unpacking a damaged archive may raise (zipfile lets zlib's, struct's and its own errors through)
+ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, struct.error, OSError, ValueError, EOFError, RuntimeError,
+              NotImplementedError, KeyError, IndexError, OverflowError, UnicodeDecodeError)
+_NAME = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_./-]{0,199}")
+_HEX = re.compile(r"[0-9a-f]{64}")
+
+
 class BadBundle(ValueError):
-    """A file that is not a readable edition bundle (exit 2): what is wrong with it."""
+    """A file that is not a readable edition bundle (exit 2): what is wrong with it, as a translatable problem."""
+
+    def __init__(self, what: Problem | str):
+        self.problem = what if isinstance(what, Problem) else Problem(message=what)
+        super().__init__(str(self.problem))
 
 
 @dataclass(frozen=True)
@@ -61,11 +81,19 @@ class Manifest:
     rules_name: str = ""
     #: the version of the canonical text in ``outputs/canonical.txt`` (0: the bundle carries none)
     canonical_version: int = 0
+    #: the edition's place in its list's chain (1 for the first edition published; 0: a bundle from before places)
+    chain_place: int = 0
+    #: the Merkle root over the edition's lines, one leaf per player (``qiyuan.formats.merkle``; "" : none)
+    merkle_root: str = ""
     format: int = FORMAT
     extra: dict = field(default_factory=dict)
 
     def text(self) -> bytes:
-        return (json.dumps(asdict(self), ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode("utf-8")
+        data = asdict(self)
+        for name in ("chain_place", "merkle_root"):  # a bundle from before them keeps its manifest's bytes
+            if not data[name]:
+                del data[name]
+        return (json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -100,37 +128,78 @@ def files_digest(files: dict[str, bytes]) -> str:
     return hashlib.sha256(sums_text(files).encode("ascii")).hexdigest()
 
 
+#: each manifest key's type; the first four are required
+_TYPES = {"list_code": str, "list_date": str, "number": int, "edition_digest": str, "previous_digest": str,
+          "files_digest": str, "qiyuan_version": str, "signed_at": str, "key_fingerprint": str, "supersedes": str,
+          "rules_name": str, "canonical_version": int, "chain_place": int, "merkle_root": str, "format": int,
+          "extra": dict}
+_REQUIRED = ("list_code", "list_date", "number", "edition_digest", "previous_digest", "files_digest",
+             "qiyuan_version", "signed_at")
+
+
+def manifest_of(raw, label: str = MANIFEST_JSON) -> Manifest:
+    """A manifest from its parsed JSON; ``BadBundle`` naming the key that is missing or of the wrong kind."""
+    if not isinstance(raw, dict):
+        raise BadBundle(problem("{label}: not a JSON object", label=label))
+    for key in _REQUIRED:
+        if key not in raw:
+            raise BadBundle(problem("{label}: no {key}", label=label, key=key))
+    for key, kind in _TYPES.items():
+        value = raw.get(key)
+        if key in raw and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
+            raise BadBundle(problem("{label}: {key} is not of the right kind", label=label, key=key))
+    try:
+        date.fromisoformat(raw["list_date"])
+    except ValueError:
+        raise BadBundle(problem("{label}: list_date is not a date (YYYY-MM-DD)", label=label)) from None
+    for key in ("edition_digest", "files_digest"):
+        if not _HEX.fullmatch(raw[key]):
+            raise BadBundle(problem("{label}: {key} is not a SHA-256 (64 hex digits)", label=label, key=key))
+    for key in ("previous_digest", "supersedes", "merkle_root"):
+        if raw.get(key) and not _HEX.fullmatch(raw[key]):
+            raise BadBundle(problem("{label}: {key} is not a SHA-256 (64 hex digits)", label=label, key=key))
+    if raw["number"] < 1 or raw.get("chain_place", 0) < 0 or raw.get("canonical_version", 0) < 0:
+        raise BadBundle(problem("{label}: a number out of range", label=label))
+    return Manifest(**{k: raw[k] for k in Manifest.__dataclass_fields__ if k in raw})
+
+
 def read(data: bytes, label: str = "bundle") -> Bundle:
-    """Read a bundle; ``BadBundle`` when it is no ZIP, lacks its manifest, or is too large to unpack."""
+    """Read a bundle; ``BadBundle`` (what is wrong, translatable) when it is no ZIP, a member is damaged or
+    strangely named, its manifest is missing or malformed, or it is too large to unpack."""
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
         infos = z.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
-        raise BadBundle(f"{label}: not a ZIP archive ({exc})") from None
+    except ZIP_ERRORS:
+        raise BadBundle(problem("{label}: not a ZIP archive", label=label)) from None
     if sum(i.file_size for i in infos) > MAX_BYTES:
-        raise BadBundle(f"{label}: unpacks to more than {MAX_BYTES >> 20} MiB; not an edition bundle")
+        raise BadBundle(problem("{label}: unpacks to more than {size} MiB; not an edition bundle", label=label,
+                                size=MAX_BYTES >> 20))
     files: dict[str, bytes] = {}
-    try:
-        for info in infos:
-            if info.is_dir():
-                continue
-            if info.filename.startswith("/") or ".." in info.filename.split("/"):
-                raise BadBundle(f"{label}: a file outside the bundle ({info.filename!r})")
-            files[info.filename] = z.read(info)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError) as exc:
-        raise BadBundle(f"{label}: a damaged member ({exc})") from None
+    for info in infos:
+        name = info.filename
+        if name.endswith("/") and name != "/" and _NAME.fullmatch(name[:-1]):  # a folder's own entry
+            continue
+        if not _NAME.fullmatch(name) or ".." in name.split("/") or "//" in name:
+            raise BadBundle(problem("{label}: a member with a name no bundle has ({name})", label=label,
+                                    name=repr(name)[:80]))
+        if name in files:
+            raise BadBundle(problem("{label}: the member {name} twice", label=label, name=name))
+        try:
+            files[name] = z.read(info)
+        except ZIP_ERRORS:
+            raise BadBundle(problem("{label}: the member {name} is damaged", label=label, name=name)) from None
     if MANIFEST_JSON not in files:
-        raise BadBundle(f"{label}: no {MANIFEST_JSON}; not an edition bundle")
+        raise BadBundle(problem("{label}: no {name}; not an edition bundle", label=label, name=MANIFEST_JSON))
     manifest_bytes = files.pop(MANIFEST_JSON)
     try:
         raw = json.loads(manifest_bytes.decode("utf-8"))
-        manifest = Manifest(**{k: raw[k] for k in Manifest.__dataclass_fields__ if k in raw})
-    except (UnicodeDecodeError, ValueError, TypeError, KeyError) as exc:
-        raise BadBundle(f"{label}: {MANIFEST_JSON} is not a manifest ({exc})") from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise BadBundle(problem("{label}: {name} is not JSON", label=label, name=MANIFEST_JSON)) from None
+    manifest = manifest_of(raw, f"{label}: {MANIFEST_JSON}")
     sig = files.pop(SIGNATURE, None)
     try:
         signature = base64.b64decode(sig.strip(), validate=True) if sig is not None else None
-    except ValueError:
+    except (ValueError, binascii.Error):
         signature = b""
     return Bundle(files, manifest, manifest_bytes, signature)
 
@@ -139,8 +208,8 @@ def listed_digests(bundle: Bundle) -> dict[str, str]:
     """SHA256SUMS as name → digest (``BadBundle`` when it is missing or malformed)."""
     text = bundle.files.get(MANIFEST)
     if text is None:
-        raise BadBundle(f"no {MANIFEST}")
+        raise BadBundle(problem("no {name}", name=MANIFEST))
     try:
         return read_manifest(text.decode("ascii"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise BadBundle(f"{MANIFEST}: {exc}") from None
+    except (UnicodeDecodeError, ValueError):
+        raise BadBundle(problem("{name}: a line that is not '<sha256>  <name>'", name=MANIFEST)) from None

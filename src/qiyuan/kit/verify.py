@@ -25,7 +25,7 @@ from pathlib import Path
 from qiyuan.errors import InputError, Problem, problem
 from qiyuan.formats import edition_bundle as B
 from qiyuan.formats import canonical_text as C
-from qiyuan.formats import signing
+from qiyuan.formats import merkle, signing
 from qiyuan.formats.edition_entries import edition_entries
 from qiyuan.formats.history_csv import read_history
 from qiyuan.formats.rating_lists_csv import write_history
@@ -107,6 +107,14 @@ def _files(bundle: B.Bundle, report: Report) -> None:
         elif hashlib.sha256(text).hexdigest() != bundle.manifest.edition_digest:
             report.fail("files", problem("{name}: its SHA-256 is not the edition's published digest {digest}",
                                          name=CANONICAL, digest=bundle.manifest.edition_digest[:16]))
+    if bundle.manifest.merkle_root:
+        try:
+            root = merkle.root_of(bundle.files.get(CANONICAL, b""))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            root = ""
+        if root != bundle.manifest.merkle_root:
+            report.fail("files", problem("{name}: its lines' Merkle root is not the one the manifest names",
+                                         name=CANONICAL))
     extra = sorted(set(bundle.files) - set(listed) - {B.MANIFEST})
     for name in extra:
         report.fail("files", problem("{name}: not listed in SHA256SUMS", name=name))
@@ -127,7 +135,7 @@ def recompute_outputs(files: dict[str, bytes], list_date: date, engine: str = "f
         problems.append(problem("inputs/rules.toml: {what}", what=str(exc) or "missing"))
     try:
         start = read_states(files["inputs/states.json"])
-    except (KeyError, UnicodeDecodeError, ValueError, TypeError) as exc:
+    except (KeyError, UnicodeDecodeError, ValueError, TypeError, RecursionError) as exc:
         problems.append(problem("inputs/states.json: {what}", what=str(exc) or "missing"))
     with tempfile.TemporaryDirectory(prefix="qiyuan-kit-") as tmp:
         d = Path(tmp)
@@ -166,7 +174,7 @@ def canonical_text(rules, history, history_in, start, version: int, published: b
     difference changes the digest)."""
     try:
         shown = {json.loads(line.split("\t", 1)[0])[0] for line in C.read_text(published)[0]}
-    except (UnicodeDecodeError, ValueError, IndexError, TypeError):
+    except (UnicodeDecodeError, ValueError, IndexError, TypeError, KeyError, RecursionError):
         shown = set()
     members = {p.id: (0, p.name, p.registered_on) for p in history_in.players}
     before = start.states if start is not None else {}
@@ -177,17 +185,21 @@ def canonical_text(rules, history, history_in, start, version: int, published: b
 
 
 def _rows(data: bytes, key: tuple[str, ...]) -> dict[tuple, dict[str, str]]:
+    """A CSV file's rows by ``key``: each cell as text (a row longer than the header keeps its extra cells
+    under ``…``, a shorter one its missing cells as "")."""
     rows = {}
-    for row in csv.DictReader(io.StringIO(data.decode("utf-8"))):
-        rows[tuple(row.get(k, "") for k in key)] = row
+    for row in csv.DictReader(io.StringIO(data.decode("utf-8")), restkey="…", restval=""):
+        if "…" in row:
+            row["…"] = ",".join(row["…"])
+        rows[tuple(row.get(k) or "" for k in key)] = {str(k): v or "" for k, v in row.items()}
     return rows
 
 
 def _compare_csv(report: Report, name: str, mine: bytes, theirs: bytes, key: tuple[str, ...]) -> None:
     try:
         a, b = _rows(mine, key), _rows(theirs, key)
-    except (UnicodeDecodeError, csv.Error) as exc:
-        report.fail("recomputation", problem("{name}: unreadable ({what})", name=name, what=str(exc)))
+    except (UnicodeDecodeError, csv.Error):
+        report.fail("recomputation", problem("{name}: not UTF-8 CSV text", name=name))
         return
     for k in sorted(set(a) | set(b)):
         who = " ".join(x for x in k if x)
@@ -203,8 +215,8 @@ def _compare_csv(report: Report, name: str, mine: bytes, theirs: bytes, key: tup
                     report.fail("recomputation", problem("{name}: {who}, {field}: the bundle says {theirs}, "
                                                          "recomputed {mine}", name=name, who=who, field=col,
                                                          theirs=b[k].get(col), mine=a[k][col]))
-    order_a = [r["player_id"] for r in a.values()] if "player_id" in key and len(key) == 1 else None
-    order_b = [r["player_id"] for r in b.values()] if order_a is not None else None
+    order_a = [r.get("player_id") for r in a.values()] if "player_id" in key and len(key) == 1 else None
+    order_b = [r.get("player_id") for r in b.values()] if order_a is not None else None
     if order_a is not None and set(order_a) == set(order_b) and order_a != order_b:
         report.fail("recomputation", problem("{name}: the list's order differs", name=name))
 
@@ -213,13 +225,17 @@ def _compare_states(report: Report, mine: bytes, theirs: bytes) -> None:
     try:
         a = json.loads(mine.decode("utf-8"))["states"]
         b = json.loads(theirs.decode("utf-8"))["states"]
-    except (UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
-        report.fail("recomputation", problem("outputs/states.json: unreadable ({what})", what=str(exc)))
+        if not isinstance(b, dict):
+            raise TypeError
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError):
+        report.fail("recomputation", problem("outputs/states.json: not a states file"))
         return
     for pid in sorted(set(a) | set(b)):
         if a.get(pid) != b.get(pid):
-            fields = sorted(k for k in set(a.get(pid) or {}) | set(b.get(pid) or {})
-                            if (a.get(pid) or {}).get(k) != (b.get(pid) or {}).get(k))
+            mine_s, theirs_s = a.get(pid), b.get(pid)
+            mine_s = mine_s if isinstance(mine_s, dict) else {}
+            theirs_s = theirs_s if isinstance(theirs_s, dict) else {}
+            fields = sorted(str(k) for k in set(mine_s) | set(theirs_s) if mine_s.get(k) != theirs_s.get(k))
             report.fail("recomputation", problem("outputs/states.json: {who}: {fields} differ", who=pid,
                                                  fields=", ".join(fields) or "the whole state"))
 
@@ -261,8 +277,8 @@ def _compare_canonical(report: Report, mine: bytes, theirs: bytes) -> None:
         return
     try:
         a, b = _keyed(mine), _keyed(theirs)
-    except (UnicodeDecodeError, ValueError, IndexError, TypeError) as exc:
-        report.fail("recomputation", problem("{name}: unreadable ({what})", name=CANONICAL, what=str(exc)))
+    except (UnicodeDecodeError, ValueError, IndexError, TypeError, RecursionError):
+        report.fail("recomputation", problem("{name}: not a canonical text", name=CANONICAL))
         return
     named = False
     for k in sorted(set(a) | set(b)):
@@ -277,6 +293,8 @@ def _compare_canonical(report: Report, mine: bytes, theirs: bytes) -> None:
 
 def _states_of(data: bytes | None) -> tuple[str | None, dict]:
     raw = json.loads((data or b"").decode("utf-8"))
+    if not isinstance(raw, dict) or not isinstance(raw.get("states"), dict):
+        raise ValueError("not a states file")
     return raw.get("date"), raw["states"]
 
 
@@ -288,7 +306,7 @@ def _chain(bundle: B.Bundle, previous: B.Bundle, report: Report) -> None:
     try:
         ended_on, ended = _states_of(previous.files.get("outputs/states.json"))
         starts_on, starts = _states_of(bundle.files.get("inputs/states.json"))
-    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         report.fail("chain", problem("this edition does not start from the states the previous one ended with"))
         starts_on, starts, ended_on, ended = None, {}, None, {}
     if ended_on != starts_on or any(starts.get(pid) != s for pid, s in ended.items()):

@@ -136,10 +136,11 @@ def build_bundle(edition, *, key=None, signed_at=None) -> bytes:
         older = Edition.objects.filter(rating_list=edition.rating_list, list_date=edition.list_date,
                                        number=edition.number - 1).values_list("digest", flat=True).first()
         supersedes = older or ""
+    place = Edition.objects.filter(rating_list=edition.rating_list, pk__lte=edition.pk).count()  # (chain order)
     return build(files, private_key=key or private_key(), list_code=edition.rating_list.code,
                  list_date=edition.list_date.isoformat(), number=edition.number, edition_digest=edition.digest,
                  previous_digest=previous, supersedes=supersedes, rules_name=rules_name,
-                 canonical_version=edition.canonical_version, signed_at=signed_at)
+                 canonical_version=edition.canonical_version, signed_at=signed_at, chain_place=place)
 
 
 def _store(path: Path, data: bytes) -> None:

@@ -19,6 +19,7 @@ federation (the upcoming event's dates follow today's date).
 from __future__ import annotations
 
 import csv
+import hashlib
 import random
 import tempfile
 from collections.abc import Callable
@@ -26,9 +27,14 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from qiyuan.errors import NotFound
+from qiyuan.formats import chain_head as H
+from qiyuan.formats import signing
 from qiyuan.formats.report_xlsx import ReportMeta, write_report
-from qiyuan.office.bundles import build_all
+from qiyuan.office.bundles import build_all, bundle_dir
+from qiyuan.office.heads import add_witness, sign_head
 from qiyuan.office.event_registration import Details, approve_registration, register_event
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.exports import find_edition
@@ -78,6 +84,7 @@ class DemoSummary:
     grants: int = 0  # grades granted at the first of them
     certificate: str = ""  # the serial of one of those grants
     bundles: int = 0  # edition bundles built and signed
+    witnessed: int = 0  # lists' heads countersigned by the demo's two witnesses
 
 
 @dataclass
@@ -161,10 +168,37 @@ def build_demo(*, seed: int = 2011, progress: Callable[[str, int, int], None] | 
         except NotFound:
             init_key(ACTOR)
         summary.bundles = len(build_all(progress=lambda n, t, _what: step("bundles", n, t)))
+        summary.witnessed = witness_heads()
     summary.grading_events = [e.code for e in graded]
     summary.grants = len(grants)
     summary.certificate = grants[0].serial if grants else ""
     return summary
+
+
+#: the demo's two witnesses (another body countersigning each list's head with its own key): name, key seed
+DEMO_WITNESSES = (("浙江省棋类协会（演示见证）", "demo-witness-zhejiang"), ("清华大学棋牌协会（演示见证）", "demo-witness-university"))
+
+
+def witness_heads() -> int:
+    """Each list's head signed now and countersigned by the demo's two witnesses (their keys made from fixed
+    seeds — a demo's, never a real body's; their public keys written beside the countersignatures, for
+    ``qiyuan verify-edition --chain … --witness``). The number of lists countersigned."""
+    keys = [(name, Ed25519PrivateKey.from_private_bytes(hashlib.sha256(seed.encode()).digest()), seed)
+            for name, seed in DEMO_WITNESSES]
+    folder = bundle_dir() / "witnesses" / "keys"
+    folder.mkdir(parents=True, exist_ok=True)
+    for _name, key, seed in keys:
+        (folder / f"{seed}.pub.pem").write_bytes(signing.public_pem(key.public_key()))
+    done = 0
+    for rl in RatingList.objects.order_by("code"):
+        if not Edition.objects.filter(rating_list=rl).exists():
+            continue
+        head, _sig = sign_head(rl)
+        for name, key, _seed in keys:
+            add_witness(H.Countersignature(head, H.read_head(head), name, signing.public_pem(key.public_key()),
+                                           signing.sign(key, head)).text())
+        done += 1
+    return done
 
 
 # ---------------------------------------------------------------------------------------------- registry

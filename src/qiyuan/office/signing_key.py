@@ -69,3 +69,8 @@ def private_key():
         return signing.load_private((key_dir() / PRIVATE).read_bytes())
     except FileNotFoundError:
         raise NotFound(problem("the office has no signing key yet: qiyuan office key init")) from None
+
+
+def key_exists() -> bool:
+    """Whether the office has its signing key (so bundles, heads and players' proofs can be served)."""
+    return (key_dir() / PUBLIC).is_file()

@@ -102,7 +102,11 @@ SCHEMAS = {
     "ChainLink": obj({"list_date": DATE, "number": INT, "digest": STR, "previous_digest": STR, "supersedes": STR,
                       "is_correction": BOOL, "file": STR, "bundle": nullable(STR)}),
     "Chain": obj({"list": STR, "public_key": nullable(ref("PublicKey")),
-                  "editions": {"type": "array", "items": ref("ChainLink")}}),
+                  "editions": {"type": "array", "items": ref("ChainLink")},
+                  "head": STR, "head_signature": STR, "witnesses": STR},
+                 required=["list", "public_key", "editions"]),
+    "Countersignature": obj({"format": INT, "head": STR, "witness": STR, "public_key": STR, "signature": STR}),
+    "Witnesses": obj({"list": STR, "countersignatures": {"type": "array", "items": ref("Countersignature")}}),
     "PublicKey": obj({"url": STR, "fingerprint": STR}),
     "Distribution": obj({
         "edition": ref("EditionRef"), "list": STR, "count": INT, "width": INT, "lowest": nullable(INT),
@@ -208,6 +212,8 @@ def openapi() -> dict:
             "/api/v1/lists/{code}/chain": _op(
                 "the list's editions as a chain (digests, links, signed bundles, the federation's public key)",
                 "Chain", [PATH["code"]]),
+            "/api/v1/lists/{code}/witnesses": _op(
+                "the witnesses' countersignatures of the list's signed heads", "Witnesses", [PATH["code"]]),
             "/api/v1/lists/{code}/editions/{date}": _op("the current edition of a list date", "Edition",
                                                         [PATH["code"], PATH["date"]]),
             "/api/v1/lists/{code}/editions/{date}/{number}": _op("one edition", "Edition", ed),

@@ -11,6 +11,7 @@ urlpatterns = [
     path("v1/lists", views.lists, name="lists"),
     path("v1/lists/<slug:code>", views.rating_list, name="list"),
     path("v1/lists/<slug:code>/chain", views.list_chain, name="list_chain"),
+    path("v1/lists/<slug:code>/witnesses", views.list_witnesses, name="list_witnesses"),
     path("v1/lists/<slug:code>/editions/<str:on>", views.edition, name="edition_current"),
     path("v1/lists/<slug:code>/editions/<str:on>/<int:number>", views.edition, name="edition"),
     path("v1/lists/<slug:code>/editions/<str:on>/<int:number>/entries", views.edition_entries,

@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from qiyuan.errors import NotFound, Problem, problem
-from qiyuan.office import bundles
+from qiyuan.office import bundles, heads
 from qiyuan.office.event_registration import public_calendar
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Player
@@ -199,7 +199,23 @@ def list_chain(request, code: str):
     for row in bundles.chain(rl):
         editions.append({**row, "bundle": request.build_absolute_uri(reverse(
             "portal:list_bundle", args=[rl.code, row["list_date"], row["number"]])) if key_data else None})
-    return _json({"list": rl.code, "public_key": key_data, "editions": editions})
+    signed = {}
+    if key_data and editions:  # the signed head: how many editions, the newest (qiyuan verify-edition --chain)
+        head, sig = heads.current_head(rl)
+        signed = {"head": head.decode("utf-8"), "head_signature": sig.decode("ascii").strip(),
+                  "witnesses": request.build_absolute_uri(reverse("api:list_witnesses", args=[rl.code]))}
+    return _json({"list": rl.code, "public_key": key_data, "editions": editions, **signed})
+
+
+@api_view
+def list_witnesses(request, code: str):
+    """The witnesses' countersignatures of the list's heads (``qiyuan office witness add``), newest head
+    first: each the head's text, the witness's name and public key, its signature (base64)."""
+    _no_params(request)
+    rl = RatingList.objects.filter(code=code).first()
+    if rl is None:
+        raise Http404(f"list {code}")
+    return _json({"list": rl.code, "countersignatures": [json.loads(w) for w in heads.witnesses(rl)]})
 
 
 def _edition(code: str, on: str, number: int | None) -> Edition:
@@ -470,5 +486,6 @@ def dump_file(request, version: str, name: str):
     types = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
     response = FileResponse((directory / name).open("rb"),
                             content_type=types.get(name.rsplit(".", 1)[-1], "text/plain; charset=us-ascii"))
-    response["Content-Disposition"] = f'attachment; filename="qiyuan-{version}-{name}"'
+    # saved under the name SHA256SUMS lists (``sha256sum -c`` in the download folder checks what a browser saved)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return immutable(response, etag)

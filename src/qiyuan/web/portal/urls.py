@@ -20,6 +20,7 @@ urlpatterns = [
     path("lists/<slug:list_code>/<str:on>/<int:number>/bundle.zip", check.bundle, name="list_bundle"),
     path("data/", data.open_data, name="open_data"),
     path("data/federation.pub.pem", check.public_key, name="public_key"),
+    path("lists/<slug:list_code>/players/<str:federation_id>/proof.json", check.player_proof, name="player_proof"),
     path("players/", players.search, name="players"),
     path("players/<str:federation_id>/", players.player, name="player"),
     path("players/<str:federation_id>/what-if/", players.what_if, name="what_if"),

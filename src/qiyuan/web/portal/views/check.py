@@ -12,6 +12,8 @@ from django.utils.cache import patch_cache_control
 
 from qiyuan.errors import NotFound
 from qiyuan.office.bundles import bundle_bytes, bundle_name
+from qiyuan.office.heads import entry_proof
+from qiyuan.office.ratings.models import RatingList
 from qiyuan.office.signing_key import key_info
 
 from .. import queries
@@ -30,6 +32,21 @@ def bundle(request, list_code: str, on: str, number: int):
     etag = f'"{ed.digest[:32]}-bundle-{hashlib.sha256(data).hexdigest()[:16]}"'
     response = immutable(conditional(request, etag) or HttpResponse(data, content_type="application/zip"), etag)
     response["Content-Disposition"] = f'attachment; filename="{bundle_name(ed)}"'
+    return response
+
+
+def player_proof(request, list_code: str, federation_id: str):
+    """A player's proof of his own lines in the list's newest edition (``qiyuan verify-entry proof.json --key
+    federation.pub.pem`` checks it offline); 404 without a key or a line of his."""
+    rl = RatingList.objects.filter(code=list_code).first()
+    if rl is None:
+        raise Http404(list_code)
+    try:
+        data = entry_proof(rl, federation_id)
+    except NotFound:
+        raise Http404("no proof") from None
+    response = HttpResponse(data, content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{list_code}-{federation_id}-proof.json"'
     return response
 
 
@@ -61,9 +78,12 @@ def check_context(request, ed) -> dict | None:
     name = bundle_name(ed)
     chain_api = request.build_absolute_uri(reverse("api:list_chain", args=[ed.rating_list.code]))
     commands = [f"curl -o {PUBLIC_KEY_NAME} {key_url}",
+                f"openssl pkey -pubin -in {PUBLIC_KEY_NAME} -outform DER | tail -c 32 | sha256sum | cut -c1-32 | "
+                "sed 's/..../& /g; s/ $//; s/^/SHA256:/'",
                 f"qiyuan verify-edition {url}" + (f" --previous {prev_url}" if prev is not None else "")
                 + f" --key {PUBLIC_KEY_NAME}",
                 f"qiyuan verify-edition --chain {chain_api} --key {PUBLIC_KEY_NAME}"]
     return {"bundle_url": url, "bundle_name": name, "digest": ed.digest, "previous": prev, "previous_url": prev_url,
             "key_url": key_url, "fingerprint": info.fingerprint, "commands": commands,
-            "chain_api": chain_api}
+            "chain_api": chain_api,
+            "witnesses_api": request.build_absolute_uri(reverse("api:list_witnesses", args=[ed.rating_list.code]))}

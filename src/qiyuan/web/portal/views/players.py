@@ -20,6 +20,7 @@ from qiyuan.office.events.models import Game
 from qiyuan.office.federation.models import Player
 from qiyuan.office.ratings.models import EditionEntry, RatingChange, RatingList
 from qiyuan.office.registry import search_players
+from qiyuan.office.signing_key import key_exists
 
 from ...display import english, list_title, person
 from ...labels import list_status_label
@@ -184,6 +185,7 @@ def _player_page(request, federation_id: str):
             "h2h": h2h,
             "h2h_html": head_to_head_html(p, h2h, _("详情")),
             "whatif_lists": [item["list"] for item in lists.values()],
+            "signed": key_exists(),
             "formats": whatif.FORMATS,
         },
     )

@@ -352,7 +352,7 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
     (a report imported or corrected since). ``accept_flags``: the reason to publish although plausibility
     flags of reports are not marked checked (``qiyuan.office.plausibility``).
     """
-    with writing(rating_list_lock(rating_list.code)):
+    with plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
         rules = rating_list.rules()
         due = due_date(rating_list, rules)
         if due is None:
@@ -396,7 +396,7 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
     all of them or none, in one transaction under the list's lock. It stops before the first list date still
     in the future (``today``: the date's default), and says so in ``notes`` (a problem: list, date)."""
     today = today or date.today()
-    with writing(rating_list_lock(rating_list.code)):
+    with plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
         rules = rating_list.rules()
         last_event = rating_list.events.order_by("-end_date").first()
         if last_event is None:

@@ -71,6 +71,10 @@ class AuditFlag(models.Model):
         TWICE = "twice", "同一轮两局 twice in one round"
         STANDINGS = "standings", "成绩与对局不符 standings not adding up"
         SAME_PERSON = "same_person", "疑似同一人 two records of one person"
+        OVERLAP = "overlap", "同时参加两项比赛 two events at once"
+        DURATION = "duration", "赛期远超轮数所需 far longer than its rounds"
+        RATINGS = "ratings", "同一周期等级分相差悬殊 ratings far apart"
+        FLIPPED = "flipped", "对局结果颠倒重报 results re-reported flipped"
 
     rating_list = models.ForeignKey("ratings.RatingList", on_delete=models.CASCADE, related_name="+")
     list_date = models.DateField()

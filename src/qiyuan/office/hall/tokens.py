@@ -17,12 +17,11 @@ from django.conf import settings
 from django.core import signing
 
 from qiyuan.errors import Refused, problem
+from qiyuan.office.secret_key import secret_key_refusal
 
 #: no slip is used for longer than an event's day and the next
 MAX_AGE = 2 * 24 * 3600
 _SALT = "qiyuan.hall"
-#: placeholders that are no secret (the development default)
-_NOT_SECRET = ("dev-only", "change-me", "insecure")
 
 
 class BadToken(Refused):
@@ -44,12 +43,21 @@ class CheckInToken:
     round: int
 
 
+class WeakKey(Refused):
+    """``QIYUAN_SECRET_KEY`` is set but no secret (``qiyuan.office.secret_key``): no link is signed with it."""
+
+
 def office_key() -> str:
-    """The office's secret key: ``QIYUAN_SECRET_KEY`` when it is a real one, else a random key made once
-    and kept in the office's ``var`` folder (so the command line that prints the slips and the server
-    that reads them agree, and no published default can forge a token)."""
-    key = settings.SECRET_KEY
-    if os.environ.get("QIYUAN_SECRET_KEY") and not any(p in key for p in _NOT_SECRET):
+    """The office's secret key: ``QIYUAN_SECRET_KEY`` when it is set — refused (``WeakKey``) when it is short,
+    repetitive or a placeholder, as production refuses it — else a random key made once and kept in the office's
+    ``var`` folder (so the command line that prints the slips and the server that reads them agree, and no
+    published default can forge a token)."""
+    key = os.environ.get("QIYUAN_SECRET_KEY")
+    if key:
+        refusal = secret_key_refusal(key)
+        if refusal is not None:
+            raise WeakKey(problem("the hall's links are signed with QIYUAN_SECRET_KEY, which is no secret: {why}",
+                                  why=refusal))
         return key
     path = settings.VAR_DIR / "hall.key"
     try:

@@ -46,6 +46,7 @@ from qiyuan.office.merged import aliases_for_edition
 from qiyuan.office.engine import state_from_json
 from qiyuan.office.periods import ENGINE, MemberTable, compute_period, members_of, rules_of_edition
 from qiyuan.office.ratings.models import Edition
+from qiyuan.office.records import record_problems
 from qiyuan.rating.state import PlayerState
 
 MAX_SHOWN = 20
@@ -278,4 +279,5 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
                                                   edition=f"{ed.rating_list.code} {ed.label}")))
         if progress:
             progress(i, len(editions), f"{ed.rating_list.code} {ed.label}")
+    report.differences += [Difference(p) for p in record_problems()]  # the audit log, publications, dan grants
     return report

@@ -21,8 +21,8 @@ from qiyuan.collector import held
 from qiyuan.office import merged, plausibility
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import as_json, bulk_insert
-from qiyuan.office.canonical import (EntryRow, EventRows, change_row, digest, event_rows, inputs_digest,
-                                    stored_inputs)
+from qiyuan.office.canonical import (EntryRow, EventRows, digest, event_rows, inputs_digest, stored_inputs,
+                                    writer)
 from qiyuan.office.db import rating_list_lock, writing
 from qiyuan.office.engine import (
     MemberFacts,
@@ -480,6 +480,7 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
                 ((ed.pk, e.player_pk, e.name, e.position, e.rank, e.rating, e.exact, e.games, e.status, e.is_new,
                   e.k, e.state_text) for e in comp.entries))
     event_pk = {e.code: e.pk for e in comp.events}
+    change_row = writer(comp.canonical_version).change_row  # (the method as the edition's version names it)
     bulk_insert(RatingChange._meta.db_table,
                 ("edition_id", "player_id", "event_id", "before", "after", "games", "W", "We", "K", "delta",
                  "method", "explanation"),

@@ -242,6 +242,8 @@ def _trailer_problems(trailer: dict, head, accept_unsigned: bool) -> list[Proble
     """The trailer's audit head against the log the backup holds, and its signature against the office's key."""
     out = []
     stated = trailer.get("audit")
+    if stated is not None and not isinstance(stated, dict):
+        stated = {"entries": stated}  # (a damaged trailer: it states no head this backup gives)
     if stated is None and head is not None:
         out.append(problem("the trailer states no audit log head, but the backup holds a chained audit log: the "
                            "trailer was replaced"))

@@ -81,6 +81,8 @@ class ChainCheck:
     def add(self, pk, seq: int | None, stored: str, content: Iterable) -> None:
         if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
             seq = None  # (a damaged backup's row: its own checks name the value)
+        if not isinstance(stored, str):
+            stored = ""  # (likewise: a hash that is no text follows from nothing)
         if seq is None:
             self.problems.append(problem("{where}: entry id {id} is outside the chain (written around it)",
                                          where=self.where, id=pk))
@@ -92,7 +94,7 @@ class ChainCheck:
                                          seq=seq))
         try:
             follows = entry_hash(self.previous, seq, *content) == stored
-        except (TypeError, ValueError):  # a time that is no time (a damaged backup's row)
+        except (TypeError, ValueError, AttributeError):  # a time that is no time (a damaged backup's row)
             follows = False
         if not follows:
             self.problems.append(problem("{where}: entry {seq} (id {id}) does not follow from its content and the "

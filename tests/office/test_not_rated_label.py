@@ -48,6 +48,19 @@ def test_new_editions_say_not_rated_for_a_newcomers_event_that_did_not_count(off
     assert verify_all().ok
 
 
+def test_history_export_of_new_editions_says_not_rated(office, tmp_path):
+    import csv
+
+    from qiyuan.office.exports import export_history
+
+    _publish_all(office)
+    out = tmp_path / "history.csv"
+    export_history(out, office)
+    with out.open(encoding="utf-8-sig") as f:
+        methods = [(r["method"], r["games"]) for r in csv.DictReader(f)]
+    assert ("not_rated", "0") in methods and ("newcomer", "0") not in methods
+
+
 def test_editions_written_in_version_1_keep_newcomer_and_verify_as_published(office, monkeypatch):
     from qiyuan.office.ratings.models import RatingChange
     from qiyuan.office.verify import verify_all

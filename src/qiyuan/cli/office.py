@@ -103,17 +103,17 @@ def office_errors():
         refusal = damaged(exc)
         if refusal is not None:
             fail(refusal.problems, "error")
-        from qiyuan.office.setup import not_set_up, pending_migrations
-
-        pending = pending_migrations()  # a schema half-way (a restore killed mid-migration): not an internal error
-        if pending:
-            fail([not_set_up(pending)], "error")
         text = str(exc)
         if "no such table" in text or "does not exist" in text:
             from qiyuan.errors import problem
 
             fail([problem("the office's database is not set up ({detail}): run `qiyuan office init`",
                           detail=text.splitlines()[0])], "error")
+        from qiyuan.office.setup import not_set_up, pending_migrations
+
+        pending = pending_migrations()  # a schema half-way (a restore killed mid-migration): not an internal error
+        if pending:
+            fail([not_set_up(pending)], "error")
         raise
 
 

@@ -124,3 +124,15 @@ def test_the_flags_a_refused_publication_names_survive_its_rollback(office, all_
         assert checked.exit_code == 0, checked.output
     ok = runner.invoke(app, ["office", "period", "publish", "--list", "L", "--date", str(day)])
     assert ok.exit_code == 0, ok.output
+
+
+def test_a_flag_is_of_a_history_folder_only_when_every_event_it_names_is():
+    from qiyuan.office.plausibility import _of_history
+    from qiyuan.rating.plausibility import Flag
+
+    history = {"H1", "H2"}
+    assert _of_history(Flag("ratings", None, None, ("p",), {"ratings": {"H1": 2800, "H2": 1800}}), history)
+    assert not _of_history(Flag("ratings", None, None, ("p",), {"ratings": {"H1": 2800, "R1": 1800}}), history)
+    assert not _of_history(Flag("overlap", "H1", None, ("p",), {"other": "R1"}), history)  # a report is in it
+    assert _of_history(Flag("twice", "H2", 3, ("p",)), history)
+    assert not _of_history(Flag("same_person", None, None, ("p", "q")), history)  # no event: the officer's to see

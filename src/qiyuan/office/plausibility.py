@@ -121,13 +121,20 @@ def audit_period(comp) -> list[AuditFlag]:
             keep.add(key)
             new.append(AuditFlag(rating_list=rating_list, list_date=list_date, key=key, kind=flag.kind,
                                  event_id=event_pk.get(flag.event), round=flag.round, players=list(flag.players),
-                                 detail=dict(flag.detail), history=flag.event in history if flag.event else False))
+                                 detail=dict(flag.detail), history=_of_history(flag, history)))
         gone = [f.pk for k, f in stored.items() if k not in keep and f.checked_at is None]
         AuditFlag.objects.filter(pk__in=gone).delete()
         AuditFlag.objects.bulk_create(new)
         AuditRun.objects.update_or_create(rating_list=rating_list, list_date=list_date,
                                           defaults={"digest": comp.digest, "at": timezone.now()})
     return period_flags(rating_list, list_date)
+
+
+def _of_history(flag: checks.Flag, history: set[str]) -> bool:
+    """A flag of history-folder events only (shown, never blocking): its event and the others it names (the other
+    event of two at once or flipped, every event of a player's ratings)."""
+    events = {flag.event, flag.detail.get("other"), *(flag.detail.get("ratings") or {})} - {None}
+    return bool(events) and events <= history
 
 
 def period_flags(rating_list, list_date) -> list[AuditFlag]:

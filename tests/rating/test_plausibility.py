@@ -95,7 +95,7 @@ def test_an_event_whose_openers_follow_other_rules_is_not_judged():
 
 from datetime import timedelta  # noqa: E402
 
-from hypothesis import given  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from qiyuan.rating.plausibility import (  # noqa: E402
@@ -146,6 +146,7 @@ def test_flipped_results_need_most_decisive_games_the_other_way_round():
 _players = st.sampled_from("abcdefgh")
 
 
+@settings(deadline=None)  # (a loaded machine: no deadline on an example)
 @given(st.lists(st.tuples(_players, _players, st.sampled_from([W, L])), min_size=2, max_size=20))
 def test_any_event_re_reported_with_every_result_flipped_is_flagged(games):
     games = [(x, y, r) for x, y, r in games if x != y]

@@ -107,3 +107,11 @@ def test_serve_hall_refuses_unsafe_or_malformed_set_ups(event, tmp_path):
     assert "not with --production" in r.stderr
     r = run("serve", "--hall", event, "--base-url", "ftp://x", "--lan-http", code=2)
     assert "--base-url must be an http(s) address" in r.stderr
+
+
+def test_slips_with_hall_links_are_never_signed_with_a_weak_key(event, tmp_path, monkeypatch):
+    """Issue 32: outside production too, a weak QIYUAN_SECRET_KEY signs no link — the slips are refused."""
+    monkeypatch.setenv("QIYUAN_SECRET_KEY", "x")
+    out = tmp_path / "weak.pdf"
+    bad = run("event", "print", event, "slips", "--hall-url", "http://192.168.1.10:8000", "-o", out, code=2)
+    assert "QIYUAN_SECRET_KEY" in bad.output and not out.exists()

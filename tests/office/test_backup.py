@@ -174,11 +174,17 @@ def test_an_older_backup_restores_into_this_version(office, tmp_path):
     call_command("flush", interactive=False, verbosity=0)
     restored = backup.restore(older)
     assert "audit.auditlog" not in restored.counts
-    assert AuditLog.objects.count() == 0  # the table exists again, empty, after migrating forward
+    # the table exists again after migrating forward, holding only each dan grant as it stood at the upgrade
+    # (issue 32: every grade stands in the audit log, for ``office verify``)
+    upgrade = list(AuditLog.objects.values_list("actor", "action"))
+    assert upgrade and set(upgrade) == {("qiyuan upgrade", "player.dan")}
     expected = {label: rows for label, rows in office.items() if not label.startswith("audit.")}
     assert {label: rows for label, rows in snapshot().items() if not label.startswith("audit.")} == expected
     services.register_player(name="王五", gender="M", actor="t")
     assert AuditLog.objects.filter(action="player.register").count() == 1
+    from qiyuan.office.records import chain_check
+
+    assert not chain_check().problems  # the upgrade's entries chained, the new one after them
 
 
 def test_replace_with_a_damaged_file_keeps_the_office(office, tmp_path):
@@ -189,3 +195,77 @@ def test_replace_with_a_damaged_file_keeps_the_office(office, tmp_path):
     with pytest.raises(backup.BackupError, match="checksum"):
         backup.restore(damaged, replace=True)
     assert snapshot() == office  # verified before anything was emptied
+
+
+# -- issue 32, item 5: the audit log's head in the signed trailer ---------------------------------------------------
+
+
+def _without_audit_log(source, target, *, trailer_edit=None) -> None:
+    """``source`` with every audit entry deleted and its checksum recomputed (the trailer's other fields kept,
+    or changed by ``trailer_edit``): what someone covering his tracks would do."""
+    import hashlib
+
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    trailer = json.loads(lines[-1])
+    out, skipping = [], False
+    for line in lines[:-1]:
+        item = json.loads(line)
+        if isinstance(item, dict) and "model" in item:
+            skipping = item["model"] == "audit.auditlog"
+            if skipping:
+                out.append(json.dumps({**item, "count": 0}, ensure_ascii=False, separators=(",", ":")) + "\n")
+                continue
+        elif skipping:
+            continue
+        out.append(line)
+    trailer["counts"]["audit.auditlog"] = 0
+    trailer["sha256"] = hashlib.sha256("".join(out).encode("utf-8")).hexdigest()
+    if trailer_edit:
+        trailer_edit(trailer)
+    target.write_text("".join(out) + json.dumps(trailer) + "\n", encoding="utf-8")
+
+
+def test_a_backup_with_its_audit_log_deleted_and_checksum_recomputed_is_refused(office, tmp_path):
+    path = tmp_path / "b.jsonl"
+    backup.backup(path)
+    assert json.loads(path.read_text(encoding="utf-8").splitlines()[-1])["audit"]["entries"] > 0
+    cut = tmp_path / "cut.jsonl"
+    _without_audit_log(path, cut)
+    with pytest.raises(backup.BackupError, match="audit log in the backup .0 entries.* is not the one it was made"):
+        backup.restore(cut, replace=True)
+    _without_audit_log(path, cut, trailer_edit=lambda t: t.pop("audit"))
+    with pytest.raises(backup.BackupError, match="states no audit log head"):
+        backup.restore(cut, replace=True)
+    assert snapshot() == office  # refused before anything was emptied
+
+
+def test_a_signed_backup_whose_trailer_was_rewritten_is_refused(office, tmp_path, monkeypatch):
+    from qiyuan.office.signing_key import init_key
+
+    monkeypatch.setenv("QIYUAN_KEY_DIR", str(tmp_path / "keys"))
+    init_key("officer")
+    path = tmp_path / "b.jsonl"
+    backup.backup(path)
+    assert "signature" in json.loads(path.read_text(encoding="utf-8").splitlines()[-1])
+    cut = tmp_path / "cut.jsonl"
+    _without_audit_log(path, cut, trailer_edit=lambda t: t.update(audit={"entries": 0, "head": ""}))
+    with pytest.raises(backup.BackupError, match="signature does not verify"):
+        backup.restore(cut, replace=True)
+    _without_audit_log(path, cut, trailer_edit=lambda t: [t.pop(k) for k in ("signature", "key", "audit")])
+    with pytest.raises(backup.BackupError, match="not signed"):
+        backup.restore(cut, replace=True)
+    backup.restore(path, replace=True)  # the backup as made restores
+    assert snapshot() == {**office, "audit.auditlog": snapshot()["audit.auditlog"]}
+
+
+def test_an_unsigned_backup_restores_into_a_signing_office_only_when_accepted(office, tmp_path, monkeypatch):
+    from qiyuan.office.signing_key import init_key
+
+    path = tmp_path / "b.jsonl"
+    backup.backup(path)  # made before the office had a key
+    monkeypatch.setenv("QIYUAN_KEY_DIR", str(tmp_path / "keys"))
+    init_key("officer")
+    with pytest.raises(backup.BackupError, match="--accept-unsigned"):
+        backup.restore(path, replace=True)
+    backup.restore_office(path, actor="officer", replace=True, accept_unsigned=True)
+    assert AuditLog.objects.filter(action="office.restore", detail__unsigned_accepted=True).exists()

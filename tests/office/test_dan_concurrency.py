@@ -36,25 +36,32 @@ def _policy(tmp_path, env):
 
 
 def _graded_events(tmp_path, env, trials: int) -> list[str]:
-    """For each trial a coming event's standard recorded today, then its report imported (one officer, one
-    process, one command after another); returns the events' codes."""
+    """For each trial an event's standard recorded before it started, then — once it is over — its report
+    imported (one officer, one process, one command after another); returns the events' codes. (The standards
+    are recorded as of a month before each event: a report of an event still to come is refused.)"""
     steps = []
+    record = ["from datetime import date; from qiyuan.cli.office import ensure_django; ensure_django()",
+              "from qiyuan.office.grades.standards import record_standard"]
     for trial in range(1, trials + 1):
-        start = date.today() + timedelta(days=10 + 7 * trial)
+        start = date.today() - timedelta(days=60 + 7 * trial)
         name = f"全国五子棋公开赛第{trial}站"
+        record.append(f"record_standard({name!r}, date.fromisoformat({start.isoformat()!r}), 'national', "
+                      f"rating_list='CGA', actor='officer', today=date.fromisoformat("
+                      f"{(start - timedelta(days=30)).isoformat()!r}))")
 
         def other_people(born: date, gender: str, sequence: str | None = None, trial=trial) -> str:
             return _resident_id(born.replace(year=born.year - 20 * trial), gender, sequence)  # new players each trial
 
         rows = [(f"{n}{trial}", sex, idn, assoc) for n, sex, idn, assoc in players(other_people, 16)]
         path = write(tmp_path / f"r{trial}.xlsx", rows, name=name, start=start)
-        steps += [["office", "dan", "standard", "record", name, "--start", start.isoformat(), "--class", "national",
-                   "--list", "CGA"],
-                  ["office", "import", str(path), "--list", "CGA", "--confirm-all"]]
+        steps.append(["office", "import", str(path), "--list", "CGA", "--confirm-all"])
+    recorded = subprocess.run([sys.executable, "-c", "\n".join(record)], env=env, capture_output=True, text=True,
+                              timeout=120)
+    assert recorded.returncode == 0, recorded.stderr
     [done] = loops_at_once([steps], env)
     assert all(o.returncode == 0 for o in done), [o.stderr[-400:] for o in done]
     return [next(line.split()[0] for line in o.stdout.splitlines() if line.strip().startswith("CGA-"))
-            for o in done[1::2]]
+            for o in done]
 
 
 def _grants(env) -> list[tuple[str, str, str]]:

@@ -96,3 +96,43 @@ def test_cli_compute_shows_and_publish_asks_for_accept_flags(office):
     ok = runner.invoke(app, ["office", "period", "publish", "--list", "L", "--date", str(day),
                              "--accept-flags", "checked with the arbiter"])
     assert ok.exit_code == 0, ok.output
+
+
+@pytest.mark.parametrize("all_due", [True, False], ids=["publish --all", "publish --date"])
+def test_the_flags_a_refused_publication_names_survive_its_rollback(office, all_due):
+    """Issue 32: ``publish --all`` named flags #1–#4 that its own rollback discarded (``office flags check 1``: no
+    such flag). Every number the refusal gives is a stored flag that ``office flags check`` marks."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from qiyuan.cli import app
+    from qiyuan.office.audit.models import AuditFlag
+
+    rl, day, event = office
+    _as_report(event)
+    assert not AuditFlag.objects.exists()  # never audited before: the publication is the first to find them
+    runner = CliRunner()
+    refused = runner.invoke(app, ["office", "period", "publish", "--list", "L",
+                                  *(["--all"] if all_due else ["--date", str(day)])])
+    assert refused.exit_code == 2, refused.output
+    named = sorted({int(n) for n in re.findall(r"#(\d+) ", refused.output)})
+    assert named and named == sorted(AuditFlag.objects.filter(checked_at__isnull=True, history=False)
+                                     .values_list("pk", flat=True))
+    for n in named:
+        checked = runner.invoke(app, ["office", "flags", "check", str(n), "--note", "arbiter confirmed"])
+        assert checked.exit_code == 0, checked.output
+    ok = runner.invoke(app, ["office", "period", "publish", "--list", "L", "--date", str(day)])
+    assert ok.exit_code == 0, ok.output
+
+
+def test_a_flag_is_of_a_history_folder_only_when_every_event_it_names_is():
+    from qiyuan.office.plausibility import _of_history
+    from qiyuan.rating.plausibility import Flag
+
+    history = {"H1", "H2"}
+    assert _of_history(Flag("ratings", None, None, ("p",), {"ratings": {"H1": 2800, "H2": 1800}}), history)
+    assert not _of_history(Flag("ratings", None, None, ("p",), {"ratings": {"H1": 2800, "R1": 1800}}), history)
+    assert not _of_history(Flag("overlap", "H1", None, ("p",), {"other": "R1"}), history)  # a report is in it
+    assert _of_history(Flag("twice", "H2", 3, ("p",)), history)
+    assert not _of_history(Flag("same_person", None, None, ("p", "q")), history)  # no event: the officer's to see

@@ -146,15 +146,17 @@ def test_an_edition_verifies_with_the_writer_of_its_version(office, monkeypatch)
     from qiyuan.office import canonical
     from qiyuan.office.verify import verify_all
 
-    v2 = replace(T.WRITERS[1], version=2, change_text=lambda c: T.change_text(c)[:-1] + ',"v":2}')
-    monkeypatch.setitem(T.WRITERS, 2, v2)
-    monkeypatch.setattr(canonical, "CURRENT_VERSION", 2)
+    now = T.CURRENT_VERSION  # (the editions were written in it; a later version comes after it)
+    later = replace(T.WRITERS[now], version=now + 1,
+                    change_text=lambda c: T.WRITERS[now].change_text(c)[:-1] + f',"v":{now + 1}}}')
+    monkeypatch.setitem(T.WRITERS, now + 1, later)
+    monkeypatch.setattr(canonical, "CURRENT_VERSION", now + 1)
     report = verify_all()
     assert report.ok, report.differences
     from qiyuan.office.periods import compute_period
 
     ed = office[0]
-    assert compute_period(ed.rating_list, ed.list_date).canonical_version == 2
+    assert compute_period(ed.rating_list, ed.list_date).canonical_version == now + 1
 
 
 def test_the_migration_gives_existing_editions_their_membership_and_inputs_digest(office):

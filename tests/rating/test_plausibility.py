@@ -89,3 +89,68 @@ def test_an_event_whose_openers_follow_other_rules_is_not_judged():
     games = [AuditGame(g.event, g.round, g.player1, g.player2, g.result, 3 - g.opener if i % 2 else g.opener)
              for i, g in enumerate(_swiss(8, 7))]
     assert opener_contradictions("S", games, {f"P{i}": i for i in range(1, 9)}) == []
+
+
+# -- issue 32: events together ------------------------------------------------------------------------------
+
+from datetime import timedelta  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from qiyuan.rating.plausibility import (  # noqa: E402
+    LEAGUE_MIN_DAYS,
+    RATINGS_APART,
+    AuditEvent,
+    flipped_results,
+    longest_plausible,
+    overlapping_events,
+    reported_ratings_apart,
+    too_long,
+)
+
+
+def test_events_sharing_a_day_and_a_player_overlap_the_next_day_does_not():
+    a = AuditEvent("A", date(2024, 8, 10), date(2024, 8, 12), 5)
+    b = AuditEvent("B", date(2024, 8, 12), date(2024, 8, 13), 3)  # the last day of A
+    c = AuditEvent("C", date(2024, 8, 13), date(2024, 8, 14), 3)  # after A
+    flags = overlapping_events([c, b, a], {"A": {"p", "q"}, "B": {"q", "r"}, "C": {"p"}})
+    assert [(f.event, f.detail["other"], f.players) for f in flags] == [("A", "B", ("q",))]
+    assert not overlapping_events([a, b], {"A": {"p"}, "B": {"r"}})  # no one in both: nothing to look at
+
+
+def test_an_event_is_too_long_beyond_a_week_a_round_and_a_week_and_never_under_forty_days():
+    assert longest_plausible(1) == LEAGUE_MIN_DAYS == 40 and longest_plausible(9) == 70
+    start = date(2024, 1, 1)
+    ok = AuditEvent("ok", start, start + timedelta(days=69), 9)  # 70 days, first and last counted
+    long = AuditEvent("long", start, start + timedelta(days=70), 9)
+    year = AuditEvent("year", start, start + timedelta(days=365), 5)
+    assert [f.event for f in too_long([ok, long, year])] == ["long", "year"]
+
+
+def test_ratings_of_one_player_are_flagged_from_400_apart():
+    assert RATINGS_APART == 400
+    flags = reported_ratings_apart([("A", "p", 2200), ("B", "p", 1800), ("A", "q", 2199), ("B", "q", 1800)])
+    assert [(f.players, f.detail["low"], f.detail["high"]) for f in flags] == [(("p",), 1800, 2200)]
+
+
+def test_flipped_results_need_most_decisive_games_the_other_way_round():
+    a = [AuditGame("A", 1, "p", "q", W), AuditGame("A", 2, "r", "s", L), AuditGame("A", 3, "p", "r", D)]
+    b = [AuditGame("B", 1, "q", "p", W), AuditGame("B", 2, "s", "r", L)]  # p lost to q, r beat s: flipped
+    same = [AuditGame("C", 1, "p", "q", W), AuditGame("C", 2, "r", "s", L)]
+    assert [(f.event, f.detail["other"], f.detail["flipped"]) for f in flipped_results(a + b)] == [("A", "B", 2)]
+    assert not flipped_results(a + same)  # the same results: the import's probable duplicate, not this
+    assert not flipped_results(a[:1] + b[:1])  # one game is no pattern
+
+
+_players = st.sampled_from("abcdefgh")
+
+
+@settings(deadline=None)  # (a loaded machine: no deadline on an example)
+@given(st.lists(st.tuples(_players, _players, st.sampled_from([W, L])), min_size=2, max_size=20))
+def test_any_event_re_reported_with_every_result_flipped_is_flagged(games):
+    games = [(x, y, r) for x, y, r in games if x != y]
+    original = [AuditGame("A", i, x, y, r) for i, (x, y, r) in enumerate(games, start=1)]
+    flipped = [AuditGame("B", i, y, x, r) for i, (x, y, r) in enumerate(games, start=1)]  # seats swapped
+    flags = flipped_results(original + flipped)
+    assert (len(flags) == 1) == (len(games) >= 2)

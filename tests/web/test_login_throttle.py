@@ -151,7 +151,7 @@ def test_counts_from_processes_at_once_are_not_lost(tmp_path):
     ("django-insecure-" + "a1b2c3d4e5" * 5, "placeholder"),
 ])
 def test_production_refuses_a_weak_secret_key(key, reason):
-    from qiyuan.web.secret_key import secret_key_problem
+    from qiyuan.office.secret_key import secret_key_problem
 
     assert reason in secret_key_problem(key)
 
@@ -159,7 +159,7 @@ def test_production_refuses_a_weak_secret_key(key, reason):
 def test_a_real_key_passes():
     import secrets
 
-    from qiyuan.web.secret_key import secret_key_problem
+    from qiyuan.office.secret_key import secret_key_problem
 
     assert secret_key_problem(secrets.token_urlsafe(50)) == ""
 

@@ -109,6 +109,11 @@ def office_errors():
 
             fail([problem("the office's database is not set up ({detail}): run `qiyuan office init`",
                           detail=text.splitlines()[0])], "error")
+        from qiyuan.office.setup import not_set_up, pending_migrations
+
+        pending = pending_migrations()  # a schema half-way (a restore killed mid-migration): not an internal error
+        if pending:
+            fail([not_set_up(pending)], "error")
         raise
 
 
@@ -201,14 +206,19 @@ def backup_cmd(
 def restore_cmd(
     file: Annotated[Path, typer.Argument(help="Backup file written by `qiyuan office backup`.", dir_okay=False)],
     replace: Annotated[bool, typer.Option("--replace", help="Empty a non-empty office first (everything in it is lost).")] = False,
+    accept_unsigned: Annotated[bool, typer.Option(
+        "--accept-unsigned", help="Restore a backup without this office's signature (one made before the office had "
+                                  "a signing key); audited.")] = False,
     actor: ActorOption = None,
 ) -> None:
-    """Restore a backup into an empty office, verifying every table's row count and the checksum."""
+    """Restore a backup into an empty office, verifying every table's row count, the checksum, the audit log's
+    chain and head and — when the office has a signing key — the backup's signature."""
     ensure_django()
     from qiyuan.office.backup import restore_office
 
     with office_errors(), table_progress(_("restoring")) as progress:
-        summary = restore_office(file, actor=actor_name(actor), replace=replace, progress=progress)
+        summary = restore_office(file, actor=actor_name(actor), replace=replace, progress=progress,
+                                 accept_unsigned=accept_unsigned)
     console = _console()
     console.print(_("restored {rows} rows in {tables} tables from {file}; counts verified").format(
         rows=summary.rows, tables=len(summary.counts), file=file))

@@ -474,11 +474,13 @@ def verify_cmd(
 ) -> None:
     """Recompute every published edition from the stored events; exit 1 with the differences unless identical."""
     ensure_django()
+    from qiyuan.office.setup import require_set_up
     from qiyuan.office.verify import verify_all
     from qiyuan.rating.history import ENGINES
 
     console = _console()
     with _refusals():
+        require_set_up()  # a half-restored office is named as such, never verified (or crashed on) half-way
         rl = _rating_list(list_code) if list_code else None
         if engine not in ENGINES:
             from qiyuan.errors import problem

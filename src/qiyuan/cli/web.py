@@ -17,7 +17,7 @@ from pathlib import Path
 import typer
 
 from qiyuan.cli.lang import _, problem_line
-from qiyuan.web.secret_key import secret_key_refusal
+from qiyuan.office.secret_key import secret_key_refusal
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
@@ -62,7 +62,10 @@ def serve(
     if host not in LOOPBACK and not (hall is not None and lan_http):
         _fail(_("--host must be a loopback address ({addresses}); put a TLS proxy in front for anything else "
                 "(docs/deploy.md)").format(addresses=_(", ").join(LOOPBACK)))
-    refusal = secret_key_refusal(os.environ.get("QIYUAN_SECRET_KEY")) if production else None
+    # every mode signs with the key (sessions; --hall: the slips' links): a key that is set must be a secret, and
+    # production needs one (without one, --hall signs with a key made for the office, local use with the dev key)
+    key = os.environ.get("QIYUAN_SECRET_KEY")
+    refusal = secret_key_refusal(key) if production or key else None
     if refusal is not None:
         _fail(problem_line(refusal))
     if production and debug:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 
@@ -175,7 +175,8 @@ def number_text(x: Decimal | None) -> str | None:
 
 @dataclass(frozen=True)
 class Writer:
-    """The canonical text of one version: how an entry, a change and the whole edition are written."""
+    """The canonical text of one version: how an entry, a change and the whole edition are written, and a
+    change's stored columns (``change_row``: its method as the version names it)."""
 
     version: int
     change_text: object  # (EventChange) -> str
@@ -183,12 +184,44 @@ class Writer:
     change_line: object  # (event code, federation id, explanation text) -> str
     digest_of: object  # (entry lines, change lines, event codes) -> str
     text_of: object  # (entry lines, change lines, event codes) -> bytes whose SHA-256 is ``digest_of``
+    change_row: object = change_row  # (EventChange) -> the stored columns (``CHANGE_COLUMNS``)
 
 
-#: every version's writer; a new version is added here, the old ones are kept for the editions written in them
-WRITERS: dict[int, Writer] = {1: Writer(1, change_text, entry_line, change_line, digest_of, text_of)}
+@dataclass(frozen=True)
+class VersionSettings:
+    """What differs between versions of the text, as settings (the writers are built from them).
+
+    ``uncounted_newcomer``: the method a newcomer's event that did not count (CGA Art. 7: fewer than three rated
+    opponents, or no point; 0 games counted) is written with — version 1 kept the engine's ``newcomer``, version 2
+    writes ``not_rated``, as ``qiyuan rate``, ``changes.csv`` and docs/formats.md say (issue 32, item 7)."""
+
+    uncounted_newcomer: str = R.METHOD_NEWCOMER
+
+
+#: the settings of every version; a new version is added here, the old ones are kept for the editions written in them
+VERSIONS: dict[int, VersionSettings] = {1: VersionSettings(), 2: VersionSettings(uncounted_newcomer=R.METHOD_NOT_RATED)}
 #: the version new editions are written in
-CURRENT_VERSION = 1
+CURRENT_VERSION = 2
+
+
+def uncounted(c: R.EventChange) -> bool:
+    """A newcomer's event that did not count for him: the engine's ``newcomer`` change with 0 games counted."""
+    return c.method == R.METHOD_NEWCOMER and c.games == 0
+
+
+def _writer(version: int, settings: VersionSettings) -> Writer:
+    if settings.uncounted_newcomer == R.METHOD_NEWCOMER:  # the engine's own label: the changes as they are
+        return Writer(version, change_text, entry_line, change_line, digest_of, text_of, change_row)
+
+    def labelled(c: R.EventChange) -> R.EventChange:
+        return replace(c, method=settings.uncounted_newcomer) if uncounted(c) else c
+
+    return Writer(version, lambda c: change_text(labelled(c)), entry_line, change_line, digest_of, text_of,
+                  lambda c: change_row(labelled(c)))
+
+
+#: every version's writer
+WRITERS: dict[int, Writer] = {v: _writer(v, settings) for v, settings in VERSIONS.items()}
 
 
 def writer(version: int) -> Writer:

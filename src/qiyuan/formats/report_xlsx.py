@@ -236,7 +236,8 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
         "chief_arbiter": [t.chief_arbiter],
         "arbiters": ["、".join(t.deputy_arbiters)],
         "format": [FORMATS.get(meta.format, meta.format)],
-        "rounds": [t.rounds_planned if t.rounds_planned is not None else t.rounds_played],
+        # (never fewer than played: an event that added a round declares the rounds it had)
+        "rounds": [max(t.rounds_planned, t.rounds_played) if t.rounds_planned is not None else t.rounds_played],
         "points": [_num(p.win), _num(p.draw), _num(p.loss), _num(p.pairing_bye)],
         "organizer": [meta.organizer],
         "host": [meta.host],

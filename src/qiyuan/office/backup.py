@@ -9,7 +9,10 @@ written as JSON lines (gzip-compressed when the file name ends in ``.gz``):
   then ``n`` lines, one JSON array per row (dates ISO 8601, Decimals as strings
   — exact, never floats);
 * a trailer with the row counts and the SHA-256 of every line before it, so a
-  truncated or edited file is refused.
+  truncated or edited file is refused; the audit log's head (its entries and
+  the newest entry's hash, ``office.audit.chain``); and, when the office has
+  a signing key, the trailer's signature by it — so a backup whose log was
+  deleted or edited and its checksum recomputed is refused at restore.
 
 The snapshot is read inside one transaction (REPEATABLE READ on PostgreSQL;
 SQLite's read transaction holds its snapshot), so a backup taken while the
@@ -46,11 +49,15 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 from django.utils.duration import duration_iso_string
 
-from qiyuan.errors import Problem, problem
+from qiyuan.errors import NotFound, Problem, problem
+from qiyuan.formats import signing
+from qiyuan.office import signing_key
+from qiyuan.office.audit.chain import CONTENT, ChainCheck
 from qiyuan.office.audit.models import record
 from qiyuan.office.backup_checks import RowChecks
 from qiyuan.office.db import reading
 from qiyuan.office.errors import OfficeError
+from qiyuan.office.records import audit_head
 
 FORMAT = "qiyuan-office-backup"
 VERSION = 1
@@ -210,7 +217,61 @@ def _write(tmp: Path, path: Path, conn, summary: Summary, using: str, progress: 
                 if progress:
                     progress(label, done, count)
                 summary.counts[label] = count
-            out.write(json.dumps({"end": True, "counts": summary.counts, "sha256": writer.sha.hexdigest()}) + "\n")
+            trailer = {"end": True, "counts": summary.counts, "sha256": writer.sha.hexdigest(),
+                       "audit": audit_head().as_json()}
+            out.write(json.dumps(_signed(trailer)) + "\n")
+
+
+def _signed_part(trailer: dict) -> bytes:
+    """What a trailer's signature covers: its checksum, counts and audit head, as canonical JSON."""
+    return json.dumps({k: trailer.get(k) for k in ("sha256", "counts", "audit")}, sort_keys=True,
+                      separators=(",", ":")).encode()
+
+
+def _signed(trailer: dict) -> dict:
+    """The trailer with the office's signature (none while the office has no signing key)."""
+    try:
+        key = signing_key.private_key()
+    except NotFound:
+        return trailer
+    return {**trailer, "key": signing_key.key_info().fingerprint,
+            "signature": base64.b64encode(signing.sign(key, _signed_part(trailer))).decode("ascii")}
+
+
+def _trailer_problems(trailer: dict, head, accept_unsigned: bool) -> list[Problem]:
+    """The trailer's audit head against the log the backup holds, and its signature against the office's key."""
+    out = []
+    stated = trailer.get("audit")
+    if stated is not None and not isinstance(stated, dict):
+        stated = {"entries": stated}  # (a damaged trailer: it states no head this backup gives)
+    if stated is None and head is not None:
+        out.append(problem("the trailer states no audit log head, but the backup holds a chained audit log: the "
+                           "trailer was replaced"))
+    elif stated is not None and head is not None and stated != head.as_json():
+        out.append(problem("the audit log in the backup ({entries} entries, head {head}) is not the one it was made "
+                           "with ({stated_entries} entries, head {stated_head}): deleted or edited",
+                           entries=head.entries, head=head.hash[:12] or "-",
+                           stated_entries=str((stated or {}).get("entries")),
+                           stated_head=str((stated or {}).get("head") or "-")[:12]))
+    try:
+        mine = signing_key.key_info()
+    except NotFound:
+        return out  # an office without a key checks no signature (its checksum and audit head are checked)
+    signature = trailer.get("signature")
+    if signature is None:
+        if not accept_unsigned:
+            out.append(problem("the backup is not signed, and this office signs its backups ({fingerprint}): "
+                               "restore it only if you know where it comes from (--accept-unsigned)",
+                               fingerprint=mine.fingerprint))
+        return out
+    try:
+        raw = base64.b64decode(str(signature), validate=True)
+    except ValueError:
+        raw = b""
+    if not signing.verifies(signing.load_public(mine.public_pem), _signed_part(trailer), raw):
+        out.append(problem("the backup's signature does not verify with this office's key ({fingerprint}): "
+                           "changed after it was made, or made by another office", fingerprint=mine.fingerprint))
+    return out
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -313,7 +374,8 @@ def _damaged(path: Path, exc: Exception) -> BackupError:
                                 kind=type(exc).__name__, why=str(exc))])
 
 
-def verify_file(path: str | Path, state_apps=None, *, using: str = DEFAULT_DB_ALIAS) -> dict:
+def verify_file(path: str | Path, state_apps=None, *, using: str = DEFAULT_DB_ALIAS,
+                accept_unsigned: bool = False) -> dict:
     """Read the whole file once and check its checksum and trailer, and — given the backup's schema
     (``state_apps``) — every table and every row (``qiyuan.office.backup_checks``); return the header.
 
@@ -328,14 +390,26 @@ def verify_file(path: str | Path, state_apps=None, *, using: str = DEFAULT_DB_AL
         with _open_read(path) as handle:
             header, tables, trailer = _read_tables(handle, path)
             lineno = 1
+            chain = None  # the audit log's chain as the backup holds it (a backup of a version that chains it)
             for label, names, count, rows in tables:
                 lineno += 1
                 row_check = _table_check(checks, state_apps, wanted, seen, label, names, lineno)
+                chained = label == "audit.auditlog" and {"seq", "hash", *CONTENT} <= set(names)
+                if chained:
+                    chain = ChainCheck(problem("the backup's audit log"))
+                    at = [names.index(n) for n in ("id", "seq", "hash", *CONTENT)]
                 for row in rows:
                     lineno += 1
                     if row_check is not None:
                         row_check(lineno, row)
+                    if chained:
+                        pk, seq, stored, *content = (row[i] for i in at)
+                        chain.add(pk, seq, stored, content)
                 seen[label] = count
+            for p in chain.problems if chain is not None else ():
+                checks.fault(lineno, "audit.auditlog", p)
+            for p in _trailer_problems(trailer, chain.head if chain is not None else None, accept_unsigned):
+                checks.fault(lineno + 1, "trailer", p)
             expected = trailer.get("counts", {})
             for label, count in seen.items():
                 if expected.get(label) != count:
@@ -457,8 +531,11 @@ def restore(
     using: str = DEFAULT_DB_ALIAS,
     replace: bool = False,
     progress: Progress | None = None,
+    accept_unsigned: bool = False,
 ) -> Summary:
-    """Restore a backup into an empty office (``replace=True``: empty it first); verify every count."""
+    """Restore a backup into an empty office (``replace=True``: empty it first); verify every count, the audit log's
+    chain and head, and — when this office has a signing key — the trailer's signature (``accept_unsigned``: a
+    backup without one, e.g. made before backups were signed, is restored all the same)."""
     path = Path(path)
     if not path.is_file():
         raise BackupError([problem("no such file", file=str(path))])
@@ -467,7 +544,7 @@ def restore(
     backup_migrations = {app: list(names) for app, names in header.get("migrations", {}).items()}
     targets = _schema_targets(backup_migrations, using)
     schema = MigrationExecutor(conn).loader.project_state([t for t in targets if t[1] is not None], at_end=True).apps
-    verify_file(path, schema, using=using)  # every row checked before anything is emptied or migrated
+    verify_file(path, schema, using=using, accept_unsigned=accept_unsigned)  # before anything is emptied or migrated
     present = _rows_present(using) if _has_tables(using) else {}
     if present and not replace:
         listed = ", ".join(f"{label} ({n})" for label, n in sorted(present.items())[:6])
@@ -597,8 +674,10 @@ def backup_office(path: str | Path, *, actor: str, progress: Progress | None = N
     return summary
 
 
-def restore_office(path: str | Path, *, actor: str, replace: bool = False, progress: Progress | None = None) -> Summary:
+def restore_office(path: str | Path, *, actor: str, replace: bool = False, progress: Progress | None = None,
+                   accept_unsigned: bool = False) -> Summary:
     """Restore a backup into this office (empty, or emptied with ``replace``), audited in the restored office."""
-    summary = restore(path, replace=replace, progress=progress)
-    record(actor, "office.restore", file=str(path), rows=summary.rows, replace=replace)
+    summary = restore(path, replace=replace, progress=progress, accept_unsigned=accept_unsigned)
+    record(actor, "office.restore", file=str(path), rows=summary.rows, replace=replace,
+           **({"unsigned_accepted": True} if accept_unsigned else {}))
     return summary

@@ -21,8 +21,8 @@ from qiyuan.collector import held
 from qiyuan.office import merged, plausibility
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import as_json, bulk_insert
-from qiyuan.office.canonical import (EntryRow, EventRows, change_row, digest, event_rows, inputs_digest,
-                                    stored_inputs)
+from qiyuan.office.canonical import (EntryRow, EventRows, digest, event_rows, inputs_digest, stored_inputs,
+                                    writer)
 from qiyuan.office.db import rating_list_lock, writing
 from qiyuan.office.engine import (
     MemberFacts,
@@ -352,7 +352,7 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
     (a report imported or corrected since). ``accept_flags``: the reason to publish although plausibility
     flags of reports are not marked checked (``qiyuan.office.plausibility``).
     """
-    with writing(rating_list_lock(rating_list.code)):
+    with plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
         rules = rating_list.rules()
         due = due_date(rating_list, rules)
         if due is None:
@@ -396,7 +396,7 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
     all of them or none, in one transaction under the list's lock. It stops before the first list date still
     in the future (``today``: the date's default), and says so in ``notes`` (a problem: list, date)."""
     today = today or date.today()
-    with writing(rating_list_lock(rating_list.code)):
+    with plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
         rules = rating_list.rules()
         last_event = rating_list.events.order_by("-end_date").first()
         if last_event is None:
@@ -480,6 +480,7 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
                 ((ed.pk, e.player_pk, e.name, e.position, e.rank, e.rating, e.exact, e.games, e.status, e.is_new,
                   e.k, e.state_text) for e in comp.entries))
     event_pk = {e.code: e.pk for e in comp.events}
+    change_row = writer(comp.canonical_version).change_row  # (the method as the edition's version names it)
     bulk_insert(RatingChange._meta.db_table,
                 ("edition_id", "player_id", "event_id", "before", "after", "games", "W", "We", "K", "delta",
                  "method", "explanation"),

@@ -17,6 +17,9 @@ either language, and is the one use case behind the command line and the desk:
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
 
 from django.utils import timezone
@@ -58,12 +61,13 @@ def _inputs(events: list[Event], rating_of: dict[str, int | None]):
         scores[code][player] = score
         if rating.get(player) is None and reported is not None:  # not on the list: the report's own column
             rating[player] = reported
-    return games, numbers, scores, rating, set(fid.values())
+    reported = [(code_of[ev], fid[p], r) for ev, p, _n, _s, r in entries if r is not None]
+    return games, numbers, scores, rating, set(fid.values()), reported
 
 
 def run_checks(events: list[Event], rating_of: dict[str, int | None]) -> list[checks.Flag]:
     """Every flag of the given stored events (nothing is written)."""
-    games, numbers, scores, rating, players = _inputs(events, rating_of)
+    games, numbers, scores, rating, players, reported = _inputs(events, rating_of)
     flags: list[checks.Flag] = []
     for e in events:
         mine = games.get(e.code, [])
@@ -74,6 +78,18 @@ def run_checks(events: list[Event], rating_of: dict[str, int | None]) -> list[ch
         if any(s is not None for s in scores.get(e.code, {}).values()):
             flags += checks.standings_mismatches(e.code, mine, scores[e.code], e.rounds or max(
                 (g.round for g in mine), default=0))
+    # the events together: one player in two at once, an event far longer than its rounds, a player's reported
+    # ratings far apart, the same pairings re-reported with the results flipped
+    dated = [checks.AuditEvent(e.code, e.start_date, e.end_date, e.rounds or max(
+        (g.round for g in games.get(e.code, [])), default=0)) for e in events]
+    seated: dict[str, set[str]] = defaultdict(set)
+    for code, mine in games.items():
+        for g in mine:
+            seated[code].update((g.player1, g.player2))
+    flags += checks.overlapping_events(dated, seated)
+    flags += checks.too_long(dated)
+    flags += checks.reported_ratings_apart(reported)
+    flags += checks.flipped_results(g for mine in games.values() for g in mine)
     pairs = set(Player.objects.filter(federation_id__in=players, birth_date__isnull=False, merged_into__isnull=True)
                 .values_list("name", "birth_date"))
     if pairs:
@@ -105,13 +121,20 @@ def audit_period(comp) -> list[AuditFlag]:
             keep.add(key)
             new.append(AuditFlag(rating_list=rating_list, list_date=list_date, key=key, kind=flag.kind,
                                  event_id=event_pk.get(flag.event), round=flag.round, players=list(flag.players),
-                                 detail=dict(flag.detail), history=flag.event in history if flag.event else False))
+                                 detail=dict(flag.detail), history=_of_history(flag, history)))
         gone = [f.pk for k, f in stored.items() if k not in keep and f.checked_at is None]
         AuditFlag.objects.filter(pk__in=gone).delete()
         AuditFlag.objects.bulk_create(new)
         AuditRun.objects.update_or_create(rating_list=rating_list, list_date=list_date,
                                           defaults={"digest": comp.digest, "at": timezone.now()})
     return period_flags(rating_list, list_date)
+
+
+def _of_history(flag: checks.Flag, history: set[str]) -> bool:
+    """A flag of history-folder events only (shown, never blocking): its event and the others it names (the other
+    event of two at once or flipped, every event of a player's ratings)."""
+    events = {flag.event, flag.detail.get("other"), *(flag.detail.get("ratings") or {})} - {None}
+    return bool(events) and events <= history
 
 
 def period_flags(rating_list, list_date) -> list[AuditFlag]:
@@ -152,10 +175,45 @@ def require_resolved(comp, *, accept_flags: str | None, actor) -> None:
         record(actor, "audit.flags_accepted", comp.rating_list, list_date=comp.list_date, reason=accept_flags.strip(),
                flags=[f.pk for f in blocking])
         return
-    raise OfficeError([problem("{n} plausibility flag(s) of {list} {date} are not marked checked: mark each checked "
-                               "with a note, correct the event, or publish with --accept-flags REASON",
-                               code=UNRESOLVED, n=len(blocking), list=comp.rating_list.code, date=comp.list_date),
-                       *[describe(f) for f in blocking[:20]]])
+    raise UnresolvedFlags(_refusal(comp, blocking), comp)
+
+
+def _refusal(comp, blocking: list[AuditFlag]) -> list:
+    return [problem("{n} plausibility flag(s) of {list} {date} are not marked checked: mark each checked with a note, "
+                    "correct the event, or publish with --accept-flags REASON", code=UNRESOLVED, n=len(blocking),
+                    list=comp.rating_list.code, date=comp.list_date), *[describe(f) for f in blocking[:20]]]
+
+
+class UnresolvedFlags(OfficeError):
+    """``require_resolved``'s refusal, carrying the computation whose flags it names: the publishing transaction
+    rolls back — the flags it stored with it — so ``flags_kept`` stores them again once it has."""
+
+    def __init__(self, problems, comp):
+        super().__init__(problems)
+        self.comp = comp
+
+
+#: how many publishing transactions (``flags_kept``) this thread is inside
+_publishing = ContextVar("qiyuan_publishing", default=0)
+
+
+@contextmanager
+def flags_kept() -> Iterator[None]:
+    """Around a publishing transaction: when it is refused for unresolved flags, the flags are stored again after
+    its rollback (a flag found before keeps its number and check mark) and the refusal names those — so every
+    number it gives is one ``office flags check`` finds, also when ``publish --all`` rolls back every list date
+    it had published. Inside another publishing transaction the refusal goes on up: the outermost keeps them."""
+    outer = _publishing.get()
+    token = _publishing.set(outer + 1)
+    try:
+        yield
+    except UnresolvedFlags as exc:
+        if outer:
+            raise
+        flags = audit_period(exc.comp)
+        raise OfficeError(_refusal(exc.comp, [f for f in flags if f.blocking])) from None
+    finally:
+        _publishing.reset(token)
 
 
 def _only_history(events) -> bool:
@@ -173,6 +231,13 @@ _TEMPLATES = {
     "standings": "#{id} {event}: {player} has {reported} in the standings, his games give {games} "
                  "({missing} round(s) without a game)",
     "same_person": "#{id} {first} and {second} look like one person: {name}, born {birth_date}",
+    "overlap": "#{id} {event} ({start} – {end}) and {other} ({other_start} – {other_end}) overlap, and {n} player(s) "
+               "play in both: {players}",
+    "duration": "#{id} {event}: {rounds} round(s) over {days} days, far longer than its rounds need (at most {most} "
+                "days: a round a week)",
+    "ratings": "#{id} {player} is reported with ratings from {low} to {high} in this period ({ratings})",
+    "flipped": "#{id} {event} and {other}: {flipped} of {games} decisive games are the same pairings with the results "
+               "the other way round (re-reported with the results flipped?)",
 }
 
 
@@ -195,6 +260,17 @@ def describe(flag: AuditFlag, names: dict[str, str] | None = None):
                    "rule": d.get("rule")}
     elif flag.kind == "twice":
         params |= {"player": who(p[0]), "games": d.get("games")}
+    elif flag.kind == "overlap":
+        params |= {"other": d.get("other"), "start": d.get("start"), "end": d.get("end"),
+                   "other_start": d.get("other_start"), "other_end": d.get("other_end"), "n": len(p),
+                   "players": "、".join(who(f) for f in p[:10]) + ("…" if len(p) > 10 else "")}
+    elif flag.kind == "duration":
+        params |= {"rounds": d.get("rounds"), "days": d.get("days"), "most": d.get("most")}
+    elif flag.kind == "ratings":
+        params |= {"player": who(p[0]), "low": d.get("low"), "high": d.get("high"),
+                   "ratings": "、".join(f"{ev} {r}" for ev, r in (d.get("ratings") or {}).items())}
+    elif flag.kind == "flipped":
+        params |= {"other": d.get("other"), "flipped": d.get("flipped"), "games": d.get("games")}
     elif flag.kind == "standings":
         params |= {"player": who(p[0]), "reported": d.get("reported"), "games": d.get("games"),
                    "missing": d.get("rounds_without_game")}

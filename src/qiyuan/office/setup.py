@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from django.apps import apps
 from django.core.management import call_command
-from django.db import DEFAULT_DB_ALIAS, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
+from django.db.migrations.executor import MigrationExecutor
 
+from qiyuan.errors import problem
 from qiyuan.office.audit.models import record
 from qiyuan.office.db import check_integrity
+from qiyuan.office.errors import OfficeError
 
 
 def init_office(*, actor: str, using: str = DEFAULT_DB_ALIAS, verbosity: int = 0) -> list[str]:
@@ -34,3 +37,29 @@ def init_office(*, actor: str, using: str = DEFAULT_DB_ALIAS, verbosity: int = 0
                     lines.append(f"{config.label}: {said}")
         record(actor, "office.init", hooks=lines)
     return lines
+
+
+def pending_migrations(using: str = DEFAULT_DB_ALIAS) -> list[str]:
+    """This version's migrations the database has not applied (``app.name``): an office never set up, or one
+    whose restore or upgrade stopped half-way (the backup's older schema, or part of the way forward)."""
+    try:
+        executor = MigrationExecutor(connections[using])
+        plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    except DatabaseError:
+        return []  # (a damaged file: ``db.damaged`` says so)
+    return [f"{m.app_label}.{m.name}" for m, backwards in plan if not backwards]
+
+
+def require_set_up(using: str = DEFAULT_DB_ALIAS) -> None:
+    """Refuse to work on an office whose schema is not this version's (``pending_migrations``): "not set up",
+    with the way out, instead of whatever a missing column would make a command do."""
+    pending = pending_migrations(using)
+    if pending:
+        raise OfficeError(not_set_up(pending))
+
+
+def not_set_up(pending: list[str]):
+    return problem("the office's database is not set up for this version: {n} migration(s) not applied ({names}) — "
+                   "a restore or an upgrade was interrupted? run `qiyuan office init`, or restore the backup again",
+                   code="office.not_set_up", n=len(pending), names=", ".join(pending[:5]) + (" …" if len(pending) > 5
+                                                                                          else ""))

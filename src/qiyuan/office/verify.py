@@ -46,6 +46,7 @@ from qiyuan.office.merged import aliases_for_edition
 from qiyuan.office.engine import state_from_json
 from qiyuan.office.periods import ENGINE, MemberTable, compute_period, members_of, rules_of_edition
 from qiyuan.office.ratings.models import Edition
+from qiyuan.office.records import record_problems
 from qiyuan.rating.state import PlayerState
 
 MAX_SHOWN = 20
@@ -145,7 +146,7 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
         reason = joined(exc.problems, "; ") if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
         return out + ([] if broken else [Difference(problem(
             "{label}: cannot be recomputed from the stored data ({reason})", label=label, reason=reason))]), None
-    out += _changed_columns(label, comp, rows)
+    out += _changed_columns(label, comp, rows, w.change_row)
     if comp.canonical_version != w.version:  # recomputed in the edition's own version of the text
         comp.change_texts = [w.change_text(c) for c in comp.changes]
         comp.digest = w.digest_of((e.line() for e in comp.entries), (
@@ -227,8 +228,9 @@ def _strangers(label: str, edition, events, aliases: dict[str, str], table: Memb
     return out
 
 
-def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple]) -> list[str]:
-    """Every stored change column that differs from the recomputation, named by event, player and column."""
+def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple], change_row=change_row) -> list[str]:
+    """Every stored change column that differs from the recomputation (its columns as ``change_row`` of the
+    edition's version writes them), named by event, player and column."""
     out = []
     for c in comp.changes:
         key = (c.event_id, c.player_id)
@@ -278,4 +280,5 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
                                                   edition=f"{ed.rating_list.code} {ed.label}")))
         if progress:
             progress(i, len(editions), f"{ed.rating_list.code} {ed.label}")
+    report.differences += [Difference(p) for p in record_problems()]  # the audit log, publications, dan grants
     return report

@@ -13,6 +13,13 @@ the audit flags, from plain data:
 * ``standings`` — a player's score in the report's standings that the crosstable's games do not add up to
   (allowing for rounds without a game: a bye's or an absence's points are not in the games).
 * ``same_person`` — two registry records that look like one person: the same name and the same birth date.
+* ``overlap`` — players in two events whose days overlap (one person cannot sit at two boards on one day).
+  Leagues (联赛) of 40–150 days run beside weekend events legitimately: flagged for the officer, never refused.
+* ``duration`` — an event lasting far longer than its rounds need: more than a week a round (a league's pace)
+  and a week more, and more than ``LEAGUE_MIN_DAYS`` days (a five-round event over a year is a typing error).
+* ``ratings`` — one player reported with ratings ``RATINGS_APART`` or more apart by the reports of one period.
+* ``flipped`` — two events of one period most of whose decisive games (``FLIPPED_SHARE``) are the same pairs of
+  players with the results the other way round: the same event re-reported with the results flipped.
 
 Each flag names the event, the round and the players, and has a stable ``key`` so an officer's "checked"
 mark survives a recomputation of the same period.
@@ -20,7 +27,7 @@ mark survives a recomputation of the same period.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -37,7 +44,7 @@ from qiyuan.tournament.state import NOT_OPENED, OPENED
 #: threshold"). Table 2 rounds every D from 620 to 735 to 0.99; the stricter 678 flags fewer genuine upsets.
 IMPROBABLE_D: int = dp_for_score(Decimal("0.99")) + 1
 
-KINDS = ("improbable", "opener", "twice", "standings", "same_person")
+KINDS = ("improbable", "opener", "twice", "standings", "same_person", "overlap", "duration", "ratings", "flipped")
 
 _POINTS = {Result.WIN: (Decimal(1), Decimal(0)), Result.LOSS: (Decimal(0), Decimal(1)),
            Result.DRAW: (Decimal("0.5"), Decimal("0.5")), Result.FORFEIT_WIN: (Decimal(1), Decimal(0)),
@@ -221,3 +228,116 @@ def same_person(records: Iterable[tuple[str, str, date | None]], among: set[str]
             continue
         flags.append(Flag("same_person", None, None, tuple(sorted(ids)), {"name": name, "birth_date": born.isoformat()}))
     return flags
+
+
+# -- 6. one player in two events at once ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEvent:
+    """An event as the event checks read it: its days and rounds."""
+
+    code: str
+    start: date
+    end: date
+    rounds: int
+
+
+def overlapping_events(events: Sequence[AuditEvent], players: Mapping[str, set[str]]) -> list[Flag]:
+    """Pairs of events whose days overlap and that share players (``players``: event → its players' ids); one
+    flag per pair, naming the shared players."""
+    flags = []
+    ordered = sorted(events, key=lambda e: (e.start, e.end, e.code))
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1:]:
+            if b.start > a.end:
+                break  # (sorted by start: no later event overlaps ``a`` either)
+            shared = players.get(a.code, set()) & players.get(b.code, set())
+            if shared:
+                flags.append(Flag("overlap", a.code, None, tuple(sorted(shared)),
+                                  {"other": b.code, "start": a.start.isoformat(), "end": a.end.isoformat(),
+                                   "other_start": b.start.isoformat(), "other_end": b.end.isoformat()}))
+    return flags
+
+
+# -- 7. an event far longer than its rounds need --------------------------------------------------------------
+
+#: a league's shortest span: an event up to this many days long is never flagged for its length
+LEAGUE_MIN_DAYS = 40
+#: the slowest pace of a league: a round a week
+DAYS_PER_ROUND = 7
+
+
+def longest_plausible(rounds: int) -> int:
+    """The most days an event of ``rounds`` rounds plausibly lasts: a week a round and a week more, never less than
+    ``LEAGUE_MIN_DAYS``."""
+    return max(LEAGUE_MIN_DAYS, DAYS_PER_ROUND * (rounds + 1))
+
+
+def too_long(events: Iterable[AuditEvent]) -> list[Flag]:
+    """Events lasting longer than ``longest_plausible`` of their rounds (first and last day counted)."""
+    flags = []
+    for e in events:
+        days = (e.end - e.start).days + 1
+        if days > longest_plausible(e.rounds):
+            flags.append(Flag("duration", e.code, None, (), {"days": days, "rounds": e.rounds,
+                                                             "most": longest_plausible(e.rounds)}))
+    return flags
+
+
+# -- 8. one player, very different ratings --------------------------------------------------------------------
+
+#: how far apart two ratings of one player reported in one period must be to be flagged (a newcomer's real change
+#: in a period stays well under it; 2800 and 1800 is another player's line or a typing error)
+RATINGS_APART = 400
+
+
+def reported_ratings_apart(reported: Iterable[tuple[str, str, int]]) -> list[Flag]:
+    """Players whose reported ratings (event, player, rating) in one period lie ``RATINGS_APART`` or more apart."""
+    by_player: dict[str, dict[str, int]] = defaultdict(dict)
+    for event, player, rating in reported:
+        by_player[player][event] = rating
+    flags = []
+    for player, ratings in sorted(by_player.items()):
+        low, high = min(ratings.values()), max(ratings.values())
+        if high - low >= RATINGS_APART:
+            flags.append(Flag("ratings", None, None, (player,),
+                              {"ratings": {ev: r for ev, r in sorted(ratings.items())}, "low": low, "high": high}))
+    return flags
+
+
+# -- 9. the same pairings re-reported with the results flipped ------------------------------------------------
+
+#: the share of the smaller event's decisive games found flipped in the other (as ``imports.identity``'s "mostly")
+FLIPPED_SHARE = Fraction(4, 5)
+#: fewer decisive games than this are no pattern
+FLIPPED_MIN_GAMES = 2
+_OTHER_WAY = {Result.WIN: Result.LOSS, Result.LOSS: Result.WIN}
+
+
+def flipped_results(games: Iterable[AuditGame]) -> list[Flag]:
+    """Pairs of events at least ``FLIPPED_SHARE`` of whose decisive games (of the event with fewer) are the same two
+    players with the result the other way round in the other event."""
+    decisive: dict[str, Counter] = defaultdict(Counter)
+    for g in games:
+        if g.result in _OTHER_WAY and g.player1 != g.player2:
+            decisive[g.event][_as_pair(g.player1, g.player2, g.result)] += 1
+    flags = []
+    codes = sorted(decisive)
+    for i, a in enumerate(codes):
+        for b in codes[i + 1:]:
+            mine, theirs = decisive[a], decisive[b]
+            fewer = min(sum(mine.values()), sum(theirs.values()))
+            if fewer < FLIPPED_MIN_GAMES:
+                continue
+            other_way = Counter({(p, q, _OTHER_WAY[r]): n for (p, q, r), n in theirs.items()})
+            flipped = sum((mine & other_way).values())
+            if flipped >= FLIPPED_MIN_GAMES and Fraction(flipped, fewer) >= FLIPPED_SHARE:
+                players = sorted({p for (x, y, _r) in (mine & other_way) for p in (x, y)})
+                flags.append(Flag("flipped", a, None, tuple(players), {"other": b, "flipped": flipped, "games": fewer}))
+    return flags
+
+
+def _as_pair(a: str, b: str, result: Result) -> tuple[str, str, Result]:
+    """A decisive game as (lower id, higher id, the lower's result): either order is the same game."""
+    return (a, b, result) if a < b else (b, a, _OTHER_WAY[result])

@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 
 from qiyuan.web.cache import code_fingerprint
-from qiyuan.web.secret_key import DEVELOPMENT_KEY
+from qiyuan.office.secret_key import DEVELOPMENT_KEY
 
 BASE_DIR = Path(__file__).resolve().parent
 QIYUAN_HOME = Path(os.environ.get("QIYUAN_HOME", Path.cwd())).resolve()

@@ -1,6 +1,6 @@
 """Production settings: HTTPS only, HSTS, secure cookies.
 
-``QIYUAN_SECRET_KEY`` must be set to a real secret (``qiyuan.web.secret_key``: 50 characters or more, not a
+``QIYUAN_SECRET_KEY`` must be set to a real secret (``qiyuan.office.secret_key``: 50 characters or more, not a
 placeholder); otherwise the settings refuse to load with Django's ImproperlyConfigured and the reason. Tests that run a server on plain loopback
 set ``QIYUAN_INSECURE_LOOPBACK=1``, which relaxes only the TLS settings
 (redirect, secure cookies, HSTS) and says so.
@@ -12,7 +12,7 @@ import os
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .secret_key import secret_key_problem
+from qiyuan.office.secret_key import secret_key_problem
 from .settings import *  # noqa: F403
 
 DEBUG = False

@@ -7,6 +7,9 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
 
+from qiyuan.office.audit.chain import AUDIT_LOCK, GENESIS, entry_hash, stored_detail
+from qiyuan.office.db import writing
+
 
 class AuditLog(models.Model):
     """One action by a user (desk) or a command-line user (CLI)."""
@@ -18,6 +21,9 @@ class AuditLog(models.Model):
     object_type = models.CharField(max_length=100, blank=True)
     object_id = models.CharField(max_length=64, blank=True)
     detail = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+    #: its place in the hash chain (1, 2, …) and its hash (``qiyuan.office.audit.chain``)
+    seq = models.PositiveBigIntegerField(null=True, blank=True, unique=True)
+    hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-at", "-id"]
@@ -26,6 +32,23 @@ class AuditLog(models.Model):
     def __str__(self) -> str:
         target = f" {self.object_type}#{self.object_id}" if self.object_type else ""
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor} {self.action}{target}"
+
+    def save(self, *args, **kwargs) -> None:
+        """A new entry is chained after the newest one, under the audit lock (an entry once written is not
+        chained again: changing it breaks the chain, which is the point)."""
+        if not self._state.adding or self.seq is not None:
+            return super().save(*args, **kwargs)
+        with writing(AUDIT_LOCK):
+            last = AuditLog.objects.filter(seq__isnull=False).order_by("-seq").values_list("seq", "hash").first()
+            self.seq, previous = (last[0] + 1, last[1]) if last else (1, GENESIS)
+            self.hash = entry_hash(previous, self.seq, self.at, self.actor, self.action, self.object_type,
+                                   self.object_id, stored_detail(self.detail))
+            super().save(*args, **kwargs)
+        return None
+
+    def content(self) -> tuple:
+        """What its hash covers after ``seq`` (``chain.CONTENT``)."""
+        return (self.at, self.actor, self.action, self.object_type, self.object_id, self.detail)
 
 
 def record(actor, action: str, obj=None, **detail) -> AuditLog:
@@ -71,6 +94,10 @@ class AuditFlag(models.Model):
         TWICE = "twice", "同一轮两局 twice in one round"
         STANDINGS = "standings", "成绩与对局不符 standings not adding up"
         SAME_PERSON = "same_person", "疑似同一人 two records of one person"
+        OVERLAP = "overlap", "同时参加两项比赛 two events at once"
+        DURATION = "duration", "赛期远超轮数所需 far longer than its rounds"
+        RATINGS = "ratings", "同一周期等级分相差悬殊 ratings far apart"
+        FLIPPED = "flipped", "对局结果颠倒重报 results re-reported flipped"
 
     rating_list = models.ForeignKey("ratings.RatingList", on_delete=models.CASCADE, related_name="+")
     list_date = models.DateField()

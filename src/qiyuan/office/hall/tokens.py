@@ -23,6 +23,7 @@ from django.conf import settings
 from django.core import signing
 
 from qiyuan.errors import Refused, problem
+from qiyuan.office.secret_key import secret_key_refusal
 
 #: the poster's link is for the hall's day and the next
 MAX_AGE = 2 * 24 * 3600
@@ -54,10 +55,18 @@ class CheckInToken:
     round: int
 
 
+class WeakKey(Refused):
+    """``QIYUAN_SECRET_KEY`` is set but no secret (``qiyuan.office.secret_key``): no link is signed with it."""
+
+
 def office_key() -> str:
     """The office's hall key: a random key made once and kept in the office's ``var`` folder (never the
     settings' key, which differs between the command line and the production server, nor a published
-    default that would let anyone forge a credential)."""
+    default that would let anyone forge a credential). A ``QIYUAN_SECRET_KEY`` that is set must still be a
+    secret (``WeakKey``): every command that signs refuses a weak one, as production does."""
+    key = os.environ.get("QIYUAN_SECRET_KEY")
+    if key and (refusal := secret_key_refusal(key)) is not None:
+        raise WeakKey(problem("QIYUAN_SECRET_KEY is set but is no secret: {why}", why=refusal))
     path = settings.VAR_DIR / "hall.key"
     try:
         return path.read_text(encoding="ascii").strip()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 
 from django.db import IntegrityError
@@ -45,6 +46,7 @@ from qiyuan.office.imports.model import (
     Plan,
 )
 from qiyuan.office.imports.parse import detect_kind, parse
+from qiyuan.office.imports.possible import impossible_facts
 from qiyuan.office.imports.rejected import reject
 from qiyuan.office.imports.store import store
 from qiyuan.office.periods import latest_edition
@@ -126,8 +128,9 @@ def _import(path: Path, sha: str, rating_list, actor: str, kind: str | None, opt
         if not readable:  # an unreadable file's facts are unknown: its own problems say why, nothing follows
             wrong = []
         plan = prepare(parsed, rating_list, settled, source=path.name, eligibility=readable and not wrong)
-        if plan.problems or wrong:
-            raise ImportRefused(plan.problems + wrong)
+        impossible = impossible_facts(parsed, kind, path.name, date.today())
+        if plan.problems or wrong or impossible:
+            raise ImportRefused(impossible + plan.problems + wrong)
         _refuse_probable_duplicate(plan, options, path.name)
         plan.registration = found
         note_overrides(plan, overridden)

@@ -34,6 +34,7 @@ from qiyuan.office.errors import ImportRefused
 from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
 from qiyuan.office.federation.models import Player, name_keys
 from qiyuan.office.imports.model import ImportResult
+from qiyuan.office.imports.possible import future_events
 from qiyuan.office.ratings.models import ListMember
 from qiyuan.rating.columnar import RESULT_CODES
 
@@ -59,6 +60,9 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
     if clash:
         raise ImportRefused([problem("event id {event!r} is already in the office", file=f"{path.name}/events.csv", event=c)
                              for c in clash])
+    future = future_events(h.events, f"{path.name}/events.csv", date.today())
+    if future:
+        raise ImportRefused(future)
     step = (lambda what, done, total: progress(what, done, total)) if progress else (lambda *a: None)
 
     with transaction.atomic():

@@ -149,6 +149,8 @@ class ParsedEvent:
     desk_code: str = ""
     #: the facts (``FACTS``) the file declares: a report's lines; "" format above: the file does not say
     declared: dict = field(default_factory=dict)
+    #: the number of rounds the file declares (a report's 轮数, a TRF's XXR, OpenGotha's numberOfRounds); None: not said
+    rounds_declared: int | None = None
 
 
 @dataclass

@@ -61,7 +61,7 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
     """A TRF-shaped ``Tournament`` (from a report or a TRF file) as a ParsedEvent, with its games."""
     ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date, format=fmt,
                      rounds=t.rounds_played, time_control=t.time_control, city=t.city,
-                     chief_arbiter=t.chief_arbiter, arbiters=list(t.deputy_arbiters))
+                     chief_arbiter=t.chief_arbiter, arbiters=list(t.deputy_arbiters), rounds_declared=t.rounds_planned)
     by_number = {e.number: e for e in t.entrants}
     for e in t.entrants:
         ev.entrants.append(ParsedEntrant(
@@ -257,7 +257,7 @@ def parse_opengotha(path: Path, options: Options) -> ParsedEvent:
     ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date,
                      format="",  # an OpenGotha file does not say: the registration or the officer does
                      rounds=len({g.round for g in t.games if g.result.played}), time_control=t.time_control,
-                     city=t.location, chief_arbiter=t.director, notes=list(t.notes))
+                     city=t.location, chief_arbiter=t.director, notes=list(t.notes), rounds_declared=t.rounds)
     number = {}
     for i, p in enumerate(t.players, start=1):
         number[p.key] = i

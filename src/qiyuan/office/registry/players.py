@@ -161,7 +161,9 @@ def register_player(
     insert_with_new_federation_id(player)
     if dan and dan_granted_on:
         player.dan = ""  # the grade comes from the grant recorded now
-        record_grant(player, dan, granted_on=dan_granted_on, granted_by=dan_granted_by)
+        grant = record_grant(player, dan, granted_on=dan_granted_on, granted_by=dan_granted_by)
+        record(actor, "player.dan", player, grade=grant.grade, granted_on=grant.granted_on,
+               granted_by=grant.granted_by)  # (every grade stands in the audit log: ``office verify`` reads it)
     record(actor, "player.register", player, federation_id=player.federation_id, name=name)
     return player
 

@@ -37,7 +37,7 @@ def go_pairings(t: Tournament, rnd: int) -> bytes:
     rows = [["台次", "签号", "黑方", "段级位", "麦分", "让子", "结果", "签号", "白方", "段级位", "麦分"]]
     for b in sheet.boards:  # numbered as the pairing numbered them (``go_tiebreaks.board_key``)
         i = b.board
-        h = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
+        h = go.board_terms(s, ps, rnd, b.opener.number).stones
         rows.append([str(i), str(b.opener.number), b.opener.name, _rank(ps, b.opener.number),
                      plain(shown(mms[b.opener.number])), str(h) if h else "—", _RESULT_ZH.get(b.result, b.result),
                      str(b.other.number), b.other.name, _rank(ps, b.other.number), plain(shown(mms[b.other.number]))])
@@ -120,12 +120,11 @@ def go_slip_words(t: Tournament) -> hall_pdf.SlipWords:
     s, ps = go.settings(t), go.players(t)
 
     def note(rnd: int, b) -> str:
-        stones = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
-        return f"让 {stones} 子（不贴目）" if stones else f"分先，黑贴 {plain(s.komi)} 目"
+        terms = go.board_terms(s, ps, rnd, b.opener.number)
+        return f"让 {terms.stones} 子（不贴目）" if terms.stones else f"分先，黑贴 {plain(s.komi)} 目"
 
     def boxes(rnd: int, b) -> tuple[str, ...]:
-        stones = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
-        return ("黑胜", "和棋", "白胜") if go.jigo_possible(s, stones) else ("黑胜", "白胜")
+        return ("黑胜", "和棋", "白胜") if go.board_terms(s, ps, rnd, b.opener.number).jigo else ("黑胜", "白胜")
 
     known: dict[int, dict[int, int]] = {}
 

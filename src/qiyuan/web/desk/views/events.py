@@ -357,9 +357,9 @@ def _go_context(t, view, rnd: int) -> dict:
     jigo = False
     if view.rounds and rnd:
         for b in view.rounds[-1].boards:
-            b.stones = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
-            b.komi = None if b.stones else s.komi
-            jigo = jigo or go.jigo_possible(s, b.stones)
+            terms = go.board_terms(s, ps, rnd, b.opener.number)
+            b.stones, b.komi = terms.stones, terms.komi
+            jigo = jigo or terms.jigo
     return {"is_go": True, "go_jigo": jigo, "go": s, "go_criteria": " ".join(s.criteria),
             "go_grades": {k: go.grade_text(getattr(s, k)) for k in ("bar", "floor", "hd_none_from")},
             "go_rule_sets": go.RULE_SETS}
@@ -745,7 +745,7 @@ def print_round(request, code: str, rnd: int):
 
         context.update(
             go_rows=[(b, value(b.opener.number), value(b.other.number),
-                      ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0)
+                      go.board_terms(s, ps, rnd, b.opener.number).stones)
                      for b in sheet.boards],
             go_unpaired=[(u.seat, UNPAIRED_TEXT[u.why], value(u.seat.number)) for u in sheet.unpaired],
             score_name=_("胜局数") if swiss else _("麦克马洪分"), komi=plain(s.komi))

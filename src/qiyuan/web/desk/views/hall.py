@@ -95,6 +95,7 @@ def queue(request, code: str):
         if checkin else "",
         "live_link": reverse("hall:live", args=[code]),
         "confirmed": len(q.having(hall.CONFIRMED)),
+        "reissued": cases.reissued(code),
     })
 
 

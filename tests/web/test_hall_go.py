@@ -132,3 +132,13 @@ def test_a_gomoku_phone_page_keeps_its_words_and_its_draw(arbiter):
     assert b.terms is None
     body = Client().get(_link(b.first)).content.decode().split("<main", 1)[1]
     assert "先手" in body and "黑方" not in body and 'value="½-½"' in body
+
+
+def test_the_desks_queue_says_black_and_white_and_settles_no_jigo_where_none_is_possible(desk):
+    _pair(desk)
+    b = _boards()[0]
+    Client().post(_link(b.first), {"result": "1-0"})
+    page = desk.get(f"/desk/hall/{CODE}/").content.decode().split("<main", 1)[1]
+    assert "黑方" in page and "白方" in page and "先手" not in page
+    settle = page.split(f'id="settle-{b.board}"')[1].split("</select>")[0]
+    assert 'value="1-0"' in settle and 'value="0-1"' in settle and "½-½" not in settle

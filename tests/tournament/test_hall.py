@@ -165,3 +165,24 @@ def test_reopening_a_paired_round_is_refused():
     ev.pair_next(t)
     with pytest.raises(EventError, match="already paired"):
         hall.reopen_check_in(t, 1)
+
+
+@given(komi=st.decimals(min_value=0, max_value=10, places=1), stones=st.integers(0, 9),
+       result=st.sampled_from(hall.PHONE_RESULTS))
+def test_a_go_board_takes_a_jigo_only_where_its_komi_allows_one(komi, stones, result):
+    """Issue 31 on the phones: ½-½ on a Go board whose komi is not a whole number (an even game with 7.5) is
+    refused by name; a whole komi, or a handicap game (no komi), takes it; a win is taken on every board."""
+    from decimal import Decimal
+
+    from qiyuan.tournament import go
+
+    s = go.GoSettings(komi=komi)
+    terms = go.board_terms(s, {5: go.GoPlayer(5, handicaps={2: stones})}, 2, 5)
+    assert terms == go.BoardTerms(stones, None if stones else komi, stones > 0 or komi % 1 == 0)
+    board = hall.Board(2, 3, 5, 9, "张三", "李四", "", terms)
+    if result == "½-½" and stones == 0 and komi % 1 != Decimal(0):
+        with pytest.raises(EventError) as exc:
+            hall.report(None, board, 5, result)
+        assert exc.value.problems[0].code == "hall.no_jigo" and str(komi) in exc.value.problems[0].text()
+    else:
+        assert hall.report(None, board, 5, result)[0].result == result

@@ -204,3 +204,60 @@ def test_event_details_refused_by_the_use_case_keep_what_was_typed(desk):
     assert r.status_code == 200 and LiveEvent.objects.get(code="open-2026").trf_text == before
     assert 'value="杭州"' in html and 'value="2026-04-01"' in html
     assert "比赛结束日期（2026-04-01）早于开始日期（2026-05-01）" in html and "before it starts" not in html
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_desks_results_refusals_name_the_desks_own_controls_not_the_command_lines(desk, language):
+    """Issue 33 (5): on the desk a refusal named ``--change`` and ``--force``, options of the command line the
+    desk page does not have.  Now it names the desk's own control: the confirm box under the results (which the
+    refusal brings up), the undo button for a round later rounds were paired on, x and the box to clear results
+    before an undo — in the reader's language; the command line keeps naming its options."""
+    zh = language == "zh-hans"
+
+    def refusals() -> str:
+        return " ".join(str(m) for m in desk.get("/desk/events/open-2026/", HTTP_ACCEPT_LANGUAGE=language)
+                        .context["messages"])
+
+    desk.post("/desk/events/open-2026/pair/")
+    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-2": "1", "r-3-4": "1", "r-5-6": "1"})
+    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-2": "0"}, HTTP_ACCEPT_LANGUAGE=language)
+    text = refusals()
+    assert ("请勾选结果表下方的“确认修改已录入的结果”，再保存" if zh else
+            'tick "Confirm changing results already entered" under the results and save again') in text
+    page = desk.get("/desk/events/open-2026/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert 'id="confirm-change"' in page and ("确认修改已录入的结果" if zh else "Confirm changing results already entered") \
+        in page
+    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-2": "x"}, HTTP_ACCEPT_LANGUAGE=language)
+    assert ("要清除，请勾选" if zh else "to clear it, tick") in refusals()
+    desk.post("/desk/events/open-2026/undo/", HTTP_ACCEPT_LANGUAGE=language)
+    assert ("请先清除：在结果表中这些台次输入 x" if zh else "clear them first: type x in their boxes") in refusals()
+    desk.post("/desk/events/open-2026/pair/")
+    desk.post("/desk/events/open-2026/results/", {"round": 1, "r-1-2": "0", "change": "1"},
+              HTTP_ACCEPT_LANGUAGE=language)
+    text = refusals()
+    assert ("请先在工作台撤销其后各轮的编排（比赛页上方的“撤销第 N 轮编排”）" if zh else
+            'undo the rounds paired after it first ("Undo the pairing of round N"') in text
+    for option in ("--change", "--force", "qiyuan event"):
+        assert option not in text and option not in page
+    assert t().entrants[0].rounds[0].result == "1"
+
+
+def test_the_command_line_keeps_naming_its_options():
+    from qiyuan.tournament import eventfile as ev
+    from qiyuan.tournament.errors import EventError
+    from qiyuan.tournament.model import Entrant, RoundCell, Tournament
+
+    t = Tournament(name="x", entrants=[Entrant(number=n, name=f"p{n}") for n in (1, 2, 3, 4)])
+    for rnd, pairs in ((1, ((1, 2), (3, 4))), (2, ((1, 3), (2, 4)))):
+        for a, b in pairs:
+            t.entrants[a - 1].rounds.append(RoundCell(b, "b", "1"))
+            t.entrants[b - 1].rounds.append(RoundCell(a, "w", "0"))
+    with pytest.raises(EventError) as exc:
+        ev.enter_results(t, 1, [(1, "0-1")], change=True)
+    assert "use --force to change it anyway" in exc.value.problems[0].text()
+    with pytest.raises(EventError) as exc:
+        ev.enter_results(t, 2, [(1, "0-1")])
+    assert "confirm the change (--change)" in exc.value.problems[0].text()
+    with pytest.raises(EventError) as exc:
+        ev.clear_round(t, 2)
+    assert '"N " --change' in exc.value.problems[0].text()

@@ -50,7 +50,7 @@ def test_results_at_the_desk_are_never_overwritten_silently(page, live_server, s
     with page.expect_navigation():
         page.keyboard.press("Enter")
     assert LiveEvent.objects.get(code="club").trf_text == before
-    assert "请确认修改" in page.content()
+    assert "请勾选结果表下方的“确认修改已录入的结果”" in page.content() and "--change" not in page.content()
     assert [boxes(page).nth(k).input_value() for k in range(2)] == ["0", "="]
     page.check("#confirm-change")
     with page.expect_navigation():

@@ -324,3 +324,28 @@ def test_the_hall_key_is_the_same_whichever_mode_printed_the_slips(desk, setting
     assert office_key() == (settings.VAR_DIR / "hall.key").read_text().strip()
     assert cases.credential(CODE, printed).number == 1
     assert _phone().get(f"/hall/e/{CODE}/{printed}/").status_code == 200
+
+
+def test_after_a_reissue_the_queue_prints_that_players_card(desk, tmp_path):
+    """Issue 33: after re-issuing a credential the desk had no button for one player's entry card (only the
+    address ``cards.pdf?player=N`` worked): the queue page lists the re-issued players, each with his card, and
+    prints any one player's card by number."""
+    import re
+    import shutil
+    import subprocess
+
+    page = desk.get(f"/desk/hall/{CODE}/").content.decode()
+    form = page.split('id="print-card"')[1].split("</form>")[0]
+    assert f'action="/desk/hall/{CODE}/cards.pdf"' in page.split('id="print-card"')[0].rsplit("<form", 1)[1]
+    assert 'name="player"' in form and "打印参赛证" in form and 'id="card-3"' not in page
+    desk.post(f"/desk/hall/{CODE}/reissue/", {"number": 3})
+    page = desk.get(f"/desk/hall/{CODE}/").content.decode()
+    (href,) = re.findall(r'id="card-3" href="([^"]+)"', page)
+    assert href == f"/desk/hall/{CODE}/cards.pdf?player=3" and "3 号（第 2 次发放）" in page
+    one = desk.get(href)
+    assert one.status_code == 200 and one["Content-Type"] == "application/pdf"
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=one.content, capture_output=True).stdout
+        assert NAMES[2] in text.decode() and NAMES[3] not in text.decode()
+    en = desk.get(f"/desk/hall/{CODE}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Print one player's entry card" in en and "No. 3 (issue 2)" in en

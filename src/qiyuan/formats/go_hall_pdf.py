@@ -9,6 +9,7 @@ import io
 from qiyuan.formats import hall_pdf
 from qiyuan.formats.hall_pdf import _RESULT_ZH, UNPAIRED_ZH, _doc, _event_line, _styles, _table
 from qiyuan.formats.report_xlsx import _GO_ROLE, cell_text
+from qiyuan.people.pinyin import sort_key
 from qiyuan.tournament import go
 from qiyuan.tournament.go_tiebreaks import CRITERIA, compute, criterion, pairing_scores, shown, standings
 from qiyuan.tournament.model import Tournament
@@ -21,10 +22,12 @@ def _rank(ps: dict[int, go.GoPlayer], n: int) -> str:
     return "" if r is None else go.grade_words(r, "zh")
 
 
-def go_pairings(t: Tournament, rnd: int) -> bytes:
-    """Round ``rnd``'s pairing list: 台次, 黑方 (number, name, 段级位, 麦分), 让子, 结果, 白方."""
+def go_pairings(t: Tournament, rnd: int, alphabetical: bool = False) -> bytes:
+    """Round ``rnd``'s pairing list: 台次, 黑方 (number, name, 段级位, 麦分), 让子, 结果, 白方; with ``alphabetical``
+    a second list follows, every player by his name's pinyin (``people.pinyin.sort_key``: surnames read as
+    surnames) with his board, colour, opponent and stones — the notice board's: find your name, read your board."""
     from reportlab.lib.units import mm
-    from reportlab.platypus import Paragraph
+    from reportlab.platypus import PageBreak, Paragraph
 
     s, ps = go.settings(t), go.players(t)
     mms = compute(t, s, ps, upto=rnd - 1)["MMS"]
@@ -37,7 +40,7 @@ def go_pairings(t: Tournament, rnd: int) -> bytes:
     rows = [["台次", "签号", "黑方", "段级位", "麦分", "让子", "结果", "签号", "白方", "段级位", "麦分"]]
     for b in sheet.boards:  # numbered as the pairing numbered them (``go_tiebreaks.board_key``)
         i = b.board
-        h = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
+        h = go.board_terms(s, ps, rnd, b.opener.number).stones
         rows.append([str(i), str(b.opener.number), b.opener.name, _rank(ps, b.opener.number),
                      plain(shown(mms[b.opener.number])), str(h) if h else "—", _RESULT_ZH.get(b.result, b.result),
                      str(b.other.number), b.other.name, _rank(ps, b.other.number), plain(shown(mms[b.other.number]))])
@@ -52,6 +55,20 @@ def go_pairings(t: Tournament, rnd: int) -> bytes:
         rows += [[str(u.seat.number), u.seat.name, _rank(ps, u.seat.number), plain(shown(mms[u.seat.number])),
                   UNPAIRED_ZH[u.why]] for u in sheet.unpaired]
         story.append(_table(rows, [w * mm for w in (15, 45, 20, 15, 50)], align_left=(1,)))
+    if alphabetical:
+        story += [PageBreak(), Paragraph(t.name, st["title"]), Paragraph(f"{title}（按姓名拼音排列）", st["sub"])]
+        entries = []
+        for b in sheet.boards:
+            h = go.board_terms(s, ps, rnd, b.opener.number).stones
+            stones = f"让 {h} 子" if h else "分先"
+            entries.append((b.opener, str(b.board), "黑", f"{b.other.number} {b.other.name}", stones))
+            entries.append((b.other, str(b.board), "白", f"{b.opener.number} {b.opener.name}", stones))
+        entries += [(u.seat, "", "", UNPAIRED_ZH[u.why], "") for u in sheet.unpaired]
+        entries.sort(key=lambda x: sort_key(x[0].name))
+        rows = [["姓名", "签号", "台次", "执", "对手", "让子", "麦分"]]
+        rows += [[p.name, str(p.number), board, colour, other, stones, plain(shown(mms[p.number]))]
+                 for p, board, colour, other, stones in entries]
+        story.append(_table(rows, [w * mm for w in (40, 13, 13, 11, 62, 20, 13)], align_left=(0, 4)))
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buf.getvalue()
 
@@ -120,12 +137,11 @@ def go_slip_words(t: Tournament) -> hall_pdf.SlipWords:
     s, ps = go.settings(t), go.players(t)
 
     def note(rnd: int, b) -> str:
-        stones = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
-        return f"让 {stones} 子（不贴目）" if stones else f"分先，黑贴 {plain(s.komi)} 目"
+        terms = go.board_terms(s, ps, rnd, b.opener.number)
+        return f"让 {terms.stones} 子（不贴目）" if terms.stones else f"分先，黑贴 {plain(s.komi)} 目"
 
     def boxes(rnd: int, b) -> tuple[str, ...]:
-        stones = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
-        return ("黑胜", "和棋", "白胜") if go.jigo_possible(s, stones) else ("黑胜", "白胜")
+        return ("黑胜", "和棋", "白胜") if go.board_terms(s, ps, rnd, b.opener.number).jigo else ("黑胜", "白胜")
 
     known: dict[int, dict[int, int]] = {}
 
@@ -152,5 +168,6 @@ def document(t: Tournament, what: str, *, round_no: int | None = None, after: in
         return go_crosstable(t)
     if go.is_go(t) and what in ("pairings", "standings"):
         hall_pdf.document(t, what, round_no=round_no, after=after)  # its checks of the round and --after
-        return go_pairings(t, round_no or rounds_paired(t)) if what == "pairings" else go_standings(t, after)
+        return go_pairings(t, round_no or rounds_paired(t), alphabetical) if what == "pairings" \
+            else go_standings(t, after)
     return hall_pdf.document(t, what, round_no=round_no, after=after, alphabetical=alphabetical, links=links)

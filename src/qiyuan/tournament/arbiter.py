@@ -197,7 +197,8 @@ def override_board(store: EventStore, actor: object, rnd: int, a: int, b: int) -
         return RoundSet(rnd, boards, bye)
 
 
-def undo_round(store: EventStore, actor: object, rnd: int | None = None) -> int:
+def undo_round(store: EventStore, actor: object, rnd: int | None = None,
+               overrides: ev.Overrides = ev.CLI_OVERRIDES) -> int:
     """Undo the last round paired (no result yet), to pair it again; returns its number."""
     with store.change(actor, "undo_round") as ch:
         paired = rounds_paired(ch.t)
@@ -205,7 +206,7 @@ def undo_round(store: EventStore, actor: object, rnd: int | None = None) -> int:
             if not paired:
                 raise EventError(problem("no round is paired yet"))
             rnd = paired
-        ev.clear_round(ch.t, rnd)
+        ev.clear_round(ch.t, rnd, overrides)
         ch.detail.update(round=rnd)
         return rnd
 
@@ -213,19 +214,21 @@ def undo_round(store: EventStore, actor: object, rnd: int | None = None) -> int:
 def enter_results(store: EventStore, actor: object, rnd: int, items: Iterable[tuple[int, str]], *,
                   force: bool = False, change: bool = False, phones: list[dict] | None = None,
                   provenance: Iterable[hall.Provenance] = (),
-                  typed_by: tuple[str, str, str] | None = None) -> ResultsEntered:
+                  typed_by: tuple[str, str, str] | None = None,
+                  overrides: ev.Overrides = ev.CLI_OVERRIDES) -> ResultsEntered:
     """Enter (or clear, with a blank result) results of round ``rnd``, each ``(player, result
     from his side)``: all checked first, nothing saved if any is refused.  A result typed over a
     different one (or a clear of one) is refused unless ``change`` confirms it; the audit entry
     names every board changed, from what to what.  ``phones``: for results the arbiter signs from the
     players' phones, who reported and who confirmed each (for the audit); ``provenance``: where each of
     those results came from, recorded in the event (``XRP``); ``typed_by``: ``(who, via, when)`` of an arbiter
-    typing them (``via`` ``cli`` or ``desk``), recorded in the same way."""
+    typing them (``via`` ``cli`` or ``desk``), recorded in the same way; ``overrides``: how the caller's door
+    overrides a refusal (its refusals name them)."""
     items = list(items)
     extra = {"phones": phones} if phones else {}
     with store.change(actor, "results", round=rnd, results=[list(i) for i in items], force=force,
                       change=change, **extra) as ch:
-        entered = ev.enter_results(ch.t, rnd, items, force=force, change=change)
+        entered = ev.enter_results(ch.t, rnd, items, force=force, change=change, overrides=overrides)
         hall.record_provenance(ch.t, provenance)
         if typed_by is not None:
             hall.record_provenance(ch.t, hall.typed_provenance(ch.t, rnd, entered, *typed_by))

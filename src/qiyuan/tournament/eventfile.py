@@ -27,7 +27,7 @@ from qiyuan.tournament.scoring import cell_points, score  # noqa: F401  (re-expo
 from qiyuan.tournament.state import ABSENCES, is_active, rounds_paired, unfinished_boards
 
 __all__ = [
-    "FORMATS", "EventError", "EventInputError", "RoundPairing", "add_player", "add_players", "check_pairing", "clear_round",
+    "CLI_OVERRIDES", "FORMATS", "EventError", "Overrides", "EventInputError", "RoundPairing", "add_player", "add_players", "check_pairing", "clear_round",
     "cross_check", "draw_numbers", "enter_result", "enter_results", "entrant_problems", "event_format",
     "excuse", "finish", "is_active", "is_finished", "new_event", "next_pairing", "pair_next", "parse_result",
     "reinstate", "reopen", "rounds_paired", "set_pairing", "set_round", "swap_players", "unfinished_boards",
@@ -584,8 +584,25 @@ class Entered(NamedTuple):
         return self.before == self.result
 
 
+class Overrides(NamedTuple):
+    """What overrides a results refusal, in the words of the door the arbiter uses (each a clause of the
+    refusal, translated with it): the command line names its options (``--change``, ``--force``), the desk its
+    own controls."""
+
+    change: Problem  # a result typed over another, or cleared: how to confirm it
+    force: Problem  # a result later rounds were paired on: how to change it anyway
+    clear: Problem  # undoing a round with results: how to clear them first
+
+
+#: the command line's overrides: its options
+CLI_OVERRIDES = Overrides(
+    change=problem("confirm the change (--change)"),
+    force=problem("use --force to change it anyway (later pairings are not redone)"),
+    clear=problem("clear them first (qiyuan event result … \"N \" --change)"))
+
+
 def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, force: bool = False,
-                  change: bool = False) -> list[Entered]:
+                  change: bool = False, overrides: Overrides = CLI_OVERRIDES) -> list[Entered]:
     """Enter (or clear) results of round ``rnd``, each ``(player, result from his side)``; all are
     checked first and nothing changes if any is refused.
 
@@ -595,8 +612,8 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
     round is paired — that round was paired on the old scores — unless ``force`` (never in a
     knock-out, whose later rounds follow from the winners: undo them first); typing a result
     over a different one, or clearing one, unless ``change`` confirms it (``force`` does too): a
-    second arbiter never overwrites or wipes a board silently.  Each refusal names the option that
-    overrides it (``--change``, ``--force``)."""
+    second arbiter never overwrites or wipes a board silently.  Each refusal names what overrides it at the
+    caller's door (``overrides``: the command line's ``--change``, ``--force`` by default)."""
     faults = _open_to_change(t)
     items = list(items)
     if not items:
@@ -638,13 +655,13 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
             old = syntax.result_text(c.result, t.entrants[other - 1].rounds[rnd - 1].result)
             if mine == " ":
                 faults.append(problem("round {round}: board {a}-{b} reads {old} (from {number}'s side); to clear "
-                                      "it, confirm the change (--change)", round=rnd, a=board[0], b=board[1],
-                                      number=number, old=old, code="result.change"))
+                                      "it, {how}", round=rnd, a=board[0], b=board[1], number=number, old=old,
+                                      how=overrides.change, code="result.change"))
             else:
                 faults.append(problem("round {round}: board {a}-{b} already reads {old} (from {number}'s side); "
-                                      "to change it to {new}, confirm the change (--change)", round=rnd,
-                                      a=board[0], b=board[1], number=number, old=old,
-                                      new=syntax.result_text(mine, theirs), code="result.change"))
+                                      "to change it to {new}, {how}", round=rnd, a=board[0], b=board[1],
+                                      number=number, old=old, new=syntax.result_text(mine, theirs),
+                                      how=overrides.change, code="result.change"))
             continue
         if c.result != " " and mine != c.result and rnd < paired:
             if knockout:
@@ -653,9 +670,8 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
                                       round=rnd, next=rnd + 1, last=paired))
             elif not force:
                 faults.append(problem("round {round}: {a}-{b} already has a result and rounds {next}-{last} were "
-                                      "paired on the old scores; use --force to change it anyway (later "
-                                      "pairings are not redone)", round=rnd, a=number, b=other, next=rnd + 1,
-                                      last=paired))
+                                      "paired on the old scores; {how}", round=rnd, a=number, b=other,
+                                      next=rnd + 1, last=paired, how=overrides.force, code="result.force"))
     refuse(faults)
     done = []
     for (a, b), (code_a, code_b, _k) in chosen.items():
@@ -711,9 +727,10 @@ def enter_result(t: Tournament, rnd: int, number: int, result: str, *, force: bo
 # -- pairings -------------------------------------------------------------------------------
 
 
-def clear_round(t: Tournament, rnd: int) -> None:
+def clear_round(t: Tournament, rnd: int, overrides: Overrides = CLI_OVERRIDES) -> None:
     """Undo round ``rnd`` (the last one paired, no result entered): its games and the
-    pairing bye go; absences entered beforehand stay."""
+    pairing bye go; absences entered beforehand stay.  A round with results is refused, naming how the
+    caller's door clears them (``overrides.clear``)."""
     faults = _open_to_change(t)
     paired = rounds_paired(t)
     if rnd != paired:
@@ -723,8 +740,8 @@ def clear_round(t: Tournament, rnd: int) -> None:
                 if len(e.rounds) >= rnd and e.rounds[rnd - 1].opponent is not None
                 and e.rounds[rnd - 1].result != " " and e.number < e.rounds[rnd - 1].opponent]
         if done:
-            faults.append(problem("round {round} already has results ({boards}): clear them first "
-                                  "(qiyuan event result … \"N \" --change)", round=rnd, boards=_boards_text(done)))
+            faults.append(problem("round {round} already has results ({boards}): {how}", round=rnd,
+                                  boards=_boards_text(done), how=overrides.clear))
     refuse(faults)
     for e in t.entrants:
         if len(e.rounds) >= rnd:

@@ -340,6 +340,23 @@ def jigo_possible(s: GoSettings, stones: int) -> bool:
     return (Decimal(0) if stones else s.komi) % 1 == 0
 
 
+@dataclass(frozen=True)
+class BoardTerms:
+    """A Go board's terms as every door shows them (the desk, the slips, the players' phones): the stones black
+    places (0: an even game), the komi (``None``: none, a handicap game) and whether a jigo (和棋) is possible."""
+
+    stones: int
+    komi: Decimal | None
+    jigo: bool
+
+
+def board_terms(s: GoSettings, ps: dict[int, GoPlayer], rnd: int, black: int) -> BoardTerms:
+    """The terms of round ``rnd``'s board whose black player is ``black``: his stones that round, the komi of
+    an even game, a jigo only where the komi allows one (:func:`jigo_possible`)."""
+    stones = ps[black].handicaps.get(rnd, 0) if black in ps else 0
+    return BoardTerms(stones, None if stones else s.komi, jigo_possible(s, stones))
+
+
 def rank_above_grade(p: GoPlayer) -> bool:
     """Does the player claim a rank above his official grade (gocongress#110)? The director confirms it."""
     return p.grade is not None and p.rank is not None and p.rank > p.grade

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 
 from qiyuan.tournament import eventfile as ev
+from qiyuan.tournament import go
 from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.sheets import pairing_sheet
@@ -49,6 +50,8 @@ class Board:
     first_name: str
     second_name: str
     result: str  # as the event holds it ("" while not entered)
+    #: a Go event's board: its stones, komi and whether a jigo is possible (``go.board_terms``); None: not Go
+    terms: go.BoardTerms | None = None
 
 
 @dataclass(frozen=True)
@@ -90,8 +93,12 @@ class Step:
 def boards_of(t: Tournament, rnd: int) -> list[Board]:
     """The boards of round ``rnd`` as the pairing list numbers them."""
     sheet = pairing_sheet(t, rnd)
-    return [Board(rnd, b.board, b.opener.number, b.other.number, b.opener.name, b.other.name, b.result)
-            for b in sheet.boards]
+    if not go.is_go(t):
+        return [Board(rnd, b.board, b.opener.number, b.other.number, b.opener.name, b.other.name, b.result)
+                for b in sheet.boards]
+    s, ps = go.settings(t), go.players(t)
+    return [Board(rnd, b.board, b.opener.number, b.other.number, b.opener.name, b.other.name, b.result,
+                  go.board_terms(s, ps, rnd, b.opener.number)) for b in sheet.boards]
 
 
 def board_of(t: Tournament, rnd: int, board: int, first: int, second: int) -> Board:
@@ -108,9 +115,13 @@ def board_of(t: Tournament, rnd: int, board: int, first: int, second: int) -> Bo
     raise EventError(problem("round {round} has no board {board}", round=rnd, board=board))
 
 
-def _check_result(result: str) -> None:
+def _check_result(result: str, board: Board | None = None) -> None:
     if result not in PHONE_RESULTS:
         raise EventError(problem("a result is 1-0, ½-½ or 0-1, not {result!r}", result=result))
+    if result == "½-½" and board is not None and board.terms is not None and not board.terms.jigo:
+        raise EventError(problem("board {board} cannot end in a jigo (½-½): black gives {komi} komi, not a whole "
+                                 "number; black or white wins", board=board.board, komi=board.terms.komi,
+                                 code="hall.no_jigo"))
 
 
 def _check_player(board: Board, player: int) -> None:
@@ -131,7 +142,7 @@ def report(claim: Claim | None, board: Board, player: int, result: str) -> tuple
     * in a dispute a player may change his own answer; the board stays with the arbiter.
 
     A result the arbiter entered or signed is the arbiter's: refused."""
-    _check_result(result)
+    _check_result(result, board)
     _check_player(board, player)
     if board.result:
         raise EventError(problem("the arbiter has entered this board's result ({result}): ask the arbiter",

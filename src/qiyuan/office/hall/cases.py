@@ -144,6 +144,12 @@ def reissue(code: str, actor: object, number: int) -> str:
     return player_token(code, number, row.issue)
 
 
+def reissued(code: str) -> list[tuple[int, int]]:
+    """The players of event ``code`` whose credential the arbiter re-issued, with its current issue (their new
+    cards to print), by number."""
+    return list(Credential.objects.filter(event=code, issue__gt=1).order_by("number").values_list("number", "issue"))
+
+
 def _name(actor: object) -> str:
     return str(getattr(actor, "username", None) or actor)
 

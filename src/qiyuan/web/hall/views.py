@@ -9,11 +9,14 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from qiyuan.errors import NotFound, QiyuanError
 from qiyuan.office.hall import cases
-from qiyuan.tournament import hall
+from qiyuan.tournament import go, hall
+from qiyuan.tournament.go_tiebreaks import criterion, shown
+from qiyuan.tournament.go_tiebreaks import standings as go_standings
 from qiyuan.tournament.standings import standings
 from qiyuan.tournament.state import rounds_paired
 from qiyuan.web.display import display_name, english, free_text
@@ -142,13 +145,35 @@ def _live_data(code: str) -> dict:
         rnd = rounds_paired(t)
         boards = [{"board": b.board, "first": b.first_name, "second": b.second_name, "result": b.result,
                    "first_latin": display_name(b.first_name, english=True),
-                   "second_latin": display_name(b.second_name, english=True)}
+                   "second_latin": display_name(b.second_name, english=True),
+                   **({"stones": b.terms.stones, "komi": "" if b.terms.komi is None else str(b.terms.komi)}
+                      if b.terms else {})}
                   for b in (hall.boards_of(t, rnd) if rnd else [])]
-        table = [{"rank": r.rank, "name": r.name, "name_latin": display_name(r.name, english=True),
-                  "score": str(r.score)} for r in standings(t)]
-        data = {"event": t.name, "round": rnd, "boards": boards, "standings": table}
+        data = {"event": t.name, "round": rnd, "boards": boards, "standings": _live_standings(t)}
+        if go.is_go(t):  # Go's words: black and white, the stones or komi, the first placement criterion
+            data["go"] = {"criterion": _first_criterion(t)}
         cache.set(key, data, timeout=LIVE_SECONDS)
     return data
+
+
+def _first_criterion(t) -> str:
+    return next((c for c in (criterion(x) for x in go.settings(t).criteria) if c), "MMS")
+
+
+def _live_standings(t) -> list[dict]:
+    """The standings as the live page shows them: a Go event's by its placement criteria, the first one's value
+    beside each player (the McMahon score, or the wins of a Go Swiss); another event's by its score."""
+    if not go.is_go(t):
+        return [{"rank": r.rank, "name": r.name, "name_latin": display_name(r.name, english=True),
+                 "score": str(r.score)} for r in standings(t)]
+    first = _first_criterion(t)
+    return [{"rank": r.place, "name": r.name, "name_latin": display_name(r.name, english=True),
+             "score": str(shown(r.values[first], first))}
+            for r in go_standings(t, go.settings(t), go.players(t))]
+
+
+#: what the live page heads the first Go criterion's column with
+_CRITERION_HEAD = {"MMS": gettext_lazy("麦克马洪分"), "NBW": gettext_lazy("胜局数")}
 
 
 def live(request, code: str):
@@ -157,8 +182,10 @@ def live(request, code: str):
         data = _live_data(code)
     except QiyuanError:
         raise Http404
+    go_head = _CRITERION_HEAD.get(data["go"]["criterion"], _CRITERION_HEAD["MMS"]) if "go" in data else ""
     response = render(request, "hall/live.html", {"data": data, "code": code, "seconds": LIVE_SECONDS,
-                                                  "en": english(), "event_name": free_text(data["event"])})
+                                                  "en": english(), "event_name": free_text(data["event"]),
+                                                  "go_head": go_head})
     response["Cache-Control"] = f"public, max-age={LIVE_SECONDS}"
     return response
 

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from qiyuan.errors import Problem, QiyuanError
+from qiyuan.errors import Problem, QiyuanError, problem
 from qiyuan.office import event_registration
 from qiyuan.office.events.entries import latest_ratings
 from qiyuan.office.events.live import LiveEventStore, assign_arbiter, competition_report, load
@@ -357,9 +357,9 @@ def _go_context(t, view, rnd: int) -> dict:
     jigo = False
     if view.rounds and rnd:
         for b in view.rounds[-1].boards:
-            b.stones = ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0
-            b.komi = None if b.stones else s.komi
-            jigo = jigo or go.jigo_possible(s, b.stones)
+            terms = go.board_terms(s, ps, rnd, b.opener.number)
+            b.stones, b.komi = terms.stones, terms.komi
+            jigo = jigo or terms.jigo
     return {"is_go": True, "go_jigo": jigo, "go": s, "go_criteria": " ".join(s.criteria),
             "go_grades": {k: go.grade_text(getattr(s, k)) for k in ("bar", "floor", "hd_none_from")},
             "go_rule_sets": go.RULE_SETS}
@@ -528,7 +528,8 @@ def override(request, code: str):
 @role_required(ARBITER)
 @require_POST
 def undo_round(request, code: str):
-    _act(request, uc.undo_round, _store(request, code), request.user, ok=_("已撤销最后一轮的编排。"))
+    _act(request, uc.undo_round, _store(request, code), request.user, overrides=DESK_OVERRIDES,
+         ok=_("已撤销最后一轮的编排。"))
     return redirect("desk:event", code=code)
 
 
@@ -562,7 +563,8 @@ def results(request, code: str):
     elif entered:
         try:
             done = uc.enter_results(store, request.user, rnd, entered, change=change,
-                                    typed_by=(request.user.username, "desk", hall_core.stamp(timezone.now())))
+                                    typed_by=(request.user.username, "desk", hall_core.stamp(timezone.now())),
+                                    overrides=DESK_OVERRIDES)
         except QiyuanError as exc:
             list_problems(request, exc)
             if any(p.code == "result.change" for p in exc.problems):
@@ -578,6 +580,15 @@ def results(request, code: str):
         messages.success(request, _("已录入第 %(rnd)d 轮 %(n)d 个结果。") % {"rnd": rnd, "n": new}
                          + (_("修改 %(n)d 个。") % {"n": changed} if changed else ""))
     return redirect("desk:event", code=code)
+
+
+#: what overrides a results refusal on the desk: its own controls, never the command line's options
+DESK_OVERRIDES = ev.Overrides(
+    change=problem('tick "Confirm changing results already entered" under the results and save again'),
+    force=problem('on the desk, undo the rounds paired after it first ("Undo the pairing of round N" at the top '
+                  'of the event page), then change it'),
+    clear=problem('clear them first: type x in their boxes under the results, tick "Confirm changing results '
+                  'already entered" and save'))
 
 
 def _posted_int(request, name: str) -> int | None:
@@ -745,7 +756,7 @@ def print_round(request, code: str, rnd: int):
 
         context.update(
             go_rows=[(b, value(b.opener.number), value(b.other.number),
-                      ps[b.opener.number].handicaps.get(rnd, 0) if b.opener.number in ps else 0)
+                      go.board_terms(s, ps, rnd, b.opener.number).stones)
                      for b in sheet.boards],
             go_unpaired=[(u.seat, UNPAIRED_TEXT[u.why], value(u.seat.number)) for u in sheet.unpaired],
             score_name=_("胜局数") if swiss else _("麦克马洪分"), komi=plain(s.komi))

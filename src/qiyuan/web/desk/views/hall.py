@@ -17,7 +17,7 @@ from qiyuan.formats.hall_qr import checkin_poster, player_cards
 from qiyuan.office.events.models import LiveEvent
 from qiyuan.office.hall import cases
 from qiyuan.office.hall.tokens import checkin_token
-from qiyuan.tournament import hall
+from qiyuan.tournament import go, hall
 from qiyuan.tournament.state import rounds_paired
 
 from ...display import display_name, english, free_text
@@ -95,6 +95,8 @@ def queue(request, code: str):
         if checkin else "",
         "live_link": reverse("hall:live", args=[code]),
         "confirmed": len(q.having(hall.CONFIRMED)),
+        "reissued": cases.reissued(code),
+        "is_go": go.is_go(store_t),  # black and white, and ½-½ offered only where the komi allows a jigo
     })
 
 

@@ -24,8 +24,14 @@
   function draw(data) {
     var head = document.getElementById("live-round");
     head.textContent = head.getAttribute("data-pattern").replace("#", data.round);
+    var boards = document.getElementById("live-boards");
     rows("live-boards", data.boards, function (b) {
-      return [b.board, latin ? b.first_latin : b.first, b.result, latin ? b.second_latin : b.second];
+      var cells = [b.board, latin ? b.first_latin : b.first, b.result, latin ? b.second_latin : b.second];
+      if (data.go) {  // a Go board: its stones, or the komi of an even game (the page's own words)
+        cells.push(b.stones ? boards.getAttribute("data-stones").replace("#", b.stones)
+          : boards.getAttribute("data-even").replace("#", b.komi));
+      }
+      return cells;
     });
     rows("live-standings", data.standings, function (r) { return [r.rank, latin ? r.name_latin : r.name, r.score]; });
   }

@@ -319,7 +319,7 @@ def test_the_hall_key_is_the_same_whichever_mode_printed_the_slips(desk, setting
     from qiyuan.office.hall.tokens import office_key
 
     printed = cases.player_link_token(CODE, 1)
-    monkeypatch.setenv("QIYUAN_SECRET_KEY", "x" * 60)
+    monkeypatch.setenv("QIYUAN_SECRET_KEY", "production-" + "0a1b2c3d4e5f6g7h8i9jAkBlCmDnEoFpGqHrIsJt" * 2)
     settings.SECRET_KEY = "a-real-production-secret-" + "y" * 40
     assert office_key() == (settings.VAR_DIR / "hall.key").read_text().strip()
     assert cases.credential(CODE, printed).number == 1

@@ -81,16 +81,15 @@ def test_serve_hall_refuses_a_weak_key_as_production_does(tmp_path, key):
 
 @pytest.mark.django_db
 def test_hall_links_are_never_signed_with_a_weak_key(monkeypatch, settings, tmp_path):
-    from qiyuan.office.hall.tokens import WeakKey, board_token, read_board_token
+    from qiyuan.office.hall.tokens import WeakKey, player_token, read_player_token
 
     settings.VAR_DIR = tmp_path
     monkeypatch.setenv("QIYUAN_SECRET_KEY", "x")
     with pytest.raises(WeakKey, match="no secret"):
-        board_token("E1", 1, 1, 1, 2)
+        player_token("E1", 5)
     monkeypatch.delenv("QIYUAN_SECRET_KEY")  # none set: a key made for the office, kept in its var folder
-    token = board_token("E1", 1, 1, 1, 2)
-    assert (tmp_path / "hall.key").exists() and read_board_token(token).board == 1
+    token = player_token("E1", 5)
+    assert (tmp_path / "hall.key").exists() and read_player_token(token).number == 5
     strong = secrets.token_urlsafe(50)
-    monkeypatch.setenv("QIYUAN_SECRET_KEY", strong)
-    signed = board_token("E1", 1, 1, 1, 2)
-    assert read_board_token(signed).first == 1 and signed != token
+    monkeypatch.setenv("QIYUAN_SECRET_KEY", strong)  # a strong key set: still the office's hall key signs
+    assert player_token("E1", 5) == token

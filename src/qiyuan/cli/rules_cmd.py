@@ -187,11 +187,15 @@ def evaluate_rules(
                                                     "NAME-both-rated.csv, NAME-calibration.csv, NAME-lists.csv).")] = None,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Write calibration charts (PNG) here (and the drift "
                                                  "and volatility charts beside it, NAME-lists.png).")] = None,
+    predictions_out: Annotated[Optional[Path], typer.Option(
+        "--predictions", help="Write every prediction as CSV here: one row per test game and system (event, round, "
+                              "both players, probability, outcome, listed or prior).")] = None,
 ) -> None:
     """How well rule sets and the baselines (constant, elo, glicko2, whr) predict the same games: the
     baselines tuned on the burn-in before --from, every game predicted, calibration, drift."""
     from qiyuan.formats.sandbox_files import (beside, plot_available, write_calibration_csv, write_calibration_png,
-                                              write_list_measures_csv, write_list_measures_png, write_scores_csv)
+                                              write_list_measures_csv, write_list_measures_png,
+                                              write_predictions_csv, write_scores_csv)
     from qiyuan.sandbox.evaluate import check_rule_sets, evaluate
 
     problems: list[Problem] = []
@@ -209,6 +213,7 @@ def evaluate_rules(
             problems.append(problem("expected a date YYYY-MM-DD, got {value!r}", column="--from", value=from_date))
     _sandbox_out(csv_out, "--csv", problems)
     _sandbox_out(plot, "--plot", problems)
+    _sandbox_out(predictions_out, "--predictions", problems)
     if plot is not None and not plot_available():
         problems.append(problem("the chart needs matplotlib: {command}", file=str(plot), column="--plot",
                                 command="pip install 'qiyuan[plot]'"))
@@ -219,7 +224,7 @@ def evaluate_rules(
                               progress=bars)
     except InputError as exc:
         _sandbox_fail(list(exc.problems))
-    _print_evaluation(result, rule_sets[0].name)
+    _print_evaluation(result)
     console = _sandbox_console()
     gs = result.games
     title = _("calibration by rating gap ({games} games from {day})").format(games=f"{gs.predicted.sum():,}",
@@ -232,6 +237,8 @@ def evaluate_rules(
          lambda path: write_calibration_csv(path, result.calibration)),
         (beside(csv_out, "lists", ".csv"), "--csv", N_("drift, volatility and first ratings"),
          lambda path: write_list_measures_csv(path, result.lists)),
+        (predictions_out, "--predictions", N_("predictions"),
+         lambda path: write_predictions_csv(path, result.games, result.predictions)),
         (plot, "--plot", N_("calibration charts"), lambda path: write_calibration_png(path, result.calibration, title)),
         (beside(plot, "lists", ".png"), "--plot", N_("drift and volatility charts"),
          lambda path: write_list_measures_png(path, result.lists)),
@@ -239,9 +246,10 @@ def evaluate_rules(
 
 
 #: the score table's columns: the CSV's names (for programs) → how people read them
-SCORE_COLUMNS = {"system": N_("system"), "log_loss": N_("log loss"), "brier": N_("Brier score"),
+SCORE_COLUMNS = {"system": N_("system"), "log_loss": N_("log loss"), "se": N_("SE"), "brier": N_("Brier score"),
                  "prediction_rate": N_("prediction rate"), "games": N_("games"), "coverage": N_("coverage"),
-                 "se_vs_best": N_("SE vs best")}
+                 "listed_log_loss": N_("listed games' log loss"), "prior_log_loss": N_("prior games' log loss"),
+                 "diff_vs_best": N_("vs best"), "se_vs_best": N_("SE vs best")}
 #: the baselines' names as people read them (a rule set is named by its own name)
 BASELINE_NAMES = {"constant": N_("constant"), "elo": N_("elo"), "glicko2": N_("glicko2"), "whr": N_("whr")}
 
@@ -255,12 +263,14 @@ def _score_table(rows: list, title: str) -> Table:
     best = min(finite, key=lambda s: s.log_loss) if finite else None
     table = Table(*(_(c) for c in SCORE_COLUMNS.values()), box=None, title=title)
     for s in rows:
-        table.add_row(system_name(s.system) + (" *" if s is best else ""), f"{s.log_loss:.4f}", f"{s.brier:.4f}",
-                      f"{s.prediction_rate:.4f}", f"{s.games:,}", f"{s.coverage:.3f}", f"{s.se_vs_best:.4f}")
+        table.add_row(system_name(s.system) + (" *" if s is best else ""), f"{s.log_loss:.4f}", f"{s.se:.4f}",
+                      f"{s.brier:.4f}", f"{s.prediction_rate:.4f}", f"{s.games:,}", f"{s.coverage:.3f}",
+                      f"{_f1(s.listed_log_loss, 4)} ({s.listed_games:,})", _f1(s.prior_log_loss, 4),
+                      f"{s.diff_vs_best:+.4f}", f"{s.se_vs_best:.4f}")
     return table
 
 
-def _print_evaluation(result, first_rules: str) -> None:
+def _print_evaluation(result) -> None:
     import math
 
     gs = result.games
@@ -268,12 +278,20 @@ def _print_evaluation(result, first_rules: str) -> None:
     console.print(_score_table(result.scores, _("{games} games of {events} events ending on or after {day}").format(
         games=f"{gs.predicted.sum():,}", events=f"{len(gs.predicted_events):,}", day=gs.from_date.isoformat())))
     console.print(_("* best (lowest log loss). Every system predicts every game; for a player it has no rating for, "
-                    "from its prior (a rule set: his start or its entry rating; {elo} and {glicko2}: the same start, "
-                    "from {rules}'s starts; {whr}: 0). {coverage}: how often it had both players' ratings. "
-                    "{prediction_rate}: the predicted favourite won (draws and even predictions ½). {se_vs_best}: "
-                    "standard error of the paired per-game difference of log loss to the best row.").format(
-        elo=system_name("elo"), glicko2=system_name("glicko2"), whr=system_name("whr"), rules=first_rules,
-        **{c: _(SCORE_COLUMNS[c]) for c in ("coverage", "prediction_rate", "se_vs_best")}), markup=False)
+                    "from one prior fitted on the burn-in (the entry mean of his group, the same for every row; a rule "
+                    "set's own entry rating only seeds its events). {se}: standard error, clustered by event. "
+                    "{coverage}: how often it had both players' ratings; the loss on those listed games (their number) "
+                    "and on the prior-driven rest. {prediction_rate}: the predicted favourite won (draws and even "
+                    "predictions ½). {diff_vs_best} and {se_vs_best}: the paired per-game difference of log loss to "
+                    "the best row and its standard error, clustered by event.").format(
+        **{c: _(SCORE_COLUMNS[c]) for c in ("se", "coverage", "prediction_rate", "diff_vs_best", "se_vs_best")}),
+        markup=False)
+    prior = result.prior
+    console.print(_("Prior (fitted on the {games} burn-in games): entry mean men {men}, women {women} ({m} and {f} "
+                    "newcomers); spread {sd} — {glicko2}'s newcomer RD {sd}, {whr}'s virtual draws {draws}.").format(
+        games=f"{prior.games:,}", men=f"{prior.entry['M']:.0f}", women=f"{prior.entry['F']:.0f}",
+        m=prior.newcomers["M"], f=prior.newcomers["F"], sd=f"{prior.sd:.0f}", glicko2=system_name("glicko2"),
+        whr=system_name("whr"), draws=prior.virtual_draws), markup=False)
     both = result.both_rated[0].games if result.both_rated else 0
     console.print(_score_table(result.both_rated, _("the {games} of them in which every system that keeps ratings had "
                                                     "both players' ratings").format(games=f"{both:,}")))
@@ -290,8 +308,8 @@ def _print_evaluation(result, first_rules: str) -> None:
                 title=_("calibration by the favourite's rating gap: his expected → observed score (games); the slope "
                         "b of s on logit p (1: calibrated, below 1: overconfident) and the test of b = 1"))
     slopes = [result.calibration[n].slope for n in names]
-    cal.add_row(_("slope b (se)"), *("" if math.isnan(sl.slope) else f"{sl.slope:.3f} ({sl.se:.3f})" for sl in slopes))
-    cal.add_row(_("z, p (b = 1)"), *("" if math.isnan(sl.z) else f"{sl.z:+.1f}, {sl.p_value:.2g}" for sl in slopes))
+    cal.add_row(_("slope b (se)"), *(f"{sl.slope:.3f} ({sl.se:.3f})" for sl in slopes))
+    cal.add_row(_("z, p (b = 1)"), *(f"{sl.z:+.1f}, {sl.p_value:.2g}" for sl in slopes))
     for i, b in enumerate(first.bins):
         cells = []
         for n in names:
@@ -299,6 +317,17 @@ def _print_evaluation(result, first_rules: str) -> None:
             cells.append(f"{c.predicted:.2f}→{c.observed:.2f} ({c.count})" if c.count else "")
         cal.add_row(_gap_label(b), *cells)
     console.print(cal)
+    colour = Table(_("Black's gap G"), *map(system_name, names), box=None,
+                   title=_("calibration in both directions: player1's (Black's) expected → observed score by his own "
+                           "signed gap (below 0: White the favourite)"))
+    for i, b in enumerate(first.by_colour):
+        cells = []
+        for n in names:
+            c = result.calibration[n].by_colour[i]
+            cells.append(f"{c.predicted:.2f}→{c.observed:.2f} ({c.count})" if c.count else "")
+        if any(cells):
+            colour.add_row(_gap_label(b), *cells)
+    console.print(colour)
     for m in result.lists:
         system = system_name(m.system)
         drift = Table(*(_(h) for h in (N_("list date"), N_("cohort"), N_("cohort mean"), N_("cohort sd"), N_("listed"),
@@ -334,6 +363,8 @@ def _line(p: Problem) -> str:
 
 
 def _gap_label(b) -> str:
+    if b.lo == -float("inf"):
+        return f"G < {b.hi:g}"
     return f"G {b.lo:g}–{b.hi:g}" if b.hi != float("inf") else f"G ≥ {b.lo:g}"
 
 

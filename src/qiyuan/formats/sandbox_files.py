@@ -4,6 +4,7 @@
 T-both-rated.csv (the same columns, on the games every rating-keeping system
 had both ratings for), T-calibration.csv (per system and gap bin) and
 T-lists.csv (per rule set: drift, volatility, games to a first rating);
+``--predictions P.csv`` one row per test game and system (``PREDICTION_COLUMNS``);
 ``--plot C.png`` the calibration charts to C.png and the drift and
 volatility charts to C-lists.png.
 
@@ -24,15 +25,24 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+import numpy as np
+
 from qiyuan.sandbox.audit import Audit
 from qiyuan.sandbox.compare import Comparison
 from qiyuan.sandbox.drift import ListMeasures
 from qiyuan.sandbox.impact import Impact
+from qiyuan.sandbox.games import GameSet
 from qiyuan.sandbox.metrics import Calibration, Score
+from qiyuan.sandbox.prediction import Prediction
 
-SCORE_COLUMNS = ("system", "log_loss", "brier", "prediction_rate", "games", "coverage", "se_vs_best")
-CALIBRATION_COLUMNS = ("system", "gap_from", "gap_to", "games", "mean_gap", "expected", "observed", "slope",
+SCORE_COLUMNS = ("system", "log_loss", "se", "brier", "prediction_rate", "games", "coverage", "listed_games",
+                 "listed_log_loss", "prior_log_loss", "diff_vs_best", "se_vs_best")
+#: ``view``: ``favourite`` (the gap of the player predicted to score more) or ``black`` (player1's signed gap)
+CALIBRATION_COLUMNS = ("system", "view", "gap_from", "gap_to", "games", "mean_gap", "expected", "observed", "slope",
                        "slope_se", "slope_z", "slope_p")
+#: one row per predicted game and system: player1 is Black in a Renju history; ``probability`` is player1's
+#: expected score, ``outcome`` his score; ``basis`` ``listed`` (the system had both ratings) or ``prior``
+PREDICTION_COLUMNS = ("event", "round", "player1", "player2", "system", "probability", "outcome", "basis")
 LIST_MEASURE_COLUMNS = ("system", "measure", "key", "count", "value", "spread", "listed", "list_mean")
 COMPARISON_COLUMNS = ("list_date", "published_a", "published_b", "both", "only_a", "only_b", "mean_diff",
                       "mean_abs_diff", "largest_diff", "largest_player")
@@ -68,8 +78,9 @@ def beside(path: Path | None, suffix: str, ext: str) -> Path | None:
 
 
 def write_scores_csv(path: Path, scores: Sequence[Score]) -> None:
-    rows = [(s.system, _number(s.log_loss), _number(s.brier), _number(s.prediction_rate), s.games,
-             _number(s.coverage), _number(s.se_vs_best)) for s in scores]
+    rows = [(s.system, _number(s.log_loss), _number(s.se), _number(s.brier), _number(s.prediction_rate), s.games,
+             _number(s.coverage), s.listed_games, _number(s.listed_log_loss), _number(s.prior_log_loss),
+             _number(s.diff_vs_best), _number(s.se_vs_best)) for s in scores]
     data = _csv_bytes(SCORE_COLUMNS, rows)
     _write_atomically(path, lambda f: f.write(data))
 
@@ -78,11 +89,33 @@ def write_calibration_csv(path: Path, calibration: Mapping[str, Calibration]) ->
     rows = []
     for system, c in calibration.items():
         sl = c.slope
-        for b in c.bins:
-            rows.append((system, _number(b.lo, 0), "" if math.isinf(b.hi) else _number(b.hi, 0), b.count,
-                         _number(b.gap, 1), _number(b.predicted), _number(b.observed), _number(sl.slope),
-                         _number(sl.se), _number(sl.z), _number(sl.p_value)))
+        for view, bins in (("favourite", c.bins), ("black", c.by_colour)):
+            for b in bins:
+                rows.append((system, view, "" if math.isinf(b.lo) else _number(b.lo, 0),
+                             "" if math.isinf(b.hi) else _number(b.hi, 0), b.count, _number(b.gap, 1),
+                             _number(b.predicted), _number(b.observed), _number(sl.slope), _number(sl.se),
+                             _number(sl.z), _number(sl.p_value)))
     data = _csv_bytes(CALIBRATION_COLUMNS, rows)
+    _write_atomically(path, lambda f: f.write(data))
+
+
+def write_predictions_csv(path: Path, games: GameSet, predictions: Sequence[Prediction]) -> None:
+    """Every predicted game (in the game set's order: by event, round, players) once per system."""
+    idx = np.flatnonzero(games.predicted)
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(PREDICTION_COLUMNS)
+    events = [games.event_ids[e] for e in games.event[idx].tolist()]
+    rounds = games.round[idx].tolist()
+    one = [games.player_ids[i] for i in games.player1[idx].tolist()]
+    two = [games.player_ids[i] for i in games.player2[idx].tolist()]
+    outcome = [_number(x, 1) for x in games.score[idx].tolist()]
+    for p in predictions:
+        expected = p.expected[idx].tolist()
+        basis = np.where(p.covered[idx], "listed", "prior").tolist()
+        writer.writerows(zip(events, rounds, one, two, [p.system] * idx.shape[0], (_number(x) for x in expected),
+                             outcome, basis))
+    data = text.getvalue().encode("utf-8")
     _write_atomically(path, lambda f: f.write(data))
 
 

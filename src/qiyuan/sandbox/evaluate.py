@@ -2,9 +2,11 @@
 
 The systems, in the order of the rows: each rule set given (its published
 lists, 附表2), then ``constant`` (0.5 for every game), ``elo``, ``glicko2``
-and ``whr``. Elo and Glicko-2 start from the first rule set's starts. Every
-system predicts every game, from its prior for a player it has no rating for
-(coverage says how often it had both players' ratings); the table is given
+and ``whr``. Every system predicts every game, from one prior for a player it
+has no rating for, fitted on the burn-in (``prior``); the baselines start from
+players.csv's ratings and that prior, whatever rule sets are given (coverage
+says how often a row had both players' ratings; its loss is split into those
+listed games and the prior-driven rest); the table is given
 on all predicted games and again on the games where every system that keeps
 ratings had both (``both_rated``). The baselines' settings are tuned on the
 burn-in (``tuning``) before the test. Per rule set, the list's drift,
@@ -30,8 +32,8 @@ from qiyuan.sandbox.glicko2 import predict_glicko2
 from qiyuan.sandbox.lists import published_lists
 from qiyuan.sandbox.metrics import Calibration, Score, both_rated, calibration, scores
 from qiyuan.sandbox.prediction import NO_RATING, Prediction, Progress
+from qiyuan.sandbox.prior import Prior, fit_prior
 from qiyuan.sandbox.ruleset import predict_rule_set
-from qiyuan.sandbox.starts import start_ratings
 from qiyuan.sandbox.tuning import Tuned, tune
 from qiyuan.sandbox.whr import WhrSchedule, WhrSettings, predict_whr
 
@@ -48,6 +50,7 @@ class Evaluation:
     whr: WhrSchedule
     tuned: Tuned
     lists: list[ListMeasures]  # per rule set
+    prior: Prior
 
     @property
     def first_event(self) -> date:
@@ -81,26 +84,29 @@ def evaluate(rule_sets: Sequence[RuleSet], players: Sequence[Player], events: Se
     check_rule_sets(rule_sets)
     players = list(players)
     gs = game_set(players, events, games, from_date)
+    prior = fit_prior(gs, players)
     predictions, measures = [], []
     for rules in rule_sets:
         lists = published_lists(rules, players, events, games, standings, progress=progress)
         if lists.player_ids != gs.player_ids:
             raise AssertionError("the engine's players are not the history's")
-        predictions.append(predict_rule_set(gs, lists, start_ratings(rules, players)[0].astype(np.int64)))
+        predictions.append(predict_rule_set(gs, lists, prior.integer_means(players)))
         measures.append(list_measures(lists, gs))
-    tuned = tune(gs, players, rule_sets[0], whr, progress=progress)
+    start, held = prior.starts(players)
+    unfitted = prior.means(players) - prior.centre
+    tuned = tune(gs, prior, start, held, whr, unfitted=unfitted, progress=progress)
     n = gs.player1.shape[0]
     predictions.append(Prediction("constant", np.full(n, NO_RATING), np.zeros(n, bool)))
-    predictions.append(predict_elo(gs, players, rule_sets[0], k=tuned.elo.values["K"],
-                                   scale=tuned.elo.values["scale"], progress=progress))
-    predictions.append(predict_glicko2(gs, players, rule_sets[0], tau=tuned.glicko2.values["tau"],
+    predictions.append(predict_elo(gs, start, held, k=tuned.elo.values["K"], scale=tuned.elo.values["scale"],
+                                   progress=progress))
+    predictions.append(predict_glicko2(gs, start, held, tau=tuned.glicko2.values["tau"],
                                        rd_new=tuned.glicko2.values["rd_new"], progress=progress))
-    whr_prediction, schedule = predict_whr(gs, tuned.whr_settings(whr), progress=progress)
+    whr_prediction, schedule = predict_whr(gs, tuned.whr_settings(whr), unfitted=unfitted, progress=progress)
     predictions.append(whr_prediction)
     if progress is not None:
         progress("scoring", 0, 1)
     result = Evaluation(gs, predictions, scores(gs, predictions), scores(gs, predictions, both_rated(gs, predictions)),
-                        {p.system: calibration(gs, p) for p in predictions}, schedule, tuned, measures)
+                        {p.system: calibration(gs, p) for p in predictions}, schedule, tuned, measures, prior)
     if progress is not None:
         progress("scoring", 1, 1)
     return result

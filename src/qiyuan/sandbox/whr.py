@@ -4,14 +4,15 @@ WHR fits every player's rating as a function of time to all the games it
 knows at once. To predict an event, the fit holds the games of the events
 that ended before a *refit* on or before its start; a player's rating then is
 his rating on his last day in the fit; P(A beats B) = 1 / (1 + 10^((r_B − r_A) / 400)).
-A player with no game in the fit is predicted at WHR's prior, 0 (the rating of
-the virtual opponent his virtual draws are against); such a game is not
-covered.
+A player with no game in the fit is predicted at the shared prior's entry
+mean of his group, relative to WHR's 0 (``unfitted``: m_g − the prior's
+centre, see ``prior``; 0 when not given); such a game is not covered.
 
 Default settings are the Renju International Federation's (its WHR rating,
 also by the ``whr`` package's author): w² = 12.9 Elo² per day, 2 virtual
-draws on a player's first day; a game's day is its event's end date. w² is
-tuned on the burn-in (``tuning``).
+draws on a player's first day; a game's day is its event's end date. w² and
+the virtual draws are tuned on the burn-in (``tuning``; the prior's strength
+gives the draws' starting value).
 
 Cost: each iteration of the library runs over every game it holds, so a refit
 at every event start costs (events × games) — fine for a national history,
@@ -35,10 +36,6 @@ import whr
 from qiyuan.errors import Problem, problem
 from qiyuan.sandbox.games import GameSet
 from qiyuan.sandbox.prediction import Prediction, Progress, tick
-
-
-#: The rating of a player with no game in the fit.
-PRIOR = 0.0
 
 
 @dataclass(frozen=True)
@@ -148,8 +145,9 @@ class _Fit:
         return self.ratings.get_rating(self.names[player], day - self.origin)
 
 
-def predict_whr(games: GameSet, settings: WhrSettings = WhrSettings(), *,
+def predict_whr(games: GameSet, settings: WhrSettings = WhrSettings(), *, unfitted: np.ndarray | None = None,
                 progress: Progress | None = None) -> tuple[Prediction, WhrSchedule]:
+    prior = np.zeros(len(games.player_ids)) if unfitted is None else np.asarray(unfitted, np.float64)
     events = games.predicted_events
     tick(progress, "whr", 0, len(events))
     candidates = np.unique(games.event_start[events])
@@ -172,6 +170,8 @@ def predict_whr(games: GameSet, settings: WhrSettings = WhrSettings(), *,
         for i, a, b in zip(range(part.start, part.stop), a_all, b_all):
             ra, rb = ratings[a], ratings[b]
             covered[i] = ra is not None and rb is not None
-            expected[i] = 1.0 / (1.0 + 10.0 ** (((rb or PRIOR) - (ra or PRIOR)) / 400.0))
+            ra = prior[a] if ra is None else ra
+            rb = prior[b] if rb is None else rb
+            expected[i] = 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
         tick(progress, "whr", n, len(events))
     return Prediction("whr", expected, covered), schedule

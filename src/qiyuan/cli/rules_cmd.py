@@ -464,7 +464,7 @@ def audit_rules(
     """The incentives a rule set gives on a history: cap farming, sitting out, withdrawing after a loss,
     the champion and board protections, each with the best gain per game it yields."""
     from qiyuan.formats.sandbox_files import write_audit_csv
-    from qiyuan.sandbox.audit import audit
+    from qiyuan.sandbox.audit import FOUND, audit
 
     problems: list[Problem] = []
     found = _sandbox_rules([rules], problems, "RULES")
@@ -476,12 +476,16 @@ def audit_rules(
     except InputError as exc:
         _sandbox_fail(list(exc.problems))
     console = _sandbox_console()
-    table = Table(_("strategy"), _("found"), _("best gain/game"), _("mean gain/game"), _("cases"), _("best case"),
-                  box=None, title=_("incentive audit of {rules}: rating points a strategy gains per game that the play "
-                                    "does not earn (appendix table 2 without a cap as the truth)").format(rules=result.rules))
+    table = Table(_("strategy"), _("found"), _("effect/game"), _("SE"), _("mean/game (cases)"),
+                  _("control mean/game (cases)"), _("example"), box=None,
+                  title=_("incentive audit of {rules}: rating points a game a strategy gains that the play does not earn "
+                          "(appendix table 2 without a cap as the truth), against a control group; found when the "
+                          "effect is at least {found} at two standard errors, clustered").format(rules=result.rules,
+                                                                                               found=FOUND))
     for s in result.strategies:
-        table.add_row(_(STRATEGY_NAMES.get(s.name, s.name)), _("yes") if s.found else _("no"), _f1(s.best_per_game, 3),
-                      _f1(s.mean_per_game, 3), str(s.cases), problem_line(s.example) if s.example else "")
+        table.add_row(_(STRATEGY_NAMES.get(s.name, s.name)), _("yes") if s.found else _("no"), _f1(s.effect, 3),
+                      _f1(s.se, 3), f"{_f1(s.mean_per_game, 3)} ({s.cases})",
+                      f"{_f1(s.control_mean, 3)} ({s.control_cases})", problem_line(s.example) if s.example else "")
     console.print(table)
     for s in result.strategies:
         console.print(f"{_(STRATEGY_NAMES.get(s.name, s.name))}{_(': ')}{problem_line(s.how)}", markup=False)

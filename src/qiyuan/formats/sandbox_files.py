@@ -138,12 +138,14 @@ def write_list_measures_csv(path: Path, measures: Sequence[ListMeasures]) -> Non
     _write_atomically(path, lambda f: f.write(data))
 
 
-AUDIT_COLUMNS = ("rules", "strategy", "found", "best_per_game", "mean_per_game", "cases", "best_case", "how")
+AUDIT_COLUMNS = ("rules", "strategy", "found", "effect_per_game", "se", "mean_per_game", "cases", "control_mean",
+                 "control_cases", "example", "how")
 
 
 def write_audit_csv(path: Path, audit: Audit) -> None:
-    rows = [(audit.rules, s.name, "yes" if s.found else "no", _number(s.best_per_game, 4), _number(s.mean_per_game, 4),
-             s.cases, s.example, s.how) for s in audit.strategies]
+    rows = [(audit.rules, s.name, "yes" if s.found else "no", _number(s.effect, 4), _number(s.se, 4),
+             _number(s.mean_per_game, 4), s.cases, _number(s.control_mean, 4), s.control_cases, s.example, s.how)
+            for s in audit.strategies]
     data = _csv_bytes(AUDIT_COLUMNS, rows)
     _write_atomically(path, lambda f: f.write(data))
 

@@ -3,6 +3,7 @@ calibration by rating gap and its slope."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from datetime import date
 
@@ -131,13 +132,19 @@ def test_calibration_of_the_constant_puts_every_game_in_the_first_bin():
     assert [b.count for b in c.bins if b.count] == [3] and c.slope.slope == pytest.approx(1.0)
 
 
-def test_calibration_by_colour_bins_player1s_signed_gap_both_ways():
-    """Black's (player1's) own view: 0.75 for A (won) is G ≈ +191, 0.5 (drawn) is 0, and 0.2 for C
-    (lost) is G ≈ −241 — a White favourite, in its own bin below zero."""
-    bins = calibration(GS, ONE).by_colour
+def test_calibration_by_colour_bins_blacks_signed_gap_both_ways():
+    """Black's own view: with player1 Black in every game, 0.75 for A (won) is G ≈ +191, 0.5 (drawn) is 0,
+    and 0.2 for C (lost) is G ≈ −241 — a White favourite, in its own bin below zero. With player2 Black
+    in the first game, that game is seen from B: 0.25, lost. Without colours: no such table."""
+    gs = dataclasses.replace(GS, black=np.array([1, 1, 1, 1], np.int8))
+    bins = calibration(gs, ONE).by_colour
     filled = {(b.lo, b.hi): (b.count, round(b.predicted, 6), b.observed) for b in bins if b.count}
     assert filled == {(-250.0, -175.0): (1, 0.2, 0.0), (-25.0, 25.0): (1, 0.5, 0.5), (175.0, 250.0): (1, 0.75, 1.0)}
     assert bins[0].lo == -math.inf and bins[-1].hi == math.inf
+    gs = dataclasses.replace(GS, black=np.array([1, -1, 1, 1], np.int8))
+    filled = {(b.lo, b.hi): (b.count, round(b.predicted, 6), b.observed) for b in calibration(gs, ONE).by_colour if b.count}
+    assert filled[(-250.0, -175.0)] == (2, 0.225, 0.0)
+    assert calibration(GS, ONE).by_colour == []
 
 
 def test_standard_errors_are_clustered_by_event():

@@ -130,5 +130,9 @@ def test_the_baselines_start_from_players_csv_and_the_prior_not_from_a_rule_set(
     assert p.expected[1:].tolist() == pytest.approx([1 / (1 + 10 ** ((a - 1900) / 400)),
                                                      1 / (1 + 10 ** ((a - n) / 400))])
     assert p.covered.tolist() == [False, False, True]
-    black = predict_elo(game_set(players, events, games, date(2011, 3, 1)), *starts(players, men=1900), advantage=16)
+    # the colour term: +16 for Black — player1 N in the first game, player2 A in the second
+    coloured = game_set(players, events, games, date(2011, 3, 1), colours=np.array([1, -1, 0], np.int8))
+    black = predict_elo(coloured, *starts(players, men=1900), advantage=16)
     assert black.expected[0] == pytest.approx(1 / (1 + 10 ** ((2300 - 1900 - 16) / 400)))
+    assert predict_elo(game_set(players, events, games, date(2011, 3, 1)), *starts(players, men=1900),
+                       advantage=16).expected[0] == pytest.approx(1 / (1 + 10 ** ((2300 - 1900) / 400)))

@@ -194,7 +194,7 @@ def evaluate_rules(
     """How well rule sets and the baselines (constant, elo, glicko2, whr) predict the same games: the
     baselines tuned on the burn-in before --from, every game predicted, calibration, drift."""
     from qiyuan.formats.sandbox_files import (beside, plot_available, write_calibration_csv, write_calibration_png,
-                                              write_list_measures_csv, write_list_measures_png,
+                                              read_colours, write_list_measures_csv, write_list_measures_png,
                                               write_predictions_csv, write_scores_csv)
     from qiyuan.sandbox.evaluate import check_rule_sets, evaluate
 
@@ -219,9 +219,10 @@ def evaluate_rules(
                                 command="pip install 'qiyuan[plot]'"))
     data = _sandbox_history(players, events, games, standings, problems)
     try:
+        colours = read_colours(games, data.games)
         with _Bars() as bars:
             result = evaluate(rule_sets, data.players, data.events, data.games, data.standings, from_date=start,
-                              progress=bars)
+                              colours=colours, progress=bars)
     except InputError as exc:
         _sandbox_fail(list(exc.problems))
     _print_evaluation(result)
@@ -251,7 +252,8 @@ SCORE_COLUMNS = {"system": N_("system"), "log_loss": N_("log loss"), "se": N_("S
                  "listed_log_loss": N_("listed games' log loss"), "prior_log_loss": N_("prior games' log loss"),
                  "diff_vs_best": N_("vs best"), "se_vs_best": N_("SE vs best")}
 #: the baselines' names as people read them (a rule set is named by its own name)
-BASELINE_NAMES = {"constant": N_("constant"), "elo": N_("elo"), "glicko2": N_("glicko2"), "whr": N_("whr")}
+BASELINE_NAMES = {"constant": N_("constant"), "elo": N_("elo"), "glicko2": N_("glicko2"), "whr": N_("whr"),
+                  "elo+colour": N_("elo+colour"), "glicko2+colour": N_("glicko2+colour")}
 
 
 def system_name(system: str) -> str:
@@ -286,6 +288,16 @@ def _print_evaluation(result) -> None:
                     "the best row and its standard error, clustered by event.").format(
         **{c: _(SCORE_COLUMNS[c]) for c in ("se", "coverage", "prediction_rate", "diff_vs_best", "se_vs_best")}),
         markup=False)
+    colour = result.colour
+    if colour.games:
+        console.print(_("Black's advantage: Black scored {score} ± {se} (clustered by event) in the {games} predicted "
+                        "games with known colours, {elo} Elo-equivalent; {burn} in the burn-in — the colour term of "
+                        "{elo_c} and {glicko_c}.").format(
+            score=f"{colour.score:.4f}", se=f"{colour.se:.4f}", games=f"{colour.games:,}", elo=f"{colour.elo:+.0f}",
+            burn=f"{result.colour_burn_in.elo:+.0f}", elo_c=system_name("elo+colour"),
+            glicko_c=system_name("glicko2+colour")), markup=False)
+    else:
+        console.print(_("Black's advantage: not measured (games.csv has no black column)."), markup=False)
     prior = result.prior
     console.print(_("Prior (fitted on the {games} burn-in games): entry mean men {men}, women {women} ({m} and {f} "
                     "newcomers); spread {sd} — {glicko2}'s newcomer RD {sd}, {whr}'s virtual draws {draws}.").format(
@@ -318,8 +330,8 @@ def _print_evaluation(result) -> None:
         cal.add_row(_gap_label(b), *cells)
     console.print(cal)
     colour = Table(_("Black's gap G"), *map(system_name, names), box=None,
-                   title=_("calibration in both directions: player1's (Black's) expected → observed score by his own "
-                           "signed gap (below 0: White the favourite)"))
+                   title=_("calibration in both directions: Black's expected → observed score by his own signed gap "
+                           "(below 0: White the favourite), on the games with known colours"))
     for i, b in enumerate(first.by_colour):
         cells = []
         for n in names:
@@ -327,7 +339,8 @@ def _print_evaluation(result) -> None:
             cells.append(f"{c.predicted:.2f}→{c.observed:.2f} ({c.count})" if c.count else "")
         if any(cells):
             colour.add_row(_gap_label(b), *cells)
-    console.print(colour)
+    if first.by_colour:
+        console.print(colour)
     for m in result.lists:
         system = system_name(m.system)
         drift = Table(*(_(h) for h in (N_("list date"), N_("cohort"), N_("cohort mean"), N_("cohort sd"), N_("listed"),

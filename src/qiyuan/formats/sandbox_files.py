@@ -8,6 +8,9 @@ T-lists.csv (per rule set: drift, volatility, games to a first rating);
 ``--plot C.png`` the calibration charts to C.png and the drift and
 volatility charts to C-lists.png.
 
+``read_colours`` reads the optional ``black`` column of games.csv (the id of
+the player who had Black: player1's or player2's; empty where not known).
+
 Each file is written beside its target under a temporary name and renamed
 into place when complete, so a failure leaves nothing half written. The
 chart needs matplotlib (``pip install 'qiyuan[plot]'``); ``plot_available``
@@ -27,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from qiyuan.errors import InputError, problem
+from qiyuan.rating.columnar import GameColumns
 from qiyuan.sandbox.audit import Audit
 from qiyuan.sandbox.compare import Comparison
 from qiyuan.sandbox.drift import ListMeasures
@@ -46,6 +51,48 @@ PREDICTION_COLUMNS = ("event", "round", "player1", "player2", "system", "probabi
 LIST_MEASURE_COLUMNS = ("system", "measure", "key", "count", "value", "spread", "listed", "list_mean")
 COMPARISON_COLUMNS = ("list_date", "published_a", "published_b", "both", "only_a", "only_b", "mean_diff",
                       "mean_abs_diff", "largest_diff", "largest_player")
+
+
+def read_colours(path: Path, games: GameColumns) -> np.ndarray | None:
+    """Per game of ``games`` (as the history reader read them from ``path``), +1 when player1 had Black, −1
+    when player2 had, 0 when not known; None when games.csv has no ``black`` column (``InputError`` naming
+    the line of a value that is neither player of its game)."""
+    name = str(path)
+    try:
+        text = Path(path).read_bytes().decode("utf-8-sig")
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise InputError([problem("cannot read the colours: {why}", file=name, column="black", why=str(exc))]) \
+            from None
+    header = [h.strip() for h in rows[0]] if rows else []
+    if "black" not in header:
+        return None
+    col = {c: header.index(c) for c in ("event_id", "round", "player1", "player2", "black") if c in header}
+    if len(col) < 5:
+        return None  # the history reader has already refused a games.csv without its columns
+    side: dict[tuple[str, int, str, str], int] = {}
+    problems = []
+    for line, row in enumerate(rows[1:], start=2):
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if len(cells) < len(header):
+            cells += [""] * (len(header) - len(cells))
+        event, rnd, one, two, black = (cells[col[c]] for c in ("event_id", "round", "player1", "player2", "black"))
+        if black and black not in (one, two):
+            problems.append(problem("'{value}' is neither player1 ({one}) nor player2 ({two}) of the game", file=name,
+                                    line=line, column="black", value=black, one=one, two=two))
+            continue
+        try:
+            key = (event, int(rnd), one, two)
+        except ValueError:
+            continue  # the history reader has refused it already
+        side[key] = 0 if not black else (1 if black == one else -1)
+    if problems:
+        raise InputError(problems)
+    ev, pl_ = games.event_ids, games.player_ids
+    return np.array([side.get((ev[e], int(r), pl_[a], pl_[b]), 0) for e, r, a, b in zip(
+        games.event.tolist(), games.round.tolist(), games.player1.tolist(), games.player2.tolist())], np.int8)
 
 
 def _write_atomically(path: Path, write: Callable[[io.BufferedWriter], None]) -> None:

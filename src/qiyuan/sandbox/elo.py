@@ -6,8 +6,9 @@ learned one by one in round order, each changing both players by
 K × (W − E). A player the system has not seen play yet is predicted from his
 start (players.csv's published rating, else the prior's entry mean of his
 group) — the same whatever rule sets are given. ``advantage`` (rating points,
-0 by default) is added to player1's — Black's — rating in E, predicting and
-learning alike: the colour term, for analysis.
+0 by default) is added to Black's rating in E (``GameSet.black``; nothing
+where the colours are not known), predicting and learning alike: the colour
+term, for analysis.
 K and the scale are tuned on the burn-in (``tuning``); the defaults are
 FIDE's textbook 32 and 400.
 """
@@ -28,6 +29,7 @@ def predict_elo(games: GameSet, start: np.ndarray, held: np.ndarray, *, k: float
     rating = start.tolist()
     known = held.tolist()
     a_all, b_all, s_all = games.player1.tolist(), games.player2.tolist(), games.score.tolist()
+    edge = (advantage * games.black.astype(np.float64)).tolist()  # player1's colour advantage, per game
     expected = [0.5] * len(a_all)
     covered = [False] * len(a_all)
     steps = list(games.steps())
@@ -38,14 +40,14 @@ def predict_elo(games: GameSet, start: np.ndarray, held: np.ndarray, *, k: float
             for i in range(lo, hi):
                 a, b = a_all[i], b_all[i]
                 ra, rb = rating[a], rating[b]
-                change = k * (s_all[i] - 1.0 / (1.0 + 10.0 ** ((rb - ra - advantage) / scale)))
+                change = k * (s_all[i] - 1.0 / (1.0 + 10.0 ** ((rb - ra - edge[i]) / scale)))
                 rating[a] = ra + change
                 rating[b] = rb - change
                 known[a] = known[b] = True
         else:
             for i in range(lo, hi):
                 a, b = a_all[i], b_all[i]
-                expected[i] = 1.0 / (1.0 + 10.0 ** ((rating[b] - rating[a] - advantage) / scale))
+                expected[i] = 1.0 / (1.0 + 10.0 ** ((rating[b] - rating[a] - edge[i]) / scale))
                 covered[i] = known[a] and known[b]
         tick(progress, "elo", n, len(steps))
     return Prediction("elo", np.array(expected), np.array(covered))

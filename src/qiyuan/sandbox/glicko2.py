@@ -13,8 +13,9 @@ entry mean of his group, ``prior``), RD 200 for a player who holds one and
 ``rd_new`` (the prior's strength; default 350) for a newcomer, σ = 0.06,
 τ = 0.5 by default; τ is tuned on the burn-in (``tuning``). A player not seen
 yet is predicted from his start and RD (the prior). ``advantage`` (rating
-points, 0 by default) is added to player1's — Black's — μ in every expected
-score, predicting and learning alike: the colour term, for analysis. Between his events a
+points, 0 by default) is added to Black's μ in every expected score
+(``GameSet.black``; nothing where the colours are not known), predicting and
+learning alike: the colour term, for analysis. Between his events a
 player's RD grows as in step 6, by σ² for every month (30.44 days) in which
 he played nothing, up to 350. A game between A and B is predicted as
 E = 1 / (1 + exp(−g(√(φ_A² + φ_B²)) · (μ_A − μ_B))).
@@ -91,7 +92,7 @@ def rate_period(mu: np.ndarray, phi: np.ndarray, sigma: np.ndarray, side: np.nda
 
 def predict_glicko2(games: GameSet, start: np.ndarray, held: np.ndarray, *, tau: float = TAU, rd_new: float = RD_NEW,
                     advantage: float = 0.0, progress: Progress | None = None) -> Prediction:
-    adv = advantage / SCALE
+    adv_all = advantage / SCALE * games.black.astype(np.float64)  # player1's colour advantage in μ, per game
     mu = (start - 1500.0) / SCALE
     phi = np.where(held, min(RD_HELD, rd_new), rd_new) / SCALE
     rd_max = max(RD_MAX, rd_new) / SCALE
@@ -115,7 +116,7 @@ def predict_glicko2(games: GameSet, start: np.ndarray, held: np.ndarray, *, tau:
             side = np.concatenate([ia, ib])
             opp = np.concatenate([ib, ia])
             score = np.concatenate([games.score[part], 1.0 - games.score[part]])
-            edge = np.concatenate([np.full(a.shape[0], adv), np.full(a.shape[0], -adv)])
+            edge = np.concatenate([adv_all[part], -adv_all[part]])
             mu[who], phi[who], sigma[who] = rate_period(mu_now, phi_now, sigma[who], side, mu_now[opp],
                                                         phi_now[opp], score, tau, edge)
             end = games.event_end[games.event[part]].astype(np.float64)
@@ -124,7 +125,7 @@ def predict_glicko2(games: GameSet, start: np.ndarray, held: np.ndarray, *, tau:
         else:
             phi_a = _phi_at(phi[a], sigma[a], last[a], day, rd_max)
             phi_b = _phi_at(phi[b], sigma[b], last[b], day, rd_max)
-            expected[part] = 1.0 / (1.0 + np.exp(-g(np.sqrt(phi_a**2 + phi_b**2)) * (mu[a] + adv - mu[b])))
+            expected[part] = 1.0 / (1.0 + np.exp(-g(np.sqrt(phi_a**2 + phi_b**2)) * (mu[a] + adv_all[part] - mu[b])))
             covered[part] = known[a] & known[b]
         tick(progress, "glicko2", n, len(batches))
     return Prediction("glicko2", expected, covered)

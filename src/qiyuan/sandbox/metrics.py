@@ -37,9 +37,10 @@ so that it always gives a number: a penalty of one pseudo-game's weight
 halved until the penalized likelihood rises — where p does not vary (the
 constant) the slope is the calibrated 1 with the penalty's standard error.
 
-Calibration by colour (``by_colour``): the same in both directions — player1
-is Black in a Renju history — binned by player1's own signed gap (negative:
-White was the favourite), his mean expected against observed score.
+Calibration by colour (``by_colour``): the same in both directions, on the
+games whose colours are known (``GameSet.black``), binned by Black's own
+signed gap (negative: White was the favourite), his mean expected against
+observed score; empty when no colour is known.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ class Slope:
 class Calibration:
     bins: list[CalibrationBin]
     slope: Slope
-    by_colour: list[CalibrationBin] = dataclasses.field(default_factory=list)  # player1's (Black's) signed gap
+    by_colour: list[CalibrationBin] = dataclasses.field(default_factory=list)  # Black's signed gap (known colours)
 
 
 def game_log_loss(p: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -187,7 +188,14 @@ def calibration(games: GameSet, prediction: Prediction, edges: Sequence[float] =
     flip = p < 0.5
     fav_p, fav_s = np.where(flip, 1.0 - p, p), np.where(flip, 1.0 - s, s)
     g = gap(fav_p)
-    return Calibration(_bins(g, fav_p, fav_s, edges), calibration_slope(p, s), _bins(gap(p), p, s, SIGNED_EDGES))
+    black = games.black[mask]
+    known = black != 0
+    by_colour = []
+    if known.any():
+        bp = np.where(black[known] > 0, p[known], 1.0 - p[known])
+        bs = np.where(black[known] > 0, s[known], 1.0 - s[known])
+        by_colour = _bins(gap(bp), bp, bs, SIGNED_EDGES)
+    return Calibration(_bins(g, fav_p, fav_s, edges), calibration_slope(p, s), by_colour)
 
 
 def _bins(g: np.ndarray, p: np.ndarray, s: np.ndarray, edges: Sequence[float]) -> list[CalibrationBin]:

@@ -1,0 +1,90 @@
+"""Black's advantage: the optional ``black`` column of games.csv, measured, and the colour rows (issue 36)."""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sandbox_builders import write_files
+from test_sandbox_cli import EVENTS, GAMES, PLAYERS, history, run
+
+from qiyuan.errors import InputError
+from qiyuan.formats.history_csv import read_history
+from qiyuan.formats.sandbox_files import read_colours
+from qiyuan.sandbox.colour import black_advantage
+from qiyuan.sandbox.games import game_set
+
+
+def coloured(games: str, black: list[str]) -> str:
+    lines = games.strip().splitlines()
+    return "\n".join([lines[0] + ",black"] + [f"{line},{b}" for line, b in zip(lines[1:], black)]) + "\n"
+
+
+BLACK = ["P1", "P3", "P4", "", "P4", "P1", "P1", "P3", "P5", "P2", "P1", "P5"]  # known for all but one game
+
+
+def test_the_black_column_gives_each_game_its_colours_whatever_the_order(tmp_path):
+    files = write_files(tmp_path, PLAYERS, EVENTS, coloured(GAMES, BLACK))
+    data = read_history(files["players"], files["events"], files["games"])
+    colours = read_colours(files["games"], data.games)
+    assert colours.tolist() == [1, -1, 1, 0, 1, 1, 1, -1, -1, 1, 1, 1]
+    (tmp_path / "plain").mkdir()
+    plain = write_files(tmp_path / "plain", PLAYERS, EVENTS, GAMES)
+    assert read_colours(plain["games"], read_history(plain["players"], plain["events"], plain["games"]).games) is None
+
+
+def test_a_black_that_is_neither_player_is_refused_with_its_line(tmp_path):
+    files = write_files(tmp_path, PLAYERS, EVENTS, coloured(GAMES, ["P1", "P9", *BLACK[2:]]))
+    data = read_history(files["players"], files["events"], files["games"])
+    with pytest.raises(InputError) as err:
+        read_colours(files["games"], data.games)
+    (p,) = err.value.problems
+    assert (p.line, p.column) == (3, "black") and "P9" in p.message.format(**p.params)
+    result = run("rules", "evaluate", "--rules", "cga-gomoku-2011", *history(files), exit_code=2)
+    assert "nothing written" in result.stderr and "P9" in result.stderr
+
+
+def test_blacks_score_is_measured_with_a_clustered_se(tmp_path):
+    """Played games with known colours: E1 r1 P1 (Black) won 1, E1 r1 P3 (Black, player2) won 1, E1 r2 P4
+    drew ½, E1 r3 P4 won 1, E2: P1 won 1, P1 lost 0, P3 (player2) lost 0, E3: P5 (player2) won 1, P2 won 1,
+    P1 won 1 (the forfeit is not played)."""
+    files = write_files(tmp_path, PLAYERS, EVENTS, coloured(GAMES, BLACK))
+    data = read_history(files["players"], files["events"], files["games"])
+    gs = game_set(data.players, data.events, data.games, date(2011, 3, 1), read_colours(files["games"], data.games))
+    adv = black_advantage(gs)
+    assert adv.games == 10 and adv.score == pytest.approx(7.5 / 10)
+    assert adv.elo == pytest.approx(400 * math.log10(3)) and adv.se > 0
+    assert black_advantage(game_set(data.players, data.events, data.games, date(2011, 3, 1))).games == 0
+
+
+def test_evaluate_prints_blacks_advantage_and_the_colour_rows(tmp_path):
+    files = write_files(tmp_path, PLAYERS, EVENTS, coloured(GAMES, BLACK))
+    result = run("rules", "evaluate", "--rules", "cga-gomoku-2011", *history(files), "--from", "2012-01-01")
+    assert "Black's advantage: Black scored" in result.stdout
+    assert "elo+colour" in result.stdout and "glicko2+colour" in result.stdout
+    plain = run("rules", "evaluate", "--rules", "cga-gomoku-2011",
+                *history(write_files(tmp_path, PLAYERS, EVENTS, GAMES)), "--from", "2012-01-01")
+    assert "not measured" in plain.stdout and "elo+colour" not in plain.stdout
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cells=st.lists(st.text(max_size=6), min_size=12, max_size=12), extra=st.binary(max_size=40))
+def test_mangled_black_columns_are_read_or_refused(tmp_path_factory, cells, extra):
+    """Fuzz: any black cells and trailing bytes — the colours, or the project's input error; never a traceback."""
+    tmp = tmp_path_factory.mktemp("fuzz")
+    files = write_files(tmp, PLAYERS, EVENTS, GAMES)
+    data = read_history(files["players"], files["events"], files["games"])
+    body = coloured(GAMES, [c.replace("\n", " ").replace("\r", " ") for c in cells]).encode("utf-8") + extra
+    path = Path(tmp) / "coloured.csv"
+    path.write_bytes(body)
+    try:
+        colours = read_colours(path, data.games)
+    except InputError as exc:
+        assert exc.problems and all(str(p) for p in exc.problems)
+    else:
+        assert colours is None or set(np.unique(colours).tolist()) <= {-1, 0, 1}

@@ -45,3 +45,17 @@ def fixed_prior(men: float = 1800.0, women: float = 1400.0, sd: float = 350.0, c
 def starts(players, men: float = 1800.0, women: float = 1400.0):
     """The baselines' starts (rating, held) under ``fixed_prior``."""
     return fixed_prior(men, women).starts(players)
+
+
+def real_files(tmp_path_factory) -> dict[str, Path]:
+    """The real Chinese history as the history CSV files (the test is skipped where the data is not here)."""
+    import sys
+
+    import pytest
+
+    if not TSV.exists():
+        pytest.skip("../shared/data/renju-cn-games.tsv is not here")
+    sys.path.insert(0, str(BENCH))
+    from real_history import write_real_history
+
+    return write_real_history(tmp_path_factory.mktemp("real"))

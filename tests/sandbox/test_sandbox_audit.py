@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import csv
-import sys
 from datetime import date
 
 import pytest
-from sandbox_builders import BENCH, TSV, event, game, player, write_files
+from sandbox_builders import event, game, player, real_files, write_files
 from test_sandbox_cli import history, run
 
 from qiyuan.formats.history_csv import read_history
@@ -85,12 +84,7 @@ def test_audit_without_protected_players_reports_no_case():
 
 @pytest.fixture(scope="module")
 def real(tmp_path_factory):
-    if not TSV.exists():
-        pytest.skip("../shared/data/renju-cn-games.tsv is not here")
-    sys.path.insert(0, str(BENCH))
-    from real_history import write_real_history
-
-    return write_real_history(tmp_path_factory.mktemp("real"))
+    return real_files(tmp_path_factory)
 
 
 def test_audit_on_the_real_history_finds_cap_farming_when_a_variant_models_the_fide_cap(real, tmp_path):

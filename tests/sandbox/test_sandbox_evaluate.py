@@ -5,14 +5,13 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-import sys
 from datetime import date
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sandbox_builders import BENCH, TSV, event, game, player
+from sandbox_builders import event, game, player, real_files
 
 from qiyuan.errors import InputError
 from qiyuan.formats.history_csv import read_history
@@ -62,12 +61,7 @@ def test_rule_sets_are_checked_before_any_work():
 
 @pytest.fixture(scope="module")
 def real(tmp_path_factory):
-    if not TSV.exists():
-        pytest.skip("../shared/data/renju-cn-games.tsv is not here")
-    sys.path.insert(0, str(BENCH))
-    from real_history import write_real_history
-
-    f = write_real_history(tmp_path_factory.mktemp("real"))
+    f = real_files(tmp_path_factory)
     return read_history(f["players"], f["events"], f["games"])
 
 

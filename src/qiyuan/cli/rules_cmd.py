@@ -3,6 +3,7 @@ rule sandbox (规则沙盘), measured on a history."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable
 from datetime import date
@@ -105,6 +106,17 @@ def _sandbox_rules(names: list[str], problems: list[Problem], option: str = "--r
     return found
 
 
+def _sandbox_date(text: Optional[str], option: str, problems: list[Problem]) -> Optional[date]:
+    """A date option (YYYY-MM-DD), None when not given (a problem when it is not a date)."""
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        problems.append(problem("expected a date YYYY-MM-DD, got {value!r}", column=option, value=text))
+        return None
+
+
 def _sandbox_out(path: Optional[Path], option: str, problems: list[Problem]) -> None:
     """An output file must be a file in an existing directory."""
     if path is None:
@@ -205,12 +217,7 @@ def evaluate_rules(
             check_rule_sets(rule_sets)
         except InputError as exc:
             problems.extend(exc.problems)
-    start = None
-    if from_date is not None:
-        try:
-            start = date.fromisoformat(from_date.strip())
-        except ValueError:
-            problems.append(problem("expected a date YYYY-MM-DD, got {value!r}", column="--from", value=from_date))
+    start = _sandbox_date(from_date, "--from", problems)
     _sandbox_out(csv_out, "--csv", problems)
     _sandbox_out(plot, "--plot", problems)
     _sandbox_out(predictions_out, "--predictions", problems)
@@ -418,14 +425,7 @@ def compare_rules(
     rule_b = _sandbox_rules([b], problems, "B")
     if top < 1:
         problems.append(problem("must be at least 1, not {value}", column="--top", value=top))
-    days: dict[str, Optional[date]] = {}
-    for option, text in (("--from", from_date), ("--on", on)):
-        days[option] = None
-        if text is not None:
-            try:
-                days[option] = date.fromisoformat(text.strip())
-            except ValueError:
-                problems.append(problem("expected a date YYYY-MM-DD, got {value!r}", column=option, value=text))
+    days = {option: _sandbox_date(text, option, problems) for option, text in (("--from", from_date), ("--on", on))}
     _sandbox_out(report, "--report", problems)
     _sandbox_out(csv_out, "--csv", problems)
     data = _sandbox_history(players, events, games, standings, problems)
@@ -503,6 +503,117 @@ def audit_rules(
     for s in result.strategies:
         console.print(f"{_(STRATEGY_NAMES.get(s.name, s.name))}{_(': ')}{problem_line(s.how)}", markup=False)
     _sandbox_write(console, [(csv_out, "--csv", N_("table"), lambda path: write_audit_csv(path, result))])
+
+
+@rules_app.command("tune")
+def tune_rules_command(
+    rules: Annotated[str, typer.Argument(help="The rule set to tune (a name or TOML variant file).")],
+    players: _PLAYERS,
+    events: _EVENTS,
+    games: _GAMES,
+    standings: _STANDINGS = None,
+    from_date: Annotated[Optional[str], typer.Option(
+        "--from", help="The test: the events ending on or after this date, YYYY-MM-DD (default: two years after the "
+                       "first event); the search sees only the games before it.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write the chosen variant as a TOML rule file here.")]
+        = None,
+    report: Annotated[Optional[Path], typer.Option(
+        "--report", help="Write the chosen variant's impact pack (HTML, with charts and its prediction evidence) "
+                         "here.")] = None,
+) -> None:
+    """Search the rule set's own arithmetic (K by band, the newcomer's entry and first rating, the cap,
+    the protections; integers the tables can express) for the variant that predicts the burn-in best
+    within the limits (drift at most 5 points a year, no new audit finding), then score it once on the
+    test against the rule set, paired, with standard errors clustered by event."""
+    from qiyuan.formats.sandbox_files import write_impact_html, write_text
+    from qiyuan.sandbox.impact import impact
+    from qiyuan.sandbox.tune import DRIFT_LIMIT, changed_settings, tune_rules
+
+    problems: list[Problem] = []
+    found = _sandbox_rules([rules], problems, "RULES")
+    start = _sandbox_date(from_date, "--from", problems)
+    _sandbox_out(out, "--out", problems)
+    _sandbox_out(report, "--report", problems)
+    data = _sandbox_history(players, events, games, standings, problems)
+    base = found[0]
+    try:
+        with _Bars() as bars:
+            result = tune_rules(base, data.players, data.events, data.games, data.standings, from_date=start,
+                                progress=bars)
+    except InputError as exc:
+        _sandbox_fail(list(exc.problems))
+    console = _sandbox_console()
+    changes = changed_settings(result)
+    tried = result.tried
+    rejected = [c for c in tried if not c.admissible]
+    console.print(_("Search on the {games} burn-in games before {day}: {tried} variants of {rules} tried; {rejected} "
+                    "outside the limits (drift above {limit} a year, or a new audit finding). Burn-in log loss: "
+                    "{rules} {base}, the choice {best}.").format(
+        games=f"{result.burn_in_games:,}", day=result.games.from_date.isoformat(), tried=len(tried), rules=base.name,
+        rejected=len(rejected), limit=f"{DRIFT_LIMIT:g}", base=f"{tried[0].log_loss:.4f}",
+        best=f"{min(c.log_loss for c in tried if c.admissible):.4f}"), markup=False)
+    if changes:
+        console.print(_("The choice changes: {changes}").format(
+            changes=_(", ").join(f"{k} = {v}" for k, v in changes.items())), markup=False)
+    else:
+        console.print(_("No variant predicts the burn-in better within the limits: the rule set stays as it is."),
+                      markup=False)
+    table = _score_table([dataclasses.replace(s, system=base.name if s.system == "base" else result.chosen.name)
+                          for s in result.test], _("the test, once: {games} games of the events ending on or after "
+                                                   "{day}").format(games=f"{result.test[0].games:,}",
+                                                                   day=result.games.from_date.isoformat()))
+    console.print(table)
+    a, b = result.test
+    d, se = a.log_loss - b.log_loss, max(a.se_vs_best, b.se_vs_best)
+    if result.beats:
+        console.print(_("The choice beats {rules} by {diff} ± {se} a game (paired, clustered by event): at least two "
+                        "standard errors.").format(rules=base.name, diff=f"{d:.4f}", se=f"{se:.4f}"), markup=False)
+    else:
+        console.print(_("The choice does not beat {rules} by two standard errors: {diff} ± {se} a game (paired, "
+                        "clustered by event; z = {z}). The rule sets had both players' ratings in {a} and {b} of the "
+                        "test games; every other game is predicted from the shared prior whatever the rules.").format(
+            rules=base.name, diff=f"{d:+.4f}", se=f"{se:.4f}", z="—" if se == 0 else f"{d / se:+.1f}",
+            a=f"{a.listed_games:,}", b=f"{b.listed_games:,}"), markup=False)
+    console.print(_("Drift of the cohort of {day} over the test: {rules} {base} a year, the choice {chosen} a year; "
+                    "audit findings (two clustered standard errors above 0.05 a game): {rules} {found_a}; the choice "
+                    "{found_b}.").format(
+        day=result.games.from_date.isoformat(), rules=base.name, base=_f1(result.test_drift["base"]),
+        chosen=_f1(result.test_drift["chosen"]),
+        found_a=_(", ").join(_(STRATEGY_NAMES.get(s.name, s.name)) for s in result.test_audit["base"].strategies
+                             if s.found) or _("none"),
+        found_b=_(", ").join(_(STRATEGY_NAMES.get(s.name, s.name)) for s in result.test_audit["chosen"].strategies
+                             if s.found) or _("none")), markup=False)
+    pack = None
+    if report is not None and changes:
+        try:
+            pack = impact(base, result.chosen, data.players, data.events, data.games, data.standings,
+                          from_date=result.games.from_date)
+        except InputError:
+            pack = impact(base, result.chosen, data.players, data.events, data.games, data.standings)
+    elif report is not None:
+        console.print(_("No impact pack: the choice is the rule set itself."), markup=False)
+    names = {p.id: p.name for p in data.players}
+    evidence = _tune_evidence(result)
+    from qiyuan.formats.rules_toml import rules_toml
+
+    _sandbox_write(console, [
+        (out if changes else None, "--out", N_("tuned variant"),
+         lambda path: write_text(path, rules_toml(result.chosen, base_name(rules)))),
+        (report if pack is not None else None, "--report", N_("impact pack"),
+         lambda path: write_impact_html(path, pack, names, result.calibration, evidence)),
+    ])
+
+
+def _tune_evidence(result) -> str:
+    """The prediction evidence of a tuned variant for its impact pack (HTML)."""
+    from html import escape
+
+    rows = "".join(f"<tr><td>{escape(n)}</td><td>{s.log_loss:.4f}</td><td>{s.se:.4f}</td><td>{s.listed_games}</td>"
+                   f"<td>{s.diff_vs_best:+.4f}</td><td>{s.se_vs_best:.4f}</td></tr>"
+                   for n, s in zip((result.base.name, result.chosen.name), result.test))
+    return (f"<table><caption>预测检验 Prediction evidence: {result.test[0].games} test games from "
+            f"{result.games.from_date.isoformat()} (paired, SE clustered by event)</caption><tr><th>规则 rules</th>"
+            f"<th>log loss</th><th>SE</th><th>listed games</th><th>vs best</th><th>SE vs best</th></tr>{rows}</table>")
 
 
 #: the audited strategies (``sandbox.audit``) in words

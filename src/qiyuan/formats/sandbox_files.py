@@ -107,6 +107,12 @@ def _write_atomically(path: Path, write: Callable[[io.BufferedWriter], None]) ->
         raise
 
 
+def write_text(path: Path, text: str) -> None:
+    """A text file (UTF-8), written atomically (a tuned variant's TOML)."""
+    data = text.encode("utf-8")
+    _write_atomically(path, lambda f: f.write(data))
+
+
 def _csv_bytes(header: Sequence[str], rows: Sequence[Sequence[object]]) -> bytes:
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
@@ -229,6 +235,13 @@ def _figure(panels: int, width: float = 4.0, height: float = 3.6):
 def write_calibration_png(path: Path, calibration: Mapping[str, Calibration], title: str = "") -> None:
     """One panel per system: the favourite's expected and observed score by his rating gap (dot size =
     games), the calibration slope in the title; where the lines part the system is miscalibrated."""
+    buffer = io.BytesIO()
+    write_calibration_png_to(buffer, calibration, title)
+    data = buffer.getvalue()
+    _write_atomically(path, lambda f: f.write(data))
+
+
+def write_calibration_png_to(out: io.BytesIO, calibration: Mapping[str, Calibration], title: str = "") -> None:
     systems = list(calibration)
     fig, rows, cols = _figure(len(systems))
     for n, system in enumerate(systems, start=1):
@@ -253,8 +266,7 @@ def write_calibration_png(path: Path, calibration: Mapping[str, Calibration], ti
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    data = _png(fig)
-    _write_atomically(path, lambda f: f.write(data))
+    out.write(_png(fig))
 
 
 def write_list_measures_png(path: Path, measures: Sequence[ListMeasures]) -> None:
@@ -299,9 +311,66 @@ def _cell(x: object) -> str:
     return escape(str(x))
 
 
-def impact_html(impact: Impact, names: Mapping[str, str]) -> str:
-    """The impact pack as one self-contained HTML page (Chinese with English), for an officer to circulate."""
+def impact_charts(impact: Impact, calibration: Mapping[str, Calibration] | None = None) -> list[tuple[str, bytes]]:
+    """The impact pack's charts (PNG; none without matplotlib): the rating distribution on the detailed list
+    under A and each B (histograms), the mean change B − A by band of A's rating (the players published under
+    both), and — when the pack carries predictions — the calibration of A and B on the test games."""
+    if not plot_available():
+        return []
+    import numpy as np
+
+    charts = []
+    views = {"A": [p.a for p in impact.players], "B retroactive": [p.retro for p in impact.players],
+             f"B from {impact.from_date.isoformat()}": [p.forward for p in impact.players]}
+    fig, _, _ = _figure(1, 6.5, 3.6)
+    ax = fig.add_subplot(1, 1, 1)
+    values = [v for r in views.values() for v in r if v is not None]
+    if values:
+        bins = np.linspace(min(values), max(values) + 1, 25)
+        for (name, ratings), colour in zip(views.items(), ("0.4", "tab:blue", "tab:orange")):
+            ax.hist([r for r in ratings if r is not None], bins=bins, histtype="step", linewidth=1.4, color=colour,
+                    label=name)
+        ax.legend(fontsize=7)
+    ax.set_title(f"rating distribution on {impact.on.isoformat()} (before: A, after: B)", fontsize=10)
+    ax.set_xlabel("rating", fontsize=8)
+    ax.set_ylabel("players", fontsize=8)
+    fig.tight_layout()
+    charts.append(("分布 Rating distribution before/after", _png(fig)))
+    fig, _, _ = _figure(1, 6.5, 3.6)
+    ax = fig.add_subplot(1, 1, 1)
+    edges = (1600, 1800, 1900, 2000, 2100, 2200, 2400)
+    labels = [f"<{edges[0]}", *(f"{a}–{b - 1}" for a, b in zip(edges, edges[1:])), f"≥{edges[-1]}"]
+    for offset, (field, colour) in enumerate((("retro", "tab:blue"), ("forward", "tab:orange"))):
+        groups: list[list[int]] = [[] for _ in labels]
+        for p in impact.players:
+            b = getattr(p, field)
+            if p.a is not None and b is not None:
+                groups[int(np.searchsorted(edges, p.a, side="right"))].append(b - p.a)
+        means = [float(np.mean(g)) if g else 0.0 for g in groups]
+        ax.bar(np.arange(len(labels)) + 0.4 * offset - 0.2, means, width=0.4, color=colour,
+               label=list(views)[offset + 1])
+    ax.axhline(0, color="0.5", linewidth=0.8)
+    ax.set_xticks(np.arange(len(labels)), labels, fontsize=7)
+    ax.set_title("mean change B − A by A's rating band", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    charts.append(("按组变化 Changes by group", _png(fig)))
+    if calibration:
+        buffer = io.BytesIO()
+        write_calibration_png_to(buffer, calibration, "calibration on the test games")
+        charts.append(("校准 Calibration on the test games", buffer.getvalue()))
+    return charts
+
+
+def impact_html(impact: Impact, names: Mapping[str, str], charts: Sequence[tuple[str, bytes]] = (),
+                evidence: str = "") -> str:
+    """The impact pack as one self-contained HTML page (Chinese with English), for an officer to circulate;
+    ``charts`` (title, PNG) are embedded, ``evidence`` (HTML) is the prediction evidence of a tuned variant."""
+    import base64
     from html import escape
+
+    figures = "".join(f'<figure><figcaption>{escape(title)}</figcaption><img alt="{escape(title)}" '
+                      f'src="data:image/png;base64,{base64.b64encode(png).decode()}"></figure>' for title, png in charts)
 
     views = list(impact.distributions)
     head = "".join(f"<th>{escape(v)}</th>" for v in views)
@@ -345,10 +414,12 @@ Detailed list: {impact.on.isoformat()}.</p>
 <table><caption>棋手 Players on {impact.on.isoformat()} (– : not published)</caption>
 <tr><th>编号 id</th><th>姓名 name</th><th>A</th><th>B 追溯 retro</th><th>B−A</th><th>B 自 {impact.from_date.isoformat()}</th><th>B−A</th></tr>
 {"".join(players)}</table>
+{evidence}{figures}
 </body></html>
 """
 
 
-def write_impact_html(path: Path, impact: Impact, names: Mapping[str, str]) -> None:
-    data = impact_html(impact, names).encode("utf-8")
+def write_impact_html(path: Path, impact: Impact, names: Mapping[str, str],
+                      calibration: Mapping[str, Calibration] | None = None, evidence: str = "") -> None:
+    data = impact_html(impact, names, impact_charts(impact, calibration), evidence).encode("utf-8")
     _write_atomically(path, lambda f: f.write(data))

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 import numpy as np
 
@@ -57,6 +58,7 @@ from qiyuan.rating.columnar import GameColumns
 from qiyuan.rating.fast.arrays import caps
 from qiyuan.rating.history import compute_history
 from qiyuan.rating.model import Event, Game, Player, Standing
+from qiyuan.rating.result import History
 from qiyuan.rating.rules import RuleSet
 from qiyuan.sandbox.games import game_set
 from qiyuan.sandbox.lists import ListTimeline, lists_of_history
@@ -181,7 +183,7 @@ def sitting_out(rules: RuleSet, lists: ListTimeline) -> Strategy:
 
 
 def withdrawing(rules: RuleSet, lists: ListTimeline, players: Sequence[Player], events: Sequence[Event],
-                games: Sequence[Game] | GameColumns) -> Strategy:
+                games: Sequence[Game] | GameColumns, until: date | None = None) -> Strategy:
     gs = game_set(players, events, games, min(e.start_date for e in events))
     k_all = _k(rules, lists)
     listed = lists.in_force(gs.event_start[gs.event])
@@ -189,6 +191,8 @@ def withdrawing(rules: RuleSet, lists: ListTimeline, players: Sequence[Player], 
     j = np.maximum(listed, 0)
     a, b, s = gs.player1, gs.player2, gs.score
     rated = ok & lists.published[j, a] & lists.published[j, b]
+    if until is not None:  # only the events that ended before it (the burn-in of a search)
+        rated &= gs.event_end[gs.event] < until.toordinal()
     saved, lost, where = [], [], []
     sides = []  # every rated game from each player's side: (game, player, his score, his ΔR by the table)
     for me, opp, w in ((a, b, s), (b, a, 1.0 - s)):
@@ -235,13 +239,19 @@ def audit(rules: RuleSet, players: Sequence[Player], events: Sequence[Event], ga
     except ValueError as exc:
         raise InputError([problem("rule set {rules}: {reason}", file="--rules", rules=rules.name,
                                   reason=str(exc))]) from None
+    return audit_history(rules, players, events, games, history)
+
+
+def audit_history(rules: RuleSet, players: Sequence[Player], events: Sequence[Event],
+                  games: Sequence[Game] | GameColumns, history: History, until: date | None = None) -> Audit:
+    """The audit of a history the engine has computed under ``rules`` (``until``: of the events that ended
+    before it only — the history then computed up to it)."""
     lists = lists_of_history(rules, players, events, history)
     changes = history.changes
     return Audit(rules.name, [
         cap_farming(rules, lists),
         sitting_out(rules, lists),
-        withdrawing(rules, lists, players, events, games),
+        withdrawing(rules, lists, players, events, games, until),
         protection("champion protection", R.NOTE_CHAMPION_PROTECTED, changes),
         protection("board protection", R.NOTE_BOARD_PROTECTED, changes),
     ])
-

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import date
 
 import numpy as np
@@ -93,3 +94,19 @@ def test_tune_bad_input_exit_2(tmp_path):
     assert "unknown rule set 'no-such-rules'" in result.stderr and "nothing written" in result.stderr
     result = run("rules", "tune", "cga-gomoku-2011", *history(files), "--from", "2011-03-01", exit_code=2)
     assert "nothing to search on" in result.stderr
+
+
+def test_tune_reports_in_chinese(real, tmp_path):
+    """The whole report of `rules tune` in the user's language (the settings keep their TOML names)."""
+    from qiyuan.cli import lang
+    from tests.web.test_cli_languages import assert_in_language
+    from tests.web.test_cli_languages import run as run_in
+
+    files, _ = real
+    args = ["rules", "tune", "cga-gomoku-2011", *[str(x) for x in history(files)], "--from", "2012-01-01",
+            "--out", str(tmp_path / "t.toml")]
+    result = run_in(args, lang.CHINESE)
+    assert result.exit_code == 0, result.output
+    text = re.sub(r"cga-gomoku-2011(-tuned)?|\b[a-z]+(_[a-z]+)+\b|\bz\b|\bBrier\b", "", result.output.replace(str(tmp_path), ""))
+    assert_in_language(text, lang.CHINESE, args)
+    assert "预热期" in result.output and "检验期" in result.output

@@ -558,7 +558,7 @@ def tune_rules_command(
     else:
         console.print(_("No variant predicts the burn-in better within the limits: the rule set stays as it is."),
                       markup=False)
-    table = _score_table([dataclasses.replace(s, system=base.name if s.system == "base" else result.chosen.name)
+    table = _score_table([dataclasses.replace(s, system=base.name if s.system == "base" else _("the choice"))
                           for s in result.test], _("the test, once: {games} games of the events ending on or after "
                                                    "{day}").format(games=f"{result.test[0].games:,}",
                                                                    day=result.games.from_date.isoformat()))

@@ -88,3 +88,64 @@ def test_mangled_black_columns_are_read_or_refused(tmp_path_factory, cells, extr
         assert exc.problems and all(str(p) for p in exc.problems)
     else:
         assert colours is None or set(np.unique(colours).tolist()) <= {-1, 0, 1}
+
+
+def handicapped(games: str, black: list[str], stones: list[str], komi: list[str]) -> str:
+    lines = games.strip().splitlines()
+    return "\n".join([lines[0] + ",black,stones,komi"] + [f"{line},{b},{s},{k}" for line, b, s, k in
+                                                          zip(lines[1:], black, stones, komi)]) + "\n"
+
+
+STONES = ["0", "0", "2", "2", "0", "0", "0", "0", "", "0", "0", "0"]
+KOMI = ["7.5", "7.5", "0.5", "0.5", "7.5", "7.5", "6.5", "6.5", "", "7.5", "7.5", "7.5"]
+
+
+def test_go_handicaps_are_read_and_blacks_advantage_measured_per_stones_and_komi(tmp_path):
+    """Go: Black's score per (stones, komi) on the played games with known colours — even games with komi
+    7.5: Black won all six (P1, P3 as player2, P4, P1, P2, P1); with komi 6.5, P1 lost and P3 lost as
+    Black: 0 of 2; two stones (komi 0.5): P4 drew, and the colourless game is not counted; the game
+    without stones or komi is 0 stones, komi not given."""
+    from qiyuan.formats.sandbox_files import read_handicaps
+    from qiyuan.sandbox.colour import advantage_by_handicap
+
+    files = write_files(tmp_path, PLAYERS, EVENTS, handicapped(GAMES, BLACK, STONES, KOMI))
+    data = read_history(files["players"], files["events"], files["games"])
+    stones, komi = read_handicaps(files["games"], data.games)
+    assert stones.tolist()[:4] == [0, 0, 2, 2] and math.isnan(komi[8])
+    groups = {(s, "—" if k != k else k): a for s, k, a in
+              advantage_by_handicap(data.games, read_colours(files["games"], data.games), stones, komi)}
+    assert groups[(0, 7.5)].games == 6 and groups[(0, 7.5)].score == 1.0
+    assert groups[(0, 6.5)].games == 2 and groups[(0, 6.5)].score == 0.0
+    assert groups[(2, 0.5)].games == 1 and groups[(2, 0.5)].score == 0.5
+    assert groups[(0, "—")].games == 1  # P5 won as Black (player2) in E3, no stones or komi given
+    result = run("rules", "evaluate", "--rules", "cga-gomoku-2011", *history(files), "--from", "2012-01-01")
+    assert "Black's advantage with 0 stone(s), komi 6.5: Black scored 0.0000" in result.stdout
+
+
+def test_a_bad_handicap_is_refused_with_its_line(tmp_path):
+    bad = write_files(tmp_path, PLAYERS, EVENTS, handicapped(GAMES, BLACK, ["12", *STONES[1:]], ["x", *KOMI[1:]]))
+    result = run("rules", "evaluate", "--rules", "cga-gomoku-2011", *history(bad), exit_code=2)
+    assert "'12' is not a number of handicap stones" in result.stderr and "'x' is not a komi" in result.stderr
+    assert "nothing written" in result.stderr
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(stones=st.lists(st.text(max_size=4), min_size=12, max_size=12),
+       komi=st.lists(st.text(max_size=5), min_size=12, max_size=12))
+def test_mangled_handicaps_are_read_or_refused(tmp_path_factory, stones, komi):
+    """Fuzz: any stones and komi cells — the handicaps, or the project's input error; never a traceback."""
+    from qiyuan.formats.sandbox_files import read_handicaps
+
+    tmp = tmp_path_factory.mktemp("fuzz")
+    files = write_files(tmp, PLAYERS, EVENTS, GAMES)
+    data = read_history(files["players"], files["events"], files["games"])
+    clean = [[c.replace("\n", " ").replace("\r", " ").replace(",", ";").replace('"', "") for c in x]
+             for x in (stones, komi)]
+    path = Path(tmp) / "handicapped.csv"
+    path.write_text(handicapped(GAMES, BLACK, *clean), encoding="utf-8")
+    try:
+        got = read_handicaps(path, data.games)
+    except InputError as exc:
+        assert exc.problems and all(str(p) for p in exc.problems)
+    else:
+        assert got is not None and got[0].min() >= 0

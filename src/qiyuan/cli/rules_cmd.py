@@ -206,7 +206,8 @@ def evaluate_rules(
     """How well rule sets and the baselines (constant, elo, glicko2, whr) predict the same games: the
     baselines tuned on the burn-in before --from, every game predicted, calibration, drift."""
     from qiyuan.formats.sandbox_files import (beside, plot_available, write_calibration_csv, write_calibration_png,
-                                              read_colours, write_list_measures_csv, write_list_measures_png,
+                                              read_colours, read_handicaps, write_list_measures_csv,
+                                              write_list_measures_png,
                                               write_predictions_csv, write_scores_csv)
     from qiyuan.sandbox.evaluate import check_rule_sets, evaluate
 
@@ -227,6 +228,7 @@ def evaluate_rules(
     data = _sandbox_history(players, events, games, standings, problems)
     try:
         colours = read_colours(games, data.games)
+        handicaps = read_handicaps(games, data.games)
         with _Bars() as bars:
             result = evaluate(rule_sets, data.players, data.events, data.games, data.standings, from_date=start,
                               colours=colours, progress=bars)
@@ -234,6 +236,8 @@ def evaluate_rules(
         _sandbox_fail(list(exc.problems))
     _print_evaluation(result)
     console = _sandbox_console()
+    if handicaps is not None and colours is not None:
+        _print_handicaps(console, data.games, colours, *handicaps)
     gs = result.games
     title = _("calibration by rating gap ({games} games from {day})").format(games=f"{gs.predicted.sum():,}",
                                                                             day=gs.from_date.isoformat())
@@ -371,6 +375,17 @@ def _print_evaluation(result) -> None:
                         "never published.").format(system=system, players=e.players, median=_f1(e.played_median) or "—",
                                                    mean=_f1(e.played_mean) or "—", rated=_f1(e.rated_median) or "—",
                                                    never=e.never), markup=False)
+
+
+def _print_handicaps(console: Console, games, black, stones, komi) -> None:
+    """Go: Black's advantage per handicap (stones) and komi, over every played game with known colours."""
+    from qiyuan.sandbox.colour import advantage_by_handicap
+
+    for st, k, adv in advantage_by_handicap(games, black, stones, komi):
+        console.print(_("Black's advantage with {stones} stone(s), komi {komi}: Black scored {score} ± {se} in {games} "
+                        "games, {elo} Elo-equivalent.").format(
+            stones=st, komi="—" if k != k else f"{k:g}", score=f"{adv.score:.4f}", se=f"{adv.se:.4f}",
+            games=f"{adv.games:,}", elo=f"{adv.elo:+.0f}"), markup=False)
 
 
 def _line(p: Problem) -> str:

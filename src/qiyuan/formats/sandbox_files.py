@@ -9,7 +9,8 @@ T-lists.csv (per rule set: drift, volatility, games to a first rating);
 volatility charts to C-lists.png.
 
 ``read_colours`` reads the optional ``black`` column of games.csv (the id of
-the player who had Black: player1's or player2's; empty where not known).
+the player who had Black: player1's or player2's; empty where not known), and
+``read_handicaps`` a Go history's optional ``stones`` and ``komi`` columns.
 
 Each file is written beside its target under a temporary name and renamed
 into place when complete, so a failure leaves nothing half written. The
@@ -53,46 +54,101 @@ COMPARISON_COLUMNS = ("list_date", "published_a", "published_b", "both", "only_a
                       "mean_abs_diff", "largest_diff", "largest_player")
 
 
-def read_colours(path: Path, games: GameColumns) -> np.ndarray | None:
-    """Per game of ``games`` (as the history reader read them from ``path``), +1 when player1 had Black, −1
-    when player2 had, 0 when not known; None when games.csv has no ``black`` column (``InputError`` naming
-    the line of a value that is neither player of its game)."""
+def _game_cells(path: Path, games: GameColumns, wanted: Sequence[str]
+                ) -> tuple[dict[str, list[str]], list[tuple[int, str, int]]] | None:
+    """The optional columns ``wanted`` of games.csv, per game of ``games`` (matched by event, round and
+    players; "" where empty), and (line, column, game) for every non-empty cell; None when the file has
+    none of them."""
     name = str(path)
     try:
         text = Path(path).read_bytes().decode("utf-8-sig")
         rows = list(csv.reader(io.StringIO(text, newline="")))
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise InputError([problem("cannot read the colours: {why}", file=name, column="black", why=str(exc))]) \
+        raise InputError([problem("cannot read the colours: {why}", file=name, column=wanted[0], why=str(exc))]) \
             from None
     header = [h.strip() for h in rows[0]] if rows else []
-    if "black" not in header:
-        return None
-    col = {c: header.index(c) for c in ("event_id", "round", "player1", "player2", "black") if c in header}
-    if len(col) < 5:
-        return None  # the history reader has already refused a games.csv without its columns
-    side: dict[tuple[str, int, str, str], int] = {}
-    problems = []
+    present = [c for c in wanted if c in header]
+    keys = ("event_id", "round", "player1", "player2")
+    if not present or any(k not in header for k in keys):
+        return None  # (the history reader has already refused a games.csv without its columns)
+    at = {c: header.index(c) for c in (*keys, *present)}
+    found: dict[tuple[str, int, str, str], tuple[int, list[str]]] = {}
     for line, row in enumerate(rows[1:], start=2):
-        cells = [c.strip() for c in row]
+        cells = [c.strip() for c in row] + [""] * max(0, len(header) - len(row))
         if not any(cells):
             continue
-        if len(cells) < len(header):
-            cells += [""] * (len(header) - len(cells))
-        event, rnd, one, two, black = (cells[col[c]] for c in ("event_id", "round", "player1", "player2", "black"))
-        if black and black not in (one, two):
-            problems.append(problem("'{value}' is neither player1 ({one}) nor player2 ({two}) of the game", file=name,
-                                    line=line, column="black", value=black, one=one, two=two))
-            continue
         try:
-            key = (event, int(rnd), one, two)
+            key = (cells[at["event_id"]], int(cells[at["round"]]), cells[at["player1"]], cells[at["player2"]])
         except ValueError:
             continue  # the history reader has refused it already
-        side[key] = 0 if not black else (1 if black == one else -1)
+        found[key] = (line, [cells[at[c]] for c in present])
+    ev, pl_ = games.event_ids, games.player_ids
+    out: dict[str, list[str]] = {c: [] for c in present}
+    filled: list[tuple[int, str, int]] = []
+    for g, (e, r, a, b) in enumerate(zip(games.event.tolist(), games.round.tolist(), games.player1.tolist(),
+                                         games.player2.tolist())):
+        line, values = found.get((ev[e], int(r), pl_[a], pl_[b]), (0, [""] * len(present)))
+        for c, v in zip(present, values):
+            out[c].append(v)
+            if v:
+                filled.append((line, c, g))
+    return out, filled
+
+
+def read_colours(path: Path, games: GameColumns) -> np.ndarray | None:
+    """Per game of ``games`` (as the history reader read them from ``path``), +1 when player1 had Black, −1
+    when player2 had, 0 when not known; None when games.csv has no ``black`` column (``InputError`` naming
+    the line of a value that is neither player of its game)."""
+    read = _game_cells(path, games, ("black",))
+    if read is None:
+        return None
+    cells, filled = read
+    ids = games.player_ids
+    side = np.zeros(len(games), np.int8)
+    problems = []
+    for line, _, g in filled:
+        black, one, two = cells["black"][g], ids[games.player1[g]], ids[games.player2[g]]
+        if black not in (one, two):
+            problems.append(problem("'{value}' is neither player1 ({one}) nor player2 ({two}) of the game",
+                                    file=str(path), line=line, column="black", value=black, one=one, two=two))
+        else:
+            side[g] = 1 if black == one else -1
     if problems:
         raise InputError(problems)
-    ev, pl_ = games.event_ids, games.player_ids
-    return np.array([side.get((ev[e], int(r), pl_[a], pl_[b]), 0) for e, r, a, b in zip(
-        games.event.tolist(), games.round.tolist(), games.player1.tolist(), games.player2.tolist())], np.int8)
+    return side
+
+
+def read_handicaps(path: Path, games: GameColumns) -> tuple[np.ndarray, np.ndarray] | None:
+    """Go: per game, the handicap ``stones`` (0 where empty) and the ``komi`` (nan where empty) of the optional
+    columns of games.csv; None when it has neither (``InputError`` naming the line of a bad value)."""
+    read = _game_cells(path, games, ("stones", "komi"))
+    if read is None:
+        return None
+    cells, filled = read
+    stones = np.zeros(len(games), np.int16)
+    komi = np.full(len(games), np.nan)
+    problems = []
+    for line, column, g in filled:
+        value = cells[column][g]
+        if column == "stones":
+            if value.isascii() and value.isdigit() and int(value) <= 9:
+                stones[g] = int(value)
+                continue
+            problems.append(problem("'{value}' is not a number of handicap stones (0 to 9)", file=str(path),
+                                    line=line, column=column, value=value))
+        else:
+            try:
+                k = float(value)
+            except ValueError:
+                k = float("nan")
+            if math.isfinite(k) and abs(k) <= 50 and (k * 2).is_integer():
+                komi[g] = k
+                continue
+            problems.append(problem("'{value}' is not a komi (a number of half points, such as 7.5)",
+                                    file=str(path), line=line, column=column, value=value))
+    if problems:
+        raise InputError(problems)
+    return stones, komi
 
 
 def _write_atomically(path: Path, write: Callable[[io.BufferedWriter], None]) -> None:

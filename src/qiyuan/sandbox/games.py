@@ -132,6 +132,14 @@ class GameSet:
         return ev[np.lexsort((self.id_rank[ev], self.event_start[ev], self.event_end[ev]))]
 
 
+def played_scores(cols: GameColumns) -> np.ndarray:
+    """Player1's score in every game (1, ½, 0), nan where the game was not played."""
+    score_of_code = np.full(len(CODE_OF_RESULT), np.nan)
+    for result, value in _SCORE.items():
+        score_of_code[CODE_OF_RESULT[result]] = value
+    return score_of_code[cols.result.astype(np.int64)]
+
+
 def _ranks(ids: Sequence[str]) -> np.ndarray:
     rank = np.empty(len(ids), np.int64)
     rank[sorted(range(len(ids)), key=ids.__getitem__)] = np.arange(len(ids))
@@ -160,10 +168,7 @@ def game_set(players: Sequence[Player], events: Sequence[Event], games: Sequence
     if not first <= from_date <= last:
         raise InputError([problem("{date} is outside the history ({first} to {last})", file="--from",
                                   date=from_date.isoformat(), first=first.isoformat(), last=last.isoformat())])
-    score_of_code = np.full(len(CODE_OF_RESULT), np.nan)
-    for result, value in _SCORE.items():
-        score_of_code[CODE_OF_RESULT[result]] = value
-    score = score_of_code[cols.result.astype(np.int64)]
+    score = played_scores(cols)
     played = np.flatnonzero(~np.isnan(score))
     # Event rank by start date: the games of each event become one contiguous run.
     id_rank = _ranks(event_ids)

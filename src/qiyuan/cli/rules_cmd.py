@@ -284,8 +284,6 @@ def _score_table(rows: list, title: str) -> Table:
 
 
 def _print_evaluation(result) -> None:
-    import math
-
     gs = result.games
     console = _sandbox_console()
     console.print(_score_table(result.scores, _("{games} games of {events} events ending on or after {day}").format(

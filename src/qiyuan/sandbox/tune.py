@@ -41,8 +41,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-import numpy as np
-
 from qiyuan.errors import InputError, problem
 from qiyuan.rating.columnar import GameColumns
 from qiyuan.rating.history import compute_history

@@ -6,7 +6,8 @@ writes players.csv, events.csv and games.csv for ``qiyuan rate`` and
 
 * events keep their ids, names and dates; an event in which every pair of its
   players met exactly once is a round robin, every other one a Swiss;
-* games: black is player1 (``B`` → 1-0, ``W`` → 0-1, ``D`` → draw); the
+* games: black is player1 (``B`` → 1-0, ``W`` → 0-1, ``D`` → draw), and the
+  ``black`` column says so (the sandbox measures Black's advantage); the
   play-off and final rounds (``R``, ``T``, ``F1``–``F3``) become rounds
   90–94, after the numbered rounds;
 * players: the file has no ratings, so a founding list is assumed — every
@@ -67,10 +68,10 @@ def write_real_history(out: Path, tsv: Path = TSV) -> dict[str, Path]:
             w.writerow([eid, name, start, end, "round_robin" if round_robin else "swiss"])
     with paths["games"].open("w", encoding="utf-8", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["event_id", "round", "player1", "player2", "result"])
+        w.writerow(["event_id", "round", "player1", "player2", "result", "black"])
         for tid in sorted(games):
             for rnd, a, b, result in games[tid]:
-                w.writerow([tid, rnd, a, b, result])
+                w.writerow([tid, rnd, a, b, result, a])
     ids = sorted({p for rows in games.values() for _, a, b, _ in rows for p in (a, b)})
     with paths["players"].open("w", encoding="utf-8", newline="") as f:
         w = csv.writer(f)

@@ -33,3 +33,29 @@ def write_files(tmp: Path, players: str, events: str, games: str) -> dict[str, P
         path.write_text(text, encoding="utf-8")
         out[name] = path
     return out
+
+
+def fixed_prior(men: float = 1800.0, women: float = 1400.0, sd: float = 350.0, centre: float = 2000.0):
+    """A prior given by hand (CGA's entry ratings by default), for tests of one system at a time."""
+    from qiyuan.sandbox.prior import Prior
+
+    return Prior({"M": men, "F": women}, sd, centre, {"M": 0, "F": 0}, 0)
+
+
+def starts(players, men: float = 1800.0, women: float = 1400.0):
+    """The baselines' starts (rating, held) under ``fixed_prior``."""
+    return fixed_prior(men, women).starts(players)
+
+
+def real_files(tmp_path_factory) -> dict[str, Path]:
+    """The real Chinese history as the history CSV files (the test is skipped where the data is not here)."""
+    import sys
+
+    import pytest
+
+    if not TSV.exists():
+        pytest.skip("../shared/data/renju-cn-games.tsv is not here")
+    sys.path.insert(0, str(BENCH))
+    from real_history import write_real_history
+
+    return write_real_history(tmp_path_factory.mktemp("real"))

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import csv
-import sys
 from datetime import date
 
 import pytest
-from sandbox_builders import BENCH, TSV, event, game, player, write_files
+from sandbox_builders import event, game, player, real_files, write_files
 from test_sandbox_cli import history, run
 
 from qiyuan.formats.history_csv import read_history
@@ -41,20 +40,40 @@ def test_audit_cap_farming_is_found_only_where_a_cap_cuts_the_table():
     players, events, games = small()
     assert not strategies(CGA, players, events, games)["cap farming"].found
     farm = strategies(CAP400, players, events, games)["cap farming"]
-    assert farm.found and farm.best_per_game == pytest.approx(10 * (pd_hundredths(500) - pd_hundredths(400)) / 100)
+    assert farm.found and farm.effect == pytest.approx(10 * (pd_hundredths(500) - pd_hundredths(400)) / 100)
+    assert farm.control_mean == 0 and farm.se == 0  # the table is the control; one case per list, the same arithmetic
     assert "D 500, counted 400" in str(farm.example)
-    assert strategies(FIDE_2025, players, events, games)["cap farming"].best_per_game == 0
+    assert strategies(FIDE_2025, players, events, games)["cap farming"].effect == 0
     floor = with_settings(CAP400, {"far_below_not_rated": [1990, 400]})  # no rated game 400+ below for A
-    assert strategies(floor, players, events, games)["cap farming"].best_per_game == 0
+    assert strategies(floor, players, events, games)["cap farming"].effect == 0
 
 
 def test_audit_withdrawing_after_a_loss_counts_the_later_games():
     """A lost his first game of E1 to B; had he withdrawn, his later games (a loss to C: 10 × (0 − PD(105)),
-    a win over W: 10 × (1 − PD(500))) would not have counted: per game, minus their mean."""
+    a win over W: 10 × (1 − PD(500))) would not have counted: per game, minus their mean. One case and
+    no control group (every other player of E1 played once): an effect, but not found — no finding from
+    a single player."""
     players, events, games = small()
     w = strategies(CGA, players, events, games)["withdrawing after a loss"]
     later = 10 * (0 - pd_hundredths(105) / 100) + 10 * (1 - pd_hundredths(500) / 100)
-    assert w.cases >= 1 and w.best_per_game == pytest.approx(-later / 2)
+    assert w.cases == 1 and w.mean_per_game == pytest.approx(-later / 2)
+    assert w.control_cases == 0 and not w.found
+
+
+def test_audit_effects_are_measured_against_a_control_group_with_a_clustered_se():
+    """Two events, each with a player who lost his first game and then lost again (treated) and one who won
+    his first and then lost (control): the effect is the treated mean minus the control mean, its SE the
+    two groups' clustered errors combined; an effect not two SEs above 0.05 is not found."""
+    players = [player(p, 2000) for p in "ABCDEFGH"]
+    events = [event("E1", date(2011, 3, 1)), event("E2", date(2011, 5, 1))]
+    games = [game("E1", 1, "A", "B", "0-1"), game("E1", 2, "A", "C", "0-1"), game("E1", 2, "B", "D", "0-1"),
+             game("E1", 1, "C", "D", "1-0"),
+             game("E2", 1, "E", "F", "0-1"), game("E2", 2, "E", "G", "0-1"), game("E2", 2, "F", "H", "1-0"),
+             game("E2", 1, "G", "H", "1-0")]
+    w = strategies(CGA, players, events, games)["withdrawing after a loss"]
+    assert w.cases >= 2 and w.control_cases >= 2
+    assert w.effect == pytest.approx(w.mean_per_game - w.control_mean)
+    assert w.se > 0 and w.found == (w.effect - 2 * w.se >= 0.05)
 
 
 def test_audit_without_protected_players_reports_no_case():
@@ -65,12 +84,7 @@ def test_audit_without_protected_players_reports_no_case():
 
 @pytest.fixture(scope="module")
 def real(tmp_path_factory):
-    if not TSV.exists():
-        pytest.skip("../shared/data/renju-cn-games.tsv is not here")
-    sys.path.insert(0, str(BENCH))
-    from real_history import write_real_history
-
-    return write_real_history(tmp_path_factory.mktemp("real"))
+    return real_files(tmp_path_factory)
 
 
 def test_audit_on_the_real_history_finds_cap_farming_when_a_variant_models_the_fide_cap(real, tmp_path):
@@ -83,7 +97,8 @@ def test_audit_on_the_real_history_finds_cap_farming_when_a_variant_models_the_f
     assert "incentive audit of cga-cap-400" in result.stdout
     with out.open(encoding="utf-8", newline="") as fh:
         rows = {r["strategy"]: r for r in csv.DictReader(fh)}
-    assert rows["cap farming"]["found"] == "yes" and float(rows["cap farming"]["best_per_game"]) > 1
+    assert rows["cap farming"]["found"] == "yes" and float(rows["cap farming"]["effect_per_game"]) > 0.05
+    assert float(rows["cap farming"]["se"]) > 0  # clustered by list date
     data = read_history(real["players"], real["events"], real["games"])
     assert not strategies(CGA, data.players, data.events, data.games)["cap farming"].found
 

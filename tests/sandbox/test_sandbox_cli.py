@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import csv
+import math
 import sys
 from pathlib import Path
 
@@ -60,15 +61,16 @@ def files(tmp_path):
 
 
 def test_evaluate_prints_one_row_per_system_and_writes_the_csv_and_charts(files, tmp_path):
-    out, png = tmp_path / "table.csv", tmp_path / "calibration.png"
+    out, png, preds = tmp_path / "table.csv", tmp_path / "calibration.png", tmp_path / "predictions.csv"
     result = run("rules", "evaluate", "--rules", "cga-gomoku-2011", "--rules", "bjsh-gomoku-2007", *history(files),
-                 "--from", "2012-01-01", "--csv", out, "--plot", png)
+                 "--from", "2012-01-01", "--csv", out, "--plot", png, "--predictions", preds)
     for system in SYSTEMS:
         assert system in result.stdout
     assert "6 games of 2 events ending on or after 2012-01-01" in result.stdout  # the E3 forfeit is not predicted
     with out.open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
-    assert list(rows[0]) == ["system", "log_loss", "brier", "prediction_rate", "games", "coverage", "se_vs_best"]
+    assert list(rows[0]) == ["system", "log_loss", "se", "brier", "prediction_rate", "games", "coverage", "listed_games",
+                             "listed_log_loss", "prior_log_loss", "diff_vs_best", "se_vs_best"]
     assert [r["system"] for r in rows] == SYSTEMS
     assert {r["games"] for r in rows} == {"6"}  # the same games for every row
     assert min(rows, key=lambda r: float(r["log_loss"]))["se_vs_best"] == "0.000000"
@@ -76,7 +78,17 @@ def test_evaluate_prints_one_row_per_system_and_writes_the_csv_and_charts(files,
         both = list(csv.DictReader(fh))
     assert list(both[0]) == list(rows[0]) and [r["system"] for r in both] == SYSTEMS  # a second table, same columns
     assert len({r["games"] for r in both}) == 1 and int(both[0]["games"]) <= 6
-    assert (tmp_path / "table-calibration.csv").read_text(encoding="utf-8").startswith("system,gap_from,gap_to,")
+    assert (tmp_path / "table-calibration.csv").read_text(encoding="utf-8").startswith("system,view,gap_from,gap_to,")
+    with preds.open(encoding="utf-8", newline="") as fh:  # one row per test game and system
+        predicted = list(csv.DictReader(fh))
+    assert list(predicted[0]) == ["event", "round", "player1", "player2", "system", "probability", "outcome", "basis"]
+    assert len(predicted) == 6 * len(SYSTEMS) and {r["basis"] for r in predicted} <= {"listed", "prior"}
+    for system in SYSTEMS:
+        mine = [r for r in predicted if r["system"] == system]
+        loss = -sum(float(r["outcome"]) * math.log(min(max(float(r["probability"]), 0.005), 0.995))
+                    + (1 - float(r["outcome"])) * math.log(1 - min(max(float(r["probability"]), 0.005), 0.995))
+                    for r in mine) / len(mine)
+        assert loss == pytest.approx(float(next(r for r in rows if r["system"] == system)["log_loss"]), abs=1e-5)
     assert "drift" in (tmp_path / "table-lists.csv").read_text(encoding="utf-8")
     assert "Forward protocol" in result.stdout and "elo: K = " in result.stdout  # the tuned values, printed
     assert "calibration by the favourite's rating gap" in result.stdout and "drift of the cohort" in result.stdout

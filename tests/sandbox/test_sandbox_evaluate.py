@@ -5,14 +5,13 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-import sys
 from datetime import date
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sandbox_builders import BENCH, TSV, event, game, player
+from sandbox_builders import event, game, player, real_files
 
 from qiyuan.errors import InputError
 from qiyuan.formats.history_csv import read_history
@@ -62,12 +61,7 @@ def test_rule_sets_are_checked_before_any_work():
 
 @pytest.fixture(scope="module")
 def real(tmp_path_factory):
-    if not TSV.exists():
-        pytest.skip("../shared/data/renju-cn-games.tsv is not here")
-    sys.path.insert(0, str(BENCH))
-    from real_history import write_real_history
-
-    f = write_real_history(tmp_path_factory.mktemp("real"))
+    f = real_files(tmp_path_factory)
     return read_history(f["players"], f["events"], f["games"])
 
 
@@ -138,3 +132,51 @@ def test_scores_do_not_depend_on_the_order_of_the_rows(history, seed):
         assert (x.system, x.games, x.coverage) == (y.system, y.games, y.coverage)
         assert (x.log_loss, x.brier, x.se_vs_best) == pytest.approx((y.log_loss, y.brier, y.se_vs_best), abs=1e-6)
         assert x.prediction_rate == pytest.approx(y.prediction_rate, abs=1e-6)
+
+
+def test_a_variant_that_changes_no_published_list_scores_the_same(real):
+    """Issue 36: CGA uses its women's entry rating (1400) only for seeding; a variant entering women at
+    1600 publishes the same lists on every date — so, every row predicting an unlisted player from the
+    one shared prior (fitted on the burn-in), it scores exactly the same, listed and prior-driven games
+    alike (before: 0.6970 → 0.6606)."""
+    women = dataclasses.replace(CGA, name="cga-women-1600", start_rating_female=1600)
+    result = evaluate([CGA, women], real.players, real.events, real.games, from_date=date(2012, 1, 1))
+    cga, variant = result.scores[:2]
+    assert np.array_equal(result.predictions[0].expected, result.predictions[1].expected)
+    assert (cga.log_loss, cga.listed_log_loss, cga.prior_log_loss, cga.se) == \
+        (variant.log_loss, variant.listed_log_loss, variant.prior_log_loss, variant.se)
+    assert cga.listed_games + round((1 - cga.coverage) * cga.games) == cga.games
+    prior = result.prior
+    assert prior.games == 1837 and prior.newcomers["F"] > 0 and prior.newcomers["M"] > 0
+    assert 40 <= prior.sd <= 600 and prior.virtual_draws >= 1
+
+
+def test_the_baselines_do_not_depend_on_the_order_of_the_rule_sets(real):
+    """Issue 36: the baselines start from players.csv and the shared prior, not from the first --rules
+    (before: swapping the order moved Glicko-2 from 0.6285 to 0.6724 and changed the best row)."""
+    one = evaluate([CGA, BJSH], real.players, real.events, real.games, from_date=date(2012, 1, 1))
+    two = evaluate([BJSH, CGA], real.players, real.events, real.games, from_date=date(2012, 1, 1))
+    for a, b in zip(one.predictions[2:], two.predictions[2:]):
+        assert a.system == b.system and np.array_equal(a.expected, b.expected)
+    assert one.tuned == two.tuned
+    assert repr(sorted(one.scores[2:], key=lambda s: s.system)) == repr(sorted(two.scores[2:], key=lambda s: s.system))
+
+
+def test_the_prior_is_fitted_on_the_burn_in_only(real):
+    """Flipping every test result changes no prior and no tuned value: the search never sees the test."""
+    from qiyuan.sandbox.games import game_set
+    from qiyuan.sandbox.prior import fit_prior
+
+    gs = game_set(real.players, real.events, real.games, date(2012, 1, 1))
+    flipped = dataclasses.replace(gs, score=np.where(gs.predicted, 1.0 - gs.score, gs.score))
+    assert fit_prior(gs, real.players) == fit_prior(flipped, real.players)
+
+
+def test_a_tuned_value_on_its_grids_edge_is_flagged():
+    from qiyuan.sandbox.tuning import Choice
+
+    edge = Choice("glicko2", {"tau": 0.005, "rd_new": 200.0}, {"tau": (0.005, 0.5, 1.0)}, 0.6)
+    inside = Choice("elo", {"K": 40.0, "scale": 800.0}, {"scale": (400.0, 800.0, 1600.0),
+                                                         "K/scale": (0.02, 0.05, 0.08)}, 0.6)
+    assert edge.edges == ["tau"] and inside.edges == []
+    assert "edge of its grid" in edge.describe().message and "edge" not in inside.describe().message

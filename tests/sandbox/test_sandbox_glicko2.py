@@ -10,14 +10,12 @@ import pytest
 from glicko2.math.algorithm import update_rating
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from sandbox_builders import event, game, player
+from sandbox_builders import event, game, player, starts
 
-from qiyuan.rating.rules import BUILTIN_RULES
 from qiyuan.sandbox.games import game_set
 from qiyuan.sandbox.glicko2 import (PERIOD_DAYS, RD_HELD, RD_NEW, SCALE, VOLATILITY, g, predict_glicko2,
                                      rate_period)
 
-CGA = BUILTIN_RULES["cga-gomoku-2011"]
 
 # Glickman, "Example of the Glicko-2 system" (2012): a player rated 1500, RD 200, σ 0.06 plays three
 # games in one period (τ = 0.5).
@@ -101,7 +99,7 @@ def test_the_baseline_predicts_from_the_start_and_learns_each_event_as_a_period(
     events = [event("E1", date(2012, 3, 1)), event("E2", date(2012, 3, 10))]
     games = [game("E1", 1, "A", "B", "1-0"), game("E2", 1, "A", "B", "0-1"), game("E2", 2, "A", "C", "1-0")]
     gs = game_set(players, events, games, date(2012, 3, 1))
-    p = predict_glicko2(gs, players, CGA)
+    p = predict_glicko2(gs, *starts(players))
     phi0 = RD_HELD / SCALE
     first = 1 / (1 + math.exp(-float(g(np.array(math.sqrt(2) * phi0))) * (200 / SCALE)))
     assert p.expected[0] == pytest.approx(first, rel=1e-12) and p.covered[0]
@@ -109,7 +107,7 @@ def test_the_baseline_predicts_from_the_start_and_learns_each_event_as_a_period(
     b = update_rating(300 / SCALE, phi0, VOLATILITY, [(500 / SCALE, phi0, 0.0)])
     second = 1 / (1 + math.exp(-float(g(np.array(math.hypot(a.phi, b.phi)))) * (a.mu - b.mu)))
     assert p.expected[1] == pytest.approx(second, rel=1e-6) and p.covered[1]
-    # C is a newcomer (no rating, no game yet): predicted from his prior, CGA's entry 1800 and RD 350; not covered.
+    # C is a newcomer (no rating, no game yet): predicted from the prior, 1800 for a man, and RD 350; not covered.
     phi_c = RD_NEW / SCALE
     third = 1 / (1 + math.exp(-float(g(np.array(math.hypot(a.phi, phi_c)))) * (a.mu - 300 / SCALE)))
     assert p.expected[2] == pytest.approx(third, rel=1e-6) and not p.covered[2]
@@ -121,7 +119,7 @@ def test_the_rating_deviation_grows_by_sigma_squared_per_idle_month():
     events = [event("E1", date(2012, 1, 1)), event("E2", date.fromordinal(date(2012, 1, 1).toordinal() + days))]
     games = [game("E1", 1, "A", "B", "="), game("E2", 1, "A", "B", "1-0")]
     players = [player("A", 2100), player("B", 2000)]
-    p = predict_glicko2(game_set(players, events, games, events[1].start_date), players, CGA)
+    p = predict_glicko2(game_set(players, events, games, events[1].start_date), *starts(players))
     a = update_rating(600 / SCALE, RD_HELD / SCALE, VOLATILITY, [(500 / SCALE, RD_HELD / SCALE, 0.5)])
     b = update_rating(500 / SCALE, RD_HELD / SCALE, VOLATILITY, [(600 / SCALE, RD_HELD / SCALE, 0.5)])
     idle = days / PERIOD_DAYS - 1  # E1 is one day long: it ends on its start day
@@ -137,7 +135,7 @@ def test_a_long_absence_caps_the_rating_deviation_at_350():
     events = [event("E1", date(2000, 1, 1)), event("E2", date(2150, 1, 1))]  # 1,800 months: σ² each
     games = [game("E1", 1, "A", "B", "1-0"), game("E2", 1, "A", "B", "1-0")]
     players = [player("A", 2100), player("B", 2000)]
-    p = predict_glicko2(game_set(players, events, games, events[1].start_date), players, CGA)
+    p = predict_glicko2(game_set(players, events, games, events[1].start_date), *starts(players))
     a = update_rating(600 / SCALE, RD_HELD / SCALE, VOLATILITY, [(500 / SCALE, RD_HELD / SCALE, 1.0)])
     b = update_rating(500 / SCALE, RD_HELD / SCALE, VOLATILITY, [(600 / SCALE, RD_HELD / SCALE, 0.0)])
     capped = 350 / SCALE

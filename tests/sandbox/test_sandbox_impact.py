@@ -59,6 +59,8 @@ def test_compare_writes_the_impact_report(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert "规则变更影响报告 / Impact of a rule change" in text and "B from 2012-01-01" in text
     assert "<td>P2</td><td>李四</td>" in text and "跨越段级位或资格线" in text
+    # its charts (issue 36): the distribution before/after and the changes by rating band, embedded
+    assert text.count("data:image/png;base64,") == 2 and "Changes by group" in text
     bad = run("rules", "compare", "cga-gomoku-2011", "bjsh-gomoku-2007", *history(files), "--report",
               tmp_path / "x.html", "--from", "2012-02-30", exit_code=2)
     assert "--from: expected a date" in bad.stderr and not (tmp_path / "x.html").exists()

@@ -3,6 +3,7 @@ calibration by rating gap and its slope."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from datetime import date
 
@@ -11,7 +12,8 @@ import pytest
 from sandbox_builders import event, game, player
 
 from qiyuan.sandbox.games import game_set
-from qiyuan.sandbox.metrics import FLOOR, both_rated, calibration, calibration_slope, game_log_loss, scores
+from qiyuan.sandbox.metrics import (FLOOR, both_rated, calibration, calibration_slope, clustered_se, game_log_loss,
+                                    scores)
 from qiyuan.sandbox.prediction import Prediction
 
 PLAYERS = [player("A", 2000), player("B", 1800), player("C", 1900)]
@@ -102,18 +104,70 @@ def test_calibration_by_the_favourites_rating_gap():
 
 
 def test_the_calibration_slope_recovers_an_overconfident_system():
-    """Outcomes drawn exactly at logistic(½·logit p) (fractional scores): the fit gives b = ½, far from 1;
-    a calibrated system gives b = 1 (p-value 1); the constant has no slope."""
-    p = np.linspace(0.05, 0.95, 19)
+    """Outcomes drawn exactly at logistic(½·logit p) (fractional scores, 1,900 games): the damped fit gives
+    b = ½ (the penalty of one pseudo-game moves it by less than 0.002), far from 1; a calibrated system
+    gives b = 1 (p-value 1); the constant gets the calibrated 1 with the penalty's standard error."""
+    p = np.tile(np.linspace(0.05, 0.95, 19), 100)
     logit = np.log(p / (1 - p))
     half = calibration_slope(p, 1 / (1 + np.exp(-0.5 * logit)))
-    assert half.slope == pytest.approx(0.5, abs=1e-8) and half.z < 0
+    assert half.slope == pytest.approx(0.5, abs=2e-3) and half.z < -10
     same = calibration_slope(p, p)
     assert same.slope == pytest.approx(1.0, abs=1e-8) and same.p_value == pytest.approx(1.0)
-    assert math.isnan(calibration_slope(np.full(5, 0.5), np.array([1, 0, 1, 0, 0.5])).slope)
+    flat = calibration_slope(np.full(5, 0.5), np.array([1, 0, 1, 0, 0.5]))
+    assert flat.slope == pytest.approx(1.0) and flat.se == pytest.approx(1.0)
+
+
+def test_the_damped_slope_always_gives_a_number_where_the_plain_fit_diverges():
+    """Perfectly separated outcomes (every favourite won): the likelihood's maximum is at b = ∞, which the
+    undamped Newton fit ran to and printed blank; the damped fit stops at a finite, large slope."""
+    p = np.array([0.6, 0.4, 0.7, 0.3, 0.55, 0.45])
+    s = (p > 0.5).astype(float)
+    fit = calibration_slope(p, s)
+    assert all(math.isfinite(x) for x in (fit.slope, fit.se, fit.z, fit.p_value)) and fit.slope > 1
 
 
 def test_calibration_of_the_constant_puts_every_game_in_the_first_bin():
     constant = prediction("constant", [0.5, 0.5, 0.5], [False, False, False])
     c = calibration(GS, constant)
-    assert [b.count for b in c.bins if b.count] == [3] and math.isnan(c.slope.slope)
+    assert [b.count for b in c.bins if b.count] == [3] and c.slope.slope == pytest.approx(1.0)
+
+
+def test_calibration_by_colour_bins_blacks_signed_gap_both_ways():
+    """Black's own view: with player1 Black in every game, 0.75 for A (won) is G ≈ +191, 0.5 (drawn) is 0,
+    and 0.2 for C (lost) is G ≈ −241 — a White favourite, in its own bin below zero. With player2 Black
+    in the first game, that game is seen from B: 0.25, lost. Without colours: no such table."""
+    gs = dataclasses.replace(GS, black=np.array([1, 1, 1, 1], np.int8))
+    bins = calibration(gs, ONE).by_colour
+    filled = {(b.lo, b.hi): (b.count, round(b.predicted, 6), b.observed) for b in bins if b.count}
+    assert filled == {(-250.0, -175.0): (1, 0.2, 0.0), (-25.0, 25.0): (1, 0.5, 0.5), (175.0, 250.0): (1, 0.75, 1.0)}
+    assert bins[0].lo == -math.inf and bins[-1].hi == math.inf
+    gs = dataclasses.replace(GS, black=np.array([1, -1, 1, 1], np.int8))
+    filled = {(b.lo, b.hi): (b.count, round(b.predicted, 6), b.observed) for b in calibration(gs, ONE).by_colour if b.count}
+    assert filled[(-250.0, -175.0)] == (2, 0.225, 0.0)
+    assert calibration(GS, ONE).by_colour == []
+
+
+def test_standard_errors_are_clustered_by_event():
+    """Two events of two games each: se² = G/(G − 1)·Σ_events (Σ (x − x̄))² / n². With the same per-game
+    values, splitting them so that each event holds one high and one low value gives a smaller SE than
+    putting the two high ones together (games of one event move together)."""
+    x = np.array([1.0, 2.0, 3.0, 6.0])
+    together = clustered_se(x, np.array([0, 0, 1, 1]))
+    mean = x.mean()
+    u = [(1 - mean) + (2 - mean), (3 - mean) + (6 - mean)]
+    assert together == pytest.approx(math.sqrt(2 * sum(v * v for v in u)) / 4, rel=1e-12)
+    apart = clustered_se(x, np.array([0, 1, 1, 0]))
+    assert apart < together
+    assert clustered_se(x, np.zeros(4)) == pytest.approx(math.sqrt(x.var(ddof=1) / 4))  # one event: as iid
+    assert clustered_se(x[:1], np.zeros(1)) == 0.0
+
+
+def test_a_rows_loss_is_split_into_listed_and_prior_driven_games():
+    """ONE had both ratings for rounds 1 and 2 (−ln 0.75, ln 2) and predicted round 3 from the prior
+    (−ln 0.8); the paired difference to the best row is reported with its mean."""
+    one, two = scores(GS, [ONE, TWO])
+    assert one.listed_games == 2 and two.listed_games == 1
+    assert one.listed_log_loss == pytest.approx((-math.log(0.75) + math.log(2)) / 2)
+    assert one.prior_log_loss == pytest.approx(-math.log(0.8))
+    assert two.diff_vs_best == pytest.approx(two.log_loss - one.log_loss) and one.diff_vs_best == 0.0
+    assert one.se > 0

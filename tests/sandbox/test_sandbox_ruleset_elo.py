@@ -1,4 +1,4 @@
-"""A rule set predicts by its published list and 附表2; Elo by per-game updates from the rule set's starts."""
+"""A rule set predicts by its published list and 附表2; Elo by per-game updates from its own starts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import date
 
 import numpy as np
 import pytest
-from sandbox_builders import event, game, player
+from sandbox_builders import event, fixed_prior, game, player, starts
 
 from qiyuan.rating.history import compute_history
 from qiyuan.rating.rules import BUILTIN_RULES
@@ -16,14 +16,15 @@ from qiyuan.sandbox.elo import predict_elo
 from qiyuan.sandbox.games import game_set
 from qiyuan.sandbox.lists import published_lists
 from qiyuan.sandbox.ruleset import predict_rule_set
-from qiyuan.sandbox.starts import start_ratings
 
 CGA = BUILTIN_RULES["cga-gomoku-2011"]
 BJSH = BUILTIN_RULES["bjsh-gomoku-2007"]
 
 
 def prior(rules, players):
-    return start_ratings(rules, players)[0].astype(np.int64)
+    """The shared prior's integer means (here given by hand: the rule set's own entry ratings)."""
+    return fixed_prior(rules.start_rating_male, rules.start_rating_female).integer_means(players)
+
 
 PLAYERS = [player("A", 2100), player("B", 1900), player("C", 2000), player("N", gender="F")]
 EVENTS = [event("E1", date(2011, 3, 1), date(2011, 3, 3)),  # before the 2011-07-01 list
@@ -75,8 +76,8 @@ def test_a_cap_clamps_the_rating_difference_before_the_table():
 
 
 def test_elo_learns_game_by_game_and_predicts_a_whole_event_from_its_start():
-    """K 32, E = 1/(1 + 10^((R_opp − R)/400)), from CGA's starts: A 1800, B 1800 (held), N a woman
-    without a rating, entering at CGA's 1400. E1 (learned): A beats B: +16/−16; then N beats A:
+    """K 32, E = 1/(1 + 10^((R_opp − R)/400)), from its starts: A 1800, B 1800 (held), N a woman
+    without a rating, entering at the prior's 1400 for women. E1 (learned): A beats B: +16/−16; then N beats A:
     N's E = 1/(1 + 10^(416/400)), she gains 32(1 − E). E2 is predicted from the ratings after E1,
     both of its games from the same ratings."""
     players = [player("A", 1800), player("B", 1800), player("N", gender="F")]
@@ -84,7 +85,7 @@ def test_elo_learns_game_by_game_and_predicts_a_whole_event_from_its_start():
     games = [game("E1", 1, "A", "B", "1-0"), game("E1", 2, "N", "A", "1-0"),
              game("E2", 1, "A", "B", "0-1"), game("E2", 2, "A", "B", "1-0"), game("E2", 3, "N", "B", "=")]
     gs = game_set(players, events, games, date(2011, 4, 1))
-    p = predict_elo(gs, players, CGA)
+    p = predict_elo(gs, *starts(players))
     e_n = 1 / (1 + 10 ** ((1816 - 1400) / 400))
     a, b, n = 1816 - 32 * (1 - e_n), 1784, 1400 + 32 * (1 - e_n)
     ab = 1 / (1 + 10 ** ((b - a) / 400))
@@ -93,20 +94,20 @@ def test_elo_learns_game_by_game_and_predicts_a_whole_event_from_its_start():
 
 
 def test_elo_predicts_a_player_it_has_not_seen_play_from_his_prior():
-    """A newcomer's first games are predicted from the rule set's entry rating (CGA: 1400 for a woman),
+    """A newcomer's first games are predicted from the prior's entry mean of her group (here 1400 for a woman),
     not covered; a player holding a starting rating is covered at once."""
     players = [player("A", 1800), player("N", gender="F")]
     events = [event("E1", date(2011, 3, 1))]
     games = [game("E1", 1, "A", "N", "1-0")]
     gs = game_set(players, events, games, date(2011, 3, 1))
-    p = predict_elo(gs, players, CGA)
+    p = predict_elo(gs, *starts(players))
     assert p.expected.tolist() == pytest.approx([1 / (1 + 10 ** (-400 / 400))]) and p.covered.tolist() == [False]
-    wide = predict_elo(gs, players, CGA, scale=800)  # the scale is a setting (tuned on the burn-in)
+    wide = predict_elo(gs, *starts(players), scale=800)  # the scale is a setting (tuned on the burn-in)
     assert wide.expected.tolist() == pytest.approx([1 / (1 + 10 ** (-400 / 800))])
 
 
-def test_a_rule_set_predicts_an_unlisted_player_from_its_entry_rating():
-    """Every game predicted: before any list, CGA's prior for a man is 1800, for a woman 1400 (附表2's PD(400))."""
+def test_a_rule_set_predicts_an_unlisted_player_from_the_shared_prior():
+    """Every game predicted: before any list, the prior for a man is (here) 1800, for a woman 1400 (附表2's PD(400))."""
     players = [player("M"), player("W", gender="F")]
     events = [event("E1", date(2011, 3, 1))]
     games = [game("E1", 1, "M", "W", "1-0")]
@@ -115,18 +116,23 @@ def test_a_rule_set_predicts_an_unlisted_player_from_its_entry_rating():
     assert p.hundredths.tolist() == [pd_hundredths(400)] and p.covered.tolist() == [False]
 
 
-def test_the_baselines_start_from_the_first_rule_sets_starts():
-    """Under the Beijing–Shanghai rules a newcomer enters at the provisional 2200 (CGA: 1800), and a
-    registered dan player holds his dan rating."""
+def test_the_baselines_start_from_players_csv_and_the_prior_not_from_a_rule_set():
+    """A dan player without a published rating is a newcomer to the baselines (his dan start is a rule of
+    a rule set); a published rating in players.csv is held; everyone else enters at the prior's mean
+    of his group, and the colour term adds Black's advantage to player1's rating."""
     players = [dataclasses.replace(player("D"), dan="5d"), player("N"), player("A", 2300)]
     events = [event("E1", date(2011, 3, 1)), event("E2", date(2011, 5, 1))]
     games = [game("E1", 1, "N", "A", "1-0"), game("E2", 1, "D", "A", "1-0"), game("E2", 2, "N", "A", "1-0")]
     gs = game_set(players, events, games, date(2011, 5, 1))
-    p = predict_elo(gs, players, BJSH)
-    e = 1 / (1 + 10 ** ((2300 - 2200) / 400))  # N (2200) beat A (2300) in E1
-    n, a = 2200 + 32 * (1 - e), 2300 - 32 * (1 - e)
-    from qiyuan.rating.tables import dan_rating
-
-    d = dan_rating("5d")
-    assert p.expected[1:].tolist() == pytest.approx([1 / (1 + 10 ** ((a - d) / 400)), 1 / (1 + 10 ** ((a - n) / 400))])
-    assert np.all(p.covered[1:])
+    p = predict_elo(gs, *starts(players, men=1900))
+    e = 1 / (1 + 10 ** ((2300 - 1900) / 400))  # N (1900) beat A (2300) in E1
+    n, a = 1900 + 32 * (1 - e), 2300 - 32 * (1 - e)
+    assert p.expected[1:].tolist() == pytest.approx([1 / (1 + 10 ** ((a - 1900) / 400)),
+                                                     1 / (1 + 10 ** ((a - n) / 400))])
+    assert p.covered.tolist() == [False, False, True]
+    # the colour term: +16 for Black — player1 N in the first game, player2 A in the second
+    coloured = game_set(players, events, games, date(2011, 3, 1), colours=np.array([1, -1, 0], np.int8))
+    black = predict_elo(coloured, *starts(players, men=1900), advantage=16)
+    assert black.expected[0] == pytest.approx(1 / (1 + 10 ** ((2300 - 1900 - 16) / 400)))
+    assert predict_elo(game_set(players, events, games, date(2011, 3, 1)), *starts(players, men=1900),
+                       advantage=16).expected[0] == pytest.approx(1 / (1 + 10 ** ((2300 - 1900) / 400)))

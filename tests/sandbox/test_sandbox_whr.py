@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import date
 
 import numpy as np
@@ -27,9 +28,11 @@ def test_the_library_orders_its_documented_example():
 
 def test_an_event_is_predicted_by_a_fit_of_the_events_that_ended_before_it():
     """A beat B three times in E1: WHR's fit at E2's start (E1's games on E1's end day, the settings'
-    w² and virtual games, first fit's iterations) gives A − B; E2's A–B games are predicted by
-    1/(1 + 10^((r_B − r_A)/400)); C, who never played before, has no rating: he is predicted at WHR's
-    prior, 0, not covered."""
+    w² and virtual games, first fit's iterations) gives A − B and their standard deviations; by E2's
+    start (29 days later) each variance has grown by 29·w². E2's A–B games are predicted by the
+    logistic-normal 1/(1 + exp(−c·(r_A − r_B)/√(1 + π·c²·(σ_A² + σ_B²)/8))), c = ln 10/400; C, who never
+    played before, has no rating: he is predicted at WHR's prior, 0, with the virtual draws' variance
+    4/(n·c²), not covered."""
     players = [player("A"), player("B"), player("C")]
     events = [event("E1", date(2012, 1, 1), date(2012, 1, 3)), event("E2", date(2012, 2, 1))]
     games = [game("E1", r, "A", "B", "1-0") for r in (1, 2, 3)] + [game("E2", 1, "B", "A", "="),
@@ -41,10 +44,17 @@ def test_an_event_is_predicted_by_a_fit_of_the_events_that_ended_before_it():
     for _ in range(3):
         base.create_game("A", "B", "B", 2)  # day 2 = 3 January, counted from E1's start
     base.iterate(settings.first_iterations)
-    ra, rb = base.ratings_for_player("A")[-1][1], base.ratings_for_player("B")[-1][1]
+    (_, ra, sa), (_, rb, sb) = base.ratings_for_player("A")[-1], base.ratings_for_player("B")[-1]
     assert ra > rb
-    assert p.expected[3] == pytest.approx(1 / (1 + 10 ** ((ra - rb) / 400)), rel=1e-9) and p.covered[3]
-    assert p.expected[4] == pytest.approx(1 / (1 + 10 ** ((ra - 0.0) / 400)), rel=1e-9) and not p.covered[4]
+    c = math.log(10) / 400
+    va, vb, vc = sa**2 + 29 * settings.w2, sb**2 + 29 * settings.w2, 4 / (settings.virtual_games * c * c)
+
+    def logistic_normal(d: float, var: float) -> float:
+        return 1 / (1 + math.exp(-c * d / math.sqrt(1 + math.pi * c * c * var / 8)))
+
+    assert p.expected[3] == pytest.approx(logistic_normal(rb - ra, va + vb), rel=1e-9) and p.covered[3]
+    assert p.expected[4] == pytest.approx(logistic_normal(0.0 - ra, vc + va), rel=1e-9) and not p.covered[4]
+    assert abs(p.expected[3] - 0.5) < abs(1 / (1 + 10 ** ((ra - rb) / 400)) - 0.5)  # the uncertainty tempers it
     assert schedule.every_event and schedule.days == (date(2012, 2, 1).toordinal(),)
 
 

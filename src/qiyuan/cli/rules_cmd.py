@@ -3,6 +3,7 @@ rule sandbox (规则沙盘), measured on a history."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable
 from datetime import date
@@ -105,6 +106,17 @@ def _sandbox_rules(names: list[str], problems: list[Problem], option: str = "--r
     return found
 
 
+def _sandbox_date(text: Optional[str], option: str, problems: list[Problem]) -> Optional[date]:
+    """A date option (YYYY-MM-DD), None when not given (a problem when it is not a date)."""
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        problems.append(problem("expected a date YYYY-MM-DD, got {value!r}", column=option, value=text))
+        return None
+
+
 def _sandbox_out(path: Optional[Path], option: str, problems: list[Problem]) -> None:
     """An output file must be a file in an existing directory."""
     if path is None:
@@ -187,11 +199,16 @@ def evaluate_rules(
                                                     "NAME-both-rated.csv, NAME-calibration.csv, NAME-lists.csv).")] = None,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Write calibration charts (PNG) here (and the drift "
                                                  "and volatility charts beside it, NAME-lists.png).")] = None,
+    predictions_out: Annotated[Optional[Path], typer.Option(
+        "--predictions", help="Write every prediction as CSV here: one row per test game and system (event, round, "
+                              "both players, probability, outcome, listed or prior).")] = None,
 ) -> None:
     """How well rule sets and the baselines (constant, elo, glicko2, whr) predict the same games: the
     baselines tuned on the burn-in before --from, every game predicted, calibration, drift."""
     from qiyuan.formats.sandbox_files import (beside, plot_available, write_calibration_csv, write_calibration_png,
-                                              write_list_measures_csv, write_list_measures_png, write_scores_csv)
+                                              read_colours, read_handicaps, write_list_measures_csv,
+                                              write_list_measures_png,
+                                              write_predictions_csv, write_scores_csv)
     from qiyuan.sandbox.evaluate import check_rule_sets, evaluate
 
     problems: list[Problem] = []
@@ -201,26 +218,26 @@ def evaluate_rules(
             check_rule_sets(rule_sets)
         except InputError as exc:
             problems.extend(exc.problems)
-    start = None
-    if from_date is not None:
-        try:
-            start = date.fromisoformat(from_date.strip())
-        except ValueError:
-            problems.append(problem("expected a date YYYY-MM-DD, got {value!r}", column="--from", value=from_date))
+    start = _sandbox_date(from_date, "--from", problems)
     _sandbox_out(csv_out, "--csv", problems)
     _sandbox_out(plot, "--plot", problems)
+    _sandbox_out(predictions_out, "--predictions", problems)
     if plot is not None and not plot_available():
         problems.append(problem("the chart needs matplotlib: {command}", file=str(plot), column="--plot",
                                 command="pip install 'qiyuan[plot]'"))
     data = _sandbox_history(players, events, games, standings, problems)
     try:
+        colours = read_colours(games, data.games)
+        handicaps = read_handicaps(games, data.games)
         with _Bars() as bars:
             result = evaluate(rule_sets, data.players, data.events, data.games, data.standings, from_date=start,
-                              progress=bars)
+                              colours=colours, progress=bars)
     except InputError as exc:
         _sandbox_fail(list(exc.problems))
-    _print_evaluation(result, rule_sets[0].name)
+    _print_evaluation(result)
     console = _sandbox_console()
+    if handicaps is not None and colours is not None:
+        _print_handicaps(console, data.games, colours, *handicaps)
     gs = result.games
     title = _("calibration by rating gap ({games} games from {day})").format(games=f"{gs.predicted.sum():,}",
                                                                             day=gs.from_date.isoformat())
@@ -232,6 +249,8 @@ def evaluate_rules(
          lambda path: write_calibration_csv(path, result.calibration)),
         (beside(csv_out, "lists", ".csv"), "--csv", N_("drift, volatility and first ratings"),
          lambda path: write_list_measures_csv(path, result.lists)),
+        (predictions_out, "--predictions", N_("predictions"),
+         lambda path: write_predictions_csv(path, result.games, result.predictions)),
         (plot, "--plot", N_("calibration charts"), lambda path: write_calibration_png(path, result.calibration, title)),
         (beside(plot, "lists", ".png"), "--plot", N_("drift and volatility charts"),
          lambda path: write_list_measures_png(path, result.lists)),
@@ -239,11 +258,13 @@ def evaluate_rules(
 
 
 #: the score table's columns: the CSV's names (for programs) → how people read them
-SCORE_COLUMNS = {"system": N_("system"), "log_loss": N_("log loss"), "brier": N_("Brier score"),
+SCORE_COLUMNS = {"system": N_("system"), "log_loss": N_("log loss"), "se": N_("SE"), "brier": N_("Brier score"),
                  "prediction_rate": N_("prediction rate"), "games": N_("games"), "coverage": N_("coverage"),
-                 "se_vs_best": N_("SE vs best")}
+                 "listed_log_loss": N_("listed games' log loss"), "prior_log_loss": N_("prior games' log loss"),
+                 "diff_vs_best": N_("vs best"), "se_vs_best": N_("SE vs best")}
 #: the baselines' names as people read them (a rule set is named by its own name)
-BASELINE_NAMES = {"constant": N_("constant"), "elo": N_("elo"), "glicko2": N_("glicko2"), "whr": N_("whr")}
+BASELINE_NAMES = {"constant": N_("constant"), "elo": N_("elo"), "glicko2": N_("glicko2"), "whr": N_("whr"),
+                  "elo+colour": N_("elo+colour"), "glicko2+colour": N_("glicko2+colour")}
 
 
 def system_name(system: str) -> str:
@@ -255,25 +276,43 @@ def _score_table(rows: list, title: str) -> Table:
     best = min(finite, key=lambda s: s.log_loss) if finite else None
     table = Table(*(_(c) for c in SCORE_COLUMNS.values()), box=None, title=title)
     for s in rows:
-        table.add_row(system_name(s.system) + (" *" if s is best else ""), f"{s.log_loss:.4f}", f"{s.brier:.4f}",
-                      f"{s.prediction_rate:.4f}", f"{s.games:,}", f"{s.coverage:.3f}", f"{s.se_vs_best:.4f}")
+        table.add_row(system_name(s.system) + (" *" if s is best else ""), f"{s.log_loss:.4f}", f"{s.se:.4f}",
+                      f"{s.brier:.4f}", f"{s.prediction_rate:.4f}", f"{s.games:,}", f"{s.coverage:.3f}",
+                      f"{_f1(s.listed_log_loss, 4)} ({s.listed_games:,})", _f1(s.prior_log_loss, 4),
+                      f"{s.diff_vs_best:+.4f}", f"{s.se_vs_best:.4f}")
     return table
 
 
-def _print_evaluation(result, first_rules: str) -> None:
-    import math
-
+def _print_evaluation(result) -> None:
     gs = result.games
     console = _sandbox_console()
     console.print(_score_table(result.scores, _("{games} games of {events} events ending on or after {day}").format(
         games=f"{gs.predicted.sum():,}", events=f"{len(gs.predicted_events):,}", day=gs.from_date.isoformat())))
     console.print(_("* best (lowest log loss). Every system predicts every game; for a player it has no rating for, "
-                    "from its prior (a rule set: his start or its entry rating; {elo} and {glicko2}: the same start, "
-                    "from {rules}'s starts; {whr}: 0). {coverage}: how often it had both players' ratings. "
-                    "{prediction_rate}: the predicted favourite won (draws and even predictions ½). {se_vs_best}: "
-                    "standard error of the paired per-game difference of log loss to the best row.").format(
-        elo=system_name("elo"), glicko2=system_name("glicko2"), whr=system_name("whr"), rules=first_rules,
-        **{c: _(SCORE_COLUMNS[c]) for c in ("coverage", "prediction_rate", "se_vs_best")}), markup=False)
+                    "from one prior fitted on the burn-in (the entry mean of his group, the same for every row; a rule "
+                    "set's own entry rating only seeds its events). {se}: standard error, clustered by event. "
+                    "{coverage}: how often it had both players' ratings; the loss on those listed games (their number) "
+                    "and on the prior-driven rest. {prediction_rate}: the predicted favourite won (draws and even "
+                    "predictions ½). {diff_vs_best} and {se_vs_best}: the paired per-game difference of log loss to "
+                    "the best row and its standard error, clustered by event.").format(
+        **{c: _(SCORE_COLUMNS[c]) for c in ("se", "coverage", "prediction_rate", "diff_vs_best", "se_vs_best")}),
+        markup=False)
+    colour = result.colour
+    if colour.games:
+        console.print(_("Black's advantage: Black scored {score} ± {se} (clustered by event) in the {games} predicted "
+                        "games with known colours, {elo} Elo-equivalent; {burn} in the burn-in — the colour term of "
+                        "{elo_c} and {glicko_c}.").format(
+            score=f"{colour.score:.4f}", se=f"{colour.se:.4f}", games=f"{colour.games:,}", elo=f"{colour.elo:+.0f}",
+            burn=f"{result.colour_burn_in.elo:+.0f}", elo_c=system_name("elo+colour"),
+            glicko_c=system_name("glicko2+colour")), markup=False)
+    else:
+        console.print(_("Black's advantage: not measured (games.csv has no black column)."), markup=False)
+    prior = result.prior
+    console.print(_("Prior (fitted on the {games} burn-in games): entry mean men {men}, women {women} ({m} and {f} "
+                    "newcomers); spread {sd} — {glicko2}'s newcomer RD {sd}, {whr}'s virtual draws {draws}.").format(
+        games=f"{prior.games:,}", men=f"{prior.entry['M']:.0f}", women=f"{prior.entry['F']:.0f}",
+        m=prior.newcomers["M"], f=prior.newcomers["F"], sd=f"{prior.sd:.0f}", glicko2=system_name("glicko2"),
+        whr=system_name("whr"), draws=prior.virtual_draws), markup=False)
     both = result.both_rated[0].games if result.both_rated else 0
     console.print(_score_table(result.both_rated, _("the {games} of them in which every system that keeps ratings had "
                                                     "both players' ratings").format(games=f"{both:,}")))
@@ -290,8 +329,8 @@ def _print_evaluation(result, first_rules: str) -> None:
                 title=_("calibration by the favourite's rating gap: his expected → observed score (games); the slope "
                         "b of s on logit p (1: calibrated, below 1: overconfident) and the test of b = 1"))
     slopes = [result.calibration[n].slope for n in names]
-    cal.add_row(_("slope b (se)"), *("" if math.isnan(sl.slope) else f"{sl.slope:.3f} ({sl.se:.3f})" for sl in slopes))
-    cal.add_row(_("z, p (b = 1)"), *("" if math.isnan(sl.z) else f"{sl.z:+.1f}, {sl.p_value:.2g}" for sl in slopes))
+    cal.add_row(_("slope b (se)"), *(f"{sl.slope:.3f} ({sl.se:.3f})" for sl in slopes))
+    cal.add_row(_("z, p (b = 1)"), *(f"{sl.z:+.1f}, {sl.p_value:.2g}" for sl in slopes))
     for i, b in enumerate(first.bins):
         cells = []
         for n in names:
@@ -299,6 +338,18 @@ def _print_evaluation(result, first_rules: str) -> None:
             cells.append(f"{c.predicted:.2f}→{c.observed:.2f} ({c.count})" if c.count else "")
         cal.add_row(_gap_label(b), *cells)
     console.print(cal)
+    colour = Table(_("Black's gap G"), *map(system_name, names), box=None,
+                   title=_("calibration in both directions: Black's expected → observed score by his own signed gap "
+                           "(below 0: White the favourite), on the games with known colours"))
+    for i, b in enumerate(first.by_colour):
+        cells = []
+        for n in names:
+            c = result.calibration[n].by_colour[i]
+            cells.append(f"{c.predicted:.2f}→{c.observed:.2f} ({c.count})" if c.count else "")
+        if any(cells):
+            colour.add_row(_gap_label(b), *cells)
+    if first.by_colour:
+        console.print(colour)
     for m in result.lists:
         system = system_name(m.system)
         drift = Table(*(_(h) for h in (N_("list date"), N_("cohort"), N_("cohort mean"), N_("cohort sd"), N_("listed"),
@@ -324,6 +375,17 @@ def _print_evaluation(result, first_rules: str) -> None:
                                                    never=e.never), markup=False)
 
 
+def _print_handicaps(console: Console, games, black, stones, komi) -> None:
+    """Go: Black's advantage per handicap (stones) and komi, over every played game with known colours."""
+    from qiyuan.sandbox.colour import advantage_by_handicap
+
+    for st, k, adv in advantage_by_handicap(games, black, stones, komi):
+        console.print(_("Black's advantage with {stones} stone(s), komi {komi}: Black scored {score} ± {se} in {games} "
+                        "games, {elo} Elo-equivalent.").format(
+            stones=st, komi="—" if k != k else f"{k:g}", score=f"{adv.score:.4f}", se=f"{adv.se:.4f}",
+            games=f"{adv.games:,}", elo=f"{adv.elo:+.0f}"), markup=False)
+
+
 def _line(p: Problem) -> str:
     """A sandbox line kept as a template (a tuned baseline, WHR's refits): its system named for people, then in
     the run's language."""
@@ -334,6 +396,8 @@ def _line(p: Problem) -> str:
 
 
 def _gap_label(b) -> str:
+    if b.lo == -float("inf"):
+        return f"G < {b.hi:g}"
     return f"G {b.lo:g}–{b.hi:g}" if b.hi != float("inf") else f"G ≥ {b.lo:g}"
 
 
@@ -374,14 +438,7 @@ def compare_rules(
     rule_b = _sandbox_rules([b], problems, "B")
     if top < 1:
         problems.append(problem("must be at least 1, not {value}", column="--top", value=top))
-    days: dict[str, Optional[date]] = {}
-    for option, text in (("--from", from_date), ("--on", on)):
-        days[option] = None
-        if text is not None:
-            try:
-                days[option] = date.fromisoformat(text.strip())
-            except ValueError:
-                problems.append(problem("expected a date YYYY-MM-DD, got {value!r}", column=option, value=text))
+    days = {option: _sandbox_date(text, option, problems) for option, text in (("--from", from_date), ("--on", on))}
     _sandbox_out(report, "--report", problems)
     _sandbox_out(csv_out, "--csv", problems)
     data = _sandbox_history(players, events, games, standings, problems)
@@ -433,7 +490,7 @@ def audit_rules(
     """The incentives a rule set gives on a history: cap farming, sitting out, withdrawing after a loss,
     the champion and board protections, each with the best gain per game it yields."""
     from qiyuan.formats.sandbox_files import write_audit_csv
-    from qiyuan.sandbox.audit import audit
+    from qiyuan.sandbox.audit import FOUND, audit
 
     problems: list[Problem] = []
     found = _sandbox_rules([rules], problems, "RULES")
@@ -445,16 +502,131 @@ def audit_rules(
     except InputError as exc:
         _sandbox_fail(list(exc.problems))
     console = _sandbox_console()
-    table = Table(_("strategy"), _("found"), _("best gain/game"), _("mean gain/game"), _("cases"), _("best case"),
-                  box=None, title=_("incentive audit of {rules}: rating points a strategy gains per game that the play "
-                                    "does not earn (appendix table 2 without a cap as the truth)").format(rules=result.rules))
+    table = Table(_("strategy"), _("found"), _("effect/game"), _("SE"), _("mean/game (cases)"),
+                  _("control mean/game (cases)"), _("example"), box=None,
+                  title=_("incentive audit of {rules}: rating points a game a strategy gains that the play does not earn "
+                          "(appendix table 2 without a cap as the truth), against a control group; found when the "
+                          "effect is at least {found} at two standard errors, clustered").format(rules=result.rules,
+                                                                                               found=FOUND))
     for s in result.strategies:
-        table.add_row(_(STRATEGY_NAMES.get(s.name, s.name)), _("yes") if s.found else _("no"), _f1(s.best_per_game, 3),
-                      _f1(s.mean_per_game, 3), str(s.cases), problem_line(s.example) if s.example else "")
+        table.add_row(_(STRATEGY_NAMES.get(s.name, s.name)), _("yes") if s.found else _("no"), _f1(s.effect, 3),
+                      _f1(s.se, 3), f"{_f1(s.mean_per_game, 3)} ({s.cases})",
+                      f"{_f1(s.control_mean, 3)} ({s.control_cases})", problem_line(s.example) if s.example else "")
     console.print(table)
     for s in result.strategies:
         console.print(f"{_(STRATEGY_NAMES.get(s.name, s.name))}{_(': ')}{problem_line(s.how)}", markup=False)
     _sandbox_write(console, [(csv_out, "--csv", N_("table"), lambda path: write_audit_csv(path, result))])
+
+
+@rules_app.command("tune")
+def tune_rules_command(
+    rules: Annotated[str, typer.Argument(help="The rule set to tune (a name or TOML variant file).")],
+    players: _PLAYERS,
+    events: _EVENTS,
+    games: _GAMES,
+    standings: _STANDINGS = None,
+    from_date: Annotated[Optional[str], typer.Option(
+        "--from", help="The test: the events ending on or after this date, YYYY-MM-DD (default: two years after the "
+                       "first event); the search sees only the games before it.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write the chosen variant as a TOML rule file here.")]
+        = None,
+    report: Annotated[Optional[Path], typer.Option(
+        "--report", help="Write the chosen variant's impact pack (HTML, with charts and its prediction evidence) "
+                         "here.")] = None,
+) -> None:
+    """Search the rule set's own arithmetic (K by band, the newcomer's entry and first rating, the cap,
+    the protections; integers the tables can express) for the variant that predicts the burn-in best
+    within the limits (drift at most 5 points a year, no new audit finding), then score it once on the
+    test against the rule set, paired, with standard errors clustered by event."""
+    from qiyuan.formats.sandbox_files import write_impact_html, write_text
+    from qiyuan.sandbox.impact import impact
+    from qiyuan.sandbox.tune import DRIFT_LIMIT, changed_settings, tune_rules
+
+    problems: list[Problem] = []
+    found = _sandbox_rules([rules], problems, "RULES")
+    start = _sandbox_date(from_date, "--from", problems)
+    _sandbox_out(out, "--out", problems)
+    _sandbox_out(report, "--report", problems)
+    data = _sandbox_history(players, events, games, standings, problems)
+    base = found[0]
+    try:
+        with _Bars() as bars:
+            result = tune_rules(base, data.players, data.events, data.games, data.standings, from_date=start,
+                                progress=bars)
+    except InputError as exc:
+        _sandbox_fail(list(exc.problems))
+    console = _sandbox_console()
+    changes = changed_settings(result)
+    tried = result.tried
+    rejected = [c for c in tried if not c.admissible]
+    console.print(_("Search on the {games} burn-in games before {day}: {tried} variants of {rules} tried; {rejected} "
+                    "outside the limits (drift above {limit} a year, or a new audit finding). Burn-in log loss: "
+                    "{rules} {base}, the choice {best}.").format(
+        games=f"{result.burn_in_games:,}", day=result.games.from_date.isoformat(), tried=len(tried), rules=base.name,
+        rejected=len(rejected), limit=f"{DRIFT_LIMIT:g}", base=f"{tried[0].log_loss:.4f}",
+        best=f"{min(c.log_loss for c in tried if c.admissible):.4f}"), markup=False)
+    if changes:
+        console.print(_("The choice changes: {changes}").format(
+            changes=_(", ").join(f"{k} = {v}" for k, v in changes.items())), markup=False)
+    else:
+        console.print(_("No variant predicts the burn-in better within the limits: the rule set stays as it is."),
+                      markup=False)
+    table = _score_table([dataclasses.replace(s, system=base.name if s.system == "base" else _("the choice"))
+                          for s in result.test], _("the test, once: {games} games of the events ending on or after "
+                                                   "{day}").format(games=f"{result.test[0].games:,}",
+                                                                   day=result.games.from_date.isoformat()))
+    console.print(table)
+    a, b = result.test
+    d, se = a.log_loss - b.log_loss, max(a.se_vs_best, b.se_vs_best)
+    if result.beats:
+        console.print(_("The choice beats {rules} by {diff} ± {se} a game (paired, clustered by event): at least two "
+                        "standard errors.").format(rules=base.name, diff=f"{d:.4f}", se=f"{se:.4f}"), markup=False)
+    else:
+        console.print(_("The choice does not beat {rules} by two standard errors: {diff} ± {se} a game (paired, "
+                        "clustered by event; z = {z}). The rule sets had both players' ratings in {a} and {b} of the "
+                        "test games; every other game is predicted from the shared prior whatever the rules.").format(
+            rules=base.name, diff=f"{d:+.4f}", se=f"{se:.4f}", z="—" if se == 0 else f"{d / se:+.1f}",
+            a=f"{a.listed_games:,}", b=f"{b.listed_games:,}"), markup=False)
+    console.print(_("Drift of the cohort of {day} over the test: {rules} {base} a year, the choice {chosen} a year; "
+                    "audit findings (two clustered standard errors above 0.05 a game): {rules} {found_a}; the choice "
+                    "{found_b}.").format(
+        day=result.games.from_date.isoformat(), rules=base.name, base=_f1(result.test_drift["base"]),
+        chosen=_f1(result.test_drift["chosen"]),
+        found_a=_(", ").join(_(STRATEGY_NAMES.get(s.name, s.name)) for s in result.test_audit["base"].strategies
+                             if s.found) or _("none"),
+        found_b=_(", ").join(_(STRATEGY_NAMES.get(s.name, s.name)) for s in result.test_audit["chosen"].strategies
+                             if s.found) or _("none")), markup=False)
+    pack = None
+    if report is not None and changes:
+        try:
+            pack = impact(base, result.chosen, data.players, data.events, data.games, data.standings,
+                          from_date=result.games.from_date)
+        except InputError:
+            pack = impact(base, result.chosen, data.players, data.events, data.games, data.standings)
+    elif report is not None:
+        console.print(_("No impact pack: the choice is the rule set itself."), markup=False)
+    names = {p.id: p.name for p in data.players}
+    evidence = _tune_evidence(result)
+    from qiyuan.formats.rules_toml import rules_toml
+
+    _sandbox_write(console, [
+        (out if changes else None, "--out", N_("tuned variant"),
+         lambda path: write_text(path, rules_toml(result.chosen, base_name(rules)))),
+        (report if pack is not None else None, "--report", N_("impact pack"),
+         lambda path: write_impact_html(path, pack, names, result.calibration, evidence)),
+    ])
+
+
+def _tune_evidence(result) -> str:
+    """The prediction evidence of a tuned variant for its impact pack (HTML)."""
+    from html import escape
+
+    rows = "".join(f"<tr><td>{escape(n)}</td><td>{s.log_loss:.4f}</td><td>{s.se:.4f}</td><td>{s.listed_games}</td>"
+                   f"<td>{s.diff_vs_best:+.4f}</td><td>{s.se_vs_best:.4f}</td></tr>"
+                   for n, s in zip((result.base.name, result.chosen.name), result.test))
+    return (f"<table><caption>预测检验 Prediction evidence: {result.test[0].games} test games from "
+            f"{result.games.from_date.isoformat()} (paired, SE clustered by event)</caption><tr><th>规则 rules</th>"
+            f"<th>log loss</th><th>SE</th><th>listed games</th><th>vs best</th><th>SE vs best</th></tr>{rows}</table>")
 
 
 #: the audited strategies (``sandbox.audit``) in words

@@ -4,8 +4,13 @@
 T-both-rated.csv (the same columns, on the games every rating-keeping system
 had both ratings for), T-calibration.csv (per system and gap bin) and
 T-lists.csv (per rule set: drift, volatility, games to a first rating);
+``--predictions P.csv`` one row per test game and system (``PREDICTION_COLUMNS``);
 ``--plot C.png`` the calibration charts to C.png and the drift and
 volatility charts to C-lists.png.
+
+``read_colours`` reads the optional ``black`` column of games.csv (the id of
+the player who had Black: player1's or player2's; empty where not known), and
+``read_handicaps`` a Go history's optional ``stones`` and ``komi`` columns.
 
 Each file is written beside its target under a temporary name and renamed
 into place when complete, so a failure leaves nothing half written. The
@@ -24,18 +29,126 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+import numpy as np
+
+from qiyuan.errors import InputError, problem
+from qiyuan.rating.columnar import GameColumns
 from qiyuan.sandbox.audit import Audit
 from qiyuan.sandbox.compare import Comparison
 from qiyuan.sandbox.drift import ListMeasures
 from qiyuan.sandbox.impact import Impact
+from qiyuan.sandbox.games import GameSet
 from qiyuan.sandbox.metrics import Calibration, Score
+from qiyuan.sandbox.prediction import Prediction
 
-SCORE_COLUMNS = ("system", "log_loss", "brier", "prediction_rate", "games", "coverage", "se_vs_best")
-CALIBRATION_COLUMNS = ("system", "gap_from", "gap_to", "games", "mean_gap", "expected", "observed", "slope",
+SCORE_COLUMNS = ("system", "log_loss", "se", "brier", "prediction_rate", "games", "coverage", "listed_games",
+                 "listed_log_loss", "prior_log_loss", "diff_vs_best", "se_vs_best")
+#: ``view``: ``favourite`` (the gap of the player predicted to score more) or ``black`` (player1's signed gap)
+CALIBRATION_COLUMNS = ("system", "view", "gap_from", "gap_to", "games", "mean_gap", "expected", "observed", "slope",
                        "slope_se", "slope_z", "slope_p")
+#: one row per predicted game and system: player1 is Black in a Renju history; ``probability`` is player1's
+#: expected score, ``outcome`` his score; ``basis`` ``listed`` (the system had both ratings) or ``prior``
+PREDICTION_COLUMNS = ("event", "round", "player1", "player2", "system", "probability", "outcome", "basis")
 LIST_MEASURE_COLUMNS = ("system", "measure", "key", "count", "value", "spread", "listed", "list_mean")
 COMPARISON_COLUMNS = ("list_date", "published_a", "published_b", "both", "only_a", "only_b", "mean_diff",
                       "mean_abs_diff", "largest_diff", "largest_player")
+
+
+def _game_cells(path: Path, games: GameColumns, wanted: Sequence[str]
+                ) -> tuple[dict[str, list[str]], list[tuple[int, str, int]]] | None:
+    """The optional columns ``wanted`` of games.csv, per game of ``games`` (matched by event, round and
+    players; "" where empty), and (line, column, game) for every non-empty cell; None when the file has
+    none of them."""
+    name = str(path)
+    try:
+        text = Path(path).read_bytes().decode("utf-8-sig")
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise InputError([problem("cannot read the colours: {why}", file=name, column=wanted[0], why=str(exc))]) \
+            from None
+    header = [h.strip() for h in rows[0]] if rows else []
+    present = [c for c in wanted if c in header]
+    keys = ("event_id", "round", "player1", "player2")
+    if not present or any(k not in header for k in keys):
+        return None  # (the history reader has already refused a games.csv without its columns)
+    at = {c: header.index(c) for c in (*keys, *present)}
+    found: dict[tuple[str, int, str, str], tuple[int, list[str]]] = {}
+    for line, row in enumerate(rows[1:], start=2):
+        cells = [c.strip() for c in row] + [""] * max(0, len(header) - len(row))
+        if not any(cells):
+            continue
+        try:
+            key = (cells[at["event_id"]], int(cells[at["round"]]), cells[at["player1"]], cells[at["player2"]])
+        except ValueError:
+            continue  # the history reader has refused it already
+        found[key] = (line, [cells[at[c]] for c in present])
+    ev, pl_ = games.event_ids, games.player_ids
+    out: dict[str, list[str]] = {c: [] for c in present}
+    filled: list[tuple[int, str, int]] = []
+    for g, (e, r, a, b) in enumerate(zip(games.event.tolist(), games.round.tolist(), games.player1.tolist(),
+                                         games.player2.tolist())):
+        line, values = found.get((ev[e], int(r), pl_[a], pl_[b]), (0, [""] * len(present)))
+        for c, v in zip(present, values):
+            out[c].append(v)
+            if v:
+                filled.append((line, c, g))
+    return out, filled
+
+
+def read_colours(path: Path, games: GameColumns) -> np.ndarray | None:
+    """Per game of ``games`` (as the history reader read them from ``path``), +1 when player1 had Black, −1
+    when player2 had, 0 when not known; None when games.csv has no ``black`` column (``InputError`` naming
+    the line of a value that is neither player of its game)."""
+    read = _game_cells(path, games, ("black",))
+    if read is None:
+        return None
+    cells, filled = read
+    ids = games.player_ids
+    side = np.zeros(len(games), np.int8)
+    problems = []
+    for line, _, g in filled:
+        black, one, two = cells["black"][g], ids[games.player1[g]], ids[games.player2[g]]
+        if black not in (one, two):
+            problems.append(problem("'{value}' is neither player1 ({one}) nor player2 ({two}) of the game",
+                                    file=str(path), line=line, column="black", value=black, one=one, two=two))
+        else:
+            side[g] = 1 if black == one else -1
+    if problems:
+        raise InputError(problems)
+    return side
+
+
+def read_handicaps(path: Path, games: GameColumns) -> tuple[np.ndarray, np.ndarray] | None:
+    """Go: per game, the handicap ``stones`` (0 where empty) and the ``komi`` (nan where empty) of the optional
+    columns of games.csv; None when it has neither (``InputError`` naming the line of a bad value)."""
+    read = _game_cells(path, games, ("stones", "komi"))
+    if read is None:
+        return None
+    cells, filled = read
+    stones = np.zeros(len(games), np.int16)
+    komi = np.full(len(games), np.nan)
+    problems = []
+    for line, column, g in filled:
+        value = cells[column][g]
+        if column == "stones":
+            if value.isascii() and value.isdigit() and int(value) <= 9:
+                stones[g] = int(value)
+                continue
+            problems.append(problem("'{value}' is not a number of handicap stones (0 to 9)", file=str(path),
+                                    line=line, column=column, value=value))
+        else:
+            try:
+                k = float(value)
+            except ValueError:
+                k = float("nan")
+            if math.isfinite(k) and abs(k) <= 50 and (k * 2).is_integer():
+                komi[g] = k
+                continue
+            problems.append(problem("'{value}' is not a komi (a number of half points, such as 7.5)",
+                                    file=str(path), line=line, column=column, value=value))
+    if problems:
+        raise InputError(problems)
+    return stones, komi
 
 
 def _write_atomically(path: Path, write: Callable[[io.BufferedWriter], None]) -> None:
@@ -48,6 +161,12 @@ def _write_atomically(path: Path, write: Callable[[io.BufferedWriter], None]) ->
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def write_text(path: Path, text: str) -> None:
+    """A text file (UTF-8), written atomically (a tuned variant's TOML)."""
+    data = text.encode("utf-8")
+    _write_atomically(path, lambda f: f.write(data))
 
 
 def _csv_bytes(header: Sequence[str], rows: Sequence[Sequence[object]]) -> bytes:
@@ -68,8 +187,9 @@ def beside(path: Path | None, suffix: str, ext: str) -> Path | None:
 
 
 def write_scores_csv(path: Path, scores: Sequence[Score]) -> None:
-    rows = [(s.system, _number(s.log_loss), _number(s.brier), _number(s.prediction_rate), s.games,
-             _number(s.coverage), _number(s.se_vs_best)) for s in scores]
+    rows = [(s.system, _number(s.log_loss), _number(s.se), _number(s.brier), _number(s.prediction_rate), s.games,
+             _number(s.coverage), s.listed_games, _number(s.listed_log_loss), _number(s.prior_log_loss),
+             _number(s.diff_vs_best), _number(s.se_vs_best)) for s in scores]
     data = _csv_bytes(SCORE_COLUMNS, rows)
     _write_atomically(path, lambda f: f.write(data))
 
@@ -78,11 +198,33 @@ def write_calibration_csv(path: Path, calibration: Mapping[str, Calibration]) ->
     rows = []
     for system, c in calibration.items():
         sl = c.slope
-        for b in c.bins:
-            rows.append((system, _number(b.lo, 0), "" if math.isinf(b.hi) else _number(b.hi, 0), b.count,
-                         _number(b.gap, 1), _number(b.predicted), _number(b.observed), _number(sl.slope),
-                         _number(sl.se), _number(sl.z), _number(sl.p_value)))
+        for view, bins in (("favourite", c.bins), ("black", c.by_colour)):
+            for b in bins:
+                rows.append((system, view, "" if math.isinf(b.lo) else _number(b.lo, 0),
+                             "" if math.isinf(b.hi) else _number(b.hi, 0), b.count, _number(b.gap, 1),
+                             _number(b.predicted), _number(b.observed), _number(sl.slope), _number(sl.se),
+                             _number(sl.z), _number(sl.p_value)))
     data = _csv_bytes(CALIBRATION_COLUMNS, rows)
+    _write_atomically(path, lambda f: f.write(data))
+
+
+def write_predictions_csv(path: Path, games: GameSet, predictions: Sequence[Prediction]) -> None:
+    """Every predicted game (in the game set's order: by event, round, players) once per system."""
+    idx = np.flatnonzero(games.predicted)
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(PREDICTION_COLUMNS)
+    events = [games.event_ids[e] for e in games.event[idx].tolist()]
+    rounds = games.round[idx].tolist()
+    one = [games.player_ids[i] for i in games.player1[idx].tolist()]
+    two = [games.player_ids[i] for i in games.player2[idx].tolist()]
+    outcome = [_number(x, 1) for x in games.score[idx].tolist()]
+    for p in predictions:
+        expected = p.expected[idx].tolist()
+        basis = np.where(p.covered[idx], "listed", "prior").tolist()
+        writer.writerows(zip(events, rounds, one, two, [p.system] * idx.shape[0], (_number(x) for x in expected),
+                             outcome, basis))
+    data = text.getvalue().encode("utf-8")
     _write_atomically(path, lambda f: f.write(data))
 
 
@@ -105,12 +247,14 @@ def write_list_measures_csv(path: Path, measures: Sequence[ListMeasures]) -> Non
     _write_atomically(path, lambda f: f.write(data))
 
 
-AUDIT_COLUMNS = ("rules", "strategy", "found", "best_per_game", "mean_per_game", "cases", "best_case", "how")
+AUDIT_COLUMNS = ("rules", "strategy", "found", "effect_per_game", "se", "mean_per_game", "cases", "control_mean",
+                 "control_cases", "example", "how")
 
 
 def write_audit_csv(path: Path, audit: Audit) -> None:
-    rows = [(audit.rules, s.name, "yes" if s.found else "no", _number(s.best_per_game, 4), _number(s.mean_per_game, 4),
-             s.cases, s.example, s.how) for s in audit.strategies]
+    rows = [(audit.rules, s.name, "yes" if s.found else "no", _number(s.effect, 4), _number(s.se, 4),
+             _number(s.mean_per_game, 4), s.cases, _number(s.control_mean, 4), s.control_cases, s.example, s.how)
+            for s in audit.strategies]
     data = _csv_bytes(AUDIT_COLUMNS, rows)
     _write_atomically(path, lambda f: f.write(data))
 
@@ -147,6 +291,13 @@ def _figure(panels: int, width: float = 4.0, height: float = 3.6):
 def write_calibration_png(path: Path, calibration: Mapping[str, Calibration], title: str = "") -> None:
     """One panel per system: the favourite's expected and observed score by his rating gap (dot size =
     games), the calibration slope in the title; where the lines part the system is miscalibrated."""
+    buffer = io.BytesIO()
+    write_calibration_png_to(buffer, calibration, title)
+    data = buffer.getvalue()
+    _write_atomically(path, lambda f: f.write(data))
+
+
+def write_calibration_png_to(out: io.BytesIO, calibration: Mapping[str, Calibration], title: str = "") -> None:
     systems = list(calibration)
     fig, rows, cols = _figure(len(systems))
     for n, system in enumerate(systems, start=1):
@@ -171,8 +322,7 @@ def write_calibration_png(path: Path, calibration: Mapping[str, Calibration], ti
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    data = _png(fig)
-    _write_atomically(path, lambda f: f.write(data))
+    out.write(_png(fig))
 
 
 def write_list_measures_png(path: Path, measures: Sequence[ListMeasures]) -> None:
@@ -217,9 +367,66 @@ def _cell(x: object) -> str:
     return escape(str(x))
 
 
-def impact_html(impact: Impact, names: Mapping[str, str]) -> str:
-    """The impact pack as one self-contained HTML page (Chinese with English), for an officer to circulate."""
+def impact_charts(impact: Impact, calibration: Mapping[str, Calibration] | None = None) -> list[tuple[str, bytes]]:
+    """The impact pack's charts (PNG; none without matplotlib): the rating distribution on the detailed list
+    under A and each B (histograms), the mean change B − A by band of A's rating (the players published under
+    both), and — when the pack carries predictions — the calibration of A and B on the test games."""
+    if not plot_available():
+        return []
+    import numpy as np
+
+    charts = []
+    views = {"A": [p.a for p in impact.players], "B retroactive": [p.retro for p in impact.players],
+             f"B from {impact.from_date.isoformat()}": [p.forward for p in impact.players]}
+    fig, _, _ = _figure(1, 6.5, 3.6)
+    ax = fig.add_subplot(1, 1, 1)
+    values = [v for r in views.values() for v in r if v is not None]
+    if values:
+        bins = np.linspace(min(values), max(values) + 1, 25)
+        for (name, ratings), colour in zip(views.items(), ("0.4", "tab:blue", "tab:orange")):
+            ax.hist([r for r in ratings if r is not None], bins=bins, histtype="step", linewidth=1.4, color=colour,
+                    label=name)
+        ax.legend(fontsize=7)
+    ax.set_title(f"rating distribution on {impact.on.isoformat()} (before: A, after: B)", fontsize=10)
+    ax.set_xlabel("rating", fontsize=8)
+    ax.set_ylabel("players", fontsize=8)
+    fig.tight_layout()
+    charts.append(("分布 Rating distribution before/after", _png(fig)))
+    fig, _, _ = _figure(1, 6.5, 3.6)
+    ax = fig.add_subplot(1, 1, 1)
+    edges = (1600, 1800, 1900, 2000, 2100, 2200, 2400)
+    labels = [f"<{edges[0]}", *(f"{a}–{b - 1}" for a, b in zip(edges, edges[1:])), f"≥{edges[-1]}"]
+    for offset, (field, colour) in enumerate((("retro", "tab:blue"), ("forward", "tab:orange"))):
+        groups: list[list[int]] = [[] for _ in labels]
+        for p in impact.players:
+            b = getattr(p, field)
+            if p.a is not None and b is not None:
+                groups[int(np.searchsorted(edges, p.a, side="right"))].append(b - p.a)
+        means = [float(np.mean(g)) if g else 0.0 for g in groups]
+        ax.bar(np.arange(len(labels)) + 0.4 * offset - 0.2, means, width=0.4, color=colour,
+               label=list(views)[offset + 1])
+    ax.axhline(0, color="0.5", linewidth=0.8)
+    ax.set_xticks(np.arange(len(labels)), labels, fontsize=7)
+    ax.set_title("mean change B − A by A's rating band", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    charts.append(("按组变化 Changes by group", _png(fig)))
+    if calibration:
+        buffer = io.BytesIO()
+        write_calibration_png_to(buffer, calibration, "calibration on the test games")
+        charts.append(("校准 Calibration on the test games", buffer.getvalue()))
+    return charts
+
+
+def impact_html(impact: Impact, names: Mapping[str, str], charts: Sequence[tuple[str, bytes]] = (),
+                evidence: str = "") -> str:
+    """The impact pack as one self-contained HTML page (Chinese with English), for an officer to circulate;
+    ``charts`` (title, PNG) are embedded, ``evidence`` (HTML) is the prediction evidence of a tuned variant."""
+    import base64
     from html import escape
+
+    figures = "".join(f'<figure><figcaption>{escape(title)}</figcaption><img alt="{escape(title)}" '
+                      f'src="data:image/png;base64,{base64.b64encode(png).decode()}"></figure>' for title, png in charts)
 
     views = list(impact.distributions)
     head = "".join(f"<th>{escape(v)}</th>" for v in views)
@@ -263,10 +470,12 @@ Detailed list: {impact.on.isoformat()}.</p>
 <table><caption>棋手 Players on {impact.on.isoformat()} (– : not published)</caption>
 <tr><th>编号 id</th><th>姓名 name</th><th>A</th><th>B 追溯 retro</th><th>B−A</th><th>B 自 {impact.from_date.isoformat()}</th><th>B−A</th></tr>
 {"".join(players)}</table>
+{evidence}{figures}
 </body></html>
 """
 
 
-def write_impact_html(path: Path, impact: Impact, names: Mapping[str, str]) -> None:
-    data = impact_html(impact, names).encode("utf-8")
+def write_impact_html(path: Path, impact: Impact, names: Mapping[str, str],
+                      calibration: Mapping[str, Calibration] | None = None, evidence: str = "") -> None:
+    data = impact_html(impact, names, impact_charts(impact, calibration), evidence).encode("utf-8")
     _write_atomically(path, lambda f: f.write(data))

@@ -43,7 +43,8 @@ class GameSet:
     round, then the players' ids, so file order does not matter; the games of
     event ``e`` are ``slice(lo[e], hi[e])``. ``score`` is player1's score
     (1, ½, 0). ``predicted`` marks the games of the events that end on or
-    after ``from_date``.
+    after ``from_date``. ``black`` is +1 where player1 had Black, −1 where
+    player2 had, 0 where the colours are not known (``colour``).
     """
 
     player_ids: tuple[str, ...]
@@ -59,6 +60,11 @@ class GameSet:
     player2: np.ndarray
     score: np.ndarray
     from_date: date
+    black: np.ndarray = None  # type: ignore[assignment]  # int8 per game; all 0 when not given
+
+    def __post_init__(self) -> None:
+        if self.black is None:
+            object.__setattr__(self, "black", np.zeros(self.player1.shape[0], np.int8))
 
     @property
     def predicted(self) -> np.ndarray:
@@ -126,6 +132,14 @@ class GameSet:
         return ev[np.lexsort((self.id_rank[ev], self.event_start[ev], self.event_end[ev]))]
 
 
+def played_scores(cols: GameColumns) -> np.ndarray:
+    """Player1's score in every game (1, ½, 0), nan where the game was not played."""
+    score_of_code = np.full(len(CODE_OF_RESULT), np.nan)
+    for result, value in _SCORE.items():
+        score_of_code[CODE_OF_RESULT[result]] = value
+    return score_of_code[cols.result.astype(np.int64)]
+
+
 def _ranks(ids: Sequence[str]) -> np.ndarray:
     rank = np.empty(len(ids), np.int64)
     rank[sorted(range(len(ids)), key=ids.__getitem__)] = np.arange(len(ids))
@@ -133,9 +147,10 @@ def _ranks(ids: Sequence[str]) -> np.ndarray:
 
 
 def game_set(players: Sequence[Player], events: Sequence[Event], games: Sequence[Game] | GameColumns,
-             from_date: date | None = None) -> GameSet:
+             from_date: date | None = None, colours: np.ndarray | None = None) -> GameSet:
     """The played games of a history, checked: ``from_date`` must lie inside the history and at
-    least one game must be left to predict (else ``InputError``, naming ``--from``)."""
+    least one game must be left to predict (else ``InputError``, naming ``--from``). ``colours``: per
+    game of ``games`` (their order), +1 player1 had Black, −1 player2, 0 not known."""
     if not events:
         raise InputError([problem("the history has no events: nothing to predict", file="--events")])
     event_ids = tuple(e.id for e in events)
@@ -153,10 +168,7 @@ def game_set(players: Sequence[Player], events: Sequence[Event], games: Sequence
     if not first <= from_date <= last:
         raise InputError([problem("{date} is outside the history ({first} to {last})", file="--from",
                                   date=from_date.isoformat(), first=first.isoformat(), last=last.isoformat())])
-    score_of_code = np.full(len(CODE_OF_RESULT), np.nan)
-    for result, value in _SCORE.items():
-        score_of_code[CODE_OF_RESULT[result]] = value
-    score = score_of_code[cols.result.astype(np.int64)]
+    score = played_scores(cols)
     played = np.flatnonzero(~np.isnan(score))
     # Event rank by start date: the games of each event become one contiguous run.
     id_rank = _ranks(event_ids)
@@ -173,7 +185,8 @@ def game_set(players: Sequence[Player], events: Sequence[Event], games: Sequence
     lo = np.searchsorted(ranks, rank, side="left")
     hi = np.searchsorted(ranks, rank, side="right")
     gs = GameSet(player_ids, event_ids, id_rank, start, end, lo, hi, ev_sorted, cols.round[idx].astype(np.int64),
-                 cols.player1[idx].astype(np.int64), cols.player2[idx].astype(np.int64), score[idx], from_date)
+                 cols.player1[idx].astype(np.int64), cols.player2[idx].astype(np.int64), score[idx], from_date,
+                 None if colours is None else np.asarray(colours, np.int8)[idx])
     if not gs.predicted.any():
         raise InputError([problem("no played game in the events ending on or after {date}: nothing to predict",
                                   file="--from", date=from_date.isoformat())])

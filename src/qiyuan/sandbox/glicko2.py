@@ -8,10 +8,14 @@ per-player library call costs too much for two million games, and the most
 used Python package (``glicko2``) gets step 5 wrong when μ ≠ 0 (see
 docs/decisions.md).
 
-Starts: the rule set's start ratings (``starts``), RD 200 for a player who
-holds one and ``rd_new`` (default 350) for a newcomer, σ = 0.06, τ = 0.5 by
-default; τ and the newcomer's RD are tuned on the burn-in (``tuning``). A
-player not seen yet is predicted from his start and RD (the prior). Between his events a
+Starts: its own (players.csv's published rating, else the shared prior's
+entry mean of his group, ``prior``), RD 200 for a player who holds one and
+``rd_new`` (the prior's strength; default 350) for a newcomer, σ = 0.06,
+τ = 0.5 by default; τ is tuned on the burn-in (``tuning``). A player not seen
+yet is predicted from his start and RD (the prior). ``advantage`` (rating
+points, 0 by default) is added to Black's μ in every expected score
+(``GameSet.black``; nothing where the colours are not known), predicting and
+learning alike: the colour term, for analysis. Between his events a
 player's RD grows as in step 6, by σ² for every month (30.44 days) in which
 he played nothing, up to 350. A game between A and B is predicted as
 E = 1 / (1 + exp(−g(√(φ_A² + φ_B²)) · (μ_A − μ_B))).
@@ -19,15 +23,10 @@ E = 1 / (1 + exp(−g(√(φ_A² + φ_B²)) · (μ_A − μ_B))).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
-from qiyuan.rating.model import Player
-from qiyuan.rating.rules import RuleSet
 from qiyuan.sandbox.games import LEARN, GameSet
 from qiyuan.sandbox.prediction import Prediction, Progress, tick
-from qiyuan.sandbox.starts import start_ratings
 
 SCALE = 173.7178  # Glickman's conversion between the Glicko and Glicko-2 scales
 TAU = 0.5  # system constant τ
@@ -75,12 +74,14 @@ def new_volatility(sigma: np.ndarray, phi: np.ndarray, v: np.ndarray, delta: np.
 
 
 def rate_period(mu: np.ndarray, phi: np.ndarray, sigma: np.ndarray, side: np.ndarray, opp_mu: np.ndarray,
-                opp_phi: np.ndarray, score: np.ndarray, tau: float = TAU) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                opp_phi: np.ndarray, score: np.ndarray, tau: float = TAU, edge: np.ndarray | float = 0.0
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Steps 3–8 for players 0 … n−1 (``mu``/``phi``/``sigma``): each of their games is a side
-    (``side`` = the player, the opponent's μ and φ, his score). Every player has at least one game."""
+    (``side`` = the player, the opponent's μ and φ, his score; ``edge`` his colour's advantage in μ units).
+    Every player has at least one game."""
     n = mu.shape[0]
     gj = g(opp_phi)
-    ej = 1.0 / (1.0 + np.exp(-gj * (mu[side] - opp_mu)))
+    ej = 1.0 / (1.0 + np.exp(-gj * (mu[side] + edge - opp_mu)))
     v = 1.0 / np.bincount(side, gj**2 * ej * (1.0 - ej), n)
     improvement = np.bincount(side, gj * (score - ej), n)
     sigma_new = new_volatility(sigma, phi, v, v * improvement, tau)
@@ -89,9 +90,9 @@ def rate_period(mu: np.ndarray, phi: np.ndarray, sigma: np.ndarray, side: np.nda
     return mu + phi_new**2 * improvement, phi_new, sigma_new
 
 
-def predict_glicko2(games: GameSet, players: Sequence[Player], rules: RuleSet, *, tau: float = TAU,
-                    rd_new: float = RD_NEW, progress: Progress | None = None) -> Prediction:
-    start, held = start_ratings(rules, players)
+def predict_glicko2(games: GameSet, start: np.ndarray, held: np.ndarray, *, tau: float = TAU, rd_new: float = RD_NEW,
+                    advantage: float = 0.0, progress: Progress | None = None) -> Prediction:
+    adv_all = advantage / SCALE * games.black.astype(np.float64)  # player1's colour advantage in μ, per game
     mu = (start - 1500.0) / SCALE
     phi = np.where(held, min(RD_HELD, rd_new), rd_new) / SCALE
     rd_max = max(RD_MAX, rd_new) / SCALE
@@ -115,15 +116,16 @@ def predict_glicko2(games: GameSet, players: Sequence[Player], rules: RuleSet, *
             side = np.concatenate([ia, ib])
             opp = np.concatenate([ib, ia])
             score = np.concatenate([games.score[part], 1.0 - games.score[part]])
+            edge = np.concatenate([adv_all[part], -adv_all[part]])
             mu[who], phi[who], sigma[who] = rate_period(mu_now, phi_now, sigma[who], side, mu_now[opp],
-                                                        phi_now[opp], score, tau)
+                                                        phi_now[opp], score, tau, edge)
             end = games.event_end[games.event[part]].astype(np.float64)
             last[who] = np.concatenate([end, end])[first]
             known[who] = True
         else:
             phi_a = _phi_at(phi[a], sigma[a], last[a], day, rd_max)
             phi_b = _phi_at(phi[b], sigma[b], last[b], day, rd_max)
-            expected[part] = 1.0 / (1.0 + np.exp(-g(np.sqrt(phi_a**2 + phi_b**2)) * (mu[a] - mu[b])))
+            expected[part] = 1.0 / (1.0 + np.exp(-g(np.sqrt(phi_a**2 + phi_b**2)) * (mu[a] + adv_all[part] - mu[b])))
             covered[part] = known[a] & known[b]
         tick(progress, "glicko2", n, len(batches))
     return Prediction("glicko2", expected, covered)

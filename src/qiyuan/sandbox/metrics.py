@@ -11,9 +11,16 @@ For a game with player1's score s (1, ½ or 0) and prediction p:
   lost, ½ when the game was drawn or the prediction was exactly ½ (Coulom's
   Table 1, ties ½);
 * each averaged over the games; the best row is the lowest log loss (the
-  first of rows within 1e-9 of it), and
-  ``se_vs_best`` is the standard error of the mean per-game difference of
-  log loss to it (paired: the same games), √(var(d)/n).
+  first of rows within 1e-9 of it); ``diff_vs_best`` is the mean per-game
+  difference of log loss to it (paired: the same games) and ``se_vs_best``
+  its standard error;
+* standard errors are *clustered by event* (the games of one event share its
+  players' form, its field, its day): for a per-game quantity x over G events,
+  se = √(G/(G − 1) · Σ_events (Σ_its games (x − x̄))²) / n (the sandwich
+  estimator; with a single event, √(var(x)/n));
+* a row's loss is split into its *listed* games (it had a rating for both
+  players: ``covered``) and its *prior-driven* games (it predicted at least
+  one player from the shared prior, ``prior``).
 
 Calibration by rating gap: every prediction is read as the Elo-equivalent
 gap of the favourite, G = 400·log10(p/(1 − p)) for p ≥ ½ (the game seen from
@@ -24,11 +31,21 @@ is b in the logistic fit of s on logit(p) with an intercept (Cox's
 calibration slope; s of a draw is ½, a fractional outcome): b = 1 is a
 calibrated system, b < 1 an overconfident one (its gaps are too large for
 the results, the European Go Database's finding of 2021), b > 1 a timid one;
-``z = (b − 1)/se(b)`` and its two-sided p-value test b = 1.
+``z = (b − 1)/se(b)`` and its two-sided p-value test b = 1. The fit is damped
+so that it always gives a number: a penalty of one pseudo-game's weight
+(``RIDGE``) pulls (a, b) toward the calibrated (0, 1), and Newton's steps are
+halved until the penalized likelihood rises — where p does not vary (the
+constant) the slope is the calibrated 1 with the penalty's standard error.
+
+Calibration by colour (``by_colour``): the same in both directions, on the
+games whose colours are known (``GameSet.black``), binned by Black's own
+signed gap (negative: White was the favourite), his mean expected against
+observed score; empty when no colour is known.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,6 +61,10 @@ TIE = 1e-9  # log losses closer than this are equal (the first such row is the b
 
 #: The bins of the favourite's Elo-equivalent gap G (lower bounds; the last bin is open).
 GAP_EDGES = (0.0, 25.0, 75.0, 125.0, 175.0, 250.0, 350.0, 500.0)
+#: The bins of player1's (Black's) signed gap (lower bounds; the first from −∞, the last open).
+SIGNED_EDGES = (-math.inf, -500.0, -350.0, -250.0, -175.0, -125.0, -75.0, -25.0, 25.0, 75.0, 125.0, 175.0, 250.0,
+                350.0, 500.0)
+RIDGE = 1.0
 
 
 @dataclass(frozen=True)
@@ -56,7 +77,12 @@ class Score:
     prediction_rate: float
     games: int
     coverage: float
-    se_vs_best: float
+    se_vs_best: float  # clustered by event
+    se: float = float("nan")  # of log_loss, clustered by event
+    diff_vs_best: float = float("nan")  # mean per-game log loss − the best row's
+    listed_games: int = 0  # games it had both players' ratings for
+    listed_log_loss: float = float("nan")
+    prior_log_loss: float = float("nan")  # on the games it predicted from the prior for one player at least
 
 
 @dataclass(frozen=True)
@@ -86,6 +112,7 @@ class Slope:
 class Calibration:
     bins: list[CalibrationBin]
     slope: Slope
+    by_colour: list[CalibrationBin] = dataclasses.field(default_factory=list)  # Black's signed gap (known colours)
 
 
 def game_log_loss(p: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -109,11 +136,25 @@ def both_rated(games: GameSet, predictions: Sequence[Prediction]) -> np.ndarray:
     return mask
 
 
+def clustered_se(x: np.ndarray, cluster: np.ndarray) -> float:
+    """The standard error of x's mean, clustered (``cluster``: a label per value; see the module)."""
+    n = int(x.shape[0])
+    if n < 2:
+        return 0.0
+    labels, which = np.unique(cluster, return_inverse=True)
+    k = labels.shape[0]
+    if k < 2:
+        return float(np.sqrt(x.var(ddof=1) / n))
+    u = np.bincount(which, x - x.mean(), k)
+    return float(np.sqrt(k / (k - 1) * float((u**2).sum())) / n)
+
+
 def scores(games: GameSet, predictions: Sequence[Prediction], mask: np.ndarray | None = None) -> list[Score]:
     """One ``Score`` per prediction, all on the predicted games of ``games`` (or on ``mask``'s; no
     game in it: every figure nan)."""
     mask = games.predicted if mask is None else mask
     s = games.score[mask]
+    events = games.event[mask]
     n = int(s.shape[0])
     if n == 0:
         nan = float("nan")
@@ -124,10 +165,12 @@ def scores(games: GameSet, predictions: Sequence[Prediction], mask: np.ndarray |
     rows = []
     for p, x, mean in zip(predictions, losses, means):
         d = x - losses[best]
-        se = float(np.sqrt(d.var(ddof=1) / n)) if n > 1 else 0.0
+        listed = p.covered[mask]
         rows.append(Score(p.system, mean, float(((p.expected[mask] - s) ** 2).mean()),
                           float(game_prediction_rate(p.expected[mask], s).mean()), n,
-                          float(p.covered[mask].mean()), se))
+                          float(listed.mean()), clustered_se(d, events), clustered_se(x, events), float(d.mean()),
+                          int(listed.sum()), float(x[listed].mean()) if listed.any() else float("nan"),
+                          float(x[~listed].mean()) if (~listed).any() else float("nan")))
     return rows
 
 
@@ -145,55 +188,63 @@ def calibration(games: GameSet, prediction: Prediction, edges: Sequence[float] =
     flip = p < 0.5
     fav_p, fav_s = np.where(flip, 1.0 - p, p), np.where(flip, 1.0 - s, s)
     g = gap(fav_p)
+    black = games.black[mask]
+    known = black != 0
+    by_colour = []
+    if known.any():
+        bp = np.where(black[known] > 0, p[known], 1.0 - p[known])
+        bs = np.where(black[known] > 0, s[known], 1.0 - s[known])
+        by_colour = _bins(gap(bp), bp, bs, SIGNED_EDGES)
+    return Calibration(_bins(g, fav_p, fav_s, edges), calibration_slope(p, s), by_colour)
+
+
+def _bins(g: np.ndarray, p: np.ndarray, s: np.ndarray, edges: Sequence[float]) -> list[CalibrationBin]:
     bounds = np.array(edges, np.float64)
     which = np.searchsorted(bounds, g, side="right") - 1
     k = bounds.shape[0]
     count = np.bincount(which, minlength=k)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean_g = np.bincount(which, g, k) / count
-        mean_p = np.bincount(which, fav_p, k) / count
-        mean_s = np.bincount(which, fav_s, k) / count
+        mean_p = np.bincount(which, p, k) / count
+        mean_s = np.bincount(which, s, k) / count
     his = [*edges[1:], float("inf")]
-    bins = [CalibrationBin(float(edges[i]), float(his[i]), int(count[i]), float(mean_g[i]), float(mean_p[i]),
+    return [CalibrationBin(float(edges[i]), float(his[i]), int(count[i]), float(mean_g[i]), float(mean_p[i]),
                            float(mean_s[i])) for i in range(k)]
-    return Calibration(bins, calibration_slope(p, s))
 
 
-def calibration_slope(p: np.ndarray, s: np.ndarray, iterations: int = 50) -> Slope:
-    """Newton's method (IRLS) for s ~ logistic(a + b·logit p); se(b) from the inverse Fisher information."""
+def calibration_slope(p: np.ndarray, s: np.ndarray, iterations: int = 100) -> Slope:
+    """The damped fit of s ~ logistic(a + b·logit p) (see the module); se(b) from the inverse of the
+    penalized information. Always a number (nan only with fewer than one game)."""
     nan = float("nan")
+    if p.shape[0] == 0:
+        return Slope(nan, nan, nan, nan)
     q = np.clip(p, FLOOR, 1.0 - FLOOR)
     x = np.log(q / (1.0 - q))
-    if x.shape[0] < 3 or float(np.ptp(x)) < 1e-12:
-        return Slope(nan, nan, nan, nan)
-    with np.errstate(all="ignore"):  # exp of a large logit: μ is 0 or 1 there; a fit that diverges is nan
-        fit = _fit_slope(x, s, iterations)
-    return fit if math.isfinite(fit.slope) and math.isfinite(fit.se) else Slope(nan, nan, nan, nan)
-
-
-def _fit_slope(x: np.ndarray, s: np.ndarray, iterations: int) -> Slope:
-    nan = float("nan")
     X = np.column_stack([np.ones_like(x), x])
-    beta = np.array([0.0, 1.0])
-    info = None
+    centre = np.array([0.0, 1.0])
+    penalty = RIDGE * np.eye(2)
+
+    def objective(beta: np.ndarray) -> float:
+        z = X @ beta
+        return float((s * z - np.logaddexp(0.0, z)).sum()) - 0.5 * RIDGE * float(((beta - centre) ** 2).sum())
+
+    beta = centre.copy()
+    value = objective(beta)
     for _ in range(iterations):
         mu = 1.0 / (1.0 + np.exp(-(X @ beta)))
-        w = mu * (1.0 - mu)
-        info = X.T @ (X * w[:, None])
-        try:
-            step = np.linalg.solve(info, X.T @ (s - mu))
-        except np.linalg.LinAlgError:
-            return Slope(nan, nan, nan, nan)
-        beta = beta + step
-        if float(np.abs(step).max()) < 1e-10:
+        info = X.T @ (X * (mu * (1.0 - mu))[:, None]) + penalty
+        step = np.linalg.solve(info, X.T @ (s - mu) - RIDGE * (beta - centre))
+        size = 1.0
+        while size > 1e-6:  # halve the step until the penalized likelihood rises
+            trial = beta + size * step
+            if objective(trial) >= value - 1e-12:
+                break
+            size /= 2.0
+        beta, value = beta + size * step, objective(beta + size * step)
+        if float(np.abs(size * step).max()) < 1e-10:
             break
     mu = 1.0 / (1.0 + np.exp(-(X @ beta)))
-    info = X.T @ (X * (mu * (1.0 - mu))[:, None])
-    try:
-        se = float(np.sqrt(np.linalg.inv(info)[1, 1]))
-    except np.linalg.LinAlgError:
-        return Slope(nan, nan, nan, nan)
-    if not (se > 0 and math.isfinite(se)):
-        return Slope(nan, nan, nan, nan)
+    info = X.T @ (X * (mu * (1.0 - mu))[:, None]) + penalty
+    se = float(np.sqrt(np.linalg.inv(info)[1, 1]))
     z = (float(beta[1]) - 1.0) / se
     return Slope(float(beta[1]), se, z, math.erfc(abs(z) / math.sqrt(2.0)))

@@ -4,10 +4,11 @@ The list in force is the last one published on or before the day the event
 started. When both players hold a rating on it, player1's expected score is
 the table's exact PD(D), D = his rating − his opponent's (both integers),
 clamped to ± the favourite's cap when the rule set has one (``cap``, ``cap_bands``) — the per-game We of the
-texts (逐局). A player who holds no rating on it is predicted from the rule
-set's prior for him (``prior``: his starting rating, else the entry rating
-for his gender, ``starts.start_ratings``); such a game is not *covered* (the
-rule set had no published rating for both players).
+texts (逐局). A player who holds no rating on it is predicted from the shared
+prior (``prior``: the entry mean of his group fitted on the burn-in, the same
+for every row — not the rule set's entry rating, which the texts use for
+seeding); such a game is not *covered* (the rule set had no published rating
+for both players).
 """
 
 from __future__ import annotations

@@ -9,9 +9,14 @@ Rating*, 2008, tunes the same parameters on earlier games):
 
 * Elo: the scale × K per point of scale (``ELO_SCALE`` × ``ELO_K_PER_SCALE``:
   K/scale is the step in logistic units, the scale how far apart the
-  rule set's starts put the players);
-* Glicko-2: τ × a newcomer's RD (``GLICKO_TAU`` × ``GLICKO_RD``);
-* WHR: w² (``WHR_W2``, Elo² per day).
+  players.csv ratings and the prior put the players);
+* Glicko-2: τ (``GLICKO_TAU``; a newcomer's RD is the shared prior's strength);
+* WHR: w² (``WHR_W2``, Elo² per day), then its virtual draws at that w²
+  (``WHR_VIRTUAL``, with the prior's own value), then w² again at those draws.
+
+Every system starts from the same prior (``prior``), fitted on the burn-in.
+A value chosen at the edge of its grid (the grid's first or last point) is
+flagged (``Choice.edges``): the best may lie beyond it; the command warns.
 
 WHR's grid shares one run's work budget (``WhrSettings.budget`` split over its
 points), so on a large history each point refits at fewer dates. The test
@@ -24,28 +29,27 @@ false).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import math
 from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
 
 from qiyuan.errors import Problem, joined, problem
-from qiyuan.rating.model import Player
-from qiyuan.rating.rules import RuleSet
 from qiyuan.sandbox import elo, glicko2
 from qiyuan.sandbox.elo import predict_elo
 from qiyuan.sandbox.games import GameSet
 from qiyuan.sandbox.glicko2 import predict_glicko2
 from qiyuan.sandbox.metrics import game_log_loss
 from qiyuan.sandbox.prediction import Progress
+from qiyuan.sandbox.prior import Prior
 from qiyuan.sandbox.whr import WhrSettings, predict_whr
 
-ELO_SCALE = (400.0, 800.0, 1600.0, 3200.0, 6400.0)
-ELO_K_PER_SCALE = (0.03, 0.05, 0.08, 0.12, 0.18, 0.27)  # K = this × scale (the textbook 32/400 is 0.08)
-GLICKO_TAU = (0.05, 0.1, 0.2, 0.5, 0.8, 1.2)
-GLICKO_RD = (100.0, 150.0, 200.0, 250.0, 350.0, 500.0)
-WHR_W2 = (0.01, 0.05, 0.25, 1.0, 4.0, 12.9, 40.0, 120.0, 400.0)
+ELO_SCALE = (200.0, 400.0, 800.0, 1600.0, 3200.0, 6400.0, 12800.0)
+ELO_K_PER_SCALE = (0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.18, 0.27, 0.4)  # K = this × scale (textbook 32/400: 0.08)
+GLICKO_TAU = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 1.2, 2.0)
+WHR_W2 = (0.002, 0.01, 0.05, 0.25, 1.0, 2.0, 4.0, 7.0, 12.9, 20.0, 40.0, 120.0, 400.0, 1600.0)
+WHR_VIRTUAL = (1, 2, 3, 4, 6, 8, 12, 16, 24)
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,16 @@ class Choice:
     grid: dict[str, tuple[float, ...]]
     burn_in_log_loss: float  # nan: not searched
 
+    @property
+    def edges(self) -> list[str]:
+        """The settings chosen at their grid's first or last point (the best may lie beyond)."""
+        out = []
+        for key, grid in self.grid.items():
+            value = self.values.get(key) if key != "K/scale" else self.values["K"] / self.values["scale"]
+            if len(grid) > 1 and value is not None and (math.isclose(value, grid[0]) or math.isclose(value, grid[-1])):
+                out.append(key)
+        return out
+
     def describe(self) -> Problem:
         """The values chosen, the grid and the burn-in log loss, as a template the reader's language fills
         (``elo: K = 24, scale = 800 — grid …``)."""
@@ -66,13 +80,18 @@ class Choice:
                            chosen=chosen)
         grid = joined([problem("{name} ∈ {values}", name=setting_name(k), values="{" + ", ".join(map(_num, g)) + "}")
                        for k, g in self.grid.items()], " × ")
-        return problem("{system}: {chosen} — grid {grid}; burn-in log loss {loss}", system=self.system, chosen=chosen,
-                       grid=grid, loss=f"{self.burn_in_log_loss:.4f}")
+        if not self.edges:
+            return problem("{system}: {chosen} — grid {grid}; burn-in log loss {loss}", system=self.system,
+                           chosen=chosen, grid=grid, loss=f"{self.burn_in_log_loss:.4f}")
+        return problem("{system}: {chosen} — grid {grid}; burn-in log loss {loss} — warning: {names} at the edge of "
+                       "its grid, the best may lie beyond", system=self.system, chosen=chosen, grid=grid,
+                       loss=f"{self.burn_in_log_loss:.4f}", names=joined([setting_name(k) for k in self.edges]))
 
 
 #: the tuned settings as people name them (docs/rating.md, "The protocol"): symbols as they are, words translated
 SETTING_NAMES = {"scale": problem("scale"), "K/scale": problem("K per point of scale"), "tau": "τ",
-                 "rd_new": problem("a newcomer's RD"), "w2": "w²"}
+                 "rd_new": problem("a newcomer's RD"), "w2": "w²",
+                 "virtual_games": problem("virtual draws")}
 
 
 def setting_name(key: str) -> Problem | str:
@@ -88,7 +107,7 @@ class Tuned:
     searched: bool
 
     def whr_settings(self, base: WhrSettings) -> WhrSettings:
-        return dataclasses.replace(base, w2=self.whr.values["w2"])
+        return dataclasses.replace(base, w2=self.whr.values["w2"], virtual_games=int(self.whr.values["virtual_games"]))
 
 
 def _num(x: float) -> str:
@@ -114,16 +133,20 @@ def _loss(games: GameSet, mask: np.ndarray, expected: np.ndarray) -> float:
     return float(game_log_loss(expected[mask], games.score[mask]).mean())
 
 
-def tune(games: GameSet, players: Sequence[Player], rules: RuleSet, whr: WhrSettings = WhrSettings(), *,
-         progress: Progress | None = None) -> Tuned:
+def tune(games: GameSet, prior: Prior, start: np.ndarray, held: np.ndarray, whr: WhrSettings = WhrSettings(), *,
+         unfitted: np.ndarray | None = None, progress: Progress | None = None) -> Tuned:
+    """The baselines' settings on the burn-in, every system from the shared prior (``start``/``held``: the
+    baselines' own starts, ``unfitted``: WHR's rating of a player with no game in its fit)."""
     gs, mask = burn_in(games)
     n = int(mask.sum())
     nan = float("nan")
+    vg = prior.virtual_draws
     if n == 0:
         return Tuned(Choice("elo", {"K": elo.K, "scale": elo.SCALE}, {}, nan),
-                     Choice("glicko2", {"tau": glicko2.TAU, "rd_new": glicko2.RD_NEW}, {}, nan),
-                     Choice("whr", {"w2": whr.w2}, {}, nan), 0, False)
-    total = len(ELO_K_PER_SCALE) * len(ELO_SCALE) + len(GLICKO_TAU) * len(GLICKO_RD) + len(WHR_W2)
+                     Choice("glicko2", {"tau": glicko2.TAU, "rd_new": prior.rd_new}, {}, nan),
+                     Choice("whr", {"w2": whr.w2, "virtual_games": vg}, {}, nan), 0, False)
+    virtual = tuple(sorted(set(WHR_VIRTUAL) | {vg}))
+    total = len(ELO_K_PER_SCALE) * len(ELO_SCALE) + len(GLICKO_TAU) + 2 * len(WHR_W2) + len(virtual)
     done = 0
 
     def tick() -> None:
@@ -136,26 +159,40 @@ def tune(games: GameSet, players: Sequence[Player], rules: RuleSet, whr: WhrSett
     for scale in ELO_SCALE:
         for rate in ELO_K_PER_SCALE:
             k = rate * scale
-            loss = _loss(gs, mask, predict_elo(gs, players, rules, k=k, scale=scale).expected)
+            loss = _loss(gs, mask, predict_elo(gs, start, held, k=k, scale=scale).expected)
             if loss < best[0] - 1e-12:
                 best = (loss, {"K": k, "scale": scale})
             tick()
     elo_choice = Choice("elo", best[1], {"scale": ELO_SCALE, "K/scale": ELO_K_PER_SCALE}, best[0])
     best = (np.inf, None)
     for tau in GLICKO_TAU:
-        for rd in GLICKO_RD:
-            loss = _loss(gs, mask, predict_glicko2(gs, players, rules, tau=tau, rd_new=rd).expected)
-            if loss < best[0] - 1e-12:
-                best = (loss, {"tau": tau, "rd_new": rd})
-            tick()
-    glicko_choice = Choice("glicko2", best[1], {"tau": GLICKO_TAU, "rd_new": GLICKO_RD}, best[0])
+        loss = _loss(gs, mask, predict_glicko2(gs, start, held, tau=tau, rd_new=prior.rd_new).expected)
+        if loss < best[0] - 1e-12:
+            best = (loss, {"tau": tau, "rd_new": prior.rd_new})
+        tick()
+    glicko_choice = Choice("glicko2", best[1], {"tau": GLICKO_TAU}, best[0])
+    budget = max(whr.budget // (2 * len(WHR_W2) + len(virtual)), 1)  # the grid shares one run's budget
+
+    def whr_loss(w2: float, games_: int) -> float:
+        point = dataclasses.replace(whr, w2=w2, virtual_games=games_, budget=budget)
+        return _loss(gs, mask, predict_whr(gs, point, unfitted=unfitted)[0].expected)
+
     best = (np.inf, None)
     for w2 in WHR_W2:
-        # the grid shares one run's budget: on a large history each point refits less often
-        point = dataclasses.replace(whr, w2=w2, budget=max(whr.budget // len(WHR_W2), 1))
-        loss = _loss(gs, mask, predict_whr(gs, point)[0].expected)
-        if loss < best[0] - 1e-12:
-            best = (loss, {"w2": w2})
+        best = min(best, (whr_loss(w2, vg), {"w2": w2, "virtual_games": vg}), key=_first)
         tick()
-    whr_choice = Choice("whr", best[1], {"w2": WHR_W2}, best[0])
+    for games_ in virtual:
+        best = min(best, (whr_loss(best[1]["w2"], games_), {"w2": best[1]["w2"], "virtual_games": games_}),
+                   key=_first)
+        tick()
+    for w2 in WHR_W2:
+        best = min(best, (whr_loss(w2, best[1]["virtual_games"]),
+                          {"w2": w2, "virtual_games": best[1]["virtual_games"]}), key=_first)
+        tick()
+    whr_choice = Choice("whr", best[1], {"w2": WHR_W2, "virtual_games": virtual}, best[0])
     return Tuned(elo_choice, glicko_choice, whr_choice, n, True)
+
+
+def _first(pair: tuple) -> float:
+    """Order of the candidates: by loss (``min`` keeps the earlier one on a tie)."""
+    return pair[0]

@@ -3,15 +3,24 @@
 WHR fits every player's rating as a function of time to all the games it
 knows at once. To predict an event, the fit holds the games of the events
 that ended before a *refit* on or before its start; a player's rating then is
-his rating on his last day in the fit; P(A beats B) = 1 / (1 + 10^((r_B − r_A) / 400)).
-A player with no game in the fit is predicted at WHR's prior, 0 (the rating of
-the virtual opponent his virtual draws are against); such a game is not
-covered.
+his rating r on his last day in the fit, with its uncertainty (the library's
+standard deviation there) grown by w² for every day since: σ² = sd² + w²·days.
+The prediction integrates that uncertainty (Coulom's model is a Bayesian
+one), by the logistic-normal approximation: with c = ln 10 / 400,
+P(A beats B) = 1 / (1 + exp(−c·(r_A − r_B) / √(1 + π·c²·(σ_A² + σ_B²)/8))).
+Without it, the point ratings alone, a larger w² only makes the predictions
+noisier, and tuning drives w² to its grid's edge (synthetic histories with a
+known w², issue 36).
+A player with no game in the fit is predicted at the shared prior's entry
+mean of his group, relative to WHR's 0 (``unfitted``: m_g − the prior's
+centre, see ``prior``; 0 when not given), with the virtual draws' uncertainty,
+σ² = 4 / (virtual draws · c²); such a game is not covered.
 
 Default settings are the Renju International Federation's (its WHR rating,
 also by the ``whr`` package's author): w² = 12.9 Elo² per day, 2 virtual
-draws on a player's first day; a game's day is its event's end date. w² is
-tuned on the burn-in (``tuning``).
+draws on a player's first day; a game's day is its event's end date. w² and
+the virtual draws are tuned on the burn-in (``tuning``; the prior's strength
+gives the draws' starting value).
 
 Cost: each iteration of the library runs over every game it holds, so a refit
 at every event start costs (events × games) — fine for a national history,
@@ -27,6 +36,7 @@ what was used.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,9 +46,7 @@ from qiyuan.errors import Problem, problem
 from qiyuan.sandbox.games import GameSet
 from qiyuan.sandbox.prediction import Prediction, Progress, tick
 
-
-#: The rating of a player with no game in the fit.
-PRIOR = 0.0
+C = math.log(10.0) / 400.0  # logistic units per Elo point
 
 
 @dataclass(frozen=True)
@@ -125,8 +133,9 @@ class _Fit:
         self.names = games.player_ids  # the library iterates players by name: by id, whatever the file order
         self.winner = np.where(games.score == 1.0, "B", np.where(games.score == 0.0, "W", "D"))  # player1 "black"
         self.base = whr.Base(config={"w2": settings.w2, "virtual_games": settings.virtual_games})
+        self.w2 = settings.w2
         self.added: set[int] = set()
-        self.ratings: whr.Evaluate | None = None
+        self.fitted = False
 
     def refit(self, day: int, iterations: int) -> None:
         g, batch = self.games, []
@@ -139,17 +148,23 @@ class _Fit:
         if batch:
             self.base.create_games(batch)
         self.base.iterate(iterations)
-        self.ratings = whr.Evaluate(self.base)
+        self.fitted = True
 
-    def rating(self, player: int, day: int) -> float | None:
-        """His rating on his last day in the fit (None: no game in it)."""
-        if self.ratings is None:
+    def rating(self, player: int, day: int) -> tuple[float, float] | None:
+        """His rating on his last day in the fit and its variance on ``day`` (None: no game in it)."""
+        if not self.fitted:
             return None
-        return self.ratings.get_rating(self.names[player], day - self.origin)
+        days = self.base.ratings_for_player(self.names[player])
+        if not days:
+            return None
+        step, elo, sd = days[-1]
+        return elo, sd * sd + self.w2 * max(0, day - self.origin - step)
 
 
-def predict_whr(games: GameSet, settings: WhrSettings = WhrSettings(), *,
+def predict_whr(games: GameSet, settings: WhrSettings = WhrSettings(), *, unfitted: np.ndarray | None = None,
                 progress: Progress | None = None) -> tuple[Prediction, WhrSchedule]:
+    prior = np.zeros(len(games.player_ids)) if unfitted is None else np.asarray(unfitted, np.float64)
+    prior_var = 4.0 / (settings.virtual_games * C * C)
     events = games.predicted_events
     tick(progress, "whr", 0, len(events))
     candidates = np.unique(games.event_start[events])
@@ -172,6 +187,7 @@ def predict_whr(games: GameSet, settings: WhrSettings = WhrSettings(), *,
         for i, a, b in zip(range(part.start, part.stop), a_all, b_all):
             ra, rb = ratings[a], ratings[b]
             covered[i] = ra is not None and rb is not None
-            expected[i] = 1.0 / (1.0 + 10.0 ** (((rb or PRIOR) - (ra or PRIOR)) / 400.0))
+            (ra, va), (rb, vb) = ra or (prior[a], prior_var), rb or (prior[b], prior_var)
+            expected[i] = 1.0 / (1.0 + math.exp(-C * (ra - rb) / math.sqrt(1.0 + math.pi * C * C * (va + vb) / 8.0)))
         tick(progress, "whr", n, len(events))
     return Prediction("whr", expected, covered), schedule

@@ -1,0 +1,49 @@
+"""The event checker (赛事核查): replays a finished event round by round under its own system and names every
+pairing and standing that breaks the rules.
+
+One module per pairing system, each registering a :class:`System` (``check_round``: one round's recorded
+pairing against the rules, ``generate``: a random finished event) in :data:`SYSTEMS`, keyed by the event
+formats it serves; :func:`check_event` reads the file's format and runs the one that serves it.  Pure: a
+``Tournament`` in, a :class:`Verdict` out.
+
+What is judged (decided, docs/decisions.md): each round is replayed from the file's own entries, results,
+absences and withdrawals of the rounds before it; the same pairing code as the engine gives the pairing the
+rules give, and the hard rules (repeat, bye, everyone present paired once, keep-apart) are checked on the
+recorded pairing independently of it.  A recorded pairing other than the engine's is a deviation only where it
+breaks a hard rule or is worse on a criterion of the system (score groups, who floats, who opens); an equally
+good alternative is consistent.  A round the arbiter paired by hand (``XRH``) is reported as his, not judged.
+The final ranks the file states (TRF ``001`` rank column) are checked against the standings.
+"""
+
+from __future__ import annotations
+
+from qiyuan.errors import problem
+from qiyuan.tournament.check import fixed, swiss  # noqa: F401  (importing a system registers it)
+from qiyuan.tournament.check import replay
+from qiyuan.tournament.check.base import RULES, SYSTEMS, Deviation, System, Verdict, register
+from qiyuan.tournament.model import Tournament
+
+__all__ = ["RULES", "SYSTEMS", "Deviation", "System", "Verdict", "check_event", "register"]
+
+
+def check_event(t: Tournament) -> Verdict:
+    """Check every round of ``t`` and its stated standings (see the module's text)."""
+    fmt = replay.event_format(t)
+    verdict = Verdict(fmt)
+    system = SYSTEMS.get(fmt)
+    if system is None:
+        verdict.reason = problem("not checkable: system {system}", system=fmt)
+        return verdict
+    missing = replay.missing(t, fmt)
+    if missing is not None:
+        verdict.reason = missing
+        return verdict
+    verdict.rounds = replay.rounds_paired(t)
+    verdict.by_hand = replay.hand_made_rounds(t)
+    for rnd in range(1, verdict.rounds + 1):
+        if rnd in verdict.by_hand:
+            continue
+        verdict.deviations += system.check_round(t, rnd)
+    verdict.deviations += replay.check_standings(t)
+    return verdict
+

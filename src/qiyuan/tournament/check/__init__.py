@@ -12,7 +12,8 @@ rules give, and the hard rules (repeat, bye, everyone present paired once, keep-
 recorded pairing independently of it.  A recorded pairing other than the engine's is a deviation only where it
 breaks a hard rule or is worse on a criterion of the system (score groups, who floats, who opens); an equally
 good alternative is consistent.  A round the arbiter paired by hand (``XRH``) is reported as his, not judged.
-The final ranks the file states (TRF ``001`` rank column) are checked against the standings.
+The final ranks the file states (TRF ``001`` rank column) are checked against the standings.  An event paired by
+another program (a TRF without ``XQM``) is judged on the hard rules and score-difference optimality only.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def check_event(t: Tournament) -> Verdict:
         if rnd in verdict.by_hand:
             continue
         verdict.deviations += system.check_round(t, rnd)
-    verdict.deviations += replay.check_standings(t)
+    if not replay.is_foreign(t):
+        verdict.deviations += replay.check_standings(t)
     return verdict
 

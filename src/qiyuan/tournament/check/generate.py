@@ -73,6 +73,8 @@ def generate_event(fmt: str, seed: int, *, players: int | None = None, rounds: i
     if swiss and rng.random() < 0.4:
         keepapart.set_rule(t, rng.choice(("club", "family", "association")), rng.randint(1, 3))
     for rnd in range(1, 100):
+        if t.rounds_planned and rnd > t.rounds_planned:
+            break
         if swiss and rnd > 1:
             _changes(t, rng, rnd)
         try:

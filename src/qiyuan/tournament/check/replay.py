@@ -16,8 +16,15 @@ from qiyuan.tournament.scoring import score
 from qiyuan.tournament.standings import final_places
 from qiyuan.tournament.state import ABSENCES, is_active, rounds_paired, withdrawn_in
 
-__all__ = ["before_round", "check_standings", "event_format", "hand_made_rounds", "hard_rules", "missing",
+__all__ = ["before_round", "check_standings", "event_format", "hand_made_rounds", "hard_rules", "is_foreign", "missing",
            "recorded", "rounds_paired"]
+
+def is_foreign(t: Tournament) -> bool:
+    """Was the event paired by another program (a TRF without qiyuan's format record ``XQM``)?  Such an event is
+    judged on the hard rules and on score-difference optimality only: its openers (colours) and tie-breaks
+    follow other rules."""
+    return "XQM" not in t.extra
+
 
 def missing(t: Tournament, fmt: str) -> Problem | None:
     """Why ``t`` cannot be checked: no rounds, no colours (who opened), draw numbers not in order 1..n, a

@@ -11,7 +11,8 @@ the event as it stood) on the system's criteria, group by group from the highest
 The first criterion on which the recorded pairing is worse is its deviation; draw numbers only break ties in the
 text's procedure, so a pairing equal on every criterion is an equally good alternative (consistent).  Who opens
 is fixed by the three opener rules on each board as recorded; the keep-apart rule may not be broken on more
-boards than the engine's pairing needs.
+boards than the engine's pairing needs.  An event paired by another program is judged on the hard rules and on
+the score-difference criteria (1 and 3) only.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from decimal import Decimal
 from qiyuan.errors import problem
 from qiyuan.tournament import keepapart
 from qiyuan.tournament.check.base import Deviation, System, register
-from qiyuan.tournament.check.replay import before_round, hard_rules, recorded
+from qiyuan.tournament.check.replay import before_round, hard_rules, is_foreign, recorded
 from qiyuan.tournament.errors import EventError
 from qiyuan.tournament.eventfile import next_pairing
 from qiyuan.tournament.openers import opener_rule
@@ -69,8 +70,9 @@ def check_round(t, rnd: int) -> list[Deviation]:
     boards, byes = recorded(t, rnd)
     tr = before_round(t, rnd)
     st = player_states(tr, rnd)
+    foreign = is_foreign(t)  # paired by another program: hard rules and score differences only
     for k, (a, b, colour) in enumerate(boards, 1):  # who opens: the three rules, board by board
-        if colour not in "bw" or a not in st or b not in st:
+        if foreign or colour not in "bw" or a not in st or b not in st:
             continue
         opener, other, rule = opener_rule(st[a], st[b], rnd)
         if opener != a:
@@ -93,6 +95,10 @@ def check_round(t, rnd: int) -> list[Deviation]:
     for (s, crit), (s2, best) in zip(ours, rules):
         if s != s2 or crit == best:
             continue
+        if foreign:
+            crit, best = [crit[0], 0, crit[2], 0], [best[0], 0, best[2], 0]
+            if crit == best:
+                continue
         i = next(i for i in range(4) if crit[i] != best[i])
         if crit[i] < best[i]:
             break  # better than the engine's on the first criterion that differs: an equally good or better one

@@ -1,0 +1,75 @@
+"""``qiyuan event check`` (does a finished event keep its rules?) and ``qiyuan event generate`` (a random
+finished event, seeded): the commands over ``qiyuan.tournament.check``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from qiyuan.cli.event_file import _fail, _load, event_app, refusals
+from qiyuan.cli.lang import _, problem_line
+from qiyuan.tournament.check import RULES, Verdict, check_event
+from qiyuan.tournament.check.generate import GENERATED, generate_event
+
+
+def verdict_lines(v: Verdict) -> list[str]:
+    """The checker's report, one line each, in the run's language."""
+    lines = [_("round {round}: paired by the arbiter by hand (not judged)").format(round=r) for r in v.by_hand]
+    for d in v.deviations:
+        what = _("{rule}: {detail}").format(rule=problem_line(RULES[d.rule]), detail=problem_line(d.detail))
+        if d.round is None:
+            lines.append(_("standings: {what}").format(what=what))
+        elif d.board is None:
+            lines.append(_("round {round}: {what}").format(round=d.round, what=what))
+        else:
+            lines.append(_("round {round}, board {board}: {what}").format(round=d.round, board=d.board, what=what))
+    if v.reason is not None:
+        lines.append(problem_line(v.reason))
+    elif v.deviations:
+        lines.append(_("{count} deviation(s) in {rounds} rounds").format(count=len(v.deviations), rounds=v.rounds))
+    else:
+        lines.append(_("consistent: {rounds} rounds paired as the rules say").format(rounds=v.rounds))
+    return lines
+
+
+@refusals
+def event_check(event: Path = typer.Argument(..., help="the event file (TRF) to check")) -> None:
+    """Replay a finished event round by round under its own system and name every pairing and standing that
+    breaks the rules (round, board, rule); "consistent" otherwise.  Exit 0 consistent, 1 deviations, 2 not
+    checkable or bad input."""
+    t = _load(event, players=True)
+    v = check_event(t)
+    sys.stdout.write("".join(line + "\n" for line in verdict_lines(v)))
+    raise typer.Exit(v.exit_code)
+
+
+@refusals
+def event_generate(
+    event: Path = typer.Argument(..., help="the event file to write (must not exist)"),
+    system: str = typer.Option("swiss", help="swiss | round_robin | double_round_robin | knockout | match"),
+    seed: int = typer.Option(..., help="the seed: the same seed gives the same event"),
+    players: int | None = typer.Option(None, min=2, max=500, help="players (default 8..40 by the seed)"),
+    rounds: int | None = typer.Option(None, min=1, max=99, help="rounds of a Swiss event or match (default 5..11)"),
+) -> None:
+    """Write a random finished event (players, rounds, draws, forfeits, withdrawals, absences, late entries,
+    keep-apart), seeded and reproducible, as an event file."""
+    from qiyuan.formats.eventstore import write_atomically
+    from qiyuan.formats.trf import write_trf
+
+    if system not in GENERATED:
+        raise _fail(_("error: unknown system {system!r}: choose one of {choices}").format(
+            system=system, choices=", ".join(GENERATED)))
+    if event.exists():
+        raise _fail(_("error: {file} already exists: nothing written").format(file=event))
+    t = generate_event(system, seed, players=players, rounds=rounds)
+    write_atomically(event, write_trf(t).encode("utf-8"), label=str(event))
+    sys.stdout.write(_("wrote {file} ({players} players, {rounds} rounds)").format(
+        file=event, players=len(t.entrants), rounds=t.rounds_played) + "\n")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``event check`` and ``event generate`` to the event group."""
+    event_app.command("check")(event_check)
+    event_app.command("generate")(event_generate)

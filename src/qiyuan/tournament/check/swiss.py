@@ -108,12 +108,12 @@ def check_round(t, rnd: int) -> list[Deviation]:
 
 
 _WHAT = {
-    0: ("score", "{count} player(s) floated past the {score}-point group; the rules' pairing needs {best}"),
-    1: ("float", "who pairs up in the {score}-point group: most downs, then fewest ups, pair up first "
-                 "(chosen: {chosen})"),
-    2: ("score", "{count} player(s) of the {score}-point group floated down; the rules' pairing needs {best}"),
-    3: ("float", "who floats down from the {score}-point group: most ups, then fewest downs, float first "
-                 "(chosen: {chosen})"),
+    0: ("score", problem("{count} player(s) floated past the {score}-point group; the rules' pairing needs {best}")),
+    1: ("float", problem("who pairs up in the {score}-point group: most downs, then fewest ups, pair up first "
+                 "(chosen: {chosen})")),
+    2: ("score", problem("{count} player(s) of the {score}-point group floated down; the rules' pairing needs {best}")),
+    3: ("float", problem("who floats down from the {score}-point group: most ups, then fewest downs, float first "
+                 "(chosen: {chosen})")),
 }
 
 
@@ -128,7 +128,7 @@ def _worse(rnd, s, i, value, best, boards, byes, mine, st, engine_pairs) -> list
             (i == 1 and mine[n] is not None and score[mine[n]] > s)
             or (i == 3 and (mine[n] is None or score[mine[n]] < s)))]
         params = {"chosen": ", ".join(f"{n} (ups {st[n].ups}, downs {st[n].downs})" for n in sorted(players))}
-    detail = problem(template, score=_fmt(s), **params)
+    detail = problem(template.message, score=_fmt(s), **params)
     named = [k for k, (a, b, _) in enumerate(boards, 1) if frozenset((a, b)) not in engine_pairs
              and score[a] != score[b] and (score[a] == s or score[b] == s or max(score[a], score[b]) > s
                                            > min(score[a], score[b]))]

@@ -4,62 +4,22 @@ consistent (a property test over seeds and systems)."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qiyuan.tournament.check import check_event
 from qiyuan.tournament.check.generate import GENERATED, generate_event
-from qiyuan.tournament.check.replay import before_round
+from qiyuan.tournament.check.plant import boards, met, plant_opener, plant_swap, plant_tiebreak, rewrite
 from qiyuan.tournament.handmade import record_hand_made
 from qiyuan.tournament.model import RoundCell
-from qiyuan.tournament.openers import opener_rule
-from qiyuan.tournament.state import player_states, rounds_paired
-
-
-def _boards(t, rnd):
-    out = []
-    for e in t.entrants:
-        c = e.rounds[rnd - 1] if len(e.rounds) >= rnd else None
-        if c is not None and c.opponent is not None and c.colour == "b":
-            out.append((e.number, c.opponent))
-    return out
-
-
-def _rewrite(t, rnd, boards, *, by_rule=True):
-    """Round ``rnd`` re-written with ``boards`` (the opener by the opener rules when ``by_rule``), each opener
-    winning; the stated ranks dropped (the standings are another test)."""
-    st = player_states(before_round(t, rnd), rnd)
-    by = {e.number: e for e in t.entrants}
-    for a, b in boards:
-        if by_rule:
-            a, b, _ = opener_rule(st[a], st[b], rnd)
-        by[a].rounds[rnd - 1] = RoundCell(b, "b", "1")
-        by[b].rounds[rnd - 1] = RoundCell(a, "w", "0")
-    for e in t.entrants:
-        e.rank = None
-
-
-def _met(t, a, b, before):
-    return any(c.opponent == b for c in t.entrants[a - 1].rounds[: before - 1])
+from qiyuan.tournament.state import rounds_paired
 
 
 def _swiss(seed=3, players=24, rounds=6):
     t = generate_event("swiss", seed, players=players, rounds=rounds)
     t.extra.pop("XQA", None)  # no keep-apart rule unless the test sets one
     return t, rounds_paired(t)
-
-
-def _swaps(t, rnd):
-    """Every swap of the second players of two boards of round ``rnd``: (i, j, new boards)."""
-    boards = _boards(t, rnd)
-    for i, j in itertools.combinations(range(len(boards)), 2):
-        (a, b), (c, d) = boards[i], boards[j]
-        new = list(boards)
-        new[i], new[j] = (a, d), (c, b)
-        yield i, j, new
 
 
 def test_a_generated_swiss_event_is_consistent():
@@ -70,33 +30,19 @@ def test_a_generated_swiss_event_is_consistent():
 
 def test_a_swap_making_a_repeat_meeting_is_named_round_board_rule():
     t, last = _swiss()
-    st = player_states(before_round(t, last), last)
-    for i, j, new in _swaps(t, last):
-        (a, d), (c, b) = new[i], new[j]
-        if _met(t, a, d, last) and not _met(t, c, b, last):
-            break
-    else:
-        pytest.skip("no swap makes a repeat here")
-    _rewrite(t, last, new)
+    where = plant_swap(t, last, "repeat")
+    assert where, "a generated event offers such a swap"
     v = check_event(t)
     assert v.exit_code == 1
-    assert any(x.round == last and x.rule == "repeat" and x.detail.params["round"] < last for x in v.deviations)
-    assert st  # the states were read before the change
+    repeats = [x for x in v.deviations if x.rule == "repeat"]
+    assert repeats and all(x.round == last and x.board in where and x.detail.params["round"] < last
+                           for x in repeats)
 
 
 def test_a_swap_between_score_groups_is_a_worse_score_difference():
     t, last = _swiss()
-    st = player_states(before_round(t, last), last)
-    found = None
-    for i, j, new in _swaps(t, last):
-        (a, d), (c, b) = new[i], new[j]
-        if (st[a].score == st[b].score != st[c].score == st[d].score and not _met(t, a, d, last)
-                and not _met(t, c, b, last)):
-            found = new, (i + 1, j + 1)
-            break
-    assert found, "a generated event has two boards in two score groups"
-    new, where = found
-    _rewrite(t, last, new)
+    where = plant_swap(t, last, "score")
+    assert where, "a generated event has two boards in two score groups"
     v = check_event(t)
     assert v.exit_code == 1
     named = [x for x in v.deviations if x.round == last and x.rule in ("score", "float")]
@@ -105,42 +51,28 @@ def test_a_swap_between_score_groups_is_a_worse_score_difference():
 
 def test_a_swap_of_equal_cost_reads_consistent():
     t, last = _swiss()
-    st = player_states(before_round(t, last), last)
-    for i, j, new in _swaps(t, last):
-        (a, d), (c, b) = new[i], new[j]
-        if len({st[x].score for x in (a, b, c, d)}) == 1 and not _met(t, a, d, last) and not _met(t, c, b, last):
-            break
-    else:
-        pytest.fail("a generated event has two boards of one score group")
-    assert sorted(map(sorted, new)) != sorted(map(sorted, _boards(t, last)))
-    _rewrite(t, last, new)
+    before = sorted(map(sorted, boards(t, last)))
+    assert plant_swap(t, last, "equal"), "a generated event has two boards of one score group"
+    assert sorted(map(sorted, boards(t, last))) != before
     assert check_event(t).status == "consistent"
 
 
 def test_an_opener_error_is_named_with_its_rule():
     t, last = _swiss()
-    boards = _boards(t, last)
-    a, b = boards[2]
-    t.entrants[a - 1].rounds[last - 1].colour = "w"
-    t.entrants[b - 1].rounds[last - 1].colour = "b"
+    a, board = plant_opener(t, last, 3)
     v = check_event(t)
-    (d,) = [x for x in v.deviations if x.rule == "opener"]
-    assert (d.round, d.board) == (last, [x for x in _boards(t, last)].index((b, a)) + 1)
-    assert d.detail.params["opener"] == a and d.detail.params["rule"] in (1, 2, 3)
+    (d,) = v.deviations
+    assert (d.round, d.board, d.rule) == (last, board, "opener")
+    assert d.detail.params["a"] == a and d.detail.params["opener"] != a and d.detail.params["rule"] in (1, 2, 3)
 
 
 def test_a_changed_tie_break_order_is_named():
     t, _ = _swiss()
-    from qiyuan.tournament.scoring import score
-
-    pairs = [(x, y) for x, y in itertools.combinations(t.entrants, 2)
-             if score(x, t.points) == score(y, t.points) and x.rank != y.rank]
-    x, y = pairs[0]
-    x.rank, y.rank = y.rank, x.rank
+    x, y = plant_tiebreak(t)
     v = check_event(t)
     assert v.exit_code == 1
     assert {d.rule for d in v.deviations} == {"tie-break"}
-    assert {d.detail.params["number"] for d in v.deviations} == {x.number, y.number}
+    assert {d.detail.params["number"] for d in v.deviations} == {x, y}
 
 
 def test_a_second_bye_is_named():
@@ -151,23 +83,17 @@ def test_a_second_bye_is_named():
     partner = t.entrants[giver - 1].rounds[last - 1].opponent
     if partner is None:
         pytest.skip("the earlier bye is not paired in the last round")
-    boards = [p for p in _boards(t, last) if giver not in p]
+    others = [p for p in boards(t, last) if giver not in p]
     t.entrants[giver - 1].rounds[last - 1] = RoundCell(None, "-", "U")
     t.entrants[now - 1].rounds[last - 1] = RoundCell(None, "-", "Z")
-    _rewrite(t, last, boards + [(now, partner)] if not _met(t, now, partner, last) else boards)
+    rewrite(t, last, others + [(now, partner)] if not met(t, now, partner, last) else others)
     v = check_event(t)
     assert any(d.rule == "bye" and d.round == last and d.detail.params.get("number") == giver for d in v.deviations)
 
 
 def test_a_hand_made_round_is_the_arbiters_not_a_deviation():
     t, last = _swiss()
-    st = player_states(before_round(t, last), last)
-    for i, j, new in _swaps(t, last):
-        (a, d), (c, b) = new[i], new[j]
-        if st[a].score == st[b].score != st[c].score == st[d].score and not _met(t, a, d, last) \
-                and not _met(t, c, b, last):
-            break
-    _rewrite(t, last, new)
+    assert plant_swap(t, last, "score")
     assert check_event(t).exit_code == 1
     record_hand_made(t, last)
     v = check_event(t)
@@ -176,8 +102,7 @@ def test_a_hand_made_round_is_the_arbiters_not_a_deviation():
 
 def test_keep_apart_broken_on_more_boards_than_needed_is_named():
     t, last = _swiss()
-    boards = _boards(t, last)
-    a, b = boards[0]
+    a, b = boards(t, last)[0]
     for e in t.entrants:
         e.club = ""
     t.entrants[a - 1].club = t.entrants[b - 1].club = "Club K"
@@ -189,10 +114,10 @@ def test_keep_apart_broken_on_more_boards_than_needed_is_named():
 def test_a_round_robin_off_its_berger_table_is_named():
     t = generate_event("round_robin", 2, players=8)
     assert check_event(t).status == "consistent"
-    boards = _boards(t, 3)
-    (a, b), (c, d) = boards[0], boards[1]
-    new = [(a, d), (c, b)] + boards[2:]
-    _rewrite(t, 3, new, by_rule=False)
+    old = boards(t, 3)
+    (a, b), (c, d) = old[0], old[1]
+    new = [(a, d), (c, b)] + old[2:]
+    rewrite(t, 3, new, by_rule=False)
     v = check_event(t)
     assert v.exit_code == 1
     assert {(d.round, d.rule) for d in v.deviations} >= {(3, "table")}

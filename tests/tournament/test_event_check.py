@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from qiyuan.tournament.check import check_event
 from qiyuan.tournament.check.generate import GENERATED, generate_event
+from qiyuan.tournament.check.replay import before_round
 from qiyuan.tournament.check.plant import boards, met, plant_opener, plant_swap, plant_tiebreak, rewrite
 from qiyuan.tournament.handmade import record_hand_made
 from qiyuan.tournament.model import RoundCell
@@ -157,3 +158,47 @@ def test_a_sweep_of_generated_events_checks_consistent(fmt):
     for seed in range(60):
         v = check_event(generate_event(fmt, seed))
         assert v.status == "consistent", (seed, [(d.round, d.board, d.rule, d.detail.message) for d in v.deviations])
+
+
+def _go_swap(t, rnd):
+    """Swap the second players of two boards of round ``rnd`` of a Go event so that the sum of the squared
+    McMahon-score gaps grows; no repeat made.  Returns the boards, or None."""
+    from qiyuan.tournament import go
+    from qiyuan.tournament.go_tiebreaks import pairing_scores
+
+    tr = before_round(t, rnd)
+    mms2 = pairing_scores(tr, go.settings(tr), go.players(tr), rnd)
+    old = boards(t, rnd)
+    for i in range(len(old)):
+        for j in range(i + 1, len(old)):
+            (a, b), (c, d) = old[i], old[j]
+            sa, sb, sc, sd = (mms2[x] for x in (a, b, c, d))
+            worse = (sa - sd) ** 2 + (sc - sb) ** 2 > (sa - sb) ** 2 + (sc - sd) ** 2
+            if worse and not met(t, a, d, rnd) and not met(t, c, b, rnd):
+                new = list(old)
+                new[i], new[j] = (a, d), (c, b)
+                rewrite(t, rnd, new, by_rule=False)
+                return i + 1, j + 1
+    return None
+
+
+@pytest.mark.parametrize("fmt", ["go_mcmahon", "go_swiss"])
+def test_a_go_swap_between_mcmahon_groups_is_a_worse_score_gap(fmt):
+    t = generate_event(fmt, 4, players=24, rounds=5)
+    assert check_event(t).status == "consistent"
+    last = rounds_paired(t)
+    where = _go_swap(t, last)
+    assert where
+    v = check_event(t)
+    assert v.exit_code == 1
+    (rule,) = {d.rule for d in v.deviations}
+    assert rule == "score" and {d.board for d in v.deviations} <= set(where)
+    assert all(d.round == last and d.detail.params["value"] > d.detail.params["best"] for d in v.deviations)
+
+
+def test_a_go_colour_error_is_named():
+    t = generate_event("go_mcmahon", 4, players=24, rounds=5)
+    last = rounds_paired(t)
+    _, board = plant_opener(t, last, 2)
+    v = check_event(t)
+    assert [(d.round, d.board, d.rule) for d in v.deviations] == [(last, board, "opener")]

@@ -19,7 +19,7 @@ another program (a TRF without ``XQM``) is judged on the hard rules and score-di
 from __future__ import annotations
 
 from qiyuan.errors import problem
-from qiyuan.tournament.check import fixed, swiss  # noqa: F401  (importing a system registers it)
+from qiyuan.tournament.check import fixed, go, swiss  # noqa: F401  (importing a system registers it)
 from qiyuan.tournament.check import replay
 from qiyuan.tournament.check.base import RULES, SYSTEMS, Deviation, System, Verdict, register
 from qiyuan.tournament.model import Tournament

@@ -3,15 +3,12 @@ opens), the knock-out by its seeded bracket (and mini-matches), a match, a team 
 recorded boards are compared with the engine's (:func:`qiyuan.tournament.eventfile.next_pairing` on the event as
 it stood): any other pairing, or another opener, is a deviation; the hard rules are checked apart.
 
-Go's McMahon and Go Swiss are judged the same way for now (the engine's pairing, exactly): a different pairing of
-equal weight reads as a deviation until Go's criteria are weighed here as the Gomoku Swiss's are
-(``check.swiss``).
+Go's McMahon and Go Swiss weigh their pairings: ``check.go``.
 """
 
 from __future__ import annotations
 
 from qiyuan.errors import problem
-from qiyuan.tournament import go
 from qiyuan.tournament.check.base import Deviation, System, register
 from qiyuan.tournament.check.replay import before_round, hard_rules, recorded
 from qiyuan.tournament.errors import EventError
@@ -26,8 +23,7 @@ _RULE = {"round_robin": "table", "double_round_robin": "table", "knockout": "bra
 def check_round(t, rnd: int) -> list[Deviation]:
     """The deviations of round ``rnd`` of ``t`` against the pairing its format fixes."""
     fmt = event_format(t)
-    swiss_like = fmt in go.GO_FORMATS
-    out = hard_rules(t, rnd, repeats=swiss_like, one_bye=swiss_like)
+    out = hard_rules(t, rnd, repeats=False, one_bye=False)
     if any(d.rule in ("twice", "absent", "repeat") for d in out):
         return out
     tr = before_round(t, rnd)
@@ -54,5 +50,4 @@ def check_round(t, rnd: int) -> list[Deviation]:
     return out
 
 
-SYSTEM = register(System(("round_robin", "double_round_robin", "knockout", "match", "team", *go.GO_FORMATS),
-                         check_round))
+SYSTEM = register(System(("round_robin", "double_round_robin", "knockout", "match", "team"), check_round))

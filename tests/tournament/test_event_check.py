@@ -4,6 +4,8 @@ consistent (a property test over seeds and systems)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -202,3 +204,35 @@ def test_a_go_colour_error_is_named():
     _, board = plant_opener(t, last, 2)
     v = check_event(t)
     assert [(d.round, d.board, d.rule) for d in v.deviations] == [(last, board, "opener")]
+
+
+def test_set_pairing_and_override_record_the_round_as_hand_made_and_undo_forgets_it():
+    """``XRH R`` is written by the arbiter's hand-made pairing and override, kept through the file, dropped when
+    the round is undone; the checker names the round as the arbiter's."""
+    from qiyuan.formats.trf import read_trf, write_trf
+    from qiyuan.tournament import eventfile as ev
+    from qiyuan.tournament.model import Entrant
+
+    t = ev.new_event("Hand", rounds=3)
+    ev.add_players(t, [(i, Entrant(0, f"P{i}", sex="m")) for i in range(1, 7)])
+    ev.draw_numbers(t, seed=1)
+    p = ev.pair_next(t)
+    ev.enter_results(t, 1, [(a, "1-0") for a, _ in p.boards])
+    assert "XRH" not in t.extra
+    met1 = {frozenset(b) for b in p.boards}
+    hand = next(m for m in (list(q) for q in itertools.permutations(range(1, 7)))
+                if all(frozenset(m[i:i + 2]) not in met1 for i in (0, 2, 4)))
+    ev.set_pairing(t, 2, [(hand[0], hand[1]), (hand[2], hand[3]), (hand[4], hand[5])], None)
+    assert t.extra["XRH"] == ["2"]
+    assert read_trf(write_trf(t)).extra["XRH"] == ["2"]
+    ev.clear_round(t, 2)
+    assert "XRH" not in t.extra
+    p = ev.pair_next(t)
+    a, b = p.boards[0]
+    ev.swap_players(t, 2, a, b)  # who opens on board 1, changed by hand
+    assert t.extra["XRH"] == ["2"]
+    ev.enter_results(t, 2, [(x, "0-1") for x, _ in ev.round_boards(t, 2)[0]])
+    v = check_event(t)
+    assert v.by_hand == [2] and v.status == "consistent"
+    t.extra.pop("XRH")
+    assert [(d.round, d.rule) for d in check_event(t).deviations] == [(2, "opener")]

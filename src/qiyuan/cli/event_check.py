@@ -48,8 +48,8 @@ def event_check(event: Path = typer.Argument(..., help="the event file (TRF) to 
 @refusals
 def event_generate(
     event: Path = typer.Argument(..., help="the event file to write (must not exist)"),
-    system: str = typer.Option("swiss", help="swiss | round_robin | double_round_robin | knockout | match | go_mcmahon | "
-                                               "go_swiss"),
+    system: str = typer.Option("swiss", help="swiss | round_robin | double_round_robin | knockout | match | team | "
+                                               "go_mcmahon | go_swiss"),
     seed: int = typer.Option(..., help="the seed: the same seed gives the same event"),
     players: int | None = typer.Option(None, min=2, max=500, help="players (default 8..40 by the seed)"),
     rounds: int | None = typer.Option(None, min=1, max=99, help="rounds of a Swiss event or match (default 5..11)"),

@@ -19,11 +19,12 @@ from qiyuan.tournament.errors import EventError
 from qiyuan.tournament.model import Entrant, Tournament
 from qiyuan.tournament.standings import final_places
 from qiyuan.tournament.state import rounds_paired
+from qiyuan.tournament.teams import join_team
 
 __all__ = ["GENERATED", "generate_event"]
 
 #: the formats the generator makes
-GENERATED = ("swiss", "round_robin", "double_round_robin", "knockout", "match", "go_mcmahon", "go_swiss")
+GENERATED = ("swiss", "round_robin", "double_round_robin", "knockout", "match", "team", "go_mcmahon", "go_swiss")
 #: grades the generator gives Go players
 _GO_GRADES = ("20k", "15k", "10k", "8k", "5k", "3k", "2k", "1k", "1d", "2d", "3d", "5d")
 
@@ -69,10 +70,16 @@ def generate_event(fmt: str, seed: int, *, players: int | None = None, rounds: i
         planned = rounds or rng.randint(5, 11)
         if fmt != "match":
             planned = max(1, min(planned, n // 2))
+    per_team = rng.randint(2, 4) if fmt == "team" else None
+    if per_team:
+        n = per_team * max(2, min(8, n // per_team))
     t = ev.new_event(f"Generated {fmt} {seed}", fmt=fmt, rounds=planned, start=date(2026, 5, 1),
-                     end=date(2026, 5, 3), city="Hangzhou", chief_arbiter="Generator")
+                     end=date(2026, 5, 3), city="Hangzhou", chief_arbiter="Generator", boards=per_team)
     go_event = fmt.startswith("go_")
     ev.add_players(t, [(i, _entrant(rng, i, go_event)) for i in range(1, n + 1)])
+    if per_team:
+        for e in t.entrants:
+            join_team(t, f"Team {(e.number - 1) // per_team + 1}", e.number)
     ev.draw_numbers(t, seed=rng.randrange(10**6))
     swiss = fmt in ("swiss", "go_mcmahon", "go_swiss")
     if swiss and rng.random() < 0.4:

@@ -236,3 +236,23 @@ def test_set_pairing_and_override_record_the_round_as_hand_made_and_undo_forgets
     assert v.by_hand == [2] and v.status == "consistent"
     t.extra.pop("XRH")
     assert [(d.round, d.rule) for d in check_event(t).deviations] == [(2, "opener")]
+
+
+def test_a_knockout_off_its_bracket_is_named():
+    t = generate_event("knockout", 3, players=16)
+    assert check_event(t).status == "consistent"
+    old = boards(t, 1)
+    (a, b), (c, d) = old[0], old[1]
+    rewrite(t, 1, [(a, d), (c, b)] + old[2:], by_rule=False)
+    v = check_event(t)
+    assert v.exit_code == 1
+    assert {(x.round, x.board, x.rule) for x in v.deviations if x.round == 1} == {(1, 1, "bracket"), (1, 2, "bracket")}
+
+
+def test_a_team_event_off_its_tables_is_named():
+    t = generate_event("team", 3, players=16)
+    assert check_event(t).status == "consistent"
+    last = rounds_paired(t)
+    a, board = plant_opener(t, last, 1)
+    v = check_event(t)
+    assert [(x.round, x.board, x.rule) for x in v.deviations] == [(last, board, "opener")]

@@ -9,29 +9,9 @@ from pathlib import Path
 import typer
 
 from qiyuan.cli.event_file import _fail, _load, event_app, refusals
-from qiyuan.cli.lang import _, problem_line
-from qiyuan.tournament.check import RULES, Verdict, check_event
+from qiyuan.cli.lang import _
+from qiyuan.tournament.check import check_event, verdict_lines
 from qiyuan.tournament.check.generate import GENERATED, generate_event
-
-
-def verdict_lines(v: Verdict) -> list[str]:
-    """The checker's report, one line each, in the run's language."""
-    lines = [_("round {round}: paired by the arbiter by hand (not judged)").format(round=r) for r in v.by_hand]
-    for d in v.deviations:
-        what = _("{rule}: {detail}").format(rule=problem_line(RULES[d.rule]), detail=problem_line(d.detail))
-        if d.round is None:
-            lines.append(_("standings: {what}").format(what=what))
-        elif d.board is None:
-            lines.append(_("round {round}: {what}").format(round=d.round, what=what))
-        else:
-            lines.append(_("round {round}, board {board}: {what}").format(round=d.round, board=d.board, what=what))
-    if v.reason is not None:
-        lines.append(problem_line(v.reason))
-    elif v.deviations:
-        lines.append(_("{count} deviation(s) in {rounds} rounds").format(count=len(v.deviations), rounds=v.rounds))
-    else:
-        lines.append(_("consistent: {rounds} rounds paired as the rules say").format(rounds=v.rounds))
-    return lines
 
 
 @refusals
@@ -41,7 +21,7 @@ def event_check(event: Path = typer.Argument(..., help="the event file (TRF) to 
     checkable or bad input."""
     t = _load(event, players=True)
     v = check_event(t)
-    sys.stdout.write("".join(line + "\n" for line in verdict_lines(v)))
+    sys.stdout.write("".join(line + "\n" for line in verdict_lines(v, _)))
     raise typer.Exit(v.exit_code)
 
 

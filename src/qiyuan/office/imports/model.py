@@ -149,6 +149,8 @@ class ParsedEvent:
     desk_code: str = ""
     #: the facts (``FACTS``) the file declares: a report's lines; "" format above: the file does not say
     declared: dict = field(default_factory=dict)
+    #: the event checker's verdict on the file's pairings and standings (``tournament.check``), as plain data
+    pairing_check: dict = field(default_factory=dict)
 
 
 @dataclass

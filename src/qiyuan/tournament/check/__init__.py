@@ -22,9 +22,11 @@ from qiyuan.errors import problem
 from qiyuan.tournament.check import fixed, go, swiss  # noqa: F401  (importing a system registers it)
 from qiyuan.tournament.check import replay
 from qiyuan.tournament.check.base import RULES, SYSTEMS, Deviation, System, Verdict, register
+from qiyuan.tournament.check.report import check_imported, verdict_from_record, verdict_lines, verdict_record
 from qiyuan.tournament.model import Tournament
 
-__all__ = ["RULES", "SYSTEMS", "Deviation", "System", "Verdict", "check_event", "register"]
+__all__ = ["RULES", "SYSTEMS", "Deviation", "System", "Verdict", "check_event", "check_imported_event", "register",
+           "verdict_from_record", "verdict_lines", "verdict_record"]
 
 
 def check_event(t: Tournament) -> Verdict:
@@ -49,3 +51,8 @@ def check_event(t: Tournament) -> Verdict:
         verdict.deviations += replay.check_standings(t)
     return verdict
 
+
+def check_imported_event(t: Tournament, fmt: str) -> dict:
+    """What the office stores with an imported event file: the verdict on it as plain data
+    (``report.check_imported``: a file that records no system is judged by the format the import found)."""
+    return verdict_record(check_imported(t, fmt, check_event))

@@ -231,6 +231,16 @@ def test_set_pairing_and_override_record_the_round_as_hand_made_and_undo_forgets
     a, b = p.boards[0]
     ev.swap_players(t, 2, a, b)  # who opens on board 1, changed by hand
     assert t.extra["XRH"] == ["2"]
+    refused = 0
+    for x, y in itertools.combinations(range(1, 7), 2):  # an override the hard rules refuse keeps the record
+        try:
+            ev.swap_players(t, 2, x, y)
+        except ev.EventError:
+            refused += 1
+            assert t.extra["XRH"] == ["2"]
+        else:
+            ev.swap_players(t, 2, x, y)  # back as it was
+    assert refused
     ev.enter_results(t, 2, [(x, "0-1") for x, _ in ev.round_boards(t, 2)[0]])
     v = check_event(t)
     assert v.by_hand == [2] and v.status == "consistent"

@@ -22,7 +22,7 @@ from qiyuan.people.idnumber import ID_TYPES, normalize_id_number, resident_id_pr
 from qiyuan.tournament import go, keepapart, syntax
 from qiyuan.tournament import minimatch as mm
 from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
-from qiyuan.tournament.handmade import record_hand_made
+from qiyuan.tournament.handmade import hand_made_rounds, record_hand_made
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import cell_points, score  # noqa: F401  (re-exported for the file's readers)
 from qiyuan.tournament.state import ABSENCES, is_active, rounds_paired, unfinished_boards
@@ -913,6 +913,7 @@ def swap_players(t: Tournament, rnd: int, a: int, b: int) -> tuple[list[tuple[in
         if bye in (a, b):
             bye = b if bye == a else a
     new_boards = [(x, y) for x, y in new]
+    by_hand = rnd in hand_made_rounds(t)
     clear_round(t, rnd)
     for e in t.entrants:
         if not is_active(e, rnd):
@@ -921,6 +922,7 @@ def swap_players(t: Tournament, rnd: int, a: int, b: int) -> tuple[list[tuple[in
         refuse(check_pairing(t, rnd, new_boards, bye))
     except EventError:
         set_round(t, rnd, boards, old_bye)  # as it was
+        record_hand_made(t, rnd, by_hand)
         raise
     set_round(t, rnd, new_boards, bye)
     record_hand_made(t, rnd)

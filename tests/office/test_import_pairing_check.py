@@ -55,3 +55,19 @@ def test_a_consistent_verdict_reads_paired_as_the_rules_say_and_none_shows_nothi
     ev.pairing_check = {}  # not checked: a history-CSV load, or stored before the checker
     ev.save(update_fields=["pairing_check"])
     assert "编排核查" not in _page(client, ev)
+
+
+def test_a_file_from_elsewhere_that_is_no_swiss_event_is_not_checkable_named_in_words():
+    from django.utils import translation
+
+    from qiyuan.tournament.check import check_imported_event, verdict_from_record, verdict_lines
+    from qiyuan.tournament.check.generate import generate_event
+
+    t = generate_event("round_robin", 1, players=6)
+    del t.extra["XQM"]  # a file that records no system: the import found a round robin
+    v = verdict_from_record(check_imported_event(t, "round_robin"))
+    assert v.status == "not checkable"
+    with translation.override("zh-hans"):
+        assert verdict_lines(v, translation.gettext) == ["无法核查：赛制 循环制"]
+    assert verdict_lines(v, lambda s: s) == ["not checkable: system round robin"]
+    assert verdict_from_record(check_imported_event(t, "swiss")).status in ("consistent", "deviations")

@@ -9,7 +9,12 @@ from qiyuan.errors import Problem, problem
 from qiyuan.tournament.check.base import RULES, Deviation, Verdict
 from qiyuan.tournament.model import Tournament
 
-__all__ = ["check_imported", "verdict_from_record", "verdict_lines", "verdict_record"]
+__all__ = ["FORMAT_NAMES", "check_imported", "verdict_from_record", "verdict_lines", "verdict_record"]
+
+#: the formats an import may find, in words (a page shows no codes)
+FORMAT_NAMES = {"swiss": problem("Swiss system"), "round_robin": problem("round robin"),
+                "double_round_robin": problem("double round robin"), "knockout": problem("knock-out"),
+                "match": problem("match"), "team": problem("team event")}
 
 
 def verdict_lines(v: Verdict, translate: Callable[[str], str]) -> list[str]:
@@ -71,4 +76,4 @@ def check_imported(t: Tournament, fmt: str, check: Callable[[Tournament], Verdic
     and score differences; another format from elsewhere is not checkable (its tables are another program's)."""
     if "XQM" in t.extra or fmt in ("", "swiss"):
         return check(t)
-    return Verdict(fmt, reason=problem("not checkable: system {system}", system=fmt))
+    return Verdict(fmt, reason=problem("not checkable: system {system}", system=FORMAT_NAMES.get(fmt, fmt)))

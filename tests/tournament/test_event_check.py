@@ -266,3 +266,11 @@ def test_a_team_event_off_its_tables_is_named():
     a, board = plant_opener(t, last, 1)
     v = check_event(t)
     assert [(x.round, x.board, x.rule) for x in v.deviations] == [(last, board, "opener")]
+
+
+def test_settings_the_rules_refuse_make_the_event_not_checkable_saying_why():
+    t = generate_event("go_mcmahon", 2, players=10, rounds=3)
+    t.extra["XQN"] = ["99999999999999999999d 20k 30k"]
+    v = check_event(t)
+    assert v.status == "not checkable" and v.exit_code == 2 and not v.deviations
+    assert v.reason.message == "not checkable: {why}" and "XQN" in v.reason.params["why"].text()

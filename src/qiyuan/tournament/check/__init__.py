@@ -18,7 +18,7 @@ another program (a TRF without ``XQM``) is judged on the hard rules and score-di
 
 from __future__ import annotations
 
-from qiyuan.errors import problem
+from qiyuan.errors import QiyuanError, problem
 from qiyuan.tournament.check import fixed, go, swiss  # noqa: F401  (importing a system registers it)
 from qiyuan.tournament.check import replay
 from qiyuan.tournament.check.base import RULES, SYSTEMS, Deviation, System, Verdict, register
@@ -43,12 +43,16 @@ def check_event(t: Tournament) -> Verdict:
         return verdict
     verdict.rounds = replay.rounds_paired(t)
     verdict.by_hand = replay.hand_made_rounds(t)
-    for rnd in range(1, verdict.rounds + 1):
-        if rnd in verdict.by_hand:
-            continue
-        verdict.deviations += system.check_round(t, rnd)
-    if not replay.is_foreign(t):
-        verdict.deviations += replay.check_standings(t)
+    try:
+        for rnd in range(1, verdict.rounds + 1):
+            if rnd in verdict.by_hand:
+                continue
+            verdict.deviations += system.check_round(t, rnd)
+        if not replay.is_foreign(t):
+            verdict.deviations += replay.check_standings(t)
+    except QiyuanError as exc:  # the file's own settings refused by the rules (a Go event's bar and floor)
+        verdict.deviations = []
+        verdict.reason = problem("not checkable: {why}", why=exc.problems[0] if exc.problems else "")
     return verdict
 
 

@@ -142,7 +142,7 @@ def check_standings(t: Tournament) -> list[Deviation]:
         if places.get(n) == stated[n]:
             continue
         same = [m for m, p in places.items() if p == stated[n]]
-        rule = "tie-break" if same and all(scores[m] == scores[n] for m in same) else "standing"
+        rule = "tie-break" if same and all(scores.get(m) == scores[n] for m in same) else "standing"
         out.append(Deviation(None, None, rule, problem("player {number} is ranked {stated} in the file, {place} by "
                                                         "the standings", number=n, stated=stated[n],
                                                         place=places.get(n, "-"))))

@@ -139,7 +139,7 @@ def test_what_cannot_be_checked_says_why(change, reason):
     assert v.status == "not checkable" and v.exit_code == 2 and v.reason.message == reason
 
 
-@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(fmt=st.sampled_from(GENERATED), seed=st.integers(0, 10**6), players=st.integers(8, 16))
 def test_the_generators_events_check_consistent(fmt, seed, players):
     t = generate_event(fmt, seed, players=players)

@@ -20,3 +20,6 @@ PY=${PY:-.venv/bin/python}
 
 # The hall: 50 boards reported and confirmed by 100 phones at once (gunicorn, SQLite), beside a trivial page.
 "$PY" bench/bench_hall.py --boards 50 --rounds 3
+
+# The event checker: a 200-player 9-round Swiss checked, and generated events with planted changes (issue 35).
+"$PY" bench/bench_check.py --events 200

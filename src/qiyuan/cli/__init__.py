@@ -29,7 +29,7 @@ app = typer.Typer(
 # (import, period, list, verify, demo), dan (office dan: grades), calendar (office calendar), users (office user),
 # web (serve).
 _COMMAND_MODULES = ("rating", "tournament", "go", "office", "office_data", "audit_flags", "dan", "calendar", "users",
-                    "web", "kit", "office_key")
+                    "web", "kit", "office_key", "event_check")
 
 for _name in _COMMAND_MODULES:
     importlib.import_module(f"qiyuan.cli.{_name}").register(app)

@@ -22,6 +22,7 @@ from qiyuan.people.idnumber import ID_TYPES, normalize_id_number, resident_id_pr
 from qiyuan.tournament import go, keepapart, syntax
 from qiyuan.tournament import minimatch as mm
 from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
+from qiyuan.tournament.handmade import hand_made_rounds, record_hand_made
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import cell_points, score  # noqa: F401  (re-exported for the file's readers)
 from qiyuan.tournament.state import ABSENCES, is_active, rounds_paired, unfinished_boards
@@ -757,6 +758,7 @@ def clear_round(t: Tournament, rnd: int, overrides: Overrides = CLI_OVERRIDES) -
                                                                  len(e.rounds) < e.withdrawn_after):
                 e.excused[len(e.rounds) + 1] = c.result
     mm.forget_round(t, rnd)  # a knock-out's mini-match game record of the round (its lot stays drawn)
+    record_hand_made(t, rnd, False)
 
 
 def check_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | None) -> list[Problem]:
@@ -868,6 +870,7 @@ def set_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int
             excuse_fill(e, rnd)
     refuse(check_pairing(t, rnd, boards, bye))
     set_round(t, rnd, boards, bye)
+    record_hand_made(t, rnd)
 
 
 def round_boards(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], int | None]:
@@ -927,6 +930,7 @@ def swap_players(t: Tournament, rnd: int, a: int, b: int) -> tuple[list[tuple[in
         if bye in (a, b):
             bye = b if bye == a else a
     new_boards = [(x, y) for x, y in new]
+    by_hand = rnd in hand_made_rounds(t)
     clear_round(t, rnd)
     for e in t.entrants:
         if not is_active(e, rnd):
@@ -935,8 +939,10 @@ def swap_players(t: Tournament, rnd: int, a: int, b: int) -> tuple[list[tuple[in
         refuse(check_pairing(t, rnd, new_boards, bye))
     except EventError:
         set_round(t, rnd, boards, old_bye)  # as it was
+        record_hand_made(t, rnd, by_hand)
         raise
     set_round(t, rnd, new_boards, bye)
+    record_hand_made(t, rnd)
     return new_boards, bye
 
 

@@ -91,6 +91,9 @@ class Event(models.Model):
     received_on = models.DateField(null=True, blank=True)
     #: the eligibility check at import: {"family": …, "failures": [], "notes": [...]}
     eligibility = models.JSONField(default=dict, blank=True)
+    #: the event checker's verdict on the imported file's pairings and standings (``tournament.check.verdict_record``);
+    #: {} when not checked (history-CSV bulk loads, events stored before the checker)
+    pairing_check = models.JSONField(default=dict, blank=True)
     #: the desk event this record was imported from (its report names the desk's code), if any
     live_event = models.OneToOneField("events.LiveEvent", null=True, blank=True, on_delete=models.SET_NULL,
                                       related_name="rated_event")

@@ -151,6 +151,8 @@ class ParsedEvent:
     declared: dict = field(default_factory=dict)
     #: the number of rounds the file declares (a report's 轮数, a TRF's XXR, OpenGotha's numberOfRounds); None: not said
     rounds_declared: int | None = None
+    #: the event checker's verdict on the file's pairings and standings (``tournament.check``), as plain data
+    pairing_check: dict = field(default_factory=dict)
 
 
 @dataclass

@@ -17,13 +17,14 @@ from openpyxl import load_workbook
 from qiyuan.errors import InputError, problem
 from qiyuan.formats.h9 import read_h9
 from qiyuan.formats.history_csv import TRF_FORMATS
-from qiyuan.formats.opengotha import read_opengotha
+from qiyuan.formats.opengotha import gotha_event, read_opengotha
 from qiyuan.formats.report_xlsx import FIRST_ROW, INFO_SHEET, LEAD, RESULTS_SHEET, read_report
 from qiyuan.formats.trf import read_trf
 from qiyuan.office.errors import ImportRefused
 from qiyuan.office.imports.model import KINDS, Options, ParsedEntrant, ParsedEvent
 from qiyuan.people.pinyin import has_han
 from qiyuan.rating.model import EventFormat, Result
+from qiyuan.tournament.check import check_imported_event
 from qiyuan.tournament.eventfile import birth_date
 from qiyuan.tournament.go import GO_FORMATS
 from qiyuan.tournament.model import FORFEIT_RESULTS
@@ -61,7 +62,8 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
     """A TRF-shaped ``Tournament`` (from a report or a TRF file) as a ParsedEvent, with its games."""
     ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date, format=fmt,
                      rounds=t.rounds_played, time_control=t.time_control, city=t.city,
-                     chief_arbiter=t.chief_arbiter, arbiters=list(t.deputy_arbiters), rounds_declared=t.rounds_planned)
+                     chief_arbiter=t.chief_arbiter, arbiters=list(t.deputy_arbiters), rounds_declared=t.rounds_planned,
+                     pairing_check=check_imported_event(t, fmt))
     by_number = {e.number: e for e in t.entrants}
     for e in t.entrants:
         ev.entrants.append(ParsedEntrant(
@@ -257,7 +259,8 @@ def parse_opengotha(path: Path, options: Options) -> ParsedEvent:
     ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date,
                      format="",  # an OpenGotha file does not say: the registration or the officer does
                      rounds=len({g.round for g in t.games if g.result.played}), time_control=t.time_control,
-                     city=t.location, chief_arbiter=t.director, notes=list(t.notes), rounds_declared=t.rounds)
+                     city=t.location, chief_arbiter=t.director, notes=list(t.notes), rounds_declared=t.rounds,
+                     pairing_check=check_imported_event(gotha_event(t, path.name), ""))
     number = {}
     for i, p in enumerate(t.players, start=1):
         number[p.key] = i

@@ -37,6 +37,7 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
         days=ev.days, national=options.national, international=options.international, city=ev.city,
         chief_arbiter=plan.chief, rating_list=rating_list, import_batch=batch,
         received_on=options.received_on or date.today(), eligibility=plan.eligibility,
+        pairing_check=ev.pairing_check,
         # the desk event this report came from: one event with both its desk and its rated record
         live_event=LiveEvent.objects.filter(code=ev.desk_code, rated_event__isnull=True).first()
         if ev.desk_code else None,

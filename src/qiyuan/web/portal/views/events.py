@@ -18,6 +18,7 @@ from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Association, Player
 from qiyuan.office.ratings.models import RatingChange, RatingList
 from qiyuan.rating.eligibility import eligibility_clauses
+from qiyuan.tournament.check import verdict_from_record, verdict_lines
 from qiyuan.tournament.scoring import score
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 
@@ -109,6 +110,15 @@ def eligibility_view(event: Event) -> dict:
     return {"family": family, "failures": failures, "checks": checks}
 
 
+def pairing_check_view(event: Event) -> dict | None:
+    """The event checker's verdict stored at import, in the page's language: its status and its lines (None when
+    the event was not checked: a history-CSV load, or stored before the checker)."""
+    if not event.pairing_check:
+        return None
+    verdict = verdict_from_record(event.pairing_check)
+    return {"status": verdict.status, "lines": verdict_lines(verdict, _)}
+
+
 def _names_for_the_page(t: Tournament) -> None:
     """Associations by their names, never their codes (a report may give ``ZJ``); on English pages players by
     their Latin names, associations by their English names (where the registry has one)."""
@@ -171,6 +181,7 @@ def _event(request, code: str):
     if stored is not None:
         context["changes"], used = ratings_used(stored)
         context["eligibility"] = eligibility_view(stored)
+        context["pairing_check"] = pairing_check_view(stored)
         context["rounds"] = queries.event_rounds([stored])[stored.pk]
     if used:  # the crosstable's rating column: the rating each player's calculation started from
         view.rating_label = _("计算用等级分")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from qiyuan.collector import held
-from qiyuan.office import merged, plausibility
+from qiyuan.office import merged, plausibility, sheets
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import as_json, bulk_insert
 from qiyuan.office.canonical import (EntryRow, EventRows, change_row, digest, event_rows, inputs_digest,
@@ -485,6 +485,7 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
                  "method", "explanation"),
                 ((ed.pk, comp.pk_of[c.player_id], event_pk[c.event_id], *change_row(c), t)
                  for c, t in zip(comp.changes, comp.change_texts)))
+    sheets.write_sheet(ed, *sheets.columns_of(comp))
     Event.objects.filter(pk__in=event_pk.values()).update(status=Event.Status.RATED)
     # The members it was computed with who had joined in no edition yet join in this one.
     ListMember.objects.filter(rating_list=comp.rating_list, joined_in__isnull=True).update(joined_in=ed)

@@ -1,0 +1,232 @@
+"""Editions as sheets: the one place the office writes and reads an edition's entries and changes.
+
+An edition's entries and changes are stored as one ``EditionSheet`` row (two Arrow IPC column blobs, the format
+``qiyuan.formats.edition_sheet``), written by the publishing use case under the list's lock. Everything that
+reads an edition's data — the portal, the desk, the API, exports, merges, the what-if, bundles, verify — reads
+it here. Editions never change, so the decoded columns are kept per process (``CACHE_COLUMNS`` of them, the
+least recently used dropped first) and never go stale; only the columns a reader asks for are decoded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from bisect import bisect_left
+from collections import OrderedDict
+from collections.abc import Sequence
+from decimal import Decimal
+
+from django.db import connection
+
+from qiyuan.formats import edition_sheet as S
+from qiyuan.formats.canonical_text import as_json, change_row, change_text
+from qiyuan.office.ratings.models import EditionSheet
+
+#: how many decoded columns the process keeps (a column of one edition each)
+CACHE_COLUMNS = 400
+
+_cache: OrderedDict[tuple[int, str, str], list] = OrderedDict()
+_lock = threading.Lock()
+
+
+class MissingSheet(LookupError):
+    """An edition without a stored sheet (a damaged office: every published edition has one)."""
+
+
+# --------------------------------------------------------------------------------------------- writing
+
+
+def columns_of(comp, change_texts: Sequence[str] | None = None) -> tuple[dict[str, list], dict[str, list]]:
+    """The sheet's columns of a computed period (``periods.PeriodComputation``): its entries in list order, its
+    changes with their stored numbers and explanation texts (``comp.change_texts``, or written here)."""
+    rows = comp.entries
+    entries = {"player": [r.player_pk for r in rows], "federation_id": [r.federation_id for r in rows],
+               "name": [r.name for r in rows], "position": [r.position for r in rows], "rank": [r.rank for r in rows],
+               "rating": [r.rating for r in rows], "exact": [r.exact for r in rows], "games": [r.games for r in rows],
+               "status": [r.status for r in rows], "is_new": [r.is_new for r in rows], "k": [r.k for r in rows],
+               "state": [r.state_text for r in rows]}
+    texts = change_texts if change_texts is not None else comp.change_texts or [change_text(c) for c in comp.changes]
+    event_pk = {e.code: e.pk for e in comp.events}
+    numbers = list(zip(*(change_row(c) for c in comp.changes))) or [()] * len(S.CHANGE_NUMBER_COLUMNS)
+    changes = {"player": [comp.pk_of[c.player_id] for c in comp.changes],
+               "event": [event_pk[c.event_id] for c in comp.changes],
+               "event_code": [c.event_id for c in comp.changes], "federation_id": [c.player_id for c in comp.changes],
+               "explanation": list(texts)}
+    for name, values in zip(S.CHANGE_NUMBER_COLUMNS, numbers):
+        changes[name] = list(values)
+    return entries, changes
+
+
+def write_sheet(edition, entries: dict[str, list], changes: dict[str, list]) -> S.Sheet:
+    """Store an edition's sheet (inside the publishing use case's transaction). Its player and event keys are
+    checked here, by one query each: no foreign key per row."""
+    _check_keys("federation_player", set(entries["player"]) | set(changes["player"]))
+    _check_keys("events_event", set(changes["event"]))
+    sheet = S.sheet_of(entries, changes)
+    EditionSheet.objects.create(edition=edition, format=sheet.format, entries=sheet.entries, changes=sheet.changes)
+    return sheet
+
+
+def _check_keys(table: str, keys: set[int]) -> None:
+    if not keys:
+        return
+    q = connection.ops.quote_name
+    found = 0
+    values = sorted(keys)
+    with connection.cursor() as cur:
+        for i in range(0, len(values), 20000):
+            part = values[i:i + 20000]
+            cur.execute(f"SELECT COUNT(*) FROM {q(table)} WHERE {q('id')} IN ({', '.join(['%s'] * len(part))})", part)
+            found += cur.fetchone()[0]
+    if found != len(keys):
+        raise ValueError(f"an edition's sheet names {len(keys) - found} rows of {table} that do not exist")
+
+
+# --------------------------------------------------------------------------------------------- reading
+
+
+def stored_sheet(edition_pk: int) -> S.Sheet:
+    """The sheet as stored (its bytes), ``MissingSheet`` when there is none."""
+    row = EditionSheet.objects.filter(pk=edition_pk).values_list("format", "entries", "changes").first()
+    if row is None:
+        raise MissingSheet(f"edition {edition_pk} has no sheet")
+    return S.Sheet(row[0], bytes(row[1]), bytes(row[2]))
+
+
+def _columns(edition_pk: int, part: str, names: Sequence[str]) -> dict[str, list]:
+    schema = S.ENTRY_SCHEMA if part == "entries" else S.CHANGE_SCHEMA
+    out, missing = {}, []
+    with _lock:
+        for name in names:
+            got = _cache.get((edition_pk, part, name))
+            if got is None:
+                missing.append(name)
+            else:
+                _cache.move_to_end((edition_pk, part, name))
+                out[name] = got
+    if missing:
+        sheet = stored_sheet(edition_pk)
+        if sheet.format != S.FORMAT:
+            raise S.SheetError(part, f"sheet format {sheet.format} is unknown to this program (known: {S.FORMAT})")
+        decoded = S.decode(sheet.entries if part == "entries" else sheet.changes, schema, part, missing)
+        with _lock:
+            for name, values in decoded.items():
+                _cache[(edition_pk, part, name)] = values
+            while len(_cache) > CACHE_COLUMNS:
+                _cache.popitem(last=False)
+        out.update(decoded)
+    return {name: out[name] for name in names}
+
+
+def entries(edition_pk: int, *names: str) -> dict[str, list]:
+    """Columns of the edition's entries, in list order (all columns if none is named)."""
+    return _columns(edition_pk, "entries", names or tuple(S.ENTRY_SCHEMA))
+
+
+def changes(edition_pk: int, *names: str) -> dict[str, list]:
+    """Columns of the edition's changes, in the order of their canonical lines (all columns if none is named)."""
+    return _columns(edition_pk, "changes", names or tuple(S.CHANGE_SCHEMA))
+
+
+def forget(edition_pk: int | None = None) -> None:
+    """Drop the decoded columns kept (of one edition, or all): after a restore replaced the office."""
+    with _lock:
+        for key in [k for k in _cache if edition_pk is None or k[0] == edition_pk]:
+            del _cache[key]
+
+
+def states(edition_pk: int) -> dict[str, str]:
+    """Each entry's state as its stored JSON text, by federation ID."""
+    cols = entries(edition_pk, "federation_id", "state")
+    return dict(zip(cols["federation_id"], cols["state"]))
+
+
+def _player_index(edition_pk: int) -> tuple[list[int], list[int]]:
+    """The entries' player keys sorted, and each one's row (kept beside the columns)."""
+    key = (edition_pk, "entries", "#by-player")
+    with _lock:
+        got = _cache.get(key)
+    if got is None:
+        players = entries(edition_pk, "player")["player"]
+        order = sorted(range(len(players)), key=players.__getitem__)
+        got = [[players[i] for i in order], order]
+        with _lock:
+            _cache[key] = got
+    return got[0], got[1]
+
+
+def entry_of(edition_pk: int, player_pk: int, *names: str) -> dict | None:
+    """One player's entry (the columns named, all if none) found by binary search, or None."""
+    keys, rows = _player_index(edition_pk)
+    i = bisect_left(keys, player_pk)
+    if i == len(keys) or keys[i] != player_pk:
+        return None
+    cols = entries(edition_pk, *names)
+    return {name: values[rows[i]] for name, values in cols.items()}
+
+
+# --------------------------------------------------------------------------------------------- text
+
+
+def text(edition) -> bytes:
+    """The edition's canonical text written from its sheet in its own version (``SheetError`` if it cannot be
+    read, ``MissingSheet`` if there is none)."""
+    events = list(edition.events.values_list("code", flat=True))
+    return S.text_from_columns(edition.canonical_version, entries(edition.pk), changes(edition.pk), events)
+
+
+def digest(edition) -> str:
+    return hashlib.sha256(text(edition)).hexdigest()
+
+
+# --------------------------------------------------------------------------------------------- from rows
+
+
+def columns_from_rows(edition_pk: int, version: int, digest_: str, events: Sequence[str]
+                      ) -> tuple[dict[str, list], dict[str, list]]:
+    """An edition's columns read from its ``EditionEntry`` and ``RatingChange`` rows (the storage before sheets),
+    the JSON texts as stored; written anew as canonical JSON when the stored texts do not give ``digest_`` (a
+    database that keeps JSON decoded). ``ValueError`` when neither gives the digest: the rows were altered."""
+    q = connection.ops.quote_name
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT e.{q('player_id')}, p.{q('federation_id')}, e.{q('name')}, e.{q('position')}, e.{q('rank')}, "
+            f"e.{q('rating')}, e.{q('exact')}, e.{q('games')}, e.{q('status')}, e.{q('is_new')}, e.{q('k')}, "
+            f"e.{q('state')} FROM {q('ratings_editionentry')} e JOIN {q('federation_player')} p ON p.{q('id')} = "
+            f"e.{q('player_id')} WHERE e.{q('edition_id')} = %s ORDER BY e.{q('position')}", [edition_pk])
+        erows = cur.fetchall()
+        cur.execute(
+            f"SELECT c.{q('player_id')}, c.{q('event_id')}, v.{q('code')}, p.{q('federation_id')}, c.{q('before')}, "
+            f"c.{q('after')}, c.{q('games')}, c.{q('W')}, c.{q('We')}, c.{q('K')}, c.{q('delta')}, c.{q('method')}, "
+            f"c.{q('explanation')} FROM {q('ratings_ratingchange')} c JOIN {q('federation_player')} p "
+            f"ON p.{q('id')} = c.{q('player_id')} JOIN {q('events_event')} v ON v.{q('id')} = c.{q('event_id')} "
+            f"WHERE c.{q('edition_id')} = %s", [edition_pk])
+        crows = cur.fetchall()
+    names = list(S.ENTRY_SCHEMA)
+    ent = {n: [r[i] for r in erows] for i, n in enumerate(names)}
+    ent["is_new"] = [bool(v) for v in ent["is_new"]]
+    cnames = list(S.CHANGE_SCHEMA)
+    ch = {n: [r[i] for r in crows] for i, n in enumerate(cnames)}
+    for name in ("before", "after", "W", "We", "delta"):
+        ch[name] = [None if v is None else _four(v) for v in ch[name]]
+    raw_state, raw_expl = ent["state"], ch["explanation"]
+    for rewrite in (False, True):
+        ent["state"] = [_json_text(v, rewrite) for v in raw_state]
+        ch["explanation"] = [_json_text(v, rewrite) for v in raw_expl]
+        if hashlib.sha256(S.text_from_columns(version, ent, ch, events)).hexdigest() == digest_:
+            return ent, ch
+    raise ValueError(f"edition {edition_pk}: its stored rows do not give its digest {digest_[:12]}")
+
+
+def _four(v) -> str:
+    """A stored decimal column's value as the 4-place text ``change_row`` writes."""
+    return str(Decimal(str(v)).quantize(Decimal("0.0001")))
+
+
+def _json_text(value, rewrite: bool) -> str:
+    if isinstance(value, bytes | memoryview):
+        value = bytes(value).decode("utf-8")
+    if isinstance(value, str) and not rewrite:
+        return value
+    return as_json(json.loads(value) if isinstance(value, str) else value)

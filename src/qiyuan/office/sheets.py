@@ -4,7 +4,9 @@ An edition's entries and changes are stored as one ``EditionSheet`` row (two Arr
 ``qiyuan.formats.edition_sheet``), written by the publishing use case under the list's lock. Everything that
 reads an edition's data — the portal, the desk, the API, exports, merges, the what-if, bundles, verify — reads
 it here. Editions never change, so the decoded columns are kept per process (``CACHE_COLUMNS`` of them, the
-least recently used dropped first) and never go stale; only the columns a reader asks for are decoded.
+least recently used dropped first) and never go stale: they are kept by edition and digest, so even an office
+restored over another (its editions' keys given again) reads its own; only the columns a reader asks for are
+decoded. Readers pass the edition (its ``pk`` and ``digest``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from qiyuan.office.ratings.models import EditionSheet
 #: how many decoded columns the process keeps (a column of one edition each)
 CACHE_COLUMNS = 400
 
-_cache: OrderedDict[tuple[int, str, str], list] = OrderedDict()
+_cache: OrderedDict[tuple[int, str, str, str], list] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -94,61 +96,61 @@ def stored_sheet(edition_pk: int) -> S.Sheet:
     return S.Sheet(row[0], bytes(row[1]), bytes(row[2]))
 
 
-def _columns(edition_pk: int, part: str, names: Sequence[str]) -> dict[str, list]:
+def _columns(edition, part: str, names: Sequence[str]) -> dict[str, list]:
     schema = S.ENTRY_SCHEMA if part == "entries" else S.CHANGE_SCHEMA
+    tag = (edition.pk, edition.digest, part)
     out, missing = {}, []
     with _lock:
         for name in names:
-            got = _cache.get((edition_pk, part, name))
+            got = _cache.get((*tag, name))
             if got is None:
                 missing.append(name)
             else:
-                _cache.move_to_end((edition_pk, part, name))
+                _cache.move_to_end((*tag, name))
                 out[name] = got
     if missing:
-        sheet = stored_sheet(edition_pk)
+        sheet = stored_sheet(edition.pk)
         if sheet.format != S.FORMAT:
             raise S.SheetError(part, f"sheet format {sheet.format} is unknown to this program (known: {S.FORMAT})")
         decoded = S.decode(sheet.entries if part == "entries" else sheet.changes, schema, part, missing)
         with _lock:
             for name, values in decoded.items():
-                _cache[(edition_pk, part, name)] = values
+                _cache[(*tag, name)] = values
             while len(_cache) > CACHE_COLUMNS:
                 _cache.popitem(last=False)
         out.update(decoded)
     return {name: out[name] for name in names}
 
 
-def entries(edition_pk: int, *names: str) -> dict[str, list]:
+def entries(edition, *names: str) -> dict[str, list]:
     """Columns of the edition's entries, in list order (all columns if none is named)."""
-    return _columns(edition_pk, "entries", names or tuple(S.ENTRY_SCHEMA))
+    return _columns(edition, "entries", names or tuple(S.ENTRY_SCHEMA))
 
 
-def changes(edition_pk: int, *names: str) -> dict[str, list]:
+def changes(edition, *names: str) -> dict[str, list]:
     """Columns of the edition's changes, in the order of their canonical lines (all columns if none is named)."""
-    return _columns(edition_pk, "changes", names or tuple(S.CHANGE_SCHEMA))
+    return _columns(edition, "changes", names or tuple(S.CHANGE_SCHEMA))
 
 
-def forget(edition_pk: int | None = None) -> None:
-    """Drop the decoded columns kept (of one edition, or all): after a restore replaced the office."""
+def forget() -> None:
+    """Drop every decoded column kept (memory only: a later read decodes again)."""
     with _lock:
-        for key in [k for k in _cache if edition_pk is None or k[0] == edition_pk]:
-            del _cache[key]
+        _cache.clear()
 
 
-def states(edition_pk: int) -> dict[str, str]:
+def states(edition) -> dict[str, str]:
     """Each entry's state as its stored JSON text, by federation ID."""
-    cols = entries(edition_pk, "federation_id", "state")
+    cols = entries(edition, "federation_id", "state")
     return dict(zip(cols["federation_id"], cols["state"]))
 
 
-def _player_index(edition_pk: int) -> tuple[list[int], list[int]]:
+def _player_index(edition) -> tuple[list[int], list[int]]:
     """The entries' player keys sorted, and each one's row (kept beside the columns)."""
-    key = (edition_pk, "entries", "#by-player")
+    key = (edition.pk, edition.digest, "entries", "#by-player")
     with _lock:
         got = _cache.get(key)
     if got is None:
-        players = entries(edition_pk, "player")["player"]
+        players = entries(edition, "player")["player"]
         order = sorted(range(len(players)), key=players.__getitem__)
         got = [[players[i] for i in order], order]
         with _lock:
@@ -156,13 +158,13 @@ def _player_index(edition_pk: int) -> tuple[list[int], list[int]]:
     return got[0], got[1]
 
 
-def entry_of(edition_pk: int, player_pk: int, *names: str) -> dict | None:
+def entry_of(edition, player_pk: int, *names: str) -> dict | None:
     """One player's entry (the columns named, all if none) found by binary search, or None."""
-    keys, rows = _player_index(edition_pk)
+    keys, rows = _player_index(edition)
     i = bisect_left(keys, player_pk)
     if i == len(keys) or keys[i] != player_pk:
         return None
-    cols = entries(edition_pk, *names)
+    cols = entries(edition, *names)
     return {name: values[rows[i]] for name, values in cols.items()}
 
 
@@ -173,7 +175,7 @@ def text(edition) -> bytes:
     """The edition's canonical text written from its sheet in its own version (``SheetError`` if it cannot be
     read, ``MissingSheet`` if there is none)."""
     events = list(edition.events.values_list("code", flat=True))
-    return S.text_from_columns(edition.canonical_version, entries(edition.pk), changes(edition.pk), events)
+    return S.text_from_columns(edition.canonical_version, entries(edition), changes(edition), events)
 
 
 def digest(edition) -> str:

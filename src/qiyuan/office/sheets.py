@@ -22,7 +22,7 @@ from decimal import Decimal
 from django.db import connection
 
 from qiyuan.formats import edition_sheet as S
-from qiyuan.formats.canonical_text import as_json, change_row, change_text
+from qiyuan.formats.canonical_text import as_json, change_row, change_text, writer
 from qiyuan.office.ratings.models import EditionSheet
 
 #: how many decoded columns the process keeps (a column of one edition each)
@@ -180,6 +180,33 @@ def text(edition) -> bytes:
 
 def digest(edition) -> str:
     return hashlib.sha256(text(edition)).hexdigest()
+
+
+def stored_lines(edition) -> tuple[dict[str, str], dict[tuple[str, str], str], list[str], list[str], dict[str, str],
+                                   dict[str, str], dict[tuple[str, str], tuple]]:
+    """An edition read back from its sheet in its version of the canonical text, for ``verify``: entry lines by
+    player, change lines by (event, player), the events, the entry lines in order, each entry's state text and
+    published name by player, and each change's stored numbers (``canonical_text.CHANGE_COLUMNS``) by (event,
+    player). ``SheetError`` / ``MissingSheet`` when the sheet cannot be read. The stored bytes are decoded afresh
+    (verify checks what is stored, not what this process kept)."""
+    sheet = stored_sheet(edition.pk)
+    if sheet.format != S.FORMAT:
+        raise S.SheetError("entries", f"sheet format {sheet.format} is unknown to this program (known: {S.FORMAT})")
+    ent = S.decode(sheet.entries, S.ENTRY_SCHEMA, "entries")
+    ch = S.decode(sheet.changes, S.CHANGE_SCHEMA, "changes")
+    w = S.sheet_writer(edition.canonical_version)
+    ordered = w.entry_lines(ent)
+    fids = ent["federation_id"]
+    keys = list(zip(ch["event_code"], ch["federation_id"]))
+    line = writer(edition.canonical_version).change_line
+    by_key = {(ev, fid): line(ev, fid, t) for ev, fid, t in zip(ch["event_code"], ch["federation_id"],
+                                                                 ch["explanation"])}
+    if len(by_key) != len(keys):
+        raise S.SheetError("changes", "a player's change in an event is there twice")
+    numbers = dict(zip(keys, zip(*(ch[c] for c in S.CHANGE_NUMBER_COLUMNS))))
+    events = list(edition.events.values_list("code", flat=True))
+    return (dict(zip(fids, ordered)), by_key, events, ordered, dict(zip(fids, ent["state"])),
+            dict(zip(fids, ent["name"])), numbers)
 
 
 # --------------------------------------------------------------------------------------------- from rows

@@ -23,6 +23,7 @@ from django.db import connection
 
 from qiyuan.formats import edition_sheet as S
 from qiyuan.formats.canonical_text import as_json, change_row, change_text, writer
+from qiyuan.office.errors import OfficeError, problem
 from qiyuan.office.ratings.models import EditionSheet
 
 #: how many decoded columns the process keeps (a column of one edition each)
@@ -30,6 +31,11 @@ CACHE_COLUMNS = 400
 
 _cache: OrderedDict[tuple[int, str, str, str], list] = OrderedDict()
 _lock = threading.Lock()
+
+
+class AlteredRows(OfficeError):
+    """An edition whose stored rows no longer give its published digest: no sheet is built from them (the upgrade
+    that builds the sheets stops, and nothing is changed)."""
 
 
 class MissingSheet(LookupError):
@@ -212,7 +218,7 @@ def stored_lines(edition) -> tuple[dict[str, str], dict[tuple[str, str], str], l
 # --------------------------------------------------------------------------------------------- from rows
 
 
-def columns_from_rows(edition_pk: int, version: int, digest_: str, events: Sequence[str]
+def columns_from_rows(edition_pk: int, version: int, digest_: str, events: Sequence[str], label: str = ""
                       ) -> tuple[dict[str, list], dict[str, list]]:
     """An edition's columns read from its ``EditionEntry`` and ``RatingChange`` rows (the storage before sheets),
     the JSON texts as stored; written anew as canonical JSON when the stored texts do not give ``digest_`` (a
@@ -245,7 +251,10 @@ def columns_from_rows(edition_pk: int, version: int, digest_: str, events: Seque
         ch["explanation"] = [_json_text(v, rewrite) for v in raw_expl]
         if hashlib.sha256(S.text_from_columns(version, ent, ch, events)).hexdigest() == digest_:
             return ent, ch
-    raise ValueError(f"edition {edition_pk}: its stored rows do not give its digest {digest_[:12]}")
+    raise AlteredRows(problem(
+        "edition {edition} ({label}): its stored entries and changes no longer give its published digest {digest} "
+        "(altered after publication): no sheet is built from them and the upgrade stops, nothing changed; restore a "
+        "backup from before the alteration", edition=edition_pk, label=label, digest=digest_[:12]))
 
 
 def _four(v) -> str:

@@ -15,7 +15,7 @@ from django.db import migrations, models
 
 def forward(apps, schema_editor):
     from qiyuan.formats import edition_sheet as S
-    from qiyuan.office.sheets import columns_from_rows
+    from qiyuan.office.sheets import AlteredRows, columns_from_rows
 
     Edition = apps.get_model("ratings", "Edition")
     EditionSheet = apps.get_model("ratings", "EditionSheet")
@@ -24,14 +24,16 @@ def forward(apps, schema_editor):
     for ed, code in Through.objects.values_list("edition_id", "event__code"):
         codes.setdefault(ed, []).append(code)
     done = set(EditionSheet.objects.values_list("edition_id", flat=True))
-    for pk, version, digest in Edition.objects.order_by("pk").values_list("pk", "canonical_version", "digest"):
+    for pk, version, digest, code, on, number in Edition.objects.order_by("pk").values_list(
+            "pk", "canonical_version", "digest", "rating_list__code", "list_date", "number"):
         if pk in done:
             continue
-        entries, changes = columns_from_rows(pk, version, digest, codes.get(pk, []))  # (ValueError: stop)
+        label = f"{code} {on.isoformat()}#{number}"
+        entries, changes = columns_from_rows(pk, version, digest, codes.get(pk, []), label)  # (AlteredRows: stop)
         sheet = S.sheet_of(entries, changes)
         text = S.text_from_sheet(version, sheet, codes.get(pk, []))
         if hashlib.sha256(text).hexdigest() != digest:
-            raise ValueError(f"edition {pk}: the text written from its sheet does not give its digest {digest[:12]}")
+            raise AlteredRows(f"edition {pk} ({label}): the text written from its sheet does not give its digest")
         EditionSheet.objects.create(edition_id=pk, format=sheet.format, entries=sheet.entries, changes=sheet.changes)
 
 

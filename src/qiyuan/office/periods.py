@@ -13,6 +13,7 @@ correction through the later list dates.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -142,8 +143,7 @@ def start_date(rating_list, rules: RuleSet, list_date: date) -> date:
 def _stored_states(edition) -> dict[str, PlayerState]:
     if edition is None:
         return {}
-    rows = EditionEntry.objects.filter(edition=edition).values_list("player__federation_id", "state")
-    return {fid: state_from_json(fid, st) for fid, st in rows}
+    return {fid: state_from_json(fid, json.loads(st)) for fid, st in sheets.states(edition).items()}
 
 
 def members_of(rating_list, as_of=None):

@@ -222,7 +222,20 @@ def columns_from_rows(edition_pk: int, version: int, digest_: str, events: Seque
                       ) -> tuple[dict[str, list], dict[str, list]]:
     """An edition's columns read from its ``EditionEntry`` and ``RatingChange`` rows (the storage before sheets),
     the JSON texts as stored; written anew as canonical JSON when the stored texts do not give ``digest_`` (a
-    database that keeps JSON decoded). ``ValueError`` when neither gives the digest: the rows were altered."""
+    database that keeps JSON decoded). ``AlteredRows`` when neither gives the digest: the rows were altered."""
+    for rewrite in (False, True):
+        ent, ch = rows_columns(edition_pk, rewrite=rewrite)
+        if hashlib.sha256(S.text_from_columns(version, ent, ch, events)).hexdigest() == digest_:
+            return ent, ch
+    raise AlteredRows(problem(
+        "edition {edition} ({label}): its stored entries and changes no longer give its published digest {digest} "
+        "(altered after publication): no sheet is built from them and the upgrade stops, nothing changed; restore a "
+        "backup from before the alteration", edition=edition_pk, label=label, digest=digest_[:12]))
+
+
+def rows_columns(edition_pk: int, *, rewrite: bool) -> tuple[dict[str, list], dict[str, list]]:
+    """An edition's ``EditionEntry`` and ``RatingChange`` rows as sheet columns, read raw; ``rewrite``: each JSON
+    value written anew as canonical JSON (else its text as the database keeps it)."""
     q = connection.ops.quote_name
     with connection.cursor() as cur:
         cur.execute(
@@ -238,23 +251,14 @@ def columns_from_rows(edition_pk: int, version: int, digest_: str, events: Seque
             f"ON p.{q('id')} = c.{q('player_id')} JOIN {q('events_event')} v ON v.{q('id')} = c.{q('event_id')} "
             f"WHERE c.{q('edition_id')} = %s", [edition_pk])
         crows = cur.fetchall()
-    names = list(S.ENTRY_SCHEMA)
-    ent = {n: [r[i] for r in erows] for i, n in enumerate(names)}
+    ent = {n: [r[i] for r in erows] for i, n in enumerate(S.ENTRY_SCHEMA)}
     ent["is_new"] = [bool(v) for v in ent["is_new"]]
-    cnames = list(S.CHANGE_SCHEMA)
-    ch = {n: [r[i] for r in crows] for i, n in enumerate(cnames)}
+    ent["state"] = [_json_text(v, rewrite) for v in ent["state"]]
+    ch = {n: [r[i] for r in crows] for i, n in enumerate(S.CHANGE_SCHEMA)}
     for name in ("before", "after", "W", "We", "delta"):
         ch[name] = [None if v is None else _four(v) for v in ch[name]]
-    raw_state, raw_expl = ent["state"], ch["explanation"]
-    for rewrite in (False, True):
-        ent["state"] = [_json_text(v, rewrite) for v in raw_state]
-        ch["explanation"] = [_json_text(v, rewrite) for v in raw_expl]
-        if hashlib.sha256(S.text_from_columns(version, ent, ch, events)).hexdigest() == digest_:
-            return ent, ch
-    raise AlteredRows(problem(
-        "edition {edition} ({label}): its stored entries and changes no longer give its published digest {digest} "
-        "(altered after publication): no sheet is built from them and the upgrade stops, nothing changed; restore a "
-        "backup from before the alteration", edition=edition_pk, label=label, digest=digest_[:12]))
+    ch["explanation"] = [_json_text(v, rewrite) for v in ch["explanation"]]
+    return ent, ch
 
 
 def _four(v) -> str:

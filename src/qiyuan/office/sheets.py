@@ -17,6 +17,7 @@ import threading
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import connection
@@ -172,6 +173,32 @@ def entry_of(edition, player_pk: int, *names: str) -> dict | None:
         return None
     cols = entries(edition, *names)
     return {name: values[rows[i]] for name, values in cols.items()}
+
+
+@dataclass
+class PublishedEntry:
+    """A player's entry on an edition as its sheet holds it (what a player's page lists)."""
+
+    edition: object
+    player_id: int
+    rating: int | None
+    exact: str
+    rank: int | None
+    games: int
+    k: int | None
+    status: str
+
+
+def player_entries(editions, player_pks: Sequence[int]) -> list[PublishedEntry]:
+    """The entries of the players ``player_pks`` on each of ``editions``, each found in the edition's sheet by
+    binary search over its players (no row table per player)."""
+    out = []
+    for ed in editions:
+        for pk in player_pks:
+            row = entry_of(ed, pk, "rating", "exact", "rank", "games", "k", "status")
+            if row is not None:
+                out.append(PublishedEntry(ed, pk, **row))
+    return out
 
 
 # --------------------------------------------------------------------------------------------- text

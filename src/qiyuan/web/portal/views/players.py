@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 from qiyuan.office.canonical import change_json
 from qiyuan.office.events.models import Game
 from qiyuan.office.federation.models import Player
-from qiyuan.office.ratings.models import EditionEntry, RatingChange, RatingList
+from qiyuan.office import sheets
+from qiyuan.office.ratings.models import RatingChange, RatingList
 from qiyuan.office.registry import search_players
 
 from ...display import english, list_title, person
@@ -133,15 +134,8 @@ def _player_page(request, federation_id: str):
     published_as = {d.pk: d.federation_id for d in duplicates}
     current = current_edition_ids()
     editions = editions_by_id()
-    entries = [
-        e
-        for e in EditionEntry.objects.filter(player_id__in=mine).order_by().only(
-            "edition_id", "player_id", "rating", "exact", "rank", "games", "k", "status"
-        )
-        if e.edition_id in current
-    ]
-    for e in entries:
-        e.edition = editions[e.edition_id]  # from the cached editions, no query
+    # found in each current edition's sheet by binary search (the decoded columns are kept per process)
+    entries = sheets.player_entries([editions[pk] for pk in sorted(current)], mine)
     # by list and date; on one date (never both on one list: a merge refuses that) the kept record last
     entries.sort(key=lambda e: (e.edition.rating_list.code, e.edition.list_date, e.player_id == p.pk))
     lists: dict[int, dict] = {}
@@ -170,8 +164,8 @@ def _player_page(request, federation_id: str):
     h2h = head_to_head_summary(p)
     calcs = individual_calculations(p, shown, duplicates)
     mine = [p.pk] + [d.pk for d in duplicates]
-    period_totals(calcs, dict(EditionEntry.objects.filter(
-        edition_id__in={c.edition_id for c in shown}, player_id__in=mine).values_list("edition_id", "rating")))
+    period_totals(calcs, {e.edition.pk: e.rating for e in sheets.player_entries(
+        [editions[pk] for pk in sorted({c.edition_id for c in shown})], mine)})
     return render(
         request,
         "portal/player.html",

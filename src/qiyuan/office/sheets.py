@@ -201,6 +201,39 @@ def player_entries(editions, player_pks: Sequence[int]) -> list[PublishedEntry]:
     return out
 
 
+def newest_ratings(editions, player_pks: Sequence[int]) -> dict[int, int]:
+    """Per player (pk): his rating on the first of ``editions`` (newest first) that gives him one."""
+    out: dict[int, int] = {}
+    todo = set(player_pks)
+    for ed in editions:
+        if not todo:
+            break
+        for pk in list(todo):
+            row = entry_of(ed, pk, "rating")
+            if row is not None and row["rating"] is not None:
+                out[pk] = row["rating"]
+                todo.discard(pk)
+    return out
+
+
+def on_edition(edition, player_pks, *, rated: bool = False, but_status: str | None = None) -> set[int]:
+    """Which of ``player_pks`` have an entry on ``edition`` (``rated``: with a published rating; ``but_status``:
+    not of that status)."""
+    found = set()
+    for pk in player_pks:
+        row = entry_of(edition, pk, "rating", "status")
+        if row is not None and (not rated or row["rating"] is not None) and row["status"] != but_status:
+            found.add(pk)
+    return found
+
+
+def size(edition, *, rated: bool = False, status: str | None = None) -> int:
+    """How many entries the edition has (``rated``: with a published rating; ``status``: of that status)."""
+    cols = entries(edition, "rating", "status")
+    return sum(1 for r, s in zip(cols["rating"], cols["status"])
+               if (not rated or r is not None) and (status is None or s == status))
+
+
 # --------------------------------------------------------------------------------------------- text
 
 

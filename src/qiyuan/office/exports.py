@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
@@ -48,20 +47,6 @@ def public_row(position: int, e, change: int | None) -> ListRow:
         status=e.status, is_new=e.is_new, k=e.k, change=change)
 
 
-@dataclass(frozen=True)
-class SheetEntry:
-    """An entry of an edition as its sheet holds it, with its player (what ``public_row`` reads)."""
-
-    player: Player
-    name: str
-    rank: int | None
-    rating: int | None
-    games: int
-    status: str
-    is_new: bool
-    k: int | None
-
-
 def list_document(edition) -> ListDocument:
     """The public content of an edition: players with a published rating (active, inactive, removed)."""
     prev = {}
@@ -69,15 +54,12 @@ def list_document(edition) -> ListDocument:
     if previous is not None:
         before = sheets.entries(previous, "player", "rating")
         prev = {pk: r for pk, r in zip(before["player"], before["rating"]) if r is not None}
-    cols = sheets.entries(edition, "player", "name", "rank", "rating", "games", "status", "is_new", "k")
-    shown = [i for i, status in enumerate(cols["status"]) if status in PUBLIC_STATUSES]
-    players = Player.objects.select_related("association").in_bulk([cols["player"][i] for i in shown])
+    status = sheets.entries(edition, "status")["status"]
     rows = []
-    for pos, i in enumerate(shown, start=1):
-        pk, rating = cols["player"][i], cols["rating"][i]
-        e = SheetEntry(players[pk], cols["name"][i], cols["rank"][i], rating, cols["games"][i], cols["status"][i],
-                       cols["is_new"][i], cols["k"][i])
-        rows.append(public_row(pos, e, (rating - prev[pk]) if rating is not None and pk in prev else None))
+    for pos, e in enumerate(sheets.with_players(edition, [i for i, s in enumerate(status) if s in PUBLIC_STATUSES]),
+                            start=1):
+        pk = e.player.pk
+        rows.append(public_row(pos, e, (e.rating - prev[pk]) if e.rating is not None and pk in prev else None))
     rl = edition.rating_list
     return ListDocument(list_code=rl.code, title=rl.title, rules_title=rl.rules().title, list_date=edition.list_date,
                         edition=edition.number, is_correction=edition.is_correction, reason=edition.reason,

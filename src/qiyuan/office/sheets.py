@@ -25,6 +25,7 @@ from django.db import connection
 from qiyuan.formats import edition_sheet as S
 from qiyuan.formats.canonical_text import as_json, change_row, change_text, writer
 from qiyuan.office.errors import OfficeError, problem
+from qiyuan.office.federation.models import Player
 from qiyuan.office.ratings.models import EditionSheet
 
 #: how many decoded columns the process keeps (a column of one edition each)
@@ -199,6 +200,32 @@ def player_entries(editions, player_pks: Sequence[int]) -> list[PublishedEntry]:
             if row is not None:
                 out.append(PublishedEntry(ed, pk, **row))
     return out
+
+
+@dataclass(frozen=True)
+class SheetEntry:
+    """An entry of an edition as its sheet holds it, with its player (what list rows and exports read)."""
+
+    player: Player
+    name: str
+    position: int
+    rank: int | None
+    rating: int | None
+    exact: str
+    games: int
+    status: str
+    is_new: bool
+    k: int | None
+
+
+def with_players(edition, rows: Sequence[int]) -> list[SheetEntry]:
+    """The entries at ``rows`` (indices in list order) with their players (and associations), read in bulk."""
+    cols = entries(edition, "player", "name", "position", "rank", "rating", "exact", "games", "status", "is_new",
+                   "k")
+    players = Player.objects.select_related("association").in_bulk([cols["player"][i] for i in rows])
+    return [SheetEntry(players[cols["player"][i]], cols["name"][i], cols["position"][i], cols["rank"][i],
+                       cols["rating"][i], cols["exact"][i], cols["games"][i], cols["status"][i], cols["is_new"][i],
+                       cols["k"][i]) for i in rows]
 
 
 def newest_ratings(editions, player_pks: Sequence[int]) -> dict[int, int]:

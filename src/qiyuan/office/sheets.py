@@ -105,7 +105,6 @@ def stored_sheet(edition_pk: int) -> S.Sheet:
 
 
 def _columns(edition, part: str, names: Sequence[str]) -> dict[str, list]:
-    schema = S.ENTRY_SCHEMA if part == "entries" else S.CHANGE_SCHEMA
     tag = (edition.pk, edition.digest, part)
     out, missing = {}, []
     with _lock:
@@ -117,10 +116,7 @@ def _columns(edition, part: str, names: Sequence[str]) -> dict[str, list]:
                 _cache.move_to_end((*tag, name))
                 out[name] = got
     if missing:
-        sheet = stored_sheet(edition.pk)
-        if sheet.format != S.FORMAT:
-            raise S.SheetError(part, f"sheet format {sheet.format} is unknown to this program (known: {S.FORMAT})")
-        decoded = S.decode(sheet.entries if part == "entries" else sheet.changes, schema, part, missing)
+        decoded = _uncached(edition, part, missing)
         with _lock:
             for name, values in decoded.items():
                 _cache[(*tag, name)] = values
@@ -147,9 +143,19 @@ def forget() -> None:
 
 
 def states(edition) -> dict[str, str]:
-    """Each entry's state as its stored JSON text, by federation ID."""
-    cols = entries(edition, "federation_id", "state")
+    """Each entry's state as its stored JSON text, by federation ID (decoded, not kept: the long texts of a whole
+    edition are read by the office's long work, not by pages)."""
+    cols = _uncached(edition, "entries", ("federation_id", "state"))
     return dict(zip(cols["federation_id"], cols["state"]))
+
+
+def _uncached(edition, part: str, names: Sequence[str]) -> dict[str, list]:
+    sheet = stored_sheet(edition.pk)
+    if sheet.format != S.FORMAT:
+        raise S.SheetError(part, f"sheet format {sheet.format} is unknown to this program (known: {S.FORMAT})")
+    if part == "entries":
+        return S.decode(sheet.entries, S.ENTRY_SCHEMA, part, names)
+    return S.decode(sheet.changes, S.CHANGE_SCHEMA, part, names)
 
 
 def _player_index(edition) -> tuple[list[int], list[int]]:
@@ -268,7 +274,8 @@ def text(edition) -> bytes:
     """The edition's canonical text written from its sheet in its own version (``SheetError`` if it cannot be
     read, ``MissingSheet`` if there is none)."""
     events = list(edition.events.values_list("code", flat=True))
-    return S.text_from_columns(edition.canonical_version, entries(edition), changes(edition), events)
+    return S.text_from_columns(edition.canonical_version, _uncached(edition, "entries", tuple(S.ENTRY_SCHEMA)),
+                               _uncached(edition, "changes", tuple(S.CHANGE_SCHEMA)), events)
 
 
 def digest(edition) -> str:
@@ -282,11 +289,8 @@ def stored_lines(edition) -> tuple[dict[str, str], dict[tuple[str, str], str], l
     published name by player, and each change's stored numbers (``canonical_text.CHANGE_COLUMNS``) by (event,
     player). ``SheetError`` / ``MissingSheet`` when the sheet cannot be read. The stored bytes are decoded afresh
     (verify checks what is stored, not what this process kept)."""
-    sheet = stored_sheet(edition.pk)
-    if sheet.format != S.FORMAT:
-        raise S.SheetError("entries", f"sheet format {sheet.format} is unknown to this program (known: {S.FORMAT})")
-    ent = S.decode(sheet.entries, S.ENTRY_SCHEMA, "entries")
-    ch = S.decode(sheet.changes, S.CHANGE_SCHEMA, "changes")
+    ent = _uncached(edition, "entries", tuple(S.ENTRY_SCHEMA))
+    ch = _uncached(edition, "changes", tuple(S.CHANGE_SCHEMA))
     w = S.sheet_writer(edition.canonical_version)
     ordered = w.entry_lines(ent)
     fids = ent["federation_id"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from qiyuan.office.events.models import Event, Game
+from qiyuan.office import sheets
 from qiyuan.office.federation.models import Player
 from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
 
@@ -35,7 +36,7 @@ def superseded(ed: Edition) -> bool:
 
 
 def edition_record(ed: Edition) -> dict:
-    return S.edition(ed, superseded=superseded(ed), entries=ed.entries.count())
+    return S.edition(ed, superseded=superseded(ed), entries=sheets.size(ed))
 
 
 def entry(e: EditionEntry) -> dict:
@@ -70,8 +71,8 @@ def event_record(e: Event, *, with_games: bool = True, with_changes: bool = True
 
 def edition_distribution(ed: Edition):
     """The distribution of the ratings the edition lists (its active players: the ranked ones)."""
-    return distribution(EditionEntry.objects.filter(edition=ed, status="active", rating__isnull=False)
-                        .values_list("rating", flat=True))
+    cols = sheets.entries(ed, "status", "rating")
+    return distribution([r for s, r in zip(cols["status"], cols["rating"]) if s == "active" and r is not None])
 
 
 def distribution_record(ed: Edition) -> dict:

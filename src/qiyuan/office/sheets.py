@@ -208,9 +208,10 @@ def player_entries(editions, player_pks: Sequence[int]) -> list[PublishedEntry]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass
 class SheetEntry:
-    """An entry of an edition as its sheet holds it, with its player (what list rows and exports read)."""
+    """An entry of an edition as its sheet holds it, with its player (what list rows and exports read); a list
+    page adds the player's rating and rank on the edition it was computed from (``prev_rating``, ``prev_rank``)."""
 
     player: Player
     name: str
@@ -222,6 +223,12 @@ class SheetEntry:
     status: str
     is_new: bool
     k: int | None
+    prev_rating: int | None = None
+    prev_rank: int | None = None
+
+    @property
+    def player_id(self) -> int:
+        return self.player.pk
 
 
 def with_players(edition, rows: Sequence[int]) -> list[SheetEntry]:

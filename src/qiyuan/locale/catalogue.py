@@ -46,7 +46,7 @@ IMPORT_MODULES = tuple(SRC / "formats" / f"{m}.py" for m in (
 PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "tournament" / "sheets.py", SRC / "office" / "hall", SRC / "kit",
                 SRC / "office" / "signing_key.py", SRC / "office" / "event_registration", SRC / "grading",
                 SRC / "office" / "grades", SRC / "sandbox", SRC / "office" / "registry",
-                *(SRC / "office" / f"{m}.py" for m in ("exports", "merged", "lists", "verify")), *IMPORT_MODULES)
+                *(SRC / "office" / f"{m}.py" for m in ("exports", "merged", "lists", "verify", "sheets")), *IMPORT_MODULES)
 CLI = SRC / "cli"
 #: command-line modules whose --help texts are translated (the others: their messages only, where marked)
 CLI_TRANSLATED = ("__init__.py", "lang.py", "rating.py", "web.py", "users.py", "kit.py", "office_key.py", "tournament.py", "go.py", "office.py", "office_data.py", "rules_cmd.py", "audit_flags.py", "calendar.py", "dan.py")

@@ -22,12 +22,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from qiyuan.errors import NotFound, Problem, problem
-from qiyuan.office import bundles
+from qiyuan.office import bundles, sheets
 from qiyuan.office.event_registration import public_calendar
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Player
 from qiyuan.office.registry import search_players
-from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
+from qiyuan.office.ratings.models import Edition, RatingChange, RatingList
 from qiyuan.office.signing_key import key_info
 
 from ..portal import queries
@@ -296,7 +296,7 @@ def players(request):
     return _json(data)
 
 
-def _rating(rl: RatingList, e: EditionEntry) -> dict:
+def _rating(rl: RatingList, e: sheets.PublishedEntry) -> dict:
     return {"list": rl.code, "list_date": e.edition.list_date.isoformat(), "edition": e.edition.number,
             "rating": e.rating, "rank": e.rank, "status": e.status}
 
@@ -328,11 +328,10 @@ def player_history(request, federation_id: str):
     mine = [p.pk] + [d.pk for d in queries.merged_duplicates(p)]
     current = current_edition_ids()
     editions = editions_by_id()
-    rows = [e for e in EditionEntry.objects.filter(player_id__in=mine).order_by().only(
-        "edition_id", "player_id", "rating", "exact", "rank", "games", "k", "status") if e.edition_id in current]
+    rows = sheets.player_entries([editions[pk] for pk in sorted(current)], mine)  # (binary search in each sheet)
     by_list: dict[str, dict] = {}
-    for e in sorted(rows, key=lambda e: (editions[e.edition_id].rating_list.code, editions[e.edition_id].list_date)):
-        ed = editions[e.edition_id]
+    for e in sorted(rows, key=lambda e: (e.edition.rating_list.code, e.edition.list_date)):
+        ed = e.edition
         item = by_list.setdefault(ed.rating_list.code, {"list": ed.rating_list.code, "ratings": [], "changes": []})
         item["ratings"].append({"list_date": ed.list_date.isoformat(), "edition": ed.number, "rating": e.rating,
                                 "exact": e.exact or None, "rank": e.rank, "games": e.games, "k": e.k,

@@ -197,6 +197,19 @@ def published(db, make_player, resident_id):
     return {"players": players, "list": rl, "event": ev, "pending": pending, "editions": (ed1, ed2, ed2b)}
 
 
+def resheet(ed) -> None:
+    """Write an edition's sheet again from its rows, changed here row by row after it was stored (a test's shortcut
+    around immutability, behind the model's back)."""
+    from django.db import connection
+
+    from qiyuan.office import sheets
+
+    with connection.cursor() as cur:
+        cur.execute("DELETE FROM ratings_editionsheet WHERE edition_id = %s", [ed.pk])
+    sheets.forget()
+    with_sheet(ed)
+
+
 def with_sheet(ed) -> None:
     """Give an edition written here row by row its sheet, as publication stores it, and the digest of its text
     (the edition's own, as published)."""

@@ -224,11 +224,14 @@ def test_calculations_without_lines_find_an_opponent_rated_under_a_merged_duplic
     from qiyuan.office.registry import merge_players
     from qiyuan.office.ratings.models import RatingChange
 
+    from .conftest import resheet
+
     a, b = published["players"][:2]
     for ed in published["editions"][1:]:
         RatingChange.objects.create(edition=ed, player=b, event=published["event"], before=Decimal("2000"),
                                     after=Decimal("1990"), games=2, W=Decimal("1"), We=Decimal("1.1"), K=15,
                                     delta=Decimal("-1.5"), method="average", explanation={})
+        resheet(ed)
     keep = make_player("张三", "M", "BJ")
     merge_players(keep, a, "officer")
     html = page(client, f"/players/{b.federation_id}/")

@@ -76,21 +76,36 @@ def decode(data: bytes, schema: dict[str, pl.DataType], part: str,
     """The columns ``columns`` (default: all) of a blob ``encode`` wrote, as lists. ``SheetError`` when the bytes
     are not such a blob (checked: the schema, and no null where the format has none) — never another error."""
     wanted = list(columns or schema)
+    frame = decode_frame(data, schema, part, wanted)
+    return {name: frame[name].to_list() for name in wanted}
+
+
+def decode_rows(data: bytes, schema: dict[str, pl.DataType], part: str, columns: Sequence[str],
+                rows: Sequence[int]) -> dict[str, list]:
+    """The columns ``columns`` of the rows ``rows`` only (``decode``'s checks; the other rows are not made into
+    Python values)."""
+    decoded = decode_frame(data, schema, part, columns)
+    taken = decoded[list(rows)] if rows else decoded.clear()
+    return {name: taken[name].to_list() for name in columns}
+
+
+def decode_frame(data: bytes, schema: dict[str, pl.DataType], part: str, columns: Sequence[str]) -> pl.DataFrame:
+    """``decode`` as a data frame (its checks made)."""
     try:
         found = dict(pl.read_ipc_schema(io.BytesIO(bytes(data))))
         if found != schema:
             raise SheetError(part, "its columns are not this format's (" + ", ".join(
                 f"{k} {v}" for k, v in found.items()) + ")")
-        frame = pl.read_ipc(io.BytesIO(bytes(data)), columns=wanted)
+        frame = pl.read_ipc(io.BytesIO(bytes(data)), columns=list(columns))
     except SheetError:
         raise
     except (Exception, PanicException) as exc:  # (a panic of the reader is a BaseException)
         raise SheetError(part, f"{type(exc).__name__}: {exc}") from None
     nullable = NULLABLE[part]
-    for name in wanted:
+    for name in columns:
         if name not in nullable and frame[name].null_count():
             raise SheetError(part, f"column {name} holds a null")
-    return {name: frame[name].to_list() for name in wanted}
+    return frame
 
 
 @dataclass(frozen=True)

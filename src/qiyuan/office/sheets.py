@@ -25,6 +25,7 @@ from django.db import connection
 from qiyuan.formats import edition_sheet as S
 from qiyuan.formats.canonical_text import as_json, change_row, change_text, writer
 from qiyuan.office.errors import OfficeError, problem
+from qiyuan.office.events.models import Event
 from qiyuan.office.federation.models import Player
 from qiyuan.office.ratings.models import EditionSheet
 
@@ -239,6 +240,111 @@ def with_players(edition, rows: Sequence[int]) -> list[SheetEntry]:
     return [SheetEntry(players[cols["player"][i]], cols["name"][i], cols["position"][i], cols["rank"][i],
                        cols["rating"][i], cols["exact"][i], cols["games"][i], cols["status"][i], cols["is_new"][i],
                        cols["k"][i]) for i in rows]
+
+
+class SheetChange:
+    """A rating change as an edition's sheet holds it, with its edition, player and event: the numbers as the
+    pages have always shown them (before, after, We, ΔR with 4 places, W with 1), the explanation decoded when
+    asked for."""
+
+    __slots__ = ("edition", "player", "event", "before", "after", "games", "W", "We", "K", "delta", "method", "_text",
+                 "_x", "published_as")
+
+    def __init__(self, edition, player, event, numbers: Sequence, text: str):
+        self.edition, self.player, self.event, self._text, self._x = edition, player, event, text, None
+        before, after, self.games, w, we, self.K, delta, self.method = numbers
+        self.before, self.after, self.We = _decimal(before), _decimal(after), _decimal(we)
+        self.W = Decimal(w).quantize(Decimal("0.1"))
+        self.delta = Decimal(delta)
+        self.published_as = ""
+
+    @property
+    def explanation(self) -> dict:
+        if self._x is None:
+            self._x = json.loads(self._text)
+        return self._x
+
+    @property
+    def edition_id(self) -> int:
+        return self.edition.pk
+
+    @property
+    def player_id(self) -> int:
+        return self.player.pk
+
+    @property
+    def event_id(self) -> int:
+        return self.event.pk
+
+
+def _decimal(text: str | None) -> Decimal | None:
+    return None if text is None else Decimal(text)
+
+
+def change_rows(editions, *, events: set[int] | None = None, players: set[int] | None = None
+                ) -> list[tuple[object, int]]:
+    """(edition, row) of each change of ``editions`` in the events ``events`` and of the players ``players``
+    (None: any), found on the sheets' key columns (kept per process)."""
+    out = []
+    for ed in editions:
+        cols = changes(ed, "player", "event")
+        out += [(ed, i) for i, (p, e) in enumerate(zip(cols["player"], cols["event"]))
+                if (players is None or p in players) and (events is None or e in events)]
+    return out
+
+
+def change_objects(found: Sequence[tuple[object, int]]) -> list[SheetChange]:
+    """The changes at (edition, row), in that order, with their players and events read in bulk (and only those
+    rows' numbers and texts decoded)."""
+    by_edition: dict[int, tuple[object, list[int]]] = {}
+    for ed, i in found:
+        by_edition.setdefault(ed.pk, (ed, []))[1].append(i)
+    values: dict[tuple[int, int], tuple] = {}
+    for pk, (ed, rows) in by_edition.items():
+        sheet = stored_sheet(pk)
+        names = ("player", "event", *S.CHANGE_NUMBER_COLUMNS, "explanation")
+        cols = S.decode_rows(sheet.changes, S.CHANGE_SCHEMA, "changes", names, rows)
+        for j, i in enumerate(rows):
+            values[(pk, i)] = tuple(cols[n][j] for n in names)
+    players = Player.objects.select_related("association").in_bulk({v[0] for v in values.values()})
+    events = Event.objects.select_related("rating_list").in_bulk({v[1] for v in values.values()})
+    return [SheetChange(ed, players[v[0]], events[v[1]], v[2:10], v[10])
+            for ed, i in found for v in [values[(ed.pk, i)]]]
+
+
+def edition_change_rows(edition, *, event_code: str | None = None, federation_id: str | None = None
+                        ) -> list[tuple[object, int]]:
+    """(edition, row) of the edition's changes (of one event, of one player, or all) by event end date, event code
+    and federation ID: the order the API and the open data list them in."""
+    cols = changes(edition, "event", "event_code", "federation_id")
+    ends = dict(Event.objects.filter(pk__in=set(cols["event"])).values_list("pk", "end_date"))
+    rows = [i for i, (code, fid) in enumerate(zip(cols["event_code"], cols["federation_id"]))
+            if (event_code is None or code == event_code) and (federation_id is None or fid == federation_id)]
+    rows.sort(key=lambda i: (ends[cols["event"][i]], cols["event_code"][i], cols["federation_id"][i]))
+    return [(edition, i) for i in rows]
+
+
+class ChangeRows(Sequence):
+    """Changes found on sheets (``(edition, row)`` in the order shown), counted and sliced like a query set: only
+    the rows taken are made into ``SheetChange`` objects."""
+
+    def __init__(self, found: list[tuple[object, int]]):
+        self.found = found
+
+    def __len__(self) -> int:
+        return len(self.found)
+
+    def count(self) -> int:
+        return len(self.found)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return change_objects(self.found[i])
+        return change_objects([self.found[i]])[0]
+
+    def iterator(self, chunk_size: int = 5000):
+        for i in range(0, len(self.found), chunk_size):
+            yield from change_objects(self.found[i:i + chunk_size])
 
 
 def newest_ratings(editions, player_pks: Sequence[int]) -> dict[int, int]:

@@ -27,7 +27,7 @@ from qiyuan.office.event_registration import public_calendar
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Player
 from qiyuan.office.registry import search_players
-from qiyuan.office.ratings.models import Edition, RatingChange, RatingList
+from qiyuan.office.ratings.models import Edition, RatingList
 from qiyuan.office.signing_key import key_info
 
 from ..portal import queries
@@ -260,13 +260,8 @@ def edition_changes(request, code: str, on: str, number: int):
     page_no, size = _page(request.GET, problems)
     if problems:
         raise BadRequest(problems)
-    qs = RatingChange.objects.filter(edition=ed).select_related("player", "event", "edition",
-                                                                "edition__rating_list").order_by(
-        "event__end_date", "event__code", "player__federation_id")
-    if request.GET.get("event"):
-        qs = qs.filter(event__code=request.GET["event"])
-    if request.GET.get("player"):
-        qs = qs.filter(player__federation_id=request.GET["player"])
+    qs = sheets.ChangeRows(sheets.edition_change_rows(ed, event_code=request.GET.get("event") or None,
+                                                      federation_id=request.GET.get("player") or None))
     data = _paginated(request, qs, page_no, size, S.change)
     data["edition"] = S.edition_ref(ed)
     etag = f'"{ed.digest[:32]}-c-{digest(request.GET.urlencode())}"'
@@ -336,10 +331,8 @@ def player_history(request, federation_id: str):
         item["ratings"].append({"list_date": ed.list_date.isoformat(), "edition": ed.number, "rating": e.rating,
                                 "exact": e.exact or None, "rank": e.rank, "games": e.games, "k": e.k,
                                 "status": e.status})
-    changes = RatingChange.objects.filter(player_id__in=mine, edition_id__in=current).select_related(
-        "event", "player").order_by("event__end_date", "event__code")
-    for c in changes:
-        c.edition = editions[c.edition_id]
+    changes = sheets.change_objects(sheets.change_rows([editions[pk] for pk in sorted(current)], players=set(mine)))
+    for c in sorted(changes, key=lambda c: (c.event.end_date, c.event.code)):
         item = by_list.setdefault(c.edition.rating_list.code, {"list": c.edition.rating_list.code, "ratings": [],
                                                               "changes": []})
         item["changes"].append(S.change(c, with_player=False))
@@ -431,11 +424,11 @@ def changes(request):
         problems.append(problem("unknown list {value}", column="list", code="filter.list", value=code[:30]))
     if problems:
         raise BadRequest(problems)
-    qs = RatingChange.objects.filter(edition__published_at__date__gte=since).select_related(
-        "player", "event", "edition", "edition__rating_list").order_by(
-        "edition__published_at", "edition__id", "event__end_date", "event__code", "player__federation_id")
+    editions = Edition.objects.filter(published_at__date__gte=since).select_related("rating_list").order_by(
+        "published_at", "id")
     if code:
-        qs = qs.filter(edition__rating_list__code=code)
+        editions = editions.filter(rating_list__code=code)
+    qs = sheets.ChangeRows([row for ed in editions for row in sheets.edition_change_rows(ed)])
     data = _paginated(request, qs, page_no, size, S.change)
     data["since"] = since.isoformat()
     return _json(data)

@@ -16,10 +16,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from qiyuan.office.canonical import change_json
-from qiyuan.office.events.models import Game
+from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Player
 from qiyuan.office import sheets
-from qiyuan.office.ratings.models import RatingChange, RatingList
+from qiyuan.office.ratings.models import RatingList
 from qiyuan.office.registry import search_players
 
 from ...display import english, list_title, person
@@ -149,17 +149,17 @@ def _player_page(request, federation_id: str):
         item["chart"] = rating_history_svg(points, title=_("等级分走势") + " · " + list_title(item["list"], html=False))
         item["history_html"] = history_html(item["list"], item["history"], published_as)
     # Every rated event of his, newest first; the full rows only for those shown.
-    order = list(
-        RatingChange.objects.filter(player_id__in=mine, edition_id__in=current)
-        .order_by("-event__end_date", "-event_id")
-        .values_list("pk", flat=True)
-    )
+    found = sheets.change_rows([editions[pk] for pk in sorted(current)], players=set(mine))
+    ends = dict(Event.objects.filter(pk__in={sheets.changes(ed, "event")["event"][i] for ed, i in found})
+                .values_list("pk", "end_date"))
+
+    def newest_first(row) -> tuple:
+        event = sheets.changes(row[0], "event")["event"][row[1]]
+        return ends[event], event
+    order = sorted(found, key=newest_first, reverse=True)
     show_all = request.GET.get("calc") == "all"
-    shown_ids = order if show_all else order[:CALC_EVENTS]
-    shown = list(RatingChange.objects.filter(pk__in=shown_ids).select_related("event").order_by(
-        "-event__end_date", "-event_id"))
+    shown = sheets.change_objects(order if show_all else order[:CALC_EVENTS])
     for c in shown:
-        c.edition = editions[c.edition_id]
         c.published_as = published_as.get(c.player_id, "")
     h2h = head_to_head_summary(p)
     calcs = individual_calculations(p, shown, duplicates)

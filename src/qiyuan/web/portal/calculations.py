@@ -196,7 +196,8 @@ def individual_calculations(player: Player, changes: list[sheets.SheetChange], d
     bare = [c for c in changes if not explanation_lines(c.explanation)]
     wanted = {(c.edition_id, c.event_id) for c in bare}
     opp_before = {}
-    for ed in {c.edition.pk: c.edition for c in bare}.values():  # each edition's sheet, its key columns kept
+    # each published edition's sheet, its key columns kept (a what-if's change has no edition: nothing to read)
+    for ed in {c.edition_id: c.edition for c in bare if c.edition_id is not None}.values():
         cols = sheets.changes(ed, "event", "player", "before")
         for event_id, player_id, before in zip(cols["event"], cols["player"], cols["before"]):
             if (ed.pk, event_id) in wanted and player_id not in mine:

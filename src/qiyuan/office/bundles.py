@@ -2,7 +2,7 @@
 
 A bundle is built from what the office stored — the edition's events, games and standings, its members'
 public facts, the rule settings it was computed with, the states it started from — and its canonical text
-read back from the stored rows, whose SHA-256 is the digest the office published. Its outputs (the list and
+written from its stored sheet, whose SHA-256 is the digest the office published. Its outputs (the list and
 the changes as ``qiyuan rate`` writes them, the states after it) are computed from the bundle's own inputs by
 the same code ``qiyuan verify-edition`` runs, and the office signs a bundle only when that recomputation
 gives the published canonical text back: a bundle that would not verify is never published.

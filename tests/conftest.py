@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -32,6 +33,16 @@ def _own_key_and_bundles(tmp_path_factory, monkeypatch):
     where = tmp_path_factory.mktemp("office-key")
     monkeypatch.setenv("QIYUAN_KEY_DIR", str(where / "keys"))
     monkeypatch.setenv("QIYUAN_BUNDLE_DIR", str(where / "bundles"))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_sheet_columns():
+    """Each test starts with no decoded edition columns kept: tests roll their offices back, so an edition's key and
+    digest (what the process keeps columns by) can come again with other player and event keys in the next test —
+    never in an office, whose editions are immutable."""
+    sheets = sys.modules.get("qiyuan.office.sheets")
+    if sheets is not None:
+        sheets.forget()
 
 
 def on_postgres() -> bool:

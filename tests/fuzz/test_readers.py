@@ -259,3 +259,51 @@ def test_mutated_entry_lists_are_read_or_refused_thousands(data):
 @given(st.data())
 def test_mutated_seed_lists_are_read_or_refused_thousands(data):
     check_seed_list(data)
+
+
+# -- edition sheets (issue 34) -----------------------------------------------------------------------------
+
+
+@functools.cache
+def _sheet_seed():
+    from qiyuan.formats import edition_sheet as S
+
+    n = 30
+    entries = {"player": list(range(1, n + 1)), "federation_id": [f"CN{i:06d}" for i in range(n)],
+               "name": ["张三"] * n, "position": list(range(1, n + 1)), "rank": [None if i % 7 == 0 else i for i in
+                                                                               range(n)],
+               "rating": [1500 + i for i in range(n)], "exact": ["1500.25"] * n, "games": [3] * n,
+               "status": ["active"] * n, "is_new": [i % 2 == 0 for i in range(n)], "k": [20] * n,
+               "state": ['{"r":1500}'] * n}
+    changes = {"player": [1, 2], "event": [5, 5], "event_code": ["E1", "E1"], "federation_id": ["CN000000", "CN000001"],
+               "before": ["1500.0000", None], "after": ["1506.0000", None], "games": [3, 1], "W": ["2.0000", "0.5"],
+               "We": ["1.5000", None], "K": [20, None], "delta": ["6.0000", "0.0000"], "method": ["per_game"] * 2,
+               "explanation": ['{"games":3}', '{"games":1}']}
+    return S.sheet_of(entries, changes)
+
+
+def check_sheet(data) -> None:
+    """A sheet's bytes mangled: decoded and written as text, or refused as a ``SheetError`` naming the part."""
+    from qiyuan.formats import edition_sheet as S
+
+    seed = _sheet_seed()
+    part = data.draw(st.sampled_from(["entries", "changes"]))
+    blob = data.draw(mutate_bytes(getattr(seed, part)))
+    sheet = S.Sheet(seed.format, blob, seed.changes) if part == "entries" else S.Sheet(seed.format, seed.entries, blob)
+    try:
+        S.text_from_sheet(1, sheet, ["E1"])
+    except S.SheetError as exc:
+        assert exc.part == part and exc.reason
+
+
+@FAST
+@given(st.data())
+def test_mutated_edition_sheets_are_read_or_refused(data):
+    check_sheet(data)
+
+
+@pytest.mark.slow
+@SLOW
+@given(st.data())
+def test_mutated_edition_sheets_are_read_or_refused_thousands(data):
+    check_sheet(data)

@@ -49,7 +49,22 @@ def _published_equals_reference(tmp_path, variant: str, data) -> None:
         assert editions, "a history with events publishes at least one edition"
         for ed in editions:
             assert verify_edition(ed, engine="reference") == [], f"{variant}: edition {ed.label}"
+            _sheet_text_is_todays_text(ed)
         transaction.set_rollback(True)
+
+
+def _sheet_text_is_todays_text(ed) -> None:
+    """Issue 34 (1): the canonical text written in bulk from the edition's sheet is byte for byte the text today's
+    writer gives from the same edition's rows, and hashes to the published digest."""
+    import hashlib
+
+    from qiyuan.office import sheets
+    from qiyuan.office.canonical import stored_lines, writer
+
+    entries, changes, events, ordered = stored_lines(ed)
+    todays = writer(ed.canonical_version).text_of(ordered, changes.values(), events)
+    assert sheets.text(ed) == todays
+    assert hashlib.sha256(todays).hexdigest() == ed.digest
 
 
 FEW = settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow,

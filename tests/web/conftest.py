@@ -192,4 +192,35 @@ def published(db, make_player, resident_id):
                                             "method": "per_game", "notes": [], "lines": lines, "games": 2, "W": w,
                                             "We": "1.21", "K": 15, "delta": "11.85", "raw_delta": "11.85",
                                             "Ro": before, "Rc": None, "N": None, "Pd": None, "ru": None})
+    for ed in (ed1, ed2, ed2b):
+        with_sheet(ed)
     return {"players": players, "list": rl, "event": ev, "pending": pending, "editions": (ed1, ed2, ed2b)}
+
+
+def resheet(ed) -> None:
+    """Write an edition's sheet again from its rows, changed here row by row after it was stored (a test's shortcut
+    around immutability, behind the model's back)."""
+    from django.db import connection
+
+    from qiyuan.office import sheets
+
+    with connection.cursor() as cur:
+        cur.execute("DELETE FROM ratings_editionsheet WHERE edition_id = %s", [ed.pk])
+    sheets.forget()
+    with_sheet(ed)
+
+
+def with_sheet(ed) -> None:
+    """Give an edition written here row by row its sheet, as publication stores it, and the digest of its text
+    (the edition's own, as published)."""
+    import hashlib
+
+    from qiyuan.formats.edition_sheet import text_from_columns
+    from qiyuan.office import sheets
+    from qiyuan.office.ratings.models import Edition
+
+    ent, ch = sheets.rows_columns(ed.pk, rewrite=True)
+    sheets.write_sheet(ed, ent, ch)
+    ed.digest = hashlib.sha256(text_from_columns(1, ent, ch, list(ed.events.values_list("code", flat=True)))
+                               ).hexdigest()
+    Edition.objects.filter(pk=ed.pk).update(digest=ed.digest)

@@ -54,10 +54,13 @@ def test_event_page_format_label_standings_numbers_and_delta(client, published):
 def test_player_page_delta_always_has_two_decimals(client, published):
     from qiyuan.office.ratings.models import RatingChange
 
+    from .conftest import resheet
+
     a = published["players"][0]
     for rc in RatingChange.objects.filter(player=a):
         rc.explanation["lines"][0][7] = "2"  # a whole-number ΔR next to "5.40"
         RatingChange.objects.filter(pk=rc.pk).update(explanation=rc.explanation, delta=Decimal("7.40"))
+        resheet(rc.edition)
     html = client.get(f"/players/{a.federation_id}/").content.decode()
     calc = html[html.index('id="calculations"'):]
     assert "+2.00" in calc and "+5.40" in calc and "+7.40" in calc

@@ -87,6 +87,8 @@ def test_list_page_is_cached_per_edition_filter_and_language(client, published, 
 
     from qiyuan.office.ratings.models import Edition, EditionEntry
 
+    from .conftest import with_sheet
+
     cache.clear()
     page(client, "/lists/gomoku/2026-01-01/?gender=F")
     with django_assert_max_num_queries(1):  # a visitor's repeat: one COUNT, then the cache
@@ -101,6 +103,7 @@ def test_list_page_is_cached_per_edition_filter_and_language(client, published, 
     for e in EditionEntry.objects.filter(edition=ed2b):
         EditionEntry.objects.create(edition=ed3, player=e.player, position=e.position, rank=e.rank,
                                     rating=e.rating + 100, exact="", games=e.games, status=e.status, k=e.k)
+    with_sheet(ed3)  # (stored as publication stores an edition)
     assert "2119" in page(client, "/lists/gomoku/2026-01-01/")
 
 
@@ -221,11 +224,14 @@ def test_calculations_without_lines_find_an_opponent_rated_under_a_merged_duplic
     from qiyuan.office.registry import merge_players
     from qiyuan.office.ratings.models import RatingChange
 
+    from .conftest import resheet
+
     a, b = published["players"][:2]
     for ed in published["editions"][1:]:
         RatingChange.objects.create(edition=ed, player=b, event=published["event"], before=Decimal("2000"),
                                     after=Decimal("1990"), games=2, W=Decimal("1"), We=Decimal("1.1"), K=15,
                                     delta=Decimal("-1.5"), method="average", explanation={})
+        resheet(ed)
     keep = make_player("张三", "M", "BJ")
     merge_players(keep, a, "officer")
     html = page(client, f"/players/{b.federation_id}/")

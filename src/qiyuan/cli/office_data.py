@@ -307,6 +307,7 @@ def period_publish(
 ) -> None:
     """Publish the next period as an immutable edition (or every due one with --all)."""
     ensure_django()
+    from qiyuan.office import sheets
     from qiyuan.office.periods import publish_due, publish_period
 
     console = _console()
@@ -322,7 +323,7 @@ def period_publish(
     for ed in eds:
         console.print(_("published {list} {date} (edition {number}): {entries} entries, {events} event(s), "
                         "digest {digest}").format(list=rl.code, date=ed.list_date, number=ed.number,
-                                                  entries=ed.entries.count(), events=ed.events.count(),
+                                                  entries=sheets.size(ed), events=ed.events.count(),
                                                   digest=ed.digest[:12]))
     if not eds and not notes:
         console.print(_("nothing due"))
@@ -391,6 +392,7 @@ def list_seed(
 ) -> None:
     """Start a list from an existing published list: its first edition, so the first report is rated against it."""
     ensure_django()
+    from qiyuan.office import sheets
     from qiyuan.office.imports import ImportRefused
     from qiyuan.office.imports.seed import seed_list
 
@@ -401,10 +403,10 @@ def list_seed(
             ed = seed_list(file, rl, list_date, actor_name(actor))
         except ImportRefused as exc:
             fail(exc.problems, N_("seed refused (the file is kept as a rejected report, with the reasons)"))
-    rated = ed.entries.filter(rating__isnull=False).count()
+    rated = sheets.size(ed, rated=True)
     _console().print(_("list {list} seeded from {file}: edition {date} #{number}, {players} player(s), {rated} with "
                        "a rating; digest {digest}").format(list=rl.code, file=file.name, date=ed.list_date,
-                                                           number=ed.number, players=ed.entries.count(), rated=rated,
+                                                           number=ed.number, players=sheets.size(ed), rated=rated,
                                                            digest=ed.digest[:12]))
 
 

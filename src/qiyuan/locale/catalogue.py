@@ -48,7 +48,7 @@ PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "tournament" / "sheets.py"
                 SRC / "formats" / "edition_bundle.py", SRC / "formats" / "chain_head.py",
                 SRC / "office" / "grades", SRC / "sandbox", SRC / "office" / "registry",
                 *(SRC / "office" / f"{m}.py" for m in ("exports", "merged", "lists", "verify", "records", "setup",
-                                                       "secret_key", "plausibility")),
+                                                       "secret_key", "plausibility", "sheets")),
                 SRC / "office" / "audit" / "chain.py", *IMPORT_MODULES)
 CLI = SRC / "cli"
 #: command-line modules whose --help texts are translated (the others: their messages only, where marked)

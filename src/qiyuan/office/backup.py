@@ -568,7 +568,11 @@ def restore(
         first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
         raise BackupError([problem("the database refused the backup's rows ({why}); nothing was restored",
                                    file=path.name, why=first)]) from exc
-    _migrate_to(MigrationExecutor(conn).loader.graph.leaf_nodes(), using)
+    try:
+        _migrate_to(MigrationExecutor(conn).loader.graph.leaf_nodes(), using)
+    except OfficeError as exc:  # (an upgrade step that refuses the restored data: its migration rolled back)
+        raise BackupError([*exc.problems, problem(
+            "the backup's rows were restored at its own schema, which this version cannot upgrade")]) from exc
 
     ContentType.objects.clear_cache()
     emit_post_migrate_signal(verbosity=0, interactive=False, db=using)  # content types of newer models

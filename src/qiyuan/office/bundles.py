@@ -2,7 +2,7 @@
 
 A bundle is built from what the office stored — the edition's events, games and standings, its members'
 public facts, the rule settings it was computed with, the states it started from — and its canonical text
-read back from the stored rows, whose SHA-256 is the digest the office published. Its outputs (the list and
+written from its stored sheet, whose SHA-256 is the digest the office published. Its outputs (the list and
 the changes as ``qiyuan rate`` writes them, the states after it) are computed from the bundle's own inputs by
 the same code ``qiyuan verify-edition`` runs, and the office signs a bundle only when that recomputation
 gives the published canonical text back: a bundle that would not verify is never published.
@@ -33,10 +33,10 @@ from qiyuan.formats.rules_toml import rules_toml
 from qiyuan.kit.build import build
 from qiyuan.kit.states import states_bytes
 from qiyuan.kit.verify import recompute_outputs
-from qiyuan.office.canonical import stored_lines, writer
 from qiyuan.office.merged import aliases_for_edition
 from qiyuan.office.periods import compute_period, member_facts, rules_of_edition
-from qiyuan.office.ratings.models import Edition, EditionEntry
+from qiyuan.office import sheets
+from qiyuan.office.ratings.models import Edition
 from qiyuan.office.signing_key import private_key
 
 #: a player's public facts; ``rating`` is his published rating at the edition's start (the reader asks a player
@@ -81,14 +81,14 @@ def edition_inputs(edition) -> tuple[dict[str, bytes], bytes, str]:
     """The inputs of a published edition as the bundle holds them, its stored canonical text, and its rule
     set's name: what the office computed it from, taken the way ``verify`` takes it (the members who had
     joined by it, the events it rated, its own rule settings, merged records under the IDs it published)."""
-    w = writer(edition.canonical_version)
-    entries, changes, events, ordered = stored_lines(edition)
-    canonical = w.text_of(ordered, changes.values(), events)
-    names = dict(EditionEntry.objects.filter(edition=edition).values_list("player__federation_id", "name"))
+    canonical = sheets.text(edition)
+    published = sheets.entries(edition, "federation_id", "name")
+    names = dict(zip(published["federation_id"], published["name"]))
+    entries = set(names)
     rules = rules_of_edition(edition)
     evs = list(edition.events.order_by("end_date", "start_date", "code"))
     comp = compute_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
-                          rules=rules, as_of=edition, names=names, aliases=aliases_for_edition(set(entries)))
+                          rules=rules, as_of=edition, names=names, aliases=aliases_for_edition(entries))
     facts = member_facts(edition.rating_list, edition)
     players = []
     for fid in sorted(comp.prior):

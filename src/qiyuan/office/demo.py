@@ -45,6 +45,7 @@ from qiyuan.office.grades.policies import install_policy
 from qiyuan.office.grades.standards import record_standard
 from qiyuan.office.imports import Options, import_file
 from qiyuan.office.imports.parse import parse
+from qiyuan.office import sheets
 from qiyuan.office.periods import correct_period, publish_due
 from qiyuan.office.ratings.models import Edition, RatingList
 from qiyuan.office.setup import init_office
@@ -415,7 +416,8 @@ def _summary(verified: bool | None, gomoku: list[_P]) -> DemoSummary:
         s.lists.append(rl.code)
         ed = find_edition(rl)
         s.latest[rl.code] = f"{ed.list_date} #{ed.number}"
-        s.tops[rl.code] = [(e.rank, e.player.federation_id, e.name, e.rating, e.games) for e in
-                           ed.entries.filter(status="active").select_related("player").order_by("position")[:10]]
+        cols = sheets.entries(ed, "rank", "federation_id", "name", "rating", "games", "status")
+        s.tops[rl.code] = [row[:5] for row in zip(cols["rank"], cols["federation_id"], cols["name"], cols["rating"],
+                                                  cols["games"], cols["status"]) if row[5] == "active"][:10]
     s.example_player = gomoku[0].fid
     return s

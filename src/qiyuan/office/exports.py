@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
 from qiyuan.formats.list_export import HistoryRow, ListDocument, ListRow, write_history_csv, write_list
 from qiyuan.errors import problem
+from qiyuan.office import sheets
 from qiyuan.office.errors import OfficeError
-from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange
+from qiyuan.office.events.models import Event
+from qiyuan.office.federation.models import Player
+from qiyuan.office.ratings.models import Edition
 from qiyuan.people.pinyin import latin_name
 
 PUBLIC_STATUSES = ("active", "inactive", "removed")
@@ -30,10 +34,10 @@ def find_edition(rating_list, number: int | None = None, list_date=None):
     return ed
 
 
-def public_row(position: int, e: EditionEntry, change: int | None) -> ListRow:
+def public_row(position: int, e, change: int | None) -> ListRow:
     """One player's row of a public list file (no ID number, birth year only; the Latin name as the English
-    pages and the API write it: ``people.pinyin.latin_name``). The office's export and the portal's downloads
-    both write these."""
+    pages and the API write it: ``people.pinyin.latin_name``). ``e``: an entry (its player, name as published,
+    rank, rating, games, status, is_new, K). The office's export and the portal's downloads both write these."""
     p = e.player
     name = e.name or p.name
     return ListRow(
@@ -48,14 +52,14 @@ def list_document(edition) -> ListDocument:
     prev = {}
     previous = edition.previous
     if previous is not None:
-        prev = dict(EditionEntry.objects.filter(edition=previous, rating__isnull=False)
-                    .values_list("player_id", "rating"))
+        before = sheets.entries(previous, "player", "rating")
+        prev = {pk: r for pk, r in zip(before["player"], before["rating"]) if r is not None}
+    status = sheets.entries(edition, "status")["status"]
     rows = []
-    qs = (EditionEntry.objects.filter(edition=edition, status__in=PUBLIC_STATUSES)
-          .select_related("player", "player__association").order_by("position"))
-    for pos, e in enumerate(qs.iterator(chunk_size=5000), start=1):
-        rows.append(public_row(
-            pos, e, (e.rating - prev[e.player_id]) if e.rating is not None and e.player_id in prev else None))
+    for pos, e in enumerate(sheets.with_players(edition, [i for i, s in enumerate(status) if s in PUBLIC_STATUSES]),
+                            start=1):
+        pk = e.player.pk
+        rows.append(public_row(pos, e, (e.rating - prev[pk]) if e.rating is not None and pk in prev else None))
     rl = edition.rating_list
     return ListDocument(list_code=rl.code, title=rl.title, rules_title=rl.rules().title, list_date=edition.list_date,
                         edition=edition.number, is_correction=edition.is_correction, reason=edition.reason,
@@ -77,14 +81,20 @@ def history_rows(rating_list=None) -> Iterator[HistoryRow]:
     for ed in editions.order_by("rating_list_id", "list_date", "number"):
         current[(ed.rating_list_id, ed.list_date)] = ed
     for ed in sorted(current.values(), key=lambda e: (e.rating_list_id, e.list_date)):
-        qs = (RatingChange.objects.filter(edition=ed).order_by("player__federation_id", "event__end_date", "event__code")
-              .values_list("player__federation_id", "player__name", "event__code", "event__name", "event__end_date",
-                           "games", "explanation"))
-        for fid, name, code, ename, end, games, x in qs.iterator(chunk_size=5000):
+        cols = sheets.changes(ed, "player", "event", "federation_id", "games", "explanation")
+        names = dict(Player.objects.filter(pk__in=set(cols["player"])).values_list("pk", "name"))
+        events = {pk: (code, name, end) for pk, code, name, end in Event.objects.filter(
+            pk__in=set(cols["event"])).values_list("pk", "code", "name", "end_date")}
+        order = sorted(range(len(cols["player"])), key=lambda i: (
+            cols["federation_id"][i], events[cols["event"][i]][2], events[cols["event"][i]][0]))
+        for i in order:
+            x = json.loads(cols["explanation"][i])
+            code, ename, end = events[cols["event"][i]]
             before = x.get("Ro")
             after = str(_add(before, x["delta"])) if before is not None else ""
-            yield HistoryRow(fid, name, code, ename, end, ed.list_date, ed.number, games, x["W"], x["We"] or "",
-                             "" if x["K"] is None else str(x["K"]), before or "", after, x["delta"], x["method"])
+            yield HistoryRow(cols["federation_id"][i], names[cols["player"][i]], code, ename, end, ed.list_date,
+                             ed.number, cols["games"][i], x["W"], x["We"] or "", "" if x["K"] is None else str(x["K"]),
+                             before or "", after, x["delta"], x["method"])
 
 
 def _add(a: str, b: str):

@@ -13,12 +13,13 @@ correction through the later list dates.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
 from qiyuan.collector import held
-from qiyuan.office import merged, plausibility
+from qiyuan.office import merged, plausibility, sheets
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import as_json, bulk_insert
 from qiyuan.office.canonical import (EntryRow, EventRows, digest, event_rows, inputs_digest, stored_inputs,
@@ -142,8 +143,7 @@ def start_date(rating_list, rules: RuleSet, list_date: date) -> date:
 def _stored_states(edition) -> dict[str, PlayerState]:
     if edition is None:
         return {}
-    rows = EditionEntry.objects.filter(edition=edition).values_list("player__federation_id", "state")
-    return {fid: state_from_json(fid, st) for fid, st in rows}
+    return {fid: state_from_json(fid, json.loads(st)) for fid, st in sheets.states(edition).items()}
 
 
 def members_of(rating_list, as_of=None):
@@ -486,6 +486,7 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
                  "method", "explanation"),
                 ((ed.pk, comp.pk_of[c.player_id], event_pk[c.event_id], *change_row(c), t)
                  for c, t in zip(comp.changes, comp.change_texts)))
+    sheets.write_sheet(ed, *sheets.columns_of(comp))
     Event.objects.filter(pk__in=event_pk.values()).update(status=Event.Status.RATED)
     # The members it was computed with who had joined in no edition yet join in this one.
     ListMember.objects.filter(rating_list=comp.rating_list, joined_in__isnull=True).update(joined_in=ed)

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from qiyuan.collector import held
 from qiyuan.errors import N_, Problem, QiyuanError, joined, problem
 from qiyuan.formats.canonical_text import WRITERS
+from qiyuan.formats.edition_sheet import SheetError
+from qiyuan.office import sheets
 from qiyuan.office.canonical import (
     CHANGE_COLUMNS,
     EventRows,
@@ -102,25 +104,44 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
     label = f"{edition.rating_list.code} {edition.label}"
     try:
         w = writer(edition.canonical_version)
-        # the JSON texts as stored first (the bytes written at publication); read again, decoded and written
-        # anew, when they do not give the digest (a value written another way since, or really altered)
-        for as_stored in (True, False):
-            states: dict[str, dict | str] = {}
-            names: dict[str, str] = {}
-            rows: dict[tuple[str, str], tuple] = {}
-            entries, changes, events, ordered = stored_lines(edition, states, names=names, rows=rows,
-                                                             as_stored=as_stored)
-            altered = w.digest_of(ordered, changes.values(), events) != edition.digest
-            if not altered:
-                break
     except ValueError:  # a canonical text version this program does not know
         return [Difference(problem(
             "{label}: canonical text version {version} is unknown to this program (known: {known})", label=label,
             version=edition.canonical_version, known=", ".join(map(str, sorted(WRITERS)))))], None
     out: list[str] = []
+    # the sheet (the edition as stored): decoded, written in the edition's version and hashed once
+    sheet = None
+    try:
+        sheet = sheets.stored_lines(edition)
+    except sheets.MissingSheet:
+        out.append(Difference(problem("{label}: its sheet (entries and changes) is missing", label=label)))
+    except SheetError as exc:
+        out.append(Difference(problem("{label}: its sheet cannot be read ({part}: {reason})", label=label,
+                                      part=exc.part, reason=exc.reason)))
+    sheet_altered = sheet is not None and w.digest_of(sheet[3], sheet[1].values(), sheet[2]) != edition.digest
+    if sheet_altered:
+        out.append(Difference(problem(
+            "{label}: the stored sheet no longer gives the published digest (altered after publication)",
+            label=label)))
+    # the rows the public pages still read: the JSON texts as stored first (the bytes written at publication);
+    # read again, decoded and written anew, when they do not give the digest (a value written another way since)
+    for as_stored in (True, False):
+        states: dict[str, dict | str] = {}
+        names: dict[str, str] = {}
+        rows: dict[tuple[str, str], tuple] = {}
+        entries, changes, events, ordered = stored_lines(edition, states, names=names, rows=rows,
+                                                         as_stored=as_stored)
+        altered = w.digest_of(ordered, changes.values(), events) != edition.digest
+        if not altered:
+            break
     if altered:
         out.append(Difference(problem(
             "{label}: the stored rows no longer give the published digest (altered after publication)", label=label)))
+    numbers = [rows]
+    if sheet is not None:
+        numbers.append(sheet[6])
+        if sheet_altered or not altered:  # (the differences are named from what was altered)
+            entries, changes, events, _, states, names, _ = sheet
     evs = list(edition.events.order_by("end_date", "start_date", "code"))
     played = event_rows([e.pk for e in evs])  # games and standings read once: inputs digest, strangers, engine
     if edition.inputs_digest and inputs_digest(stored_inputs(edition.pk, rows=played)) != edition.inputs_digest:
@@ -146,7 +167,8 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
         reason = joined(exc.problems, "; ") if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
         return out + ([] if broken else [Difference(problem(
             "{label}: cannot be recomputed from the stored data ({reason})", label=label, reason=reason))]), None
-    out += _changed_columns(label, comp, rows, w.change_row)
+    for stored_numbers in numbers:
+        out += [d for d in _changed_columns(label, comp, stored_numbers, w.change_row) if d not in out]
     if comp.canonical_version != w.version:  # recomputed in the edition's own version of the text
         comp.change_texts = [w.change_text(c) for c in comp.changes]
         comp.digest = w.digest_of((e.line() for e in comp.entries), (

@@ -8,7 +8,9 @@ ID number (for the report only), birth date, and the rating of the newest curren
 from __future__ import annotations
 
 from qiyuan.errors import NotFound, problem
+from qiyuan.office import sheets
 from qiyuan.office.federation.models import Player
+from qiyuan.office.ratings.models import Edition
 from qiyuan.tournament.eventfile import trf_date
 from qiyuan.tournament.model import Entrant
 
@@ -32,14 +34,11 @@ def entrant_from_registry(player, rating: int | None) -> Entrant:
 
 def latest_ratings(players) -> dict[int, int]:
     """Per player (pk): the rating on the newest current edition of any list (unrated: absent)."""
-    from qiyuan.office.ratings.models import EditionEntry
-
-    out: dict[int, int] = {}
-    rows = (EditionEntry.objects.filter(player__in=players, rating__isnull=False)
-            .order_by("player_id", "-edition__list_date", "-edition__number").values_list("player_id", "rating"))
-    for pk, rating in rows:
-        out.setdefault(pk, rating)
-    return out
+    pks = [p.pk for p in players]
+    if not pks:
+        return {}
+    # (player pk order of the old query's ties: the newest date's highest number first, any list)
+    return sheets.newest_ratings(Edition.objects.order_by("-list_date", "-number", "pk"), pks)
 
 
 def latest_rating(player) -> int | None:

@@ -20,7 +20,8 @@ from qiyuan.office.engine import MemberFacts, engine_player
 from qiyuan.office.federation.models import Arbiter, Player
 from qiyuan.office.grades.history import grade_on
 from qiyuan.office.imports.model import Options, ParsedEvent, Plan
-from qiyuan.office.ratings.models import EditionEntry, ListMember
+from qiyuan.office import sheets
+from qiyuan.office.ratings.models import ListMember
 from qiyuan.rating.eligibility import ArbiterFacts, EventFacts, OrganiserLevel, check_eligibility, parse_time_control
 from qiyuan.rating.model import EventFormat
 from qiyuan.rating.state import starting_rating
@@ -88,9 +89,7 @@ def rated_players(rating_list, players: Mapping[K, Player], on: date) -> set[K]:
     if ed is not None:
         # a record kept by a merge holds the rating its duplicate published (``services.identity``)
         dup_of = dict(Player.objects.filter(merged_into_id__in=pks.values()).values_list("pk", "merged_into_id"))
-        rated_pks = set(EditionEntry.objects.filter(edition=ed, player_id__in=[*pks.values(), *dup_of],
-                                                    rating__isnull=False)
-                        .exclude(status="removed").values_list("player_id", flat=True))
+        rated_pks = sheets.on_edition(ed, [*pks.values(), *dup_of], rated=True, but_status="removed")
         rated_pks |= {dup_of[pk] for pk in rated_pks if pk in dup_of}
         return {n for n, pk in pks.items() if pk in rated_pks}
     rules = rating_list.rules()

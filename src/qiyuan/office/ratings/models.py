@@ -201,6 +201,18 @@ class RatingChange(_Immutable):
         ]
 
 
+class EditionSheet(_Immutable):
+    """An edition's entries and changes as one row: two Arrow IPC column blobs (``qiyuan.formats.edition_sheet``),
+    written once by the publishing use case and read by ``qiyuan.office.sheets``. No foreign key per player or
+    event: the sheet's keys are checked when it is written."""
+
+    edition = models.OneToOneField(Edition, primary_key=True, on_delete=models.PROTECT, related_name="sheet")
+    #: the layout of the columns (``edition_sheet.FORMAT``), beside the edition's ``canonical_version``
+    format = models.PositiveSmallIntegerField()
+    entries = models.BinaryField()
+    changes = models.BinaryField()
+
+
 @receiver(m2m_changed, sender=Edition.events.through)
 def _sealed_events(sender, instance, action, **kwargs):
     """The events an edition rated are fixed when it is published (only ``_store`` may set them, once)."""

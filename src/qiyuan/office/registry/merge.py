@@ -19,7 +19,8 @@ from qiyuan.office.db import REGISTRY, use_case
 from qiyuan.errors import N_, Problem, problem
 from qiyuan.office.errors import RegistryError
 from qiyuan.office.federation.models import AssociationChange, NameChange, Player
-from qiyuan.office.ratings.models import EditionEntry
+from qiyuan.office import sheets
+from qiyuan.office.ratings.models import Edition
 
 
 @dataclass
@@ -221,7 +222,8 @@ def refuse_double_rating(keep_pk: int, duplicate_pk: int) -> list[str]:
         return out
 
     def lists(pks: set[int]) -> set[str]:
-        return set(EditionEntry.objects.filter(player_id__in=pks).values_list("edition__rating_list__code", flat=True))
+        return {ed.rating_list.code for ed in Edition.objects.select_related("rating_list")
+                if sheets.on_edition(ed, pks)}
 
     both = sorted(lists(group(keep_pk)) & lists(group(duplicate_pk)))
     return [problem("both records are on published editions of list {list}: the office cannot tell which published "

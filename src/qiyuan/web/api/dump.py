@@ -27,7 +27,8 @@ from django.utils import timezone, translation
 from qiyuan.formats.manifest import MANIFEST, read_manifest, write_manifest
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Player
-from qiyuan.office.ratings.models import Edition, RatingChange, RatingList
+from qiyuan.office import sheets
+from qiyuan.office.ratings.models import Edition, RatingList
 
 from ..portal import queries
 from ..portal.editions import edition_version
@@ -123,9 +124,8 @@ def _write(d: Path) -> None:
                        x["k"], x["status"], int(x["is_new"]), x["rating_change"], x["rank_change"])
 
     _csv(d / "entries.csv", ENTRY_COLUMNS, entry_rows())
-    changes = RatingChange.objects.select_related("player", "event", "edition", "edition__rating_list").order_by(
-        "edition__rating_list__code", "edition__list_date", "edition__number", "event__end_date", "event__code",
-        "player__federation_id")
+    every = Edition.objects.select_related("rating_list").order_by("rating_list__code", "list_date", "number")
+    changes = sheets.ChangeRows([row for ed in every for row in sheets.edition_change_rows(ed)])
     _csv(d / "changes.csv", CHANGE_COLUMNS, (
         (c.edition.rating_list.code, c.edition.list_date.isoformat(), c.edition.number, c.event.code,
          c.player.federation_id, c.games, S.dec(c.W), S.dec(c.We), c.K, S.dec(c.before), S.dec(c.after),

@@ -7,12 +7,13 @@ from __future__ import annotations
 from django.urls import reverse
 
 from qiyuan.office.events.models import Event, Game
+from qiyuan.office import sheets
 from qiyuan.office.federation.models import Player
-from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
+from qiyuan.office.ratings.models import Edition, RatingList
 
 from ..portal import queries
 from ..portal.distribution import distribution
-from ..portal.editions import current_edition_ids
+from ..portal.editions import current_edition_ids, editions_by_id
 from ..portal.views.events import event_scores
 from . import serialize as S
 
@@ -35,10 +36,10 @@ def superseded(ed: Edition) -> bool:
 
 
 def edition_record(ed: Edition) -> dict:
-    return S.edition(ed, superseded=superseded(ed), entries=ed.entries.count())
+    return S.edition(ed, superseded=superseded(ed), entries=sheets.size(ed))
 
 
-def entry(e: EditionEntry) -> dict:
+def entry(e: sheets.SheetEntry) -> dict:
     v = queries.row_view(e)
     return S.entry(e, v.rank_change, v.rating_change)
 
@@ -62,16 +63,18 @@ def event_record(e: Event, *, with_games: bool = True, with_changes: bool = True
                          for rnd, p1, p2, result, opener in Game.objects.filter(event=e).order_by("round", "id")
                          .values_list("round", "player1_id", "player2_id", "result", "opener")]
     if with_changes:
-        changes = RatingChange.objects.filter(event=e, edition_id__in=current_edition_ids()).select_related(
-            "player", "event", "edition", "edition__rating_list").order_by("player__federation_id")
+        editions = editions_by_id()
+        changes = sorted(sheets.change_objects(sheets.change_rows(
+            [editions[pk] for pk in sorted(current_edition_ids())], events={e.pk})),
+            key=lambda c: c.player.federation_id)
         data["rating_changes"] = [S.change(c, with_event=False) for c in changes]
     return data
 
 
 def edition_distribution(ed: Edition):
     """The distribution of the ratings the edition lists (its active players: the ranked ones)."""
-    return distribution(EditionEntry.objects.filter(edition=ed, status="active", rating__isnull=False)
-                        .values_list("rating", flat=True))
+    cols = sheets.entries(ed, "status", "rating")
+    return distribution([r for s, r in zip(cols["status"], cols["rating"]) if s == "active" and r is not None])
 
 
 def distribution_record(ed: Edition) -> dict:

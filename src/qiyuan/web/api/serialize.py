@@ -13,7 +13,8 @@ from django.urls import reverse
 from qiyuan.office.calendar.models import Registration
 from qiyuan.office.events.models import Event
 from qiyuan.office.federation.models import Association, Player
-from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
+from qiyuan.office import sheets
+from qiyuan.office.ratings.models import Edition, RatingList
 
 from qiyuan.people.pinyin import latin_name
 
@@ -69,7 +70,7 @@ def edition(ed: Edition, *, superseded: bool, entries: int) -> dict:
     }
 
 
-def entry(e: EditionEntry, rank_change: int | None, rating_change: int | None) -> dict:
+def entry(e: sheets.SheetEntry, rank_change: int | None, rating_change: int | None) -> dict:
     """One player on an edition: his row as published, and the changes since the edition it was computed from."""
     p = e.player
     return {
@@ -82,7 +83,7 @@ def entry(e: EditionEntry, rank_change: int | None, rating_change: int | None) -
     }
 
 
-def change(c: RatingChange, *, with_player: bool = True, with_event: bool = True) -> dict:
+def change(c: sheets.SheetChange, *, with_player: bool = True, with_event: bool = True) -> dict:
     """A rating change: one player in one rated event, as published in one edition (before and after)."""
     out = {
         "games": c.games, "W": dec(c.W), "We": dec(c.We), "K": c.K, "before": dec(c.before), "after": dec(c.after),

@@ -22,12 +22,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from qiyuan.errors import NotFound, Problem, problem
-from qiyuan.office import bundles, heads
+from qiyuan.office import bundles, heads, sheets
 from qiyuan.office.event_registration import public_calendar
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Player
 from qiyuan.office.registry import search_players
-from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
+from qiyuan.office.ratings.models import Edition, RatingList
 from qiyuan.office.signing_key import key_info
 
 from ..portal import queries
@@ -276,13 +276,8 @@ def edition_changes(request, code: str, on: str, number: int):
     page_no, size = _page(request.GET, problems)
     if problems:
         raise BadRequest(problems)
-    qs = RatingChange.objects.filter(edition=ed).select_related("player", "event", "edition",
-                                                                "edition__rating_list").order_by(
-        "event__end_date", "event__code", "player__federation_id")
-    if request.GET.get("event"):
-        qs = qs.filter(event__code=request.GET["event"])
-    if request.GET.get("player"):
-        qs = qs.filter(player__federation_id=request.GET["player"])
+    qs = sheets.ChangeRows(sheets.edition_change_rows(ed, event_code=request.GET.get("event") or None,
+                                                      federation_id=request.GET.get("player") or None))
     data = _paginated(request, qs, page_no, size, S.change)
     data["edition"] = S.edition_ref(ed)
     etag = f'"{ed.digest[:32]}-c-{digest(request.GET.urlencode())}"'
@@ -312,7 +307,7 @@ def players(request):
     return _json(data)
 
 
-def _rating(rl: RatingList, e: EditionEntry) -> dict:
+def _rating(rl: RatingList, e: sheets.PublishedEntry) -> dict:
     return {"list": rl.code, "list_date": e.edition.list_date.isoformat(), "edition": e.edition.number,
             "rating": e.rating, "rank": e.rank, "status": e.status}
 
@@ -344,19 +339,16 @@ def player_history(request, federation_id: str):
     mine = [p.pk] + [d.pk for d in queries.merged_duplicates(p)]
     current = current_edition_ids()
     editions = editions_by_id()
-    rows = [e for e in EditionEntry.objects.filter(player_id__in=mine).order_by().only(
-        "edition_id", "player_id", "rating", "exact", "rank", "games", "k", "status") if e.edition_id in current]
+    rows = sheets.player_entries([editions[pk] for pk in sorted(current)], mine)  # (binary search in each sheet)
     by_list: dict[str, dict] = {}
-    for e in sorted(rows, key=lambda e: (editions[e.edition_id].rating_list.code, editions[e.edition_id].list_date)):
-        ed = editions[e.edition_id]
+    for e in sorted(rows, key=lambda e: (e.edition.rating_list.code, e.edition.list_date)):
+        ed = e.edition
         item = by_list.setdefault(ed.rating_list.code, {"list": ed.rating_list.code, "ratings": [], "changes": []})
         item["ratings"].append({"list_date": ed.list_date.isoformat(), "edition": ed.number, "rating": e.rating,
                                 "exact": e.exact or None, "rank": e.rank, "games": e.games, "k": e.k,
                                 "status": e.status})
-    changes = RatingChange.objects.filter(player_id__in=mine, edition_id__in=current).select_related(
-        "event", "player").order_by("event__end_date", "event__code")
-    for c in changes:
-        c.edition = editions[c.edition_id]
+    changes = sheets.change_objects(sheets.change_rows([editions[pk] for pk in sorted(current)], players=set(mine)))
+    for c in sorted(changes, key=lambda c: (c.event.end_date, c.event.code)):
         item = by_list.setdefault(c.edition.rating_list.code, {"list": c.edition.rating_list.code, "ratings": [],
                                                               "changes": []})
         item["changes"].append(S.change(c, with_player=False))
@@ -448,11 +440,11 @@ def changes(request):
         problems.append(problem("unknown list {value}", column="list", code="filter.list", value=code[:30]))
     if problems:
         raise BadRequest(problems)
-    qs = RatingChange.objects.filter(edition__published_at__date__gte=since).select_related(
-        "player", "event", "edition", "edition__rating_list").order_by(
-        "edition__published_at", "edition__id", "event__end_date", "event__code", "player__federation_id")
+    editions = Edition.objects.filter(published_at__date__gte=since).select_related("rating_list").order_by(
+        "published_at", "id")
     if code:
-        qs = qs.filter(edition__rating_list__code=code)
+        editions = editions.filter(rating_list__code=code)
+    qs = sheets.ChangeRows([row for ed in editions for row in sheets.edition_change_rows(ed)])
     data = _paginated(request, qs, page_no, size, S.change)
     data["since"] = since.isoformat()
     return _json(data)

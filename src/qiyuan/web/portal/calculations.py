@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from qiyuan.office.events.models import Game
 from qiyuan.office.federation.models import Player
-from qiyuan.office.ratings.models import RatingChange
+from qiyuan.office import sheets
 from qiyuan.rating.model import Result
 
 from ..display import english, person
@@ -66,7 +66,7 @@ class CalcRow:
 
 @dataclass
 class EventCalc:
-    change: RatingChange
+    change: sheets.SheetChange
     rows: list[CalcRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     x: dict = field(default_factory=dict)  # Ro, Rc, N, Pd, ru from the explanation
@@ -164,7 +164,7 @@ def per_game_row(line, ro) -> CalcRow:
     return CalcRow(line.round, line.opponent, _num(line.rating), _SYMBOL.get(result, str(line.result)), d, "", "", "")
 
 
-def individual_calculations(player: Player, changes: list[RatingChange], duplicates: list[Player] = ()) -> list[EventCalc]:
+def individual_calculations(player: Player, changes: list[sheets.SheetChange], duplicates: list[Player] = ()) -> list[EventCalc]:
     """Per rated event, the table a person can check by hand: per game the
     opponent, his rating, the result, D, We, ΔR and K (FIDE's "individual
     calculations"). Under the averaging methods We is the event's N × PD(R − Rc),
@@ -196,15 +196,13 @@ def individual_calculations(player: Player, changes: list[RatingChange], duplica
     # Opponents' ratings are needed only for changes stored without per-game lines (averaging methods).
     bare = [c for c in changes if not explanation_lines(c.explanation)]
     wanted = {(c.edition_id, c.event_id) for c in bare}
-    opp_before = {
-        (event_id, player_id): before
-        for edition_id, event_id, player_id, before in RatingChange.objects.filter(  # by the event index
-            event_id__in={c.event_id for c in bare}
-        )
-        .order_by()
-        .values_list("edition_id", "event_id", "player_id", "before")
-        if (edition_id, event_id) in wanted and player_id not in mine
-    } if bare else {}
+    opp_before = {}
+    # each published edition's sheet, its key columns kept (a what-if's change has no edition: nothing to read)
+    for ed in {c.edition_id: c.edition for c in bare if c.edition_id is not None}.values():
+        cols = sheets.changes(ed, "event", "player", "before")
+        for event_id, player_id, before in zip(cols["event"], cols["player"], cols["before"]):
+            if (ed.pk, event_id) in wanted and player_id not in mine:
+                opp_before[(event_id, player_id)] = None if before is None else Decimal(before)
     if opp_before:  # an opponent rated under a duplicate merged since: his games are now on the kept record
         # (merged_into tested here, not in SQL: SQLite would scan the merged_into index instead of the pk's)
         kept = {pk: into for pk, into in Player.objects.filter(pk__in={pid for _e, pid in opp_before})

@@ -170,6 +170,38 @@ class ListFilters(_QueryString):
         }
         return {k: v for k, v in pairs.items() if v}
 
+    def statuses(self) -> tuple[str, ...] | None:
+        """The entry statuses shown (None: all)."""
+        if self.status == "all":
+            return None
+        return (self.status,) if self.status else LISTED
+
+    def players(self, qs, search=None):
+        """Filter a query set of players by the player filters (None when none is set: every player stays);
+        ``search(q) -> player ids`` for the name search."""
+        if not (self.gender or self.age or self.born_from or self.born_to or self.association or self.dan
+                or (self.q and search is not None)):
+            return None
+        if self.gender:
+            qs = qs.filter(gender=self.gender)
+        if self.age:
+            qs = qs.filter(birth_date__year__gte=self.list_year - self.age)
+        if self.born_from:
+            qs = qs.filter(birth_date__year__gte=self.born_from)
+        if self.born_to:
+            qs = qs.filter(birth_date__year__lte=self.born_to)
+        if self.association:
+            qs = qs.filter(association__code=self.association)
+        if self.dan == "dan":
+            qs = qs.filter(dan__endswith="d")
+        elif self.dan == "kyu":
+            qs = qs.filter(dan__endswith="k")
+        elif self.dan:
+            qs = qs.filter(dan=self.dan)
+        if self.q and search is not None:
+            qs = qs.filter(pk__in=search(self.q))
+        return qs
+
     def apply(self, qs, search=None):
         """Filter a query set of edition entries; ``search(q) -> player ids`` for the name search."""
         if self.gender:

@@ -4,19 +4,22 @@ two editions, the search, the events with their rounds. Never the ID number or t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import date
+from types import SimpleNamespace
 
 from django.core.paginator import Paginator
-from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, Subquery
+from django.db.models import Count, Max, Q
 from django.http import Http404
 
 from qiyuan.formats.list_export import ListDocument
 from qiyuan.office.events.live import load as load_live
 from qiyuan.office.events.models import Event, Game, LiveEvent
+from qiyuan.office import sheets
 from qiyuan.office.exports import public_row
 from qiyuan.office.federation.models import Association, Player
-from qiyuan.office.ratings.models import Edition, EditionEntry, RatingList
+from qiyuan.office.ratings.models import Edition, RatingList
 from qiyuan.office.registry import search_players
 from qiyuan.people.pinyin import latin_name
 from qiyuan.tournament.model import Tournament
@@ -57,27 +60,64 @@ def read_filters(params, ed: Edition) -> ListFilters:
     return ListFilters.read(params, ed.list_date.year, association_codes())
 
 
-def entries(ed: Edition, filters: ListFilters):
-    """The edition's entries under the filters, with the rating and rank on the edition it was computed from
-    (``prev_rating``, ``prev_rank``; null for a player not on it) and the change (``change``)."""
-    qs = EditionEntry.objects.filter(edition=ed).select_related("player", "player__association")
+class EntryRows(Sequence):
+    """An edition's entries chosen from its sheet (their rows, in the order shown): counted and sliced like a query
+    set; only the rows taken are given their players (read in bulk) and their previous rating and rank."""
+
+    def __init__(self, ed: Edition, rows: list[int], previous: dict[int, tuple[int | None, int | None]]):
+        self.ed, self.rows, self.previous = ed, rows, previous
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def count(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return self._entries(self.rows[i])
+        return self._entries([self.rows[i]])[0]
+
+    def _entries(self, rows: list[int]) -> list[sheets.SheetEntry]:
+        out = sheets.with_players(self.ed, rows)
+        for e in out:
+            e.prev_rating, e.prev_rank = self.previous.get(e.player.pk, (None, None))
+        return out
+
+    def iterator(self, chunk_size: int = 5000):
+        for i in range(0, len(self.rows), chunk_size):
+            yield from self._entries(self.rows[i:i + chunk_size])
+
+
+def entries(ed: Edition, filters: ListFilters) -> EntryRows:
+    """The edition's entries under the filters, read from its sheet, with the rating and rank on the edition it was
+    computed from (``prev_rating``, ``prev_rank``; null for a player not on it)."""
+    cols = sheets.entries(ed, "player", "status", "rating")
+    shown = filters.statuses()
+    rows = [i for i, s in enumerate(cols["status"]) if shown is None or s in shown]
+    chosen = filters.players(Player.objects.all(), search_ids)
+    if chosen is not None:
+        keep = set(chosen.values_list("pk", flat=True))
+        rows = [i for i in rows if cols["player"][i] in keep]
+    previous: dict[int, tuple[int | None, int | None]] = {}
     if ed.previous_id is not None:
-        before = EditionEntry.objects.filter(edition_id=ed.previous_id, player_id=OuterRef("player_id"))
-        qs = qs.annotate(prev_rating=Subquery(before.values("rating")[:1], output_field=IntegerField()),
-                         prev_rank=Subquery(before.values("rank")[:1], output_field=IntegerField()),
-                         change=F("rating") - F("prev_rating"))
-    qs = filters.apply(qs, search_ids)
+        before = sheets.entries(ed.previous, "player", "rating", "rank")
+        previous = {pk: (r, k) for pk, r, k in zip(before["player"], before["rating"], before["rank"])}
     if filters.order in ("-change", "change") and ed.previous_id is not None:
-        key = F("change").desc(nulls_last=True) if filters.order == "-change" else F("change").asc(nulls_last=True)
-        return qs.order_by(key, "position")
-    return qs.order_by("position")
+        sign = -1 if filters.order == "-change" else 1
+
+        def change(i: int):  # nulls last; ties in list order (the rows are in it: the sort is stable)
+            r, before_r = cols["rating"][i], previous.get(cols["player"][i], (None, None))[0]
+            return (1, 0) if r is None or before_r is None else (0, sign * (r - before_r))
+        rows.sort(key=change)
+    return EntryRows(ed, rows, previous)
 
 
 @dataclass
 class ListRowView:
     """One row of a list page: the entry, its player and the changes since the previous edition."""
 
-    e: EditionEntry
+    e: sheets.SheetEntry
     p: Player
     rank_change: int | None  # positive: up the list
     rating_change: int | None
@@ -88,7 +128,7 @@ class ListRowView:
         return self.rank_change
 
 
-def row_view(e: EditionEntry) -> ListRowView:
+def row_view(e: sheets.SheetEntry) -> ListRowView:
     prev_rating = getattr(e, "prev_rating", None)
     prev_rank = getattr(e, "prev_rank", None)
     was_listed = prev_rating is not None or prev_rank is not None
@@ -123,8 +163,8 @@ def list_document(ed: Edition, filters: ListFilters) -> ListDocument:
 @dataclass
 class ComparedRow:
     player: Player
-    a: EditionEntry | None
-    b: EditionEntry | None
+    a: SimpleNamespace | None  # his rating, rank, status and games on ``a``
+    b: sheets.SheetEntry | None
 
     @property
     def rating_change(self) -> int | None:
@@ -142,12 +182,14 @@ class ComparedRow:
 def compare_editions(a: Edition, b: Edition, filters: ListFilters, size: int = PAGE_SIZE):
     """Two editions of one list side by side (对比): every player on ``b`` under the filters (in ``b``'s order)
     with his row on ``a``. Returns (paginator page, rows)."""
-    page = Paginator(filters.apply(EditionEntry.objects.filter(edition=b).select_related(
-        "player", "player__association").order_by("position"), search_ids), size).get_page(filters.page)
-    ids = [e.player_id for e in page.object_list]
-    on_a = {e.player_id: e for e in EditionEntry.objects.filter(edition=a, player_id__in=ids).only(
-        "player_id", "rating", "rank", "status", "games")}
-    return page, [ComparedRow(e.player, on_a.get(e.player_id), e) for e in page.object_list]
+    page = Paginator(entries(b, replace(filters, order="position")), size).get_page(
+        filters.page)
+    on_a = {}
+    for e in page.object_list:
+        row = sheets.entry_of(a, e.player.pk, "rating", "rank", "status", "games")
+        if row is not None:
+            on_a[e.player.pk] = SimpleNamespace(**row)
+    return page, [ComparedRow(e.player, on_a.get(e.player.pk), e) for e in page.object_list]
 
 
 # ------------------------------------------------------------------------------------------------ events
@@ -196,18 +238,14 @@ def merged_duplicates(player: Player) -> list[Player]:
     return out
 
 
-def current_ratings(player_ids) -> dict[int, list[tuple[RatingList, EditionEntry]]]:
+def current_ratings(player_ids) -> dict[int, list[tuple[RatingList, sheets.PublishedEntry]]]:
     """Per player, his row on the latest current edition of each list he is on (for the search results)."""
     from .editions import current_edition_ids, editions_by_id
 
     current = current_edition_ids()
     editions = editions_by_id()
-    best: dict[tuple[int, int], EditionEntry] = {}
-    for e in EditionEntry.objects.filter(player_id__in=list(player_ids)).order_by().only(
-            "edition_id", "player_id", "rating", "rank", "status"):
-        if e.edition_id not in current:
-            continue
-        e.edition = editions[e.edition_id]
+    best: dict[tuple[int, int], sheets.PublishedEntry] = {}
+    for e in sheets.player_entries([editions[pk] for pk in sorted(current)], list(player_ids)):
         key = (e.player_id, e.edition.rating_list_id)
         if key not in best or best[key].edition.list_date < e.edition.list_date:
             best[key] = e

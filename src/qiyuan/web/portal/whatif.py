@@ -11,6 +11,7 @@ identical (tests/web/test_whatif.py). Nothing is stored.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
@@ -18,7 +19,8 @@ from decimal import Decimal
 from qiyuan.errors import Problem, problem
 from qiyuan.office.engine import engine_player, member_from_registry, state_from_json
 from qiyuan.office.federation.models import Player
-from qiyuan.office.ratings.models import EditionEntry, ListMember, RatingList
+from qiyuan.office import sheets
+from qiyuan.office.ratings.models import ListMember, RatingList
 from qiyuan.office.registry import search_players
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
@@ -129,8 +131,8 @@ def states_on(rl: RatingList, edition, players: list[Player]) -> dict[str, Playe
     """The players' states after ``edition``: stored with it, else their start on the list (a member not yet
     published, or a registered player new to the list)."""
     fids = {p.federation_id: p for p in players}
-    states = {fid: state_from_json(fid, st) for fid, st in EditionEntry.objects.filter(
-        edition=edition, player__federation_id__in=fids).values_list("player__federation_id", "state")}
+    stored = sheets.states(edition) if edition is not None else {}
+    states = {fid: state_from_json(fid, json.loads(stored[fid])) for fid in fids if fid in stored}
     rest = [p for fid, p in fids.items() if fid not in states]
     if rest:
         members = {m.player_id: m for m in ListMember.objects.filter(rating_list=rl, player__in=rest)}

@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Association, Player
-from qiyuan.office.ratings.models import RatingChange, RatingList
+from qiyuan.office import sheets
+from qiyuan.office.ratings.models import RatingList
 from qiyuan.rating.eligibility import eligibility_clauses
 from qiyuan.tournament.check import verdict_from_record, verdict_lines
 from qiyuan.tournament.scoring import score
@@ -24,7 +25,7 @@ from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 
 from ...display import display_name, english
 from .. import queries
-from ..editions import current_edition_ids, data_version, live_version
+from ..editions import current_edition_ids, data_version, editions_by_id, live_version
 from ..eventview import build
 from ..http import visitor_page
 from ..filters import EVENT_FORMATS, EVENT_STATUSES, EventFilters
@@ -143,11 +144,10 @@ def _names_for_the_page(t: Tournament) -> None:
 def ratings_used(stored: Event) -> tuple[list, dict[str, object]]:
     """The event's rating changes on the current editions, and by federation ID the rating each player's
     calculation started from (Ro: the crosstable's rating column)."""
-    changes = list(
-        RatingChange.objects.filter(event=stored, edition_id__in=current_edition_ids())
-        .select_related("player", "edition", "edition__rating_list")
-        .order_by("-delta", "player__federation_id")
-    )
+    editions = editions_by_id()
+    changes = sheets.change_objects(sheets.change_rows(
+        [editions[pk] for pk in sorted(current_edition_ids())], events={stored.pk}))
+    changes.sort(key=lambda c: (-c.delta, c.player.federation_id))
     return changes, {c.player.federation_id: c.before for c in changes}
 
 

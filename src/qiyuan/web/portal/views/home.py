@@ -8,7 +8,8 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from qiyuan.office.events.models import Event
-from qiyuan.office.ratings.models import EditionEntry, RatingList
+from qiyuan.office import sheets
+from qiyuan.office.ratings.models import RatingList
 
 from ..queries import unrated_live_events
 
@@ -22,11 +23,9 @@ def home(request):
         latest = rl.editions.order_by("-list_date", "-number").first()
         top = []
         if latest is not None:
-            top = list(
-                EditionEntry.objects.filter(edition=latest, status="active", rank__isnull=False)
-                .select_related("player", "player__association")
-                .order_by("position")[:TOP]
-            )
+            cols = sheets.entries(latest, "status", "rank")
+            top = sheets.with_players(latest, [i for i, (s, r) in enumerate(zip(cols["status"], cols["rank"]))
+                                               if s == "active" and r is not None][:TOP])
         lists.append({"list": rl, "latest": latest, "top": top})
     return render(
         request,

@@ -16,9 +16,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from qiyuan.office.canonical import change_json
-from qiyuan.office.events.models import Game
+from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Player
-from qiyuan.office.ratings.models import EditionEntry, RatingChange, RatingList
+from qiyuan.office import sheets
+from qiyuan.office.ratings.models import RatingList
 from qiyuan.office.registry import search_players
 from qiyuan.office.signing_key import key_exists
 
@@ -134,15 +135,8 @@ def _player_page(request, federation_id: str):
     published_as = {d.pk: d.federation_id for d in duplicates}
     current = current_edition_ids()
     editions = editions_by_id()
-    entries = [
-        e
-        for e in EditionEntry.objects.filter(player_id__in=mine).order_by().only(
-            "edition_id", "player_id", "rating", "exact", "rank", "games", "k", "status"
-        )
-        if e.edition_id in current
-    ]
-    for e in entries:
-        e.edition = editions[e.edition_id]  # from the cached editions, no query
+    # found in each current edition's sheet by binary search (the decoded columns are kept per process)
+    entries = sheets.player_entries([editions[pk] for pk in sorted(current)], mine)
     # by list and date; on one date (never both on one list: a merge refuses that) the kept record last
     entries.sort(key=lambda e: (e.edition.rating_list.code, e.edition.list_date, e.player_id == p.pk))
     lists: dict[int, dict] = {}
@@ -156,23 +150,23 @@ def _player_page(request, federation_id: str):
         item["chart"] = rating_history_svg(points, title=_("等级分走势") + " · " + list_title(item["list"], html=False))
         item["history_html"] = history_html(item["list"], item["history"], published_as)
     # Every rated event of his, newest first; the full rows only for those shown.
-    order = list(
-        RatingChange.objects.filter(player_id__in=mine, edition_id__in=current)
-        .order_by("-event__end_date", "-event_id")
-        .values_list("pk", flat=True)
-    )
+    found = sheets.change_rows([editions[pk] for pk in sorted(current)], players=set(mine))
+    ends = dict(Event.objects.filter(pk__in={sheets.changes(ed, "event")["event"][i] for ed, i in found})
+                .values_list("pk", "end_date"))
+
+    def newest_first(row) -> tuple:
+        event = sheets.changes(row[0], "event")["event"][row[1]]
+        return ends[event], event
+    order = sorted(found, key=newest_first, reverse=True)
     show_all = request.GET.get("calc") == "all"
-    shown_ids = order if show_all else order[:CALC_EVENTS]
-    shown = list(RatingChange.objects.filter(pk__in=shown_ids).select_related("event").order_by(
-        "-event__end_date", "-event_id"))
+    shown = sheets.change_objects(order if show_all else order[:CALC_EVENTS])
     for c in shown:
-        c.edition = editions[c.edition_id]
         c.published_as = published_as.get(c.player_id, "")
     h2h = head_to_head_summary(p)
     calcs = individual_calculations(p, shown, duplicates)
     mine = [p.pk] + [d.pk for d in duplicates]
-    period_totals(calcs, dict(EditionEntry.objects.filter(
-        edition_id__in={c.edition_id for c in shown}, player_id__in=mine).values_list("edition_id", "rating")))
+    period_totals(calcs, {e.edition.pk: e.rating for e in sheets.player_entries(
+        [editions[pk] for pk in sorted({c.edition_id for c in shown})], mine)})
     return render(
         request,
         "portal/player.html",

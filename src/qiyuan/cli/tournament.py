@@ -926,8 +926,8 @@ def event_export(
     event: Path = typer.Argument(...),
     output: Path = typer.Argument(..., help="the TRF copy to write"),
     with_id_numbers: bool = typer.Option(False, "--with-id-numbers", help="keep the ID numbers: federation copies only"),
-    trf26: bool = typer.Option(False, "--trf26", help="write FIDE's TRF26 (qiyuan's Gomoku/Go profile, "
-                                                       "docs/formats.md) instead of TRF-16"),
+    trf26: bool = typer.Option(False, "--trf26", help="write FIDE's TRF26 (qiyuan's Gomoku/Go profile) instead of "
+                                                       "TRF-16"),
 ) -> None:
     """Write a copy of the event file for others (other pairing programs, the public): without ID numbers."""
     t = _load(event)

@@ -106,3 +106,15 @@ def registration_text() -> bytes:
         rows.append(f"{name}{i},{'女' if sex == 'w' else '男'},,身份证,{idn},{assoc},{i % 3 + 1}段,2024-01-0{i % 9 + 1}")
     rows.append("Alice Smith,F,2001/2/3,护照,E1234567,SH,3级,")
     return ("\n".join(rows) + "\n").encode("utf-8")
+
+
+@functools.cache
+def trf26_files() -> tuple[bytes, ...]:
+    """TRF26 files qiyuan writes (generated events of every system: scoring, types, teams, Go tie-break
+    order, keep-apart) and the real TRF files written back as TRF26."""
+    from qiyuan.formats.trf import read_trf, write_trf
+    from qiyuan.tournament.check.generate import GENERATED, generate_event
+
+    made = [write_trf(generate_event(system, 7), trf26=True).encode() for system in GENERATED]
+    real = [write_trf(read_trf(p), trf26=True).encode() for p in sorted((SHARED / "data" / "trf").glob("*.trf"))]
+    return tuple(made + real[:1])

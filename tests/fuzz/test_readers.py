@@ -296,10 +296,39 @@ def check_sheet(data) -> None:
         assert exc.part == part and exc.reason
 
 
+# -- TRF26 -------------------------------------------------------------------------------------------------
+
+#: the records TRF26 adds, with values that are almost right
+_TRF26_VALUES = st.one_of(st.text(max_size=40), st.sampled_from([
+    "W 2 D 1 L 0", "W 1 D 0.5", "W", "W x", "X 1", "W 1 D 1 H 0", "W -1", "W NaN", "W Infinity", "1 2 3",
+    "swiss", "go_mcmahon", "chess", "MMS SOS", "", "  1 Team", "abc Team", "1 2", "1", "x y", "   ",
+]))
+
+
+def check_trf26(data) -> None:
+    from qiyuan.formats.trf import read_trf
+
+    seed = data.draw(st.sampled_from(seeds.trf26_files()))
+    if data.draw(st.booleans()):
+        text = seed.decode()
+        lines = text.splitlines()
+        at = data.draw(st.integers(0, len(lines)))
+        code = data.draw(st.sampled_from(["162", "192", "202", "212", "260", "310"]))
+        lines.insert(at, f"{code} {data.draw(_TRF26_VALUES)}")
+        seed = ("\n".join(lines) + "\n").encode("utf-8", errors="surrogatepass")
+    _in_file(data.draw(mutate_bytes(seed)), "event.trf", lambda p: read_trf(p))
+
+
 @FAST
 @given(st.data())
 def test_mutated_edition_sheets_are_read_or_refused(data):
     check_sheet(data)
+
+
+@FAST
+@given(st.data())
+def test_mutated_trf26_files_are_read_or_refused(data):
+    check_trf26(data)
 
 
 @pytest.mark.slow
@@ -307,3 +336,10 @@ def test_mutated_edition_sheets_are_read_or_refused(data):
 @given(st.data())
 def test_mutated_edition_sheets_are_read_or_refused_thousands(data):
     check_sheet(data)
+
+
+@pytest.mark.slow
+@SLOW
+@given(st.data())
+def test_mutated_trf26_files_are_read_or_refused_thousands(data):
+    check_trf26(data)

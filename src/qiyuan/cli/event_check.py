@@ -33,6 +33,8 @@ def event_generate(
     seed: int = typer.Option(..., help="the seed: the same seed gives the same event"),
     players: int | None = typer.Option(None, min=2, max=500, help="players (default 8..40 by the seed)"),
     rounds: int | None = typer.Option(None, min=1, max=99, help="rounds of a Swiss event or match (default 5..11)"),
+    trf26: bool = typer.Option(False, "--trf26", help="write FIDE's TRF26 (qiyuan's Gomoku/Go profile) instead of "
+                                                       "TRF-16"),
 ) -> None:
     """Write a random finished event (players, rounds, draws, forfeits, withdrawals, absences, late entries,
     keep-apart), seeded and reproducible, as an event file."""
@@ -45,7 +47,7 @@ def event_generate(
     if event.exists():
         raise _fail(_("error: {file} already exists: nothing written").format(file=event))
     t = generate_event(system, seed, players=players, rounds=rounds)
-    write_atomically(event, write_trf(t).encode("utf-8"), label=str(event))
+    write_atomically(event, write_trf(t, trf26=trf26).encode("utf-8"), label=str(event))
     sys.stdout.write(_("wrote {file} ({players} players, {rounds} rounds)").format(
         file=event, players=len(t.entrants), rounds=t.rounds_played) + "\n")
 

@@ -926,10 +926,12 @@ def event_export(
     event: Path = typer.Argument(...),
     output: Path = typer.Argument(..., help="the TRF copy to write"),
     with_id_numbers: bool = typer.Option(False, "--with-id-numbers", help="keep the ID numbers: federation copies only"),
+    trf26: bool = typer.Option(False, "--trf26", help="write FIDE's TRF26 (qiyuan's Gomoku/Go profile) instead of "
+                                                       "TRF-16"),
 ) -> None:
     """Write a copy of the event file for others (other pairing programs, the public): without ID numbers."""
     t = _load(event)
-    _store(output).write_copy(t, id_numbers=with_id_numbers)
+    _store(output).write_copy(t, id_numbers=with_id_numbers, trf26=trf26)
     sys.stdout.write((_("wrote {file} (with ID numbers)") if with_id_numbers else _("wrote {file} (no ID numbers)"))
                      .format(file=output) + "\n")
 

@@ -33,15 +33,19 @@ from typing import Any
 
 from qiyuan.errors import InputError, Problem
 from qiyuan.formats.trf import read_trf, write_trf
+from qiyuan.formats.trf26 import is_trf26
 from qiyuan.tournament.arbiter import Change
 from qiyuan.tournament.model import Tournament
 
 
 class TrfFileStore:
-    """An event kept in one TRF-16 file."""
+    """An event kept in one TRF file: TRF-16, or TRF26 when the file read is TRF26 (or ``trf26`` asks for it):
+    a file is written back in the version it was read in."""
 
-    def __init__(self, path: str | Path, *, notes: list[Problem] | None = None, overwrite: bool = False):
+    def __init__(self, path: str | Path, *, notes: list[Problem] | None = None, overwrite: bool = False,
+                 trf26: bool = False):
         self.path = Path(path)
+        self.trf26 = trf26
         self.label = str(path)
         #: what the reader said about the file's encoding (shown by the command line)
         self.notes = notes if notes is not None else []
@@ -80,7 +84,9 @@ class TrfFileStore:
                                      f"written, but its audit trail cannot be: {exc.strerror or exc}")) from None
 
     def read(self) -> Tournament:
-        return read_trf(self.path, notes=self.notes)
+        t = read_trf(self.path, notes=self.notes)
+        self.trf26 = is_trf26(self.path.read_bytes().decode("utf-8", errors="replace"))
+        return t
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
@@ -111,8 +117,11 @@ class TrfFileStore:
             self._write(ch.t)
             self._record(actor, action, ch.detail)
 
-    def write_copy(self, t: Tournament, *, id_numbers: bool) -> None:
-        """Write ``t`` to this path (a copy for others: ``event export``), atomically."""
+    def write_copy(self, t: Tournament, *, id_numbers: bool, trf26: bool | None = None) -> None:
+        """Write ``t`` to this path (a copy for others: ``event export``), atomically; ``trf26`` True/False
+        for TRF26/TRF-16 (None: the store's own version)."""
+        if trf26 is not None:
+            self.trf26 = trf26
         with self._locked():
             self._write(t, id_numbers=id_numbers)
 
@@ -120,7 +129,7 @@ class TrfFileStore:
         for e in t.entrants:
             e.points = None  # the writer puts the score the results give
         try:
-            text = write_trf(t, id_numbers=id_numbers)
+            text = write_trf(t, id_numbers=id_numbers, trf26=self.trf26)
         except ValueError as exc:
             raise InputError(Problem(self.label, None, None, f"cannot write: {exc}")) from None
         write_atomically(self.path, text.encode("utf-8"), label=self.label)

@@ -41,6 +41,7 @@ from pathlib import Path
 from qiyuan.collector import held
 from qiyuan.errors import N_, problem
 from qiyuan.formats.errors import InputError, Problem
+from qiyuan.formats.trf26 import from_trf16, is_trf26, to_trf16
 from qiyuan.people.idnumber import ID_TYPES
 from qiyuan.tournament.eventfile import cross_check, is_country_code
 from qiyuan.tournament.go import is_go
@@ -201,6 +202,8 @@ def _read_text(text: str, fname: str) -> Tournament:
     if not any(_TRF_LINE.match(line) for line in text.splitlines()):
         raise InputError(problem("not a TRF-16 file: no line starts with a TRF code (012 name, 001 player, …)",
                                  file=fname))
+    if is_trf26(text):  # TRF26: its standard records read as the TRF-16 ones they replace (formats/trf26.py)
+        text = to_trf16(text, fname)
     with held():  # tens of thousands of small objects: the collector would only rescan them
         return _Reader(fname).read(text)
 
@@ -603,11 +606,11 @@ def _points_text(p: Decimal) -> str:
     return f"{p:.1f}"
 
 
-def write_trf(t: Tournament, *, id_numbers: bool = True) -> str:
+def write_trf(t: Tournament, *, id_numbers: bool = True, trf26: bool = False) -> str:
     """The TRF-16 text of a tournament (round-trips through ``read_trf``). The score
     written is the one the results give (a stale ``Entrant.points`` is not written).
     ``id_numbers=False`` leaves out the ID numbers (``XQI``): the file for anyone
-    but the arbiter and the federation.
+    but the arbiter and the federation.  ``trf26=True`` writes TRF26 (qiyuan's profile: formats/trf26.py).
 
     Raises ``ValueError`` if a field does not fit its columns.
     """
@@ -674,7 +677,8 @@ def write_trf(t: Tournament, *, id_numbers: bool = True) -> str:
             add(f"XQX {e.number:>4} {rnd} {kind}")
     if problems:
         raise ValueError("; ".join(problems))
-    return "\n".join(out) + "\n"
+    text = "\n".join(out) + "\n"
+    return from_trf16(text, t) if trf26 else text
 
 
 def _prefill_horizon(t: Tournament) -> int:

@@ -38,7 +38,7 @@ TEMPLATE_FILES = (WEB / "templates" / "base.html", WEB / "templates" / "403.html
 PYTHON_EXCLUDED = ()
 #: the readers of what enters the office and the import's steps: their refusals and notes are shown on the desk
 IMPORT_MODULES = tuple(SRC / "formats" / f"{m}.py" for m in (
-    "report_xlsx", "trf", "opengotha", "h9", "history_csv", "registration_csv", "entries", "seed_list")) + (
+    "report_xlsx", "trf", "trf26", "opengotha", "h9", "history_csv", "registration_csv", "entries", "seed_list")) + (
     SRC / "office" / "imports", SRC / "office" / "backup.py", SRC / "office" / "backup_checks.py",
     SRC / "office" / "registry" / "lists.py", SRC / "tournament" / "eventfile.py", SRC / "rating" / "eligibility.py",
     SRC / "office" / "event_registration" / "results.py", SRC / "people" / "idnumber.py")

@@ -21,6 +21,7 @@ from typing import Any
 
 from qiyuan.errors import InputError, NotFound, Problem
 from qiyuan.formats.trf import read_trf, write_trf
+from qiyuan.formats.trf26 import is_trf26
 from qiyuan.office.audit.models import record
 from qiyuan.office.db import writing
 from qiyuan.office.events.models import LiveEvent, LiveEventVersion
@@ -34,11 +35,11 @@ def load(live: LiveEvent) -> Tournament:
     return read_trf(live.trf_text, filename=f"{live.code}.trf")
 
 
-def _text(t: Tournament, label: str) -> str:
+def _text(t: Tournament, label: str, *, trf26: bool = False) -> str:
     for e in t.entrants:
         e.points = None  # the writer puts the score the results give
     try:
-        return write_trf(t)
+        return write_trf(t, trf26=trf26)
     except ValueError as exc:  # a field that does not fit its TRF columns
         raise InputError(Problem(label, None, None, str(exc))) from None
 
@@ -82,7 +83,7 @@ class LiveEventStore:
                 raise NotFound(Problem(self.label, None, None, "no such event"))
             ch = Change(load(live), dict(detail))
             yield ch
-            text = _text(ch.t, self.label)
+            text = _text(ch.t, self.label, trf26=is_trf26(live.trf_text))  # kept in the version it was in
             LiveEventVersion.objects.create(live_event=live, action=action, trf_text=live.trf_text, user=user)
             live.trf_text = text
             live.name = ch.t.name or live.name

@@ -10,8 +10,6 @@ import typer
 
 from qiyuan.cli.event_file import _fail, _load, event_app, refusals
 from qiyuan.cli.lang import _
-from qiyuan.tournament.check import check_event, verdict_lines
-from qiyuan.tournament.check.generate import GENERATED, generate_event
 
 
 @refusals
@@ -19,6 +17,8 @@ def event_check(event: Path = typer.Argument(..., help="the event file (TRF) to 
     """Replay a finished event round by round under its own system and name every pairing and standing that
     breaks the rules (round, board, rule); "consistent" otherwise.  Exit 0 consistent, 1 deviations, 2 not
     checkable or bad input."""
+    from qiyuan.tournament.check import check_event, verdict_lines  # (the pairing core loads NumPy: not at start-up)
+
     t = _load(event, players=True)
     v = check_event(t)
     sys.stdout.write("".join(line + "\n" for line in verdict_lines(v, _)))
@@ -40,6 +40,7 @@ def event_generate(
     keep-apart), seeded and reproducible, as an event file."""
     from qiyuan.formats.eventstore import write_atomically
     from qiyuan.formats.trf import write_trf
+    from qiyuan.tournament.check.generate import GENERATED, generate_event
 
     if system not in GENERATED:
         raise _fail(_("error: unknown system {system!r}: choose one of {choices}").format(

@@ -60,7 +60,7 @@ def old_form(source, target, edit=None) -> None:
         elif edit is not None and edit(table, item, fields):
             line = json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n"
         out.append(line)
-    target.write_text("".join(reseal(out, counts)), encoding="utf-8")
+    target.write_text("".join(reseal(out, counts, lines[-1])), encoding="utf-8")
 
 
 def test_a_backup_carries_the_sheets(office, tmp_path):

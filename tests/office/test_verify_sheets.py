@@ -184,7 +184,7 @@ def test_a_sheet_edited_in_a_backup_is_found_after_restore(office, tmp_path):
         out.append(line)
     assert "ratings.editionsheet" in counts and counts["ratings.editionsheet"] == len(office)
     tampered = tmp_path / "t.jsonl"
-    tampered.write_text("".join(reseal(out, counts)), encoding="utf-8")
+    tampered.write_text("".join(reseal(out, counts, lines[-1])), encoding="utf-8")
     call_command("flush", interactive=False, verbosity=0)
     sheets.forget()
     backup.restore(tampered)

@@ -23,7 +23,7 @@ from decimal import Decimal
 from django.db import connection
 
 from qiyuan.formats import edition_sheet as S
-from qiyuan.formats.canonical_text import as_json, change_row, change_text, writer
+from qiyuan.formats.canonical_text import as_json, change_text, writer
 from qiyuan.office.errors import OfficeError, problem
 from qiyuan.office.events.models import Event
 from qiyuan.office.federation.models import Player
@@ -59,7 +59,8 @@ def columns_of(comp, change_texts: Sequence[str] | None = None) -> tuple[dict[st
                "state": [r.state_text for r in rows]}
     texts = change_texts if change_texts is not None else comp.change_texts or [change_text(c) for c in comp.changes]
     event_pk = {e.code: e.pk for e in comp.events}
-    numbers = list(zip(*(change_row(c) for c in comp.changes))) or [()] * len(S.CHANGE_NUMBER_COLUMNS)
+    row = writer(comp.canonical_version).change_row  # (the method as the edition's version names it)
+    numbers = list(zip(*(row(c) for c in comp.changes))) or [()] * len(S.CHANGE_NUMBER_COLUMNS)
     changes = {"player": [comp.pk_of[c.player_id] for c in comp.changes],
                "event": [event_pk[c.event_id] for c in comp.changes],
                "event_code": [c.event_id for c in comp.changes], "federation_id": [c.player_id for c in comp.changes],

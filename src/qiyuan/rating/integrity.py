@@ -1,0 +1,347 @@
+"""The integrity checks before a period is published (诚信检查): manipulation patterns in plain data.
+
+The plausibility audit (``qiyuan.rating.plausibility``) judges one report's arithmetic; these checks judge
+people across events — what a rating officer looks for when a rating is being manufactured:
+
+* ``pool`` — a closed pool: a small group (3 to ``POOL_MAX`` players) whose events contain only itself, met
+  again in at least two events, in which one member scores far above what the ratings expect (the tail
+  probability of his score is at most ``POOL_P``) — the group feeds him;
+* ``thrown`` — thrown games: the series of one pair across events (at least ``THROWN_MIN_GAMES`` decisive
+  games) in which one player scores far above the ratings' expectation (tail probability at most
+  ``THROWN_P``), or one beneficiary's wins against a few opponents he meets again and again (at least
+  ``THROWN_MIN_GAMES`` upsets in all, tail at most ``BENEFICIARY_P``);
+* ``phantom`` — a phantom event: at least ``PHANTOM_MIN`` players of whom at least ``PHANTOM_SHARE`` are seen
+  in no other event and on no list before it, and who played among themselves (``PHANTOM_AMONG`` of the games):
+  a genuine event full of newcomers pairs them with known players;
+* ``sandbag`` — sandbagging before a rating-band prize: a player entering an event with a band prize whose
+  limit his rating on the last list before the event is under (by at most ``SANDBAG_BELOW``), while his
+  highest published rating of the editions of the ``SANDBAG_DAYS`` before was above it and fell at least
+  ``SANDBAG_FALL``;
+* ``pairs`` — one pair meeting in Swiss events again and again, more often than the pairing explains (each
+  Swiss of ``n`` players and ``r`` rounds is allowed ``PAIRS_ALLOWANCE`` times the chance ``r / (n − 1)``;
+  the tail probability of the meetings at most ``PAIRS_P``).
+
+Everything is exact: an expected score is the tables' (附表2) in hundredths, a tail probability an exact
+fraction (a Poisson-binomial distribution over the games, a draw counting half). A flag changes no rating: the
+office stores it for the officer, who accepts it with a reason or holds the event for review.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from fractions import Fraction
+
+from qiyuan.rating.model import Result
+from qiyuan.rating.plausibility import AuditGame, Flag
+from qiyuan.rating.tables import pd_hundredths
+
+KINDS = ("pool", "thrown", "phantom", "sandbag", "pairs")
+
+POOL_MAX = 8
+POOL_P = Fraction(1, 50)
+POOL_SHARE = Fraction(3, 4)
+POOL_SIMILAR = Fraction(3, 5)  # two events of one pool: their players' sets overlap this much (Jaccard)
+THROWN_MIN_GAMES = 5
+THROWN_P = Fraction(1, 1000)
+BENEFICIARY_P = Fraction(1, 10000)
+UPSET_HUNDREDTHS = 40  # a win whose expected score was at most 0.40
+PHANTOM_MIN = 8
+PHANTOM_SHARE = Fraction(3, 4)
+PHANTOM_AMONG = Fraction(9, 10)  # of its games played between two of them: they met nobody else
+SANDBAG_FALL = 120
+SANDBAG_BELOW = 100
+SANDBAG_DAYS = 730
+PAIRS_MIN = 4
+PAIRS_P = Fraction(1, 10000)
+PAIRS_ALLOWANCE = 3
+
+_POINTS = {Result.WIN: (2, 0), Result.LOSS: (0, 2), Result.DRAW: (1, 1)}  # half-points of played games
+
+
+@dataclass(frozen=True, slots=True)
+class IntegrityEvent:
+    """One event as the checks read it: its dates, its played games, the upper limits of its rating-band
+    prizes (``band_limits``: 'rating -1799' gives 1799), whether it was paired Swiss."""
+
+    code: str
+    start: date
+    end: date
+    games: tuple[AuditGame, ...]
+    band_limits: tuple[int, ...] = ()
+    swiss: bool = False
+
+    @property
+    def players(self) -> frozenset[str]:
+        return frozenset(p for g in self.games for p in (g.player1, g.player2))
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """What the checks read: every known event (the period's and the earlier ones) and the published lists
+    (``lists``: ``(list date, {player: rating})``, any order)."""
+
+    events: Sequence[IntegrityEvent]
+    lists: Sequence[tuple[date, Mapping[str, int]]] = ()
+    _by_player: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        per: dict[str, list[tuple[date, int]]] = defaultdict(list)
+        for day, ratings in sorted(self.lists, key=lambda x: x[0]):
+            for p, r in ratings.items():
+                if r is not None:
+                    per[p].append((day, int(r)))
+        self._by_player.update(per)
+
+    def published(self, player: str) -> list[tuple[date, int]]:
+        """The player's published ratings, oldest first."""
+        return self._by_player.get(player, [])
+
+    def rating_before(self, player: str, day: date) -> int | None:
+        """The rating on the last list dated on or before ``day``."""
+        seq = self._by_player.get(player)
+        if not seq:
+            return None
+        i = bisect.bisect_right(seq, (day, 10 ** 9))
+        return seq[i - 1][1] if i else None
+
+
+# -- probabilities --------------------------------------------------------------------------------------
+
+
+def tail(expected: Sequence[int], observed_halves: int) -> Fraction:
+    """P(score ≥ observed) when game ``i`` is won with probability ``expected[i]`` hundredths (else lost);
+    ``observed_halves``: the score in half-points (a draw observed counts half: it needs a win here)."""
+    dist = [1]  # numerators over 100^games, index = wins
+    for e in expected:
+        nxt = [0] * (len(dist) + 1)
+        for k, v in enumerate(dist):
+            if v:
+                nxt[k] += v * (100 - e)
+                nxt[k + 1] += v * e
+        dist = nxt
+    need = (observed_halves + 1) // 2
+    return Fraction(sum(dist[need:]), 100 ** len(expected))
+
+
+def _upper(events: Sequence[IntegrityEvent]) -> dict[str, IntegrityEvent]:
+    return {e.code: e for e in events}
+
+
+def _series(ledger: Ledger, games: Iterable[tuple[IntegrityEvent, AuditGame]], player: str):
+    """A player's played games: ``(expected hundredths, half-points, opponent, event)``, the expectation by the
+    lists before each event (50 when a rating is not known)."""
+    out = []
+    for ev, g in games:
+        if g.result not in _POINTS:
+            continue
+        me_first = g.player1 == player
+        opp = g.player2 if me_first else g.player1
+        half = _POINTS[g.result][0 if me_first else 1]
+        mine, theirs = ledger.rating_before(player, ev.start), ledger.rating_before(opp, ev.start)
+        e = 50 if mine is None or theirs is None else pd_hundredths(mine - theirs)
+        out.append((e, half, opp, ev.code))
+    return out
+
+
+def _words(p: Fraction) -> str:
+    """A probability in words: '1 in 12,345'."""
+    return "0" if p == 0 else f"1/{int(1 / p):,}"
+
+
+# -- the checks -------------------------------------------------------------------------------------------
+
+
+def phantoms(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
+    """Events of ``checked`` most of whose players exist nowhere else (no other event, no list before it)."""
+    seen: dict[str, int] = defaultdict(int)
+    for e in ledger.events:
+        for p in e.players:
+            seen[p] += 1
+    by = _upper(ledger.events)
+    flags = []
+    for code in sorted(checked):
+        e = by.get(code)
+        if e is None:
+            continue
+        players = e.players
+        fresh = sorted(p for p in players if seen[p] == 1 and ledger.rating_before(p, e.start) is None)
+        if len(players) < PHANTOM_MIN or len(fresh) * PHANTOM_SHARE.denominator < PHANTOM_SHARE.numerator * len(players):
+            continue
+        new = set(fresh)
+        among = sum(1 for g in e.games if g.player1 in new and g.player2 in new)
+        if among * PHANTOM_AMONG.denominator >= PHANTOM_AMONG.numerator * len(e.games):
+            flags.append(Flag("phantom", code, None, tuple(fresh),
+                              {"players": len(players), "nowhere_else": len(fresh), "games": len(e.games),
+                               "among_them": among}))
+    return flags
+
+
+def closed_pools(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
+    """Small groups playing only themselves in two events or more, one member lifted far above expectation."""
+    small = [e for e in ledger.events if 3 <= len(e.players) <= POOL_MAX]
+    checked = set(checked)
+    by_player: dict[str, list[IntegrityEvent]] = defaultdict(list)
+    for e in small:
+        for p in e.players:
+            by_player[p].append(e)
+    flags, done = [], set()
+    for e in sorted(small, key=lambda x: x.code):
+        if e.code not in checked or e.code in done:
+            continue
+        group = e.players
+        pool = {x.code: x for p in group for x in by_player[p]
+                if Fraction(len(x.players & group), len(x.players | group)) >= POOL_SIMILAR}
+        if len(pool) < 2:
+            continue
+        members = frozenset().union(*(x.players for x in pool.values()))
+        games = [(x, g) for x in pool.values() for g in x.games]
+        best = None
+        for p in sorted(members):
+            mine = _series(ledger, ((x, g) for x, g in games if p in (g.player1, g.player2)), p)
+            if len(mine) < 4:
+                continue
+            halves = sum(h for _, h, _, _ in mine)
+            if halves * POOL_SHARE.denominator < POOL_SHARE.numerator * 2 * len(mine):
+                continue
+            prob = tail([x for x, _, _, _ in mine], halves)
+            if prob <= POOL_P and (best is None or prob < best[0]):
+                best = (prob, p, mine, halves)
+        done |= set(pool)
+        if best is None:
+            continue
+        prob, p, mine, halves = best
+        codes = sorted(pool)
+        flags.append(Flag("pool", e.code, None, (p, *sorted(members - {p})),
+                          {"events": codes, "members": len(members), "games": len(mine),
+                           "score": f"{Fraction(halves, 2)}", "expected": f"{Fraction(sum(x for x, *_ in mine), 100)}",
+                           "probability": _words(prob)}))
+    return flags
+
+
+def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
+    """Pairs (and beneficiaries) whose series against expectation cannot be chance; only series that reach into
+    ``checked`` are flagged (at their last event there)."""
+    checked = set(checked)
+    pair_games: dict[tuple[str, str], list[tuple[IntegrityEvent, AuditGame]]] = defaultdict(list)
+    for e in ledger.events:
+        for g in e.games:
+            if g.result in _POINTS and g.player1 != g.player2:
+                pair_games[tuple(sorted((g.player1, g.player2)))].append((e, g))
+    order = {e.code: (e.end, e.code) for e in ledger.events}
+    flags, flagged = [], set()
+    # one pair
+    for (a, b), games in sorted(pair_games.items()):
+        if len(games) < THROWN_MIN_GAMES or not any(ev.code in checked for ev, _ in games):
+            continue
+        for p in (a, b):
+            mine = _series(ledger, games, p)
+            halves = sum(h for _, h, _, _ in mine)
+            expected = sum(x for x, *_ in mine)
+            if halves * 50 <= expected:  # not above expectation
+                continue
+            prob = tail([x for x, *_ in mine], halves)
+            if prob <= THROWN_P:
+                last = max((ev.code for ev, _ in games if ev.code in checked), key=order.get)
+                other = b if p == a else a
+                flags.append(Flag("thrown", last, None, (p, other), _thrown_detail(mine, halves, prob)))
+                flagged.add(p)
+    # one beneficiary, a few opponents met again and again
+    met: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for (a, b), games in pair_games.items():
+        met[a][b] = met[b][a] = len(games)
+    for p in sorted(met):
+        if p in flagged:
+            continue
+        again = sorted(o for o, n in met[p].items() if n >= 2)
+        games = [(ev, g) for o in again for ev, g in pair_games[tuple(sorted((p, o)))]]
+        if not any(ev.code in checked for ev, _ in games):
+            continue
+        mine = _series(ledger, games, p)
+        upsets = [m for m in mine if m[1] == 2 and m[0] <= UPSET_HUNDREDTHS]
+        if len(upsets) < THROWN_MIN_GAMES:
+            continue
+        halves = sum(h for _, h, _, _ in mine)
+        prob = tail([x for x, *_ in mine], halves)
+        if prob <= BENEFICIARY_P:
+            last = max((ev.code for ev, _ in games if ev.code in checked), key=order.get)
+            givers = sorted({o for _, _, o, _ in upsets})
+            flags.append(Flag("thrown", last, None, (p, *givers), _thrown_detail(mine, halves, prob)))
+    return flags
+
+
+def _thrown_detail(mine, halves: int, prob: Fraction) -> dict:
+    return {"games": len(mine), "events": len({c for *_, c in mine}), "score": f"{Fraction(halves, 2)}",
+            "expected": f"{Fraction(sum(x for x, *_ in mine), 100)}", "probability": _words(prob)}
+
+
+def sandbagging(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
+    """Players entering a band-prize event just under its limit after a fall from above it."""
+    by = _upper(ledger.events)
+    flags = []
+    for code in sorted(checked):
+        e = by.get(code)
+        if e is None or not e.band_limits:
+            continue
+        for p in sorted(e.players):
+            now = ledger.rating_before(p, e.start)
+            if now is None:
+                continue
+            window = [(d, r) for d, r in ledger.published(p) if e.start - timedelta(days=SANDBAG_DAYS) <= d <= e.start]
+            if not window:
+                continue
+            peak_day, peak = max(window, key=lambda x: (x[1], x[0]))
+            for limit in sorted(e.band_limits):
+                if now <= limit < peak and limit - now <= SANDBAG_BELOW and peak - now >= SANDBAG_FALL:
+                    lost = [g for x in ledger.events if peak_day <= x.end < e.start
+                            for g in x.games if p in (g.player1, g.player2)]
+                    losses = sum(1 for g in lost if g.result in _POINTS and
+                                 _POINTS[g.result][0 if g.player1 == p else 1] == 0)
+                    flags.append(Flag("sandbag", code, None, (p,),
+                                      {"limit": limit, "rating": now, "peak": peak, "peak_date": peak_day.isoformat(),
+                                       "fall": peak - now, "games": len(lost), "losses": losses}))
+                    break
+    return flags
+
+
+def repeated_pairs(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
+    """Pairs meeting in Swiss events more often than the pairing explains."""
+    checked = set(checked)
+    swiss = [e for e in ledger.events if e.swiss and len(e.players) > 2]
+    chance: dict[str, int] = {}
+    attended: dict[str, list[str]] = defaultdict(list)
+    for e in swiss:
+        n, r = len(e.players), len({g.round for g in e.games})
+        chance[e.code] = min(100, (100 * PAIRS_ALLOWANCE * r) // max(1, n - 1))
+        for p in e.players:
+            attended[p].append(e.code)
+    met: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for e in swiss:
+        for g in e.games:
+            if g.player1 != g.player2:
+                met[tuple(sorted((g.player1, g.player2)))].add(e.code)
+    flags = []
+    for (a, b), codes in sorted(met.items()):
+        if len(codes) < PAIRS_MIN or not codes & checked:
+            continue
+        both = sorted(set(attended[a]) & set(attended[b]))
+        prob = tail([chance[c] for c in both], 2 * len(codes))
+        if prob <= PAIRS_P:
+            last = max(codes & checked)
+            flags.append(Flag("pairs", last, None, (a, b), {"met": len(codes), "together": len(both),
+                                                            "probability": _words(prob)}))
+    return flags
+
+
+def integrity_flags(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
+    """Every integrity flag of the events ``checked`` (codes), judged against the whole ledger."""
+    checked = frozenset(checked)
+    return (closed_pools(ledger, checked) + thrown_games(ledger, checked) + phantoms(ledger, checked)
+            + sandbagging(ledger, checked) + repeated_pairs(ledger, checked))
+
+
+__all__ = ["KINDS", "IntegrityEvent", "Ledger", "integrity_flags", "tail", "closed_pools", "thrown_games",
+           "phantoms", "sandbagging", "repeated_pairs"]

@@ -8,8 +8,9 @@ people across events — what a rating officer looks for when a rating is being 
   probability of his score is at most ``POOL_P``) — the group feeds him;
 * ``thrown`` — thrown games: the series of one pair across events (at least ``THROWN_MIN_GAMES`` decisive
   games) in which one player scores far above the ratings' expectation (tail probability at most
-  ``THROWN_P``), or one beneficiary's wins against a few opponents he meets again and again (at least
-  ``THROWN_MIN_GAMES`` upsets in all, tail at most ``BENEFICIARY_P``);
+  ``THROWN_P``) over two events or more, or one beneficiary's upsets against a few opponents (two or more) he
+  beats every time he meets them, at least twice each (``THROWN_MIN_GAMES`` games in all, over two events or
+  more, tail at most ``BENEFICIARY_P``);
 * ``phantom`` — a phantom event: at least ``PHANTOM_MIN`` players of whom at least ``PHANTOM_SHARE`` are seen
   in no other event and on no list before it, and who played among themselves (``PHANTOM_AMONG`` of the games):
   a genuine event full of newcomers pairs them with known players;
@@ -47,12 +48,12 @@ POOL_SHARE = Fraction(3, 4)
 POOL_SIMILAR = Fraction(3, 5)  # two events of one pool: their players' sets overlap this much (Jaccard)
 THROWN_MIN_GAMES = 5
 THROWN_P = Fraction(1, 1000)
-BENEFICIARY_P = Fraction(1, 10000)
+BENEFICIARY_P = Fraction(1, 20000)
 UPSET_HUNDREDTHS = 40  # a win whose expected score was at most 0.40
 PHANTOM_MIN = 8
 PHANTOM_SHARE = Fraction(3, 4)
 PHANTOM_AMONG = Fraction(9, 10)  # of its games played between two of them: they met nobody else
-SANDBAG_FALL = 120
+SANDBAG_FALL = 150
 SANDBAG_BELOW = 100
 SANDBAG_DAYS = 730
 PAIRS_MIN = 4
@@ -237,6 +238,8 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
     for (a, b), games in sorted(pair_games.items()):
         if len(games) < THROWN_MIN_GAMES or not any(ev.code in checked for ev, _ in games):
             continue
+        if len({ev.code for ev, _ in games}) < 2:
+            continue  # one event's series (a match) is the plausibility audit's and the result's own business
         for p in (a, b):
             mine = _series(ledger, games, p)
             halves = sum(h for _, h, _, _ in mine)
@@ -249,27 +252,28 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
                 other = b if p == a else a
                 flags.append(Flag("thrown", last, None, (p, other), _thrown_detail(mine, halves, prob)))
                 flagged.add(p)
-    # one beneficiary, a few opponents met again and again
-    met: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for (a, b), games in pair_games.items():
-        met[a][b] = met[b][a] = len(games)
+    # one beneficiary, a few opponents met again and again, each beaten every time against expectation
+    met: dict[str, set[str]] = defaultdict(set)
+    for a, b in pair_games:
+        met[a].add(b)
+        met[b].add(a)
     for p in sorted(met):
         if p in flagged:
             continue
-        again = sorted(o for o, n in met[p].items() if n >= 2)
-        games = [(ev, g) for o in again for ev, g in pair_games[tuple(sorted((p, o)))]]
-        if not any(ev.code in checked for ev, _ in games):
+        mine, givers = [], []
+        for o in sorted(met[p]):
+            games = pair_games[tuple(sorted((p, o)))]
+            series = _series(ledger, games, p)
+            if len(series) >= 2 and all(h == 2 and x <= UPSET_HUNDREDTHS for x, h, _, _ in series):
+                mine += series
+                givers.append(o)
+        if len(givers) < 2 or len(mine) < THROWN_MIN_GAMES or len({c for *_, c in mine}) < 2 \
+                or not any(c in checked for *_, c in mine):
             continue
-        mine = _series(ledger, games, p)
-        upsets = [m for m in mine if m[1] == 2 and m[0] <= UPSET_HUNDREDTHS]
-        if len(upsets) < THROWN_MIN_GAMES:
-            continue
-        halves = sum(h for _, h, _, _ in mine)
-        prob = tail([x for x, *_ in mine], halves)
+        prob = tail([x for x, *_ in mine], 2 * len(mine))
         if prob <= BENEFICIARY_P:
-            last = max((ev.code for ev, _ in games if ev.code in checked), key=order.get)
-            givers = sorted({o for _, _, o, _ in upsets})
-            flags.append(Flag("thrown", last, None, (p, *givers), _thrown_detail(mine, halves, prob)))
+            last = max((c for *_, c in mine if c in checked), key=order.get)
+            flags.append(Flag("thrown", last, None, (p, *givers), _thrown_detail(mine, 2 * len(mine), prob)))
     return flags
 
 

@@ -6,11 +6,11 @@ people across events — what a rating officer looks for when a rating is being 
 * ``pool`` — a closed pool: a small group (3 to ``POOL_MAX`` players) whose events contain only itself, met
   again in at least two events, in which one member scores far above what the ratings expect (the tail
   probability of his score is at most ``POOL_P``) — the group feeds him;
-* ``thrown`` — thrown games: the series of one pair across events (at least ``THROWN_MIN_GAMES`` decisive
+* ``thrown`` — thrown games: the series of one pair across events, from the first win against expectation on (at least ``THROWN_MIN_GAMES`` decisive
   games) in which one player scores far above the ratings' expectation (tail probability at most
-  ``THROWN_P``) over two events or more, or one beneficiary's upsets against a few opponents (two or more) he
-  beats every time he meets them, at least twice each (``THROWN_MIN_GAMES`` games in all, over two events or
-  more, tail at most ``BENEFICIARY_P``);
+  ``THROWN_P``) over two events or more, or one beneficiary's games against the opponents (two or more) he
+  beat at least twice each against expectation (an upset: expected at most 0.40; ``THROWN_MIN_GAMES`` upsets in
+  all, over two events or more, the tail of his score in all their games at most ``BENEFICIARY_P``);
 * ``phantom`` — a phantom event: at least ``PHANTOM_MIN`` players of whom at least ``PHANTOM_SHARE`` are seen
   in no other event and on no list before it, and who played among themselves (``PHANTOM_AMONG`` of the games):
   a genuine event full of newcomers pairs them with known players;
@@ -48,7 +48,7 @@ POOL_SHARE = Fraction(3, 4)
 POOL_SIMILAR = Fraction(3, 5)  # two events of one pool: their players' sets overlap this much (Jaccard)
 THROWN_MIN_GAMES = 5
 THROWN_P = Fraction(1, 1000)
-BENEFICIARY_P = Fraction(1, 20000)
+BENEFICIARY_P = Fraction(1, 5000)
 UPSET_HUNDREDTHS = 40  # a win whose expected score was at most 0.40
 PHANTOM_MIN = 8
 PHANTOM_SHARE = Fraction(3, 4)
@@ -233,6 +233,8 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
             if g.result in _POINTS and g.player1 != g.player2:
                 pair_games[tuple(sorted((g.player1, g.player2)))].append((e, g))
     order = {e.code: (e.end, e.code) for e in ledger.events}
+    for games in pair_games.values():
+        games.sort(key=lambda x: (x[0].end, x[0].code, x[1].round))
     flags, flagged = [], set()
     # one pair
     for (a, b), games in sorted(pair_games.items()):
@@ -241,7 +243,9 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
         if len({ev.code for ev, _ in games}) < 2:
             continue  # one event's series (a match) is the plausibility audit's and the result's own business
         for p in (a, b):
-            mine = _series(ledger, games, p)
+            mine = _from_first_upset(_series(ledger, games, p))
+            if len(mine) < THROWN_MIN_GAMES or len({c for *_, c in mine}) < 2:
+                continue
             halves = sum(h for _, h, _, _ in mine)
             expected = sum(x for x, *_ in mine)
             if halves * 50 <= expected:  # not above expectation
@@ -252,7 +256,7 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
                 other = b if p == a else a
                 flags.append(Flag("thrown", last, None, (p, other), _thrown_detail(mine, halves, prob)))
                 flagged.add(p)
-    # one beneficiary, a few opponents met again and again, each beaten every time against expectation
+    # one beneficiary, a few opponents (givers) each of whom he beat twice or more against expectation: all their games
     met: dict[str, set[str]] = defaultdict(set)
     for a, b in pair_games:
         met[a].add(b)
@@ -263,18 +267,28 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
         mine, givers = [], []
         for o in sorted(met[p]):
             games = pair_games[tuple(sorted((p, o)))]
-            series = _series(ledger, games, p)
-            if len(series) >= 2 and all(h == 2 and x <= UPSET_HUNDREDTHS for x, h, _, _ in series):
+            series = _from_first_upset(_series(ledger, games, p))
+            if sum(1 for x, h, _, _ in series if h == 2 and x <= UPSET_HUNDREDTHS) >= 2:
                 mine += series
                 givers.append(o)
-        if len(givers) < 2 or len(mine) < THROWN_MIN_GAMES or len({c for *_, c in mine}) < 2 \
+        upsets = sum(1 for x, h, _, _ in mine if h == 2 and x <= UPSET_HUNDREDTHS)
+        if len(givers) < 2 or upsets < THROWN_MIN_GAMES or len({c for *_, c in mine}) < 2 \
                 or not any(c in checked for *_, c in mine):
             continue
-        prob = tail([x for x, *_ in mine], 2 * len(mine))
+        halves = sum(h for _, h, _, _ in mine)
+        prob = tail([x for x, *_ in mine], halves)
         if prob <= BENEFICIARY_P:
             last = max((c for *_, c in mine if c in checked), key=order.get)
-            flags.append(Flag("thrown", last, None, (p, *givers), _thrown_detail(mine, 2 * len(mine), prob)))
+            flags.append(Flag("thrown", last, None, (p, *givers), _thrown_detail(mine, halves, prob)))
     return flags
+
+
+def _from_first_upset(series: list) -> list:
+    """A series from the first win against expectation on (the games before it are the pair's honest past)."""
+    for i, (x, h, _, _) in enumerate(series):
+        if h == 2 and x <= UPSET_HUNDREDTHS:
+            return series[i:]
+    return []
 
 
 def _thrown_detail(mine, halves: int, prob: Fraction) -> dict:

@@ -194,22 +194,30 @@ def _sandbag(rng, h: PlainHistory, ratings: _Ratings, seed: int, rate: Rate):
     field_of: dict[str, set[str]] = defaultdict(set)
     for g in h.games:
         field_of[g.event_id] |= {g.player1, g.player2}
-    for _ in range(500):
-        target = rng.choice(swiss[len(swiss) // 3:])
-        lists_before = [d for d in ratings.dates if d <= target.start_date]
-        if len(lists_before) < 3:
-            continue
-        peak_day = lists_before[-3]
-        active = _active(h, peak_day - timedelta(days=365), peak_day)
-        people = [(p, r) for p, r in ratings.rated_at(peak_day, active) if r >= 1600 and p not in field_of[target.id]]
-        if people and field_of[target.id]:
-            break
-    else:
-        raise ValueError("no Swiss event with a rated player to enter: the history is too small to plant sandbagging")
+    for _ in range(40):
+        case = _try_sandbag(rng, h, ratings, seed, rate, swiss, field_of)
+        if case is not None:
+            return case
+    raise ValueError("no rated, active player could be made to fall before a Swiss event: the history is too small "
+                     "to plant sandbagging")
+
+
+def _try_sandbag(rng, h, ratings, seed, rate, swiss, field_of):
+    target = rng.choice(swiss[len(swiss) // 3:])
+    lists_before = [d for d in ratings.dates if d <= target.start_date]
+    if len(lists_before) < 3 or not field_of[target.id]:
+        return None
+    peak_day = lists_before[-3]
+    active = _active(h, peak_day - timedelta(days=365), peak_day)
+    listed = [(p, r) for p, r in ratings.rated_at(peak_day, active) if (peak_day, r) in ratings.per[p]]
+    people = [(p, r) for p, r in listed if r >= 1600 and p not in field_of[target.id]]
+    if not people:
+        return None
     sandbagger, peak = rng.choice(people)
     drop = rng.randint(150, 300)
-    weaker = [p for p, r in ratings.rated_at(peak_day, active) if 100 <= peak - r <= 300 and p != sandbagger] or \
-        [p for p, _ in people if p != sandbagger]
+    weaker = [p for p, r in listed if 100 <= peak - r <= 300 and p != sandbagger]
+    if not weaker:
+        return None
     dump_end = lists_before[-1] - timedelta(days=1)
     count = rng.randint(2, 3)
     events = [_event(f"DUMP{seed}-", i + 1, EventFormat.MATCH, peak_day + timedelta(days=1 + i * 5)) for i in range(count)]
@@ -221,20 +229,21 @@ def _sandbag(rng, h: PlainHistory, ratings: _Ratings, seed: int, rate: Rate):
     # he loses to weaker players until his published rating has fallen ``drop`` (the rules decide each loss's cost)
     games: list[Game] = []
     now = peak
-    for _ in range(8):
-        more = max(1, (now - (peak - drop)) // LOSS_COST)
-        for _ in range(more):
+    for _ in range(4):
+        for _ in range(max(1, (now - (peak - drop)) // LOSS_COST)):
             ev = events[len(games) % count]
             rnd = sum(1 for g in games if g.event_id == ev.id) + 1
             games.append(Game(ev.id, rnd, sandbagger, rng.choice(weaker), Result.LOSS))
         copy = replace(h, events=h.events + events, games=moved + tuple(games))
-        now = _Ratings(rate(copy)).at(sandbagger, target.start_date) or now
+        now = _Ratings(rate(copy)).at(sandbagger, target.start_date)
+        if now is None:
+            return None
         if now <= peak - drop:
-            break
-    limit = now + rng.randint(10, 60)
-    bands = dict(h.bands)
-    bands[target.id] = tuple(sorted(set(bands.get(target.id, ())) | {limit}))
-    return replace(copy, bands=bands), Case("sandbag", (target.id, *(e.id for e in events)), (sandbagger,))
+            limit = now + rng.randint(10, 60)
+            bands = dict(h.bands)
+            bands[target.id] = tuple(sorted(set(bands.get(target.id, ())) | {limit}))
+            return replace(copy, bands=bands), Case("sandbag", (target.id, *(e.id for e in events)), (sandbagger,))
+    return None
 
 
 #: rating points a loss to a player 100–300 below costs at least (K 10 × an expected 0.64 and more)

@@ -135,3 +135,23 @@ def test_cli_runs_the_checks_holds_lists_and_releases(office):
     assert bad.exit_code != 0 and "Traceback" not in bad.output and "not held" in bad.output
     ok = runner.invoke(app, ["office", "integrity", "release", "PHANTOM-1", "--reason", "sheets seen"])
     assert ok.exit_code == 0 and "period correct" in ok.output
+
+
+@pytest.mark.parametrize("kind", ["pool", "thrown", "phantom", "sandbag", "pairs"])
+def test_every_integrity_flag_reads_in_chinese(office, kind):
+    from qiyuan.cli import lang
+    from qiyuan.office.audit.models import AuditFlag
+    from qiyuan.office.plausibility import describe
+
+    rl, day, event, _ = office
+    detail = {"events": ["A", "B"], "members": 4, "games": 6, "score": "6", "expected": "3", "probability": "1/64",
+              "nowhere_else": 10, "players": 10, "among_them": 25, "limit": 1799, "rating": 1780, "peak": 1950,
+              "peak_date": "2019-01-01", "fall": 170, "losses": 12, "met": 5, "together": 5}
+    flag = AuditFlag.objects.create(rating_list=rl, list_date=day, key=f"test|{kind}", kind=kind, event=event,
+                                    players=["X1", "X2"], detail=detail)
+    lang.activate(lang.CHINESE)
+    try:
+        text = lang.problem_line(describe(flag, {}))
+    finally:
+        lang.activate(lang.ENGLISH)
+    assert "PHANTOM-1" in text and not any(w in text for w in ("games", "players", "expected", "chance", "event"))

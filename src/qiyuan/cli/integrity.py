@@ -85,8 +85,7 @@ def release_event(
     reason: Annotated[str, typer.Option("--reason", help="why it is released (audited)")],
     actor: ActorOption = None,
 ) -> None:
-    """Release an event held for review: the next publication rates it, or `period correct` when its period is
-    already published."""
+    """Release an event held for review: the next publication rates it, or `period correct` when its period is already published."""  # noqa: E501
     ensure_django()
     from qiyuan.office.integrity import release
 

@@ -233,8 +233,8 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
             if g.result in _POINTS and g.player1 != g.player2:
                 pair_games[tuple(sorted((g.player1, g.player2)))].append((e, g))
     order = {e.code: (e.end, e.code) for e in ledger.events}
-    for games in pair_games.values():
-        games.sort(key=lambda x: (x[0].end, x[0].code, x[1].round))
+    pair_games = {k: sorted(v, key=lambda x: (x[0].end, x[0].code, x[1].round))
+                  for k, v in pair_games.items() if len(v) >= 2}  # a pair met once is no series
     flags, flagged = [], set()
     # one pair
     for (a, b), games in sorted(pair_games.items()):
@@ -266,7 +266,9 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
             continue
         mine, givers = [], []
         for o in sorted(met[p]):
-            games = pair_games[tuple(sorted((p, o)))]
+            games = pair_games[(p, o) if p < o else (o, p)]
+            if len(games) < 2:
+                continue
             series = _from_first_upset(_series(ledger, games, p))
             if sum(1 for x, h, _, _ in series if h == 2 and x <= UPSET_HUNDREDTHS) >= 2:
                 mine += series

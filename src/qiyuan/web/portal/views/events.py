@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Association, Player
+from qiyuan.office.integrity import is_held
 from qiyuan.office.ratings.models import RatingChange, RatingList
 from qiyuan.rating.eligibility import eligibility_clauses
 from qiyuan.tournament.scoring import score
@@ -172,6 +173,7 @@ def _event(request, code: str):
         context["changes"], used = ratings_used(stored)
         context["eligibility"] = eligibility_view(stored)
         context["rounds"] = queries.event_rounds([stored])[stored.pk]
+        context["held"] = is_held(stored)  # held for review by the office (issue 37): said, naming nobody
     if used:  # the crosstable's rating column: the rating each player's calculation started from
         view.rating_label = _("计算用等级分")
         for row in view.cross:

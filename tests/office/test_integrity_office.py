@@ -155,3 +155,17 @@ def test_every_integrity_flag_reads_in_chinese(office, kind):
     finally:
         lang.activate(lang.ENGLISH)
     assert "PHANTOM-1" in text and not any(w in text for w in ("games", "players", "expected", "chance", "event"))
+
+
+def test_an_imported_files_rating_band_prizes_reach_the_checks(tmp_path):
+    """The band prizes a report or event file names (``XQP rating -1799``) are what the sandbagging check reads."""
+    from qiyuan.office.imports import Options
+    from qiyuan.office.imports.parse import parse_trf
+
+    from ._o2_fixtures import SHARED
+
+    trf = tmp_path / "bands.trf"
+    text = (SHARED / "data" / "trf" / "lichess-swiss-2020-05-29.trf").read_text(encoding="utf-8")
+    trf.write_text(text.rstrip("\n") + "\nXQP rating 1800-1999\nXQP women\nXQP rating -1799\n", encoding="utf-8")
+    assert parse_trf(trf, Options()).prize_bands == [1799, 1999]
+    assert parse_trf(SHARED / "data" / "trf" / "lichess-swiss-2020-05-29.trf", Options()).prize_bands == []

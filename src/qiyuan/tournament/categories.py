@@ -98,6 +98,11 @@ def set_categories(t: Tournament, keys: list[str]) -> list[Category]:
     return unique
 
 
+def band_limits(t: Tournament) -> list[int]:
+    """The upper limits of the event's rating-band prizes ('rating 1800-1999' gives 1999), in order."""
+    return sorted({c.high for c in categories(t) if c.kind == "rating" and c.high is not None})
+
+
 def event_year(t: Tournament) -> int | None:
     d = t.start_date or t.end_date
     return d.year if d else None

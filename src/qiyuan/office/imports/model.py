@@ -149,6 +149,8 @@ class ParsedEvent:
     desk_code: str = ""
     #: the facts (``FACTS``) the file declares: a report's lines; "" format above: the file does not say
     declared: dict = field(default_factory=dict)
+    #: the upper limits of the event's rating-band prizes (its ``XQP`` prize categories): the integrity checks'
+    prize_bands: list[int] = field(default_factory=list)
 
 
 @dataclass

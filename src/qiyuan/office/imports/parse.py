@@ -23,6 +23,7 @@ from qiyuan.office.errors import ImportRefused
 from qiyuan.office.imports.model import KINDS, Options, ParsedEntrant, ParsedEvent
 from qiyuan.rating.model import EventFormat, Result
 from qiyuan.tournament.eventfile import birth_date
+from qiyuan.tournament.categories import band_limits
 from qiyuan.tournament.go import GO_FORMATS
 from qiyuan.tournament.model import FORFEIT_RESULTS
 
@@ -59,7 +60,8 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
     """A TRF-shaped ``Tournament`` (from a report or a TRF file) as a ParsedEvent, with its games."""
     ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date, format=fmt,
                      rounds=t.rounds_played, time_control=t.time_control, city=t.city,
-                     chief_arbiter=t.chief_arbiter, arbiters=list(t.deputy_arbiters))
+                     chief_arbiter=t.chief_arbiter, arbiters=list(t.deputy_arbiters),
+                     prize_bands=band_limits(t))
     by_number = {e.number: e for e in t.entrants}
     for e in t.entrants:
         ev.entrants.append(ParsedEntrant(

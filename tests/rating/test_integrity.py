@@ -61,15 +61,19 @@ def _round_robin(code, players, day=DAY, winner=None):
     return ev(code, games, day)
 
 
+EARLIER = _round_robin("OLD", ["K1", "K2", "K3"], DAY - timedelta(days=100))
+
+
 def test_phantom_event_players_seen_nowhere_else_playing_among_themselves():
     fresh = [f"N{i}" for i in range(8)]
-    ledger = I.Ledger([_round_robin("PH", fresh)])
+    ledger = I.Ledger([_round_robin("PH", fresh), EARLIER])
     (flag,) = I.phantoms(ledger, ["PH"])
     assert flag.kind == "phantom" and flag.detail["nowhere_else"] == 8 and flag.detail["among_them"] == 28
+    assert I.phantoms(I.Ledger([_round_robin("PH", fresh)]), ["PH"]) == []  # a list's first event: all new
 
 
 def test_phantom_needs_eight_players_and_most_of_them_new():
-    assert I.phantoms(I.Ledger([_round_robin("PH", [f"N{i}" for i in range(7)])]), ["PH"]) == []
+    assert I.phantoms(I.Ledger([_round_robin("PH", [f"N{i}" for i in range(7)]), EARLIER]), ["PH"]) == []
     known = [f"N{i}" for i in range(6)] + ["K1", "K2", "K3"]  # 6 of 9 new: under three quarters
     other = _round_robin("OLD", ["K1", "K2", "K3"], DAY - timedelta(days=100))
     assert I.phantoms(I.Ledger([_round_robin("PH", known), other]), ["PH"]) == []

@@ -10,10 +10,12 @@ people across events — what a rating officer looks for when a rating is being 
   games) in which one player scores far above the ratings' expectation (tail probability at most
   ``THROWN_P``) over two events or more, or one beneficiary's games against the opponents (two or more) he
   beat at least twice each against expectation (an upset: expected at most 0.40; ``THROWN_MIN_GAMES`` upsets in
-  all, over two events or more, the tail of his score in all their games at most ``BENEFICIARY_P``);
+  all, over two events or more, the tail of his score in all their games at most ``BENEFICIARY_P``) — unless he
+  also scores beyond his rating against everyone else (tail at most ``UNDERRATED_P``): then he is underrated;
 * ``phantom`` — a phantom event: at least ``PHANTOM_MIN`` players of whom at least ``PHANTOM_SHARE`` are seen
   in no other event and on no list before it, and who played among themselves (``PHANTOM_AMONG`` of the games):
-  a genuine event full of newcomers pairs them with known players;
+  a genuine event full of newcomers pairs them with known players (a list's first events, with nothing before
+  them, are not judged);
 * ``sandbag`` — sandbagging before a rating-band prize: a player entering an event with a band prize whose
   limit his rating on the last list before the event is under (by at most ``SANDBAG_BELOW``), while his
   highest published rating of the editions of the ``SANDBAG_DAYS`` before was above it and fell at least
@@ -50,6 +52,7 @@ THROWN_MIN_GAMES = 5
 THROWN_P = Fraction(1, 1000)
 BENEFICIARY_P = Fraction(1, 5000)
 UPSET_HUNDREDTHS = 40  # a win whose expected score was at most 0.40
+UNDERRATED_P = Fraction(1, 100)  # his score against everyone else as unlikely: he is underrated, not given games
 PHANTOM_MIN = 8
 PHANTOM_SHARE = Fraction(3, 4)
 PHANTOM_AMONG = Fraction(9, 10)  # of its games played between two of them: they met nobody else
@@ -163,11 +166,12 @@ def phantoms(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
         for p in e.players:
             seen[p] += 1
     by = _upper(ledger.events)
+    first_end = min((e.end for e in ledger.events), default=None)
     flags = []
     for code in sorted(checked):
         e = by.get(code)
-        if e is None:
-            continue
+        if e is None or not (first_end < e.start or any(d <= e.start for d, _ in ledger.lists)):
+            continue  # nothing before it: a list's first event is all newcomers, not a phantom
         players = e.players
         fresh = sorted(p for p in players if seen[p] == 1 and ledger.rating_before(p, e.start) is None)
         if len(players) < PHANTOM_MIN or len(fresh) * PHANTOM_SHARE.denominator < PHANTOM_SHARE.numerator * len(players):
@@ -233,6 +237,19 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
             if g.result in _POINTS and g.player1 != g.player2:
                 pair_games[tuple(sorted((g.player1, g.player2)))].append((e, g))
     order = {e.code: (e.end, e.code) for e in ledger.events}
+    everyone: dict[str, list] = defaultdict(list)
+    for games in pair_games.values():
+        for ev, g in games:
+            everyone[g.player1].append((ev, g))
+            everyone[g.player2].append((ev, g))
+
+    def underrated(p: str, opponents: set[str]) -> bool:
+        """Does he also beat everyone else beyond his rating? Then he is underrated, not given games."""
+        rest = _series(ledger, [(ev, g) for ev, g in everyone[p] if ({g.player1, g.player2} - {p}).isdisjoint(opponents)],
+                       p)
+        halves = sum(h for _, h, _, _ in rest)
+        return halves * 50 > sum(x for x, *_ in rest) and tail([x for x, *_ in rest], halves) <= UNDERRATED_P
+
     pair_games = {k: sorted(v, key=lambda x: (x[0].end, x[0].code, x[1].round))
                   for k, v in pair_games.items() if len(v) >= 2}  # a pair met once is no series
     flags, flagged = [], set()
@@ -251,7 +268,7 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
             if halves * 50 <= expected:  # not above expectation
                 continue
             prob = tail([x for x, *_ in mine], halves)
-            if prob <= THROWN_P:
+            if prob <= THROWN_P and not underrated(p, {a, b} - {p}):
                 last = max((ev.code for ev, _ in games if ev.code in checked), key=order.get)
                 other = b if p == a else a
                 flags.append(Flag("thrown", last, None, (p, other), _thrown_detail(mine, halves, prob)))
@@ -279,7 +296,7 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
             continue
         halves = sum(h for _, h, _, _ in mine)
         prob = tail([x for x, *_ in mine], halves)
-        if prob <= BENEFICIARY_P:
+        if prob <= BENEFICIARY_P and not underrated(p, set(givers)):
             last = max((c for *_, c in mine if c in checked), key=order.get)
             flags.append(Flag("thrown", last, None, (p, *givers), _thrown_detail(mine, halves, prob)))
     return flags

@@ -169,3 +169,17 @@ def test_an_imported_files_rating_band_prizes_reach_the_checks(tmp_path):
     trf.write_text(text.rstrip("\n") + "\nXQP rating 1800-1999\nXQP women\nXQP rating -1799\n", encoding="utf-8")
     assert parse_trf(trf, Options()).prize_bands == [1799, 1999]
     assert parse_trf(SHARED / "data" / "trf" / "lichess-swiss-2020-05-29.trf", Options()).prize_bands == []
+
+
+def test_band_floors_are_the_highest_published_rating_of_the_last_editions(office, settings):
+    from qiyuan.office.event_registration.entries import _above
+    from qiyuan.office.integrity import band_floors
+    from qiyuan.office.ratings.models import EditionEntry
+
+    rl, day, event, _ = office
+    published = {e.player.federation_id: e.rating for e in EditionEntry.objects.filter(rating__isnull=False)
+                 .select_related("player")}
+    some = sorted(published)[:5]
+    assert band_floors(rl, some, 2) == {fid: published[fid] for fid in some}
+    assert band_floors(rl, some, 0) == {}  # the setting off: no floors
+    assert _above(1950, 1780) == 1950 and _above(1700, 1780) is None and _above(1950, None) is None

@@ -189,6 +189,25 @@ def release(actor, event_code: str, reason: str) -> EventHold:
     return held
 
 
+def band_floors(rating_list, federation_ids, editions: int) -> dict[str, int]:
+    """Rating-band prize floors (分段等级分): each player's highest published rating in the list's last ``editions``
+    list dates (the current edition of each), so a player whose rating fell stays in his band (item 3)."""
+    if editions <= 0:
+        return {}
+    days = sorted(set(rating_list.editions.values_list("list_date", flat=True)))[-editions:]
+    current: dict = {}
+    for pk, day, number in rating_list.editions.filter(list_date__in=days).values_list("pk", "list_date", "number"):
+        if day not in current or current[day][1] < number:
+            current[day] = (pk, number)
+    out: dict[str, int] = {}
+    for fid, rating in EditionEntry.objects.filter(edition_id__in=[pk for pk, _ in current.values()],
+                                                   player__federation_id__in=list(federation_ids),
+                                                   rating__isnull=False) \
+            .values_list("player__federation_id", "rating"):
+        out[fid] = max(out.get(fid, rating), rating)
+    return out
+
+
 # -- what a flag says ------------------------------------------------------------------------------------
 
 TEMPLATES = {

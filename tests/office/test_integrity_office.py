@@ -183,3 +183,10 @@ def test_band_floors_are_the_highest_published_rating_of_the_last_editions(offic
     assert band_floors(rl, some, 2) == {fid: published[fid] for fid in some}
     assert band_floors(rl, some, 0) == {}  # the setting off: no floors
     assert _above(1950, 1780) == 1950 and _above(1700, 1780) is None and _above(1950, None) is None
+
+
+def test_publishing_a_history_folders_period_does_not_run_the_checks(office):
+    from qiyuan.office.audit.models import IntegrityRun
+
+    rl, day, _, _ = office  # the fixture published the first period: history-folder events only
+    assert not IntegrityRun.objects.filter(rating_list=rl).exists()

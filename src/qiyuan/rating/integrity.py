@@ -10,8 +10,9 @@ people across events — what a rating officer looks for when a rating is being 
   games) in which one player scores far above the ratings' expectation (tail probability at most
   ``THROWN_P``) over two events or more, or one beneficiary's games against the opponents (two or more) he
   beat at least twice each against expectation (an upset: expected at most 0.40; ``THROWN_MIN_GAMES`` upsets in
-  all, over two events or more, the tail of his score in all their games at most ``BENEFICIARY_P``) — unless he
-  also scores beyond his rating against everyone else (tail at most ``UNDERRATED_P``): then he is underrated;
+  all, over two events or more, the tail of his score in all their games at most ``BENEFICIARY_P``). Both are
+  judged again with his rating raised by his form against everyone else (the least shift, up to ``FORM_MAX``, at
+  which the ratings expect his score there): an underrated player beats everyone, not a few;
 * ``phantom`` — a phantom event: at least ``PHANTOM_MIN`` players of whom at least ``PHANTOM_SHARE`` are seen
   in no other event and on no list before it, and who played among themselves (``PHANTOM_AMONG`` of the games):
   a genuine event full of newcomers pairs them with known players (a list's first events, with nothing before
@@ -50,9 +51,9 @@ POOL_SHARE = Fraction(3, 4)
 POOL_SIMILAR = Fraction(3, 5)  # two events of one pool: their players' sets overlap this much (Jaccard)
 THROWN_MIN_GAMES = 5
 THROWN_P = Fraction(1, 1000)
-BENEFICIARY_P = Fraction(1, 5000)
+BENEFICIARY_P = Fraction(1, 2000)
 UPSET_HUNDREDTHS = 40  # a win whose expected score was at most 0.40
-UNDERRATED_P = Fraction(1, 100)  # his score against everyone else as unlikely: he is underrated, not given games
+FORM_MAX = 400  # points: the most his form against everyone else may explain
 PHANTOM_MIN = 8
 PHANTOM_SHARE = Fraction(3, 4)
 PHANTOM_AMONG = Fraction(9, 10)  # of its games played between two of them: they met nobody else
@@ -91,6 +92,7 @@ class Ledger:
     events: Sequence[IntegrityEvent]
     lists: Sequence[tuple[date, Mapping[str, int]]] = ()
     _by_player: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         per: dict[str, list[tuple[date, int]]] = defaultdict(list)
@@ -106,11 +108,13 @@ class Ledger:
 
     def rating_before(self, player: str, day: date) -> int | None:
         """The rating on the last list dated on or before ``day``."""
+        key = (player, day)
+        if key in self._memo:
+            return self._memo[key]
         seq = self._by_player.get(player)
-        if not seq:
-            return None
-        i = bisect.bisect_right(seq, (day, 10 ** 9))
-        return seq[i - 1][1] if i else None
+        i = bisect.bisect_right(seq, (day, 10 ** 9)) if seq else 0
+        self._memo[key] = found = seq[i - 1][1] if i else None
+        return found
 
 
 # -- probabilities --------------------------------------------------------------------------------------
@@ -135,9 +139,9 @@ def _upper(events: Sequence[IntegrityEvent]) -> dict[str, IntegrityEvent]:
     return {e.code: e for e in events}
 
 
-def _series(ledger: Ledger, games: Iterable[tuple[IntegrityEvent, AuditGame]], player: str):
+def _series(ledger: Ledger, games: Iterable[tuple[IntegrityEvent, AuditGame]], player: str, shift: int = 0):
     """A player's played games: ``(expected hundredths, half-points, opponent, event)``, the expectation by the
-    lists before each event (50 when a rating is not known)."""
+    lists before each event (50 when a rating is not known), his rating counted ``shift`` points higher."""
     out = []
     for ev, g in games:
         if g.result not in _POINTS:
@@ -146,7 +150,7 @@ def _series(ledger: Ledger, games: Iterable[tuple[IntegrityEvent, AuditGame]], p
         opp = g.player2 if me_first else g.player1
         half = _POINTS[g.result][0 if me_first else 1]
         mine, theirs = ledger.rating_before(player, ev.start), ledger.rating_before(opp, ev.start)
-        e = 50 if mine is None or theirs is None else pd_hundredths(mine - theirs)
+        e = 50 if mine is None or theirs is None else pd_hundredths(mine + shift - theirs)
         out.append((e, half, opp, ev.code))
     return out
 
@@ -232,23 +236,41 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
     ``checked`` are flagged (at their last event there)."""
     checked = set(checked)
     pair_games: dict[tuple[str, str], list[tuple[IntegrityEvent, AuditGame]]] = defaultdict(list)
+    everyone: dict[str, list] = defaultdict(list)
+    played = _POINTS
     for e in ledger.events:
         for g in e.games:
-            if g.result in _POINTS and g.player1 != g.player2:
-                pair_games[tuple(sorted((g.player1, g.player2)))].append((e, g))
+            a, b = g.player1, g.player2
+            if g.result in played and a != b:
+                pair_games[(a, b) if a < b else (b, a)].append((e, g))
+                everyone[a].append((e, g))
+                everyone[b].append((e, g))
     order = {e.code: (e.end, e.code) for e in ledger.events}
-    everyone: dict[str, list] = defaultdict(list)
-    for games in pair_games.values():
-        for ev, g in games:
-            everyone[g.player1].append((ev, g))
-            everyone[g.player2].append((ev, g))
 
-    def underrated(p: str, opponents: set[str]) -> bool:
-        """Does he also beat everyone else beyond his rating? Then he is underrated, not given games."""
-        rest = _series(ledger, [(ev, g) for ev, g in everyone[p] if ({g.player1, g.player2} - {p}).isdisjoint(opponents)],
-                       p)
-        halves = sum(h for _, h, _, _ in rest)
-        return halves * 50 > sum(x for x, *_ in rest) and tail([x for x, *_ in rest], halves) <= UNDERRATED_P
+    def form(p: str, opponents: set[str]) -> int:
+        """How many points above his rating he played against everyone else (0 if not above): the least shift,
+        by tens up to ``FORM_MAX``, at which the ratings expect his score in those of his games both players had a
+        rating in."""
+        rated = ledger.rating_before
+        rest = [(ev, g) for ev, g in everyone[p] if ({g.player1, g.player2} - {p}).isdisjoint(opponents)
+                and rated(g.player1, ev.start) is not None and rated(g.player2, ev.start) is not None]
+        halves = sum(h for _, h, _, _ in _series(ledger, rest, p))
+        lo, hi = 0, FORM_MAX // 10
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if 2 * sum(x for x, *_ in _series(ledger, rest, p, 10 * mid)) >= halves * 100:
+                hi = mid
+            else:
+                lo = mid + 1
+        return 10 * lo
+
+    def beyond_form(p: str, opponents: set[str], games: list, limit: Fraction) -> bool:
+        """Is the series still that unlikely once his form against everyone else is allowed for?"""
+        shift = form(p, opponents)
+        if shift == 0:
+            return True
+        mine = _from_first_upset(_series(ledger, games, p, shift))
+        return tail([x for x, *_ in mine], sum(h for _, h, _, _ in mine)) <= limit
 
     pair_games = {k: sorted(v, key=lambda x: (x[0].end, x[0].code, x[1].round))
                   for k, v in pair_games.items() if len(v) >= 2}  # a pair met once is no series
@@ -268,7 +290,7 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
             if halves * 50 <= expected:  # not above expectation
                 continue
             prob = tail([x for x, *_ in mine], halves)
-            if prob <= THROWN_P and not underrated(p, {a, b} - {p}):
+            if prob <= THROWN_P and beyond_form(p, {a, b} - {p}, games, THROWN_P):
                 last = max((ev.code for ev, _ in games if ev.code in checked), key=order.get)
                 other = b if p == a else a
                 flags.append(Flag("thrown", last, None, (p, other), _thrown_detail(mine, halves, prob)))
@@ -284,8 +306,8 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
         mine, givers = [], []
         for o in sorted(met[p]):
             games = pair_games[(p, o) if p < o else (o, p)]
-            if len(games) < 2:
-                continue
+            if sum(1 for _, g in games if _POINTS[g.result][0 if g.player1 == p else 1] == 2) < 2:
+                continue  # not two wins: no giver
             series = _from_first_upset(_series(ledger, games, p))
             if sum(1 for x, h, _, _ in series if h == 2 and x <= UPSET_HUNDREDTHS) >= 2:
                 mine += series
@@ -296,7 +318,9 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
             continue
         halves = sum(h for _, h, _, _ in mine)
         prob = tail([x for x, *_ in mine], halves)
-        if prob <= BENEFICIARY_P and not underrated(p, set(givers)):
+        if prob <= BENEFICIARY_P and beyond_form(p, set(givers), [x for o in givers for x in
+                                                                  pair_games[(p, o) if p < o else (o, p)]],
+                                                 BENEFICIARY_P):
             last = max((c for *_, c in mine if c in checked), key=order.get)
             flags.append(Flag("thrown", last, None, (p, *givers), _thrown_detail(mine, halves, prob)))
     return flags

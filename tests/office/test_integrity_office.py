@@ -190,3 +190,22 @@ def test_publishing_a_history_folders_period_does_not_run_the_checks(office):
 
     rl, day, _, _ = office  # the fixture published the first period: history-folder events only
     assert not IntegrityRun.objects.filter(rating_list=rl).exists()
+
+
+def test_only_an_integrity_flag_of_a_pending_event_holds_it(office):
+    from qiyuan.errors import NotFound
+    from qiyuan.office.audit.models import AuditFlag
+    from qiyuan.office.errors import OfficeError
+    from qiyuan.office.events.models import Event
+    from qiyuan.office.integrity import hold, release
+
+    rl, day, event, _ = office
+    rated = Event.objects.filter(rating_list=rl, status=Event.Status.RATED).first()
+    twice = AuditFlag.objects.create(rating_list=rl, list_date=day, key="t|1", kind="twice", event=event)
+    with pytest.raises(OfficeError, match="not an integrity flag"):
+        hold("officer", twice.pk, "why not")
+    old = AuditFlag.objects.create(rating_list=rl, list_date=day, key="p|1", kind="pool", event=rated)
+    with pytest.raises(OfficeError, match="already rated"):
+        hold("officer", old.pk, "too late")
+    with pytest.raises(NotFound, match="not held"):
+        release("officer", event.code, "never held")

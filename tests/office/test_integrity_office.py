@@ -13,16 +13,16 @@ from ._o2_fixtures import history_dir, make_list
 pytestmark = pytest.mark.django_db
 
 
-def _phantom(rl, day, *, size=10):
+def _phantom(rl, day, *, size=10, code="PHANTOM-1"):
     """A reported event (no import batch) of ``size`` new players seen nowhere else, who play only each other."""
     from qiyuan.office.events.models import Entry, Event, Game
     from qiyuan.office.federation.models import Player
     from qiyuan.office.ratings.models import ListMember
 
     end = day - timedelta(days=10)
-    event = Event.objects.create(rating_list=rl, code="PHANTOM-1", name="幻影公开赛", format="swiss", rounds=5,
+    event = Event.objects.create(rating_list=rl, code=code, name="幻影公开赛", format="swiss", rounds=5,
                                  start_date=end - timedelta(days=2), end_date=end)
-    people = [Player.objects.create(name=f"幻影{i}", gender="M") for i in range(size)]
+    people = [Player.objects.create(name=f"{code}-{i}", gender="M") for i in range(size)]
     for i, p in enumerate(people):
         ListMember.objects.create(rating_list=rl, player=p, gender="M", registered_on=end - timedelta(days=5))
         Entry.objects.create(event=event, player=p, number=i + 1)

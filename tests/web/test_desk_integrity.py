@@ -18,6 +18,7 @@ def test_the_officer_holds_a_phantom_event_then_releases_it(staff, login, gomoku
     from qiyuan.office.audit.models import AuditFlag, EventHold
     from qiyuan.office.periods import due_date
 
+    early, _ = _phantom(gomoku, date(2026, 2, 5), size=4, code="EARLY-1")  # not the list's first event
     event, people = _phantom(gomoku, date(2026, 3, 1))
     c = login(staff["officer"])
     html = c.post("/desk/office/periods/", {"list": "gomoku", "action": "compute"}).content.decode()

@@ -154,7 +154,7 @@ def hold(actor, flag_id: int, reason: str) -> EventHold:
     if not reason:
         raise OfficeError(problem("say why: an event is held for review with a reason", code="integrity.reason"))
     with writing():
-        flag = AuditFlag.objects.select_for_update().filter(pk=flag_id).select_related("event").first()
+        flag = AuditFlag.objects.select_for_update(of=("self",)).filter(pk=flag_id).select_related("event").first()
         if flag is None:
             raise NotFound(problem("no plausibility flag #{id}", id=flag_id))
         if flag.kind not in KINDS or flag.event_id is None:
@@ -181,7 +181,7 @@ def release(actor, event_code: str, reason: str) -> EventHold:
     if not reason:
         raise OfficeError(problem("say why: an event is released with a reason", code="integrity.reason"))
     with writing():
-        held = EventHold.objects.select_for_update().filter(event__code=event_code, released_at__isnull=True) \
+        held = EventHold.objects.select_for_update(of=("self",)).filter(event__code=event_code, released_at__isnull=True) \
             .select_related("event").first()
         if held is None:
             raise NotFound(problem("{event} is not held for review", event=event_code))

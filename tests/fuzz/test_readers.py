@@ -184,11 +184,12 @@ def test_a_bare_cr_in_a_registration_header_is_a_clear_error():
 
 # -- entry lists (event add-players) ------------------------------------------------------------------------
 
-ENTRY_CSV = "姓名,性别,身份证号,段级位,所属棋协,等级分\n张三,男,,3段,北京,1800\n李四,女,,2级,上海,\n".encode()
+ENTRY_CSV = "姓名,性别,身份证号,段级位,所属棋协,等级分,分段等级分\n张三,男,,3段,北京,1800,1950\n李四,女,,2级,上海,,\n".encode()
 
 
 def check_entries(data) -> None:
     from qiyuan.formats.entries import read_entries
+    from qiyuan.tournament import categories as cat
     from qiyuan.tournament import eventfile as ev
 
     if data.draw(st.booleans()):
@@ -198,7 +199,8 @@ def check_entries(data) -> None:
 
     def read(path):
         rows, faults = read_entries(path)
-        ev.add_players(ev.new_event("x"), rows, today=TODAY, faults=faults)
+        t = ev.new_event("x")
+        cat.keep_band_floors(t, ev.add_players(t, rows, today=TODAY, faults=faults))  # as the arbiter's use case
 
     _in_file(raw, "entries.csv", read)
 

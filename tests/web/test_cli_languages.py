@@ -108,6 +108,8 @@ HELP = [["--help"], ["rate", "--help"], ["serve", "--help"], ["office", "user", 
         ["office", "list", "--help"], ["office", "list", "export", "--help"], ["office", "verify", "--help"],
         ["rules", "--help"], ["rules", "show", "--help"], ["rules", "evaluate", "--help"], ["rules", "compare", "--help"],
         ["rules", "audit", "--help"], ["office", "flags", "--help"], ["office", "flags", "check", "--help"],
+        ["office", "integrity", "--help"], ["office", "integrity", "hold", "--help"],
+        ["office", "integrity", "release", "--help"], ["office", "integrity", "held", "--help"],
         ["office", "calendar", "--help"], ["office", "calendar", "add", "--help"], ["office", "calendar", "approve", "--help"], ["office", "dan", "--help"],
         ["office", "dan", "grant", "--help"], ["office", "dan", "policy", "--help"], ["office", "dan", "standard", "--help"]]
 ERRORS = [["rate"], ["rate", "--bogus"], ["nosuch"], ["serve", "--port", "abc"], ["serve", "--port", "99999"],

@@ -28,8 +28,8 @@ app = typer.Typer(
 # standings, report, event), go (event import-opengotha, export-h9, go-settings …), office (office group: registry, backup), office_data
 # (import, period, list, verify, demo), dan (office dan: grades), calendar (office calendar), users (office user),
 # web (serve).
-_COMMAND_MODULES = ("rating", "tournament", "go", "office", "office_data", "audit_flags", "dan", "calendar", "users",
-                    "web", "kit", "office_key", "event_check")
+_COMMAND_MODULES = ("rating", "tournament", "go", "office", "office_data", "audit_flags", "integrity", "dan", "calendar",
+                    "users", "web", "kit", "office_key", "event_check")
 
 for _name in _COMMAND_MODULES:
     importlib.import_module(f"qiyuan.cli.{_name}").register(app)

@@ -2,7 +2,8 @@
 
 Headings (any subset, 姓名 required; other columns — 名次, 签号, the rounds of a report — are
 left alone): 姓名, 性别 (男/女, m/w), 身份证号, 段级位 (3段, 2级, 3d), 所属棋协, 等级分;
-also 出生日期, 俱乐部, 编号 (the registry id) and 国籍 (a 3-letter country code) when present.  The heading row is the first row
+also 出生日期, 俱乐部, 编号 (the registry id), 国籍 (a 3-letter country code) and 分段等级分 (the rating-band floor:
+the highest published rating of the last editions, which the rating-band prizes read) when present.  The heading row is the first row
 holding 姓名 among the first ten (a report's 成绩 sheet has its title above it); in a workbook
 the sheet 成绩 if there is one, else the first.  A CSV is UTF-8 (with or without BOM) or
 GB18030, as Excel on a Chinese Windows saves it.
@@ -24,7 +25,8 @@ from qiyuan.tournament.model import Entrant
 
 #: heading -> Entrant field
 HEADINGS = {"姓名": "name", "性别": "sex", "身份证号": "id_number", "段级位": "title", "所属棋协": "federation",
-            "等级分": "rating", "出生日期": "birth", "俱乐部": "club", "编号": "player_id", "国籍": "nationality"}
+            "等级分": "rating", "出生日期": "birth", "俱乐部": "club", "编号": "player_id", "国籍": "nationality",
+            "分段等级分": "band_floor"}
 
 
 def read_entries(path: Path, data: bytes | None = None) -> tuple[list[tuple[int, Entrant]], list[Problem]]:
@@ -91,14 +93,16 @@ def _entrants(rows: list[list[str]], label: str) -> tuple[list[tuple[int, Entran
         values = {f: (row[j].strip() if j < len(row) and row[j] is not None else "") for f, j in columns.items()}
         if not any(values.values()):
             continue
-        rating = values.pop("rating", "")
+        rating, floor = values.pop("rating", ""), values.pop("band_floor", "")
         e = Entrant(0, **{k: v for k, v in values.items()})
-        if rating:
-            if rating.isdigit():
-                e.rating = int(rating)
+        for text, field, heading in ((rating, "rating", "等级分"), (floor, "band_floor", "分段等级分")):
+            if not text:
+                continue
+            if text.isdigit():
+                setattr(e, field, int(text))
             else:
-                faults.append(problem("等级分 must be a whole number 1..9999, found {value!r}", file=label, line=i,
-                                      column="等级分", value=rating))
+                faults.append(problem("{heading} must be a whole number 1..9999, found {value!r}", file=label, line=i,
+                                      column=heading, heading=heading, value=text))
         out.append((i, e))
     if not out:
         raise InputError(problem("no player rows under the headings", file=label))

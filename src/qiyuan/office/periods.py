@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from qiyuan.collector import held
-from qiyuan.office import merged, plausibility, sheets
+from qiyuan.office import integrity, merged, plausibility, sheets
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import as_json, bulk_insert
 from qiyuan.office.canonical import (EntryRow, EventRows, digest, event_rows, inputs_digest, stored_inputs,
@@ -120,10 +120,22 @@ def latest_edition(rating_list):
 
 def period_events(rating_list, rules: RuleSet, list_date: date, previous):
     """The list's events of the period that ``list_date`` closes."""
-    qs = rating_list.events.filter(end_date__lt=list_date)
+    qs = rating_list.events.filter(end_date__lt=list_date).exclude(pk__in=integrity.open_holds())  # held for review
     if previous is not None:
         qs = qs.filter(end_date__gte=previous.list_date)
     return list(qs.order_by("end_date", "start_date", "code"))
+
+
+def check_integrity(rating_list, list_date: date | None = None) -> tuple[date, list]:
+    """``office integrity`` and the desk's page: run the integrity checks on the period closing at ``list_date``
+    (default: the next due) and store their flags; return the date and the period's integrity flags."""
+    rules = rating_list.rules()
+    list_date = list_date or due_date(rating_list, rules)
+    if list_date is None:
+        raise OfficeError(problem("list {list} has no events", list=rating_list.code))
+    check_list_date(rules, list_date)
+    events = period_events(rating_list, rules, list_date, previous_edition(rating_list, list_date))
+    return list_date, integrity.check_period(rating_list, list_date, events)
 
 
 def due_date(rating_list, rules: RuleSet) -> date | None:
@@ -333,7 +345,7 @@ def _unrated_pending_before(rating_list, list_date: date) -> list[str]:
     if last is None:
         return []
     late = Event.objects.filter(rating_list=rating_list, status=Event.Status.PENDING,
-                                end_date__lt=min(last.list_date, list_date))
+                                end_date__lt=min(last.list_date, list_date)).exclude(pk__in=integrity.open_holds())
     months = rating_list.rules().publication_months
     return [problem("{event} {name} (ended {end}): its list was already published — rate it by a correction edition "
                     "of {list} {date} with a stated reason", code=NEEDS_CORRECTION, event=e.code, name=e.name,
@@ -377,6 +389,8 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
             raise Conflict(problem("the period of {list} {date} changed since it was reviewed (a report was imported "
                                    "or corrected): review it again before publishing", code=PERIOD_CHANGED,
                                    list=rating_list.code, date=list_date))
+        # the integrity checks (issue 37) store their flags beside the plausibility audit's, under the same gate
+        integrity.ensure_checked(rating_list, list_date, comp.events)
         # the plausibility audit (issue 18): unresolved flags of reports stop here unless accepted with a reason
         plausibility.require_resolved(comp, accept_flags=accept_flags, actor=actor)
         if rating_list.started_on is None:

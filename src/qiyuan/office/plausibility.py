@@ -30,6 +30,7 @@ from qiyuan.office.db import writing
 from qiyuan.office.errors import OfficeError
 from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
 from qiyuan.office.federation.models import Player
+from qiyuan.office import integrity
 from qiyuan.rating import plausibility as checks
 from qiyuan.rating.model import EventFormat, Result
 
@@ -111,7 +112,8 @@ def audit_period(comp) -> list[AuditFlag]:
                                        import_batch__kind=ImportBatch.Kind.HISTORY).values_list("code", flat=True))
     event_pk = {e.code: e.pk for e in comp.events}
     with writing():
-        stored = {f.key: f for f in AuditFlag.objects.filter(rating_list=rating_list, list_date=list_date)}
+        stored = {f.key: f for f in AuditFlag.objects.filter(rating_list=rating_list, list_date=list_date,
+                                                             kind__in=checks.KINDS)}  # (not the integrity flags)
         keep, new = set(), []
         for flag in found:
             key = flag.key[:300]
@@ -249,6 +251,8 @@ def describe(flag: AuditFlag, names: dict[str, str] | None = None):
     def who(fid: str) -> str:
         return f"{fid} {names.get(fid, '')}".strip()
 
+    if flag.kind in integrity.KINDS:
+        return integrity.describe(flag, names)
     d, p = flag.detail, flag.players
     event = flag.event.code if flag.event_id else ""
     params: dict = {"id": flag.pk, "event": event, "round": flag.round}

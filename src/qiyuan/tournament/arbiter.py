@@ -144,6 +144,7 @@ def add_players(store: EventStore, actor: object, rows: list[tuple[int, Entrant]
         if ev.event_format(ch.t) == "team":
             raise EventError(problem("a team event needs --team NAME for every player: enter them with add-player"))
         added = ev.add_players(ch.t, rows, today=today, file=source, faults=faults)
+        cat.keep_band_floors(ch.t, added)  # the entry list's band floors (分段等级分), for the rating-band prizes
         late = [e.number for e in added if hall.late_entry(ch.t, e.number)]  # check-in closed: absent in it
         ch.detail.update(numbers=[e.number for e in added], **({"absent_after_check_in": late} if late else {}))
         return [PlayerAdded(e.number, e.name, len(e.rounds)) for e in added]

@@ -9,7 +9,10 @@ arbiter names them once (``XQP`` lines of the event file):
   (U12 of a 2026 event: born in 2014 or later), by the birth date entered; a player
   without one is in no age group;
 * ``rating 1800-1999`` (both ends included), ``rating -1799``, ``rating 2200-`` — by the
-  rating entered for the event; unrated players are in no band.
+  rating entered for the event, or by his band floor when higher (分段等级分: his highest published rating of
+  the last editions, from the entry list's or the registration's column, kept as ``XRB FLOOR WHO`` lines, who
+  being his registry id or else his name), so a player whose rating fell stays in his band; unrated players
+  are in no band.
 """
 
 from __future__ import annotations
@@ -98,6 +101,11 @@ def set_categories(t: Tournament, keys: list[str]) -> list[Category]:
     return unique
 
 
+def band_limits(t: Tournament) -> list[int]:
+    """The upper limits of the event's rating-band prizes ('rating 1800-1999' gives 1999), in order."""
+    return sorted({c.high for c in categories(t) if c.kind == "rating" and c.high is not None})
+
+
 def event_year(t: Tournament) -> int | None:
     d = t.start_date or t.end_date
     return d.year if d else None
@@ -108,28 +116,59 @@ def birth_year(e: Entrant) -> int | None:
     return int(m[1]) if m else None
 
 
-def belongs(e: Entrant, c: Category, year: int | None) -> bool:
-    """Is ``e`` in category ``c`` (``year``: the event's)?"""
+def _who(e: Entrant) -> str:
+    return e.player_id.strip() or " ".join(e.name.split())
+
+
+def keep_band_floors(t: Tournament, entrants) -> None:
+    """Keep the band floors the entry list gave the ``entrants`` just entered (``XRB`` lines)."""
+    floors = band_floors(t) | {_who(e): e.band_floor for e in entrants if e.band_floor is not None}
+    if floors:
+        t.extra["XRB"] = [f"{floor} {who}" for who, floor in floors.items()]
+
+
+def band_floors(t: Tournament) -> dict[str, int]:
+    """The band floors kept in the file: who (registry id or name) → floor; lines that do not read are ignored."""
+    out = {}
+    for line in t.extra.get("XRB", []):
+        parts = line.split(maxsplit=1)
+        if len(parts) == 2 and parts[0].isdigit():
+            out[parts[1].strip()] = int(parts[0])
+    return out
+
+
+def band_rating(e: Entrant, floors: dict[str, int]) -> int | None:
+    """The rating a rating band reads: the rating entered, or his band floor when higher."""
+    floor = floors.get(_who(e))
+    if e.rating is None:
+        return None
+    return max(e.rating, floor) if floor is not None else e.rating
+
+
+def belongs(e: Entrant, c: Category, year: int | None, floors: dict[str, int] | None = None) -> bool:
+    """Is ``e`` in category ``c`` (``year``: the event's; ``floors``: the band floors, ``band_floors``)?"""
     if c.kind == "women":
         return e.sex == "w"
     if c.kind == "age":
         born = birth_year(e)
         return born is not None and year is not None and born >= year - (c.age or 0)
-    if e.rating is None:
+    rating = band_rating(e, floors or {})
+    if rating is None:
         return False
-    return (c.low is None or e.rating >= c.low) and (c.high is None or e.rating <= c.high)
+    return (c.low is None or rating >= c.low) and (c.high is None or rating <= c.high)
 
 
 def ranked(t: Tournament, c: Category, rows: list) -> list[tuple[int, object]]:
     """The members' rows of the overall standings ``rows`` (ranked, each with ``rank`` and
     ``number``) with their place in the category: ``[(place, row), …]``."""
     year = event_year(t)
+    floors = band_floors(t)
     by = {e.number: e for e in t.entrants}
     out: list[tuple[int, object]] = []
     last_rank = None
     for row in rows:
         e = by.get(row.number)
-        if e is None or not belongs(e, c, year):
+        if e is None or not belongs(e, c, year, floors):
             continue
         place = out[-1][0] if out and row.rank == last_rank else len(out) + 1
         out.append((place, row))

@@ -71,6 +71,9 @@ class Entrant:
     id_type: str = "resident"
     #: nationality (国籍): a 3-letter country code (ISO 3166-1: CHN, KOR, JPN); "" not given
     nationality: str = ""
+    #: the rating-band floor (分段等级分): his highest published rating of the last editions, as the entry list or
+    #: registration gives it; kept in the file as an ``XRB`` line (``categories.keep_band_floors``)
+    band_floor: int | None = None
 
 
 @dataclass(slots=True)

@@ -30,6 +30,10 @@ ALLOWED_HOSTS = [h for h in os.environ.get("QIYUAN_ALLOWED_HOSTS", "localhost,12
 QIYUAN_HALL_FILE = os.environ.get("QIYUAN_HALL_FILE", "")
 QIYUAN_HALL_BASE_URL = os.environ.get("QIYUAN_HALL_BASE_URL", "")
 QIYUAN_HALL_PLAIN_HTTP = os.environ.get("QIYUAN_HALL_PLAIN_HTTP") == "1"
+#: rating-band prize floors (issue 37): a registration's entry list carries each player's highest published rating
+#: of the list's last N editions (分段等级分), so a player whose rating fell stays in his band; 0: no floors
+_floors = os.environ.get("QIYUAN_BAND_FLOOR_EDITIONS", "0").strip()
+QIYUAN_BAND_FLOOR_EDITIONS = int(_floors) if _floors.isdigit() else 0
 
 INSTALLED_APPS = [
     "django.contrib.admin",

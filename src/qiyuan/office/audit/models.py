@@ -98,6 +98,12 @@ class AuditFlag(models.Model):
         DURATION = "duration", "赛期远超轮数所需 far longer than its rounds"
         RATINGS = "ratings", "同一周期等级分相差悬殊 ratings far apart"
         FLIPPED = "flipped", "对局结果颠倒重报 results re-reported flipped"
+        # the integrity checks (qiyuan.office.integrity): the same numbering, the same gate
+        POOL = "pool", "封闭圈子 closed pool"
+        THROWN = "thrown", "疑似让棋 thrown games"
+        PHANTOM = "phantom", "疑似虚构比赛 phantom event"
+        SANDBAG = "sandbag", "故意降分 sandbagging before a rating-band prize"
+        PAIRS = "pairs", "反复相遇 repeated pairs"
 
     rating_list = models.ForeignKey("ratings.RatingList", on_delete=models.CASCADE, related_name="+")
     list_date = models.DateField()
@@ -121,3 +127,36 @@ class AuditFlag(models.Model):
     @property
     def blocking(self) -> bool:
         return self.checked_at is None and not self.history
+
+
+class IntegrityRun(models.Model):
+    """The integrity checks of one period (``qiyuan.office.integrity``): which events (their signature) the
+    stored integrity flags were found in."""
+
+    rating_list = models.ForeignKey("ratings.RatingList", on_delete=models.CASCADE, related_name="+")
+    list_date = models.DateField()
+    signature = models.CharField(max_length=64)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["rating_list", "list_date"], name="integrity_run_once")]
+
+
+class EventHold(models.Model):
+    """An event held out of its period for review (暂缓计分，待查) — the officer's decision on an integrity flag,
+    audited; public as "held for review" without naming anyone. Released later (``released_at``), the event is
+    rated by a correction edition of its period (``period correct``)."""
+
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="holds")
+    flag = models.ForeignKey(AuditFlag, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    held_at = models.DateTimeField(default=timezone.now)
+    held_by = models.CharField(max_length=150)
+    reason = models.TextField()
+    released_at = models.DateTimeField(null=True, blank=True)
+    released_by = models.CharField(max_length=150, blank=True)
+    release_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-held_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["event"], condition=models.Q(released_at__isnull=True),
+                                               name="one_open_hold")]

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.conf import settings
+
 from qiyuan.errors import Problem, problem
 from qiyuan.office.audit.models import record
 from qiyuan.office.calendar.models import Registration, RegistrationEntry
 from qiyuan.office.db import writing
 from qiyuan.office.event_registration.cases import CALENDAR, find_registration, refuse_unless
 from qiyuan.office.event_registration.errors import CalendarError
+from qiyuan.office.integrity import band_floors
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament.model import Entrant, Tournament
 
@@ -61,6 +64,14 @@ def registration_entrants(code: str) -> list[tuple[int, Entrant]]:
     if not entries:
         raise CalendarError([problem("{ref} has no entry list: record one first (qiyuan office calendar entries "
                                      "{ref} FILE, or on its desk page)", code="calendar.input", ref=reg.code)])
+    floors = band_floors(reg.rating_list, {x.player_id for x in entries if x.player_id},
+                         settings.QIYUAN_BAND_FLOOR_EDITIONS)
     return [(x.row, Entrant(0, x.name, sex=x.sex, title=x.title, rating=x.rating, federation=x.federation,
                             id_number=x.id_number, id_type=x.id_type, birth=x.birth, club=x.club,
-                            player_id=x.player_id, nationality=x.nationality)) for x in entries]
+                            player_id=x.player_id, nationality=x.nationality,
+                            band_floor=_above(floors.get(x.player_id), x.rating))) for x in entries]
+
+
+def _above(floor: int | None, rating: int | None) -> int | None:
+    """A floor worth carrying: above the rating entered (the band reads the higher of the two)."""
+    return floor if floor is not None and rating is not None and floor > rating else None

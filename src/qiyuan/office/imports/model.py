@@ -153,6 +153,8 @@ class ParsedEvent:
     rounds_declared: int | None = None
     #: the event checker's verdict on the file's pairings and standings (``tournament.check``), as plain data
     pairing_check: dict = field(default_factory=dict)
+    #: the upper limits of the event's rating-band prizes (its ``XQP`` prize categories): the integrity checks'
+    prize_bands: list[int] = field(default_factory=list)
 
 
 @dataclass

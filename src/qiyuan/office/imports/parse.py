@@ -26,6 +26,7 @@ from qiyuan.people.pinyin import has_han
 from qiyuan.rating.model import EventFormat, Result
 from qiyuan.tournament.check import check_imported_event
 from qiyuan.tournament.eventfile import birth_date
+from qiyuan.tournament.categories import band_limits
 from qiyuan.tournament.go import GO_FORMATS
 from qiyuan.tournament.model import FORFEIT_RESULTS
 
@@ -63,7 +64,7 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
     ev = ParsedEvent(name=t.name, start_date=t.start_date, end_date=t.end_date, format=fmt,
                      rounds=t.rounds_played, time_control=t.time_control, city=t.city,
                      chief_arbiter=t.chief_arbiter, arbiters=list(t.deputy_arbiters), rounds_declared=t.rounds_planned,
-                     pairing_check=check_imported_event(t, fmt))
+                     pairing_check=check_imported_event(t, fmt), prize_bands=band_limits(t))
     by_number = {e.number: e for e in t.entrants}
     for e in t.entrants:
         ev.entrants.append(ParsedEntrant(

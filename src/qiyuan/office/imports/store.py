@@ -13,6 +13,7 @@ from qiyuan.office.engine import member_from_registry
 from qiyuan.office.event_registration import link_result
 from qiyuan.office.events.models import Entry, Event, Game, ImportBatch, LiveEvent
 from qiyuan.office.imports.model import ImportResult, Options, Plan
+from qiyuan.office.integrity import BANDS_KEY
 from qiyuan.office.ratings.models import ListMember
 from qiyuan.office.registry.players import insert_with_new_federation_id
 from qiyuan.rating.eligibility import parse_time_control
@@ -36,7 +37,7 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
         time_increment=tc.increment_seconds if tc else None, start_date=ev.start_date, end_date=ev.end_date,
         days=ev.days, national=options.national, international=options.international, city=ev.city,
         chief_arbiter=plan.chief, rating_list=rating_list, import_batch=batch,
-        received_on=options.received_on or date.today(), eligibility=plan.eligibility,
+        received_on=options.received_on or date.today(), eligibility={**plan.eligibility, BANDS_KEY: ev.prize_bands} if ev.prize_bands else plan.eligibility,
         pairing_check=ev.pairing_check,
         # the desk event this report came from: one event with both its desk and its rated record
         live_event=LiveEvent.objects.filter(code=ev.desk_code, rated_event__isnull=True).first()

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods
 
 from qiyuan.errors import Problem, QiyuanError
 from qiyuan.office import periods as P
-from qiyuan.office import plausibility
+from qiyuan.office import integrity, plausibility
 from qiyuan.office.errors import NeedsConfirmation, OfficeError
 from qiyuan.office.events.models import Event, ImportBatch, RejectedReport
 from qiyuan.office.federation.models import Player
@@ -53,6 +53,7 @@ def _list_status(rl: RatingList) -> dict:
         "latest": P.latest_edition(rl),
         "pending": Event.objects.filter(rating_list=rl, status=Event.Status.PENDING).order_by("end_date")[:100],
         "editions": rl.editions.order_by("-list_date", "-number")[:24],
+        "held": integrity.held_events(rl),
     }
 
 
@@ -78,7 +79,19 @@ def periods(request):
                 if action == "publish":  # not confirmed: show what would be published, and ask
                     messages.error(request, _("发布前请先审核下面的内容，并勾选确认。"))
                 comp = P.compute_period(rl, day)
+                P.check_integrity(rl, day)  # the integrity checks: their flags join the plausibility audit's
                 review, flags = _review(comp), _flags(plausibility.audit_period(comp))
+            elif action in ("hold_flag", "release"):  # an integrity flag's event held for review, or released
+                day = _date(request.POST.get("date"))
+                if action == "hold_flag":
+                    integrity.hold(request.user, int(request.POST.get("flag") or 0), request.POST.get("reason", ""))
+                    messages.success(request, _("比赛已暂缓待查，放行前不计入其周期。"))
+                    comp = P.compute_period(rl, day)
+                    review, flags = _review(comp), _flags(plausibility.audit_period(comp))
+                else:
+                    held = integrity.release(request.user, request.POST.get("event", ""), request.POST.get("reason", ""))
+                    messages.success(request, _("%(event)s 已放行；若其周期已发布，请发布该周期的更正版。")
+                                     % {"event": held.event.code})
             elif action == "check_flag":  # the officer marks a plausibility flag checked, then reviews again
                 day = _date(request.POST.get("date"))
                 plausibility.mark_checked(request.user, int(request.POST.get("flag") or 0), request.POST.get("note", ""))
@@ -105,7 +118,8 @@ def _flags(found) -> list[dict]:
     """The plausibility flags for the review, each described in the page's language."""
     names = dict(Player.objects.filter(federation_id__in={p for f in found for p in f.players})
                  .values_list("federation_id", "name"))
-    return [{"flag": f, "text": plausibility.describe(f, names).text(_)} for f in found]
+    return [{"flag": f, "text": plausibility.describe(f, names).text(_), "integrity": f.kind in integrity.KINDS}
+            for f in found]
 
 
 def _located(p) -> str:

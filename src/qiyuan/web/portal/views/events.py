@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from qiyuan.office.events.models import Event, Game
 from qiyuan.office.federation.models import Association, Player
 from qiyuan.office import sheets
+from qiyuan.office.integrity import is_held
 from qiyuan.office.ratings.models import RatingList
 from qiyuan.rating.eligibility import eligibility_clauses
 from qiyuan.tournament.check import verdict_from_record, verdict_lines
@@ -183,6 +184,7 @@ def _event(request, code: str):
         context["eligibility"] = eligibility_view(stored)
         context["pairing_check"] = pairing_check_view(stored)
         context["rounds"] = queries.event_rounds([stored])[stored.pk]
+        context["held"] = is_held(stored)  # held for review by the office (issue 37): said, naming nobody
     if used:  # the crosstable's rating column: the rating each player's calculation started from
         view.rating_label = _("计算用等级分")
         for row in view.cross:

@@ -325,7 +325,7 @@ def _date(s: str | None, what: str):
 @refusals
 def event_new(
     event: Path = typer.Argument(..., help="the event file to create"),
-    name: str = typer.Option(..., help="the event's name"),
+    name: str = typer.Option("", help="the event's name"),
     rounds: int | None = typer.Option(None, help="rounds planned (XXR); round robins: set by the players"),
     fmt: str = typer.Option("swiss", "--format",
                             help="swiss | round_robin | double_round_robin | knockout | match | team | "
@@ -342,10 +342,23 @@ def event_new(
         None, "--mini-matches",
         help="knock-out: each match 2 games (openers alternate), then at 1:1 one tie-break game whose opener "
              "is drawn by lot (event lot), played at this time control, e.g. '10 min + 5 s'"),
+    registration: str = typer.Option("", "--registration", metavar="CODE",
+                                     help="start from an approved calendar registration (R2026-001): its name, "
+                                          "dates, city, format, rounds, time control, arbiters and entry list "
+                                          "(the options given here win)"),
 ) -> None:
-    """Start an event file."""
+    """Start an event file (from scratch, or from an approved registration with --registration CODE)."""
+    from qiyuan.errors import InputError, problem
     from qiyuan.tournament import arbiter as uc
 
+    if registration.strip():
+        _new_from_registration(event, registration.strip(), force=force, name=name, rounds=rounds,
+                               fmt=fmt if fmt != "swiss" else None, start=start, end=end, city=city,
+                               time_control=time_control, chief=chief, arbiter=arbiter, boards=boards,
+                               mini_matches=mini_matches)
+        return
+    if not name.strip():
+        raise InputError(problem("give the event's --name (or --registration CODE)"))
     dates = {"start": _date(start, "--start"), "end": _date(end, "--end")}
     uc.new_event(_store(event, overwrite=force), _actor(), name, fmt=fmt, rounds=rounds, city=city,
                  time_control=time_control, chief_arbiter=chief, arbiters=arbiter, boards=boards,
@@ -358,13 +371,51 @@ def event_new(
     sys.stdout.write(_("created {file}: {name}, {format}").format(file=event, name=name, format=fmt) + mini + "\n")
 
 
+def _new_from_registration(event: Path, code: str, *, force: bool, name: str, rounds: int | None, fmt: str | None,
+                           start: str | None, end: str | None, city: str, time_control: str, chief: str,
+                           arbiter: list[str], boards: int | None, mini_matches: str | None) -> None:
+    """``event new --registration CODE``: the registered details and entry list (``event_registration.event_start``,
+    the desk's start too), every entrant checked before the file is written — nothing written on a refusal."""
+    from dataclasses import replace
+    from datetime import date
+
+    from qiyuan.cli.office import ensure_django
+
+    ensure_django()
+    from qiyuan.office.event_registration import event_start
+    from qiyuan.tournament import arbiter as uc
+    from qiyuan.tournament import eventfile as ev
+
+    reg, rows, registered_format = event_start(code)
+    fields = dict(fmt=fmt or registered_format, rounds=rounds or reg.rounds, city=city or reg.city,
+                  time_control=time_control or reg.time_control, chief_arbiter=chief or reg.chief_arbiter,
+                  arbiters=list(arbiter) or list(reg.arbiters), boards=boards, tiebreak_time_control=mini_matches,
+                  start=_date(start, "--start") or reg.start, end=_date(end, "--end") or reg.end)
+    title = name.strip() or reg.name
+    if fields["fmt"] in ev.ROUND_ROBINS:
+        fields["rounds"] = rounds  # a round robin's rounds are set by its players
+    if rows:  # checked on the event as it will be, before anything is written
+        ev.add_players(ev.new_event(title, **fields), [(r, replace(e)) for r, e in rows], today=date.today(),
+                       file=code)
+    uc.new_event(_store(event, overwrite=force), _actor(), title, **fields)
+    added = _run(event, uc.add_players, rows, source=code, today=date.today()) if rows else []
+    shown = fields["fmt"]
+    if language() == CHINESE:
+        from qiyuan.formats.report_xlsx import FORMATS
+
+        shown = FORMATS.get(shown, shown)
+    sys.stdout.write(_("created {file}: {name}, {format}").format(file=event, name=title, format=shown) + "\n")
+    sys.stdout.write((_("{count} player(s) entered from {code}").format(count=len(added), code=code) if added else
+                      _("{code} has no entry list yet: enter the players with add-players").format(code=code)) + "\n")
+
+
 @event_app.command("add-player")
 @refusals
 def event_add_player(
     event: Path = typer.Argument(...),
     name: str = typer.Argument(..., metavar=N_("FULL_NAME"), help="the player's name"),
     sex: str = typer.Option("", help="m (man) / w (woman)"),
-    title: str = typer.Option("", help="the grade: 3d, 1k"),
+    title: str = typer.Option("", help="the grade: 3d, 1k or in words"),
     rating: str = typer.Option("", help="the rating (1..9999)"),
     association: str = typer.Option("", help="the player's association"),
     club: str = typer.Option("", help="the player's club (for keep-apart)"),
@@ -404,6 +455,67 @@ def event_add_player(
         late = _(" (late entry: absent in {rounds})").format(rounds=_rounds_text(added.late_rounds)) \
             if added.late_rounds else ""
         sys.stdout.write(f"{added.number} {added.name}{late}\n")
+
+
+@event_app.command("edit-player")
+@refusals
+def event_edit_player(
+    event: Path = typer.Argument(...),
+    number: int = typer.Argument(..., help="the player's draw number"),
+    name: str | None = typer.Option(None, help="the name, corrected"),
+    sex: str | None = typer.Option(None, help="m (man) / w (woman)"),
+    title: str | None = typer.Option(None, help="the grade: 3d, 1k or in words ('' for none)"),
+    rating: str | None = typer.Option(None, help="the rating (1..9999; '' for none)"),
+    association: str | None = typer.Option(None, help="the player's association"),
+    club: str | None = typer.Option(None, help="the player's club (for keep-apart)"),
+    family: str | None = typer.Option(None, help="a family's label (for keep-apart)"),
+    player_id: str | None = typer.Option(None, help="registry id"),
+    id_number: str | None = typer.Option(None, help="the resident ID number (report only, never public)"),
+    passport: str | None = typer.Option(None, help="a foreign entrant's passport number, instead of --id-number"),
+    birth: str | None = typer.Option(None, help="birth date, 2012-05-01"),
+    nationality: str | None = typer.Option(None, help="nationality: a 3-letter country code (KOR, JPN)"),
+) -> None:
+    """Correct an entrant's details (only the options given change): checked like a new entry; his
+    number, games and results stay."""
+    from datetime import date
+
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
+
+    changes: dict[str, object] = {k: v for k, v in (
+        ("name", name), ("sex", sex), ("title", title), ("federation", association), ("club", club),
+        ("family", family), ("player_id", player_id), ("birth", birth), ("nationality", nationality))
+        if v is not None}
+    if passport is not None and id_number is not None:
+        raise InputError(problem("give --id-number (a resident ID) or --passport, not both"))
+    if passport is not None:
+        changes.update(id_number=passport, id_type="passport")
+    elif id_number is not None:
+        changes.update(id_number=id_number, id_type="resident")
+    if rating is not None:
+        if rating.strip() and not rating.strip().isdigit():
+            raise InputError(problem("rating must be a whole number 1..9999, found {value!r}", value=rating.strip()))
+        changes["rating"] = int(rating) if rating.strip() else None
+    e = _run(event, uc.edit_player, number, changes, today=date.today())
+    sys.stdout.write(_("player {number} {name}: changed {fields}").format(
+        number=e.number, name=e.name, fields=_(", ").join(_(ENTRANT_FIELDS[k]) for k in changes
+                                                          if k in ENTRANT_FIELDS)) + "\n")
+
+
+@event_app.command("remove-player")
+@refusals
+def event_remove_player(event: Path = typer.Argument(...),
+                        number: int = typer.Argument(..., help="the player's draw number")) -> None:
+    """Take an entrant out before round 1 is paired (the players after him move up one number); once it
+    is paired he has a place in the rounds: withdraw him instead."""
+    from qiyuan.tournament import arbiter as uc
+
+    renumber = _run(event, uc.remove_player, number)
+    moved = [(a, b) for a, b in sorted(renumber.items()) if a != b]
+    sys.stdout.write(_("player {number} removed").format(number=number)
+                     + (_("; players {first}-{last} are now {new_first}-{new_last}").format(
+                         first=moved[0][0], last=moved[-1][0], new_first=moved[0][1], new_last=moved[-1][1])
+                        if moved else "") + "\n")
 
 
 @event_app.command("add-players")
@@ -892,6 +1004,11 @@ def event_export(
                      .format(file=output) + "\n")
 
 
+#: an entrant's fields as ``event edit-player`` names them when it says what changed
+ENTRANT_FIELDS = {"name": N_("name"), "sex": N_("sex"), "title": N_("grade"), "rating": N_("rating"),
+                  "federation": N_("association"), "club": N_("club"), "family": N_("family"),
+                  "player_id": N_("registry id"), "id_number": N_("ID number"), "birth": N_("birth date"),
+                  "nationality": N_("nationality")}
 #: the keep-apart groupings as people read them (the option takes the code)
 KEEP_APART_NAMES = {"association": N_("association"), "club": N_("club"), "family": N_("family")}
 #: the column names of a match's and a team event's standings (the CSV's header) as the terminal shows them

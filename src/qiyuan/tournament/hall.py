@@ -222,3 +222,10 @@ def late_entry(t: Tournament, number: int) -> bool:
     closed[rnd] = sorted({*closed[rnd], number})
     _record(t, closed)
     return True
+
+
+def renumber_check_ins(t: Tournament, renumber: dict[int, int]) -> None:
+    """The closed check-ins' record after a player is removed: the others by their new numbers."""
+    closed = closed_check_ins(t)
+    if closed:
+        _record(t, {r: [renumber[n] for n in ns if n in renumber] for r, ns in closed.items()})

@@ -159,7 +159,8 @@ class NewPlayerForm(forms.Form):
                                          to_field_name="code", empty_label="—")
     birth = forms.DateField(label=gettext_lazy("出生日期"), required=False, widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
     id_type = forms.ChoiceField(label=gettext_lazy("证件类型"), initial="resident", required=False, choices=[
-        ("resident", gettext_lazy("居民身份证")), ("passport", gettext_lazy("护照（境外棋手）"))])
+        ("resident", gettext_lazy("居民身份证")), ("passport", gettext_lazy("护照（境外棋手）")),
+        ("other", gettext_lazy("其他证件"))])
     id_number = forms.CharField(label=gettext_lazy("证件号码（仅用于竞赛报告）"), max_length=32, required=False)
     nationality = forms.CharField(label=gettext_lazy("国籍"), max_length=20, required=False,
                                   help_text=gettext_lazy("三个字母的国家代码，如 KOR、JPN；境外棋手可不选所属单位"))
@@ -405,6 +406,60 @@ def add_player(request, code: str):
             form.add_error(None, p.text(_))
         return _event_page(request, _live(request, code), form)
     messages.success(request, _("已录入 %(name)s。") % {"name": entrant.name})
+    return redirect("desk:event", code=code)
+
+
+def _entrant_initial(e: Entrant) -> dict:
+    """An entrant as the player form shows him (his grade in the page's words, his association by its code)."""
+    from django.utils.translation import get_language
+
+    from qiyuan.grading.words import grade_in_words
+
+    association = Association.objects.filter(name=e.federation).first() if e.federation else None
+    return {"name": e.name, "sex": e.sex or "m", "rating": e.rating, "association": association.code if association else None,
+            "title": grade_in_words(e.title, chinese=(get_language() or "").startswith("zh")) if e.title else "",
+            "birth": ev.birth_date(e.birth) if e.birth else None, "id_type": e.id_type, "id_number": e.id_number,
+            "nationality": e.nationality, "club": e.club, "family": e.family}
+
+
+@role_required(ARBITER)
+@require_http_methods(["GET", "POST"])
+def edit_player(request, code: str, number: int):
+    """Correct an entrant's details (the use case ``event edit-player`` calls): checked like a new entry, his
+    number and games kept; before round 1 he can be removed here too (afterwards: withdraw)."""
+    live = _live(request, code)
+    t = load(live)
+    if not 1 <= number <= len(t.entrants):
+        messages.error(request, _("没有 %(n)d 号棋手。") % {"n": number})
+        return redirect("desk:event", code=code)
+    e = t.entrants[number - 1]
+    form = NewPlayerForm(request.POST or None, initial=_entrant_initial(e))
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        typed = {"name": d["name"], "sex": d["sex"], "title": d["title"], "rating": d["rating"],
+                 "federation": d["association"].name if d["association"] else (
+                     e.federation if not Association.objects.filter(name=e.federation).exists() else ""),
+                 "club": d["club"], "family": d["family"], "birth": d["birth"].isoformat() if d["birth"] else "",
+                 "id_number": d["id_number"], "id_type": d["id_type"] or "resident", "nationality": d["nationality"]}
+        try:  # every field as typed: the core reads them as a new entry's (初段 → 1d) and the audit names the changes
+            uc.edit_player(LiveEventStore(code), request.user, number, typed, today=date.today())
+        except QiyuanError as exc:
+            for p in exc.problems:
+                form.add_error(None, p.text(_))
+        else:
+            messages.success(request, _("已更正 %(n)d 号 %(name)s。") % {"n": number, "name": typed["name"]})
+            return redirect("desk:event", code=code)
+    return render(request, "desk/event_player.html", {"live": live, "e": e, "form": form,
+                                                      "removable": not ev.rounds_paired(t)})
+
+
+@role_required(ARBITER)
+@require_POST
+def remove_player(request, code: str, number: int):
+    """Take an entrant out before round 1 is paired (``event remove-player``); the players after him move up."""
+    store = _store(request, code)
+    _act(request, uc.remove_player, store, request.user, number,
+         ok=_("已删除 %(n)d 号棋手；其后的棋手签号依次前移。") % {"n": number})
     return redirect("desk:event", code=code)
 
 

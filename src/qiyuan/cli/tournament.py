@@ -41,7 +41,7 @@ def _print_round(t: Tournament, rnd: int) -> None:
     if go.is_go(t):
         from qiyuan.tournament.go_sheets import go_round_table
 
-        sys.stdout.write(go_round_table(t, rnd))
+        sys.stdout.write(go_round_table(t, rnd, "zh" if language() == CHINESE else "en"))
         return
     sys.stdout.write(round_table(t, rnd, _))
 
@@ -126,7 +126,7 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
     if category is not None:
         c = cat.parse(category)
         places = cat.ranked(t, c, rows)
-        title = (title + _(", ") if title else "") + _("category {key}").format(key=c.key)
+        title = (title + _(", ") if title else "") + _("category {key}").format(key=_category_name(c))
     n_tb = len(tiebreak_names(t))
     by = {e.number: e for e in t.entrants}
     gone = {n: e.withdrawn_after for n, e in by.items() if e.withdrawn_after is not None}
@@ -219,11 +219,12 @@ def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
     from qiyuan.tournament.scoring import score
     from qiyuan.tournament.sheets import pad, plain, rpad, text_width
 
-    places, reached = knockout_places(t), knockout_reached(t)
+    places, reached = knockout_places(t), knockout_reached(t, str if as_csv else _)  # the CSV keeps its words
     matches = played_matches(t)  # mini-matches: each match's score from the player's side
 
     def played(n: int) -> str:
-        return "; ".join(m.text() for m in matches.get(n, []))
+        chinese = language() == CHINESE and not as_csv  # the report's own words for a match (第1轮对5号 1:1 胜)
+        return ("；" if chinese else "; ").join(m.text_zh() if chinese else m.text() for m in matches.get(n, []))
 
     order = sorted(t.entrants, key=lambda e: (places[e.number], e.number))
     if as_csv:
@@ -235,7 +236,7 @@ def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
                     + ([played(e.number)] if matches else []) for e in order)
         return
     width = max([text_width(e.name) for e in t.entrants] + [4])
-    reach = max([len(reached[e.number]) for e in t.entrants] + [7])
+    reach = max([text_width(reached[e.number]) for e in t.entrants] + [text_width(_("Reached"))])
     out = [_("knock-out: ranked by the round reached (losers of a round share a place), no Swiss tie-breaks"),
            f"{rpad(_('Rk'), 4)} {rpad(_('No'), 5)} {pad(_('Name'), width)} {rpad(_('Pts'), 5)}  {pad(_('Reached'), reach)}"
            + (f"  {_('Matches')}" if matches else "")]
@@ -626,7 +627,7 @@ def event_lot(
         raise InputError(problem("--openers must be numbers separated by commas, found {openers!r}",
                                  openers=openers)) from None
     lot = _run(event, uc.draw_tiebreak_lot, seed=seed, openers=ids)
-    sys.stdout.write(f"round {lot.round}: {lot.text()}\n")
+    sys.stdout.write(_("round {round}: {lot}").format(round=lot.round, lot=lot.text(_)) + "\n")
 
 
 @event_app.command("pair")
@@ -829,7 +830,13 @@ def event_categories(
     from qiyuan.tournament import arbiter as uc
 
     done = _run(event, uc.set_categories, list(category or []))
-    sys.stdout.write(_("categories: {names}").format(names=_(", ").join(c.key for c in done) or _("none")) + "\n")
+    sys.stdout.write(_("categories: {names}").format(names=_(", ").join(_category_name(c) for c in done) or _("none"))
+                     + "\n")
+
+
+def _category_name(c) -> str:
+    """A prize category as the terminal names it: the printouts' word in Chinese (女子组, U12组), the key in English."""
+    return c.label() if language() == CHINESE else c.key
 
 
 @event_app.command("tie")
@@ -928,7 +935,7 @@ def event_bracket(event: Path = typer.Argument(...)) -> None:
     if event_format(t) != "knockout":
         raise InputError(problem("{event} is a {format} event, not a knock-out", event=str(event),
                                  format=event_format(t)))
-    sys.stdout.write(bracket_text(t))
+    sys.stdout.write(bracket_text(t, _))
 
 
 @event_app.command("standings")

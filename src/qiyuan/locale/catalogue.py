@@ -43,10 +43,11 @@ IMPORT_MODULES = tuple(SRC / "formats" / f"{m}.py" for m in (
     SRC / "office" / "registry" / "lists.py", SRC / "tournament" / "eventfile.py", SRC / "rating" / "eligibility.py",
     SRC / "office" / "event_registration" / "results.py", SRC / "people" / "idnumber.py")
 #: refusals shown on the phones and the desk from outside the web package (the hall's rules and use cases)
-PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "tournament" / "sheets.py", SRC / "office" / "hall", SRC / "kit",
+PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "tournament" / "sheets.py", SRC / "tournament" / "knockout.py",
+                SRC / "tournament" / "minimatch.py", SRC / "office" / "hall", SRC / "kit",
                 SRC / "office" / "signing_key.py", SRC / "office" / "event_registration", SRC / "grading",
                 SRC / "office" / "grades", SRC / "sandbox", SRC / "office" / "registry",
-                *(SRC / "office" / f"{m}.py" for m in ("exports", "merged", "lists", "verify")), *IMPORT_MODULES)
+                *(SRC / "office" / f"{m}.py" for m in ("exports", "merged", "lists", "verify", "periods")), *IMPORT_MODULES)
 CLI = SRC / "cli"
 #: command-line modules whose --help texts are translated (the others: their messages only, where marked)
 CLI_TRANSLATED = ("__init__.py", "lang.py", "rating.py", "web.py", "users.py", "kit.py", "office_key.py", "tournament.py", "go.py", "office.py", "office_data.py", "rules_cmd.py", "audit_flags.py", "calendar.py", "dan.py")

@@ -22,6 +22,7 @@ urlpatterns = [
     path("events/<slug:code>/players/<int:number>/remove/", events.remove_player, name="remove_player"),
     path("events/<slug:code>/draw/", events.draw, name="draw"),
     path("events/<slug:code>/pair/", events.pair, name="pair"),
+    path("events/<slug:code>/lot/", events.tiebreak_lot, name="tiebreak_lot"),
     path("events/<slug:code>/pairing/", events.set_pairing, name="set_pairing"),
     path("events/<slug:code>/undo/", events.undo_round, name="undo_round"),
     path("events/<slug:code>/results/", events.results, name="results"),

@@ -54,6 +54,7 @@ FORMATS = [
     ("swiss", gettext_lazy("积分编排制（五子棋瑞士制）")),
     ("round_robin", gettext_lazy("单循环")),
     ("double_round_robin", gettext_lazy("双循环")),
+    ("knockout", gettext_lazy("单淘汰（按等级分排种子）")),
     ("go_mcmahon", gettext_lazy("围棋麦克马洪制（让子）")),
     ("go_swiss", gettext_lazy("围棋积分编排制（不让子）")),
 ]
@@ -135,7 +136,16 @@ class NewEventForm(EventDetailsForm):
     code = forms.SlugField(label=gettext_lazy("比赛代码"), max_length=40)
     fmt = forms.ChoiceField(label=gettext_lazy("赛制"), choices=FORMATS)
     rounds = forms.IntegerField(label=gettext_lazy("轮数"), min_value=1, max_value=30, required=False)
-    field_order = ["code", "name", "fmt", "rounds"]
+    mini_matches = forms.CharField(
+        label=gettext_lazy("淘汰赛每场两局：1:1 时加赛一局的用时"), max_length=60, required=False,
+        help_text=gettext_lazy("留空则每场一局；例如 10 min + 5 s（加赛先行抽签决定）"))
+    field_order = ["code", "name", "fmt", "rounds", "mini_matches"]
+
+    def clean(self):
+        data = super().clean()
+        if (data.get("mini_matches") or "").strip() and data.get("fmt") != "knockout":
+            self.add_error("mini_matches", _("每场两局只用于淘汰赛。"))
+        return data
 
     def clean_code(self):
         code = self.cleaned_data["code"]
@@ -246,7 +256,8 @@ def event_new(request):
         try:
             uc.new_event(store, request.user, d["name"], fmt=d["fmt"], rounds=d["rounds"], start=d["start"],
                          end=d["end"], city=d["city"], time_control=d["time_control"],
-                         chief_arbiter=d["chief_arbiter"].strip(), arbiters=d["arbiters"])
+                         chief_arbiter=d["chief_arbiter"].strip(), arbiters=d["arbiters"],
+                         tiebreak_time_control=d["mini_matches"].strip() or None)
         except QiyuanError as exc:
             for p in exc.problems:
                 form.add_error(None, p.text(_))
@@ -338,11 +349,48 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
             "confirm_change": bool(typed) and request.session.get(f"confirm:{code}", False),
             "is_round_robin": ev.event_format(t) in ev.ROUND_ROBINS,
             "is_knockout": ev.event_format(t) == "knockout",
+            **_knockout(t),
             # started from a registration (its code is the event's): its entry list is one click away
             "registration_code": code if Registration.objects.filter(code=code).exists() else "",
         },
         status=status,
     )
+
+
+def _knockout(t) -> dict:
+    """A knock-out's bracket as the terminal prints it (``event bracket``), in the page's language, and the tied
+    matches whose tie-break openers are still to be drawn (``event lot``)."""
+    from qiyuan.tournament import minimatch as mm
+    from qiyuan.tournament.knockout import bracket_text, pending_tiebreak
+
+    if ev.event_format(t) != "knockout" or len(t.entrants) < 2:
+        return {}
+    out = {"bracket": bracket_text(t, _), "mini": mm.is_mini(t)}
+    if mm.is_mini(t):
+        rnd, tied = pending_tiebreak(t)
+        if tied and mm.lot_of(t, rnd) is None and ev.rounds_paired(t) < rnd:
+            out["lot_round"], out["lot_matches"] = rnd, ", ".join(f"{a}-{b}" for a, b in tied)
+    return out
+
+
+@role_required(ARBITER)
+@require_POST
+def tiebreak_lot(request, code: str):
+    """Draw the tie-break games' openers (the use case ``event lot`` calls): by qiyuan (a seed it records) or as
+    drawn in the hall (the openers, one per tied match in bracket order)."""
+    store = _store(request, code)
+    typed = request.POST.get("openers", "").replace("，", ",").replace("、", ",").replace(" ", "")
+    if typed:
+        try:
+            openers = [int(x) for x in typed.split(",") if x]
+        except ValueError:
+            messages.error(request, _("先行方请写签号，用逗号分隔，如 7,12。"))
+            return redirect("desk:event", code=code)
+        _act(request, uc.draw_tiebreak_lot, store, request.user, openers=openers, ok=_("已记录现场抽签的加赛先行方。"))
+    else:
+        _act(request, uc.draw_tiebreak_lot, store, request.user, seed=secrets.randbelow(10**9),
+             ok=lambda lot: _("已抽签决定第 %(rnd)d 轮加赛的先行方（种子 %(seed)d）。") % {"rnd": lot.round, "seed": lot.seed})
+    return redirect("desk:event", code=code)
 
 
 @role_required(ARBITER)

@@ -89,16 +89,18 @@ def standings(
     csv: bool = typer.Option(False, "--csv", help="comma-separated, with a header line"),
     after: int | None = typer.Option(None, "--after", help="as the standings stood after round N"),
     category: str | None = typer.Option(None, "--category", help="a prize category: women, U12, 'rating 1800-1999'"),
+    wide: bool = typer.Option(False, "--wide", help="one line per player however wide (default: 80 columns)"),
 ) -> None:
     """Rank, draw number, name, score and the seven tie-breaks (the file's own point system);
     a Go event or an OpenGotha file: its placement criteria (MMS, SOS, …)."""
     if go_cli.is_opengotha(event) or go_cli.is_go_event(event):
         go_cli.print_go_standings(go_cli.load_event(event), csv, after)
         return
-    _print_standings(_load(event, players=True), csv, after, category)
+    _print_standings(_load(event, players=True), csv, after, category, wide)
 
 
-def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, category: str | None = None) -> None:
+def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, category: str | None = None,
+                     wide: bool = False) -> None:
     from qiyuan.errors import InputError, problem
     from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.sheets import as_of, rounds_with_cells
@@ -116,7 +118,8 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
         _print_match_or_teams(t, as_csv)
         return
     from qiyuan.tournament import categories as cat
-    from qiyuan.tournament.sheets import pad, plain, rpad, text_width
+    from qiyuan.tournament.sheets import (TERMINAL_WIDTH, WITHDRAWN_MARK, pad, plain, rpad, shown_names, text_width,
+                                          withdrawn_note, wrap)
     from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS, ROUND_ROBIN_TIEBREAKS_EN, tiebreak_names
     from qiyuan.tournament.standings import standings as compute
 
@@ -142,26 +145,37 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
                         r.decision.line() if r.decision else ""])
         return
 
-    def name_of(r) -> str:
-        return r.name + (_(" (withdrew after {round})").format(round=gone[r.number]) if r.number in gone else "")
+    names = shown_names(t)  # players of the same name told apart
+    mark = _(WITHDRAWN_MARK)
 
-    width = max([text_width(name_of(r)) for _, r in places] + [4])
-    out = [title] if title else []
+    def name_of(r) -> str:
+        return names[r.number] + (" " + mark if r.number in gone else "")
+
     chinese = language() == CHINESE
+    # the Chinese terminal heads the tie-breaks as the texts do (辅分一…七; a round robin's 直胜, 胜局, 索分)
+    tb_heads = list(tiebreak_names(t)) if chinese else [f"TB{i}" for i in range(1, n_tb + 1)]
+    width = max([text_width(name_of(r)) for _, r in places] + [text_width(_("Name")), 4])
+    no_width = max([len(str(r.number)) for _, r in places] + [text_width(_("No"))])
+    pts_width = max([len(plain(r.score)) for _, r in places] + [text_width(_("Pts"))])
+    tb_width = max([len(plain(x)) for _, r in places for x in r.tiebreaks] + [text_width(h) for h in tb_heads]
+                   + [1 if not wide else 7])
+    if not wide:  # 80 columns: each column as wide as its widest value, a long name wraps onto the next line
+        width = min(width, max(8, TERMINAL_WIDTH - (4 + 1 + no_width + 1 + 1 + pts_width + (tb_width + 1) * n_tb)))
+    out = [title] if title else []
     if n_tb == len(ROUND_ROBIN_TIEBREAKS_EN):
         out.append(_("round robin: ranked by {first}, then {second}, then {third}; then a lot").format(
             first=ROUND_ROBIN_TIEBREAKS[0], second=ROUND_ROBIN_TIEBREAKS[1], third=ROUND_ROBIN_TIEBREAKS[2])
             if chinese else
             "round robin: TB1 " + ", TB2 ".join(ROUND_ROBIN_TIEBREAKS_EN[:2]) + ", TB3 "
             + ROUND_ROBIN_TIEBREAKS_EN[2] + "; then a lot")
-    # the Chinese terminal heads the tie-breaks as the texts do (辅分一…七; a round robin's 直胜, 胜局, 索分)
-    tb_heads = list(tiebreak_names(t)) if chinese else [f"TB{i}" for i in range(1, n_tb + 1)]
-    out.append(f"{rpad(_('Rk'), 4)} {rpad(_('No'), 5)} {pad(_('Name'), width)} {rpad(_('Pts'), 5)} "
-               + " ".join(rpad(h, 7) for h in tb_heads))
+    out.append(f"{rpad(_('Rk'), 4)} {rpad(_('No'), no_width)} {pad(_('Name'), width)} {rpad(_('Pts'), pts_width)} "
+               + " ".join(rpad(h, tb_width) for h in tb_heads))
     for place, r in places:
-        mark = "*" if r.decision else " "
-        out.append(f"{place:>3}{mark} {r.number:>5} {pad(name_of(r), width)} {plain(r.score):>5} "
-                   + " ".join(f"{plain(tb):>7}" for tb in r.tiebreaks))
+        first, *rest = [name_of(r)] if wide else wrap(name_of(r), width)
+        out.append(f"{place:>3}{'*' if r.decision else ' '} {r.number:>{no_width}} {pad(first, width)} "
+                   f"{plain(r.score):>{pts_width}} " + " ".join(f"{plain(tb):>{tb_width}}" for tb in r.tiebreaks))
+        out += [" " * (4 + 1 + no_width) + f" {piece}" for piece in rest]
+    out += withdrawn_note(t, names, _, wide=wide)
     out += _decision_lines(rows)
     sys.stdout.write("\n".join(out) + "\n")
 
@@ -639,7 +653,9 @@ def event_pair(
     """Pair the next round and write it into the file."""
     from qiyuan.tournament import arbiter as uc
 
-    pairing = _run(event, uc.pair, explain=explain)
+    from datetime import date
+
+    pairing = _run(event, uc.pair, explain=explain, on=date.today())  # the sheets print the round's day
     _print_round(_load(event), pairing.number)
     sys.stderr.write(_notes_text(pairing.notes))
     if explain:
@@ -911,14 +927,16 @@ def event_show(event: Path = typer.Argument(...), rnd: int | None = typer.Argume
 
 @event_app.command("crosstable")
 @refusals
-def event_crosstable(event: Path = typer.Argument(...)) -> None:
+def event_crosstable(event: Path = typer.Argument(...),
+                     wide: bool = typer.Option(False, "--wide", help="every round on one line however wide "
+                                                                     "(default: 80 columns, later rounds below)")) -> None:
     """Print the crosstable: per round opponent, role (b opened / w) and result."""
     from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.sheets import crosstable
     from qiyuan.tournament.standings import standings
 
     t = _load(event)
-    sys.stdout.write(crosstable(t, _))
+    sys.stdout.write(crosstable(t, _, wide=wide))
     if t.entrants and event_format(t) in ("swiss", "round_robin", "double_round_robin"):
         sys.stdout.write("".join(f"{x}\n" for x in _decision_lines(standings(t))))
 
@@ -945,9 +963,10 @@ def event_standings(
     csv: bool = typer.Option(False, "--csv"),
     after: int | None = typer.Option(None, "--after", help="as the standings stood after round N"),
     category: str | None = typer.Option(None, "--category", help="a prize category: women, U12, 'rating 1800-1999'"),
+    wide: bool = typer.Option(False, "--wide", help="one line per player however wide (default: 80 columns)"),
 ) -> None:
     """Standings with the seven tie-breaks (same as `qiyuan standings`)."""
-    _print_standings(_load(event, players=True), csv, after, category)
+    _print_standings(_load(event, players=True), csv, after, category, wide)
 
 
 @event_app.command("print")

@@ -23,8 +23,10 @@ PDF reads the same on any machine.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 
 from qiyuan.errors import InputError, problem
 from qiyuan.formats.hall_qr import draw_qr
@@ -151,10 +153,39 @@ def _table(rows: list[list[str]], widths: list[float], *, size: float = 12, head
     return table
 
 
-def _event_line(t: Tournament) -> str:
-    parts = [t.city, t.start_date.isoformat() if t.start_date else "",
-             f"裁判长 {t.chief_arbiter}" if t.chief_arbiter else ""]
+def round_date(t: Tournament, rnd: int) -> date | None:
+    """The day round ``rnd`` is played: the file's record of it (TRF line 132, written when the round is
+    paired), else the event's one day; None when neither says."""
+    dates = t.round_dates
+    if 1 <= rnd <= len(dates) and dates[rnd - 1].strip():
+        m = re.fullmatch(r"(\d{2}|\d{4})[/.-](\d{1,2})[/.-](\d{1,2})", dates[rnd - 1].strip())
+        if m:
+            year = int(m[1]) + (2000 if len(m[1]) == 2 else 0)
+            try:
+                return date(year, int(m[2]), int(m[3]))
+            except ValueError:
+                return None
+    if t.start_date and (t.end_date is None or t.end_date == t.start_date):
+        return t.start_date
+    return None
+
+
+def event_line(t: Tournament, rnd: int | None = None) -> str:
+    """The line under a sheet's title: the city, the round and its day (the event's dates on a sheet of no one
+    round), the chief arbiter."""
+    if rnd:
+        day = round_date(t, rnd)
+        when = f"第 {rnd} 轮 {day.isoformat()}" if day else f"第 {rnd} 轮"
+    else:
+        when = t.start_date.isoformat() if t.start_date else ""
+        if t.start_date and t.end_date and t.end_date != t.start_date:
+            when += f" 至 {t.end_date.isoformat()}"
+    parts = [t.city, when, f"裁判长 {t.chief_arbiter}" if t.chief_arbiter else ""]
     return " · ".join(p for p in parts if p)
+
+
+def _event_line(t: Tournament, rnd: int | None = None) -> str:
+    return event_line(t, rnd)
 
 
 def _rating(r: int | None) -> str:
@@ -179,7 +210,7 @@ def _pairings(t: Tournament, sheet: PairingSheet, alphabetical: bool) -> bytes:
     buf = io.BytesIO()
     title = f"第 {sheet.round} 轮对阵表"
     doc, footer = _doc(buf, t, title)
-    story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t)}", st["sub"])]
+    story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t, sheet.round)}", st["sub"])]
     rows = [["台次", "签号", "先手（假先）", "积分", "等级分", "结果", "签号", "后手", "积分", "等级分"]]
     for b in sheet.boards:
         rows.append([str(b.board), str(b.opener.number), b.opener.name, plain(b.opener.score),
@@ -279,7 +310,8 @@ def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float,
     c.setFont(FONT, 9)
     c.drawString(x, top - 4 * mm, _fit(t.name, 9, w - qr))
     c.setFont(FONT, 15)
-    c.drawString(x, top - 12 * mm, f"第 {rnd} 轮　第 {b.board} 台")
+    day = round_date(t, rnd)
+    c.drawString(x, top - 12 * mm, f"第 {rnd} 轮　第 {b.board} 台" + (f"　{day.isoformat()}" if day else ""))
     c.setFont(FONT, 9)
     c.drawRightString(x + w - qr - (1 * mm if qr else 0), top - 12 * mm, "扫码报分" if link else "对局记录单")
     if link:  # the board's link: either player reports the result there, the other confirms it
@@ -344,7 +376,7 @@ def _standings(t: Tournament, after: int | None) -> bytes:
     buf = io.BytesIO()
     title = f"第 {last} 轮后名次" if last else "名次"
     doc, footer = _doc(buf, t, title, landscape=True)
-    story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t)}", st["sub"])]
+    story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t, last or None)}", st["sub"])]
     fmt = event_format(t)
     rows = standings(shown)
     by = {e.number: e for e in shown.entrants}

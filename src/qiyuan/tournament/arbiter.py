@@ -197,10 +197,14 @@ def draw_tiebreak_lot(store: EventStore, actor: object, *, seed: int | None = No
         return lot
 
 
-def pair(store: EventStore, actor: object, *, explain: bool = False) -> ev.RoundPairing:
-    """Pair the next round (编排) by the event's format and write it."""
+def pair(store: EventStore, actor: object, *, explain: bool = False, on: date | None = None) -> ev.RoundPairing:
+    """Pair the next round (编排) by the event's format and write it; ``on``: the day it is played (the sheets
+    print it; TRF line 132), recorded when it falls within the event's dates."""
     with store.change(actor, "pair") as ch:
         pairing = ev.pair_next(ch.t, explain=explain)
+        t = ch.t  # the day is recorded when it is one of the event's days (a rehearsal or a late entry of rounds is not)
+        if on is not None and (t.start_date is None or t.start_date <= on) and (t.end_date is None or on <= t.end_date):
+            ev.set_round_date(t, pairing.number, on)
         ch.detail.update(round=pairing.number, boards=len(pairing.boards), notes=[str(n) for n in pairing.notes])
         return pairing
 

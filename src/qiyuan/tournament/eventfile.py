@@ -1038,6 +1038,13 @@ def next_pairing(t: Tournament, *, explain: bool = False) -> RoundPairing:
     return RoundPairing(rnd, [(b.opener, b.other) for b in pairing.boards], byes, list(pairing.explanation), notes)
 
 
+def set_round_date(t: Tournament, rnd: int, on: date) -> None:
+    """Record the day round ``rnd`` is played (TRF-16 line 132: ``YY/MM/DD`` per round)."""
+    dates = list(t.round_dates) + [""] * max(0, rnd - len(t.round_dates))
+    dates[rnd - 1] = f"{on.year % 100:02d}/{on.month:02d}/{on.day:02d}"
+    t.round_dates = dates
+
+
 def pair_next(t: Tournament, *, explain: bool = False) -> RoundPairing:
     """Pair the next round (编排下一轮) with :func:`next_pairing` and write it into ``t``."""
     pairing = next_pairing(t, explain=explain)

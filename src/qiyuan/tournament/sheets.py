@@ -73,8 +73,9 @@ class PairingSheet:
     unpaired: list[UnpairedRow]
 
 
-def _seat(e: Entrant, t: Tournament, rnd: int) -> Seat:
-    return Seat(e.number, e.name, score(e, t.points, rnd - 1), e.rating, e.federation)
+def _seat(e: Entrant, t: Tournament, rnd: int, names: dict[int, str] | None = None) -> Seat:
+    """A player at a board; ``names``: the sheet's names (``shown_names``: players of the same name told apart)."""
+    return Seat(e.number, (names or {}).get(e.number, e.name), score(e, t.points, rnd - 1), e.rating, e.federation)
 
 
 def knocked_out(t: Tournament) -> dict[int, int]:
@@ -88,6 +89,7 @@ def pairing_sheet(t: Tournament, rnd: int) -> PairingSheet:
     """Round ``rnd``'s pairing list: boards by the players' scores before the round (highest
     first, then the smaller draw number), then the players without a game (by number)."""
     by = {e.number: e for e in t.entrants}
+    names = shown_names(t)
     pairs: list[tuple[Entrant, Entrant, RoundCell]] = []
     unpaired: list[UnpairedRow] = []
     out = knocked_out(t)
@@ -95,16 +97,16 @@ def pairing_sheet(t: Tournament, rnd: int) -> PairingSheet:
     for e in t.entrants:
         if len(e.rounds) < rnd:
             if withdrawn_in(e, rnd):
-                unpaired.append(UnpairedRow(_seat(e, t, rnd), "withdrawn"))
+                unpaired.append(UnpairedRow(_seat(e, t, rnd, names), "withdrawn"))
             continue
         c = e.rounds[rnd - 1]
         if c.opponent is None:
             why = ("withdrawn" if withdrawn_in(e, rnd) else "out" if out.get(e.number, rnd) < rnd
                    else "waiting" if c.result == "Z" and mini else c.result)  # mini-matches: through, others play on
-            unpaired.append(UnpairedRow(_seat(e, t, rnd), why if why in UNPAIRED else "Z"))
+            unpaired.append(UnpairedRow(_seat(e, t, rnd, names), why if why in UNPAIRED else "Z"))
         elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
             pairs.append((e, by[c.opponent], c))
-    seats = {e.number: _seat(e, t, rnd) for pair in pairs for e in pair[:2]}
+    seats = {e.number: _seat(e, t, rnd, names) for pair in pairs for e in pair[:2]}
     pairs.sort(key=lambda p: (-(seats[p[0].number].score + seats[p[1].number].score),
                               min(p[0].number, p[1].number)))
     boards = [BoardRow(i, seats[a.number], seats[b.number], board_result(c.result, b.rounds[rnd - 1].result),
@@ -160,7 +162,8 @@ def round_table(t: Tournament, rnd: int, gettext: Callable[[str], str] = str) ->
     """The pairings of a round as the arbiter posts them: board, opener (先) and other with
     score and rating, result; then who is not paired and why — in the language of ``gettext``."""
     sheet = pairing_sheet(t, rnd)
-    width = max([text_width(e.name) for e in t.entrants] + [4])
+    width = max([text_width(s.name) for b in sheet.boards for s in (b.opener, b.other)]
+                + [text_width(u.seat.name) for u in sheet.unpaired] + [4])
 
     def seat(s: Seat) -> str:
         rating = "" if s.rating is None else str(s.rating)
@@ -179,29 +182,108 @@ def round_table(t: Tournament, rnd: int, gettext: Callable[[str], str] = str) ->
     return "\n".join(lines) + "\n"
 
 
-def crosstable(t: Tournament, gettext: Callable[[str], str] = str) -> str:
+#: the widest a terminal sheet is by default (an 80-column terminal); ``--wide`` lifts it
+TERMINAL_WIDTH = 80
+#: the widest a name column grows before a long name wraps onto the next line
+NAME_WIDTH = 16
+#: a withdrawn player's short mark beside his name, and the footnote that says when each withdrew
+WITHDRAWN_MARK = N_("(wd)")
+WITHDRAWN_NOTE = N_("{mark} withdrew: {players}")
+WITHDRAWN_PLAYER = N_("{number} {name} after round {round}")
+
+
+def shown_names(t: Tournament) -> dict[int, str]:
+    """Each entrant's name as the sheets print it: players of the same name told apart — by association when
+    theirs differ (王伟（北京）, 王伟（上海）), else by birth year, else by draw number (王伟（7号）)."""
+    by_name: dict[str, list[Entrant]] = {}
+    for e in t.entrants:
+        by_name.setdefault(e.name, []).append(e)
+    out = {e.number: e.name for e in t.entrants}
+    for name, same in by_name.items():
+        if len(same) < 2:
+            continue
+        for key in (lambda e: e.federation, lambda e: e.birth[:4]):
+            tags = [key(e) for e in same]
+            if all(tags) and len(set(tags)) == len(tags):
+                out.update({e.number: f"{name}（{tag}）" for e, tag in zip(same, tags, strict=True)})
+                break
+        else:
+            out.update({e.number: f"{name}（{e.number}号）" for e in same})
+    return out
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` cut into pieces of at most ``width`` terminal columns (a CJK character takes two), after a space or
+    comma when one is in the second half of a piece (``Mikhaletz,`` / ``Lubomir``)."""
+    pieces = []
+    while text_width(text) > width:
+        cut = 0
+        while cut < len(text) and text_width(text[:cut + 1]) <= width:
+            cut += 1
+        cut = max(cut, 1)
+        soft = max(text.rfind(" ", 0, cut), text.rfind(",", 0, cut) + 1 if text.rfind(",", 0, cut) >= 0 else -1)
+        if soft > cut // 2:
+            cut = soft
+        pieces.append(text[:cut].rstrip())
+        text = text[cut:].lstrip()
+    return pieces + [text]
+
+
+def withdrawn_note(t: Tournament, names: dict[int, str], gettext: Callable[[str], str] = str, *,
+                   wide: bool = False) -> list[str]:
+    """The footnote of a sheet whose withdrawn players carry the short mark: who withdrew after which round (in
+    lines of 80 columns unless ``wide``)."""
+    gone = [e for e in t.entrants if e.withdrawn_after is not None]
+    if not gone:
+        return []
+    players = gettext(", ").join(gettext(WITHDRAWN_PLAYER).format(number=e.number, name=names[e.number],
+                                                                  round=e.withdrawn_after) for e in gone)
+    note = gettext(WITHDRAWN_NOTE).format(mark=gettext(WITHDRAWN_MARK), players=players)
+    return [note] if wide else wrap(note, TERMINAL_WIDTH)
+
+
+def crosstable(t: Tournament, gettext: Callable[[str], str] = str, *, wide: bool = False) -> str:
     """The crosstable by draw number: per round ``opponent`` + role (b opened, w not) + result — in the language
-    of ``gettext``."""
+    of ``gettext``.  It fits an 80-column terminal: the rounds that do not fit beside the names follow in a
+    second block (each with the numbers and names again), a long name wraps, a withdrawn player carries a short
+    mark explained below; ``wide``: one block, whatever its width."""
     _ = gettext
     n = rounds_with_cells(t)
-    width = max([text_width(e.name) for e in t.entrants] + [4])
-    head = f"{rpad(_('No'), 4)} {pad(_('Name'), width)} {rpad(_('Rtg'), 4)} " + " ".join(
-        rpad(_("R{round}").format(round=r), 7) for r in range(1, n + 1))
-    lines = [head + " " + rpad(_("Pts"), 6)]
+    names = shown_names(t)
+    mark = _(WITHDRAWN_MARK)
+    label = {e.number: names[e.number] + (" " + mark if e.withdrawn_after is not None else "") for e in t.entrants}
+    width = max([text_width(x) for x in label.values()] + [text_width(_("Name")), 4])
+    if not wide:
+        width = min(width, NAME_WIDTH)
+    digits = len(str(len(t.entrants)))
+    cw = max([digits + 2, 4] + [text_width(_("R{round}").format(round=r)) for r in range(1, n + 1)])
     out = knocked_out(t)
-    for e in t.entrants:
-        cells = []
-        for i, c in enumerate(e.rounds, 1):
-            if c.opponent is None and out.get(e.number, i) < i:
-                cells.append(rpad(_("out"), 7))
-            elif c.opponent is None:
-                cells.append(f"{c.result:>7}")
-            else:
-                cells.append(f"{str(c.opponent) + c.colour + c.result.strip():>7}")
-        cells += [" " * 7] * (n - len(e.rounds))
-        mark = _("  (withdrawn after round {round})").format(round=e.withdrawn_after) \
-            if e.withdrawn_after is not None else ""
-        rating = "" if e.rating is None else str(e.rating)
-        lines.append(f"{e.number:>4} {pad(e.name, width)} {rating:>4} " + " ".join(cells)
-                     + f" {plain(score(e, t.points)):>6}{mark}")
-    return "\n".join(lines) + "\n"
+
+    def cell(e: Entrant, i: int) -> str:
+        if i > len(e.rounds):
+            return " " * cw
+        c = e.rounds[i - 1]
+        if c.opponent is None and out.get(e.number, i) < i:
+            return rpad(_("out"), cw)
+        if c.opponent is None:
+            return rpad(c.result, cw)
+        return rpad(str(c.opponent) + c.colour + c.result.strip(), cw)
+
+    lead = 4 + 1 + width + 1 + 4  # No, name, rating
+    per_block = n if wide else max(1, (TERMINAL_WIDTH - lead - 7) // (cw + 1))
+    blocks = [list(range(k, min(n, k + per_block - 1) + 1)) for k in range(1, n + 1, per_block)] or [[]]
+    lines: list[str] = []
+    for b, rounds in enumerate(blocks):
+        last = b == len(blocks) - 1
+        if b:
+            lines.append("")
+        lines.append(f"{rpad(_('No'), 4)} {pad(_('Name'), width)} {rpad(_('Rtg'), 4)}"
+                     + "".join(" " + rpad(_("R{round}").format(round=r), cw) for r in rounds)
+                     + (" " + rpad(_("Pts"), 6) if last else ""))
+        for e in t.entrants:
+            rating = "" if e.rating is None else str(e.rating)
+            first, *rest = wrap(label[e.number], width) if not wide else [label[e.number]]
+            lines.append((f"{e.number:>4} {pad(first, width)} {rating:>4}" + "".join(" " + cell(e, i) for i in rounds)
+                          + (f" {plain(score(e, t.points)):>6}" if last else "")).rstrip())
+            lines += [f"{'':>4} {piece}" for piece in rest]
+    return "\n".join(lines + withdrawn_note(t, names, _, wide=wide)) + "\n"

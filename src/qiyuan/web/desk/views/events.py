@@ -526,7 +526,7 @@ def draw(request, code: str):
 @require_POST
 def pair(request, code: str):
     store = _store(request, code)
-    pairing = _act(request, uc.pair, store, request.user, explain=True, ok=_("已编排下一轮。"))
+    pairing = _act(request, uc.pair, store, request.user, explain=True, on=date.today(), ok=_("已编排下一轮。"))
     if pairing is not None:
         request.session[f"explain:{code}"] = _jsonable([  # each line's templates and values: in the reader's language
             [list(part) for part in (x if isinstance(x, Line) else Line() + x).parts] for x in pairing.explanation[:400]])

@@ -1,0 +1,116 @@
+"""Issue 33, item 6: the printouts as the hall needs them — standings and crosstable fit an 80-column terminal
+(later rounds in a second block, long names wrapped, a withdrawn player's short mark explained below; ``--wide``
+keeps one line per player), players of the same name told apart on every sheet, round dates on the sheets."""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qiyuan.cli import lang
+from qiyuan.formats.eventstore import TrfFileStore
+from qiyuan.formats.trf import read_trf
+from qiyuan.tournament import arbiter as uc
+from qiyuan.tournament.model import Entrant
+from qiyuan.tournament.sheets import crosstable, pairing_sheet, shown_names, text_width, wrap
+from tests.cli.test_tournament_cli import run
+from tests.web.test_cli_languages import run as run_in
+
+SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗"
+GIVEN = ["伟", "芳", "娜", "秀英", "敏", "静", "丽", "强", "磊", "军", "洋", "勇", "艳", "杰", "娟", "涛", "明"]
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory):
+    """70 entrants (two of them 王伟, of different associations), 9 rounds played, one withdrawal after round 4."""
+    path = tmp_path_factory.mktemp("hall") / "ev.trf"
+    run("event", "new", path, "--name", "全国锦标赛", "--rounds", 9)
+    store, rng = TrfFileStore(path), random.Random(33)
+    rows = [(i + 2, Entrant(0, f"{SURNAMES[i % 20]}{GIVEN[i % 17]}{'' if i % 3 else '某'}", sex="m",
+                            rating=1500 + 9 * i, federation=["北京", "上海", "天津", "广东"][i % 4]))
+            for i in range(68)]
+    rows += [(70, Entrant(0, "王伟", federation="北京")), (71, Entrant(0, "王伟", federation="上海"))]
+    uc.add_players(store, "arbiter", rows)
+    for rnd in range(1, 10):
+        pairing = uc.pair(store, "arbiter")
+        uc.enter_results(store, "arbiter", rnd, [(a, rng.choice(["1-0", "0-1", "½-½"])) for a, _b in pairing.boards])
+        if rnd == 4:
+            uc.withdraw(store, "arbiter", 7)
+    return path
+
+
+def widest(text: str) -> int:
+    return max(text_width(line) for line in text.splitlines())
+
+
+@pytest.mark.parametrize("language", [lang.ENGLISH, lang.CHINESE])
+def test_standings_and_crosstable_fit_80_columns_after_a_withdrawal(hall, language):
+    standings = run_in(["event", "standings", str(hall)], language).stdout
+    cross = run_in(["event", "crosstable", str(hall)], language).stdout
+    assert widest(standings) <= 80 and widest(cross) <= 80
+    mark = {lang.ENGLISH: "(wd)", lang.CHINESE: "(退)"}[language]
+    assert mark in standings and mark in cross
+    assert standings.splitlines()[-1].startswith(mark)  # who withdrew, when: below the table
+    assert cross.count(("R9" if language == lang.ENGLISH else "第9轮")) == 1
+    wide = run_in(["event", "crosstable", str(hall), "--wide"], language).stdout
+    assert len([x for x in wide.splitlines() if x.strip()]) == 70 + 1 + 1  # one line per player, the note
+    if language == lang.CHINESE:  # 第9轮 heads wider columns: the later rounds follow in a second block
+        assert "" in cross.splitlines() and cross.count("第1轮") == 1 and widest(wide) > 80
+        assert cross.count("王伟（北京）") == 2  # each block names the players again
+
+
+def test_the_same_name_is_told_apart_on_every_sheet(hall):
+    t = read_trf(hall)
+    names = shown_names(t)
+    assert names[69] == "王伟（北京）" and names[70] == "王伟（上海）"
+    standings = run("event", "standings", hall).stdout
+    assert "王伟（北京）" in standings and "王伟（上海）" in standings
+    assert "王伟（北京）" in crosstable(t) and "王伟（上海）" in crosstable(t)
+    seats = [s.name for b in pairing_sheet(t, 9).boards for s in (b.opener, b.other)]
+    assert "王伟（北京）" in seats and "王伟（上海）" in seats
+
+
+def test_same_names_fall_back_to_birth_year_then_number():
+    from qiyuan.tournament.model import Tournament
+
+    t = Tournament(entrants=[Entrant(1, "李娜", federation="北京", birth="2010/01/01"),
+                             Entrant(2, "李娜", federation="北京", birth="2011/05/05"), Entrant(3, "张三")])
+    assert shown_names(t) == {1: "李娜（2010）", 2: "李娜（2011）", 3: "张三"}
+    t.entrants[1].birth = "2010/03/03"
+    assert shown_names(t)[1] == "李娜（1号）"
+
+
+@given(st.text(alphabet="王伟Ab ,-李娜", min_size=1, max_size=40), st.integers(min_value=4, max_value=20))
+@settings(max_examples=200, deadline=None)
+def test_wrapping_keeps_every_character_and_every_piece_fits(text, width):
+    pieces = wrap(text, width)
+    assert all(text_width(p) <= width for p in pieces)
+    assert "".join(pieces).replace(" ", "") == text.replace(" ", "")
+
+
+def test_round_dates_on_the_sheets(tmp_path):
+    from qiyuan.formats import hall_pdf
+
+    path = tmp_path / "ev.trf"
+    run("event", "new", path, "--name", "x", "--rounds", 3, "--start", "2026-05-01", "--end", "2026-05-03",
+        "--city", "上海")
+    for i in range(4):
+        run("event", "add-player", path, f"P{i + 1}")
+    store = TrfFileStore(path)
+    uc.pair(store, "arbiter", on=date(2026, 5, 2))  # the day it is played, as the file records it (TRF 132)
+    t = read_trf(path)
+    assert t.round_dates == ["26/05/02"] and hall_pdf.round_date(t, 1) == date(2026, 5, 2)
+    assert hall_pdf.event_line(t, 1) == "上海 · 第 1 轮 2026-05-02"
+    assert hall_pdf.event_line(t) == "上海 · 2026-05-01 至 2026-05-03"
+    uc.undo_round(store, "arbiter")
+    uc.pair(store, "arbiter", on=date(2026, 6, 1))  # not one of the event's days: not recorded
+    assert hall_pdf.round_date(read_trf(path), 1) == date(2026, 5, 2) or read_trf(path).round_dates == ["26/05/02"]
+    one_day = tmp_path / "one.trf"
+    run("event", "new", one_day, "--name", "x", "--start", "2026-05-01", "--end", "2026-05-01")
+    assert hall_pdf.round_date(read_trf(one_day), 4) == date(2026, 5, 1)  # a one-day event: every round that day
+    pdf = hall_pdf.document(t, "pairings", round_no=1)
+    assert pdf.startswith(b"%PDF")

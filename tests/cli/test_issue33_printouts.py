@@ -114,3 +114,58 @@ def test_round_dates_on_the_sheets(tmp_path):
     assert hall_pdf.round_date(read_trf(one_day), 4) == date(2026, 5, 1)  # a one-day event: every round that day
     pdf = hall_pdf.document(t, "pairings", round_no=1)
     assert pdf.startswith(b"%PDF")
+
+
+# -- the PDF sheets: a knock-out by the round reached, a team event by match then board points, a round-robin grid --
+
+
+def pdf_text(data: bytes, tmp_path) -> str:
+    import subprocess
+
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(data)
+    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def test_a_knockouts_printed_standings_are_by_the_round_reached(tmp_path):
+    from qiyuan.formats import hall_pdf
+
+    path = tmp_path / "ko.trf"
+    run("event", "new", path, "--name", "淘汰赛", "--format", "knockout")
+    for i in range(4):
+        run("event", "add-player", path, f"选手{i + 1}", "--rating", 2000 - 10 * i)
+    run("event", "pair", path)
+    run("event", "result", path, 1, "1 1-0", "2 0-1")
+    text = pdf_text(hall_pdf.document(read_trf(path), "standings"), tmp_path)
+    assert "止步" in text and "半决赛" in text and "决赛（仍在赛）" in text and "辅分一" not in text
+
+
+def test_a_team_events_printed_standings_by_match_then_board_points_with_the_team_table(tmp_path):
+    from qiyuan.formats import hall_pdf
+
+    path = tmp_path / "team.trf"
+    run("event", "new", path, "--name", "团体赛", "--format", "team", "--boards", 2, "--rounds", 3)
+    for team in ("北京队", "上海队", "天津队", "广东队"):
+        for k in (1, 2):
+            run("event", "add-player", path, f"{team[:2]}{k}", "--team", team)
+    run("event", "pair", path)
+    t = read_trf(path)
+    openers = [e.number for e in t.entrants if e.rounds[0].colour == "b"]
+    run("event", "result", path, 1, *[f"{n} 1-0" for n in openers])
+    text = pdf_text(hall_pdf.document(read_trf(path), "standings"), tmp_path)
+    assert "团体名次：场分（胜 2、和 1、负 0），同场分比局分" in text and "团体交叉表" in text
+    assert "场分" in text and "局分" in text and "北京队" in text
+
+
+def test_a_round_robins_crosstable_has_its_square_grid(tmp_path):
+    from qiyuan.formats import hall_pdf
+
+    path = tmp_path / "rr.trf"
+    run("event", "new", path, "--name", "循环赛", "--format", "round_robin")
+    for i in range(4):
+        run("event", "add-player", path, f"选手{i + 1}")
+    run("event", "pair", path)
+    t = read_trf(path)
+    run("event", "result", path, 1, *[f"{e.number} 1-0" for e in t.entrants if e.rounds[0].colour == "b"])
+    text = pdf_text(hall_pdf.document(read_trf(path), "crosstable"), tmp_path)
+    assert "循环赛成绩表" in text and "×" in text

@@ -366,7 +366,7 @@ def _standings(t: Tournament, after: int | None) -> bytes:
 
     from qiyuan.tournament import categories as cat
     from qiyuan.tournament.eventfile import event_format
-    from qiyuan.tournament.sheets import as_of
+    from qiyuan.tournament.sheets import as_of, shown_names
     from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS, standings, tiebreak_names
     from qiyuan.tournament.state import rounds_paired
 
@@ -384,14 +384,23 @@ def _standings(t: Tournament, after: int | None) -> bytes:
     head = ["名次", "签号", "姓名", "所属单位", "等级分", "积分", *names]
     widths = [w * mm for w in (14, 14, 36, 48, 17, 15, *([19 * 7 / len(names)] * len(names)))]
 
+    shown_as = shown_names(shown)  # players of the same name told apart
+
     def line(place: int, r) -> list[str]:
         e = by[r.number]
-        name = r.name + (f"（第{e.withdrawn_after}轮后退赛）" if e.withdrawn_after is not None else "")
+        name = shown_as[r.number] + (f"（第{e.withdrawn_after}轮后退赛）" if e.withdrawn_after is not None else "")
         return [f"{place}*" if r.decision else str(place), str(r.number), _fit(name, 11, 35 * mm),
                 _fit(e.federation, 10, 46 * mm), _rating(e.rating), plain(r.score), *[plain(x) for x in r.tiebreaks]]
 
-    if fmt != "swiss" and fmt not in ("round_robin", "double_round_robin"):
-        story.append(Paragraph("此赛制的名次见成绩表（淘汰赛、对抗赛、团体赛不用辅分）；下表为积分与辅分。", st["small"]))
+    if fmt == "knockout":  # placed by the round reached, no Swiss tie-breaks
+        story += _knockout_places(shown, st)
+        doc.build(story, onFirstPage=footer, onLaterPages=footer)
+        return buf.getvalue()
+    if fmt == "team":  # the teams by match points, then board points; their matches; then the boards' players
+        story += _team_places(shown, st)
+        story.append(Paragraph("各台棋手（积分与辅分）", st["head"]))
+    elif fmt != "swiss" and fmt not in ("round_robin", "double_round_robin"):
+        story.append(Paragraph("此赛制的名次见成绩表（对抗赛不用辅分）；下表为积分与辅分。", st["small"]))
     if names == ROUND_ROBIN_TIEBREAKS:
         story.append(Paragraph("循环赛名次：积分，再依次比直胜（同分者之间的积分）、胜局数、索分（所胜对手积分 + 所和对手积分之半），"
                                "仍相同者加赛或抽签。", st["small"]))
@@ -412,6 +421,61 @@ def _standings(t: Tournament, after: int | None) -> bytes:
             story.append(Paragraph("（无）", st["small"]))
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buf.getvalue()
+
+
+#: how far a knock-out's player got, as the sheets say it (``knockout.REACHED``)
+_REACHED_ZH = {"winner": "冠军", "final": "决赛", "semi-final": "半决赛", "quarter-final": "四分之一决赛",
+               "round {round}": "第 {round} 轮", "{reached} (still in)": "{reached}（仍在赛）"}
+
+
+def _knockout_places(t: Tournament, st) -> list:
+    """A knock-out's standings: the place by the round reached (losers of one round share it), no tie-breaks."""
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph
+
+    from qiyuan.tournament.knockout import knockout_places, knockout_reached
+    from qiyuan.tournament.scoring import score
+    from qiyuan.tournament.sheets import shown_names
+
+    places, reached = knockout_places(t), knockout_reached(t, lambda s: _REACHED_ZH.get(s, s))
+    names = shown_names(t)
+    order = sorted(t.entrants, key=lambda e: (places[e.number], e.number))
+    rows = [["名次", "签号", "姓名", "所属单位", "等级分", "积分", "止步"]]
+    rows += [[str(places[e.number]), str(e.number), _fit(names[e.number], 11, 44 * mm), _fit(e.federation, 10, 46 * mm),
+              _rating(e.rating), plain(score(e, t.points)), reached[e.number]] for e in order]
+    return [Paragraph("单淘汰：按止步的轮次排名（同轮负者名次并列），不用辅分", st["small"]),
+            _table(rows, [w * mm for w in (15, 15, 46, 48, 18, 15, 40)], size=11, align_left=(2, 3, 6))]
+
+
+def _team_places(t: Tournament, st) -> list:
+    """A team event's standings as the report's 团体成绩 sheet: by 场分 (胜 2、和 1、负 0), then 局分; then the team
+    table (团体交叉表): each match's 局分 by round."""
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph
+
+    from qiyuan.tournament.teams import team_matches, team_standings
+
+    ranked = team_standings(t)
+    rows = [["名次", "队号", "队名", "场分", "局分", "胜", "和", "负"]]
+    rows += [[str(r.rank), str(r.team.number), _fit(r.team.name, 11, 56 * mm), str(r.match_points),
+              plain(r.board_points), str(r.won), str(r.drawn), str(r.lost)] for r in ranked]
+    out = [Paragraph("团体名次：场分（胜 2、和 1、负 0），同场分比局分", st["small"]),
+           _table(rows, [w * mm for w in (15, 15, 58, 18, 18, 14, 14, 14)], size=11, align_left=(2,))]
+    order = [r.team for r in sorted(ranked, key=lambda r: r.team.number)]
+    cells = {}
+    for rnd, a, b, pa, pb in team_matches(t):
+        cells.setdefault((a.number, b.number), []).append(f"{plain(pa)}:{plain(pb)}")
+        cells.setdefault((b.number, a.number), []).append(f"{plain(pb)}:{plain(pa)}")
+    grid = [["队号", "队名"] + [str(x.number) for x in order] + ["场分", "局分"]]
+    standing = {r.team.number: r for r in ranked}
+    for x in order:
+        grid.append([str(x.number), _fit(x.name, 10, 40 * mm)]
+                    + ["×" if x.number == y.number else " ".join(cells.get((x.number, y.number), [])) for y in order]
+                    + [str(standing[x.number].match_points), plain(standing[x.number].board_points)])
+    side = max(12.0, min(24.0, 160 / max(1, len(order))))
+    out += [Paragraph("团体交叉表（局分，本队在前）", st["head"]),
+            _table(grid, [w * mm for w in (13, 42, *([side] * len(order)), 15, 15)], size=10, align_left=(1,))]
+    return out
 
 
 def decision_notes(rows) -> list[str]:
@@ -583,12 +647,18 @@ def _crosstable(t: Tournament) -> bytes:
     t = as_of(t, n)  # a next round's excuse already entered is not shown yet
     ranks = final_places(t) if t.entrants and n else {}
     story = [Paragraph(t.name, st["title"]), Paragraph(f"交叉表（{n} 轮）　{_event_line(t)}", st["sub"])]
+    from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format
+    from qiyuan.tournament.sheets import shown_names
+
+    names = shown_names(t)  # players of the same name told apart
+    if event_format(t) in ROUND_ROBINS and t.entrants:
+        story += _round_robin_grid(t, names, ranks, st)
     head = ["签号", "姓名", "等级分", *[f"第{r}轮" for r in range(1, n + 1)], "积分", "名次"]
     rows = [head]
     for e in t.entrants:
         marks = knockout_marks(t, e)  # a knock-out's 淘汰 (eliminated) and 待赛 (through, others play on)
         cells = [marks.get(i) or cell_text(c) for i, c in enumerate(e.rounds, 1)] + [""] * (n - len(e.rounds))
-        name = e.name + ("（退赛）" if e.withdrawn_after is not None else "")
+        name = names[e.number] + ("（退赛）" if e.withdrawn_after is not None else "")
         rows.append([str(e.number), name, _rating(e.rating), *cells, plain(score(e, t.points)),
                      str(ranks.get(e.number, ""))])
     usable = 273 * mm
@@ -607,3 +677,33 @@ def _crosstable(t: Tournament) -> bytes:
                            "轮空 编排轮空；请假½ / 请假1 请假计半分 / 全分；缺席 计 0 分", st["small"]))
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buf.getvalue()
+
+
+#: a game's result from one side, as the round-robin grid writes it
+_GRID = {"1": "1", "0": "0", "=": "½", "W": "1", "L": "0", "D": "½", "+": "+", "-": "−"}
+
+
+def _round_robin_grid(t: Tournament, names: dict[int, str], ranks: dict[int, int], st) -> list:
+    """A round robin's square crosstable (循环赛成绩表): a row and a column per player, each cell his result
+    against that opponent (a double round robin: both games), the diagonal crossed out; then the score and place."""
+    from reportlab.lib.units import mm
+    from reportlab.platypus import PageBreak, Paragraph
+
+    from qiyuan.tournament.scoring import score
+
+    met: dict[tuple[int, int], list[str]] = {}
+    for e in t.entrants:
+        for c in e.rounds:
+            if c.opponent is not None and c.result.strip():
+                met.setdefault((e.number, c.opponent), []).append(_GRID.get(c.result, c.result))
+    numbers = [e.number for e in t.entrants]
+    rows = [["签号", "姓名", *map(str, numbers), "积分", "名次"]]
+    for e in t.entrants:
+        rows.append([str(e.number), _fit(names[e.number], 10, 36 * mm),
+                     *["×" if m == e.number else " ".join(met.get((e.number, m), [])) for m in numbers],
+                     plain(score(e, t.points)), str(ranks.get(e.number, ""))])
+    side = max(8.0, min(18.0, 200 / max(1, len(numbers))))
+    size = 10 if side >= 12 else 8
+    return [Paragraph("循环赛成绩表（行为本方，1 胜、½ 和、0 负）", st["head"]),
+            _table(rows, [w * mm for w in (12, 38, *([side] * len(numbers)), 14, 12)], size=size, align_left=(1,)),
+            PageBreak()]

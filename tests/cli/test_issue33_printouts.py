@@ -169,3 +169,37 @@ def test_a_round_robins_crosstable_has_its_square_grid(tmp_path):
     run("event", "result", path, 1, *[f"{e.number} 1-0" for e in t.entrants if e.rounds[0].colour == "b"])
     text = pdf_text(hall_pdf.document(read_trf(path), "crosstable"), tmp_path)
     assert "循环赛成绩表" in text and "×" in text
+
+
+def team_event(tmp_path):
+    path = tmp_path / "team.trf"
+    run("event", "new", path, "--name", "团体赛", "--format", "team", "--boards", 2, "--rounds", 3)
+    for team in ("北京队", "上海队", "天津队", "广东队"):
+        for k in (1, 2):
+            run("event", "add-player", path, f"{team[:2]}{k}", "--team", team)
+    run("event", "pair", path)
+    return path
+
+
+def test_a_team_events_pairings_are_grouped_by_match_in_the_terminal_and_on_paper(tmp_path):
+    from qiyuan.formats import hall_pdf
+
+    path = team_event(tmp_path)
+    out = run_in(["event", "show", str(path), "1"], lang.CHINESE).stdout
+    headings = [line for line in out.splitlines() if " – " in line]
+    assert len(headings) == 2 and all(line.endswith("队") for line in headings)
+    t = read_trf(path)
+    from qiyuan.tournament.sheets import team_match_rows
+
+    matches = team_match_rows(t, pairing_sheet(t, 1))
+    assert [len(m.boards) for m in matches] == [2, 2]
+    for m in matches:  # the home team opens board 1, the away team board 2
+        assert m.boards[0].opener.name.startswith(m.home[:2]) and m.boards[1].opener.name.startswith(m.away[:2])
+    text = pdf_text(hall_pdf.document(t, "pairings", round_no=1), tmp_path)
+    assert f"{matches[0].home} – {matches[0].away}" in text and f"{matches[1].home} – {matches[1].away}" in text
+
+
+def test_a_team_events_terminal_standings_name_match_and_board_points_as_the_report(tmp_path):
+    path = team_event(tmp_path)
+    out = run_in(["event", "standings", str(path)], lang.CHINESE).stdout
+    assert "场分" in out and "局分" in out and "台分" not in out

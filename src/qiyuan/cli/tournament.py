@@ -1039,7 +1039,7 @@ ENTRANT_FIELDS = {"name": N_("name"), "sex": N_("sex"), "title": N_("grade"), "r
 KEEP_APART_NAMES = {"association": N_("association"), "club": N_("club"), "family": N_("family")}
 #: the column names of a match's and a team event's standings (the CSV's header) as the terminal shows them
 COLUMN_NAMES = {"score": N_("Score"), "won": N_("Won"), "drawn": N_("Drawn"), "lost": N_("Lost"),
-                "match_points": N_("Match"), "board_points": N_("Board")}
+                "match_points": N_("Match pts"), "board_points": N_("Board pts")}  # the report's 场分, 局分
 
 
 def register(app: typer.Typer) -> None:

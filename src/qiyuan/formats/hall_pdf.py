@@ -33,7 +33,8 @@ from qiyuan.formats.hall_qr import draw_qr
 from qiyuan.formats.pdf_font import FONT, font_name
 from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
 from qiyuan.tournament.model import Tournament
-from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
+from qiyuan.tournament.sheets import (UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells,
+                                     team_match_rows)
 
 WHATS = ("entries", "schedule", "pairings", "slips", "standings", "crosstable", "bracket")
 
@@ -211,13 +212,20 @@ def _pairings(t: Tournament, sheet: PairingSheet, alphabetical: bool) -> bytes:
     title = f"第 {sheet.round} 轮对阵表"
     doc, footer = _doc(buf, t, title)
     story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t, sheet.round)}", st["sub"])]
-    rows = [["台次", "签号", "先手（假先）", "积分", "等级分", "结果", "签号", "后手", "积分", "等级分"]]
-    for b in sheet.boards:
-        rows.append([str(b.board), str(b.opener.number), b.opener.name, plain(b.opener.score),
-                     _rating(b.opener.rating), _RESULT_ZH.get(b.result, b.result), str(b.other.number),
-                     b.other.name, plain(b.other.score), _rating(b.other.rating)])
+    head = ["台次", "签号", "先手（假先）", "积分", "等级分", "结果", "签号", "后手", "积分", "等级分"]
+
+    def board_row(k: int, b) -> list[str]:
+        return [str(k), str(b.opener.number), b.opener.name, plain(b.opener.score), _rating(b.opener.rating),
+                _RESULT_ZH.get(b.result, b.result), str(b.other.number), b.other.name, plain(b.other.score),
+                _rating(b.other.rating)]
+
     widths = [w * mm for w in (13, 13, 38, 13, 17, 20, 13, 38, 13, 17)]
-    story.append(_table(rows, widths, align_left=(2, 7)))
+    matches = team_match_rows(t, sheet)  # a team event: each match under its heading, 北京队 – 上海队
+    for m in matches:
+        story += [Paragraph(f"{m.home} – {m.away}", st["head"]),
+                  _table([head] + [board_row(k, b) for k, b in enumerate(m.boards, 1)], widths, align_left=(2, 7))]
+    if not matches:
+        story.append(_table([head] + [board_row(b.board, b) for b in sheet.boards], widths, align_left=(2, 7)))
     if not sheet.boards or all(b.known_opener for b in sheet.boards):
         story.append(Paragraph("先手 = 假先，先行；积分 = 本轮前积分", st["small"]))
     if sheet.unpaired:

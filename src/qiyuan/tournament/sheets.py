@@ -135,6 +135,40 @@ def as_of(t: Tournament, after: int) -> Tournament:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class TeamMatchRows:
+    """One team match of a round: the home team (it opens the odd boards), the away team, their boards in
+    board order (board 1 first)."""
+
+    home: str
+    away: str
+    boards: list[BoardRow]
+
+
+def team_match_rows(t: Tournament, sheet: PairingSheet) -> list[TeamMatchRows]:
+    """A team event's pairing sheet grouped by match (北京队 – 上海队), each match's boards in board order;
+    [] when the event has no teams."""
+    from qiyuan.tournament.teams import team_of
+
+    of = team_of(t)
+    if not of:
+        return []
+    groups: dict[tuple[int, int], list[tuple[int, BoardRow]]] = {}
+    for b in sheet.boards:
+        x, y = of.get(b.opener.number), of.get(b.other.number)
+        if x is None or y is None:
+            continue
+        key = (min(x.number, y.number), max(x.number, y.number))
+        groups.setdefault(key, []).append((x.members.index(b.opener.number), b))
+    out = []
+    for rows in groups.values():
+        rows.sort(key=lambda kb: kb[0])
+        first = rows[0][1]  # board 1: the home team's player opens it
+        home, away = of[first.opener.number], of[first.other.number]
+        out.append(TeamMatchRows(home.name, away.name, [b for _k, b in rows]))
+    return out
+
+
 # -- text for the terminal ----------------------------------------------------------------------------
 
 
@@ -175,7 +209,11 @@ def round_table(t: Tournament, rnd: int, gettext: Callable[[str], str] = str) ->
              f"{rpad(_('Bd'), 4)} {pad(_('opener'), width + 15)}  "
              f"{pad(_('other'), width + 15)}  {_('result')}",
              f"{'':>4} {no} {name} {pts} {rtg}  {no} {name} {pts} {rtg}"]
-    for b in sheet.boards:
+    matches = team_match_rows(t, sheet)  # a team event: its boards under each match's heading, 北京队 – 上海队
+    for m in matches:
+        lines.append(f"{m.home} – {m.away}")
+        lines += [f"{k:>4} {seat(b.opener)}  {seat(b.other)}  {b.result}".rstrip() for k, b in enumerate(m.boards, 1)]
+    for b in sheet.boards if not matches else []:
         lines.append(f"{b.board:>4} {seat(b.opener)}  {seat(b.other)}  {b.result}".rstrip())
     for u in sheet.unpaired:
         lines.append(f"     {seat(u.seat)}  {_(UNPAIRED[u.why])}")

@@ -143,12 +143,7 @@ def test_a_knockouts_printed_standings_are_by_the_round_reached(tmp_path):
 def test_a_team_events_printed_standings_by_match_then_board_points_with_the_team_table(tmp_path):
     from qiyuan.formats import hall_pdf
 
-    path = tmp_path / "team.trf"
-    run("event", "new", path, "--name", "团体赛", "--format", "team", "--boards", 2, "--rounds", 3)
-    for team in ("北京队", "上海队", "天津队", "广东队"):
-        for k in (1, 2):
-            run("event", "add-player", path, f"{team[:2]}{k}", "--team", team)
-    run("event", "pair", path)
+    path = team_event(tmp_path)
     t = read_trf(path)
     openers = [e.number for e in t.entrants if e.rounds[0].colour == "b"]
     run("event", "result", path, 1, *[f"{n} 1-0" for n in openers])

@@ -400,8 +400,8 @@ def _standings(t: Tournament, after: int | None) -> bytes:
         return [f"{place}*" if r.decision else str(place), str(r.number), _fit(name, 11, 35 * mm),
                 _fit(e.federation, 10, 46 * mm), _rating(e.rating), plain(r.score), *[plain(x) for x in r.tiebreaks]]
 
-    if fmt == "knockout":  # placed by the round reached, no Swiss tie-breaks
-        story += _knockout_places(shown, st)
+    if fmt == "knockout":  # placed by the round reached, no Swiss tie-breaks; then the mini-matches' scores
+        story += _knockout_places(shown, st) + _mini_match_scores(t, shown, rows, by, st)
         doc.build(story, onFirstPage=footer, onLaterPages=footer)
         return buf.getvalue()
     if fmt == "team":  # the teams by match points, then board points; their matches; then the boards' players
@@ -414,11 +414,7 @@ def _standings(t: Tournament, after: int | None) -> bytes:
                                "仍相同者加赛或抽签。", st["small"]))
     story.append(_table([head] + [line(r.rank, r) for r in rows], widths, size=11, align_left=(2, 3)))
     story += [Paragraph(x, st["small"]) for x in decision_notes(rows)]
-    if rule := mini_match_rule_zh(t):  # a knock-out of mini-matches: each player's match scores
-        played = played_matches(shown)
-        story.append(Paragraph(f"小场比分（{rule}）：", st["small"]))
-        story += [Paragraph(f"{r.number} {by[r.number].name}：" + "；".join(m.text_zh() for m in played[r.number]),
-                            st["small"]) for r in rows if played.get(r.number)]
+    story += _mini_match_scores(t, shown, rows, by, st)
     for c in cat.categories(t):
         story.append(Paragraph(c.label(), st["head"]))
         ranked = cat.ranked(shown, c, rows)
@@ -434,6 +430,19 @@ def _standings(t: Tournament, after: int | None) -> bytes:
 #: how far a knock-out's player got, as the sheets say it (``knockout.REACHED``)
 _REACHED_ZH = {"winner": "冠军", "final": "决赛", "semi-final": "半决赛", "quarter-final": "四分之一决赛",
                "round {round}": "第 {round} 轮", "{reached} (still in)": "{reached}（仍在赛）"}
+
+
+def _mini_match_scores(t: Tournament, shown: Tournament, rows, by, st) -> list:
+    """A knock-out of mini-matches: each player's match scores (none for other events)."""
+    from reportlab.platypus import Paragraph
+
+    rule = mini_match_rule_zh(t)
+    if not rule:
+        return []
+    played = played_matches(shown)
+    return [Paragraph(f"小场比分（{rule}）：", st["small"])] + [
+        Paragraph(f"{r.number} {by[r.number].name}：" + "；".join(m.text_zh() for m in played[r.number]), st["small"])
+        for r in rows if played.get(r.number)]
 
 
 def _knockout_places(t: Tournament, st) -> list:

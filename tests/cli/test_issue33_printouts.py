@@ -198,3 +198,24 @@ def test_a_team_events_terminal_standings_name_match_and_board_points_as_the_rep
     path = team_event(tmp_path)
     out = run_in(["event", "standings", str(path)], lang.CHINESE).stdout
     assert "场分" in out and "局分" in out and "台分" not in out
+
+
+@pytest.mark.parametrize("language", [lang.ENGLISH, lang.CHINESE])
+def test_a_round_robins_terminal_crosstable_opens_with_its_square_grid(tmp_path, language):
+    path = tmp_path / "rr.trf"
+    run("event", "new", path, "--name", "循环赛", "--format", "double_round_robin")
+    for i in range(4):
+        run("event", "add-player", path, f"选手{i + 1}")
+    for rnd in range(1, 7):  # every game of the double round robin: each cell holds both results
+        run("event", "pair", path)
+        t = read_trf(path)
+        run("event", "result", path, rnd, *[f"{e.number} 1-0" for e in t.entrants if e.rounds[rnd - 1].colour == "b"])
+    out = run_in(["event", "crosstable", str(path)], language).stdout
+    grid = out.split("\n\n")[0].splitlines()
+    assert len(grid) == 1 + 4 and widest(out) <= 80
+    cells = {int(line.split()[0]): line.split()[2:6] for line in grid[1:]}
+    for a in range(1, 5):
+        assert cells[a][a - 1] == "x"
+        for b in range(1, 5):  # a's result against b mirrors b's against a
+            if a != b:
+                assert len(cells[a][b - 1]) == 2 and cells[b][a - 1] == cells[a][b - 1].translate(str.maketrans("10", "01"))

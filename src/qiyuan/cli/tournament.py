@@ -930,12 +930,15 @@ def event_show(event: Path = typer.Argument(...), rnd: int | None = typer.Argume
 def event_crosstable(event: Path = typer.Argument(...),
                      wide: bool = typer.Option(False, "--wide", help="every round on one line however wide "
                                                                      "(default: 80 columns, later rounds below)")) -> None:
-    """Print the crosstable: per round opponent, role (b opened / w) and result."""
-    from qiyuan.tournament.eventfile import event_format
-    from qiyuan.tournament.sheets import crosstable
+    """Print the crosstable: per round opponent, role (b opened / w) and result; a round robin's square grid
+    (each player's result against each opponent) first."""
+    from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format
+    from qiyuan.tournament.sheets import crosstable, round_robin_grid
     from qiyuan.tournament.standings import standings
 
     t = _load(event)
+    if t.entrants and event_format(t) in ROUND_ROBINS:
+        sys.stdout.write(round_robin_grid(t, _, wide=wide) + "\n")
     sys.stdout.write(crosstable(t, _, wide=wide))
     if t.entrants and event_format(t) in ("swiss", "round_robin", "double_round_robin"):
         sys.stdout.write("".join(f"{x}\n" for x in _decision_lines(standings(t))))

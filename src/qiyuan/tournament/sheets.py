@@ -325,3 +325,42 @@ def crosstable(t: Tournament, gettext: Callable[[str], str] = str, *, wide: bool
                           + (f" {plain(score(e, t.points)):>6}" if last else "")).rstrip())
             lines += [f"{'':>4} {piece}" for piece in rest]
     return "\n".join(lines + withdrawn_note(t, names, _, wide=wide)) + "\n"
+
+
+#: a game's result from one side in a round robin's grid
+GRID_RESULT = {"1": "1", "0": "0", "=": "½", "W": "1", "L": "0", "D": "½", "+": "+", "-": "-"}
+
+
+def round_robin_grid(t: Tournament, gettext: Callable[[str], str] = str, *, wide: bool = False) -> str:
+    """A round robin's square crosstable (循环赛成绩表): a row per player, a column per opponent (by number), each
+    cell his result against that opponent (both games of a double round robin), ``x`` on the diagonal; then the
+    score.  Columns that do not fit 80 terminal columns follow in further blocks (``wide``: one block)."""
+    _ = gettext
+    names = shown_names(t)
+    numbers = [e.number for e in t.entrants]
+    met: dict[tuple[int, int], str] = {}
+    for e in t.entrants:
+        for c in e.rounds:
+            if c.opponent is not None and c.result.strip():
+                met[(e.number, c.opponent)] = met.get((e.number, c.opponent), "") + GRID_RESULT.get(c.result, "?")
+    cw = max([len(str(n)) for n in numbers] + [len(v) for v in met.values()] + [1])
+    width = max([text_width(x) for x in names.values()] + [text_width(_("Name")), 4])
+    if not wide:
+        width = min(width, NAME_WIDTH)
+    lead = 4 + 1 + width
+    per_block = len(numbers) if wide else max(1, (TERMINAL_WIDTH - lead - 7) // (cw + 1))
+    blocks = [numbers[k:k + per_block] for k in range(0, len(numbers), per_block)] or [[]]
+    lines: list[str] = []
+    for b, columns in enumerate(blocks):
+        last = b == len(blocks) - 1
+        if b:
+            lines.append("")
+        lines.append(f"{rpad(_('No'), 4)} {pad(_('Name'), width)}" + "".join(" " + rpad(str(m), cw) for m in columns)
+                     + (" " + rpad(_("Pts"), 6) if last else ""))
+        for e in t.entrants:
+            first, *rest = wrap(names[e.number], width) if not wide else [names[e.number]]
+            cells = "".join(" " + rpad("x" if m == e.number else met.get((e.number, m), ""), cw) for m in columns)
+            lines.append((f"{e.number:>4} {pad(first, width)}{cells}"
+                          + (f" {plain(score(e, t.points)):>6}" if last else "")).rstrip())
+            lines += [f"{'':>4} {piece}" for piece in rest]
+    return "\n".join(lines) + "\n"

@@ -64,6 +64,6 @@ def test_standings_mark_a_withdrawn_player(tmp_path):
     run("event", "pair", path)
     run("event", "withdraw", path, 3)
     out = run("event", "standings", path).stdout
-    assert "P3 (withdrew after 1)" in out
+    assert "P3 (wd)" in out and "(wd) withdrew: 3 P3 after round 1" in out  # a short mark, a footnote (issue 33)
     rows = list(csv.DictReader(io.StringIO(run("event", "standings", path, "--csv").stdout)))
     assert {r["number"]: r["withdrawn_after"] for r in rows}["3"] == "1"

@@ -135,8 +135,11 @@ def test_pair_prints_bbp_format_and_writes_only_with_o(tmp_path):
 def test_standings_of_real_chess_files_use_their_own_points():
     rows = list(csv.reader(io.StringIO(run("standings", TRF_DIR / "lichess-swiss-2020-06-26.trf", "--csv").stdout)))
     assert rows[1][3] == rows[2][3] == "7.5" and {rows[1][2], rows[2][2]} == {"mattderkuerschner", "hansimpech"}
-    text = run("standings", TRF_DIR / "fide-example1-karl-mala-2005.trf").stdout.splitlines()
-    assert len(text) == 285 and "Mikhaletz,Lubomir" in text[1] and "6.5" in text[1]
+    text = run("standings", TRF_DIR / "fide-example1-karl-mala-2005.trf", "--wide").stdout.splitlines()
+    assert len(text) == 286 and "Mikhaletz,Lubomir" in text[1] and "6.5" in text[1]
+    assert text[-1].startswith("(wd) withdrew: 13 Bakhmatov,Eduard after round 1, ")  # the withdrawn, below
+    fitted = run("standings", TRF_DIR / "fide-example1-karl-mala-2005.trf").stdout.splitlines()  # 80 columns: the
+    assert max(map(len, fitted)) <= 80 and "Mikhaletz," in fitted[1] and fitted[2].strip() == "Lubomir"  # name wraps
 
 
 def test_broken_file_exit_2_with_line_and_column_and_no_output(tmp_path):

@@ -185,6 +185,9 @@ def test_a_bare_cr_in_a_registration_header_is_a_clear_error():
 # -- entry lists (event add-players) ------------------------------------------------------------------------
 
 ENTRY_CSV = "姓名,性别,身份证号,段级位,所属棋协,等级分,分段等级分\n张三,男,,3段,北京,1800,1950\n李四,女,,2级,上海,,\n".encode()
+#: the columns an arbiter's list has too (issue 33): grades in words, the document type, the nationality, 签号
+ENTRY_CSV_DOCUMENTS = ("签号,姓名,性别,证件类型,身份证号,国籍,段级位\n2,朴永勋,男,,M12345678,KOR,初段\n"
+                       "1,Ann Lee,女,护照,E1234567,USA,一级\n3,王五,男,居民身份证,,CHN,六段\n").encode()
 
 
 def check_entries(data) -> None:
@@ -192,10 +195,11 @@ def check_entries(data) -> None:
     from qiyuan.tournament import categories as cat
     from qiyuan.tournament import eventfile as ev
 
-    if data.draw(st.booleans()):
-        raw = data.draw(mutate_bytes(ENTRY_CSV))
+    kind = data.draw(st.sampled_from(["csv", "documents", "report"]))
+    if kind == "report":
+        raw = data.draw(mutate_workbook(seeds.report_bytes()))  # a report's 成绩 (and 棋手资料) sheet: an entry list too
     else:
-        raw = data.draw(mutate_workbook(seeds.report_bytes()))  # a report's 成绩 sheet is an entry list too
+        raw = data.draw(mutate_bytes(ENTRY_CSV if kind == "csv" else ENTRY_CSV_DOCUMENTS))
 
     def read(path):
         rows, faults = read_entries(path)

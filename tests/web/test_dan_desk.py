@@ -76,7 +76,7 @@ def test_refusals_on_the_grades_page_name_every_problem_and_write_nothing(office
     r = officer.post("/desk/office/grades/", {"action": "grant", "player": p.federation_id, "grade": "7d",
                                               "granted_on": "2024-05-01", "granted_by": "中国棋院"}, follow=True)
     text = page(r)
-    assert f"{p.federation_id}: 7d 超过 2024-05-01 当日的最高授予段位 6d（第五条）" in text
+    assert f"{p.federation_id}: 七段 超过 2024-05-01 当日的最高授予段位 六段（第五条）" in text  # grades in words
     r = officer.post("/desk/office/grades/", {"action": "grant", "player": "CN999999", "grade": "3d",
                                               "granted_on": "x", "granted_by": "RIF"}, follow=True)
     assert "授予日期：x 不是日期" in page(r)

@@ -131,15 +131,20 @@ def test_the_what_if_page_shows_the_change_and_its_table(client, tmp_path):
     ("opp=&res=1", "第 1 局：没有填写对手"),
     ("format=blitz&opp=2100&res=1", "赛制“blitz”无效"),
     ("list=NOPE&opp=2100&res=1", "请选择该棋手所在的等级分榜"),
+    # issue 33, item 7: a number that is no rating is not looked up as a name; the player himself is no opponent
+    ("opp=-5&res=1", "第 1 局：等级分应在 100 到 3500 之间"),
+    ("opp=1500.5&res=1", "第 1 局：等级分应在 100 到 3500 之间"),
+    ("opp={me}&res=1", "就是本次推算的棋手本人：请输入对手"),
 ])
 def test_bad_what_if_entries_are_explained_in_the_pages_language(client, published, query, message):
     a = published["players"][0]
     from qiyuan.office.ratings.models import ListMember
 
     ListMember.objects.create(rating_list=published["list"], player=a, gender="M")
-    page = client.get(f"/players/{a.federation_id}/what-if/?list=gomoku&{query}")
+    page = client.get(f"/players/{a.federation_id}/what-if/?list=gomoku&{query.format(me=a.federation_id.lower())}")
     assert page.status_code == 200
     assert message in htmllib.unescape(page.content.decode())
+    assert "没有注册棋手" not in htmllib.unescape(page.content.decode()) or "没有这个人" in query
 
 
 def test_an_opponent_by_name_must_be_one_player(client, tmp_path, make_player):

@@ -94,7 +94,8 @@ def where(p: Problem) -> str:
     if p.line is not None:
         parts.append(_("line {line}").format(line=p.line))
     if p.column is not None:
-        parts.append(_("column {column}").format(column=p.column) if isinstance(p.column, int) else str(p.column))
+        parts.append(_("column {column}").format(column=p.column) if isinstance(p.column, int) else
+                     p.column.text(_) if isinstance(p.column, Problem) else str(p.column))  # a cell: 工作表 成绩，单元格 H4
     return ("，" if _language == CHINESE else ", ").join(parts)
 
 

@@ -146,7 +146,7 @@ def import_cmd(
                                               "players — need your confirmation; nothing stored:").format(
                     count=len(exc.pending_matches)) + "[/]")
                 for m in exc.pending_matches:
-                    err.print(f"  {_(m.text)}", markup=False)
+                    err.print(f"  {problem_line(m.text)}", markup=False)  # in the terminal's language
             if exc.differences:
                 err.print("[bold yellow]" + _("the report differs from its registration in the calendar; nothing "
                                               "stored (import again with --accept-differences once seen):") + "[/]")

@@ -41,7 +41,7 @@ def _print_round(t: Tournament, rnd: int) -> None:
     if go.is_go(t):
         from qiyuan.tournament.go_sheets import go_round_table
 
-        sys.stdout.write(go_round_table(t, rnd))
+        sys.stdout.write(go_round_table(t, rnd, "zh" if language() == CHINESE else "en"))
         return
     sys.stdout.write(round_table(t, rnd, _))
 
@@ -89,16 +89,18 @@ def standings(
     csv: bool = typer.Option(False, "--csv", help="comma-separated, with a header line"),
     after: int | None = typer.Option(None, "--after", help="as the standings stood after round N"),
     category: str | None = typer.Option(None, "--category", help="a prize category: women, U12, 'rating 1800-1999'"),
+    wide: bool = typer.Option(False, "--wide", help="one line per player however wide (default: 80 columns)"),
 ) -> None:
     """Rank, draw number, name, score and the seven tie-breaks (the file's own point system);
     a Go event, an OpenGotha or an .h9 file: its placement criteria (MMS, SOS, …)."""
     if go_cli.is_opengotha(event) or event.suffix.lower() == ".h9" or go_cli.is_go_event(event):
         go_cli.print_go_standings(go_cli.load_event(event), csv, after)
         return
-    _print_standings(_load(event, players=True), csv, after, category)
+    _print_standings(_load(event, players=True), csv, after, category, wide)
 
 
-def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, category: str | None = None) -> None:
+def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, category: str | None = None,
+                     wide: bool = False) -> None:
     from qiyuan.errors import InputError, problem
     from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.sheets import as_of, rounds_with_cells
@@ -116,7 +118,8 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
         _print_match_or_teams(t, as_csv)
         return
     from qiyuan.tournament import categories as cat
-    from qiyuan.tournament.sheets import pad, plain, rpad, text_width
+    from qiyuan.tournament.sheets import (TERMINAL_WIDTH, WITHDRAWN_MARK, pad, plain, rpad, shown_names, text_width,
+                                          withdrawn_note, wrap)
     from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS, ROUND_ROBIN_TIEBREAKS_EN, tiebreak_names
     from qiyuan.tournament.standings import standings as compute
 
@@ -126,7 +129,7 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
     if category is not None:
         c = cat.parse(category)
         places = cat.ranked(t, c, rows)
-        title = (title + _(", ") if title else "") + _("category {key}").format(key=c.key)
+        title = (title + _(", ") if title else "") + _("category {key}").format(key=_category_name(c))
     n_tb = len(tiebreak_names(t))
     by = {e.number: e for e in t.entrants}
     gone = {n: e.withdrawn_after for n, e in by.items() if e.withdrawn_after is not None}
@@ -142,26 +145,37 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
                         r.decision.line() if r.decision else ""])
         return
 
-    def name_of(r) -> str:
-        return r.name + (_(" (withdrew after {round})").format(round=gone[r.number]) if r.number in gone else "")
+    names = shown_names(t)  # players of the same name told apart
+    mark = _(WITHDRAWN_MARK)
 
-    width = max([text_width(name_of(r)) for _, r in places] + [4])
-    out = [title] if title else []
+    def name_of(r) -> str:
+        return names[r.number] + (" " + mark if r.number in gone else "")
+
     chinese = language() == CHINESE
+    # the Chinese terminal heads the tie-breaks as the texts do (辅分一…七; a round robin's 直胜, 胜局, 索分)
+    tb_heads = list(tiebreak_names(t)) if chinese else [f"TB{i}" for i in range(1, n_tb + 1)]
+    width = max([text_width(name_of(r)) for _, r in places] + [text_width(_("Name")), 4])
+    no_width = max([len(str(r.number)) for _, r in places] + [text_width(_("No"))])
+    pts_width = max([len(plain(r.score)) for _, r in places] + [text_width(_("Pts"))])
+    tb_width = max([len(plain(x)) for _, r in places for x in r.tiebreaks] + [text_width(h) for h in tb_heads]
+                   + [1 if not wide else 7])
+    if not wide:  # 80 columns: each column as wide as its widest value, a long name wraps onto the next line
+        width = min(width, max(8, TERMINAL_WIDTH - (4 + 1 + no_width + 1 + 1 + pts_width + (tb_width + 1) * n_tb)))
+    out = [title] if title else []
     if n_tb == len(ROUND_ROBIN_TIEBREAKS_EN):
         out.append(_("round robin: ranked by {first}, then {second}, then {third}; then a lot").format(
             first=ROUND_ROBIN_TIEBREAKS[0], second=ROUND_ROBIN_TIEBREAKS[1], third=ROUND_ROBIN_TIEBREAKS[2])
             if chinese else
             "round robin: TB1 " + ", TB2 ".join(ROUND_ROBIN_TIEBREAKS_EN[:2]) + ", TB3 "
             + ROUND_ROBIN_TIEBREAKS_EN[2] + "; then a lot")
-    # the Chinese terminal heads the tie-breaks as the texts do (辅分一…七; a round robin's 直胜, 胜局, 索分)
-    tb_heads = list(tiebreak_names(t)) if chinese else [f"TB{i}" for i in range(1, n_tb + 1)]
-    out.append(f"{rpad(_('Rk'), 4)} {rpad(_('No'), 5)} {pad(_('Name'), width)} {rpad(_('Pts'), 5)} "
-               + " ".join(rpad(h, 7) for h in tb_heads))
+    out.append(f"{rpad(_('Rk'), 4)} {rpad(_('No'), no_width)} {pad(_('Name'), width)} {rpad(_('Pts'), pts_width)} "
+               + " ".join(rpad(h, tb_width) for h in tb_heads))
     for place, r in places:
-        mark = "*" if r.decision else " "
-        out.append(f"{place:>3}{mark} {r.number:>5} {pad(name_of(r), width)} {plain(r.score):>5} "
-                   + " ".join(f"{plain(tb):>7}" for tb in r.tiebreaks))
+        first, *rest = [name_of(r)] if wide else wrap(name_of(r), width)
+        out.append(f"{place:>3}{'*' if r.decision else ' '} {r.number:>{no_width}} {pad(first, width)} "
+                   f"{plain(r.score):>{pts_width}} " + " ".join(f"{plain(tb):>{tb_width}}" for tb in r.tiebreaks))
+        out += [" " * (4 + 1 + no_width) + f" {piece}" for piece in rest]
+    out += withdrawn_note(t, names, _, wide=wide)
     out += _decision_lines(rows)
     sys.stdout.write("\n".join(out) + "\n")
 
@@ -219,11 +233,12 @@ def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
     from qiyuan.tournament.scoring import score
     from qiyuan.tournament.sheets import pad, plain, rpad, text_width
 
-    places, reached = knockout_places(t), knockout_reached(t)
+    places, reached = knockout_places(t), knockout_reached(t, str if as_csv else _)  # the CSV keeps its words
     matches = played_matches(t)  # mini-matches: each match's score from the player's side
 
     def played(n: int) -> str:
-        return "; ".join(m.text() for m in matches.get(n, []))
+        chinese = language() == CHINESE and not as_csv  # the report's own words for a match (第1轮对5号 1:1 胜)
+        return ("；" if chinese else "; ").join(m.text_zh() if chinese else m.text() for m in matches.get(n, []))
 
     order = sorted(t.entrants, key=lambda e: (places[e.number], e.number))
     if as_csv:
@@ -235,7 +250,7 @@ def _print_knockout_places(t: Tournament, as_csv: bool) -> None:
                     + ([played(e.number)] if matches else []) for e in order)
         return
     width = max([text_width(e.name) for e in t.entrants] + [4])
-    reach = max([len(reached[e.number]) for e in t.entrants] + [7])
+    reach = max([text_width(reached[e.number]) for e in t.entrants] + [text_width(_("Reached"))])
     out = [_("knock-out: ranked by the round reached (losers of a round share a place), no Swiss tie-breaks"),
            f"{rpad(_('Rk'), 4)} {rpad(_('No'), 5)} {pad(_('Name'), width)} {rpad(_('Pts'), 5)}  {pad(_('Reached'), reach)}"
            + (f"  {_('Matches')}" if matches else "")]
@@ -325,7 +340,7 @@ def _date(s: str | None, what: str):
 @refusals
 def event_new(
     event: Path = typer.Argument(..., help="the event file to create"),
-    name: str = typer.Option(..., help="the event's name"),
+    name: str = typer.Option("", help="the event's name"),
     rounds: int | None = typer.Option(None, help="rounds planned (XXR); round robins: set by the players"),
     fmt: str = typer.Option("swiss", "--format",
                             help="swiss | round_robin | double_round_robin | knockout | match | team | "
@@ -342,10 +357,23 @@ def event_new(
         None, "--mini-matches",
         help="knock-out: each match 2 games (openers alternate), then at 1:1 one tie-break game whose opener "
              "is drawn by lot (event lot), played at this time control, e.g. '10 min + 5 s'"),
+    registration: str = typer.Option("", "--registration", metavar="CODE",
+                                     help="start from an approved calendar registration (R2026-001): its name, "
+                                          "dates, city, format, rounds, time control, arbiters and entry list "
+                                          "(the options given here win)"),
 ) -> None:
-    """Start an event file."""
+    """Start an event file (from scratch, or from an approved registration with --registration CODE)."""
+    from qiyuan.errors import InputError, problem
     from qiyuan.tournament import arbiter as uc
 
+    if registration.strip():
+        _new_from_registration(event, registration.strip(), force=force, name=name, rounds=rounds,
+                               fmt=fmt if fmt != "swiss" else None, start=start, end=end, city=city,
+                               time_control=time_control, chief=chief, arbiter=arbiter, boards=boards,
+                               mini_matches=mini_matches)
+        return
+    if not name.strip():
+        raise InputError(problem("give the event's --name (or --registration CODE)"))
     dates = {"start": _date(start, "--start"), "end": _date(end, "--end")}
     uc.new_event(_store(event, overwrite=force), _actor(), name, fmt=fmt, rounds=rounds, city=city,
                  time_control=time_control, chief_arbiter=chief, arbiters=arbiter, boards=boards,
@@ -358,13 +386,51 @@ def event_new(
     sys.stdout.write(_("created {file}: {name}, {format}").format(file=event, name=name, format=fmt) + mini + "\n")
 
 
+def _new_from_registration(event: Path, code: str, *, force: bool, name: str, rounds: int | None, fmt: str | None,
+                           start: str | None, end: str | None, city: str, time_control: str, chief: str,
+                           arbiter: list[str], boards: int | None, mini_matches: str | None) -> None:
+    """``event new --registration CODE``: the registered details and entry list (``event_registration.event_start``,
+    the desk's start too), every entrant checked before the file is written — nothing written on a refusal."""
+    from dataclasses import replace
+    from datetime import date
+
+    from qiyuan.cli.office import ensure_django
+
+    ensure_django()
+    from qiyuan.office.event_registration import event_start
+    from qiyuan.tournament import arbiter as uc
+    from qiyuan.tournament import eventfile as ev
+
+    reg, rows, registered_format = event_start(code)
+    fields = dict(fmt=fmt or registered_format, rounds=rounds or reg.rounds, city=city or reg.city,
+                  time_control=time_control or reg.time_control, chief_arbiter=chief or reg.chief_arbiter,
+                  arbiters=list(arbiter) or list(reg.arbiters), boards=boards, tiebreak_time_control=mini_matches,
+                  start=_date(start, "--start") or reg.start, end=_date(end, "--end") or reg.end)
+    title = name.strip() or reg.name
+    if fields["fmt"] in ev.ROUND_ROBINS:
+        fields["rounds"] = rounds  # a round robin's rounds are set by its players
+    if rows:  # checked on the event as it will be, before anything is written
+        ev.add_players(ev.new_event(title, **fields), [(r, replace(e)) for r, e in rows], today=date.today(),
+                       file=code)
+    uc.new_event(_store(event, overwrite=force), _actor(), title, **fields)
+    added = _run(event, uc.add_players, rows, source=code, today=date.today()) if rows else []
+    shown = fields["fmt"]
+    if language() == CHINESE:
+        from qiyuan.formats.report_xlsx import FORMATS
+
+        shown = FORMATS.get(shown, shown)
+    sys.stdout.write(_("created {file}: {name}, {format}").format(file=event, name=title, format=shown) + "\n")
+    sys.stdout.write((_("{count} player(s) entered from {code}").format(count=len(added), code=code) if added else
+                      _("{code} has no entry list yet: enter the players with add-players").format(code=code)) + "\n")
+
+
 @event_app.command("add-player")
 @refusals
 def event_add_player(
     event: Path = typer.Argument(...),
     name: str = typer.Argument(..., metavar=N_("FULL_NAME"), help="the player's name"),
     sex: str = typer.Option("", help="m (man) / w (woman)"),
-    title: str = typer.Option("", help="the grade: 3d, 1k"),
+    title: str = typer.Option("", help="the grade: 3d, 1k or in words"),
     rating: str = typer.Option("", help="the rating (1..9999)"),
     association: str = typer.Option("", help="the player's association"),
     club: str = typer.Option("", help="the player's club (for keep-apart)"),
@@ -404,6 +470,67 @@ def event_add_player(
         late = _(" (late entry: absent in {rounds})").format(rounds=_rounds_text(added.late_rounds)) \
             if added.late_rounds else ""
         sys.stdout.write(f"{added.number} {added.name}{late}\n")
+
+
+@event_app.command("edit-player")
+@refusals
+def event_edit_player(
+    event: Path = typer.Argument(...),
+    number: int = typer.Argument(..., help="the player's draw number"),
+    name: str | None = typer.Option(None, help="the name, corrected"),
+    sex: str | None = typer.Option(None, help="m (man) / w (woman)"),
+    title: str | None = typer.Option(None, help="the grade: 3d, 1k or in words ('' for none)"),
+    rating: str | None = typer.Option(None, help="the rating (1..9999; '' for none)"),
+    association: str | None = typer.Option(None, help="the player's association"),
+    club: str | None = typer.Option(None, help="the player's club (for keep-apart)"),
+    family: str | None = typer.Option(None, help="a family's label (for keep-apart)"),
+    player_id: str | None = typer.Option(None, help="registry id"),
+    id_number: str | None = typer.Option(None, help="the resident ID number (report only, never public)"),
+    passport: str | None = typer.Option(None, help="a foreign entrant's passport number, instead of --id-number"),
+    birth: str | None = typer.Option(None, help="birth date, 2012-05-01"),
+    nationality: str | None = typer.Option(None, help="nationality: a 3-letter country code (KOR, JPN)"),
+) -> None:
+    """Correct an entrant's details (only the options given change): checked like a new entry; his
+    number, games and results stay."""
+    from datetime import date
+
+    from qiyuan.errors import InputError, problem
+    from qiyuan.tournament import arbiter as uc
+
+    changes: dict[str, object] = {k: v for k, v in (
+        ("name", name), ("sex", sex), ("title", title), ("federation", association), ("club", club),
+        ("family", family), ("player_id", player_id), ("birth", birth), ("nationality", nationality))
+        if v is not None}
+    if passport is not None and id_number is not None:
+        raise InputError(problem("give --id-number (a resident ID) or --passport, not both"))
+    if passport is not None:
+        changes.update(id_number=passport, id_type="passport")
+    elif id_number is not None:
+        changes.update(id_number=id_number, id_type="resident")
+    if rating is not None:
+        if rating.strip() and not rating.strip().isdigit():
+            raise InputError(problem("rating must be a whole number 1..9999, found {value!r}", value=rating.strip()))
+        changes["rating"] = int(rating) if rating.strip() else None
+    e = _run(event, uc.edit_player, number, changes, today=date.today())
+    sys.stdout.write(_("player {number} {name}: changed {fields}").format(
+        number=e.number, name=e.name, fields=_(", ").join(_(ENTRANT_FIELDS[k]) for k in changes
+                                                          if k in ENTRANT_FIELDS)) + "\n")
+
+
+@event_app.command("remove-player")
+@refusals
+def event_remove_player(event: Path = typer.Argument(...),
+                        number: int = typer.Argument(..., help="the player's draw number")) -> None:
+    """Take an entrant out before round 1 is paired (the players after him move up one number); once it
+    is paired he has a place in the rounds: withdraw him instead."""
+    from qiyuan.tournament import arbiter as uc
+
+    renumber = _run(event, uc.remove_player, number)
+    moved = [(a, b) for a, b in sorted(renumber.items()) if a != b]
+    sys.stdout.write(_("player {number} removed").format(number=number)
+                     + (_("; players {first}-{last} are now {new_first}-{new_last}").format(
+                         first=moved[0][0], last=moved[-1][0], new_first=moved[0][1], new_last=moved[-1][1])
+                        if moved else "") + "\n")
 
 
 @event_app.command("add-players")
@@ -514,7 +641,7 @@ def event_lot(
         raise InputError(problem("--openers must be numbers separated by commas, found {openers!r}",
                                  openers=openers)) from None
     lot = _run(event, uc.draw_tiebreak_lot, seed=seed, openers=ids)
-    sys.stdout.write(f"round {lot.round}: {lot.text()}\n")
+    sys.stdout.write(_("round {round}: {lot}").format(round=lot.round, lot=lot.text(_)) + "\n")
 
 
 @event_app.command("pair")
@@ -526,7 +653,9 @@ def event_pair(
     """Pair the next round and write it into the file."""
     from qiyuan.tournament import arbiter as uc
 
-    pairing = _run(event, uc.pair, explain=explain)
+    from datetime import date
+
+    pairing = _run(event, uc.pair, explain=explain, on=date.today())  # the sheets print the round's day
     _print_round(_load(event), pairing.number)
     sys.stderr.write(_notes_text(pairing.notes))
     if explain:
@@ -722,7 +851,13 @@ def event_categories(
     from qiyuan.tournament import arbiter as uc
 
     done = _run(event, uc.set_categories, list(category or []))
-    sys.stdout.write(_("categories: {names}").format(names=_(", ").join(c.key for c in done) or _("none")) + "\n")
+    sys.stdout.write(_("categories: {names}").format(names=_(", ").join(_category_name(c) for c in done) or _("none"))
+                     + "\n")
+
+
+def _category_name(c) -> str:
+    """A prize category as the terminal names it: the printouts' word in Chinese (女子组, U12组), the key in English."""
+    return c.label() if language() == CHINESE else c.key
 
 
 @event_app.command("tie")
@@ -797,14 +932,19 @@ def event_show(event: Path = typer.Argument(...), rnd: int | None = typer.Argume
 
 @event_app.command("crosstable")
 @refusals
-def event_crosstable(event: Path = typer.Argument(...)) -> None:
-    """Print the crosstable: per round opponent, role (b opened / w) and result."""
-    from qiyuan.tournament.eventfile import event_format
-    from qiyuan.tournament.sheets import crosstable
+def event_crosstable(event: Path = typer.Argument(...),
+                     wide: bool = typer.Option(False, "--wide", help="every round on one line however wide "
+                                                                     "(default: 80 columns, later rounds below)")) -> None:
+    """Print the crosstable: per round opponent, role (b opened / w) and result; a round robin's square grid
+    (each player's result against each opponent) first."""
+    from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format
+    from qiyuan.tournament.sheets import crosstable, round_robin_grid
     from qiyuan.tournament.standings import standings
 
     t = _load(event)
-    sys.stdout.write(crosstable(t, _))
+    if t.entrants and event_format(t) in ROUND_ROBINS:
+        sys.stdout.write(round_robin_grid(t, _, wide=wide) + "\n")
+    sys.stdout.write(crosstable(t, _, wide=wide))
     if t.entrants and event_format(t) in ("swiss", "round_robin", "double_round_robin"):
         sys.stdout.write("".join(f"{x}\n" for x in _decision_lines(standings(t))))
 
@@ -821,7 +961,7 @@ def event_bracket(event: Path = typer.Argument(...)) -> None:
     if event_format(t) != "knockout":
         raise InputError(problem("{event} is a {format} event, not a knock-out", event=str(event),
                                  format=event_format(t)))
-    sys.stdout.write(bracket_text(t))
+    sys.stdout.write(bracket_text(t, _))
 
 
 @event_app.command("standings")
@@ -831,9 +971,10 @@ def event_standings(
     csv: bool = typer.Option(False, "--csv"),
     after: int | None = typer.Option(None, "--after", help="as the standings stood after round N"),
     category: str | None = typer.Option(None, "--category", help="a prize category: women, U12, 'rating 1800-1999'"),
+    wide: bool = typer.Option(False, "--wide", help="one line per player however wide (default: 80 columns)"),
 ) -> None:
     """Standings with the seven tie-breaks (same as `qiyuan standings`)."""
-    _print_standings(_load(event, players=True), csv, after, category)
+    _print_standings(_load(event, players=True), csv, after, category, wide)
 
 
 @event_app.command("print")
@@ -936,11 +1077,16 @@ def event_export(
                      .format(file=output) + "\n")
 
 
+#: an entrant's fields as ``event edit-player`` names them when it says what changed
+ENTRANT_FIELDS = {"name": N_("name"), "sex": N_("sex"), "title": N_("grade"), "rating": N_("rating"),
+                  "federation": N_("association"), "club": N_("club"), "family": N_("family"),
+                  "player_id": N_("registry id"), "id_number": N_("ID number"), "birth": N_("birth date"),
+                  "nationality": N_("nationality")}
 #: the keep-apart groupings as people read them (the option takes the code)
 KEEP_APART_NAMES = {"association": N_("association"), "club": N_("club"), "family": N_("family")}
 #: the column names of a match's and a team event's standings (the CSV's header) as the terminal shows them
 COLUMN_NAMES = {"score": N_("Score"), "won": N_("Won"), "drawn": N_("Drawn"), "lost": N_("Lost"),
-                "match_points": N_("Match"), "board_points": N_("Board")}
+                "match_points": N_("Match pts"), "board_points": N_("Board pts")}  # the report's 场分, 局分
 
 
 def register(app: typer.Typer) -> None:

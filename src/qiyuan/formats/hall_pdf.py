@@ -23,8 +23,10 @@ PDF reads the same on any machine.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 
 from qiyuan.errors import InputError, problem
 from qiyuan.formats.hall_qr import draw_qr, player_cards
@@ -32,7 +34,8 @@ from qiyuan.formats.pdf_font import FONT, font_name
 from qiyuan.people.pinyin import sort_key
 from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
 from qiyuan.tournament.model import Tournament
-from qiyuan.tournament.sheets import UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells
+from qiyuan.tournament.sheets import (UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells,
+                                     team_match_rows)
 
 WHATS = ("entries", "schedule", "pairings", "slips", "standings", "crosstable", "bracket", "cards")
 
@@ -159,10 +162,39 @@ def _table(rows: list[list[str]], widths: list[float], *, size: float = 12, head
     return table
 
 
-def _event_line(t: Tournament) -> str:
-    parts = [t.city, t.start_date.isoformat() if t.start_date else "",
-             f"裁判长 {t.chief_arbiter}" if t.chief_arbiter else ""]
+def round_date(t: Tournament, rnd: int) -> date | None:
+    """The day round ``rnd`` is played: the file's record of it (TRF line 132, written when the round is
+    paired), else the event's one day; None when neither says."""
+    dates = t.round_dates
+    if 1 <= rnd <= len(dates) and dates[rnd - 1].strip():
+        m = re.fullmatch(r"(\d{2}|\d{4})[/.-](\d{1,2})[/.-](\d{1,2})", dates[rnd - 1].strip())
+        if m:
+            year = int(m[1]) + (2000 if len(m[1]) == 2 else 0)
+            try:
+                return date(year, int(m[2]), int(m[3]))
+            except ValueError:
+                return None
+    if t.start_date and (t.end_date is None or t.end_date == t.start_date):
+        return t.start_date
+    return None
+
+
+def event_line(t: Tournament, rnd: int | None = None) -> str:
+    """The line under a sheet's title: the city, the round and its day (the event's dates on a sheet of no one
+    round), the chief arbiter."""
+    if rnd:
+        day = round_date(t, rnd)
+        when = f"第 {rnd} 轮 {day.isoformat()}" if day else f"第 {rnd} 轮"
+    else:
+        when = t.start_date.isoformat() if t.start_date else ""
+        if t.start_date and t.end_date and t.end_date != t.start_date:
+            when += f" 至 {t.end_date.isoformat()}"
+    parts = [t.city, when, f"裁判长 {t.chief_arbiter}" if t.chief_arbiter else ""]
     return " · ".join(p for p in parts if p)
+
+
+def _event_line(t: Tournament, rnd: int | None = None) -> str:
+    return event_line(t, rnd)
 
 
 def _rating(r: int | None) -> str:
@@ -186,14 +218,21 @@ def _pairings(t: Tournament, sheet: PairingSheet, alphabetical: bool) -> bytes:
     buf = io.BytesIO()
     title = f"第 {sheet.round} 轮对阵表"
     doc, footer = _doc(buf, t, title)
-    story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t)}", st["sub"])]
-    rows = [["台次", "签号", "先手（假先）", "积分", "等级分", "结果", "签号", "后手", "积分", "等级分"]]
-    for b in sheet.boards:
-        rows.append([str(b.board), str(b.opener.number), b.opener.name, plain(b.opener.score),
-                     _rating(b.opener.rating), _RESULT_ZH.get(b.result, b.result), str(b.other.number),
-                     b.other.name, plain(b.other.score), _rating(b.other.rating)])
+    story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t, sheet.round)}", st["sub"])]
+    head = ["台次", "签号", "先手（假先）", "积分", "等级分", "结果", "签号", "后手", "积分", "等级分"]
+
+    def board_row(k: int, b) -> list[str]:
+        return [str(k), str(b.opener.number), b.opener.name, plain(b.opener.score), _rating(b.opener.rating),
+                _RESULT_ZH.get(b.result, b.result), str(b.other.number), b.other.name, plain(b.other.score),
+                _rating(b.other.rating)]
+
     widths = [w * mm for w in (13, 13, 38, 13, 17, 20, 13, 38, 13, 17)]
-    story.append(_table(rows, widths, align_left=(2, 7)))
+    matches = team_match_rows(t, sheet)  # a team event: each match under its heading, 北京队 – 上海队
+    for m in matches:
+        story += [Paragraph(f"{m.home} – {m.away}", st["head"]),
+                  _table([head] + [board_row(k, b) for k, b in enumerate(m.boards, 1)], widths, align_left=(2, 7))]
+    if not matches:
+        story.append(_table([head] + [board_row(b.board, b) for b in sheet.boards], widths, align_left=(2, 7)))
     if not sheet.boards or all(b.known_opener for b in sheet.boards):
         story.append(Paragraph("先手 = 假先，先行；积分 = 本轮前积分", st["small"]))
     if sheet.unpaired:
@@ -291,7 +330,8 @@ def _slip(c, t: Tournament, rnd: int, b, x: float, y: float, w: float, h: float,
     c.setFont(FONT, 9)
     c.drawString(x, top - 4 * mm, _fit(t.name, 9, w - room))
     c.setFont(FONT, 15)
-    c.drawString(x, top - 12 * mm, f"第 {rnd} 轮　第 {b.board} 台")
+    day = round_date(t, rnd)
+    c.drawString(x, top - 12 * mm, f"第 {rnd} 轮　第 {b.board} 台" + (f"　{day.isoformat()}" if day else ""))
     c.setFont(FONT, 9)
     c.drawString(x, top - 17 * mm, "各扫本人的码报分" if links else "对局记录单")
     if links:  # each player's own code on his half: his phone reports, the other player's confirms
@@ -351,7 +391,7 @@ def _standings(t: Tournament, after: int | None) -> bytes:
 
     from qiyuan.tournament import categories as cat
     from qiyuan.tournament.eventfile import event_format
-    from qiyuan.tournament.sheets import as_of
+    from qiyuan.tournament.sheets import as_of, shown_names
     from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS, standings, tiebreak_names
     from qiyuan.tournament.state import rounds_paired
 
@@ -361,7 +401,7 @@ def _standings(t: Tournament, after: int | None) -> bytes:
     buf = io.BytesIO()
     title = f"第 {last} 轮后名次" if last else "名次"
     doc, footer = _doc(buf, t, title, landscape=True)
-    story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t)}", st["sub"])]
+    story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t, last or None)}", st["sub"])]
     fmt = event_format(t)
     rows = standings(shown)
     by = {e.number: e for e in shown.entrants}
@@ -369,24 +409,29 @@ def _standings(t: Tournament, after: int | None) -> bytes:
     head = ["名次", "签号", "姓名", "所属单位", "等级分", "积分", *names]
     widths = [w * mm for w in (14, 14, 36, 48, 17, 15, *([19 * 7 / len(names)] * len(names)))]
 
+    shown_as = shown_names(shown)  # players of the same name told apart
+
     def line(place: int, r) -> list[str]:
         e = by[r.number]
-        name = r.name + (f"（第{e.withdrawn_after}轮后退赛）" if e.withdrawn_after is not None else "")
+        name = shown_as[r.number] + (f"（第{e.withdrawn_after}轮后退赛）" if e.withdrawn_after is not None else "")
         return [f"{place}*" if r.decision else str(place), str(r.number), _fit(name, 11, 35 * mm),
                 _fit(e.federation, 10, 46 * mm), _rating(e.rating), plain(r.score), *[plain(x) for x in r.tiebreaks]]
 
-    if fmt != "swiss" and fmt not in ("round_robin", "double_round_robin"):
-        story.append(Paragraph("此赛制的名次见成绩表（淘汰赛、对抗赛、团体赛不用辅分）；下表为积分与辅分。", st["small"]))
+    if fmt == "knockout":  # placed by the round reached, no Swiss tie-breaks; then the mini-matches' scores
+        story += _knockout_places(shown, st) + _mini_match_scores(t, shown, rows, by, st)
+        doc.build(story, onFirstPage=footer, onLaterPages=footer)
+        return buf.getvalue()
+    if fmt == "team":  # the teams by match points, then board points; their matches; then the boards' players
+        story += _team_places(shown, st)
+        story.append(Paragraph("各台棋手（积分与辅分）", st["head"]))
+    elif fmt != "swiss" and fmt not in ("round_robin", "double_round_robin"):
+        story.append(Paragraph("此赛制的名次见成绩表（对抗赛不用辅分）；下表为积分与辅分。", st["small"]))
     if names == ROUND_ROBIN_TIEBREAKS:
         story.append(Paragraph("循环赛名次：积分，再依次比直胜（同分者之间的积分）、胜局数、索分（所胜对手积分 + 所和对手积分之半），"
                                "仍相同者加赛或抽签。", st["small"]))
     story.append(_table([head] + [line(r.rank, r) for r in rows], widths, size=11, align_left=(2, 3)))
     story += [Paragraph(x, st["small"]) for x in decision_notes(rows)]
-    if rule := mini_match_rule_zh(t):  # a knock-out of mini-matches: each player's match scores
-        played = played_matches(shown)
-        story.append(Paragraph(f"小场比分（{rule}）：", st["small"]))
-        story += [Paragraph(f"{r.number} {by[r.number].name}：" + "；".join(m.text_zh() for m in played[r.number]),
-                            st["small"]) for r in rows if played.get(r.number)]
+    story += _mini_match_scores(t, shown, rows, by, st)
     for c in cat.categories(t):
         story.append(Paragraph(c.label(), st["head"]))
         ranked = cat.ranked(shown, c, rows)
@@ -397,6 +442,74 @@ def _standings(t: Tournament, after: int | None) -> bytes:
             story.append(Paragraph("（无）", st["small"]))
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buf.getvalue()
+
+
+#: how far a knock-out's player got, as the sheets say it (``knockout.REACHED``)
+_REACHED_ZH = {"winner": "冠军", "final": "决赛", "semi-final": "半决赛", "quarter-final": "四分之一决赛",
+               "round {round}": "第 {round} 轮", "{reached} (still in)": "{reached}（仍在赛）"}
+
+
+def _mini_match_scores(t: Tournament, shown: Tournament, rows, by, st) -> list:
+    """A knock-out of mini-matches: each player's match scores (none for other events)."""
+    from reportlab.platypus import Paragraph
+
+    rule = mini_match_rule_zh(t)
+    if not rule:
+        return []
+    played = played_matches(shown)
+    return [Paragraph(f"小场比分（{rule}）：", st["small"])] + [
+        Paragraph(f"{r.number} {by[r.number].name}：" + "；".join(m.text_zh() for m in played[r.number]), st["small"])
+        for r in rows if played.get(r.number)]
+
+
+def _knockout_places(t: Tournament, st) -> list:
+    """A knock-out's standings: the place by the round reached (losers of one round share it), no tie-breaks."""
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph
+
+    from qiyuan.tournament.knockout import knockout_places, knockout_reached
+    from qiyuan.tournament.scoring import score
+    from qiyuan.tournament.sheets import shown_names
+
+    places, reached = knockout_places(t), knockout_reached(t, lambda s: _REACHED_ZH.get(s, s))
+    names = shown_names(t)
+    order = sorted(t.entrants, key=lambda e: (places[e.number], e.number))
+    rows = [["名次", "签号", "姓名", "所属单位", "等级分", "积分", "止步"]]
+    rows += [[str(places[e.number]), str(e.number), _fit(names[e.number], 11, 44 * mm), _fit(e.federation, 10, 46 * mm),
+              _rating(e.rating), plain(score(e, t.points)), reached[e.number]] for e in order]
+    return [Paragraph("单淘汰：按止步的轮次排名（同轮负者名次并列），不用辅分", st["small"]),
+            _table(rows, [w * mm for w in (15, 15, 46, 48, 18, 15, 40)], size=11, align_left=(2, 3, 6))]
+
+
+def _team_places(t: Tournament, st) -> list:
+    """A team event's standings as the report's 团体成绩 sheet: by 场分 (胜 2、和 1、负 0), then 局分; then the team
+    table (团体交叉表): each match's 局分 by round."""
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph
+
+    from qiyuan.tournament.teams import team_matches, team_standings
+
+    ranked = team_standings(t)
+    rows = [["名次", "队号", "队名", "场分", "局分", "胜", "和", "负"]]
+    rows += [[str(r.rank), str(r.team.number), _fit(r.team.name, 11, 56 * mm), str(r.match_points),
+              plain(r.board_points), str(r.won), str(r.drawn), str(r.lost)] for r in ranked]
+    out = [Paragraph("团体名次：场分（胜 2、和 1、负 0），同场分比局分", st["small"]),
+           _table(rows, [w * mm for w in (15, 15, 58, 18, 18, 14, 14, 14)], size=11, align_left=(2,))]
+    order = [r.team for r in sorted(ranked, key=lambda r: r.team.number)]
+    cells = {}
+    for rnd, a, b, pa, pb in team_matches(t):
+        cells.setdefault((a.number, b.number), []).append(f"{plain(pa)}:{plain(pb)}")
+        cells.setdefault((b.number, a.number), []).append(f"{plain(pb)}:{plain(pa)}")
+    grid = [["队号", "队名"] + [str(x.number) for x in order] + ["场分", "局分"]]
+    standing = {r.team.number: r for r in ranked}
+    for x in order:
+        grid.append([str(x.number), _fit(x.name, 10, 40 * mm)]
+                    + ["×" if x.number == y.number else " ".join(cells.get((x.number, y.number), [])) for y in order]
+                    + [str(standing[x.number].match_points), plain(standing[x.number].board_points)])
+    side = max(12.0, min(24.0, 160 / max(1, len(order))))
+    out += [Paragraph("团体交叉表（局分，本队在前）", st["head"]),
+            _table(grid, [w * mm for w in (13, 42, *([side] * len(order)), 15, 15)], size=10, align_left=(1,))]
+    return out
 
 
 def decision_notes(rows) -> list[str]:
@@ -568,12 +681,18 @@ def _crosstable(t: Tournament) -> bytes:
     t = as_of(t, n)  # a next round's excuse already entered is not shown yet
     ranks = final_places(t) if t.entrants and n else {}
     story = [Paragraph(t.name, st["title"]), Paragraph(f"交叉表（{n} 轮）　{_event_line(t)}", st["sub"])]
+    from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format
+    from qiyuan.tournament.sheets import shown_names
+
+    names = shown_names(t)  # players of the same name told apart
+    if event_format(t) in ROUND_ROBINS and t.entrants:
+        story += _round_robin_grid(t, names, ranks, st)
     head = ["签号", "姓名", "等级分", *[f"第{r}轮" for r in range(1, n + 1)], "积分", "名次"]
     rows = [head]
     for e in t.entrants:
         marks = knockout_marks(t, e)  # a knock-out's 淘汰 (eliminated) and 待赛 (through, others play on)
         cells = [marks.get(i) or cell_text(c) for i, c in enumerate(e.rounds, 1)] + [""] * (n - len(e.rounds))
-        name = e.name + ("（退赛）" if e.withdrawn_after is not None else "")
+        name = names[e.number] + ("（退赛）" if e.withdrawn_after is not None else "")
         rows.append([str(e.number), name, _rating(e.rating), *cells, plain(score(e, t.points)),
                      str(ranks.get(e.number, ""))])
     usable = 273 * mm
@@ -592,3 +711,33 @@ def _crosstable(t: Tournament) -> bytes:
                            "轮空 编排轮空；请假½ / 请假1 请假计半分 / 全分；缺席 计 0 分", st["small"]))
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buf.getvalue()
+
+
+#: a game's result from one side, as the round-robin grid writes it
+_GRID = {"1": "1", "0": "0", "=": "½", "W": "1", "L": "0", "D": "½", "+": "+", "-": "−"}
+
+
+def _round_robin_grid(t: Tournament, names: dict[int, str], ranks: dict[int, int], st) -> list:
+    """A round robin's square crosstable (循环赛成绩表): a row and a column per player, each cell his result
+    against that opponent (a double round robin: both games), the diagonal crossed out; then the score and place."""
+    from reportlab.lib.units import mm
+    from reportlab.platypus import PageBreak, Paragraph
+
+    from qiyuan.tournament.scoring import score
+
+    met: dict[tuple[int, int], list[str]] = {}
+    for e in t.entrants:
+        for c in e.rounds:
+            if c.opponent is not None and c.result.strip():
+                met.setdefault((e.number, c.opponent), []).append(_GRID.get(c.result, c.result))
+    numbers = [e.number for e in t.entrants]
+    rows = [["签号", "姓名", *map(str, numbers), "积分", "名次"]]
+    for e in t.entrants:
+        rows.append([str(e.number), _fit(names[e.number], 10, 36 * mm),
+                     *["×" if m == e.number else " ".join(met.get((e.number, m), [])) for m in numbers],
+                     plain(score(e, t.points)), str(ranks.get(e.number, ""))])
+    side = max(8.0, min(18.0, 200 / max(1, len(numbers))))
+    size = 10 if side >= 12 else 8
+    return [Paragraph("循环赛成绩表（行为本方，1 胜、½ 和、0 负）", st["head"]),
+            _table(rows, [w * mm for w in (12, 38, *([side] * len(numbers)), 14, 12)], size=size, align_left=(1,)),
+            PageBreak()]

@@ -43,12 +43,13 @@ IMPORT_MODULES = tuple(SRC / "formats" / f"{m}.py" for m in (
     SRC / "office" / "registry" / "lists.py", SRC / "tournament" / "eventfile.py", SRC / "rating" / "eligibility.py",
     SRC / "office" / "event_registration" / "results.py", SRC / "people" / "idnumber.py")
 #: refusals shown on the phones and the desk from outside the web package (the hall's rules and use cases)
-PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "tournament" / "sheets.py", SRC / "tournament" / "check", SRC / "office" / "hall", SRC / "kit",
+PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "tournament" / "sheets.py", SRC / "tournament" / "check",
+                SRC / "tournament" / "knockout.py", SRC / "tournament" / "minimatch.py", SRC / "office" / "hall", SRC / "kit",
                 SRC / "office" / "signing_key.py", SRC / "office" / "heads.py", SRC / "office" / "event_registration", SRC / "grading",
                 SRC / "formats" / "edition_bundle.py", SRC / "formats" / "chain_head.py",
                 SRC / "office" / "grades", SRC / "sandbox", SRC / "office" / "registry",
                 *(SRC / "office" / f"{m}.py" for m in ("exports", "merged", "lists", "verify", "records", "setup",
-                                                       "secret_key", "plausibility", "sheets")),
+                                                       "secret_key", "plausibility", "sheets", "periods")),
                 SRC / "office" / "audit" / "chain.py", *IMPORT_MODULES)
 CLI = SRC / "cli"
 #: command-line modules whose --help texts are translated (the others: their messages only, where marked)

@@ -63,7 +63,7 @@ class EventStore(Protocol):
 
 
 #: the actions of an event's audit trail (``event.<action>``), in the order of an event
-ACTIONS = ("create", "add_player", "add_players", "draw", "pair", "set_pairing", "override", "undo_round", "results",
+ACTIONS = ("create", "add_player", "add_players", "edit_player", "remove_player", "draw", "pair", "set_pairing", "override", "undo_round", "results",
            "withdraw", "reinstate", "excuse", "keep_apart", "categories", "details", "tie_decision", "finish", "reopen",
            "check_in")
 
@@ -150,6 +150,32 @@ def add_players(store: EventStore, actor: object, rows: list[tuple[int, Entrant]
         return [PlayerAdded(e.number, e.name, len(e.rounds)) for e in added]
 
 
+def edit_player(store: EventStore, actor: object, number: int, changes: dict[str, Any], *,
+                today: date | None = None) -> Entrant:
+    """Correct an entrant's details (``eventfile.EDITABLE``: name, sex, grade, rating, association, ID
+    number, …): checked like a new entry; his number, games and results stay.  The audit entry names every
+    field changed, from what to what (an ID number by its document only: the trail holds no ID number)."""
+    with store.change(actor, "edit_player", number=number) as ch:
+        before = {k: getattr(ch.t.entrants[number - 1], k) for k in ev.EDITABLE} \
+            if 1 <= number <= len(ch.t.entrants) else {}
+        e = ev.edit_player(ch.t, number, changes, today=today)
+        changed = {k: ({"from": before[k], "to": getattr(e, k)} if k != "id_number" else {"changed": True})
+                   for k in ev.EDITABLE if getattr(e, k) != before[k]}
+        ch.detail.update(name=e.name, changed=changed)
+        return e
+
+
+def remove_player(store: EventStore, actor: object, number: int) -> dict[int, int]:
+    """Take an entrant out before round 1 is paired (after it: ``withdraw``); the players after him move up
+    one number.  Returns the renumbering (old -> new)."""
+    with store.change(actor, "remove_player", number=number) as ch:
+        name = ch.t.entrants[number - 1].name if 1 <= number <= len(ch.t.entrants) else ""
+        renumber = ev.remove_player(ch.t, number)
+        hall.renumber_check_ins(ch.t, renumber)
+        ch.detail.update(name=name, moved={str(a): b for a, b in renumber.items() if a != b})
+        return renumber
+
+
 def draw_numbers(store: EventStore, actor: object, *, seed: int | None = None, order: list[int] | None = None,
                  by_rating: bool = False) -> NumbersDrawn:
     """Fix the draw numbers (抽签): by lot (the seed is kept), as given, or by rating (highest first)."""
@@ -173,10 +199,14 @@ def draw_tiebreak_lot(store: EventStore, actor: object, *, seed: int | None = No
         return lot
 
 
-def pair(store: EventStore, actor: object, *, explain: bool = False) -> ev.RoundPairing:
-    """Pair the next round (编排) by the event's format and write it."""
+def pair(store: EventStore, actor: object, *, explain: bool = False, on: date | None = None) -> ev.RoundPairing:
+    """Pair the next round (编排) by the event's format and write it; ``on``: the day it is played (the sheets
+    print it; TRF line 132), recorded when it falls within the event's dates."""
     with store.change(actor, "pair") as ch:
         pairing = ev.pair_next(ch.t, explain=explain)
+        t = ch.t  # the day is recorded when it is one of the event's days (a rehearsal or a late entry of rounds is not)
+        if on is not None and (t.start_date is None or t.start_date <= on) and (t.end_date is None or on <= t.end_date):
+            ev.set_round_date(t, pairing.number, on)
         ch.detail.update(round=pairing.number, boards=len(pairing.boards), notes=[str(n) for n in pairing.notes])
         return pairing
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import date
 from typing import NamedTuple
 
+from qiyuan.people.grades import DAN_GRADES, parse_grade
 from qiyuan.people.idnumber import ID_TYPES, normalize_id_number, resident_id_problems, validate_id
 from qiyuan.tournament import go, keepapart, syntax
 from qiyuan.tournament import minimatch as mm
@@ -29,6 +31,7 @@ from qiyuan.tournament.state import ABSENCES, is_active, rounds_paired, unfinish
 
 __all__ = [
     "CLI_OVERRIDES", "FORMATS", "EventError", "Overrides", "EventInputError", "RoundPairing", "add_player", "add_players", "check_pairing", "clear_round",
+    "edit_player", "remove_player",
     "cross_check", "draw_numbers", "enter_result", "enter_results", "entrant_problems", "event_format",
     "excuse", "finish", "is_active", "is_finished", "new_event", "next_pairing", "pair_next", "parse_result",
     "reinstate", "reopen", "rounds_paired", "set_pairing", "set_round", "swap_players", "unfinished_boards",
@@ -217,9 +220,7 @@ def _boards_text(boards: list[tuple[int, int]]) -> str:
 # -- players --------------------------------------------------------------------------------
 
 #: dan and kyu grades (段级位) a TRF title column may hold, strongest first
-GRADES = tuple(f"{n}d" for n in range(9, 0, -1)) + tuple(f"{n}k" for n in range(1, 11))
-_GRADE_SPELLINGS = {**{g: g for g in GRADES}, **{f"{n}段": f"{n}d" for n in range(1, 10)},
-                    **{f"{n}级": f"{n}k" for n in range(1, 11)}}
+GRADES = DAN_GRADES
 _SEXES = {"": "", "m": "m", "w": "w", "f": "w", "男": "m", "女": "w"}
 _DATE = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?|(\d{4})(\d{2})(\d{2})")
 
@@ -264,9 +265,9 @@ def entrant_problems(e: Entrant, *, today: date | None = None, go_grades: bool =
         faults.append(problem("sex must be m or w (男/女), found {sex!r}", sex=e.sex))
     else:
         e.sex = sex
-    grade = _GRADE_SPELLINGS.get(e.title.strip().lower()) if e.title.strip() else ""
+    grade = parse_grade(e.title) if e.title.strip() else ""  # 初段, 三段, 一级, 3段, 3d … (people.grades)
     if go_grades and e.title.strip():  # --- go: a Go grade runs from 30k to 9d (and 1p–9p)
-        value = go.grade_value(e.title.strip())
+        value = go.grade_value(grade or e.title.strip())
         grade = go.grade_text(value) if value is not None else None
     if grade is None:
         faults.append(problem("title must be a grade 9d…1d or 1k…30k (段/级), or blank; found {title!r}",
@@ -423,6 +424,62 @@ def add_players(t: Tournament, rows: list[tuple[int, Entrant]], *, today: date |
         taken.append(e)
     refuse(faults, EventInputError if bad_input or read_faults else EventError)
     return [_enter(t, e) for _, e in rows]
+
+
+#: what an arbiter may correct of an entrant (``edit_player``): all he entered but the draw number and the team
+EDITABLE = ("name", "sex", "title", "rating", "federation", "club", "family", "player_id", "id_number", "id_type",
+            "birth", "nationality")
+
+
+def edit_player(t: Tournament, number: int, changes: dict[str, object], *, today: date | None = None) -> Entrant:
+    """Correct an entrant's details (a misspelt name, a grade, a rating, an ID number, …) at any time
+    before the event is finished: his draw number, games and results stay.  ``changes``: field -> new
+    value (``EDITABLE``).  The entrant as changed is checked like a new one (:func:`entrant_problems`) and
+    refused if he would then be someone else entered again (:func:`same_person`).  Returns him."""
+    faults = _open_to_change(t)
+    if (bad := _no_player(t, number)) is not None:
+        refuse(faults + [bad])
+    unknown = sorted(k for k in changes if k not in EDITABLE)
+    if unknown:
+        faults.append(problem("an entrant has no field {fields} to change", fields=", ".join(unknown)))
+    if not changes:
+        faults.append(problem("nothing to change: give what is to change"))
+    refuse(faults)
+    old = t.entrants[number - 1]
+    new = replace(old, rounds=list(old.rounds), excused=dict(old.excused))
+    for k, v in changes.items():
+        setattr(new, k, v)
+    bad_input = entrant_problems(new, today=today, go_grades=go.is_go(t))
+    faults += bad_input
+    others = [e for e in t.entrants if e.number != number]
+    if not bad_input and (same := same_person(others, new)) is not None:
+        faults.append(already_entered(same, new))
+    refuse(faults, EventInputError if bad_input else EventError)
+    for k in EDITABLE:
+        setattr(old, k, getattr(new, k))
+    return old
+
+
+def remove_player(t: Tournament, number: int) -> dict[int, int]:
+    """Take an entrant out of the event (删除报名) before round 1 is paired — afterwards he has a place in
+    the rounds: withdraw him instead (:func:`withdraw`).  The players after him move up one number (their
+    order kept), so the numbers still run 1..n; a draw already made is kept as that order (its record
+    becomes ``given …``).  Returns the renumbering, old number -> new (him left out)."""
+    faults = _open_to_change(t)
+    if (bad := _no_player(t, number)) is not None:
+        refuse(faults + [bad])
+    if rounds_paired(t):
+        faults.append(problem("round 1 is paired: player {number} can no longer be removed — withdraw him "
+                              "instead (event withdraw)", number=number))
+    refuse(faults)
+    del t.entrants[number - 1]
+    renumber = {n: n - (n > number) for n in range(1, len(t.entrants) + 2) if n != number}
+    for i, e in enumerate(t.entrants, start=1):
+        e.number = i
+    if "XQD" in t.extra:  # the numbers drawn stay, one fewer: the lot's seed would not give them again
+        t.extra["XQD"] = ["given " + " ".join(str(e.number) for e in t.entrants)]
+    _renumber_teams(t, renumber)
+    return renumber
 
 
 def draw_numbers(t: Tournament, *, seed: int | None = None, order: list[int] | None = None) -> list[int]:
@@ -1017,6 +1074,13 @@ def next_pairing(t: Tournament, *, explain: bool = False) -> RoundPairing:
         notes += pairing.warnings
     byes = [] if pairing.bye is None else [pairing.bye]
     return RoundPairing(rnd, [(b.opener, b.other) for b in pairing.boards], byes, list(pairing.explanation), notes)
+
+
+def set_round_date(t: Tournament, rnd: int, on: date) -> None:
+    """Record the day round ``rnd`` is played (TRF-16 line 132: ``YY/MM/DD`` per round)."""
+    dates = list(t.round_dates) + [""] * max(0, rnd - len(t.round_dates))
+    dates[rnd - 1] = f"{on.year % 100:02d}/{on.month:02d}/{on.day:02d}"
+    t.round_dates = dates
 
 
 def pair_next(t: Tournament, *, explain: bool = False) -> RoundPairing:

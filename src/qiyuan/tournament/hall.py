@@ -347,3 +347,10 @@ def typed_provenance(t: Tournament, rnd: int, entered: Iterable, who: str, via: 
         out.append(Provenance(rnd, b.board, b.result or NO_RESULT,
                               (*(prior.acts if prior else ()), Act(what, who, via, when))))
     return out
+
+
+def renumber_check_ins(t: Tournament, renumber: dict[int, int]) -> None:
+    """The closed check-ins' record after a player is removed: the others by their new numbers."""
+    closed = closed_check_ins(t)
+    if closed:
+        _record(t, {r: [renumber[n] for n in ns if n in renumber] for r, ns in closed.items()})

@@ -11,10 +11,12 @@ matches 1 and 2 meet, then those of 3 and 4, and so on.  A match is one game, or
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from qiyuan.errors import N_
 from qiyuan.tournament import minimatch as mm
+from qiyuan.tournament.explanation import Line
 from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.model import Entrant, Tournament
 
@@ -169,7 +171,7 @@ def mini_match_round(t: Tournament) -> tuple[mm.Slot, list[tuple[int, int]], lis
     _rnd, pairs = pending_tiebreak(t)
     slot = mm.next_slot(t, bool(pairs))
     n_rounds = len(rounds[0]).bit_length()
-    title = f"knock-out round {slot.k} of {n_rounds}, mini-matches"
+    title = Line("knock-out round {round} of {rounds}, mini-matches", round=slot.k, rounds=n_rounds)
     if slot.game == mm.TIEBREAK:
         lot = mm.lot_of(t, slot.round)
         if lot is None:
@@ -178,17 +180,21 @@ def mini_match_round(t: Tournament) -> tuple[mm.Slot, list[tuple[int, int]], lis
                                      "as drawn in the hall)", round=slot.round, count=len(pairs),
                                      matches=", ".join(f"{a}-{b}" for a, b in pairs)))
         boards = mm.tiebreak_openers(lot, pairs)
-        return slot, boards, [], [f"{title}: tie-break game ({mm.tiebreak_time_control(t)}); {lot.text()}"]
+        how = Line(mm.LOT_BY_SEED, seed=lot.seed) if lot.seed is not None else Line(
+            mm.LOT_IN_HALL, openers=", ".join(map(str, lot.openers)))
+        return slot, boards, [], [title + Line(": tie-break game ({time}); ", time=mm.tiebreak_time_control(t))
+                                  + how]
     if slot.k > len(rounds):
         _refuse_past(rounds)
     matches = rounds[slot.k - 1]
     if slot.game == "1":
         boards = [(m.home, m.away) for m in matches if not m.is_bye]
         byes = [m.winner for m in matches if m.is_bye]
-        notes = [f"{title}: game 1, the upper place opens"]
-        notes += [f"match {m.index}: {m.winner} goes through on a bye" for m in matches if m.is_bye]
+        notes = [title + Line(": game 1, the upper place opens")]
+        notes += [_through_on_bye(m) for m in matches if m.is_bye]
         return slot, boards, byes, notes
-    return slot, [(m.away, m.home) for m in matches if not m.is_bye], [], [f"{title}: game 2, the lower place opens"]
+    return slot, [(m.away, m.home) for m in matches if not m.is_bye], [], [
+        title + Line(": game 2, the lower place opens")]
 
 
 def knockout_round(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], list[int], list[str]]:
@@ -205,9 +211,14 @@ def knockout_round(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], list
     matches = rounds[rnd - 1]
     boards = [(m.home, m.away) for m in matches if not m.is_bye]
     byes = [m.winner for m in matches if m.is_bye]
-    notes = [f"knock-out round {rnd} of {len(rounds[0]).bit_length()}, seeded by rating; the upper place opens"]
-    notes += [f"match {m.index}: {m.winner} goes through on a bye" for m in matches if m.is_bye]
+    notes = [Line("knock-out round {round} of {rounds}, seeded by rating; the upper place opens", round=rnd,
+                  rounds=len(rounds[0]).bit_length())]
+    notes += [_through_on_bye(m) for m in matches if m.is_bye]
     return boards, byes, notes
+
+
+def _through_on_bye(m) -> Line:
+    return Line("match {match}: {number} goes through on a bye", match=m.index, number=m.winner)
 
 
 def knockout_places(t: Tournament) -> dict[int, int]:
@@ -230,9 +241,21 @@ def knockout_places(t: Tournament) -> dict[int, int]:
     return places
 
 
-def knockout_reached(t: Tournament) -> dict[int, str]:
+#: how far a player of a knock-out got, and the bracket's words (``knockout_reached``, ``bracket_text``), each whole
+REACHED = {"winner": N_("winner"), "final": N_("final"), "semi-final": N_("semi-final"),
+           "quarter-final": N_("quarter-final")}
+REACHED_ROUND = N_("round {round}")
+STILL_IN = N_("{reached} (still in)")
+BRACKET_RULE = N_("Mini-matches: 2 games, openers alternate; at 1:1 a tie-break game ({time}), its opener drawn by lot")
+BRACKET_LOT = N_("; round {round}: {lot}")
+BRACKET_ROUND = N_("Round {round}")
+BRACKET_BYE = N_("{number} {name}: bye")
+
+
+def knockout_reached(t: Tournament, gettext: Callable[[str], str] = str) -> dict[int, str]:
     """How far each player of a knock-out got (晋级轮次): ``winner``, ``final``,
-    ``semi-final``, ``quarter-final`` or ``round k``; ``(still in)`` while not out."""
+    ``semi-final``, ``quarter-final`` or ``round k``; ``(still in)`` while not out — in the language of
+    ``gettext`` (English by default: the CSV's words)."""
     rounds = knockout_rounds(t)
     n_rounds = len(rounds[0]).bit_length()  # a bracket of 2^R places has R rounds
     names = {n_rounds: "final", n_rounds - 1: "semi-final", n_rounds - 2: "quarter-final"}
@@ -242,30 +265,31 @@ def knockout_reached(t: Tournament) -> dict[int, str]:
             for p in (m.home, m.away):
                 if p is not None:
                     out = m.winner is not None and m.winner != p
-                    reached[p] = names.get(k, f"round {k}") + ("" if out else " (still in)")
+                    at = gettext(REACHED[names[k]]) if k in names else gettext(REACHED_ROUND).format(round=k)
+                    reached[p] = at if out else gettext(STILL_IN).format(reached=at)
     final = rounds[-1][0] if len(rounds) == n_rounds else None
     if final is not None and final.winner is not None:
-        reached[final.winner] = "winner"
+        reached[final.winner] = gettext(REACHED["winner"])
     return reached
 
 
-def bracket_text(t: Tournament) -> str:
-    """The knock-out bracket round by round: ``1 张三 – 8 李四  → 1`` (winner once decided)."""
+def bracket_text(t: Tournament, gettext: Callable[[str], str] = str) -> str:
+    """The knock-out bracket round by round: ``1 张三 – 8 李四  → 1`` (winner once decided) — in the language of
+    ``gettext``."""
     names = {e.number: e.name for e in t.entrants}
     lines = []
     if mm.is_mini(t):
         lots = [lot for s in mm.schedule(t) if s.game == mm.TIEBREAK and (lot := mm.lot_of(t, s.round))]
-        lines.append(f"Mini-matches: 2 games, openers alternate; at 1:1 a tie-break game "
-                     f"({mm.tiebreak_time_control(t)}), its opener drawn by lot"
-                     + "".join(f"; round {lot.round}: {lot.text()}" for lot in lots))
+        lines.append(gettext(BRACKET_RULE).format(time=mm.tiebreak_time_control(t))
+                     + "".join(gettext(BRACKET_LOT).format(round=lot.round, lot=lot.text(gettext)) for lot in lots))
     for k, matches in enumerate(knockout_rounds(t), start=1):
-        lines.append(f"Round {k}")
+        lines.append(gettext(BRACKET_ROUND).format(round=k))
         for m in matches:
             if m.is_bye:
-                lines.append(f"  {m.index:>3}. {m.winner} {names[m.winner]}: bye")
+                lines.append(f"  {m.index:>3}. " + gettext(BRACKET_BYE).format(number=m.winner, name=names[m.winner]))
                 continue
             won = f"  → {m.winner}" if m.winner is not None else ""
-            score = f"  {m.score.text()}" if m.score is not None and m.score.games else ""
+            score = f"  {m.score.text(gettext)}" if m.score is not None and m.score.games else ""
             lines.append(f"  {m.index:>3}. {m.home} {names[m.home]} – {m.away} {names[m.away]}{score}{won}")
     return "\n".join(lines) + "\n"
 

@@ -18,9 +18,11 @@ arbiter enters the winner of the replay).  Pure: plain data in, plain data out.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from qiyuan.errors import N_
 from qiyuan.tournament.errors import EventError, problem
 from qiyuan.tournament.model import Tournament
 
@@ -92,9 +94,17 @@ class Lot:
     def how_zh(self) -> str:
         return f"由程序抽签（种子 {self.seed}）" if self.seed is not None else "由现场抽签"
 
-    def text(self) -> str:
-        return (f"tie-break openers drawn by lot, seed {self.seed}" if self.seed is not None
-                else "tie-break openers drawn in the hall: " + ", ".join(map(str, self.openers)))
+    def text(self, gettext: Callable[[str], str] = str) -> str:
+        """How the openers were drawn, in the language of ``gettext`` (English by default: the file's readers)."""
+        if self.seed is not None:
+            return gettext(LOT_BY_SEED).format(seed=self.seed)
+        return gettext(LOT_IN_HALL).format(openers=", ".join(map(str, self.openers)))
+
+
+#: a lot's account (``Lot.text``), each template whole
+LOT_BY_SEED = N_("tie-break openers drawn by lot, seed {seed}")
+LOT_IN_HALL = N_("tie-break openers drawn in the hall: {openers}")
+TIEBREAK_SCORE = N_("{score} (tie-break {tiebreak})")
 
 
 def lot_of(t: Tournament, rnd: int) -> Lot | None:
@@ -161,11 +171,12 @@ class MatchScore:
             out += f"（加赛 {points_text(self.tiebreak[0])}:{points_text(self.tiebreak[1])}）"
         return out
 
-    def text(self) -> str:
-        """``1½:½``, ``1:1 (tie-break 1:0)``."""
+    def text(self, gettext: Callable[[str], str] = str) -> str:
+        """``1½:½``, ``1:1 (tie-break 1:0)`` — in the language of ``gettext``."""
         out = f"{points_text(self.upper)}:{points_text(self.lower)}"
         if self.tiebreak is not None:
-            out += f" (tie-break {points_text(self.tiebreak[0])}:{points_text(self.tiebreak[1])})"
+            out = gettext(TIEBREAK_SCORE).format(
+                score=out, tiebreak=f"{points_text(self.tiebreak[0])}:{points_text(self.tiebreak[1])}")
         return out
 
 

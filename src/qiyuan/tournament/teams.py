@@ -83,10 +83,13 @@ def join_team(t: Tournament, name: str, number: int) -> Team:
 
 
 def renumber_members(t: Tournament, renumber: dict[int, int]) -> None:
-    """After the draw (抽签): the teams' members by their new draw numbers, board order kept."""
+    """After the draw (抽签) or a player removed: the teams' members by their new draw numbers, board order
+    kept (``renumber`` maps every number kept: one it leaves out is no longer a member; a team left with
+    none goes)."""
     lines = t.extra.get("013")
     if lines:
-        t.extra["013"] = [team_line(team.name, tuple(renumber.get(n, n) for n in team.members)) for team in teams(t)]
+        kept = [(team.name, tuple(renumber[n] for n in team.members if n in renumber)) for team in teams(t)]
+        t.extra["013"] = [team_line(name, members) for name, members in kept if members]
 
 
 def team_of(t: Tournament) -> dict[int, Team]:

@@ -21,7 +21,7 @@ from qiyuan.office.event_registration.cases import (
     withdraw_registration,
 )
 from qiyuan.office.event_registration.details import AMENDABLE, Details
-from qiyuan.office.event_registration.entries import registration_entrants, set_entries
+from qiyuan.office.event_registration.entries import event_start, registration_entrants, set_entries
 from qiyuan.office.event_registration.errors import CalendarError
 from qiyuan.office.event_registration.queries import (
     DeskStart,
@@ -37,7 +37,7 @@ from qiyuan.office.event_registration.results import RegistrationMatch, link_res
 
 __all__ = [
     "AMENDABLE", "CALENDAR", "CalendarError", "DeskStart", "Details", "RegistrationMatch", "amend_registration",
-    "approve_registration", "cities", "desk_start", "details_of", "find_registration", "findings", "link_result",
+    "approve_registration", "cities", "desk_start", "details_of", "event_start", "find_registration", "findings", "link_result",
     "match", "problems_of", "public_calendar", "refuse_registration", "register_event", "registration_entrants",
     "registration_lines", "registrations", "runnable", "set_entries", "upcoming_and_past", "withdraw_registration",
 ]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from qiyuan.calendar.checks import RULES_OF_PLAY, TextRules, in_home_regions
-from qiyuan.errors import Problem, problem
+from qiyuan.errors import N_, Problem, problem
 from qiyuan.office.event_registration.errors import CalendarError
 from qiyuan.office.federation.models import Arbiter, Association
 from qiyuan.office.ratings.models import RatingList
@@ -89,31 +89,31 @@ _TEXT_FIELDS = ("name", "name_en", "list_code", "city", "time_control", "chief_a
                 "organiser_level", "association", "rules_of_play")
 #: each field's own messages (every template whole, so each is translated as a whole)
 _CONTROL = {
-    "name": "the name contains control characters", "name_en": "the English name contains control characters",
-    "list_code": "the list code contains control characters", "city": "the city contains control characters",
-    "time_control": "the time control contains control characters",
-    "chief_arbiter": "the chief arbiter's name contains control characters",
-    "format": "the format contains control characters", "organiser": "the organiser contains control characters",
-    "organiser_level": "the organiser level contains control characters",
-    "association": "the association contains control characters",
-    "rules_of_play": "the rules of play contain control characters",
+    "name": N_("the name contains control characters"), "name_en": N_("the English name contains control characters"),
+    "list_code": N_("the list code contains control characters"), "city": N_("the city contains control characters"),
+    "time_control": N_("the time control contains control characters"),
+    "chief_arbiter": N_("the chief arbiter's name contains control characters"),
+    "format": N_("the format contains control characters"), "organiser": N_("the organiser contains control characters"),
+    "organiser_level": N_("the organiser level contains control characters"),
+    "association": N_("the association contains control characters"),
+    "rules_of_play": N_("the rules of play contain control characters"),
 }
 _TOO_LONG = {
-    "name": "the name is longer than {limit} characters", "name_en": "the English name is longer than {limit} characters",
-    "city": "the city is longer than {limit} characters", "organiser": "the organiser is longer than {limit} characters",
-    "time_control": "the time control is longer than {limit} characters",
+    "name": N_("the name is longer than {limit} characters"), "name_en": N_("the English name is longer than {limit} characters"),
+    "city": N_("the city is longer than {limit} characters"), "organiser": N_("the organiser is longer than {limit} characters"),
+    "time_control": N_("the time control is longer than {limit} characters"),
 }
 _DATES = {
-    "start": ("the start date is missing", "the start date {value!r} is not a date (write YYYY-MM-DD)"),
-    "end": ("the end date is missing", "the end date {value!r} is not a date (write YYYY-MM-DD)"),
-    "standard": ("", "the date the title standard was published {value!r} is not a date (write YYYY-MM-DD)"),
+    "start": (N_("the start date is missing"), N_("the start date {value!r} is not a date (write YYYY-MM-DD)")),
+    "end": (N_("the end date is missing"), N_("the end date {value!r} is not a date (write YYYY-MM-DD)")),
+    "standard": ("", N_("the date the title standard was published {value!r} is not a date (write YYYY-MM-DD)")),
 }
 _COUNTS = {
-    "rounds": ("the number of rounds is missing", "the number of rounds {value!r} is not a whole number",
-               "the number of rounds must be {low}–{high}, not {value}"),
-    "players": ("the number of expected players is missing",
-                "the number of expected players {value!r} is not a whole number",
-                "the number of expected players must be {low}–{high}, not {value}"),
+    "rounds": (N_("the number of rounds is missing"), N_("the number of rounds {value!r} is not a whole number"),
+               N_("the number of rounds must be {low}–{high}, not {value}")),
+    "players": (N_("the number of expected players is missing"),
+                N_("the number of expected players {value!r} is not a whole number"),
+                N_("the number of expected players must be {low}–{high}, not {value}")),
 }
 _FLAGS = ("national", "international", "agreed_by_parties", "rif_approved", "grants_grades")
 

@@ -20,6 +20,7 @@ from qiyuan.office.db import writing
 from qiyuan.office.event_registration.cases import CALENDAR, find_registration, refuse_unless
 from qiyuan.office.event_registration.errors import CalendarError
 from qiyuan.office.integrity import band_floors
+from qiyuan.office.event_registration.queries import DeskStart, desk_start
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament.model import Entrant, Tournament
 
@@ -75,3 +76,30 @@ def registration_entrants(code: str) -> list[tuple[int, Entrant]]:
 def _above(floor: int | None, rating: int | None) -> int | None:
     """A floor worth carrying: above the rating entered (the band reads the higher of the two)."""
     return floor if floor is not None and rating is not None and floor > rating else None
+
+
+def event_start(code: str) -> tuple[DeskStart, list[tuple[int, Entrant]], str]:
+    """What an event starts from when it is the registered one (``qiyuan event new --registration CODE``, the
+    desk's new event from a registration): its details as registered (name, dates, city, format, rounds, time
+    control, arbiters), its entry list (none when it has none recorded) and its game's event format —
+    ``CalendarError`` when the registration is not approved, or already has its results."""
+    reg = find_registration(code)
+    if reg.status != S.APPROVED:
+        raise CalendarError([problem(_NOT_APPROVED_TO_START[reg.status], code="calendar.state", ref=reg.code)])
+    if reg.event_id is not None:
+        raise CalendarError([problem("{ref} already has its results: an event cannot start from it again",
+                                     code="calendar.state", ref=reg.code)])
+    start = desk_start(reg)
+    rows = registration_entrants(code) if reg.entries.exists() else []
+    fmt = start.format if start.format in ev.FORMATS else "swiss"
+    if reg.rating_list.game == "go" and fmt == "swiss":
+        fmt = "go_swiss"
+    return start, rows, fmt
+
+
+#: why only an approved registration starts an event (each template whole, to be translated whole)
+_NOT_APPROVED_TO_START = {
+    S.REGISTERED: "{ref} is not approved yet: an event starts from it once the officer approves it",
+    S.REFUSED: "{ref} is refused: no event starts from it",
+    S.WITHDRAWN: "{ref} is withdrawn: no event starts from it",
+}

@@ -170,11 +170,11 @@ def _pending(plan: Plan, e: ParsedEntrant, n: str, cands: list, source: str, why
                      association=c.association or "—", born=c.birth_year or "?") for c in found]
     override = any(c.id_conflict for c in found)
     if not found:
-        text = problem("{at}: {why}: proposed as a new player ({association}, ID {id}) — register him with --confirm "
+        text = problem("{at}: {why}: proposed as a new player ({association}, ID {id}) — register the player with --confirm "
                        "'{number}=new' (or every proposal and single match at once: --confirm-all)", file=source,
                        at=e.at("name"), why=why, association=e.association or "—", id=mask_id_number(n),
                        number=e.number) if n else \
-            problem("{at}: {why}: proposed as a new player ({association}) — register him with --confirm "
+            problem("{at}: {why}: proposed as a new player ({association}) — register the player with --confirm "
                     "'{number}=new' (or every proposal and single match at once: --confirm-all)", file=source,
                     at=e.at("name"), why=why, association=e.association or "—", number=e.number)
     else:

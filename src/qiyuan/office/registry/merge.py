@@ -60,7 +60,7 @@ LINKED_ROW_WORDS = {
     "federation.namechange.player": N_("name changes"),
     "federation.associationchange.player": N_("association changes"),
     "federation.arbiter.player": N_("arbiter records"),
-    "federation.player.merged_into": N_("duplicate records merged into him"),
+    "federation.player.merged_into": N_("duplicate records merged into this record"),
 }
 
 

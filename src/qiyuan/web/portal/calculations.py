@@ -92,8 +92,8 @@ class EventCalc:
         that acted. ``labels``: ``table_labels()`` of the page."""
         c, x, L = self.change, self.x, labels
         facts = [f"{L['method']}: {escape(method_label(c.method))}", f"Ro {fixed(c.before) or '—'}"]
-        facts += [f"{k} {escape(str(x[key]))}" for k, key in (("Rc", "Rc"), ("N", "N"), ("Pd", "Pd"), ("Ru", "ru"))
-                  if x.get(key)]
+        facts += [f"{k} {escape(_number(x[key]))}" for k, key in (("Rc", "Rc"), ("N", "N"), ("Pd", "Pd"), ("Ru", "ru"))
+                  if x.get(key)]  # Rc 2008.71, not the engine's 2008.714286
         notes = "".join(f"<li>{escape(note_label(n))}</li>" for n in self.notes)
         return mark_safe(
             f'<p class="small">{" · ".join(facts)}</p><div class="scroll"><table class="data calc-table">'
@@ -115,6 +115,14 @@ def table_labels() -> dict:
             "round": escape(_("轮次")), "opponent": escape(_("对手")), "opponent_rating": escape(_("对手等级分")),
             "result": escape(_("结果")), "total": escape(_("合计")), "games": escape(_("局")),
             "before": escape(_("赛前")), "after": escape(_("赛后"))}
+
+
+def _number(value) -> str:
+    """A number of the explanation as the tables show numbers (``fixed``); anything else as it is."""
+    try:
+        return fixed(value)
+    except (ArithmeticError, ValueError):
+        return str(value)
 
 
 def fixed(value, places: int = 2) -> str:

@@ -12,6 +12,7 @@ identical (tests/web/test_whatif.py). Nothing is stored.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
@@ -56,6 +57,10 @@ class Opponent:
         return self.player.federation_id if self.player is not None else f"{RATED_PREFIX}{self.row}"
 
 
+#: what is typed as a rating: digits, maybe signed or with decimals (``-5``, ``1500.5``)
+_NUMBER = re.compile(r"[+\-−]?\d+(?:[.,]\d*)?")
+
+
 @dataclass
 class WhatIf:
     """The entered games, read and checked."""
@@ -70,11 +75,15 @@ class WhatIf:
 
 def _opponent(text: str, me: Player, row: int, problems: list[Problem]) -> Opponent | None:
     text = " ".join(text.split())
-    if text.isdigit():
-        if MIN_RATING <= int(text) <= MAX_RATING:
+    if _NUMBER.fullmatch(text):  # a rating, or what was meant as one (-5, 1500.5): never a name to search
+        if text.isdigit() and MIN_RATING <= int(text) <= MAX_RATING:
             return Opponent(text, row, rating=int(text))
         problems.append(problem("game {row}: a rating must be from {lo} to {hi}, not {value}", column="opp",
                                 code="whatif.rating", row=row, lo=MIN_RATING, hi=MAX_RATING, value=text[:12]))
+        return None
+    if text.upper() == me.federation_id.upper():
+        problems.append(problem("game {row}: {value} is the player this what-if is for: enter an opponent",
+                                column="opp", code="whatif.self", row=row, value=text[:40]))
         return None
     exact = Player.objects.registered().filter(federation_id__iexact=text).first()
     found = [exact] if exact is not None else search_players(text, limit=6)

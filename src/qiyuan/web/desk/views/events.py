@@ -58,6 +58,7 @@ FORMATS = [
     ("swiss", gettext_lazy("积分编排制（五子棋瑞士制）")),
     ("round_robin", gettext_lazy("单循环")),
     ("double_round_robin", gettext_lazy("双循环")),
+    ("knockout", gettext_lazy("单淘汰（按等级分排种子）")),
     ("go_mcmahon", gettext_lazy("围棋麦克马洪制（让子）")),
     ("go_swiss", gettext_lazy("围棋积分编排制（不让子）")),
 ]
@@ -139,7 +140,16 @@ class NewEventForm(EventDetailsForm):
     code = forms.SlugField(label=gettext_lazy("比赛代码"), max_length=40)
     fmt = forms.ChoiceField(label=gettext_lazy("赛制"), choices=FORMATS)
     rounds = forms.IntegerField(label=gettext_lazy("轮数"), min_value=1, max_value=30, required=False)
-    field_order = ["code", "name", "fmt", "rounds"]
+    mini_matches = forms.CharField(
+        label=gettext_lazy("淘汰赛每场两局：1:1 时加赛一局的用时"), max_length=60, required=False,
+        help_text=gettext_lazy("留空则每场一局；例如 10 min + 5 s（加赛先行抽签决定）"))
+    field_order = ["code", "name", "fmt", "rounds", "mini_matches"]
+
+    def clean(self):
+        data = super().clean()
+        if (data.get("mini_matches") or "").strip() and data.get("fmt") != "knockout":
+            self.add_error("mini_matches", _("每场两局只用于淘汰赛。"))
+        return data
 
     def clean_code(self):
         code = self.cleaned_data["code"]
@@ -163,7 +173,8 @@ class NewPlayerForm(forms.Form):
                                          to_field_name="code", empty_label="—")
     birth = forms.DateField(label=gettext_lazy("出生日期"), required=False, widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
     id_type = forms.ChoiceField(label=gettext_lazy("证件类型"), initial="resident", required=False, choices=[
-        ("resident", gettext_lazy("居民身份证")), ("passport", gettext_lazy("护照（境外棋手）"))])
+        ("resident", gettext_lazy("居民身份证")), ("passport", gettext_lazy("护照（境外棋手）")),
+        ("other", gettext_lazy("其他证件"))])
     id_number = forms.CharField(label=gettext_lazy("证件号码（仅用于竞赛报告）"), max_length=32, required=False)
     nationality = forms.CharField(label=gettext_lazy("国籍"), max_length=20, required=False,
                                   help_text=gettext_lazy("三个字母的国家代码，如 KOR、JPN；境外棋手可不选所属单位"))
@@ -249,7 +260,8 @@ def event_new(request):
         try:
             uc.new_event(store, request.user, d["name"], fmt=d["fmt"], rounds=d["rounds"], start=d["start"],
                          end=d["end"], city=d["city"], time_control=d["time_control"],
-                         chief_arbiter=d["chief_arbiter"].strip(), arbiters=d["arbiters"])
+                         chief_arbiter=d["chief_arbiter"].strip(), arbiters=d["arbiters"],
+                         tiebreak_time_control=d["mini_matches"].strip() or None)
         except QiyuanError as exc:
             for p in exc.problems:
                 form.add_error(None, p.text(_))
@@ -343,6 +355,7 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
             "confirm_change": bool(typed) and request.session.get(f"confirm:{code}", False),
             "is_round_robin": ev.event_format(t) in ev.ROUND_ROBINS,
             "is_knockout": ev.event_format(t) == "knockout",
+            **_knockout(t),
             # started from a registration (its code is the event's): its entry list is one click away
             "registration_code": code if Registration.objects.filter(code=code).exists() else "",
         },
@@ -365,6 +378,22 @@ def _go_context(t, view, rnd: int) -> dict:
             "go_rule_sets": go.RULE_SETS}
 
 
+def _knockout(t) -> dict:
+    """A knock-out's bracket as the terminal prints it (``event bracket``), in the page's language, and the tied
+    matches whose tie-break openers are still to be drawn (``event lot``)."""
+    from qiyuan.tournament import minimatch as mm
+    from qiyuan.tournament.knockout import bracket_text, pending_tiebreak
+
+    if ev.event_format(t) != "knockout" or len(t.entrants) < 2:
+        return {}
+    out = {"bracket": bracket_text(t, _), "mini": mm.is_mini(t)}
+    if mm.is_mini(t):
+        rnd, tied = pending_tiebreak(t)
+        if tied and mm.lot_of(t, rnd) is None and ev.rounds_paired(t) < rnd:
+            out["lot_round"], out["lot_matches"] = rnd, ", ".join(f"{a}-{b}" for a, b in tied)
+    return out
+
+
 @role_required(ARBITER)
 @require_POST
 def go_settings(request, code: str):
@@ -384,6 +413,26 @@ def go_settings(request, code: str):
     out = _act(request, set_go_settings, store, request.user, ok=_("已保存围棋设置。"), **kwargs)
     for note in out.notes if out is not None else []:
         messages.warning(request, note.text(_))
+    return redirect("desk:event", code=code)
+
+
+@role_required(ARBITER)
+@require_POST
+def tiebreak_lot(request, code: str):
+    """Draw the tie-break games' openers (the use case ``event lot`` calls): by qiyuan (a seed it records) or as
+    drawn in the hall (the openers, one per tied match in bracket order)."""
+    store = _store(request, code)
+    typed = request.POST.get("openers", "").replace("，", ",").replace("、", ",").replace(" ", "")
+    if typed:
+        try:
+            openers = [int(x) for x in typed.split(",") if x]
+        except ValueError:
+            messages.error(request, _("先行方请写签号，用逗号分隔，如 7,12。"))
+            return redirect("desk:event", code=code)
+        _act(request, uc.draw_tiebreak_lot, store, request.user, openers=openers, ok=_("已记录现场抽签的加赛先行方。"))
+    else:
+        _act(request, uc.draw_tiebreak_lot, store, request.user, seed=secrets.randbelow(10**9),
+             ok=lambda lot: _("已抽签决定第 %(rnd)d 轮加赛的先行方（种子 %(seed)d）。") % {"rnd": lot.round, "seed": lot.seed})
     return redirect("desk:event", code=code)
 
 
@@ -451,6 +500,60 @@ def add_player(request, code: str):
     return redirect("desk:event", code=code)
 
 
+def _entrant_initial(e: Entrant) -> dict:
+    """An entrant as the player form shows him (his grade in the page's words, his association by its code)."""
+    from django.utils.translation import get_language
+
+    from qiyuan.grading.words import grade_in_words
+
+    association = Association.objects.filter(name=e.federation).first() if e.federation else None
+    return {"name": e.name, "sex": e.sex or "m", "rating": e.rating, "association": association.code if association else None,
+            "title": grade_in_words(e.title, chinese=(get_language() or "").startswith("zh")) if e.title else "",
+            "birth": ev.birth_date(e.birth) if e.birth else None, "id_type": e.id_type, "id_number": e.id_number,
+            "nationality": e.nationality, "club": e.club, "family": e.family}
+
+
+@role_required(ARBITER)
+@require_http_methods(["GET", "POST"])
+def edit_player(request, code: str, number: int):
+    """Correct an entrant's details (the use case ``event edit-player`` calls): checked like a new entry, his
+    number and games kept; before round 1 he can be removed here too (afterwards: withdraw)."""
+    live = _live(request, code)
+    t = load(live)
+    if not 1 <= number <= len(t.entrants):
+        messages.error(request, _("没有 %(n)d 号棋手。") % {"n": number})
+        return redirect("desk:event", code=code)
+    e = t.entrants[number - 1]
+    form = NewPlayerForm(request.POST or None, initial=_entrant_initial(e))
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        typed = {"name": d["name"], "sex": d["sex"], "title": d["title"], "rating": d["rating"],
+                 "federation": d["association"].name if d["association"] else (
+                     e.federation if not Association.objects.filter(name=e.federation).exists() else ""),
+                 "club": d["club"], "family": d["family"], "birth": d["birth"].isoformat() if d["birth"] else "",
+                 "id_number": d["id_number"], "id_type": d["id_type"] or "resident", "nationality": d["nationality"]}
+        try:  # every field as typed: the core reads them as a new entry's (初段 → 1d) and the audit names the changes
+            uc.edit_player(LiveEventStore(code), request.user, number, typed, today=date.today())
+        except QiyuanError as exc:
+            for p in exc.problems:
+                form.add_error(None, p.text(_))
+        else:
+            messages.success(request, _("已更正 %(n)d 号 %(name)s。") % {"n": number, "name": typed["name"]})
+            return redirect("desk:event", code=code)
+    return render(request, "desk/event_player.html", {"live": live, "e": e, "form": form,
+                                                      "removable": not ev.rounds_paired(t)})
+
+
+@role_required(ARBITER)
+@require_POST
+def remove_player(request, code: str, number: int):
+    """Take an entrant out before round 1 is paired (``event remove-player``); the players after him move up."""
+    store = _store(request, code)
+    _act(request, uc.remove_player, store, request.user, number,
+         ok=_("已删除 %(n)d 号棋手；其后的棋手签号依次前移。") % {"n": number})
+    return redirect("desk:event", code=code)
+
+
 @role_required(ARBITER)
 @require_POST
 def draw(request, code: str):
@@ -466,7 +569,7 @@ def draw(request, code: str):
 @require_POST
 def pair(request, code: str):
     store = _store(request, code)
-    pairing = _act(request, uc.pair, store, request.user, explain=True, ok=_("已编排下一轮。"))
+    pairing = _act(request, uc.pair, store, request.user, explain=True, on=date.today(), ok=_("已编排下一轮。"))
     if pairing is not None:
         request.session[f"explain:{code}"] = _jsonable([  # each line's templates and values: in the reader's language
             [list(part) for part in (x if isinstance(x, Line) else Line() + x).parts] for x in pairing.explanation[:400]])

@@ -29,7 +29,7 @@ from qiyuan.office.grades.standards import record_standard, standard_for
 from qiyuan.office.ratings.models import RatingList
 from qiyuan.office.registry import find_player
 from qiyuan.people.grades import DAN_GRADES
-from qiyuan.web.portal.templatetags.qiyuan_grades import grade_name
+from qiyuan.web.portal.templatetags.qiyuan_grades import grade_name, problem_text
 
 from ..permissions import OFFICER, role_required
 
@@ -39,9 +39,9 @@ RECENT_EVENTS = 30
 
 def _say(request, exc: QiyuanError) -> None:
     """Each problem of a refusal as an error message, in the page's language, at its place (a player's ID)."""
-    for p in exc.problems:
-        where = p.where()
-        text = p.text(_)
+    for p in exc.problems:  # its grades in words (六段, not 6d) and its clauses as the texts name them
+        where = p.where(_)
+        text = problem_text(p)
         messages.error(request, f"{where}: {text}" if where else text)
 
 

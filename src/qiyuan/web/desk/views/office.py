@@ -189,6 +189,11 @@ class UploadForm(forms.Form):
                                choices=[("", "—")] + [(f.value, EVENT_FORMATS.get(f.value, f.value)) for f in EventFormat])
     received_on = forms.DateField(label=gettext_lazy("收到日期"), required=False,
                                   widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}))
+    # a report of games already stored under another event (a probable duplicate): import it anyway, as the same
+    # event's other report, with the reason (``qiyuan office import --duplicate-of CODE --reason …``)
+    duplicate_of = forms.CharField(label=gettext_lazy("确认是已导入比赛的另一份报告（比赛代码）"), required=False,
+                                   max_length=60)
+    duplicate_reason = forms.CharField(label=gettext_lazy("理由（与上一项一起填写）"), required=False, max_length=500)
 
     def clean_file(self):
         f = self.cleaned_data["file"]
@@ -278,7 +283,8 @@ def imports(request):
                    "dan_event": d["dan_event"], "standards_published": d["standards_published"],
                    "override_facts": d["override_facts"], "confirm_all": d["confirm_all"],
                    "format": d["format"] or None,
-                   "received_on": d["received_on"].isoformat() if d["received_on"] else None, "confirm": {}}
+                   "received_on": d["received_on"].isoformat() if d["received_on"] else None, "confirm": {},
+                   "duplicate_of": d["duplicate_of"].strip(), "duplicate_reason": d["duplicate_reason"].strip()}
         else:
             path = None
         if path is not None:
@@ -297,6 +303,9 @@ def imports(request):
                 context["differences"] = [p.text(_) for p in exc.differences]
             except QiyuanError as exc:
                 context["problems"] = refused + [_located(p) for p in exc.problems]
+                if any(p.code == "import.duplicate" for p in exc.problems):  # the desk's way to --duplicate-of
+                    context["problems"].append(_("若确是另一份报告：重新选择文件，在“确认是已导入比赛的另一份报告”中填写"
+                                                 "比赛代码并写明理由，再导入。"))
                 request.session.pop("desk:upload", None)
             else:
                 request.session.pop("desk:upload", None)

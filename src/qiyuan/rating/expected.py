@@ -67,20 +67,24 @@ def per_game(rating: int, k: int, games: Sequence[RatedGame], cap: int | None = 
              advantage: int = 0) -> Calculation:
     """逐局计算: each game's D gives its own We; ΔR is the sum of K(W − We) over the games."""
     lines = []
+    colour_steps = []
     capped = False
     for g in games:
         d = rating - g.opponent_rating
         if cap is not None and abs(d) > cap:
             d = _clamp(d, -cap, cap)
             capped = True
-        d += advantage * g.colour
+        if advantage and g.colour:  # the game's D with Black's advantage (shown: the line's D is not R − R_opp)
+            colour_steps.append(step("D", d + advantage * g.colour, "add", ("R − R_opp", d),
+                                     ("colour_advantage", advantage * g.colour)))
+            d += advantage * g.colour
         we = expected_score(d)
         lines.append(GameLine(round=g.round, opponent_id=g.opponent_id, opponent_rating=Decimal(g.opponent_rating),
                               D=d, We=we, W=g.W, K=k, dR=k * (g.W - we)))
     w = sum((g.W for g in games), Decimal(0))
     we = sum((line.We for line in lines), Decimal(0))
     delta = sum((line.dR for line in lines), Decimal(0))
-    steps = (step("W", w, "sum", *(("W", ln.W) for ln in lines)),
+    steps = (*colour_steps, step("W", w, "sum", *(("W", ln.W) for ln in lines)),
              step("We", we, "sum", *(("We", ln.We) for ln in lines)),
              step("ΔR", delta, "sum", *(("ΔR", ln.dR) for ln in lines)))
     return Calculation(W=w, We=we, delta=delta, capped=capped, lines=tuple(lines), steps=steps)
@@ -108,7 +112,7 @@ def _colour_shifted(rc_step: Step, games: Sequence[RatedGame], advantage: int) -
         return (rc_step,)
     share = step("(B − W)/N", Fraction(net, len(games)), "mean", *(("colour", g.colour) for g in games))
     c_step = step("C", advantage * share.value, "mul", ("colour_advantage", advantage), share)
-    return share, c_step, step("Rc − C", rc_step.value - c_step.value, "sub", rc_step, c_step)
+    return rc_step, share, c_step, step("Rc − C", rc_step.value - c_step.value, "sub", rc_step, c_step)
 
 
 def averaging(rating: int, k: int, games: Sequence[RatedGame], cap: int | None = None,

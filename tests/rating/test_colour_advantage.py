@@ -26,7 +26,7 @@ from qiyuan.rating.rules import (BUILTIN_RULES, SETTING_NAMES, RulesError, load_
 from qiyuan.rating.tables import expected_score
 
 from tests.kit.chains import editions, new_key
-from tests.rating.test_cli_rate import EVENTS, GAMES, PLAYERS, files, rate, rows
+from tests.rating.test_cli_rate import GAMES, files, rate, rows
 
 CGA = BUILTIN_RULES["cga-gomoku-2011"]
 W1, HALF = Decimal(1), Decimal("0.5")
@@ -93,9 +93,9 @@ def test_colour_advantage_must_be_whole_points_within_400(bad):
 
 
 def test_colour_advantage_per_game_golden():
-    """R 2000 beats 1950, K 15. D = 50 → PD 0.57, ΔR = 15 × 0.43 = 6.45. With colour_advantage 16: as Black
-    D = 50 + 16 = 66 → PD 0.59 (band 62–68), ΔR = 15 × 0.41 = 6.15; as White D = 50 − 16 = 34 → 0.55, ΔR = 6.75;
-    colour unknown: 6.45 as without the setting."""
+    """R 2000 beats 1950, K 15. D = 50 → PD 0.57, ΔR = 15 × 0.43 = 6.45. With colour_advantage 16:
+    as Black D = 50 + 16 = 66 → PD 0.59 (band 62–68), ΔR = 15 × 0.41 = 6.15;
+    as White D = 50 − 16 = 34 → 0.55, ΔR = 6.75; colour unknown: 6.45 as without the setting."""
     def delta(colour: int) -> tuple[int, Decimal, Decimal]:
         calc = per_game(2000, 15, [RatedGame(1, "B", 1950, W1, colour)], advantage=16)
         return calc.lines[0].D, calc.We, calc.delta

@@ -270,7 +270,10 @@ def test_every_explanation_redoes_from_the_numbers_it_shows(name, data):
 
 def _coloured(games):
     """Each game's colours as a fixed function of the game (about one in five not known)."""
-    return [replace(g, black=(0, 1, -1, 1, -1)[(g.round + sum(map(ord, g.player1)) * 3 + sum(map(ord, g.player2))) % 5]) for g in games]
+    def black(g) -> int:
+        return (0, 1, -1, 1, -1)[(g.round + sum(map(ord, g.player1)) * 3 + sum(map(ord, g.player2))) % 5]
+
+    return [replace(g, black=black(g)) for g in games]
 
 
 @pytest.mark.parametrize("name", ["cga-gomoku-2011", "cn-go-1995"])

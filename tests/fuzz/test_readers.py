@@ -114,10 +114,23 @@ def test_mutated_reports_are_read_or_refused_thousands(data):
 # -- history CSV files --------------------------------------------------------------------------------------
 
 
+def _with_colours(games: bytes) -> bytes:
+    """games.csv with a ``black`` column: player1, player2 or empty, by turns."""
+    header, *rows = games.decode("utf-8").splitlines()
+    cells = header.split(",")
+    one, two = cells.index("player1"), cells.index("player2")
+    out = [header + ",black"]
+    for i, row in enumerate(rows):
+        values = row.split(",")
+        out.append(row + "," + (values[one], values[two], "")[i % 3])
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
 def check_history(data) -> None:
     from qiyuan.formats.history_csv import read_history
 
     files = dict(seeds.history_files())
+    files["games.csv"] = _with_colours(files["games.csv"])  # the optional black column (colour_advantage) too
     name = data.draw(st.sampled_from(sorted(files)))
     files[name] = data.draw(mutate_bytes(files[name]))
     with tempfile.TemporaryDirectory() as tmp:
@@ -127,6 +140,17 @@ def check_history(data) -> None:
         standings = d / "standings.csv"
         _only_input_errors(lambda: read_history(d / "players.csv", d / "events.csv", d / "games.csv",
                                                 standings if standings.exists() else None))
+
+
+def test_the_seed_history_with_its_colours_is_read(tmp_path):
+    from qiyuan.formats.history_csv import read_history
+
+    files = dict(seeds.history_files())
+    files["games.csv"] = _with_colours(files["games.csv"])
+    for n, content in files.items():
+        (tmp_path / n).write_bytes(content)
+    games = read_history(tmp_path / "players.csv", tmp_path / "events.csv", tmp_path / "games.csv").games
+    assert set(games.black.tolist()) == {1, -1, 0}
 
 
 @FAST

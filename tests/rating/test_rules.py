@@ -96,9 +96,10 @@ def test_unknown_name_and_missing_file():
 @pytest.mark.parametrize("name", list(BUILTIN_RULES))
 def test_rules_as_dict_has_every_setting_and_round_trips(name):
     rules = BUILTIN_RULES[name]
-    settings = rules_as_dict(rules)
+    settings = rules_as_dict(rules, every=True)
     assert tuple(settings) == SETTING_NAMES
     assert rules_from_mapping({"base": name, **settings}) == rules
+    assert rules_from_mapping({"base": name, **rules_as_dict(rules)}) == rules  # colour_advantage 0 left out
 
 
 def _app() -> typer.Typer:

@@ -129,7 +129,7 @@ def rate(
     rules: Annotated[str, typer.Option("--rules", help="Rule set name (cga-gomoku-2011, bjsh-gomoku-2007, cn-go-1995) or a TOML file.")],
     players: Annotated[Path, typer.Option("--players", help="The players file (players.csv).")],
     events: Annotated[Path, typer.Option("--events", help="The events file (events.csv).")],
-    games: Annotated[Path, typer.Option("--games", help="The games file (games.csv).")],
+    games: Annotated[Path, typer.Option("--games", help="The games file (games.csv; an optional black column names who had Black, for a variant's colour_advantage).")],
     out: Annotated[Path, typer.Option("--out", help="Directory for the lists (one CSV per date) and changes.csv.")],
     standings: Annotated[Optional[Path], typer.Option("--standings", help="The official ranks (standings.csv).")] = None,
     trf: Annotated[Optional[list[Path]], typer.Option("--trf", help="An event as a TRF file (repeatable).")] = None,

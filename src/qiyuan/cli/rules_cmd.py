@@ -55,7 +55,7 @@ def show_rules(
     except RulesError as exc:
         typer.echo(_("error: ") + problem_line(rules_problem(name, exc)), err=True)
         raise typer.Exit(2) from None
-    settings = rules_as_dict(rules)
+    settings = rules_as_dict(rules, every=True)
     if toml:  # a variant file: its base, then every setting (overriding all of the base's)
         typer.echo(rules_toml(rules, base), nl=False)
         return

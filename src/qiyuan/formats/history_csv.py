@@ -48,7 +48,7 @@ PLAYER_OPTIONAL = ("dan", "rating", "games", "k_latched", "registered_on", "refe
 EVENT_COLUMNS = ("id", "name", "start_date", "end_date", "format")
 EVENT_OPTIONAL = ("international", "days", "national")
 GAME_COLUMNS = ("event_id", "round", "player1", "player2", "result")
-GAME_OPTIONAL = ("board",)
+GAME_OPTIONAL = ("board", "black")  # black: the id of the player who had Black (player1 or player2), if known
 STANDING_COLUMNS = ("event_id", "player_id", "rank")
 
 #: Dan and kyu grades (段/级) accepted in ``players.csv``.
@@ -368,6 +368,11 @@ def _games(
     if boards:
         frame = frame.with_columns(pl.when(pl.col("board").str.contains(r"^0*[1-9]\d{0,3}$")).then(pl.col("board"))
                                    .cast(pl.Int64, strict=False).alias("__board"))
+    blacks = "black" in frame.columns and frame["black"].null_count() < len(frame)
+    if blacks:
+        frame = frame.with_columns(pl.when(pl.col("black") == pl.col("player1")).then(1)
+                                   .when(pl.col("black") == pl.col("player2")).then(-1)
+                                   .otherwise(None).cast(pl.Int8).alias("__black"))
     frame = frame.with_columns(
         _codes("event_id", event_ids),
         _codes("player1", player_ids),
@@ -394,6 +399,9 @@ def _games(
     if boards:
         checks.append((pl.col("board").is_not_null() & pl.col("__board").is_null(), "board",
                        N_("'{value}' is not a board number (1, 2, …)"), {}))
+    if blacks:
+        checks.append((pl.col("black").is_not_null() & pl.col("__black").is_null(), "black",
+                       N_("'{value}' is neither player1 nor player2 of the game"), {}))
     # One pass tells which checks found anything; only those list their rows (millions of rows, few faults).
     found = frame.select(*(mask.any().alias(str(i)) for i, (mask, _, _, _) in enumerate(checks))).row(0)
     for hit, (mask, column, message, params) in zip(found, checks):
@@ -411,6 +419,7 @@ def _games(
         player2=frame["__player2"].to_numpy().astype(np.int32),
         result=frame["__result"].to_numpy().astype(np.int8),
         board=frame["__board"].fill_null(0).to_numpy().astype(np.int32) if boards else None,
+        black=frame["__black"].fill_null(0).to_numpy().astype(np.int8) if blacks else None,
     )
 
 

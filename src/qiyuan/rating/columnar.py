@@ -54,6 +54,7 @@ class GameColumns(Sequence[Game]):
     player2: np.ndarray
     result: np.ndarray
     board: np.ndarray | None = None  # int32 台次, 0 where not known; None: no game has one
+    black: np.ndarray | None = None  # int8 who had Black: 1 player1, -1 player2, 0 not known; None: no game says
 
     def __len__(self) -> int:
         return int(self.event.shape[0])
@@ -66,6 +67,7 @@ class GameColumns(Sequence[Game]):
             player2=self.player_ids[self.player2[i]],
             result=RESULT_CODES[self.result[i]],
             board=int(self.board[i]) or None if self.board is not None else None,
+            black=int(self.black[i]) if self.black is not None else 0,
         )
 
     def __getitem__(self, i):  # type: ignore[override]
@@ -81,11 +83,13 @@ class GameColumns(Sequence[Game]):
         ev, pl = self.event_ids, self.player_ids
         codes = RESULT_CODES
         boards = self.board.tolist() if self.board is not None else [0] * len(self)
-        for e, r, a, b, res, board in zip(
+        blacks = self.black.tolist() if self.black is not None else [0] * len(self)
+        for e, r, a, b, res, board, black in zip(
             self.event.tolist(), self.round.tolist(), self.player1.tolist(), self.player2.tolist(), self.result.tolist(),
-            boards,
+            boards, blacks,
         ):
-            yield Game(event_id=ev[e], round=r, player1=pl[a], player2=pl[b], result=codes[res], board=board or None)
+            yield Game(event_id=ev[e], round=r, player1=pl[a], player2=pl[b], result=codes[res], board=board or None,
+                       black=black)
 
     @classmethod
     def from_games(cls, games: Sequence[Game] | GameColumns, event_ids: Sequence[str], player_ids: Sequence[str]) -> GameColumns:
@@ -103,6 +107,9 @@ class GameColumns(Sequence[Game]):
         boards = None
         if any(g.board is not None for g in games):
             boards = np.fromiter((g.board or 0 for g in games), dtype=np.int32, count=n)
+        blacks = None
+        if any(g.black for g in games):
+            blacks = np.fromiter((g.black for g in games), dtype=np.int8, count=n)
         return cls(
             event_ids=event_ids,
             player_ids=player_ids,
@@ -112,6 +119,7 @@ class GameColumns(Sequence[Game]):
             player2=np.fromiter((pl_index[g.player2] for g in games), dtype=np.int32, count=n),
             result=np.fromiter((CODE_OF_RESULT[g.result] for g in games), dtype=np.int8, count=n),
             board=boards,
+            black=blacks,
         )
 
     def _reindexed(self, event_ids: tuple[str, ...], player_ids: tuple[str, ...]) -> GameColumns:
@@ -130,7 +138,7 @@ class GameColumns(Sequence[Game]):
         pl = mapping(self.player_ids, player_ids, both)
         return GameColumns(event_ids, player_ids, ev[self.event].astype(np.int32), self.round,
                            pl[self.player1].astype(np.int32), pl[self.player2].astype(np.int32), self.result,
-                           self.board)
+                           self.board, self.black)
 
     def take(self, mask_or_index: np.ndarray) -> GameColumns:
         """The games selected by a boolean mask or an index array."""
@@ -143,6 +151,7 @@ class GameColumns(Sequence[Game]):
             self.player2[mask_or_index],
             self.result[mask_or_index],
             self.board[mask_or_index] if self.board is not None else None,
+            self.black[mask_or_index] if self.black is not None else None,
         )
 
 
@@ -181,9 +190,12 @@ def concatenate_games(a: GameColumns, b: GameColumns) -> GameColumns:
     boards = None
     if a.board is not None or b.board is not None:
         boards = np.concatenate([x.board if x.board is not None else np.zeros(len(x), np.int32) for x in (a, b)])
+    blacks = None
+    if a.black is not None or b.black is not None:
+        blacks = np.concatenate([x.black if x.black is not None else np.zeros(len(x), np.int8) for x in (a, b)])
     return GameColumns(a.event_ids, a.player_ids,
                        *(np.concatenate([getattr(a, f), getattr(b, f)]) for f in ("event", "round", "player1", "player2",
-                                                                                  "result")), boards)
+                                                                                  "result")), boards, blacks)
 
 
 def exact_decimal(hundredths: int, cents: bool) -> Decimal:

@@ -64,6 +64,7 @@ class Side(NamedTuple):
     round: int
     opponent_id: str
     W: Decimal
+    colour: int = 0  # 1: he had Black, -1: White, 0: not known
 
 
 @dataclass
@@ -105,8 +106,8 @@ class _Event:
         out: dict[str, list[Side]] = {p: [] for p in self.players}
         for g in self.played:
             w1, w2 = _SCORE[g.result]
-            out[g.player1].append(Side(g.round, g.player2, w1))
-            out[g.player2].append(Side(g.round, g.player1, w2))
+            out[g.player1].append(Side(g.round, g.player2, w1, g.black))
+            out[g.player2].append(Side(g.round, g.player1, w2, -g.black))
         return out
 
     def sides(self, p: str) -> list[Side]:
@@ -369,7 +370,7 @@ def rate_event(rules: RuleSet, event: Event, games: Sequence[Game], states: Mapp
             far = {q for q, r in opp_rating.items()
                    if r is not None and ev.rated(q) and rules.too_far_below(ev.ro[p], r)}
             opp_rating = {q: None if q in far else r for q, r in opp_rating.items()}  # far_below_not_rated
-            rated_games = [RatedGame(s.round, s.opponent_id, opp_rating[s.opponent_id], s.W)
+            rated_games = [RatedGame(s.round, s.opponent_id, opp_rating[s.opponent_id], s.W, s.colour)
                            for s in sides if opp_rating[s.opponent_id] is not None]
             if any(opp_rating[s.opponent_id] is None and s.opponent_id not in far for s in sides):
                 notes.append(R.NOTE_UNRATED_OPPONENTS)
@@ -418,7 +419,7 @@ def _rated_change(ev: _Event, p: str, method: str, k: int, rated_games: list[Rat
             notes.append(R.NOTE_NO_RATED_GAMES)
         return R.EventChange(**common, games=0, W=ZERO, We=ZERO, K=k, delta=ZERO, method=R.METHOD_NOT_RATED,
                              Ro=Decimal(ro), notes=notes), ()
-    calc = METHODS[method](ro, k, rated_games, ev.rules.cap_for(ro))
+    calc = METHODS[method](ro, k, rated_games, ev.rules.cap_for(ro), ev.rules.colour_advantage)
     if calc.capped:
         notes.append(R.NOTE_CAP)
     delta, more, protection = _protect(ev, p, calc, len(rated_games), prot)
@@ -462,7 +463,7 @@ def _provisional_change(ev: _Event, p: str, k: int, sides: list[Side], prot: _Pr
                         common: dict, records: dict[str, NewcomerRecord]) -> tuple[R.EventChange, tuple[Step, ...]]:
     """Beijing–Shanghai §12: from the provisional 2200/2040, K changes against rated opponents."""
     start = ev.rules.start_rating(ev.states[p].gender, p)
-    rated_games = [RatedGame(s.round, s.opponent_id, ev.ro[s.opponent_id], s.W)
+    rated_games = [RatedGame(s.round, s.opponent_id, ev.ro[s.opponent_id], s.W, s.colour)
                    for s in sides if ev.rated(s.opponent_id)]
     if len(rated_games) < len(sides):
         notes.append(R.NOTE_UNRATED_OPPONENTS)
@@ -471,7 +472,7 @@ def _provisional_change(ev: _Event, p: str, k: int, sides: list[Side], prot: _Pr
         notes.append(R.NOTE_NO_RATED_GAMES if not rated_games else R.NOTE_FEW_RATED_OPPONENTS)
         return R.EventChange(**common, games=0, W=ZERO, We=None, K=k, delta=ZERO, method=R.METHOD_NOT_RATED,
                              Ro=Decimal(start), notes=notes), ()
-    calc = per_game(start, k, rated_games, ev.rules.cap_for(start))
+    calc = per_game(start, k, rated_games, ev.rules.cap_for(start), ev.rules.colour_advantage)
     if calc.capped:
         notes.append(R.NOTE_CAP)
     delta, more, protection = _protect(ev, p, calc, len(rated_games), prot)

@@ -10,6 +10,12 @@
 D is always an integer: R − Rc with Rc rounded half up. With a cap (FIDE's
 350/400 rule) a per-game D is clamped; in the averaging methods each
 opponent's rating is clamped into [R − cap, R + cap] before the mean.
+
+A rule set's ``colour_advantage`` A (0 in every official rule set: then
+nothing here changes) adds A to Black's D and takes it from White's, in the
+games whose colour is known, after the cap: per game D + A (Black) or D − A
+(White); in the averaging methods C = A × (games as Black − games as White) / N
+and D = R − [Rc − C].
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ class RatedGame(NamedTuple):
     opponent_id: str
     opponent_rating: int
     W: Decimal
+    colour: int = 0  # 1: he had Black, -1: White, 0: not known
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,22 +63,28 @@ def _clamp(x: int, lo: int, hi: int) -> int:
     return max(lo, min(hi, x))
 
 
-def per_game(rating: int, k: int, games: Sequence[RatedGame], cap: int | None = None) -> Calculation:
+def per_game(rating: int, k: int, games: Sequence[RatedGame], cap: int | None = None,
+             advantage: int = 0) -> Calculation:
     """逐局计算: each game's D gives its own We; ΔR is the sum of K(W − We) over the games."""
     lines = []
+    colour_steps = []
     capped = False
     for g in games:
         d = rating - g.opponent_rating
         if cap is not None and abs(d) > cap:
             d = _clamp(d, -cap, cap)
             capped = True
+        if advantage and g.colour:  # the game's D with Black's advantage (shown: the line's D is not R − R_opp)
+            colour_steps.append(step("D", d + advantage * g.colour, "add", ("R − R_opp", d),
+                                     ("colour_advantage", advantage * g.colour)))
+            d += advantage * g.colour
         we = expected_score(d)
         lines.append(GameLine(round=g.round, opponent_id=g.opponent_id, opponent_rating=Decimal(g.opponent_rating),
                               D=d, We=we, W=g.W, K=k, dR=k * (g.W - we)))
     w = sum((g.W for g in games), Decimal(0))
     we = sum((line.We for line in lines), Decimal(0))
     delta = sum((line.dR for line in lines), Decimal(0))
-    steps = (step("W", w, "sum", *(("W", ln.W) for ln in lines)),
+    steps = (*colour_steps, step("W", w, "sum", *(("W", ln.W) for ln in lines)),
              step("We", we, "sum", *(("We", ln.We) for ln in lines)),
              step("ΔR", delta, "sum", *(("ΔR", ln.dR) for ln in lines)))
     return Calculation(W=w, We=we, delta=delta, capped=capped, lines=tuple(lines), steps=steps)
@@ -92,25 +105,38 @@ def _score_steps(rating: int, k: int, w: Decimal, we_step: Step, games: Sequence
     return (we_step, w_step, step("ΔR", k * (w - we_step.value), "delta", ("K", k), w_step, we_step))
 
 
-def averaging(rating: int, k: int, games: Sequence[RatedGame], cap: int | None = None) -> Calculation:
+def _colour_shifted(rc_step: Step, games: Sequence[RatedGame], advantage: int) -> tuple[Step, ...]:
+    """Rc less the colour term C = A × (games as Black − games as White) / N, with its steps; just Rc when C is 0."""
+    net = sum(g.colour for g in games)
+    if not advantage or not net:
+        return (rc_step,)
+    share = step("(B − W)/N", Fraction(net, len(games)), "mean", *(("colour", g.colour) for g in games))
+    c_step = step("C", advantage * share.value, "mul", ("colour_advantage", advantage), share)
+    return rc_step, share, c_step, step("Rc − C", rc_step.value - c_step.value, "sub", rc_step, c_step)
+
+
+def averaging(rating: int, k: int, games: Sequence[RatedGame], cap: int | None = None,
+              advantage: int = 0) -> Calculation:
     """平均等级分法: We = N × PD(R − Rc), Rc the mean of the opponents met (one entry per game)."""
     ratings, capped, cap_steps = _clamped_ratings(rating, [g.opponent_rating for g in games], cap)
     rc = mean(ratings)
-    d = rating - round_half_up(rc)
+    rc_step = step("Rc", rc, "mean", *(("R_opp", r) for r in ratings))
+    shifted = _colour_shifted(rc_step, games, advantage)
+    d = rating - round_half_up(shifted[-1].value)
     pd = expected_score(d)
     w = sum((g.W for g in games), Decimal(0))
     we = len(games) * pd
-    rc_step = step("Rc", rc, "mean", *(("R_opp", r) for r in ratings))
-    rounded = step("[Rc]", round_half_up(rc), "round", rc_step)
+    rounded = step("[Rc]", round_half_up(shifted[-1].value), "round", shifted[-1])
     d_step = step("D", d, "sub", ("Ro", rating), rounded)
     pd_step = step("Pd", pd, "PD", d_step)
     n_step = given("N", len(games), "games counted")
-    steps = (*cap_steps, rc_step, rounded, d_step, pd_step, n_step,
+    steps = (*cap_steps, rc_step, *shifted[1:], rounded, d_step, pd_step, n_step,
              *_score_steps(rating, k, w, step("We", we, "mul", n_step, pd_step), games))
     return Calculation(W=w, We=we, delta=k * (w - we), Rc=rc, Pd=pd, D=d, capped=capped, steps=steps)
 
 
-def go_round_robin(rating: int, k: int, games: Sequence[RatedGame], cap: int | None = None) -> Calculation:
+def go_round_robin(rating: int, k: int, games: Sequence[RatedGame], cap: int | None = None,
+                   advantage: int = 0) -> Calculation:
     """循环赛 (Go 1995): We = M × Pa − ½ per cycle.
 
     M = himself + the distinct opponents he actually played; Pa = PD(R − mean of
@@ -125,15 +151,16 @@ def go_round_robin(rating: int, k: int, games: Sequence[RatedGame], cap: int | N
         meetings[g.opponent_id] = meetings.get(g.opponent_id, 0) + 1
     ratings, capped, cap_steps = _clamped_ratings(rating, list(distinct.values()), cap)
     rc = mean([rating, *ratings])
-    d = rating - round_half_up(rc)
+    rc_step = step("Rc", rc, "mean", ("Ro", rating), *(("R_opp", r) for r in ratings))
+    shifted = _colour_shifted(rc_step, games, advantage)
+    d = rating - round_half_up(shifted[-1].value)
     pa = expected_score(d)
     cycles = max(meetings.values())
     w = sum((g.W for g in games), Decimal(0))
     we = len(games) * pa - cycles * (HALF - pa)
     opponents = given("opponents", len(distinct), "distinct opponents he played")
     m_step = step("M", len(distinct) + 1, "add", ("himself", 1), opponents)
-    rc_step = step("Rc", rc, "mean", ("Ro", rating), *(("R_opp", r) for r in ratings))
-    rounded = step("[Rc]", round_half_up(rc), "round", rc_step)
+    rounded = step("[Rc]", round_half_up(shifted[-1].value), "round", shifted[-1])
     d_step = step("D", d, "sub", ("Ro", rating), rounded)
     pa_step = step("Pa", pa, "PD", d_step)
     n_step = given("N", len(games), "games counted")
@@ -142,7 +169,7 @@ def go_round_robin(rating: int, k: int, games: Sequence[RatedGame], cap: int | N
         we_step = step("We", we, "go_we", m_step, pa_step)
     else:  # several cycles, or games missing (forfeits): N·Pa − cycles·(½ − Pa)
         we_step = step("We", we, "go_we_cycles", n_step, cycles_step, pa_step)
-    steps = (*cap_steps, opponents, m_step, rc_step, rounded, d_step, pa_step, n_step, cycles_step,
+    steps = (*cap_steps, opponents, m_step, rc_step, *shifted[1:], rounded, d_step, pa_step, n_step, cycles_step,
              *_score_steps(rating, k, w, we_step, games))
     return Calculation(W=w, We=we, delta=k * (w - we), Rc=rc, Pd=pa, D=d, capped=capped, steps=steps)
 

@@ -97,7 +97,16 @@ def compute_history(rules: RuleSet, players: Sequence[Player], events: Sequence[
         missing = [p for p in players if p.id not in states]
         states.update(initial_states(rules, missing, start.date))
     run = Run(rules, players, events, games, standings, dates, first_start, states, explain, progress, full_changes)
+    if engine == "fast" and rules.colour_advantage and _has_colour(games):
+        engine = "reference"  # the fast engine has no colour term: a variant with one is rated by the reference
     return (fast.compute if engine == "fast" else reference.compute)(run)
+
+
+def _has_colour(games: Sequence[Game]) -> bool:
+    """Whether any game says who had Black."""
+    if isinstance(games, GameColumns):
+        return games.black is not None and bool(games.black.any())
+    return any(g.black for g in games)
 
 
 def _list_dates(months: Sequence[int], ends: Sequence[date], start: StartState | None,

@@ -101,6 +101,7 @@ class Game:
     player2: str
     result: Result
     board: int | None = None  # 台次 in a team event (board 1 first); None when not known
+    black: int = 0  # who had Black: 1 player1, -1 player2, 0 not known (games.csv's optional ``black`` column)
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,6 +65,9 @@ UNPLAYED_MARKS = (UNPLAYED_PLUS_MINUS, UNPLAYED_STAR)
 #: The rating-difference caps (分差上限) a rule set may use besides none.
 CAP_CHOICES = (350, 400)
 
+#: The largest colour advantage (in rating points, either sign) a rule set may give Black.
+COLOUR_ADVANTAGE_LIMIT = 400
+
 #: How players of equal rating are ordered on a published list (名册排序).
 TIE_PINYIN = "pinyin"  # by the pinyin of the name (ICU zh@collation=pinyin)
 TIE_STROKES = "strokes"  # by the strokes of the name, ascending (笔画, ICU zh@collation=stroke; B–S §13(一)2)
@@ -114,6 +117,9 @@ class RuleSet:
     #   is not rated on a game against a rated opponent more than ``difference`` below him (a minimum opponent
     #   rating, his rating − difference, for the players above a rating); None: no such rule
     rr_unrated_opponent: str = RR_UNRATED_EVENT_RU
+    colour_advantage: int = 0  # points added to Black's rating difference D in We for a game whose colour is known
+    #   (games.csv's ``black``); 0 = off: every official rule set, and then the setting is written nowhere
+    #   (``rules_as_dict``), so editions, bundles and digests are those without it
     # --- newcomers (无等级分棋手)
     newcomer_method: str = NEWCOMER_PERFORMANCE
     start_rating_male: int = 1800  # CGA: entry rating for seeding; B–S: provisional Ro
@@ -371,6 +377,11 @@ def _check_setting(key: str, value: Any) -> Any:
             raise RulesError(f"setting '{key}': expected [rating, difference] (whole numbers ≥ 0) or \"none\", "
                              f"got {value!r}")
         return (value[0], value[1])
+    if key == "colour_advantage":
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > COLOUR_ADVANTAGE_LIMIT:
+            raise RulesError(f"setting '{key}': expected a whole number of rating points from "
+                             f"-{COLOUR_ADVANTAGE_LIMIT} to {COLOUR_ADVANTAGE_LIMIT}, got {value!r}")
+        return value
     if key in _OPTIONAL_INT:
         if value is None or (isinstance(value, str) and value.lower() in _NONE_WORDS):
             return None
@@ -443,6 +454,8 @@ SETTING_HELP: dict[str, str] = {
                  "uses its cap instead of cap",
     "rr_unrated_opponent": "rating of an unrated round-robin opponent for rated players "
                            "(event_ru / ra / provisional / not_rated)",
+    "colour_advantage": "points added to Black's rating difference in We, for games whose colour is known "
+                        "(games.csv's black column; 0: off, as in every official rule set)",
     "newcomer_method": "how a newcomer is rated (performance / provisional / not_rated)",
     "start_rating_male": "newcomer's entry (CGA) or provisional (B–S) rating, men",
     "start_rating_female": "the same, women",
@@ -564,11 +577,16 @@ def rules_with_overrides(base: str, text: str | bytes, *, name: str, source: str
                          f"{_shown(data['base'])} (leave 'base' out of an overrides file)")
     data["base"] = base
     data.setdefault("name", name)
-    return rules_from_mapping(data, source=source)
+    rules = rules_from_mapping(data, source=source)
+    if rules.colour_advantage:
+        raise RulesError(f"{source}: setting 'colour_advantage': the office's games carry no colours, so a list "
+                         f"cannot use it (it is for variants given to qiyuan rate and qiyuan rules)")
+    return rules
 
 
-def rules_as_dict(rules: RuleSet) -> dict[str, Any]:
-    """Every setting as plain TOML-friendly values (for display and round trips)."""
+def rules_as_dict(rules: RuleSet, *, every: bool = False) -> dict[str, Any]:
+    """Every setting as plain TOML-friendly values (for display and round trips); a setting of
+    ``_WRITTEN_ONLY_WHEN_SET`` at its default only with ``every`` (for display: ``rules show``)."""
     out: dict[str, Any] = {}
     for f in dataclasses.fields(rules):
         value = getattr(rules, f.name)
@@ -584,8 +602,15 @@ def rules_as_dict(rules: RuleSet) -> dict[str, Any]:
             value = value.isoformat()
         elif value is None:
             value = "none"
+        if not every and f.name in _WRITTEN_ONLY_WHEN_SET and value == f.default:
+            continue
         out[f.name] = value
     return out
+
+
+#: Settings ``rules_as_dict`` leaves out at their default, so that what the office stores for a list, a bundle's
+#: ``inputs/rules.toml`` and every digest over them stay what they were before the setting existed.
+_WRITTEN_ONLY_WHEN_SET = frozenset({"colour_advantage"})
 
 
 # The built-ins pass the same validation as a variant file.

@@ -3,7 +3,8 @@
 The list in force is the last one published on or before the day the event
 started. When both players hold a rating on it, player1's expected score is
 the table's exact PD(D), D = his rating − his opponent's (both integers),
-clamped to ± the favourite's cap when the rule set has one (``cap``, ``cap_bands``) — the per-game We of the
+clamped to ± the favourite's cap when the rule set has one (``cap``, ``cap_bands``), then the rule set's
+``colour_advantage`` added for Black (taken from White) where the colours are known — the per-game We of the
 texts (逐局). A player who holds no rating on it is predicted from the shared
 prior (``prior``: the entry mean of his group fitted on the burn-in, the same
 for every row — not the rule set's entry rating, which the texts use for
@@ -50,5 +51,7 @@ def predict_rule_set(games: GameSet, lists: ListTimeline, prior: np.ndarray) -> 
     if lists.rules.has_cap():  # the favourite's cap (by his rating band, cap_bands)
         cap = caps(lists.rules, np.maximum(ra, rb))
         d = np.clip(d, -cap, cap)
+    if lists.rules.colour_advantage:  # Black's D gains it, after the cap, as in the engine's We
+        d = d + lists.rules.colour_advantage * games.black.astype(np.int64)
     hundredths = table_hundredths(d)
     return Prediction(lists.rules.name, hundredths / 100.0, held_a & held_b, hundredths)

@@ -212,8 +212,11 @@ def flags_kept() -> Iterator[None]:
     except UnresolvedFlags as exc:
         if outer:
             raise
-        flags = audit_period(exc.comp)
-        raise OfficeError(_refusal(exc.comp, [f for f in flags if f.blocking])) from None
+        comp = exc.comp
+        audit_period(comp)
+        integrity.ensure_checked(comp.rating_list, comp.list_date, comp.events)  # (its flags rolled back too)
+        blocking = [f for f in period_flags(comp.rating_list, comp.list_date) if f.blocking]
+        raise OfficeError(_refusal(comp, blocking)) from None
     finally:
         _publishing.reset(token)
 

@@ -195,6 +195,9 @@ def _expected(r: RuleSet) -> list[str]:
         else:
             out.append(_("等级分在 %(rating)s 分以上的棋手，等级分差超过 %(cap)s 分时按 %(cap)s 分计算。")
                        % {"rating": lo, "cap": cap})
+    if r.colour_advantage:  # (a federation's variant only: every official rule set leaves it at 0)
+        out.append(_("已知执黑方的对局，执黑方的等级分差 D 加 %(points)s 分、执白方减 %(points)s 分（在上限之后），再查附表2。")
+                   % {"points": r.colour_advantage})
     out.append(str(UNRATED_OPPONENT_WORDS[r.rr_unrated_opponent]))
     out.append(_("没有实际进行的对局（弃权、轮空等），无论何种原因，一律不计算等级分。"))
     return out
@@ -294,7 +297,7 @@ DESCRIBED = frozenset({
     "reference_rating_start", "activity_window_months", "activity_min_games", "reactivation_window_months",
     "reactivation_min_games", "removal_after_months", "champion_rule", "champion_max_days", "champion_formats",
     "international_min_score", "list_tie_order", "list_new_by_registration", "inactive_list_order", "unplayed_mark",
-    "dan_start_granted_by", "board_rule", "eligibility",
+    "dan_start_granted_by", "board_rule", "eligibility", "colour_advantage",
 })
 
 SECTIONS = (

@@ -72,7 +72,7 @@ def event_rows(event_pks: list[int], apps=django_apps) -> EventRows:
 
 
 def stored_inputs(edition_pk: int, apps=django_apps, rows: EventRows | None = None, *,
-                  published: set[str] | None = None) -> dict[str, list[tuple]]:
+                  published: set[str]) -> dict[str, list[tuple]]:
     """The public facts edition ``edition_pk`` was computed from, as plain rows (``inputs_digest``'s parts):
     the edition's own facts (list date, number, who published it and why), its events with their dates,
     format, flags and status, their games (round, players, result, opener, board) and standings (player, reported
@@ -81,8 +81,8 @@ def stored_inputs(edition_pk: int, apps=django_apps, rows: EventRows | None = No
     their merged group (``merged.aliases_for_edition``), so a merge after publication changes nothing here.
     ``rows``: the games and standings of the edition's events when the caller has read them already
     (``event_rows``, e.g. to compute the edition in the same transaction). ``published``: the federation IDs on
-    the edition (its sheet's, or the computation's when it is being stored); without it they are read from the
-    edition's ``EditionEntry`` rows, as the office stored editions before sheets (migration 0006 runs it so)."""
+    the edition (its sheet's; the computation's while it is being stored; its rows' in migration 0006, written
+    before sheets)."""
     Edition = apps.get_model("ratings", "Edition")
     Event = apps.get_model("events", "Event")
     ListMember = apps.get_model("ratings", "ListMember")
@@ -103,15 +103,7 @@ def stored_inputs(edition_pk: int, apps=django_apps, rows: EventRows | None = No
     roots = roots_of(dict(Player.objects.filter(merged_into__isnull=False).values_list(
         "federation_id", "merged_into__federation_id")))
     # (which of the merged records the edition published: only those are looked up among its entries)
-    merged_ids = {*roots, *roots.values()}
-    if not roots:
-        on_edition = set()
-    elif published is not None:
-        on_edition = published & merged_ids
-    else:
-        on_edition = set(apps.get_model("ratings", "EditionEntry").objects.filter(
-            edition_id=edition_pk, player__federation_id__in=merged_ids).values_list("player__federation_id", flat=True))
-    alias = aliases_for_edition(on_edition, roots)
+    alias = aliases_for_edition(published, roots)
 
     def name(pk: int) -> str:
         f = fid[pk]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support import sheets
+
 from ._o2_fixtures import history_dir, make_list
 
 pytestmark = pytest.mark.django_db

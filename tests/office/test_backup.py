@@ -157,14 +157,15 @@ def rewrite_backup(source, target, *, drop_app: str) -> None:
     target.write_text("".join(reseal(out, counts)), encoding="utf-8")
 
 
-def reseal(lines: list[str], counts: dict, trailer: str | None = None) -> list[str]:
+def reseal(lines: list[str], counts: dict, original: str | None = None) -> list[str]:
     """The lines with a new trailer: an edit a checksum cannot catch (made on purpose by these tests);
-    ``trailer``: the original trailer line, whose other fields (the audit log's head) are kept."""
+    ``original``: the trailer line it replaces, whose audit log head is kept (as one who edits on purpose would)."""
     import hashlib
 
     digest = hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
-    kept = {k: v for k, v in json.loads(trailer).items() if k not in ("counts", "sha256")} if trailer else {}
-    return [*lines, json.dumps({"end": True, **kept, "counts": counts, "sha256": digest}) + "\n"]
+    audit = json.loads(original).get("audit") if original else None
+    return [*lines, json.dumps({"end": True, "counts": counts, "sha256": digest,
+                                **({"audit": audit} if audit is not None else {})}) + "\n"]
 
 
 def test_an_older_backup_restores_into_this_version(office, tmp_path):

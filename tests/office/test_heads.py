@@ -99,12 +99,13 @@ def test_a_player_downloads_his_proof_and_checks_it_offline(published, tmp_path)
 
     from qiyuan.cli import app
     from qiyuan.kit.entry import proof_size
-    from qiyuan.office.ratings.models import EditionEntry
     from qiyuan.office.signing_key import key_info
+
+    from tests.support.sheets import entries
 
     rl, _ = published
     newest = rl.editions.order_by("-pk").first()
-    fid = EditionEntry.objects.filter(edition=newest).values_list("player__federation_id", flat=True).first()
+    fid = entries(newest)[0]["federation_id"]
     page = Client().get(f"/players/{fid}/")
     assert f"/lists/{rl.code}/players/{fid}/proof.json" in page.content.decode()
     answer = Client().get(f"/lists/{rl.code}/players/{fid}/proof.json")

@@ -18,6 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.support import sheets
+
 from ._o2_fixtures import make_list
 
 pytestmark = pytest.mark.django_db
@@ -82,22 +84,22 @@ def _engine_texts(out: Path) -> tuple[dict[str, str], str]:
 
 def _office_texts(rl) -> tuple[dict[str, str], str]:
     """The office's published editions formatted as the engine's files (the same number formatting)."""
+    import json
+
     from qiyuan.formats.rating_lists_csv import NO_DELTA_METHODS, decimal_text
-    from qiyuan.office.ratings.models import EditionEntry, RatingChange
 
     lists, changes = {}, []
     for ed in rl.editions.order_by("list_date", "number"):
-        rows = EditionEntry.objects.filter(edition=ed).order_by("position").values_list(
-            "player__federation_id", "name", "rating", "games", "status")
-        lists[ed.list_date.isoformat()] = _csv([[fid, name, "" if r is None else r, g, s] for fid, name, r, g, s in rows])
-        for c in RatingChange.objects.filter(edition=ed).select_related("player", "event"):
-            method = "not_rated" if c.method == "newcomer" and c.games == 0 else c.method  # as changes.csv writes it
+        lists[ed.list_date.isoformat()] = _csv([[e["federation_id"], e["name"], "" if e["rating"] is None else
+                                                 e["rating"], e["games"], e["status"]] for e in sheets.entries(ed)])
+        for c in sheets.changes(ed):
+            method = "not_rated" if c["method"] == "newcomer" and c["games"] == 0 else c["method"]  # as changes.csv
             no = method in NO_DELTA_METHODS
-            ru = c.explanation.get("ru") if no and method == "newcomer" else None
-            changes.append([c.player.federation_id, c.event.code, str(c.games), decimal_text(c.W),
-                            "" if no or c.We is None else decimal_text(c.We), "" if no or c.K is None else str(c.K),
-                            "" if no else decimal_text(c.delta), ed.list_date.isoformat(), method,
-                            _ru_text(ru)])
+            ru = json.loads(c["explanation"]).get("ru") if no and method == "newcomer" else None
+            changes.append([c["federation_id"], c["event_code"], str(c["games"]), decimal_text(c["W"]),
+                            "" if no or c["We"] is None else decimal_text(c["We"]),
+                            "" if no or c["K"] is None else str(c["K"]),
+                            "" if no else decimal_text(c["delta"]), ed.list_date.isoformat(), method, _ru_text(ru)])
     return lists, _csv(sorted(changes))
 
 
@@ -140,7 +142,6 @@ def test_national_team_match_board_rule_acts_in_the_office(tmp_path):
     """CGA Art. 6(四): a1, best on board 1 of a national team event, keeps 2400 in the office as in `qiyuan rate`
     (the office stored neither the board nor the national flag, and published 2396)."""
     from qiyuan.office.events.models import Event, Game
-    from qiyuan.office.ratings.models import EditionEntry
 
     src = _national_team_match(tmp_path)
     hist = _engine(src, "cga-gomoku-2011", tmp_path / "out")
@@ -149,7 +150,8 @@ def test_national_team_match_board_rule_acts_in_the_office(tmp_path):
     rl = _office(src, "cga-gomoku-2011")
     assert Event.objects.get(code="T1").national is True
     assert sorted(Game.objects.values_list("board", flat=True)) == [1, 1, 2, 2]
-    assert EditionEntry.objects.get(player__federation_id="a1").rating == 2400
+    ed = rl.editions.order_by("list_date", "number").last()
+    assert next(e["rating"] for e in sheets.entries(ed) if e["federation_id"] == "a1") == 2400
     office_lists, office_changes = _office_texts(rl)
     assert (office_lists, office_changes) == _engine_texts(tmp_path / "out")
 

@@ -11,6 +11,8 @@ import pytest
 from qiyuan.formats import canonical_text as C
 from qiyuan.rating import results as R
 
+from tests.support import sheets
+
 from ._o2_fixtures import history_dir, make_list
 
 pytestmark = pytest.mark.django_db
@@ -32,17 +34,19 @@ def _publish_all(rl):
 
 
 def test_new_editions_say_not_rated_for_a_newcomers_event_that_did_not_count(office):
-    from qiyuan.office.canonical import stored_lines
-    from qiyuan.office.ratings.models import RatingChange
+    """In the text and in the sheet's method column alike (the column the pages show is written by the edition's
+    version of the text, not by version 1's)."""
+    from qiyuan.office.sheets import stored_lines
     from qiyuan.office.verify import verify_all
 
     editions = _publish_all(office)
     assert {ed.canonical_version for ed in editions} == {C.CURRENT_VERSION} == {2}
-    rows = RatingChange.objects.filter(edition__in=editions)
-    uncounted = rows.filter(games=0, explanation__ru__isnull=False, K__isnull=True)
-    assert uncounted.exists() and set(uncounted.values_list("method", flat=True)) == {R.METHOD_NOT_RATED}
-    assert not rows.filter(method=R.METHOD_NEWCOMER, games=0).exists()
-    _, changes, _, _ = stored_lines(editions[0])
+    rows = [c for ed in editions for c in sheets.changes(ed)]
+    uncounted = [c for c in rows if c["games"] == 0 and c["K"] is None
+                 and json.loads(c["explanation"]).get("ru") is not None]
+    assert uncounted and {c["method"] for c in uncounted} == {R.METHOD_NOT_RATED}
+    assert not [c for c in rows if c["method"] == R.METHOD_NEWCOMER and c["games"] == 0]
+    _, changes, *_ = stored_lines(editions[0])
     methods = {json.loads(line.split("\t", 1)[1])["method"] for line in changes.values()}
     assert R.METHOD_NOT_RATED in methods
     assert verify_all().ok
@@ -62,13 +66,12 @@ def test_history_export_of_new_editions_says_not_rated(office, tmp_path):
 
 
 def test_editions_written_in_version_1_keep_newcomer_and_verify_as_published(office, monkeypatch):
-    from qiyuan.office.ratings.models import RatingChange
     from qiyuan.office.verify import verify_all
 
     monkeypatch.setattr("qiyuan.office.canonical.CURRENT_VERSION", 1)  # published before version 2 existed
     old = _publish_all(office)
     assert {ed.canonical_version for ed in old} == {1}
-    assert RatingChange.objects.filter(method=R.METHOD_NEWCOMER, games=0).exists()
+    assert any(c["method"] == R.METHOD_NEWCOMER and c["games"] == 0 for ed in old for c in sheets.changes(ed))
     monkeypatch.undo()
     report = verify_all()
     assert report.ok, report.differences[:3]

@@ -39,7 +39,10 @@ def late_batch(tmp_path, src, end: date):
 
 
 def test_compute_is_a_preview_and_publish_stores_an_edition(tmp_path):
-    from qiyuan.office.ratings.models import Edition
+    """Issue 34 (1): the edition is stored as its sheet alone — no ``EditionEntry``/``RatingChange`` rows."""
+    from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange
+
+    from tests.support import sheets
     from qiyuan.office.periods import compute_period, due_date, publish_period
 
     rl = _imported(tmp_path)
@@ -51,7 +54,8 @@ def test_compute_is_a_preview_and_publish_stores_an_edition(tmp_path):
     assert all(c.player_id == some for c in comp.explain(some))
     ed = publish_period(rl, d, "officer")
     assert ed.digest == comp.digest and ed.number == 1 and not ed.is_correction
-    assert ed.entries.count() == len(comp.entries) and ed.changes.count() == len(comp.changes)
+    assert len(sheets.entries(ed)) == len(comp.entries) and len(sheets.changes(ed)) == len(comp.changes)
+    assert not EditionEntry.objects.exists() and not RatingChange.objects.exists()
     assert set(ed.events.values_list("status", flat=True)) == {"rated"}
 
 

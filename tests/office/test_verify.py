@@ -6,6 +6,8 @@ from datetime import date
 
 import pytest
 
+from tests.support import sheets as sheet
+
 from ._o2_fixtures import history_dir, make_list
 
 pytestmark = pytest.mark.django_db
@@ -32,16 +34,15 @@ def test_every_edition_verifies(office):
 
 
 def test_a_tampered_rating_is_found(office):
-    from qiyuan.office.ratings.models import EditionEntry
     from qiyuan.office.verify import verify_all
 
     ed = office[1]
-    entry = ed.entries.filter(rating__isnull=False).first()
-    EditionEntry.objects.filter(pk=entry.pk).update(rating=entry.rating + 1)  # behind the model's back
+    entry = next(r for r in sheet.entries(ed) if r["rating"] is not None)
+    sheet.edit_row(ed, "entries", lambda r: r["federation_id"] == entry["federation_id"], rating=entry["rating"] + 1)
     report = verify_all()
     assert not report.ok
     assert any("altered after publication" in d for d in report.differences)
-    assert any(entry.player.federation_id in d for d in report.differences)
+    assert any(entry["federation_id"] in d for d in report.differences)
 
 
 def test_a_tampered_game_result_is_found(office):
@@ -82,14 +83,12 @@ def test_verify_cli_exit_codes(office, monkeypatch):
     from typer.testing import CliRunner
 
     from qiyuan.cli import app
-    from qiyuan.office.ratings.models import EditionEntry
 
     runner = CliRunner()
     ok = runner.invoke(app, ["office", "verify"])
     assert ok.exit_code == 0, ok.output
     assert "identical" in ok.output
-    e = office[0].entries.filter(rating__isnull=False).first()
-    EditionEntry.objects.filter(pk=e.pk).update(games=e.games + 1)
+    sheet.edit_sheet(office[0], "entries", lambda cols: cols["games"].__setitem__(0, cols["games"][0] + 1))
     bad = runner.invoke(app, ["office", "verify"])
     assert bad.exit_code == 1
 
@@ -100,25 +99,23 @@ def test_an_edited_rating_change_number_is_found(office, column):
     and player pages show) edited in the database is named by edition, event, player and column, exit 1."""
     from decimal import Decimal
 
-    from qiyuan.office.ratings.models import RatingChange
     from qiyuan.office.verify import verify_all
 
-    change = RatingChange.objects.filter(K__isnull=False, We__isnull=False).select_related(
-        "edition", "event", "player").order_by("id").first()
-    old = getattr(change, column)
+    ed = next(e for e in office if any(c["K"] is not None and c["We"] is not None for c in sheet.changes(e)))
+    picked = lambda c: c["K"] is not None and c["We"] is not None  # noqa: E731
+    old = next(c for c in sheet.changes(ed) if picked(c))[column]
     if column == "method":
         new = "averaging" if old != "averaging" else "per_game"
     elif column in ("K", "games"):
         new = old + 1
     else:
         new = (old or Decimal(0)) + Decimal("0.5")
-    RatingChange.objects.filter(pk=change.pk).update(**{column: new})  # behind the model's back
+    change = sheet.edit_row(ed, "changes", picked, **{column: new})  # behind the model's back
     report = verify_all()
     assert not report.ok
     [line] = [d for d in report.differences if f"stored {column} " in d]
-    ed = change.edition
     assert f"{ed.rating_list.code} {ed.label}" in line
-    assert change.event.code in line and change.player.federation_id in line
+    assert change["event_code"] in line and change["federation_id"] in line
 
 
 def test_verify_command_exits_1_on_an_edited_change(office):
@@ -127,41 +124,33 @@ def test_verify_command_exits_1_on_an_edited_change(office):
     from typer.testing import CliRunner
 
     from qiyuan.cli import app
-    from qiyuan.office.ratings.models import RatingChange
 
-    change = RatingChange.objects.filter(K__isnull=False).order_by("id").first()
-    RatingChange.objects.filter(pk=change.pk).update(delta=change.delta + Decimal(3))
+    ed = next(e for e in office if any(c["K"] is not None for c in sheet.changes(e)))
+    old = next(c for c in sheet.changes(ed) if c["K"] is not None)
+    sheet.edit_row(ed, "changes", lambda c: c["K"] is not None, delta=old["delta"] + Decimal(3))
     result = CliRunner().invoke(app, ["office", "verify"])
     assert result.exit_code == 1 and "stored delta" in result.output
 
 
-def test_json_rewritten_in_another_form_verifies_and_an_altered_value_is_found(office):
-    """Verify first hashes the JSON texts as stored (the bytes written at publication); a state or explanation
-    written again in another form (key order, spaces) — the same values — still verifies identical, and a value
-    changed inside the text is found, named by player."""
+def test_a_state_rewritten_in_another_form_is_found_and_an_altered_value_is_named(office):
+    """A sheet holds each state and explanation as the digest's bytes: written again in another form (key order,
+    spaces) — the same values — it no longer gives the digest (the text is what was published); a value changed
+    inside a state is found and named by player."""
     import json
 
-    from django.db import connection
-
-    from qiyuan.office.ratings.models import EditionEntry, RatingChange
+    from qiyuan.formats.canonical_text import as_json
     from qiyuan.office.verify import verify_all
 
     ed = office[1]
-    entry = ed.entries.filter(rating__isnull=False).first()
-    change = ed.changes.first()
-    spaced = json.dumps(dict(reversed(list(entry.state.items()))), indent=1)
-    value = "%s::jsonb" if connection.vendor == "postgresql" else "%s"
-    with connection.cursor() as cur:  # behind the model's back, text and all
-        cur.execute(f"UPDATE {EditionEntry._meta.db_table} SET state = {value} WHERE id = %s", [spaced, entry.pk])
-        cur.execute(f"UPDATE {RatingChange._meta.db_table} SET explanation = {value} WHERE id = %s",
-                    [json.dumps(change.explanation, indent=2, sort_keys=False), change.pk])
+    entry = next(r for r in sheet.entries(ed) if r["rating"] is not None)
+    state = json.loads(entry["state"])
+    spaced = json.dumps(dict(reversed(list(state.items()))), indent=1)
+    sheet.edit_row(ed, "entries", lambda r: r["federation_id"] == entry["federation_id"], state=spaced)
     report = verify_all()
-    assert report.ok, report.differences
-    altered = dict(entry.state, n=entry.state["n"] + 1)
-    with connection.cursor() as cur:
-        cur.execute(f"UPDATE {EditionEntry._meta.db_table} SET state = {value} WHERE id = %s",
-                    [json.dumps(altered), entry.pk])
+    assert any("altered after publication" in d and ed.label in d for d in report.differences)
+    altered = as_json(dict(state, n=state["n"] + 1))
+    sheet.edit_row(ed, "entries", lambda r: r["federation_id"] == entry["federation_id"], state=altered)
     report = verify_all()
     assert not report.ok
     assert any("altered after publication" in d for d in report.differences)
-    assert any(entry.player.federation_id in d for d in report.differences)
+    assert any(entry["federation_id"] in d for d in report.differences)

@@ -13,6 +13,8 @@ from django.db import connection
 
 from qiyuan.formats import edition_sheet as S
 
+from tests.support.sheets import changes, edit_sheet, write_blob
+
 from ._o2_fixtures import history_dir, make_list
 
 pytestmark = pytest.mark.django_db
@@ -26,25 +28,6 @@ def office(tmp_path):
     rl = make_list()
     import_file(history_dir(tmp_path), rl, "tester")
     return publish_due(rl, "officer")
-
-
-def write_blob(edition, part: str, blob: bytes) -> None:
-    """Store other bytes as an edition's sheet part, behind the model's back."""
-    from qiyuan.office import sheets
-
-    with connection.cursor() as cur:
-        cur.execute(f"UPDATE ratings_editionsheet SET {part} = %s WHERE edition_id = %s", [blob, edition.pk])
-    sheets.forget()
-
-
-def edit_sheet(edition, part: str, edit) -> None:
-    """Decode a sheet part, let ``edit`` change its columns, and store it encoded again."""
-    from qiyuan.office import sheets
-
-    schema = S.ENTRY_SCHEMA if part == "entries" else S.CHANGE_SCHEMA
-    cols = S.decode(sheets.stored_sheet(edition.pk).__dict__[part], schema, part)
-    edit(cols)
-    write_blob(edition, part, S.encode(cols, schema))
 
 
 def verify():
@@ -90,7 +73,7 @@ def test_a_state_edited_in_the_sheet_is_found(office):
 def test_a_change_number_edited_in_the_sheet_is_named_by_column(office, column):
     """The numbers the public pages show beside an explanation (outside the digest) are compared with the
     recomputation column by column: an edit is named by edition, event, player and column."""
-    ed = next(e for e in office if e.changes.exists())
+    ed = next(e for e in office if changes(e))
     found = {}
 
     def edit(cols):
@@ -111,7 +94,7 @@ def test_a_change_number_edited_in_the_sheet_is_named_by_column(office, column):
 
 
 def test_an_explanation_edited_in_the_sheet_is_found(office):
-    ed = next(e for e in office if e.changes.exists())
+    ed = next(e for e in office if changes(e))
     edit_sheet(ed, "changes", lambda cols: cols["explanation"].__setitem__(0, cols["explanation"][0].replace(
         '"games":', '"games": ')))
     report = verify()

@@ -432,16 +432,16 @@ def test_verify_names_the_differences_in_the_users_language(tmp_path, language):
     from qiyuan.office.events.models import Game
     from qiyuan.office.imports import import_file
     from qiyuan.office.periods import publish_due
-    from qiyuan.office.ratings.models import EditionEntry, RatingChange
     from tests.office._o2_fixtures import history_dir, make_list
+    from tests.support import sheets
 
     rl = make_list()
     import_file(history_dir(tmp_path), rl, "tester")
     editions = publish_due(rl, "officer")
-    entry = editions[1].entries.filter(rating__isnull=False).first()
-    EditionEntry.objects.filter(pk=entry.pk).update(rating=entry.rating + 1)  # behind the model's back
-    change = editions[2].changes.first()
-    RatingChange.objects.filter(pk=change.pk).update(before=change.before + 1)
+    entry = next(e for e in sheets.entries(editions[1]) if e["rating"] is not None)
+    sheets.edit_row(editions[1], "entries", lambda e: e["player"] == entry["player"], rating=entry["rating"] + 1)
+    change = next(c for c in sheets.changes(editions[2]) if c["before"] is not None)
+    sheets.edit_row(editions[2], "changes", lambda c: c["before"] is not None, before=change["before"] + 1)
     game = Game.objects.filter(event__in=editions[3].events.all(), result="1-0").first()
     Game.objects.filter(pk=game.pk).update(result="0-1")
     result = run(["office", "verify"], language)

@@ -14,11 +14,13 @@ pytestmark = pytest.mark.django_db
 
 
 def _rated_players(rl, n):
-    from qiyuan.office.ratings.models import EditionEntry
+    from qiyuan.office.federation.models import Player
+
+    from tests.support.sheets import entries
 
     last = rl.editions.order_by("-list_date", "-number").first()
-    rows = EditionEntry.objects.filter(edition=last, rating__isnull=False, status="active").select_related("player")
-    return [r.player for r in rows.order_by("position")[:n]]
+    rows = [e for e in entries(last) if e["rating"] is not None and e["status"] == "active"][:n]
+    return [Player.objects.get(pk=e["player"]) for e in rows]
 
 
 def test_provisional_change_equals_the_what_if_of_the_same_games(tmp_path, staff, login):

@@ -85,7 +85,9 @@ def test_the_checker_catches_codes_english_and_unmarked_chinese():
 
 def _demo_urls(client) -> list[str]:
     from qiyuan.office.events.models import Event
-    from qiyuan.office.ratings.models import EditionEntry, RatingList
+    from qiyuan.office.ratings.models import RatingList
+
+    from tests.support.sheets import entries
 
     urls = ["/", "/lists/", "/players/", "/players/?q=zhang", "/players/?q=王", "/events/", "/events/?format=swiss",
             "/events/?status=pending&year=2025", "/events/?format=nonsense&year=abc", "/rules/", "/no-such-page/",
@@ -100,10 +102,9 @@ def _demo_urls(client) -> list[str]:
                  f"/lists/{rl.code}/{first.list_date}/{first.number}/compare/",
                  f"/lists/{rl.code}/{eds[len(eds) // 2].list_date}/",
                  f"/lists/{rl.code}/{ed.list_date}/{ed.number}/distribution/"]
-        players += list(EditionEntry.objects.filter(edition=ed).order_by("position").values_list(
-            "player__federation_id", flat=True)[:3])
-        players += list(EditionEntry.objects.filter(edition=ed).exclude(status="active").values_list(
-            "player__federation_id", flat=True)[:2])
+        rows = entries(ed)  # (in list order)
+        players += [e["federation_id"] for e in rows][:3]
+        players += [e["federation_id"] for e in rows if e["status"] != "active"][:2]
     for fid in players:
         urls.append(f"/players/{fid}/")
     a, b = players[:2]

@@ -24,18 +24,21 @@ DESKTOP = {"width": 1280, "height": 900}
 @pytest.fixture
 def demo(db):
     from qiyuan.office.events.models import Event
-    from qiyuan.office.ratings.models import EditionEntry, RatingList
     from qiyuan.office.demo import build_demo
+    from qiyuan.office.federation.models import Player
+    from qiyuan.office.ratings.models import RatingList
+
+    from tests.support.sheets import entries
 
     build_demo(seed=2011, bundles=False, verify=False)  # verified in tests/office/test_demo.py
     cga = RatingList.objects.get(code="CGA")
     ed = cga.current_editions()[-1]
-    top = EditionEntry.objects.filter(edition=ed, status="active").order_by("position").select_related("player")
-    player = top[6].player  # a player with a long history
+    top = [Player.objects.get(pk=e["player"]) for e in entries(ed) if e["status"] == "active"][:7]
+    player = top[6]  # a player with a long history
     event = Event.objects.filter(rating_list=cga, code__startswith="CGA-", status="rated").order_by("-end_date")[0]
     return {"list": f"/lists/CGA/{ed.list_date}/", "compare": f"/lists/CGA/{ed.list_date}/{ed.number}/compare/",
             "player": f"/players/{player.federation_id}/", "event": f"/events/{event.code}/",
-            "what_if": f"/players/{player.federation_id}/what-if/?list=CGA&format=swiss&opp={top[0].player.federation_id}"
+            "what_if": f"/players/{player.federation_id}/what-if/?list=CGA&format=swiss&opp={top[0].federation_id}"
                        f"&res=1&opp=2100&res=0.5&opp=1950&res=0"}
 
 

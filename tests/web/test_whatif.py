@@ -13,6 +13,7 @@ import pytest
 from qiyuan.rating.model import Result
 from qiyuan.web.numbers import signed_delta
 from tests.office._o2_fixtures import history_dir, make_list
+from tests.support import sheets
 
 pytestmark = pytest.mark.django_db
 
@@ -37,10 +38,9 @@ def _cases(rl, list_date):
     first event of the period (K counts no earlier game of it) against opponents all rated on the last edition
     (an unrated opponent's Ru and zero score depend on his other games in the event)."""
     from qiyuan.office.events.models import Game
-    from qiyuan.office.ratings.models import EditionEntry
 
     last = rl.editions.order_by("-list_date", "-number").first()
-    rated = set(EditionEntry.objects.filter(edition=last, rating__isnull=False).values_list("player_id", flat=True))
+    rated = {e["player"] for e in sheets.entries(last) if e["rating"] is not None}
     events = list(rl.events.filter(status="pending", end_date__lt=list_date).order_by("end_date"))
     games = defaultdict(list)  # (event pk, player pk) → [(opponent pk, his result)]
     for g in Game.objects.filter(event__in=events):
@@ -57,8 +57,10 @@ def test_what_if_gives_the_published_change_once_the_event_is_rated(tmp_path):
     """For every player of the pending period whose change depends on one event alone, the what-if of his games
     in it equals the change published when the period is published: ΔR, We, K, the per-game lines, Ru."""
     from qiyuan.office.events.models import Entry
+    import json
+    from types import SimpleNamespace
+
     from qiyuan.office.federation.models import Player
-    from qiyuan.office.ratings.models import RatingChange
     from qiyuan.office.periods import publish_period
     from qiyuan.web.portal import whatif
 
@@ -73,8 +75,9 @@ def test_what_if_gives_the_published_change_once_the_event_is_rated(tmp_path):
         w.games = [(whatif.Opponent(players[opp].federation_id, i, player=players[opp]), result)
                    for i, (opp, result) in enumerate(played, 1)]
         predicted[(event.pk, pk)] = whatif.compute(w, players[pk])
-    publish_period(rl, list_date, "officer")
-    published = {(c.event_id, c.player_id): c for c in RatingChange.objects.filter(edition__list_date=list_date)}
+    ed = publish_period(rl, list_date, "officer")
+    published = {(c["event"], c["player"]): SimpleNamespace(**dict(c, explanation=json.loads(c["explanation"])))
+                 for c in sheets.changes(ed)}
     compared = 0
     for key, change in predicted.items():
         real = published[key]

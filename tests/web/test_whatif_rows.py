@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from tests.support import sheets
+
 from .test_whatif import _office
 
 pytestmark = pytest.mark.django_db
@@ -19,11 +21,10 @@ def office(tmp_path):
 
 @pytest.mark.parametrize("fmt", ["swiss", "round_robin"])
 def test_the_what_if_has_a_row_per_game(client, office, fmt):
-    from qiyuan.office.ratings.models import EditionEntry
+    from qiyuan.office.federation.models import Player
 
     last = office.editions.order_by("-list_date", "-number").first()
-    a, b = [e.player for e in EditionEntry.objects.filter(edition=last, rating__isnull=False)
-            .select_related("player").order_by("position")[:2]]
+    a, b = [Player.objects.get(pk=e["player"]) for e in sheets.entries(last) if e["rating"] is not None][:2]
     html = client.get(f"/players/{a.federation_id}/what-if/?list={office.code}&format={fmt}&opp={b.federation_id}"
                       "&res=1&opp=2100&res=0.5&opp=1900&res=0").content.decode()
     assert "what-if-result" in html, re.findall(r'<ul class="problems".*?</ul>', html, re.S)
@@ -42,17 +43,20 @@ def test_the_player_page_adds_up_the_events_of_one_period(client, office):
     from collections import Counter
     from decimal import ROUND_HALF_UP, Decimal
 
-    from qiyuan.office.ratings.models import EditionEntry, RatingChange
+    from qiyuan.office.events.models import Event
 
-    counts = Counter(RatingChange.objects.filter(before__isnull=False).values_list("player_id", "edition_id"))
+    editions = {ed.pk: ed for ed in office.editions.all()}
+    rows = {pk: sheets.changes(ed) for pk, ed in editions.items()}
+    counts = Counter((c["player"], pk) for pk, found in rows.items() for c in found if c["before"] is not None)
     (player_id, edition_id), n = counts.most_common(1)[0]
     assert n >= 2
-    changes = list(RatingChange.objects.filter(player_id=player_id, edition_id=edition_id).select_related(
-        "player", "edition").order_by("event__end_date", "event_id"))
-    total = changes[0].before + sum(c.delta for c in changes)
-    published = EditionEntry.objects.get(player_id=player_id, edition_id=edition_id).rating
+    end = dict(Event.objects.values_list("pk", "end_date"))
+    changes = sorted((c for c in rows[edition_id] if c["player"] == player_id),
+                     key=lambda c: (end[c["event"]], c["event"]))
+    total = changes[0]["before"] + sum(c["delta"] for c in changes)
+    published = next(e["rating"] for e in sheets.entries(editions[edition_id]) if e["player"] == player_id)
     assert published == int(total.quantize(Decimal(1), ROUND_HALF_UP))
-    html = client.get(f"/players/{changes[0].player.federation_id}/?calc=all").content.decode()
-    day = changes[0].edition.list_date.isoformat()
+    html = client.get(f"/players/{changes[0]['federation_id']}/?calc=all").content.decode()
+    day = editions[edition_id].list_date.isoformat()
     line = next(x for x in re.findall(r'<p class="period-total">.*?</p>', html) if day in x)
     assert f"= {total.quantize(Decimal('0.01'))}" in line and f"<strong>{published}</strong>" in line

@@ -21,9 +21,8 @@ from datetime import date
 from qiyuan.collector import held
 from qiyuan.office import integrity, merged, plausibility, sheets
 from qiyuan.office.audit.models import record
-from qiyuan.office.bulk import as_json, bulk_insert
-from qiyuan.office.canonical import (EntryRow, EventRows, digest, event_rows, inputs_digest, stored_inputs,
-                                    writer)
+from qiyuan.office.bulk import as_json
+from qiyuan.office.canonical import EntryRow, EventRows, digest, event_rows, inputs_digest, stored_inputs
 from qiyuan.office.db import rating_list_lock, writing
 from qiyuan.office.engine import (
     MemberFacts,
@@ -36,7 +35,7 @@ from qiyuan.errors import Conflict
 from qiyuan.formats.edition_entries import edition_entries
 from qiyuan.office.errors import OfficeError, problem
 from qiyuan.office.events.models import Event
-from qiyuan.office.ratings.models import Edition, EditionEntry, ListMember, RatingChange
+from qiyuan.office.ratings.models import Edition, ListMember
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
 from qiyuan.rating.history import StartState, compute_history
@@ -488,23 +487,13 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
     ed._setting_events = True
     ed.events.set(comp.events)
     ed._setting_events = False
-    bulk_insert(EditionEntry._meta.db_table,
-                ("edition_id", "player_id", "name", "position", "rank", "rating", "exact", "games", "status",
-                 "is_new", "k", "state"),
-                ((ed.pk, e.player_pk, e.name, e.position, e.rank, e.rating, e.exact, e.games, e.status, e.is_new,
-                  e.k, e.state_text) for e in comp.entries))
     event_pk = {e.code: e.pk for e in comp.events}
-    change_row = writer(comp.canonical_version).change_row  # (the method as the edition's version names it)
-    bulk_insert(RatingChange._meta.db_table,
-                ("edition_id", "player_id", "event_id", "before", "after", "games", "W", "We", "K", "delta",
-                 "method", "explanation"),
-                ((ed.pk, comp.pk_of[c.player_id], event_pk[c.event_id], *change_row(c), t)
-                 for c, t in zip(comp.changes, comp.change_texts)))
     sheets.write_sheet(ed, *sheets.columns_of(comp))
     Event.objects.filter(pk__in=event_pk.values()).update(status=Event.Status.RATED)
     # The members it was computed with who had joined in no edition yet join in this one.
     ListMember.objects.filter(rating_list=comp.rating_list, joined_in__isnull=True).update(joined_in=ed)
-    ed.inputs_digest = inputs_digest(stored_inputs(ed.pk, rows=comp.rows))
+    ed.inputs_digest = inputs_digest(stored_inputs(ed.pk, rows=comp.rows,
+                                                     published={e.federation_id for e in comp.entries}))
     Edition.objects.filter(pk=ed.pk).update(inputs_digest=ed.inputs_digest)  # (the edition row is immutable)
     record(actor, "edition.publish" if number == 1 else "edition.correct", ed, list=comp.rating_list.code,
            list_date=comp.list_date.isoformat(), number=number, reason=reason, events=len(comp.events),

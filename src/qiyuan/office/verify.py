@@ -4,8 +4,8 @@ For each edition — corrections and superseded ones included — the period is
 computed again from exactly what the edition says it started from (its
 previous edition's stored states, the list members who had joined by its
 publication, the events it rated, the rule-set settings it used, the names it
-published) and compared with the stored rows, bit for bit: the digest of the
-recomputation must equal the digest published, the rows read back from the
+published) and compared with the stored sheet, bit for bit: the digest of the
+recomputation must equal the digest published, the sheet read back from the
 database must give that digest too (nothing was altered after publication),
 and every stored number of every rating change — before, after, games, W, We,
 K, ΔR, method, which the public pages show beside the explanation — must be
@@ -38,7 +38,6 @@ from qiyuan.office.canonical import (
     event_rows,
     inputs_digest,
     stored_inputs,
-    stored_lines,
     stored_state,
     writer,
 )
@@ -118,33 +117,17 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
     except SheetError as exc:
         out.append(Difference(problem("{label}: its sheet cannot be read ({part}: {reason})", label=label,
                                       part=exc.part, reason=exc.reason)))
-    sheet_altered = sheet is not None and w.digest_of(sheet[3], sheet[1].values(), sheet[2]) != edition.digest
-    if sheet_altered:
+    if sheet is None:  # (nothing stored to compare with; the editions that start from it are refused as well)
+        return out, None
+    entries, changes, events, ordered, states, names, numbers = sheet
+    if w.digest_of(ordered, changes.values(), events) != edition.digest:
         out.append(Difference(problem(
             "{label}: the stored sheet no longer gives the published digest (altered after publication)",
             label=label)))
-    # the rows the public pages still read: the JSON texts as stored first (the bytes written at publication);
-    # read again, decoded and written anew, when they do not give the digest (a value written another way since)
-    for as_stored in (True, False):
-        states: dict[str, dict | str] = {}
-        names: dict[str, str] = {}
-        rows: dict[tuple[str, str], tuple] = {}
-        entries, changes, events, ordered = stored_lines(edition, states, names=names, rows=rows,
-                                                         as_stored=as_stored)
-        altered = w.digest_of(ordered, changes.values(), events) != edition.digest
-        if not altered:
-            break
-    if altered:
-        out.append(Difference(problem(
-            "{label}: the stored rows no longer give the published digest (altered after publication)", label=label)))
-    numbers = [rows]
-    if sheet is not None:
-        numbers.append(sheet[6])
-        if sheet_altered or not altered:  # (the differences are named from what was altered)
-            entries, changes, events, _, states, names, _ = sheet
     evs = list(edition.events.order_by("end_date", "start_date", "code"))
     played = event_rows([e.pk for e in evs])  # games and standings read once: inputs digest, strangers, engine
-    if edition.inputs_digest and inputs_digest(stored_inputs(edition.pk, rows=played)) != edition.inputs_digest:
+    if edition.inputs_digest and inputs_digest(stored_inputs(edition.pk, rows=played, published=set(entries))
+                                               ) != edition.inputs_digest:
         out.append(Difference(problem(
             "{label}: the public facts it was computed from (its events' dates, flags and status, games, standings, "
             "the members who joined in it and their grades, who published it) changed since publication",
@@ -167,8 +150,7 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
         reason = joined(exc.problems, "; ") if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
         return out + ([] if broken else [Difference(problem(
             "{label}: cannot be recomputed from the stored data ({reason})", label=label, reason=reason))]), None
-    for stored_numbers in numbers:
-        out += [d for d in _changed_columns(label, comp, stored_numbers, w.change_row) if d not in out]
+    out += _changed_columns(label, comp, numbers, w.change_row)
     if comp.canonical_version != w.version:  # recomputed in the edition's own version of the text
         comp.change_texts = [w.change_text(c) for c in comp.changes]
         comp.digest = w.digest_of((e.line() for e in comp.entries), (

@@ -15,6 +15,7 @@ def forward(apps, schema_editor):
     from qiyuan.office.canonical import stored_inputs
 
     Edition = apps.get_model("ratings", "Edition")
+    EditionEntry = apps.get_model("ratings", "EditionEntry")  # (editions were stored as rows then)
     ListMember = apps.get_model("ratings", "ListMember")
     by_list: dict[int, list[tuple]] = {}
     for pk, rl, at in Edition.objects.order_by("pk").values_list("pk", "rating_list_id", "published_at"):
@@ -25,7 +26,9 @@ def forward(apps, schema_editor):
             if first is not None:
                 ListMember.objects.filter(pk=pk).update(joined_in_id=first)
     for pk in Edition.objects.order_by("pk").values_list("pk", flat=True):
-        Edition.objects.filter(pk=pk).update(inputs_digest=inputs_digest(stored_inputs(pk, apps)))
+        published = set(EditionEntry.objects.filter(edition_id=pk).values_list("player__federation_id", flat=True))
+        Edition.objects.filter(pk=pk).update(inputs_digest=inputs_digest(stored_inputs(pk, apps,
+                                                                                       published=published)))
 
 
 class Migration(migrations.Migration):

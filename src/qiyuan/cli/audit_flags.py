@@ -8,7 +8,6 @@ Thin: ``qiyuan.office.plausibility`` stores, describes and marks the flags (the 
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated, Optional
 
 from qiyuan.errors import problem
@@ -37,17 +36,14 @@ def list_flags(
     if ctx.invoked_subcommand is not None:
         return
     ensure_django()
-    from qiyuan.cli.office_data import print_flags
+    from qiyuan.cli.office_data import date_option, print_flags
     from qiyuan.office.lists import find_list
     from qiyuan.office.periods import due_date
     from qiyuan.office.plausibility import period_flags
 
     with office_errors():
         rl = find_list(list_code)
-        try:
-            day = date.fromisoformat(on) if on else due_date(rl, rl.rules())
-        except ValueError:
-            fail([problem("--date: {value!r} is not a date YYYY-MM-DD", value=on)])
+        day = date_option(on) or due_date(rl, rl.rules())
         if day is None:
             fail([problem("list {list} has no events", list=rl.code)])
         print_flags(_console(), period_flags(rl, day))

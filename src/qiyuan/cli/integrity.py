@@ -15,14 +15,12 @@ Thin: ``qiyuan.office.integrity`` (and ``periods.check_integrity``) do the work;
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated, Optional
 
 import typer
 
 from qiyuan.cli.lang import N_, _
-from qiyuan.cli.office import ActorOption, _console, actor_name, ensure_django, fail, office_app, office_errors
-from qiyuan.errors import problem
+from qiyuan.cli.office import ActorOption, _console, actor_name, ensure_django, office_app, office_errors
 
 integrity_app = typer.Typer(help=N_("Integrity checks of a period: closed pools, thrown games, phantom events, "
                                     "sandbagging, repeated pairs; hold an event for review or release it."),
@@ -44,16 +42,13 @@ def run_checks(
     if ctx.invoked_subcommand is not None:
         return
     ensure_django()
-    from qiyuan.cli.office_data import print_flags
+    from qiyuan.cli.office_data import date_option, print_flags
     from qiyuan.office.lists import find_list
     from qiyuan.office.periods import check_integrity
 
     with office_errors():
         rl = find_list(list_code)
-        try:
-            day = date.fromisoformat(on) if on else None
-        except ValueError:
-            fail([problem("--date: {value!r} is not a date YYYY-MM-DD", value=on)])
+        day = date_option(on)
         day, flags = check_integrity(rl, day)
     console = _console()
     console.print(f"[bold]{rl.code} {day}[/] " + _("integrity checks: {count} flag(s)").format(count=len(flags)))

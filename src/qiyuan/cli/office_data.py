@@ -35,7 +35,8 @@ office_app.add_typer(list_app, name="list")
 ListOption = Annotated[Optional[str], typer.Option("--list", "-l", help="Rating list code (default: the only one).")]
 
 
-def _date(text: str | None) -> date | None:
+def date_option(text: str | None) -> date | None:
+    """A ``--date`` option as a date (None when not given); a refusal naming it when it is no date."""
     if text is None:
         return None
     try:
@@ -130,7 +131,7 @@ def import_cmd(
         pairs[k.strip()] = v.strip()
     opts = Options(organiser_level=organiser_level, national=national, international=international,
                    agreed_by_parties=agreed, dan_event=dan_event, standards_published=standards_published,
-                   format=event_format, override_facts=override_facts, confirm=pairs, confirm_all=confirm_all, received_on=_date(received),
+                   format=event_format, override_facts=override_facts, confirm=pairs, confirm_all=confirm_all, received_on=date_option(received),
                    accept_registration_differences=accept_differences, duplicate_of=duplicate_of or "",
                    duplicate_reason=reason or "")
     console = _console()
@@ -204,7 +205,7 @@ def period_compute(
     with _refusals():
         rl = _rating_list(list_code)
         rules = rl.rules()
-        d = _date(on) or due_date(rl, rules)
+        d = date_option(on) or due_date(rl, rules)
         if d is None:
             from qiyuan.errors import problem
 
@@ -319,7 +320,7 @@ def period_publish(
                 eds = publish_due(rl, actor_name(actor), notes=notes, accept_flags=accept_flags,
                                   progress=lambda n, t: progress(_("{list} editions").format(list=rl.code), n, t))
         else:
-            eds = [publish_period(rl, _date(on), actor_name(actor), accept_flags=accept_flags)]
+            eds = [publish_period(rl, date_option(on), actor_name(actor), accept_flags=accept_flags)]
     for ed in eds:
         console.print(_("published {list} {date} (edition {number}): {entries} entries, {events} event(s), "
                         "digest {digest}").format(list=rl.code, date=ed.list_date, number=ed.number,
@@ -346,7 +347,7 @@ def period_correct(
     with _refusals():
         rl = _rating_list(list_code)
         with table_progress(_("correcting")) as progress:
-            eds = correct_period(rl, _date(on), reason, actor_name(actor),
+            eds = correct_period(rl, date_option(on), reason, actor_name(actor),
                                  progress=lambda n, t, what: progress(_("{list} list dates").format(list=rl.code), n, t,
                                                                       what))
     for ed in eds:
@@ -396,7 +397,7 @@ def list_seed(
     from qiyuan.office.imports import ImportRefused
     from qiyuan.office.imports.seed import seed_list
 
-    list_date = _date(on)
+    list_date = date_option(on)
     with _refusals():
         rl = _rating_list(list_code)
         try:
@@ -448,7 +449,7 @@ def list_export(
         fail([problem("--format: one of {names}", names=", ".join(FORMATS))])
     with _refusals():
         rl = _rating_list(list_code)
-        ed = find_edition(rl, edition, _date(on))
+        ed = find_edition(rl, edition, date_option(on))
         n = export_edition(ed, fmt, out)
     _console().print(_("wrote {file}: {list} {date} edition {number}, {count} players").format(
         file=out, list=rl.code, date=ed.list_date, number=ed.number, count=n))

@@ -115,3 +115,12 @@ def test_a_categorys_standings_header_in_chinese(tmp_path):
     assert done.stdout.strip() == "奖项组别：女子组、U12组"
     out = zh("event", "standings", ev, "--category", "women").stdout
     assert out.splitlines()[0] == "女子组"
+
+
+def test_a_printouts_kind_is_named_in_chinese(tmp_path):
+    """``event print``'s closing line named the printout by its code (``已写出 … (standings)``): now in words."""
+    ev = knockout_event(tmp_path)
+    run("event", "pair", ev)
+    for what, words in (("standings", "成绩表"), ("pairings", "对阵表"), ("slips", "记分单"), ("crosstable", "交叉表")):
+        out = zh("event", "print", ev, what, "-o", tmp_path / f"p{len(words)}{words}.pdf")
+        assert out.exit_code == 0 and out.stdout.strip().endswith(f"（{words}）") and what not in out.stdout

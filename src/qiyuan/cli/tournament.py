@@ -977,6 +977,12 @@ def event_standings(
     _print_standings(_load(event, players=True), csv, after, category, wide)
 
 
+#: a printout's kind in the reader's words (``event print``'s WHAT)
+PRINTED = {"entries": N_("the entry list"), "schedule": N_("the schedule"), "pairings": N_("the pairing list"),
+           "slips": N_("the result slips"), "standings": N_("the standings sheet"), "crosstable": N_("the crosstable"),
+           "bracket": N_("the bracket"), "cards": N_("the entry cards")}
+
+
 @event_app.command("print")
 @refusals
 def event_print(
@@ -1010,7 +1016,7 @@ def event_print(
     else:
         data = go_hall_pdf.document(t, what, round_no=rnd, after=after, alphabetical=alphabetical, links=links)
     write_atomically(out, data, label=str(out))
-    sys.stdout.write(_("wrote {file} ({what})").format(file=out, what=what) + "\n")
+    sys.stdout.write(_("wrote {file} ({what})").format(file=out, what=_(PRINTED.get(what, what))) + "\n")
 
 
 @event_app.command("reissue")

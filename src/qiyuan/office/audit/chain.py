@@ -35,8 +35,19 @@ CONTENT = ("at", "actor", "action", "object_type", "object_id", "detail")
 
 
 def stored_detail(detail) -> object:
-    """A detail as the database gives it back: written with the field's encoder (dates, decimals as text)."""
-    return json.loads(json.dumps(detail, cls=DjangoJSONEncoder))
+    """A detail as the database gives it back: written with the field's encoder (dates, decimals as text), a NUL
+    character shown as ␀ (U+2400): PostgreSQL's text and jsonb refuse U+0000, and both databases keep the same."""
+    return _without_nul(json.loads(json.dumps(detail, cls=DjangoJSONEncoder)))
+
+
+def _without_nul(value):
+    if isinstance(value, str):
+        return value.replace("\x00", "\u2400")
+    if isinstance(value, list):
+        return [_without_nul(v) for v in value]
+    if isinstance(value, dict):
+        return {_without_nul(k): _without_nul(v) for k, v in value.items()}
+    return value
 
 
 def instant(at: dt.datetime | str) -> str:

@@ -41,8 +41,9 @@ class AuditLog(models.Model):
         with writing(AUDIT_LOCK):
             last = AuditLog.objects.filter(seq__isnull=False).order_by("-seq").values_list("seq", "hash").first()
             self.seq, previous = (last[0] + 1, last[1]) if last else (1, GENESIS)
+            self.detail = stored_detail(self.detail)  # what is hashed is what is stored
             self.hash = entry_hash(previous, self.seq, self.at, self.actor, self.action, self.object_type,
-                                   self.object_id, stored_detail(self.detail))
+                                   self.object_id, self.detail)
             super().save(*args, **kwargs)
         return None
 

@@ -40,13 +40,14 @@ def chain(apps, schema_editor):
     for entry in AuditLog.objects.order_by("id").iterator(chunk_size=2000):
         seq += 1
         entry.seq = seq
+        entry.detail = stored_detail(entry.detail)  # stored as hashed (a NUL written on SQLite becomes ␀)
         entry.hash = previous = entry_hash(previous, seq, entry.at, entry.actor, entry.action, entry.object_type,
-                                           entry.object_id, stored_detail(entry.detail))
+                                           entry.object_id, entry.detail)
         batch.append(entry)
         if len(batch) >= 2000:
-            AuditLog.objects.bulk_update(batch, ["seq", "hash"])
+            AuditLog.objects.bulk_update(batch, ["seq", "hash", "detail"])
             batch = []
-    AuditLog.objects.bulk_update(batch, ["seq", "hash"])
+    AuditLog.objects.bulk_update(batch, ["seq", "hash", "detail"])
 
 
 class Migration(migrations.Migration):

@@ -104,3 +104,103 @@ def test_a_value_not_of_its_fields_plain_type_is_prepared_by_the_field():
     bulk.insert_models(ListMember, [{"rating_list": rl.pk, "player": p.pk, "games": "12", "k_latched": 1}])
     member = ListMember.objects.get(rating_list=rl, player=p)
     assert (p.name, member.games, member.k_latched) == ("张三", 12, True)
+
+
+# --- issue 34 (7): import as a bulk load — indexes built again after the load, keys checked by one query a table
+
+
+def _indexes(table: str) -> list[tuple[str, str]]:
+    """The table's secondary indexes as the database defines them (name, definition), unique constraints included."""
+    with connection.cursor() as cur:
+        if connection.vendor == "postgresql":
+            cur.execute("SELECT c.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = "
+                        "i.indexrelid WHERE i.indrelid = %s::regclass AND NOT i.indisprimary ORDER BY c.relname",
+                        [table])
+        else:
+            cur.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = %s AND sql IS NOT "
+                        "NULL ORDER BY name", [table])
+        return list(cur.fetchall())
+
+
+@pytest.fixture
+def rebuild_from_one(monkeypatch):
+    monkeypatch.setattr(bulk, "REBUILD", 1)
+    dropped = []
+    drop = bulk._drop_indexes
+    monkeypatch.setattr(bulk, "_drop_indexes", lambda cur, table: dropped.append(table) or drop(cur, table))
+    return dropped
+
+
+def test_a_large_load_builds_the_tables_secondary_indexes_again_after_it(rebuild_from_one):
+    """The games' indexes (event, each player) are dropped before a load as large as the table and built again in
+    the same transaction: the same indexes after, and the rows found through them."""
+    from qiyuan.office.events.models import Game
+
+    table = Game._meta.db_table
+    before = _indexes(table)
+    with transaction.atomic():
+        e, p = _event_and_player()
+        n = bulk.bulk_insert(table, ("event_id", "round", "player1_id", "player2_id", "result"),
+                             [(e.pk, r, p.pk, p.pk, "1-0") for r in range(1, 4)], total=3)
+    assert rebuild_from_one == [table] and n == 3
+    assert _indexes(table) == before and len(before) == 3
+    assert Game.objects.filter(player2=p, event=e).count() == 3
+
+
+def test_a_load_breaking_a_unique_index_built_again_writes_nothing(rebuild_from_one):
+    """Entries' (event, player) pair is unique: a load holding a pair twice is refused (``IntegrityError``) — on
+    PostgreSQL by the constraint added back over the load, on SQLite by the constraint of the table's definition,
+    which stays — and the transaction rolls back: no row, the indexes there as before."""
+    from qiyuan.office.events.models import Entry
+
+    table = Entry._meta.db_table
+    before = _indexes(table)
+    assert any("events_entry_unique_player" in name for name, _ in before) == (connection.vendor == "postgresql")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        e, p = _event_and_player()
+        bulk.bulk_insert(table, ("event_id", "player_id", "name", "association", "dan"),
+                         [(e.pk, p.pk, "", "", ""), (e.pk, p.pk, "", "", "")], total=2)
+    assert rebuild_from_one == [table] and _indexes(table) == before and not Entry.objects.exists()
+
+
+def test_a_load_smaller_than_its_table_keeps_the_indexes(rebuild_from_one):
+    """Building an index again costs a pass over the whole table: a load smaller than what the table holds goes
+    through the indexes as they are."""
+    from qiyuan.office.events.models import Game
+
+    table = Game._meta.db_table
+    e, p = _event_and_player()
+    columns = ("event_id", "round", "player1_id", "player2_id", "result")
+    bulk.bulk_insert(table, columns, [(e.pk, r, p.pk, p.pk, "1-0") for r in (1, 2)], total=2)
+    bulk.bulk_insert(table, columns, [(e.pk, 3, p.pk, p.pk, "1-0")], total=1)
+    assert rebuild_from_one == [table]  # the first load (the table empty), not the second
+
+
+def _keys_on() -> int:
+    with connection.cursor() as cur:
+        cur.execute("PRAGMA foreign_keys")
+        return cur.fetchone()[0]
+
+
+def test_sqlite_looks_no_key_up_row_by_row_during_a_bulk_load_and_turns_them_on_after():
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's per-connection foreign key switch")
+    assert _keys_on() == 1
+    with pytest.raises(RuntimeError), bulk.keys_checked_once():
+        assert _keys_on() == 0
+        raise RuntimeError("a failed import")
+    assert _keys_on() == 1
+
+
+def test_a_row_naming_no_player_is_found_by_the_one_check_and_nothing_is_written():
+    """The keys checked by one query a table (SQLite; PostgreSQL checks a large load's keys as it adds them back):
+    a game naming a player who does not exist fails the load, and the transaction writes nothing."""
+    from qiyuan.office.events.models import Event, Game
+
+    e, p = _event_and_player()
+    said = "FOREIGN KEY constraint failed: events_game row" if connection.vendor == "sqlite" else "foreign key"
+    with pytest.raises(IntegrityError, match=said), bulk.keys_checked_once(), transaction.atomic():
+        bulk.bulk_insert(Game._meta.db_table, ("event_id", "round", "player1_id", "player2_id", "result"),
+                         [(e.pk, 1, p.pk, p.pk + 999, "1-0")], total=1)
+        bulk.check_foreign_keys(Event, Game)
+    assert not Game.objects.exists()

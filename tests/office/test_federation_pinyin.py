@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qiyuan.people.pinyin import has_han, latin_key, name_initials, name_pinyin, search_key
+from qiyuan.people.pinyin import SURNAME_READINGS, has_han, latin_key, name_initials, name_pinyin, search_key
 
 
 @pytest.mark.parametrize(
@@ -61,3 +61,24 @@ def test_every_character_gives_one_syllable_and_one_initial(name):
     assert name_initials(name) == "".join(s[0] for s in syllables)
     key = search_key(name)
     assert f"|{''.join(syllables)}|" in key and f"|{name_initials(name)}|" in key
+
+
+@given(st.sampled_from(["", *SURNAME_READINGS]),
+       st.text(alphabet="张三单于曾解长孙安红龚泽远乐行 ", max_size=4))
+def test_a_surname_is_found_compound_first_and_a_given_name_read_as_pypinyin_reads_it(surname, rest):
+    """Issue 34 (7): the import reads each given name's pinyin once (cached) and finds the surname by looking its
+    first two characters up, then its first — the same syllables as matching every surname longest first and
+    asking pypinyin afresh."""
+    from pypinyin import Style, lazy_pinyin
+
+    from qiyuan.people.pinyin import SURNAMES_LONGEST_FIRST, name_syllables
+
+    name = (surname + rest).strip()
+    head, tail = [], name
+    for s in SURNAMES_LONGEST_FIRST:
+        if name.startswith(s):
+            head, tail = list(SURNAME_READINGS[s]), name[len(s):]
+            break
+    expected = head + [s for s in (latin_key(p) for p in lazy_pinyin(tail, style=Style.NORMAL, errors="default")) if s]
+    assert name_syllables(name) == expected
+    assert name_syllables(name) == expected  # (the second time from the cache)

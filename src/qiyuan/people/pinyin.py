@@ -84,14 +84,15 @@ def latin_key(text: str, umlaut: str = "v") -> str:
 SURNAMES_LONGEST_FIRST = tuple(sorted(SURNAME_READINGS, key=len, reverse=True))
 
 
-def _readings(text: str, umlaut: bool) -> list[str]:
+@lru_cache(maxsize=65536)  # given names repeat far more than whole names: each is read once an import
+def _readings(text: str, umlaut: bool) -> tuple[str, ...]:
     """pypinyin's toneless readings of ``text``, one a character (ü as ``ü`` or ``v``); a character without
     a reading is left as it is. The one call of pypinyin in qiyuan (a test holds every other module to it):
     every other use of a name's pinyin goes through ``name_syllables`` / ``latin_name`` above it, which read
     the surname as a surname."""
     from pypinyin import Style, lazy_pinyin  # loaded on first use: its dictionaries take a while
 
-    return lazy_pinyin(text, style=Style.NORMAL, v_to_u=umlaut, errors="default")
+    return tuple(lazy_pinyin(text, style=Style.NORMAL, v_to_u=umlaut, errors="default"))
 
 
 def name_syllables(name: str) -> list[str]:
@@ -99,8 +100,8 @@ def name_syllables(name: str) -> list[str]:
     the first two of a compound surname, only)."""
     name = name.strip()
     head: list[str] = []
-    for surname in SURNAMES_LONGEST_FIRST:
-        if name.startswith(surname):
+    for surname in (name[:2], name[:1]):  # (a compound surname before its first character: longest first)
+        if surname in SURNAME_READINGS:
             head = list(SURNAME_READINGS[surname])
             name = name[len(surname) :]
             break

@@ -26,6 +26,7 @@ from django.db import IntegrityError
 
 from qiyuan.collector import held
 from qiyuan.errors import N_, QiyuanError, problem
+from qiyuan.office.bulk import keys_checked_once
 from qiyuan.office.db import REGISTRY, rating_list_lock, writing
 from qiyuan.office.errors import AlreadyImported, ImportRefused, InternalError, NeedsConfirmation
 from qiyuan.office.event_registration import match as match_registration
@@ -112,8 +113,10 @@ def _import(path: Path, sha: str, rating_list, actor: str, kind: str | None, opt
         raise ImportRefused(wrong)
     _refuse_if_imported(path, sha)  # early, before the file is read: the common case of a file sent twice
     if kind == "history":
-        return _late(_stored_once(path, sha, None, lambda: import_history(path, rating_list, actor, sha,
-                                                                           progress=progress)), rating_list)
+        with keys_checked_once():  # (SQLite: the foreign keys checked by one query per table, before the commit)
+            stored = _stored_once(path, sha, None, lambda: import_history(path, rating_list, actor, sha,
+                                                                          progress=progress))
+        return _late(stored, rating_list)
     step = progress or (lambda *a: None)  # (a report is one event: each step shown as it starts and ends)
     step(N_("reading the file"), 0, 1)
     parsed = parse(kind, path, options)

@@ -29,7 +29,7 @@ from qiyuan.errors import N_, InputError, Problem, problem
 from qiyuan.formats import history_csv as H
 from qiyuan.formats.history_csv import read_history
 from qiyuan.office.audit.models import record
-from qiyuan.office.bulk import bulk_insert, insert_models
+from qiyuan.office.bulk import bulk_insert, check_foreign_keys, insert_models
 from qiyuan.office.errors import ImportRefused
 from qiyuan.office.events.models import Entry, Event, Game, ImportBatch
 from qiyuan.office.federation.models import Player, name_keys
@@ -140,6 +140,8 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
                     ((int(a), int(b), rank_of.get((int(a), int(b))), "", "", "") for a, b in pairs.tolist()),
                     total=len(pairs), progress=lambda n: step("entries", n, len(pairs)))
 
+        # the keys of every row written, one query a table (SQLite looked none up row by row: ``keys_checked_once``)
+        check_foreign_keys(ImportBatch, ListMember, Event, Game, Entry)
         batch.summary = {"players": len(h.players), "new_players": len(new), "events": len(h.events), "games": total}
         batch.save(update_fields=["summary"])
         record(actor, "import", batch, kind="history", filename=path.name, **batch.summary)

@@ -117,12 +117,13 @@ def sample_urls(home: Path, n_players: int, seed: int) -> tuple[list[str], list[
     code = f"""
 import json, random, django
 django.setup()
-from qiyuan.office.ratings.models import Edition, EditionEntry
+from qiyuan.office import sheets
+from qiyuan.office.ratings.models import Edition
 ed = Edition.objects.order_by("-list_date", "-number").first()
 base = f"/lists/{{ed.rating_list.code}}/{{ed.list_date.isoformat()}}/"
 lists = [base] + [base + f"?page={{p}}" for p in range(2, 21)] + [base + q for q in (
     "?gender=F", "?age=U16", "?age=U18", "?status=inactive", "?dan=dan", "?gender=F&page=2", "?age=U20&gender=F")]
-ids = list(EditionEntry.objects.filter(edition=ed).values_list("player__federation_id", flat=True))
+ids = list(sheets.entries(ed, "federation_id")["federation_id"])
 random.Random({seed}).shuffle(ids)
 print(json.dumps([lists, ["/players/" + i + "/" for i in ids[:2 * {n_players}]]]))
 """

@@ -63,22 +63,31 @@ def old_form(source, target, edit=None) -> None:
         item = json.loads(line)
         if isinstance(item, dict):
             table, fields = item["model"], item["fields"]
-            if table == "ratings.editionsheet":
-                continue
-            if table in made:
-                item["count"] = len(made[table])
-                out.append(json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n")
-                for row in made[table]:
-                    add([row[f] for f in fields])
-                counts[table] = item["count"]
+            if table == "ratings.editionsheet":  # (in its place, the row tables of before, as they were backed up)
+                for table, fields in OLD_FIELDS.items():
+                    counts[table] = len(made[table])
+                    out.append(json.dumps({"model": table, "fields": list(fields), "count": counts[table]},
+                                          ensure_ascii=False, separators=(",", ":")) + "\n")
+                    for row in made[table]:
+                        add([row[f] for f in fields])
+                table = "ratings.editionsheet"
                 continue
             counts[table] = item["count"]
-        elif table == "ratings.editionsheet" or table in made:
+        elif table == "ratings.editionsheet":
             continue
         elif edit is not None and edit(table, item, fields):
             line = json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n"
         out.append(line)
     target.write_text("".join(reseal(out, counts, lines[-1])), encoding="utf-8")
+
+
+#: the columns of the row tables of before the sheets, as a backup of then lists them
+OLD_FIELDS = {
+    "ratings.editionentry": ("id", "edition_id", "player_id", "position", "name", "rank", "rating", "exact", "games",
+                             "status", "is_new", "k", "state"),
+    "ratings.ratingchange": ("id", "edition_id", "player_id", "event_id", "before", "after", "games", "W", "We", "K",
+                             "delta", "method", "explanation"),
+}
 
 
 def _rows_of_sheets(lines: list[str]) -> dict[str, list[dict]]:
@@ -173,5 +182,17 @@ def test_an_old_form_backup_with_altered_rows_is_refused_by_edition(office, tmp_
         assert "cannot upgrade" in text
         assert Edition.objects.count() == len(office)  # the rows are there, at the backup's own schema
     finally:  # (the tests after this one run at this program's schema)
+        empty_old_tables()
         call_command("flush", interactive=False, verbosity=0)
         call_command("migrate", verbosity=0)
+
+
+def empty_old_tables() -> None:
+    """Empty the row tables of before the sheets where they are (``flush`` knows this version's tables only)."""
+    from django.db import connection
+
+    from qiyuan.office.ratings.upgrade import OLD_TABLES
+
+    with connection.cursor() as cur:
+        for table in set(OLD_TABLES) & set(connection.introspection.table_names(cur)):
+            cur.execute(f"DELETE FROM {table}")

@@ -39,8 +39,11 @@ def late_batch(tmp_path, src, end: date):
 
 
 def test_compute_is_a_preview_and_publish_stores_an_edition(tmp_path):
-    """Issue 34 (1): the edition is stored as its sheet alone — no ``EditionEntry``/``RatingChange`` rows."""
-    from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange
+    """Issue 34 (1, 8): the edition is stored as its sheet alone — the row tables of before (``EditionEntry``,
+    ``RatingChange``) are gone."""
+    from django.db import connection
+
+    from qiyuan.office.ratings.models import Edition
 
     from tests.support import sheets
     from qiyuan.office.periods import compute_period, due_date, publish_period
@@ -55,7 +58,7 @@ def test_compute_is_a_preview_and_publish_stores_an_edition(tmp_path):
     ed = publish_period(rl, d, "officer")
     assert ed.digest == comp.digest and ed.number == 1 and not ed.is_correction
     assert len(sheets.entries(ed)) == len(comp.entries) and len(sheets.changes(ed)) == len(comp.changes)
-    assert not EditionEntry.objects.exists() and not RatingChange.objects.exists()
+    assert not {"ratings_editionentry", "ratings_ratingchange"} & set(connection.introspection.table_names())
     assert set(ed.events.values_list("status", flat=True)) == {"rated"}
 
 
@@ -93,12 +96,15 @@ def test_late_report_is_rated_by_a_correction_edition_in_its_own_period(tmp_path
     from qiyuan.office.imports import import_file
     from qiyuan.office.periods import OfficeError, correct_period, current_edition, publish_due, publish_period
 
+    from tests.support import sheets
+
     src = history_dir(tmp_path)
     rl = make_list(code="L")
     import_file(src, rl, "tester")
     publish_due(rl, "officer", until=date(2020, 1, 1))
     old = current_edition(rl, date(2019, 7, 1))
-    old_entries = list(old.entries.values_list("player_id", "rating"))
+    old_entries = [(e["player"], e["rating"]) for e in sheets.entries(old)]
+    assert old_entries
     result = import_file(late_batch(tmp_path, src, date(2019, 5, 20)), rl, "tester")
     late = Event.objects.get(code="LATE1")
     assert late.status == "pending"
@@ -116,7 +122,7 @@ def test_late_report_is_rated_by_a_correction_edition_in_its_own_period(tmp_path
     # the correction is carried into the later list, the old editions stay readable and unchanged
     assert [e.list_date for e in eds[1:]] == [date(2020, 1, 1)]
     assert "随 2019-07-01 的更正而重算：" in eds[1].reason
-    assert list(old.entries.values_list("player_id", "rating")) == old_entries
+    assert [(e["player"], e["rating"]) for e in sheets.entries(old)] == old_entries
     assert current_edition(rl, date(2019, 7, 1)) == new
     assert result.late_for == [date(2019, 7, 1)]
     publish_period(rl, date(2020, 7, 1), "officer")

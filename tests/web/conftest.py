@@ -4,6 +4,7 @@ Playwright-driven Debian Chromium for the browser tests."""
 from __future__ import annotations
 
 import os
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -136,7 +137,7 @@ def published(db, make_player, resident_id):
     from decimal import Decimal
 
     from qiyuan.office.events.models import Entry, Event, Game
-    from qiyuan.office.ratings.models import Edition, EditionEntry, RatingChange, RatingList
+    from qiyuan.office.ratings.models import Edition, RatingList
 
     people = [
         ("张三", "M", "BJ", date(1990, 3, 1), "3d"),
@@ -168,59 +169,87 @@ def published(db, make_player, resident_id):
         Game.objects.create(event=ev, round=rnd, player1=p1, player2=p2, result=result)
     ed1 = Edition.objects.create(rating_list=rl, list_date=date(2025, 7, 1), number=1, published_by="officer",
                                  digest="0" * 64)
-    for pos, (p, rating, rank) in enumerate([(a, 2050, 1), (b, 2000, 2), (c, 1950, 3), (d, 1900, 4)], 1):
-        EditionEntry.objects.create(edition=ed1, player=p, position=pos, rank=rank, rating=rating,
-                                    exact=f"{rating}.00", games=40, status="active", k=15)
+    write_edition(ed1, [dict(player=p, position=pos, rank=rank, rating=rating, exact=f"{rating}.00", games=40,
+                             status="active", k=15)
+                        for pos, (p, rating, rank) in enumerate([(a, 2050, 1), (b, 2000, 2), (c, 1950, 3),
+                                                                 (d, 1900, 4)], 1)])
     ed2 = Edition.objects.create(rating_list=rl, list_date=date(2026, 1, 1), number=1, published_by="officer",
                                  digest="1" * 64, previous=ed1)
     ed2b = Edition.objects.create(rating_list=rl, list_date=date(2026, 1, 1), number=2, published_by="officer",
                                   digest="2" * 64, previous=ed1, is_correction=True, reason="结果录入错误")
     final = [(b, 2019, 1), (a, 2012, 2), (c, 1948, 3), (d, 1880, 4)]
     for ed in (ed2, ed2b):
-        for pos, (p, rating, rank) in enumerate(final, 1):
-            EditionEntry.objects.create(edition=ed, player=p, position=pos, rank=rank,
-                                        rating=rating + (0 if ed is ed2b else 1), exact=f"{rating}.40", games=43,
-                                        status="inactive" if p is d else "active", k=15)
+        entries = [dict(player=p, position=pos, rank=rank, rating=rating + (0 if ed is ed2b else 1),
+                        exact=f"{rating}.40", games=43, status="inactive" if p is d else "active", k=15)
+                   for pos, (p, rating, rank) in enumerate(final, 1)]
+        changes = []
         for evx, p, before, after, w, lines in [
             (ev, a, "2050", "2012.4", "2.5",
              [[1, b.federation_id, "2000", 50, "0.57", "1", 15, "6.45"],
               [2, c.federation_id, "1950", 100, "0.64", "1", 15, "5.40"]]),
         ]:
-            RatingChange.objects.create(edition=ed, player=p, event=evx, before=Decimal(before), after=Decimal(after),
-                                        games=2, W=Decimal(w), We=Decimal("1.21"), K=15, delta=Decimal("11.85"),
-                                        method="per_game", explanation={
-                                            "method": "per_game", "notes": [], "lines": lines, "games": 2, "W": w,
-                                            "We": "1.21", "K": 15, "delta": "11.85", "raw_delta": "11.85",
-                                            "Ro": before, "Rc": None, "N": None, "Pd": None, "ru": None})
-    for ed in (ed1, ed2, ed2b):
-        with_sheet(ed)
+            changes.append(dict(player=p, event=evx, before=Decimal(before), after=Decimal(after), games=2,
+                                W=Decimal(w), We=Decimal("1.21"), K=15, delta=Decimal("11.85"), method="per_game",
+                                explanation={"method": "per_game", "notes": [], "lines": lines, "games": 2, "W": w,
+                                             "We": "1.21", "K": 15, "delta": "11.85", "raw_delta": "11.85",
+                                             "Ro": before, "Rc": None, "N": None, "Pd": None, "ru": None}))
+        write_edition(ed, entries, changes)
     return {"players": players, "list": rl, "event": ev, "pending": pending, "editions": (ed1, ed2, ed2b)}
 
 
-def resheet(ed) -> None:
-    """Write an edition's sheet again from its rows, changed here row by row after it was stored (a test's shortcut
-    around immutability, behind the model's back)."""
+def write_edition(ed, entries: list[dict], changes: list[dict] = ()) -> None:
+    """Store an edition written here entry by entry as publication stores it — its sheet — and give it the digest
+    of its text (the edition's own, as published). An entry names its ``player`` (a ``Player``), ``position``,
+    ``rank``, ``rating``, ``exact``, ``games``, ``status``, ``k`` and optionally ``name``, ``is_new``, ``state``; a
+    change its ``player``, ``event`` (an ``Event``), ``before``, ``after``, ``games``, ``W``, ``We``, ``K``,
+    ``delta`` (decimals), ``method`` and ``explanation`` (a dict)."""
+    from qiyuan.formats import edition_sheet as S
+    from qiyuan.formats.canonical_text import as_json
+
+    def four(v):
+        return None if v is None else str(Decimal(v).quantize(Decimal("0.0001")))
+
+    ent = {n: [] for n in S.ENTRY_SCHEMA}
+    for e in entries:
+        row = {**e, "player": e["player"].pk, "federation_id": e["player"].federation_id, "name": e.get("name", ""),
+               "is_new": e.get("is_new", False), "state": as_json(e.get("state", {}))}
+        for n in S.ENTRY_SCHEMA:
+            ent[n].append(row[n])
+    ch = {n: [] for n in S.CHANGE_SCHEMA}
+    for c in changes:
+        row = {**c, "player": c["player"].pk, "event": c["event"].pk, "event_code": c["event"].code,
+               "federation_id": c["player"].federation_id, "explanation": as_json(c["explanation"]),
+               **{k: four(c[k]) for k in ("before", "after", "W", "We", "delta")}}
+        for n in S.CHANGE_SCHEMA:
+            ch[n].append(row[n])
+    store_columns(ed, ent, ch)
+
+
+def resheet(ed, part: str, edit) -> None:
+    """Change an edition's sheet after it was stored — ``edit`` changes the decoded columns of ``part`` in place — and
+    store it again with the digest of its text (a test's shortcut around immutability, behind the model's back)."""
     from django.db import connection
 
     from qiyuan.office import sheets
 
+    from tests.support.sheets import columns
+
+    cols = {p: columns(ed, p) for p in ("entries", "changes")}
+    edit(cols[part])
     with connection.cursor() as cur:
         cur.execute("DELETE FROM ratings_editionsheet WHERE edition_id = %s", [ed.pk])
     sheets.forget()
-    with_sheet(ed)
+    store_columns(ed, cols["entries"], cols["changes"])
 
 
-def with_sheet(ed) -> None:
-    """Give an edition written here row by row its sheet, as publication stores it, and the digest of its text
-    (the edition's own, as published)."""
+def store_columns(ed, ent: dict[str, list], ch: dict[str, list]) -> None:
     import hashlib
 
     from qiyuan.formats.edition_sheet import text_from_columns
     from qiyuan.office import sheets
     from qiyuan.office.ratings.models import Edition
 
-    ent, ch = sheets.rows_columns(ed.pk, rewrite=True)
     sheets.write_sheet(ed, ent, ch)
-    ed.digest = hashlib.sha256(text_from_columns(1, ent, ch, list(ed.events.values_list("code", flat=True)))
-                               ).hexdigest()
+    ed.digest = hashlib.sha256(text_from_columns(ed.canonical_version, ent, ch, list(
+        ed.events.values_list("code", flat=True)))).hexdigest()
     Edition.objects.filter(pk=ed.pk).update(digest=ed.digest)

@@ -4,6 +4,7 @@ and Go events shown the Go way."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date
 from decimal import Decimal
@@ -52,15 +53,20 @@ def test_event_page_format_label_standings_numbers_and_delta(client, published):
 
 
 def test_player_page_delta_always_has_two_decimals(client, published):
-    from qiyuan.office.ratings.models import RatingChange
+    from qiyuan.formats.canonical_text import as_json
 
     from .conftest import resheet
 
     a = published["players"][0]
-    for rc in RatingChange.objects.filter(player=a):
-        rc.explanation["lines"][0][7] = "2"  # a whole-number ΔR next to "5.40"
-        RatingChange.objects.filter(pk=rc.pk).update(explanation=rc.explanation, delta=Decimal("7.40"))
-        resheet(rc.edition)
+
+    def whole(cols):
+        for i, player in enumerate(cols["player"]):
+            if player == a.pk:
+                explanation = json.loads(cols["explanation"][i])
+                explanation["lines"][0][7] = "2"  # a whole-number ΔR next to "5.40"
+                cols["explanation"][i], cols["delta"][i] = as_json(explanation), "7.4000"
+    for ed in published["editions"][1:]:
+        resheet(ed, "changes", whole)
     html = client.get(f"/players/{a.federation_id}/").content.decode()
     calc = html[html.index('id="calculations"'):]
     assert "+2.00" in calc and "+5.40" in calc and "+7.40" in calc

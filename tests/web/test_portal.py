@@ -85,9 +85,11 @@ def test_list_page_is_cached_per_edition_filter_and_language(client, published, 
 
     from django.core.cache import cache
 
-    from qiyuan.office.ratings.models import Edition, EditionEntry
+    from qiyuan.office.ratings.models import Edition
 
-    from .conftest import with_sheet
+    from tests.support.sheets import entries
+
+    from .conftest import write_edition
 
     cache.clear()
     page(client, "/lists/gomoku/2026-01-01/?gender=F")
@@ -100,10 +102,10 @@ def test_list_page_is_cached_per_edition_filter_and_language(client, published, 
     rl, (ed1, ed2, ed2b) = published["list"], published["editions"]
     ed3 = Edition.objects.create(rating_list=rl, list_date=date(2026, 1, 1), number=3, published_by="officer",
                                  digest="3" * 64, previous=ed1, is_correction=True, reason="second fix")
-    for e in EditionEntry.objects.filter(edition=ed2b):
-        EditionEntry.objects.create(edition=ed3, player=e.player, position=e.position, rank=e.rank,
-                                    rating=e.rating + 100, exact="", games=e.games, status=e.status, k=e.k)
-    with_sheet(ed3)  # (stored as publication stores an edition)
+    players = {p.pk: p for p in published["players"]}
+    write_edition(ed3, [dict(player=players[e["player"]], position=e["position"], rank=e["rank"],
+                             rating=e["rating"] + 100, exact="", games=e["games"], status=e["status"], k=e["k"])
+                        for e in entries(ed2b)])  # (stored as publication stores an edition)
     assert "2119" in page(client, "/lists/gomoku/2026-01-01/")
 
 
@@ -219,19 +221,22 @@ def test_kept_record_shows_the_history_published_under_the_duplicate(client, pub
 def test_calculations_without_lines_find_an_opponent_rated_under_a_merged_duplicate(client, published, make_player):
     """A change stored without per-game lines takes the opponents' ratings from their own changes; an opponent
     merged since is found through his kept record (the games moved to it, his change did not)."""
-    from decimal import Decimal
-
+    from qiyuan.formats.canonical_text import as_json
     from qiyuan.office.registry import merge_players
-    from qiyuan.office.ratings.models import RatingChange
 
     from .conftest import resheet
 
     a, b = published["players"][:2]
+    ev = published["event"]
+    added = {"player": b.pk, "event": ev.pk, "event_code": ev.code, "federation_id": b.federation_id,
+             "before": "2000.0000", "after": "1990.0000", "games": 2, "W": "1.0000", "We": "1.1000", "K": 15,
+             "delta": "-1.5000", "method": "average", "explanation": as_json({})}
+
+    def add(cols):
+        for name, value in added.items():
+            cols[name].append(value)
     for ed in published["editions"][1:]:
-        RatingChange.objects.create(edition=ed, player=b, event=published["event"], before=Decimal("2000"),
-                                    after=Decimal("1990"), games=2, W=Decimal("1"), We=Decimal("1.1"), K=15,
-                                    delta=Decimal("-1.5"), method="average", explanation={})
-        resheet(ed)
+        resheet(ed, "changes", add)
     keep = make_player("张三", "M", "BJ")
     merge_players(keep, a, "officer")
     html = page(client, f"/players/{b.federation_id}/")

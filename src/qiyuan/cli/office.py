@@ -222,7 +222,7 @@ def restore_cmd(
     console = _console()
     console.print(_("restored {rows} rows in {tables} tables from {file}; counts verified").format(
         rows=summary.rows, tables=len(summary.counts), file=file))
-    for label in ("federation.player", "events.event", "events.game", "ratings.ratingchange"):
+    for label in ("federation.player", "events.event", "events.game", "ratings.editionsheet"):
         if label in summary.counts:
             console.print(f"  {label}: {summary.counts[label]}")
 

@@ -483,14 +483,17 @@ def verify_cmd(
 
     console = _console()
     with _refusals():
-        require_set_up()  # a half-restored office is named as such, never verified (or crashed on) half-way
+        # a half-restored office is named as such, never verified (or crashed on) half-way; an upgraded one whose
+        # old row tables wait for this verify to pass before they are dropped is verified
+        require_set_up(verifying=True)
         rl = _rating_list(list_code) if list_code else None
         if engine not in ENGINES:
             from qiyuan.errors import problem
 
             fail([problem("--engine: {value!r} is not one of {names}", value=engine, names=", ".join(ENGINES))])
         with table_progress(_("verifying")) as progress:
-            report = verify_all(rl, progress=lambda n, t, what: progress(_("editions"), n, t, what), engine=engine)
+            report = verify_all(rl, progress=lambda n, t, what: progress(_("editions"), n, t, what), engine=engine,
+                                actor=actor_name(None))
     if report.ok:
         console.print(_("verified {count} edition(s): every one recomputed identical, bit for bit").format(
             count=report.editions))

@@ -57,6 +57,7 @@ from qiyuan.office.audit.models import record
 from qiyuan.office.backup_checks import RowChecks
 from qiyuan.office.db import reading
 from qiyuan.office.errors import OfficeError
+from qiyuan.office.ratings.upgrade import OLD_TABLES, migrate_office
 from qiyuan.office.records import audit_head
 
 FORMAT = "qiyuan-office-backup"
@@ -384,7 +385,8 @@ def verify_file(path: str | Path, state_apps=None, *, using: str = DEFAULT_DB_AL
     """
     path = Path(path)
     checks = RowChecks(path.name, connections[using])
-    wanted = {m._meta.label_lower for m in office_models()}
+    # the tables of the backup's own schema (a backup made before a table was dropped holds it)
+    wanted = {m._meta.label_lower for m in office_models(state_apps if state_apps is not None else global_apps)}
     seen: dict[str, int] = {}
     try:
         with _open_read(path) as handle:
@@ -520,6 +522,9 @@ def _empty_office(using: str) -> None:
             pass
     with conn.cursor() as cursor:
         existing = set(conn.introspection.table_names(cursor))
+        for table in OLD_TABLES:  # an office not yet rid of the row tables of before the sheets (they name editions)
+            if table in existing:
+                cursor.execute(f"DELETE FROM {qn(table)}")
         for model in [*transient, *reversed(office_models())]:
             if model._meta.db_table in existing:
                 cursor.execute(f"DELETE FROM {qn(model._meta.db_table)}")
@@ -532,6 +537,7 @@ def restore(
     replace: bool = False,
     progress: Progress | None = None,
     accept_unsigned: bool = False,
+    actor: str = "restore",
 ) -> Summary:
     """Restore a backup into an empty office (``replace=True``: empty it first); verify every count, the audit log's
     chain and head, and — when this office has a signing key — the trailer's signature (``accept_unsigned``: a
@@ -568,8 +574,8 @@ def restore(
         first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
         raise BackupError([problem("the database refused the backup's rows ({why}); nothing was restored",
                                    file=path.name, why=first)]) from exc
-    try:
-        _migrate_to(MigrationExecutor(conn).loader.graph.leaf_nodes(), using)
+    try:  # (the drop of the old row tables of an old backup's editions follows `office verify` passing)
+        migrate_office(actor=actor, using=using)
     except OfficeError as exc:  # (an upgrade step that refuses the restored data: its migration rolled back)
         raise BackupError([*exc.problems, problem(
             "the backup's rows were restored at its own schema, which this version cannot upgrade")]) from exc
@@ -681,7 +687,7 @@ def backup_office(path: str | Path, *, actor: str, progress: Progress | None = N
 def restore_office(path: str | Path, *, actor: str, replace: bool = False, progress: Progress | None = None,
                    accept_unsigned: bool = False) -> Summary:
     """Restore a backup into this office (empty, or emptied with ``replace``), audited in the restored office."""
-    summary = restore(path, replace=replace, progress=progress, accept_unsigned=accept_unsigned)
+    summary = restore(path, replace=replace, progress=progress, accept_unsigned=accept_unsigned, actor=actor)
     record(actor, "office.restore", file=str(path), rows=summary.rows, replace=replace,
            **({"unsigned_accepted": True} if accept_unsigned else {}))
     return summary

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from qiyuan.collector import held
 from qiyuan.errors import N_, Problem, QiyuanError, joined, problem
 from qiyuan.formats.canonical_text import WRITERS
+from qiyuan.formats.edition_sheet import FORMAT as SHEET_FORMAT
 from qiyuan.formats.edition_sheet import SheetError
 from qiyuan.office import sheets
 from qiyuan.office.canonical import (
@@ -43,6 +44,7 @@ from qiyuan.office.canonical import (
 )
 from qiyuan.office.events.models import Entry
 from qiyuan.office.events.models import Game as GameRow
+from qiyuan.office.audit.models import record
 from qiyuan.office.merged import aliases_for_edition
 from qiyuan.office.engine import state_from_json
 from qiyuan.office.periods import ENGINE, MemberTable, compute_period, members_of, rules_of_edition
@@ -250,11 +252,17 @@ def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple], cha
     return out
 
 
+#: the audit log's action for a verify of every list that passed, on the editions' sheets (``ratings.upgrade``)
+VERIFIED = "office.verified"
+
+
 @held()
 def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | None = None,
-               engine: str = ENGINE) -> VerifyReport:
+               engine: str = ENGINE, actor: str = "") -> VerifyReport:
     """Verify every published edition (of one list, or of all lists) with ``engine`` (``reference``: the slow
-    way, for an auditor); ``progress(done, total, edition)``."""
+    way, for an auditor); ``progress(done, total, edition)``. A verify of every list that passes is noted in the
+    audit log (``office.verified``, by ``actor``): what lets an upgraded office drop its old row tables
+    (``ratings.upgrade``)."""
     qs = Edition.objects.select_related("rating_list", "previous").order_by("rating_list__code", "list_date", "number")
     if rating_list is not None:
         qs = qs.filter(rating_list=rating_list)
@@ -285,4 +293,6 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
         if progress:
             progress(i, len(editions), f"{ed.rating_list.code} {ed.label}")
     report.differences += [Difference(p) for p in record_problems()]  # the audit log, publications, dan grants
+    if report.ok and rating_list is None:
+        record(actor, VERIFIED, editions=report.editions, format=SHEET_FORMAT, engine=engine)
     return report

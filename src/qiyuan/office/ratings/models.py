@@ -152,55 +152,6 @@ class Edition(_Immutable):
         return f"{self.list_date.isoformat()}#{self.number}"
 
 
-class EditionEntry(_Immutable):
-    """One player on a published edition, in the list's order (``position``)."""
-    # indexed by the unique (edition, player) constraint and the (player, edition) index, not one by one
-    edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="entries", db_index=False)
-    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="edition_entries",
-                               db_index=False)
-    position = models.PositiveIntegerField()  # order on the published list, 1-based
-    name = models.CharField(max_length=100, blank=True)  # the name as published (the order's ties depend on it)
-    rank = models.PositiveIntegerField(null=True, blank=True)  # rank among the active players (ties share)
-    rating = models.IntegerField(null=True, blank=True)  # the published integer (四舍五入)
-    exact = models.CharField(max_length=40, blank=True)  # the exact decimal it was rounded from
-    games = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=10, db_index=True)  # active / inactive / unrated / removed
-    is_new = models.BooleanField(default=False)  # first published rating in this edition
-    k = models.PositiveIntegerField(null=True, blank=True)  # K for his next event
-    #: the engine's PlayerState after this list (what the next period starts from), compact JSON
-    state = models.JSONField(default=dict)
-
-    class Meta:
-        ordering = ["edition", "position"]
-        constraints = [models.UniqueConstraint(fields=["edition", "player"], name="ratings_entry_unique")]
-        indexes = [models.Index(fields=["player", "edition"], name="ratings_entry_player_idx")]
-
-
-class RatingChange(_Immutable):
-    """One player's change from one event in an edition: before, after, games, W, We, K, and the explanation."""
-
-    edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="changes")
-    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="rating_changes",
-                               db_index=False)  # the (player, edition) index serves it
-    event = models.ForeignKey("events.Event", on_delete=models.PROTECT, related_name="rating_changes")
-    before = models.DecimalField(max_digits=10, decimal_places=4, null=True, blank=True)
-    after = models.DecimalField(max_digits=10, decimal_places=4, null=True, blank=True)
-    games = models.PositiveIntegerField(default=0)
-    W = models.DecimalField(max_digits=6, decimal_places=1)
-    We = models.DecimalField(max_digits=10, decimal_places=4, null=True, blank=True)
-    K = models.PositiveIntegerField(null=True, blank=True)
-    delta = models.DecimalField(max_digits=10, decimal_places=4)
-    method = models.CharField(max_length=16)
-    #: the engine's whole explanation, exact decimals as strings: Rc, N, Pd, ru, notes, per-game lines
-    explanation = models.JSONField(default=dict)
-
-    class Meta:
-        ordering = ["edition", "event", "player"]
-        indexes = [
-            models.Index(fields=["player", "edition"], name="ratings_change_player_idx"),
-        ]
-
-
 class EditionSheet(_Immutable):
     """An edition's entries and changes as one row: two Arrow IPC column blobs (``qiyuan.formats.edition_sheet``),
     written once by the publishing use case and read by ``qiyuan.office.sheets``. No foreign key per player or

@@ -1,0 +1,31 @@
+"""Issue 34 (8): the row tables editions were stored in before their sheets (``EditionEntry``, ``RatingChange``)
+are dropped — only after `office verify` has passed on the upgraded office.
+
+Migration 0007 built every edition's sheet from these rows and proved each digest; nothing has read or written
+them since. While they hold rows and editions exist, this migration refuses (nothing dropped) unless the audit
+log says a verify of the whole office passed on the sheets (``qiyuan.office.ratings.upgrade``): `qiyuan office
+init` and a restore run that verify themselves, then this migration.
+"""
+
+from django.db import migrations
+
+from qiyuan.office.ratings.upgrade import refusal, verify_first
+
+
+def refuse_unless_verified(apps, schema_editor):
+    if verify_first(schema_editor.connection):
+        raise refusal()
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ("ratings", "0007_sheets_edition_sheet"),
+        ("audit", "0005_integ_flags_holds"),
+    ]
+
+    operations = [
+        migrations.RunPython(refuse_unless_verified, migrations.RunPython.noop),
+        migrations.DeleteModel(name="EditionEntry"),
+        migrations.DeleteModel(name="RatingChange"),
+    ]

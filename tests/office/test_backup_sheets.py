@@ -151,6 +151,50 @@ def test_an_old_form_backup_restores_and_gets_its_sheets(office, tmp_path):
     assert texts() == before
     report = verify_all()
     assert report.ok, report.differences
+    # the restore verified the upgraded office, then dropped the row tables (issue 34 (8))
+    from django.db import connection
+
+    from qiyuan.office.audit.models import AuditLog
+    from qiyuan.office.ratings.upgrade import OLD_TABLES
+    from qiyuan.office.setup import pending_migrations
+
+    assert not set(OLD_TABLES) & set(connection.introspection.table_names()) and pending_migrations() == []
+    assert AuditLog.objects.filter(action="office.verified", actor="restore", detail__editions=len(office)).exists()
+
+
+def test_an_old_form_backup_that_office_verify_does_not_pass_keeps_its_row_tables(office, tmp_path):
+    """A backup of the old form whose rows still give their digests (the sheets are built) but whose games were
+    edited: verify finds differences, so the restore stops before dropping the row tables, and says so."""
+    from django.db import connection
+
+    from qiyuan.office import backup
+    from qiyuan.office.ratings.upgrade import OLD_TABLES
+    from qiyuan.office.setup import pending_migrations
+
+    path, old = tmp_path / "b.jsonl", tmp_path / "old.jsonl"
+    backup.backup(path)
+    done = []
+
+    def edit(table, row, fields):
+        if table == "events.game" and not done and row[fields.index("result")] == "0-1":
+            row[fields.index("result")] = "1-0"
+            done.append(True)
+            return True
+        return False
+    old_form(path, old, edit)
+    assert done
+    call_command("flush", interactive=False, verbosity=0)
+    try:
+        with pytest.raises(backup.BackupError) as caught:
+            backup.restore(old)
+        text = str(caught.value)
+        assert "`qiyuan office verify` finds" in text and "the old tables of editions are kept" in text
+        assert set(OLD_TABLES) <= set(connection.introspection.table_names())
+        assert pending_migrations() == ["ratings.0008_drop_edition_rows"]
+    finally:
+        empty_old_tables()
+        call_command("flush", interactive=False, verbosity=0)
+        call_command("migrate", verbosity=0)
 
 
 def test_an_old_form_backup_with_altered_rows_is_refused_by_edition(office, tmp_path):

@@ -165,19 +165,34 @@ def test_an_edition_verifies_with_the_writer_of_its_version(office, monkeypatch)
 
 def test_the_migration_gives_existing_editions_their_membership_and_inputs_digest(office):
     """Migration 0006 on an office published before it: joined_in from the clocks as they were compared until
-    then, the inputs digest from the data as it stands; verify then finds everything identical."""
+    then, the inputs digest from the data as it stands; verify then finds everything identical. The editions are
+    given their rows of then (``EditionEntry``, in a table made here at that schema: 0008 dropped it), which 0006
+    reads with the models of its own time."""
     import importlib
 
-    from django.apps import apps
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
 
     from qiyuan.office.ratings.models import Edition, ListMember
     from qiyuan.office.verify import verify_all
 
+    from tests.support.sheets import entries
+
+    name = "0006_edition_inputs_and_membership"
+    apps = MigrationExecutor(connection).loader.project_state(("ratings", name), at_end=True).apps
+    sql, params = connection.schema_editor().table_sql(apps.get_model("ratings", "EditionEntry"))
+    with connection.cursor() as cur:
+        cur.execute(sql, params)
+        for ed in Edition.objects.all():
+            for e in entries(ed):
+                cur.execute("INSERT INTO ratings_editionentry (edition_id, player_id, position, name, exact, games, "
+                            "status, is_new, state) VALUES (%s, %s, %s, '', '', 0, 'active', %s, '{}')",
+                            [ed.pk, e["player"], e["position"], False])
     before = dict(ListMember.objects.values_list("pk", "joined_in_id"))
     digests = dict(Edition.objects.values_list("pk", "inputs_digest"))
     ListMember.objects.update(joined_in=None)
     Edition.objects.update(inputs_digest="")
-    migration = importlib.import_module("qiyuan.office.ratings.migrations.0006_edition_inputs_and_membership")
+    migration = importlib.import_module(f"qiyuan.office.ratings.migrations.{name}")
     migration.forward(apps, None)
     assert dict(ListMember.objects.values_list("pk", "joined_in_id")) == before
     assert dict(Edition.objects.values_list("pk", "inputs_digest")) == digests

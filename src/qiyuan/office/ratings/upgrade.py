@@ -45,7 +45,8 @@ def verify_first(connection) -> bool:
             return False
         if not some(f"SELECT 1 FROM {q('ratings_edition')} LIMIT 1"):
             return False
-        return not some(f"SELECT 1 FROM {q('audit_auditlog')} WHERE {q('action')} = %s LIMIT 1", [VERIFIED])
+        return "audit_auditlog" not in tables or not some(
+            f"SELECT 1 FROM {q('audit_auditlog')} WHERE {q('action')} = %s LIMIT 1", [VERIFIED])
 
 
 def refusal() -> VerifyFirst:

@@ -192,9 +192,7 @@ def test_an_old_form_backup_that_office_verify_does_not_pass_keeps_its_row_table
         assert set(OLD_TABLES) <= set(connection.introspection.table_names())
         assert pending_migrations() == ["ratings.0008_drop_edition_rows"]
     finally:
-        empty_old_tables()
-        call_command("flush", interactive=False, verbosity=0)
-        call_command("migrate", verbosity=0)
+        back_to_this_schema()
 
 
 def test_an_old_form_backup_with_altered_rows_is_refused_by_edition(office, tmp_path):
@@ -226,17 +224,16 @@ def test_an_old_form_backup_with_altered_rows_is_refused_by_edition(office, tmp_
         assert "cannot upgrade" in text
         assert Edition.objects.count() == len(office)  # the rows are there, at the backup's own schema
     finally:  # (the tests after this one run at this program's schema)
-        empty_old_tables()
-        call_command("flush", interactive=False, verbosity=0)
-        call_command("migrate", verbosity=0)
+        back_to_this_schema()
 
 
-def empty_old_tables() -> None:
-    """Empty the row tables of before the sheets where they are (``flush`` knows this version's tables only)."""
-    from django.db import connection
+def back_to_this_schema() -> None:
+    """An office left at a backup's older schema emptied — the row tables of before the sheets too, which ``flush``
+    does not know (and PostgreSQL truncates no table they name) — and migrated to this version's schema."""
+    from django.db import transaction
 
-    from qiyuan.office.ratings.upgrade import OLD_TABLES
+    from qiyuan.office.backup import _empty_office
 
-    with connection.cursor() as cur:
-        for table in set(OLD_TABLES) & set(connection.introspection.table_names(cur)):
-            cur.execute(f"DELETE FROM {table}")
+    with transaction.atomic():
+        _empty_office("default")
+    call_command("migrate", verbosity=0)

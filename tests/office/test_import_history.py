@@ -29,6 +29,18 @@ def test_history_import_stores_players_events_games_entries(tmp_path):
     assert ImportBatch.objects.get().summary["games"] == games
     rated = ListMember.objects.filter(rating__isnull=False).count()
     assert rated == 20
+    # events go in raw (issue 34 (7)): each as the ORM stores it — its facts, batch, list, the note, today
+    import csv
+    from datetime import date
+
+    first = next(csv.DictReader(open(src / "events.csv", encoding="utf-8")))
+    ev = Event.objects.get(code=first["id"])
+    assert (ev.name, ev.format, ev.start_date.isoformat(), ev.end_date.isoformat()) == (
+        first["name"], first["format"], first["start_date"], first["end_date"])
+    assert (ev.import_batch, ev.rating_list, ev.received_on, ev.status, ev.content_key) == (
+        ImportBatch.objects.get(), rl, date.today(), "pending", "")
+    assert ev.eligibility["eligible"] is True and ev.eligibility["family"] == rl.family
+    assert ev.rounds == Game.objects.filter(event=ev).values("round").distinct().count() > 0
 
 
 def test_same_history_twice_is_refused_and_nothing_added(tmp_path):

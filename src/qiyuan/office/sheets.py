@@ -426,8 +426,8 @@ def stored_lines(edition) -> tuple[dict[str, str], dict[tuple[str, str], str], l
 
 def columns_from_rows(edition_pk: int, version: int, digest_: str, events: Sequence[str], label: str = ""
                       ) -> tuple[dict[str, list], dict[str, list]]:
-    """An edition's columns read from its ``EditionEntry`` and ``RatingChange`` rows (the storage before sheets),
-    the JSON texts as stored; written anew as canonical JSON when the stored texts do not give ``digest_`` (a
+    """An edition's columns read from its ``EditionEntry`` and ``RatingChange`` rows (the storage before sheets;
+    read by migration 0007 alone, while the tables are there: 0008 drops them), the JSON texts as stored; written anew as canonical JSON when the stored texts do not give ``digest_`` (a
     database that keeps JSON decoded). ``AlteredRows`` when neither gives the digest: the rows were altered."""
     for rewrite in (False, True):
         ent, ch = rows_columns(edition_pk, rewrite=rewrite)

@@ -36,7 +36,7 @@ def person(obj, *, en: bool | None = None) -> str:
 
 
 def entry_person(entry) -> str:
-    """The name a list entry was published under (``EditionEntry.name``), in the page's language."""
+    """The name a list entry was published under (the sheet's ``name`` column), in the page's language."""
     p = entry.player
     return display_name(entry.name or p.name, p.name_latin or "", english=english())
 

@@ -93,11 +93,12 @@ def import_history(path: Path, rating_list, actor: str, sha: str, *,
         note = {"family": rating_list.family, "eligible": True, "failures": [],
                 "notes": ["history file: events taken as rated (spec decision 'Eligibility of events')"]}
         rounds = _rounds_played(h.games)
-        Event.objects.bulk_create([
-            Event(code=e.id, name=e.name, format=e.format.value, start_date=e.start_date, end_date=e.end_date,
-                  days=e.days, international=e.international, national=e.national, rating_list=rating_list,
-                  rounds=rounds.get(e.id, 0), import_batch=batch, eligibility=note, received_on=date.today())
-            for e in h.events], batch_size=5000)
+        today = date.today()
+        insert_models(Event, ({"code": e.id, "name": e.name, "format": e.format.value, "start_date": e.start_date,
+                               "end_date": e.end_date, "days": e.days, "international": e.international,
+                               "national": e.national, "rating_list": rating_list.pk, "rounds": rounds.get(e.id, 0),
+                               "import_batch": batch.pk, "eligibility": note, "received_on": today}
+                              for e in h.events), total=len(h.events))  # (raw, as the players: no object per row)
         event_pk = dict(Event.objects.filter(import_batch=batch).values_list("code", "pk"))
 
         # Games, straight into the table.

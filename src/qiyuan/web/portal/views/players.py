@@ -186,7 +186,7 @@ def _player_page(request, federation_id: str):
 
 
 class _Hypothetical:
-    """A what-if change in the shape of a stored ``RatingChange`` (what the calculations table reads)."""
+    """A what-if change in the shape of a stored change (``sheets.SheetChange``: what the calculations table reads)."""
 
     def __init__(self, c, explanation: dict):
         self.before, self.games, self.W, self.We, self.K, self.delta, self.method = (

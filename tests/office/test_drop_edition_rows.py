@@ -125,3 +125,23 @@ def test_office_init_keeps_the_tables_when_verify_finds_a_difference(upgraded):
     require_set_up(verifying=True)
     with pytest.raises(QiyuanError, match="not set up"):
         require_set_up()
+
+
+def test_the_commands_in_order_office_verify_then_office_init(upgraded):
+    """At the command line: with the drop the one step left, `office verify` runs (and notes its pass), then
+    `office init` drops the tables."""
+    from typer.testing import CliRunner
+
+    from qiyuan.cli import app
+    from qiyuan.office.setup import pending_migrations
+
+    with pytest.raises(VerifyFirst):
+        _migrate(DROP)  # (what a plain `migrate` does)
+    runner = CliRunner(env={"COLUMNS": "200", "QIYUAN_ACTOR": "officer"})
+    verified = runner.invoke(app, ["office", "verify"])
+    assert verified.exit_code == 0, verified.output
+    assert "every one recomputed identical" in verified.output
+    assert pending_migrations() == [".".join(DROP)]
+    ready = runner.invoke(app, ["office", "init"])
+    assert ready.exit_code == 0, ready.output
+    assert not set(OLD_TABLES) & _tables() and pending_migrations() == []

@@ -171,7 +171,8 @@ def _plain_progress(verb: str, console):
 
 @office_app.command("init")
 def init_cmd(actor: ActorOption = None) -> None:
-    """Create or upgrade the office's database (migrate) and its start-up data."""
+    """Create or upgrade the office's database (migrate) and its start-up data; an office upgraded from before the
+    sheets is verified before its old edition tables are dropped."""
     ensure_django()
     from django.db import connection
 

@@ -1,0 +1,101 @@
+"""Issue 37 item 1: how each result was entered, read from the event file's provenance record (``XRP``)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qiyuan.formats.trf import read_trf, write_trf
+from qiyuan.tournament import eventfile as ev
+from qiyuan.tournament import hall
+from qiyuan.tournament.model import Entrant
+
+A = hall.Act
+PHONES = (A("reported", "5", "p5.1", "20261206T101500Z"), A("confirmed", "9", "p9.1", "20261206T101600Z"),
+          A("signed", "张裁判", "arbiter", "20261206T102000Z"))
+
+
+def _p(acts, result="1-0"):
+    return hall.Provenance(1, 1, result, tuple(acts))
+
+
+def test_a_result_both_phones_confirmed_and_the_arbiter_signed_counts_as_phones():
+    assert hall.how_entered(_p(PHONES), "1-0") == hall.PHONES
+
+
+def test_a_signature_without_two_phones_confirming_does_not_hold_up():
+    assert hall.how_entered(_p([PHONES[0], PHONES[2]]), "1-0") == hall.FILE  # one phone only
+    forged = (A("reported", "5", "p5.1", "20261206T101500Z"), A("confirmed", "5", "p5.1", "20261206T101600Z"),
+              PHONES[2])
+    assert hall.how_entered(_p(forged), "1-0") == hall.FILE  # the same phone twice
+    assert hall.how_entered(_p([*PHONES[:2], A("signed", "x", "desk", "20261206T102000Z")]), "1-0") == hall.FILE
+
+
+def test_settled_desk_and_terminal_are_named_by_the_last_act():
+    assert hall.how_entered(_p([PHONES[0], A("settled", "x", "arbiter", "20261206T1020Z")]), "1-0") == hall.SETTLED
+    assert hall.how_entered(_p([A("typed", "x", "desk", "20261206T1020Z")]), "1-0") == hall.DESK
+    assert hall.how_entered(_p([A("typed", "x", "cli", "20261206T1020Z")]), "1-0") == hall.TERMINAL
+    # retyped at the terminal after the phones: the terminal entered the result that counts
+    assert hall.how_entered(_p([*PHONES, A("retyped", "x", "cli", "20261206T1030Z")]), "1-0") == hall.TERMINAL
+
+
+def test_no_record_or_a_record_of_another_result_leaves_the_file_alone():
+    assert hall.how_entered(None, "1-0") == hall.FILE
+    assert hall.how_entered(_p(PHONES, "0-1"), "1-0") == hall.FILE  # the file was changed after the signature
+    assert hall.how_entered(_p([A("cleared", "x", "desk", "20261206T1020Z")], "none"), "1-0") == hall.FILE
+
+
+def test_the_public_acts_name_roles_and_doors_never_a_person():
+    acts = hall.public_acts(_p(PHONES), 5, 9)
+    assert acts == (("reported", "player1", "phone", "20261206T101500Z"),
+                    ("confirmed", "player2", "phone", "20261206T101600Z"),
+                    ("signed", "arbiter", "hall", "20261206T102000Z"))
+    odd = hall.public_acts(_p([A("bribed", "王五", "p7.2", "yesterday"), A("typed", "王五", "fax", "20261206T1020Z")]),
+                           5, 9)
+    assert odd == (("other", "other", "phone", ""), ("typed", "arbiter", "other", "20261206T1020Z"))
+    assert "王五" not in repr(odd) and "张裁判" not in repr(acts)
+
+
+def _event():
+    t = ev.new_event("来源测试", fmt="swiss", rounds=2)
+    for i in range(6):
+        ev.add_player(t, Entrant(0, f"棋手{i + 1}", rating=2000 - i))
+    ev.pair_next(t)
+    return t
+
+
+def test_the_event_counts_each_way_results_came_in_and_the_import_reads_each_game():
+    t = _event()
+    b1, b2, b3 = hall.boards_of(t, 1)
+    ev.enter_results(t, 1, [(b1.first, "1-0"), (b2.first, "0-1"), (b3.first, "1-0")])
+    b1, b2, b3 = hall.boards_of(t, 1)
+    phones = (A("reported", str(b1.first), f"p{b1.first}.1", "20261206T101500Z"),
+              A("confirmed", str(b1.second), f"p{b1.second}.1", "20261206T101600Z"),
+              A("signed", "chief", "arbiter", "20261206T102000Z"))
+    hall.record_provenance(t, [hall.Provenance(1, b1.board, b1.result, phones),
+                               hall.Provenance(1, b2.board, b2.result, (A("typed", "a", "desk", "20261206T1030Z"),))])
+    t = read_trf(write_trf(t))  # what the office reads back from the file
+    assert hall.entered_counts(t) == {"phones": 1, "settled": 0, "desk": 1, "terminal": 0, "file": 1}
+    games = hall.games_entered(t)
+    lo, hi = sorted((b1.first, b1.second))
+    assert games[(1, lo, hi)].how == hall.PHONES and games[(1, lo, hi)].when == "20261206T102000Z"
+    assert games[(1, lo, hi)].acts_text().endswith("signed:arbiter:hall:20261206T102000Z")
+    assert (1, *sorted((b3.first, b3.second))) not in games  # no record: the file alone
+
+
+def test_an_event_without_records_gives_no_game_provenance():
+    t = _event()
+    assert hall.games_entered(t) == {}
+    assert hall.entered_counts(t) == dict.fromkeys(hall.ENTERED, 0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.text(alphabet="0123456789 :abcdefpTZ.-½", max_size=40), max_size=6))
+def test_any_record_lines_read_to_known_kinds_and_public_roles(lines):
+    t = _event()
+    b = hall.boards_of(t, 1)
+    ev.enter_results(t, 1, [(x.first, "1-0") for x in b])
+    t.extra[hall.PROVENANCE_RECORD] = lines
+    for got in hall.games_entered(t).values():
+        assert got.how in hall.ENTERED
+        for what, who, door, when in got.acts:
+            assert what in (*hall.ACTS, "other") and who in ("player1", "player2", "arbiter", "other")
+            assert door in ("phone", "hall", "desk", "terminal", "other")

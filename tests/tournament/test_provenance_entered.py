@@ -99,3 +99,26 @@ def test_any_record_lines_read_to_known_kinds_and_public_roles(lines):
         for what, who, door, when in got.acts:
             assert what in (*hall.ACTS, "other") and who in ("player1", "player2", "arbiter", "other")
             assert door in ("phone", "hall", "desk", "terminal", "other")
+
+
+def test_the_competition_report_counts_how_the_results_were_entered(tmp_path):
+    import io
+
+    from openpyxl import load_workbook
+
+    from qiyuan.formats.report_xlsx import ENTERED_ROWS, INFO_SHEET, read_report, report_bytes
+
+    t = _event()
+    b = hall.boards_of(t, 1)
+    ev.enter_results(t, 1, [(x.first, "1-0") for x in b])
+    b = hall.boards_of(t, 1)
+    hall.record_provenance(t, [hall.Provenance(1, b[0].board, b[0].result, (A("typed", "a", "cli", "20261206T1030Z"),)),
+                               hall.Provenance(1, b[1].board, b[1].result, (A("typed", "a", "desk", "20261206T1030Z"),))])
+    data = report_bytes(t)
+    info = load_workbook(io.BytesIO(data))[INFO_SHEET]
+    said = {key: (info.cell(row, 1).value, info.cell(row, 2).value) for key, (row, _) in ENTERED_ROWS.items()}
+    assert said == {"phones": ("成绩来源：双方手机确认、裁判签字", 0), "settled": ("成绩来源：裁判在赛场裁定", 0),
+                    "desk": ("成绩来源：记录台录入", 1), "terminal": ("成绩来源：终端录入", 1),
+                    "file": ("成绩来源：无来源记录（导入的文件）", 1)}
+    (tmp_path / "r.xlsx").write_bytes(data)
+    read_report(tmp_path / "r.xlsx")  # the report with its new lines reads back as before

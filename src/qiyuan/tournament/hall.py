@@ -402,18 +402,6 @@ def public_acts(p: Provenance | None, first: int, second: int) -> tuple[tuple[st
                  for a in p.acts)
 
 
-def entered_counts(t: Tournament) -> dict[str, int]:
-    """How the results of the event's games were entered (``ENTERED``: each kind's count, zeros included): every
-    board with a result in the rounds paired, read from its provenance (``XRP``)."""
-    known = provenances(t)
-    out = dict.fromkeys(ENTERED, 0)
-    for rnd in range(1, rounds_paired(t) + 1):
-        for b in boards_of(t, rnd):
-            if b.result:
-                out[how_entered(known.get((rnd, b.board)), b.result)] += 1
-    return out
-
-
 @dataclass(frozen=True)
 class Entered:
     """How one game's result was entered, as the office keeps it: ``how`` (``ENTERED``), the public acts
@@ -443,6 +431,19 @@ def games_entered(t: Tournament) -> dict[tuple[int, int, int], Entered]:
             lo, hi = sorted((b.first, b.second))
             acts = public_acts(p, lo, hi)
             out[(rnd, lo, hi)] = Entered(how_entered(p, b.result), acts, acts[-1][3] if acts else "")
+    return out
+
+
+def entered_counts(t: Tournament) -> dict[str, int]:
+    """How the results of the event's games were entered (``ENTERED``: each kind's count, zeros included): every
+    game with a result in the rounds paired, read from its provenance (``games_entered``; none: ``FILE``)."""
+    known = games_entered(t)
+    out = dict.fromkeys(ENTERED, 0)
+    for e in t.entrants:
+        for rnd, cell in enumerate(e.rounds[:rounds_paired(t)], start=1):
+            if cell.opponent is not None and cell.opponent > e.number and cell.result.strip():
+                found = known.get((rnd, e.number, cell.opponent))
+                out[found.how if found else FILE] += 1
     return out
 
 

@@ -91,7 +91,7 @@ def _files(bundle: B.Bundle, report: Report) -> None:
     sums = bundle.files[B.MANIFEST]
     if hashlib.sha256(sums).hexdigest() != bundle.manifest.files_digest:
         report.fail("files", problem("SHA256SUMS is not the one the manifest names"))
-    for name in (*B.INPUTS, *B.OUTPUTS):
+    for name in (*B.inputs_of(bundle.manifest.canonical_version), *B.OUTPUTS):
         if name not in listed:
             report.fail("files", problem("{name}: not listed in SHA256SUMS", name=name))
     for name, digest in sorted(listed.items()):

@@ -17,6 +17,14 @@ from qiyuan.office.integrity import BANDS_KEY
 from qiyuan.office.ratings.models import ListMember
 from qiyuan.office.registry.players import insert_with_new_federation_id
 from qiyuan.rating.eligibility import parse_time_control
+from qiyuan.tournament.hall import FILE
+
+
+def entered_fields(found) -> dict:
+    """A game's provenance columns from the file's record of it (``hall.Entered``; None: the file alone)."""
+    if found is None:
+        return {"entered": FILE}
+    return {"entered": found.how, "entered_acts": found.acts_text(), "entered_at": found.when}
 
 
 def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha: str, key: str,
@@ -52,7 +60,8 @@ def store(plan: Plan, rating_list, actor: str, *, kind: str, filename: str, sha:
               association=e.association, rating=e.rating, dan=e.dan, rank=e.rank, score=e.score)
         for e in ev.entrants])
     Game.objects.bulk_create([
-        Game(event=event, round=r, player1=plan.players[a], player2=plan.players[b], result=res.value, opener=op)
+        Game(event=event, round=r, player1=plan.players[a], player2=plan.players[b], result=res.value, opener=op,
+             **entered_fields(ev.entered.get((r, *sorted((a, b))))))
         for r, a, b, res, op in ev.games])
     known = set(ListMember.objects.filter(rating_list=rating_list).values_list("player_id", flat=True))
     ListMember.objects.bulk_create([member_from_registry(rating_list, p, on=ev.start_date) for p in

@@ -176,3 +176,19 @@ def test_the_bundle_carries_both_and_a_tampered_provenance_row_fails_its_files(p
     with pytest.raises(ValueError, match="provenance.csv"):  # a version-3 bundle is never built without it
         build(missing, private_key=key, list_code="CGA", list_date="2024-07-01", number=1,
               edition_digest="0" * 64, canonical_version=3)
+
+
+@pytest.mark.parametrize("lang, words", [("zh-hans", ("成绩来源", "双方手机确认、裁判签字", "记录台录入", "终端录入")),
+                                         ("en", ("Where the results came from", "signed by the arbiter",
+                                                 "typed at the desk", "typed at the terminal"))])
+def test_the_event_page_shows_where_the_results_came_from_naming_nobody(published, client, lang, words):
+    from qiyuan.office.events.models import Event
+
+    event = Event.objects.get()
+    html = client.get(f"/events/{event.code}/", HTTP_ACCEPT_LANGUAGE=lang, headers={"cookie": f"django_language={lang}"}
+                      ).content.decode()
+    section = html[html.index('id="provenance"'):html.index('id="provenance-counts"') + 800]
+    for w in words:
+        assert w in section
+    assert 'data-entered="file">' in section and event.import_batch.sha256 in section
+    assert "裁判甲" not in html and "desk-user" not in html and "cli-user" not in html

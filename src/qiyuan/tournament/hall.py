@@ -410,6 +410,9 @@ class Entered:
     how: str
     acts: tuple[tuple[str, str, str, str], ...] = ()
     when: str = ""
+    #: the game's result as the event holds it: the lower-numbered player's cell (``1``, ``0``, ``=``, ``+``,
+    #: ``-``): another file of the same event (its report) shares the record only where it holds the same result
+    cell: str = ""
 
     def acts_text(self) -> str:
         """The acts as one field: ``what:who:door:when`` each, separated by spaces."""
@@ -430,7 +433,9 @@ def games_entered(t: Tournament) -> dict[tuple[int, int, int], Entered]:
                 continue
             lo, hi = sorted((b.first, b.second))
             acts = public_acts(p, lo, hi)
-            out[(rnd, lo, hi)] = Entered(how_entered(p, b.result), acts, acts[-1][3] if acts else "")
+            rounds = t.entrants[lo - 1].rounds if 0 < lo <= len(t.entrants) else []
+            cell = rounds[rnd - 1].result if len(rounds) >= rnd else ""
+            out[(rnd, lo, hi)] = Entered(how_entered(p, b.result), acts, acts[-1][3] if acts else "", cell)
     return out
 
 

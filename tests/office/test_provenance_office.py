@@ -192,3 +192,25 @@ def test_the_event_page_shows_where_the_results_came_from_naming_nobody(publishe
         assert w in section
     assert 'data-entered="file">' in section and event.import_batch.sha256 in section
     assert "裁判甲" not in html and "desk-user" not in html and "cli-user" not in html
+
+
+def test_history_and_opengotha_games_came_in_their_files_alone(tmp_path):
+    """A history folder (bulk-loaded) and an OpenGotha file record no provenance: each game is ``file``, with the
+    kind and digest of the file it came in."""
+    from qiyuan.office.canonical import stored_inputs
+    from qiyuan.office.events.models import Game, ImportBatch
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
+
+    from ._o2_fixtures import SHARED, history_dir
+
+    cga = _make_list()
+    import_file(history_dir(tmp_path), cga, "tester")
+    go = make_list()
+    import_file(SHARED / "data" / "opengotha" / "tournoi-de-juvisy-2019.xml", go, "officer", options=stated())
+    assert set(Game.objects.values_list("entered", "entered_acts", "entered_at")) == {("file", "", "")}
+    for rl, kind in ((cga, "history"), (go, "opengotha")):
+        ed = publish_due(rl, "officer")[0]
+        rows = stored_inputs(ed.pk, published={e.player.federation_id for e in ed.entries.all()})["provenance"]
+        sha = ImportBatch.objects.get(kind=kind).sha256
+        assert rows and {(r[4], r[7], r[8]) for r in rows} == {("file", kind, sha)}

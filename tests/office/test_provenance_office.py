@@ -214,3 +214,27 @@ def test_history_and_opengotha_games_came_in_their_files_alone(tmp_path):
         rows = stored_inputs(ed.pk, published={e.player.federation_id for e in ed.entries.all()})["provenance"]
         sha = ImportBatch.objects.get(kind=kind).sha256
         assert rows and {(r[4], r[7], r[8]) for r in rows} == {("file", kind, sha)}
+
+
+def test_a_signed_bundle_whose_provenance_leaves_a_game_out_is_named(published):
+    """Even signed by the federation's own key (an office that dropped a row before signing), a game without its
+    provenance row is named by the verifier."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from qiyuan.formats import edition_bundle as B
+    from qiyuan.kit.build import build
+    from qiyuan.kit.verify import check
+    from qiyuan.office.bundles import build_bundle
+
+    rl, eds = published
+    key = Ed25519PrivateKey.generate()
+    good = B.read(build_bundle(eds[-1], key=key))
+    files = {k: v for k, v in good.files.items() if k != B.MANIFEST}
+    files[B.PROVENANCE] = b"".join(files[B.PROVENANCE].splitlines(keepends=True)[:-1])
+    m = good.manifest
+    forged = B.read(build(files, private_key=key, list_code=m.list_code, list_date=m.list_date, number=m.number,
+                          edition_digest=m.edition_digest, previous_digest=m.previous_digest,
+                          canonical_version=m.canonical_version, chain_place=m.chain_place))
+    report = check(forged, key=key.public_key())
+    assert report.ok["signature"] is True and report.ok["files"] is False
+    assert "1 game(s) without a row" in " ".join(map(str, report.problems["files"]))

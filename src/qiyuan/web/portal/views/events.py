@@ -139,6 +139,12 @@ def provenance_view(event: Event) -> dict:
             "sha256": batch.sha256 if batch else ""}
 
 
+def live_provenance_view(t: Tournament) -> dict:
+    """``provenance_view`` of a desk event still running: its results counted from the event's record (``XRP``)."""
+    labels = entered_labels()
+    return {"counts": [(key, labels[key], n) for key, n in hall.entered_counts(t).items() if n], "sha256": ""}
+
+
 def _names_for_the_page(t: Tournament) -> None:
     """Associations by their names, never their codes (a report may give ``ZJ``); on English pages players by
     their Latin names, associations by their English names (where the registry has one)."""
@@ -187,6 +193,8 @@ def _event(request, code: str):
     if live is not None:
         _names_for_the_page(t)
         view = build(t, live_event=live)
+        if stored is None:  # (while it runs: from the desk event's own record)
+            context["provenance"] = live_provenance_view(t)
     else:
         go = stored.rating_list.game == RatingList.Game.GO
         t = tournament_from_records(stored)

@@ -79,7 +79,9 @@ def stored_inputs(edition_pk: int, apps=django_apps, rows: EventRows | None = No
     the edition's own facts (list date, number, who published it and why), its events with their dates,
     format, flags and status, their games (round, players, result, opener, board) and standings (player, reported
     rating, score, rank), the members who joined the list in it with the facts frozen then, and the dan
-    grants that gave those members their grades. Players are named by federation ID as the edition published
+    grants that gave those members their grades; from canonical version 3 also how each game's result was entered
+    (``provenance``: ``provenance_rows``) and the audit log's head recorded at publication (``audit_head``). Players
+    are named by federation ID as the edition published
     their merged group (``merged.aliases_for_edition``), so a merge after publication changes nothing here.
     ``rows``: the games and standings of the edition's events when the caller has read them already
     (``event_rows``, e.g. to compute the edition in the same transaction). ``published``: the federation IDs on
@@ -89,7 +91,6 @@ def stored_inputs(edition_pk: int, apps=django_apps, rows: EventRows | None = No
     Event = apps.get_model("events", "Event")
     ListMember = apps.get_model("ratings", "ListMember")
     DanGrant = apps.get_model("federation", "DanGrant")
-    Player = apps.get_model("federation", "Player")
     ed = Edition.objects.filter(pk=edition_pk).values_list(
         "rating_list__code", "list_date", "number", "is_correction", "reason", "published_by", "previous_id").get()
     event_pks = list(Edition.events.through.objects.filter(edition_id=edition_pk).values_list("event_id", flat=True))

@@ -27,6 +27,11 @@ def test_a_signature_without_two_phones_confirming_does_not_hold_up():
               PHONES[2])
     assert hall.how_entered(_p(forged), "1-0") == hall.FILE  # the same phone twice
     assert hall.how_entered(_p([*PHONES[:2], A("signed", "x", "desk", "20261206T102000Z")]), "1-0") == hall.FILE
+    assert hall.how_entered(_p(PHONES), "1-0", (5, 9)) == hall.PHONES
+    assert hall.how_entered(_p(PHONES), "1-0", (5, 7)) == hall.FILE  # not this board's two players
+    borrowed = (A("reported", "5", "p5.1", "20261206T101500Z"), A("confirmed", "9", "p5.1", "20261206T101600Z"),
+                PHONES[2])
+    assert hall.how_entered(_p(borrowed), "1-0") == hall.FILE  # player 9 through player 5's credential
 
 
 def test_settled_desk_and_terminal_are_named_by_the_last_act():
@@ -122,3 +127,27 @@ def test_the_competition_report_counts_how_the_results_were_entered(tmp_path):
                     "file": ("成绩来源：无来源记录（导入的文件）", 1)}
     (tmp_path / "r.xlsx").write_bytes(data)
     read_report(tmp_path / "r.xlsx")  # the report with its new lines reads back as before
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(["1-0", "0-1", "½-½", " "]), min_size=3, max_size=3),
+       st.lists(st.sampled_from(["phones", "settled", "desk", "cli", "none", "other"]), min_size=3, max_size=3))
+def test_every_game_with_a_result_is_counted_once_whatever_its_record(results, kinds):
+    """The counts add up to the games with a result; a kind is counted only where its record holds up."""
+    t = _event()
+    boards = hall.boards_of(t, 1)
+    entered = [(b.first, r) for b, r in zip(boards, results) if r != " "]
+    if entered:
+        ev.enter_results(t, 1, entered)
+    boards = hall.boards_of(t, 1)
+    acts = {"phones": PHONES, "settled": (A("settled", "x", "arbiter", "20261206T1020Z"),),
+            "desk": (A("typed", "x", "desk", "20261206T1020Z"),), "cli": (A("typed", "x", "cli", "20261206T1020Z"),),
+            "other": (A("typed", "x", "fax", "20261206T1020Z"),)}
+    hall.record_provenance(t, [hall.Provenance(1, b.board, b.result or hall.NO_RESULT, acts[k])
+                               for b, k in zip(boards, kinds) if k != "none"])
+    counts = hall.entered_counts(read_trf(write_trf(t)))
+    assert sum(counts.values()) == len(entered)
+    for b, k in zip(boards, kinds):
+        if b.result:  # (a phones record names players 5 and 9, not this board's: it does not hold up)
+            want = {"settled": "settled", "desk": "desk", "cli": "terminal"}.get(k, "file")
+            assert counts[want] >= 1

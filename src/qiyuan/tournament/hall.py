@@ -368,19 +368,23 @@ def _phone(via: str) -> bool:
     return bool(re.fullmatch(r"p\d+\.\d+", via))
 
 
-def how_entered(p: Provenance | None, result: str) -> str:
+def how_entered(p: Provenance | None, result: str, players: tuple[int, int] | None = None) -> str:
     """How a board's result ``result`` (as the event holds it) was entered, from its provenance ``p``: the last
     act's door — signed after both players confirmed it on their own phones (``PHONES``), settled by the arbiter
     in the hall, typed at the desk or the terminal. ``FILE`` when there is no record, or the record names another
-    result (changed in the file afterwards), or its acts do not hold up (a signature without two phones' report
-    and confirmation): the file the result came in is then its only source."""
+    result (changed in the file afterwards), or its acts do not hold up (a signature without the report and the
+    confirmation of two players, each through his own credential — the board's two, ``players``, when given):
+    the file the result came in is then its only source."""
     if p is None or not p.acts or p.result != result:
         return FILE
     last = p.acts[-1]
     if last.what == "signed":
-        phones = {a.who for a in p.acts if _phone(a.via) and a.what in (REPORTED_STEP, CORRECTED, CONFIRMED_STEP)}
-        confirmed = any(a.what == CONFIRMED_STEP and _phone(a.via) for a in p.acts)
-        return PHONES if confirmed and len(phones) >= 2 and last.via == "arbiter" else FILE
+        said = [a for a in p.acts if _phone(a.via) and a.what in (REPORTED_STEP, CORRECTED, CONFIRMED_STEP)]
+        phones = {a.who for a in said}
+        own = all(a.via.startswith(f"p{a.who}.") for a in said)
+        theirs = players is None or phones == {str(n) for n in players}
+        confirmed = any(a.what == CONFIRMED_STEP for a in said)
+        return PHONES if confirmed and own and theirs and len(phones) == 2 and last.via == "arbiter" else FILE
     if last.what == "settled" and last.via == "arbiter":
         return SETTLED
     if last.what in ("typed", "retyped"):
@@ -435,7 +439,8 @@ def games_entered(t: Tournament) -> dict[tuple[int, int, int], Entered]:
             acts = public_acts(p, lo, hi)
             rounds = t.entrants[lo - 1].rounds if 0 < lo <= len(t.entrants) else []
             cell = rounds[rnd - 1].result if len(rounds) >= rnd else ""
-            out[(rnd, lo, hi)] = Entered(how_entered(p, b.result), acts, acts[-1][3] if acts else "", cell)
+            out[(rnd, lo, hi)] = Entered(how_entered(p, b.result, (b.first, b.second)), acts,
+                                         acts[-1][3] if acts else "", cell)
     return out
 
 

@@ -446,8 +446,12 @@ def games_entered(t: Tournament) -> dict[tuple[int, int, int], Entered]:
 
 def entered_counts(t: Tournament) -> dict[str, int]:
     """How the results of the event's games were entered (``ENTERED``: each kind's count, zeros included): every
-    game with a result in the rounds paired, read from its provenance (``games_entered``; none: ``FILE``)."""
-    known = games_entered(t)
+    game with a result in the rounds paired, read from its provenance (``games_entered``; none: ``FILE``; a record
+    whose pairings no sheet can be made of counts as none, as the import reads it)."""
+    try:
+        known = games_entered(t)
+    except (EventError, ValueError, LookupError):
+        known = {}
     out = dict.fromkeys(ENTERED, 0)
     for e in t.entrants:
         for rnd, cell in enumerate(e.rounds[:rounds_paired(t)], start=1):

@@ -151,3 +151,17 @@ def test_every_game_with_a_result_is_counted_once_whatever_its_record(results, k
         if b.result:  # (a phones record names players 5 and 9, not this board's: it does not hold up)
             want = {"settled": "settled", "desk": "desk", "cli": "terminal"}.get(k, "file")
             assert counts[want] >= 1
+
+
+def test_a_record_whose_pairings_cannot_be_sheeted_is_counted_as_none(monkeypatch):
+    from qiyuan.tournament.errors import EventError
+
+    t = _event()
+    b = hall.boards_of(t, 1)
+    ev.enter_results(t, 1, [(x.first, "1-0") for x in b])
+    hall.record_provenance(t, [hall.Provenance(1, b[0].board, "1-0", (A("typed", "a", "desk", "20261206T1030Z"),))])
+
+    def unsheetable(*_):
+        raise EventError([])
+    monkeypatch.setattr(hall, "boards_of", unsheetable)
+    assert hall.entered_counts(t) == {"phones": 0, "settled": 0, "desk": 0, "terminal": 0, "file": 3}

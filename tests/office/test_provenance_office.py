@@ -238,3 +238,18 @@ def test_a_signed_bundle_whose_provenance_leaves_a_game_out_is_named(published):
     report = check(forged, key=key.public_key())
     assert report.ok["signature"] is True and report.ok["files"] is False
     assert "1 game(s) without a row" in " ".join(map(str, report.problems["files"]))
+
+
+def test_a_record_that_does_not_fit_the_pairings_is_noted_and_the_file_stands_alone(tmp_path, monkeypatch):
+    from qiyuan.office.imports import Options
+    from qiyuan.office.imports import parse as P
+    from qiyuan.tournament.errors import EventError
+
+    path = _event_file(tmp_path / "odd.trf")
+
+    def unfit(_t):
+        raise EventError([])
+    monkeypatch.setattr(P, "games_entered", unfit)
+    parsed = P.parse_trf(path, Options())
+    assert parsed.entered == {} and not parsed.problems
+    assert any("does not fit its pairings" in str(n) for n in parsed.notes)

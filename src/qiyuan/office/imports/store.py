@@ -1,4 +1,5 @@
-"""Storing a checked event (a ``Plan``): new registrations, the event, its entries and games, the batch.
+"""Storing a checked event (a ``Plan``): new registrations, the event, its entries and games (each with how its
+result was entered: the file's record, or — a report of the office's own desk — the desk event's), the batch.
 
 Runs inside the import's transaction (``imports.import_file``), after the
 checks made under the same locks, so what is stored is exactly what was checked.
@@ -8,17 +9,17 @@ from __future__ import annotations
 
 from datetime import date
 
+from qiyuan.errors import QiyuanError
 from qiyuan.office.audit.models import record
 from qiyuan.office.engine import member_from_registry
 from qiyuan.office.event_registration import link_result
+from qiyuan.office.events.live import load
 from qiyuan.office.events.models import Entry, Event, Game, ImportBatch, LiveEvent
 from qiyuan.office.imports.model import ImportResult, Options, Plan
 from qiyuan.office.integrity import BANDS_KEY
 from qiyuan.office.ratings.models import ListMember
 from qiyuan.office.registry.players import insert_with_new_federation_id
 from qiyuan.rating.eligibility import parse_time_control
-from qiyuan.errors import QiyuanError
-from qiyuan.office.events.live import load
 from qiyuan.rating.model import Result
 from qiyuan.tournament.hall import FILE, games_entered
 

@@ -395,9 +395,8 @@ def how_entered(p: Provenance | None, result: str, players: tuple[int, int] | No
 def public_acts(p: Provenance | None, first: int, second: int) -> tuple[tuple[str, str, str, str], ...]:
     """A record's acts as the public may see them: ``(what, who, door, when)``, who as a role — ``player1`` /
     ``player2`` (the players numbered ``first`` and ``second``) for a phone's act, ``arbiter`` for any other —
-    never a name; the door
-    ``phone``, ``hall`` (the arbiter in the hall), ``desk`` or ``terminal`` (``other`` for any other); the time
-    as recorded when it reads as one, else empty."""
+    never a name; the door ``phone``, ``hall`` (the arbiter in the hall), ``desk`` or ``terminal`` (``other`` for
+    any other); the time as recorded when it reads as one, else empty."""
     if p is None:
         return ()
     role = {str(first): "player1", str(second): "player2"}
@@ -453,8 +452,9 @@ def entered_counts(t: Tournament) -> dict[str, int]:
     except (EventError, ValueError, LookupError):
         known = {}
     out = dict.fromkeys(ENTERED, 0)
+    paired = rounds_paired(t)
     for e in t.entrants:
-        for rnd, cell in enumerate(e.rounds[:rounds_paired(t)], start=1):
+        for rnd, cell in enumerate(e.rounds[:paired], start=1):
             if cell.opponent is not None and cell.opponent > e.number and cell.result.strip():
                 found = known.get((rnd, e.number, cell.opponent))
                 out[found.how if found else FILE] += 1

@@ -190,7 +190,7 @@ def test_an_old_form_backup_that_office_verify_does_not_pass_keeps_its_row_table
         text = str(caught.value)
         assert "`qiyuan office verify` finds" in text and "the old tables of editions are kept" in text
         assert set(OLD_TABLES) <= set(connection.introspection.table_names())
-        assert pending_migrations() == ["ratings.0008_drop_edition_rows"]
+        assert pending_migrations() == ["ratings.0009_drop_edition_rows"]
     finally:
         back_to_this_schema()
 

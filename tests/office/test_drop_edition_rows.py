@@ -1,5 +1,5 @@
 """Issue 34 (8): the row tables editions were stored in before their sheets (``EditionEntry``, ``RatingChange``)
-are dropped by ``ratings.0008_drop_edition_rows`` only after `office verify` has passed on the upgraded office:
+are dropped by ``ratings.0009_drop_edition_rows`` only after `office verify` has passed on the upgraded office:
 the migration refuses while they hold rows and no verify has passed (in the reader's language, naming the
 commands); `office init` verifies, then drops; an office without editions is migrated at once."""
 

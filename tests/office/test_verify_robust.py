@@ -166,7 +166,7 @@ def test_an_edition_verifies_with_the_writer_of_its_version(office, monkeypatch)
 def test_the_migration_gives_existing_editions_their_membership_and_inputs_digest(office):
     """Migration 0006 on an office published before it: joined_in from the clocks as they were compared until
     then, the inputs digest from the data as it stands; verify then finds everything identical. The editions are
-    given their rows of then (``EditionEntry``, in a table made here at that schema: 0008 dropped it), which 0006
+    given their rows of then (``EditionEntry``, in a table made here at that schema: 0009 dropped it), which 0006
     reads with the models of its own time."""
     import importlib
 

@@ -349,3 +349,18 @@ def test_after_a_reissue_the_queue_prints_that_players_card(desk, tmp_path):
         assert NAMES[2] in text.decode() and NAMES[3] not in text.decode()
     en = desk.get(f"/desk/hall/{CODE}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Print one player's entry card" in en and "No. 3 (issue 2)" in en
+
+
+def test_the_public_event_page_counts_how_the_running_events_results_came_in(desk, client):
+    """Issue 37: both phones and the arbiter's signature for one board, the desk for another — counted on the
+    public page from the event's own record, naming nobody."""
+    b0, b1 = _boards()[:2]
+    _phone().post(_link(b0.first), {"result": "1-0"})
+    _phone().post(_link(b0.second), {"result": "1-0"})
+    desk.post(f"/desk/hall/{CODE}/sign/", {"round": 1, "all": "1"})
+    desk.post(f"/desk/events/{CODE}/results/", {"round": 1, f"r-{b1.first}-{b1.second}": "0"})
+    html = client.get(f"/events/{CODE}/").content.decode()
+    counts = html[html.index('id="provenance-counts"'):].split("</ul>")[0]
+    assert '<li data-entered="phones">双方手机确认、裁判签字 — 1</li>' in counts
+    assert '<li data-entered="desk">记录台录入 — 1</li>' in counts and "terminal" not in counts
+    assert "arbiter" not in html.split('id="provenance"')[1].split("</ul>")[0]  # (the desk user's name)

@@ -475,8 +475,9 @@ def verify_cmd(
     list_code: ListOption = None,
     engine: Annotated[str, typer.Option("--engine", help="fast, or reference (the slow way, for an auditor)")] = "fast",
 ) -> None:
-    """Recompute every published edition from the stored events; exit 1 with the differences unless identical
-    (a pass over every list is noted in the audit log)."""
+    """Recompute every published edition from the stored events, and check the audit log (its chain, each
+    edition's publication and the log's head it recorded: a deleted or edited log is found) and the dan grants;
+    exit 1 with the differences unless identical (a pass over every list is noted in the audit log)."""
     ensure_django()
     from qiyuan.office.setup import require_set_up
     from qiyuan.office.verify import verify_all

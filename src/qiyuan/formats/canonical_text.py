@@ -196,12 +196,25 @@ class VersionSettings:
     writes ``not_rated``, as ``qiyuan rate``, ``changes.csv`` and docs/formats.md say (issue 32, item 7)."""
 
     uncounted_newcomer: str = R.METHOD_NEWCOMER
+    #: the inputs an edition of this version carries beyond ``INPUT_PARTS`` (``EXTRA_PARTS``): version 3 adds how
+    #: each game's result was entered (``provenance``, issue 37) and the audit log's head when it was published
+    #: (``audit_head``, issue 32) — in its inputs digest and in its bundle (``inputs/provenance.csv``,
+    #: ``inputs/audit_head.json``)
+    extra_inputs: tuple[str, ...] = ()
 
 
 #: the settings of every version; a new version is added here, the old ones are kept for the editions written in them
-VERSIONS: dict[int, VersionSettings] = {1: VersionSettings(), 2: VersionSettings(uncounted_newcomer=R.METHOD_NOT_RATED)}
+VERSIONS: dict[int, VersionSettings] = {
+    1: VersionSettings(), 2: VersionSettings(uncounted_newcomer=R.METHOD_NOT_RATED),
+    3: VersionSettings(uncounted_newcomer=R.METHOD_NOT_RATED, extra_inputs=("provenance", "audit_head"))}
 #: the version new editions are written in
-CURRENT_VERSION = 2
+CURRENT_VERSION = 3
+
+
+def extra_inputs(version: int) -> tuple[str, ...]:
+    """The inputs parts ``version`` adds to ``INPUT_PARTS`` (none for a version this program does not know)."""
+    found = VERSIONS.get(version)
+    return found.extra_inputs if found is not None else ()
 
 
 def uncounted(c: R.EventChange) -> bool:
@@ -237,13 +250,18 @@ def writer(version: int) -> Writer:
 
 #: what an edition's inputs digest covers, in order (each a list of rows of plain values)
 INPUT_PARTS = ("edition", "events", "games", "standings", "members", "grants")
+#: the parts a later version adds (``VersionSettings.extra_inputs``), in order: how each game's result was entered
+#: (event, round, player1, player2, how, acts, when, file kind, file SHA-256) and the audit log's head at publication
+#: (entries, head hash)
+EXTRA_PARTS = ("provenance", "audit_head")
 
 
 def inputs_digest(parts: dict[str, Sequence[Sequence]]) -> str:
     """SHA-256 over the edition's inputs: for each part of ``INPUT_PARTS`` its name and its rows sorted, one line
-    each (``input_line``)."""
+    each (``input_line``); then each part of ``EXTRA_PARTS`` that ``parts`` holds (an edition of a version without
+    them holds none: its digest is the one it was published with)."""
     h = hashlib.sha256()
-    for name in INPUT_PARTS:
+    for name in (*INPUT_PARTS, *(p for p in EXTRA_PARTS if p in parts)):
         h.update(f"#{name}\n".encode())
         line = game_line if name == "games" else input_line
         h.update("".join(sorted(line(row) for row in parts.get(name, ()))).encode("utf-8"))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import csv
 import hashlib
 import io
 import json
@@ -35,6 +36,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 
 from qiyuan.errors import Problem, problem
+from qiyuan.formats.canonical_text import extra_inputs
 from qiyuan.formats.manifest import MANIFEST, manifest_lines, read_manifest
 
 MANIFEST_JSON = "manifest.json"
@@ -44,6 +46,36 @@ INPUTS = ("inputs/players.csv", "inputs/events.csv", "inputs/games.csv", "inputs
           "inputs/rules.toml", "inputs/states.json")
 OUTPUTS = ("outputs/list.csv", "outputs/changes.csv", "outputs/states.json")
 CANONICAL = "outputs/canonical.txt"
+#: the inputs canonical version 3 adds (``canonical_text.EXTRA_PARTS``): how each game's result was entered, and the
+#: audit log's head when the edition was published
+PROVENANCE = "inputs/provenance.csv"
+AUDIT_HEAD = "inputs/audit_head.json"
+_EXTRA_FILES = {"provenance": PROVENANCE, "audit_head": AUDIT_HEAD}
+#: ``inputs/provenance.csv``'s columns (issue 37; docs/verification.md): a game (event, round, its two players as
+#: games.csv names them), how its result was entered (``phones``, ``settled``, ``desk``, ``terminal``, ``file``),
+#: the record's acts as the public may see them (``what:who:door:when``, who as a role), the time of the last act,
+#: and the kind and SHA-256 of the file it was imported in
+PROVENANCE_HEADER = ("event_id", "round", "player1", "player2", "entered", "acts", "entered_at", "file_kind",
+                     "file_sha256")
+
+
+def inputs_of(version: int) -> tuple[str, ...]:
+    """The inputs a bundle of canonical ``version`` carries: ``INPUTS`` and the files its version adds."""
+    return (*INPUTS, *(_EXTRA_FILES[p] for p in extra_inputs(version)))
+
+
+def provenance_csv(rows) -> bytes:
+    """``inputs/provenance.csv`` of rows in ``PROVENANCE_HEADER``'s order (sorted as the office gives them)."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(PROVENANCE_HEADER)
+    w.writerows(rows)
+    return out.getvalue().encode("utf-8")
+
+
+def audit_head_json(entries: int, head: str) -> bytes:
+    """``inputs/audit_head.json``: ``{"entries": N, "head": "<sha256 or empty>"}``, keys sorted, one line."""
+    return (json.dumps({"entries": entries, "head": head}, sort_keys=True) + "\n").encode("ascii")
 #: at most this much is read from a bundle (a zip bomb is refused, not unpacked)
 MAX_BYTES = 1 << 30
 _EPOCH = (1980, 1, 1, 0, 0, 0)

@@ -35,7 +35,7 @@ from qiyuan.errors import problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.formats.xlsx_page import page_setup as _page_setup
 from qiyuan.people.grades import GRADE_ZH, parse_grade
-from qiyuan.tournament import go
+from qiyuan.tournament import go, hall
 from qiyuan.tournament.eventfile import birth_date, cross_check, is_country_code, trf_date
 from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
 from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
@@ -76,6 +76,16 @@ FACT_ROWS = {
     "agreed_by_parties": (20, "经协商主体协商确定"),
     "dan_event": (21, "等级赛（授予段级位）"),
     "standards_published": (22, "段级位标准赛前公布"),
+}
+#: how the event's results were entered (issue 37, from the event file's provenance record ``XRP``): kind → (row,
+#: label), each row the count of results entered that way (``hall.entered_counts``); the office reads its own
+#: records, not these lines
+ENTERED_ROWS = {
+    hall.PHONES: (23, "成绩来源：双方手机确认、裁判签字"),
+    hall.SETTLED: (24, "成绩来源：裁判在赛场裁定"),
+    hall.DESK: (25, "成绩来源：记录台录入"),
+    hall.TERMINAL: (26, "成绩来源：终端录入"),
+    hall.FILE: (27, "成绩来源：无来源记录（导入的文件）"),
 }
 #: organiser levels as the report writes them (``rating.eligibility.OrganiserLevel`` values)
 LEVELS_ZH = {"state": "国家级", "regional": "地区级", "local": "本地区棋类组织", "other": "其他"}
@@ -256,6 +266,10 @@ def report_bytes(t: Tournament, meta: ReportMeta | None = None) -> bytes:
         info.cell(row, 1, label).font = Font(bold=True)
         v = meta.facts.get(key)
         info.cell(row, 2, None if v is None else LEVELS_ZH.get(v, v) if key == "organiser_level" else YES if v else NO)
+    for key, n in hall.entered_counts(t).items():
+        row, label = ENTERED_ROWS[key]
+        info.cell(row, 1, label).font = Font(bold=True)
+        info.cell(row, 2, n)
     info.column_dimensions["A"].width = 22
     info.column_dimensions["B"].width = 44
     for col in "CDE":

@@ -21,7 +21,7 @@ def build(files: dict[str, bytes], *, private_key, list_code: str, list_date: st
           canonical_version: int = 0, signed_at: datetime | None = None, chain_place: int = 0) -> bytes:
     """The bundle of one edition: ``files`` holds its inputs and outputs (``inputs/…``, ``outputs/…``); its
     manifest states its place in the list's chain and, with a canonical text, the Merkle root of its lines."""
-    missing = [n for n in (*B.INPUTS, *B.OUTPUTS, *([B.CANONICAL] if canonical_version else [])) if n not in files]
+    missing = [n for n in (*B.inputs_of(canonical_version), *B.OUTPUTS, *([B.CANONICAL] if canonical_version else [])) if n not in files]
     if missing:
         raise ValueError(f"a bundle needs {', '.join(missing)}")
     manifest = B.Manifest(

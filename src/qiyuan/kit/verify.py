@@ -29,6 +29,7 @@ from qiyuan.formats import merkle, signing
 from qiyuan.formats.edition_entries import edition_entries
 from qiyuan.formats.history_csv import read_history
 from qiyuan.formats.rating_lists_csv import write_history
+from qiyuan.kit.provenance import input_problems
 from qiyuan.kit.states import read_states, states_bytes
 from qiyuan.rating.history import compute_history
 from qiyuan.rating.rules import RulesError, rules_from_mapping
@@ -60,6 +61,8 @@ def check(bundle: B.Bundle, *, key=None, previous: B.Bundle | None = None, engin
     report = Report(f"{m.list_code} {m.list_date} #{m.number}")
     _signature(bundle, key, report)
     _files(bundle, report)
+    for p in input_problems(bundle.files, bundle.manifest.canonical_version):  # (version 3's added inputs)
+        report.fail("files", p)
     _recompute(bundle, engine, report)
     if previous is not None:
         _chain(bundle, previous, report)
@@ -91,7 +94,7 @@ def _files(bundle: B.Bundle, report: Report) -> None:
     sums = bundle.files[B.MANIFEST]
     if hashlib.sha256(sums).hexdigest() != bundle.manifest.files_digest:
         report.fail("files", problem("SHA256SUMS is not the one the manifest names"))
-    for name in (*B.INPUTS, *B.OUTPUTS):
+    for name in (*B.inputs_of(bundle.manifest.canonical_version), *B.OUTPUTS):
         if name not in listed:
             report.fail("files", problem("{name}: not listed in SHA256SUMS", name=name))
     for name, digest in sorted(listed.items()):

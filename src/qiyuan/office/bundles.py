@@ -33,6 +33,7 @@ from qiyuan.formats.rules_toml import rules_toml
 from qiyuan.kit.build import build
 from qiyuan.kit.states import states_bytes
 from qiyuan.kit.verify import recompute_outputs
+from qiyuan.office.canonical import extra_input_files
 from qiyuan.office.merged import aliases_for_edition
 from qiyuan.office.periods import compute_period, member_facts, rules_of_edition
 from qiyuan.office import sheets
@@ -108,6 +109,7 @@ def edition_inputs(edition) -> tuple[dict[str, bytes], bytes, str]:
         "inputs/standings.csv": _csv(STANDING_HEADER, [(s.event_id, s.player_id, s.rank) for s in comp.standings]),
         "inputs/rules.toml": rules_toml(rules, edition.rating_list.rules_name).encode("utf-8"),
         "inputs/states.json": states_bytes(comp.start, comp.prior),
+        **extra_input_files(edition, entries),  # (canonical version 3: provenance.csv, audit_head.json)
     }
     return files, canonical, edition.rating_list.rules_name
 

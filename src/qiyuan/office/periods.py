@@ -36,6 +36,7 @@ from qiyuan.formats.edition_entries import edition_entries
 from qiyuan.office.errors import OfficeError, problem
 from qiyuan.office.events.models import Event
 from qiyuan.office.ratings.models import Edition, ListMember
+from qiyuan.office.records import sealed_head
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
 from qiyuan.rating.history import StartState, compute_history
@@ -482,7 +483,7 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
     ed = Edition.objects.create(
         rating_list=comp.rating_list, list_date=comp.list_date, number=number, is_correction=number > 1,
         reason=reason, published_by=actor, previous=comp.previous, rules_settings=rules_as_dict(comp.rules),
-        digest=comp.digest, canonical_version=comp.canonical_version,
+        digest=comp.digest, canonical_version=comp.canonical_version, audit_head=sealed_head(comp.canonical_version),
     )
     ed._setting_events = True
     ed.events.set(comp.events)

@@ -21,6 +21,7 @@ Pure: plain data in and out; where the claims are kept and who may act is the ca
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -346,6 +347,117 @@ def typed_provenance(t: Tournament, rnd: int, entered: Iterable, who: str, via: 
         prior = known.get((rnd, b.board))
         out.append(Provenance(rnd, b.board, b.result or NO_RESULT,
                               (*(prior.acts if prior else ()), Act(what, who, via, when))))
+    return out
+
+
+#: how a rated result was entered, read from its provenance (``how_entered``): confirmed on both players' phones
+#: and signed by the arbiter; decided by the arbiter in the hall (a dispute, or a claim only one phone made);
+#: typed at the desk; typed at the terminal (the command line); no record that holds: the file it came in alone
+PHONES, SETTLED, DESK, TERMINAL, FILE = "phones", "settled", "desk", "terminal", "file"
+ENTERED = (PHONES, SETTLED, DESK, TERMINAL, FILE)
+#: the doors an act came through, as the public may see them (a player's credential is his phone)
+_DOORS = {"arbiter": "hall", "desk": "desk", "cli": "terminal"}
+#: the acts a record may hold (any other word is shown as ``other``)
+ACTS = (REPORTED_STEP, CORRECTED, CONFIRMED_STEP, DISPUTED_STEP, CHANGED, "signed", "settled", "typed", "retyped",
+        "cleared")
+_STAMP = re.compile(r"\d{8}T\d{4}(\d\d)?Z")
+
+
+def _phone(via: str) -> bool:
+    """A player's credential (``p5.1``: player 5's credential of issue 1)."""
+    return bool(re.fullmatch(r"p\d+\.\d+", via))
+
+
+def how_entered(p: Provenance | None, result: str, players: tuple[int, int] | None = None) -> str:
+    """How a board's result ``result`` (as the event holds it) was entered, from its provenance ``p``: the last
+    act's door — signed after both players confirmed it on their own phones (``PHONES``), settled by the arbiter
+    in the hall, typed at the desk or the terminal. ``FILE`` when there is no record, or the record names another
+    result (changed in the file afterwards), or its acts do not hold up (a signature without the report and the
+    confirmation of two players, each through his own credential — the board's two, ``players``, when given):
+    the file the result came in is then its only source."""
+    if p is None or not p.acts or p.result != result:
+        return FILE
+    last = p.acts[-1]
+    if last.what == "signed":
+        said = [a for a in p.acts if _phone(a.via) and a.what in (REPORTED_STEP, CORRECTED, CONFIRMED_STEP)]
+        phones = {a.who for a in said}
+        own = all(a.via.startswith(f"p{a.who}.") for a in said)
+        theirs = players is None or phones == {str(n) for n in players}
+        confirmed = any(a.what == CONFIRMED_STEP for a in said)
+        return PHONES if confirmed and own and theirs and len(phones) == 2 and last.via == "arbiter" else FILE
+    if last.what == "settled" and last.via == "arbiter":
+        return SETTLED
+    if last.what in ("typed", "retyped"):
+        return {"desk": DESK, "cli": TERMINAL}.get(last.via, FILE)
+    return FILE
+
+
+def public_acts(p: Provenance | None, first: int, second: int) -> tuple[tuple[str, str, str, str], ...]:
+    """A record's acts as the public may see them: ``(what, who, door, when)``, who as a role — ``player1`` /
+    ``player2`` (the players numbered ``first`` and ``second``) for a phone's act, ``arbiter`` for any other —
+    never a name; the door ``phone``, ``hall`` (the arbiter in the hall), ``desk`` or ``terminal`` (``other`` for
+    any other); the time as recorded when it reads as one, else empty."""
+    if p is None:
+        return ()
+    role = {str(first): "player1", str(second): "player2"}
+    return tuple((a.what if a.what in ACTS else "other", role.get(a.who, "other") if _phone(a.via) else "arbiter",
+                  "phone" if _phone(a.via) else _DOORS.get(a.via, "other"), a.when if _STAMP.fullmatch(a.when) else "")
+                 for a in p.acts)
+
+
+@dataclass(frozen=True)
+class Entered:
+    """How one game's result was entered, as the office keeps it: ``how`` (``ENTERED``), the public acts
+    (``public_acts``, the players as ``player1`` = the lower draw number) and the time of the last act."""
+
+    how: str
+    acts: tuple[tuple[str, str, str, str], ...] = ()
+    when: str = ""
+    #: the game's result as the event holds it: the lower-numbered player's cell (``1``, ``0``, ``=``, ``+``,
+    #: ``-``): another file of the same event (its report) shares the record only where it holds the same result
+    cell: str = ""
+
+    def acts_text(self) -> str:
+        """The acts as one field: ``what:who:door:when`` each, separated by spaces."""
+        return " ".join(":".join(a) for a in self.acts)
+
+
+def games_entered(t: Tournament) -> dict[tuple[int, int, int], Entered]:
+    """The provenance of the event's games with a record (``XRP``), by (round, lower draw number, higher): an
+    event without records gives none (its games came in the file alone)."""
+    known = provenances(t)
+    if not known:
+        return {}
+    out = {}
+    for rnd in range(1, rounds_paired(t) + 1):
+        for b in boards_of(t, rnd):
+            p = known.get((rnd, b.board))
+            if p is None or not b.result:
+                continue
+            lo, hi = sorted((b.first, b.second))
+            acts = public_acts(p, lo, hi)
+            rounds = t.entrants[lo - 1].rounds if 0 < lo <= len(t.entrants) else []
+            cell = rounds[rnd - 1].result if len(rounds) >= rnd else ""
+            out[(rnd, lo, hi)] = Entered(how_entered(p, b.result, (b.first, b.second)), acts,
+                                         acts[-1][3] if acts else "", cell)
+    return out
+
+
+def entered_counts(t: Tournament) -> dict[str, int]:
+    """How the results of the event's games were entered (``ENTERED``: each kind's count, zeros included): every
+    game with a result in the rounds paired, read from its provenance (``games_entered``; none: ``FILE``; a record
+    whose pairings no sheet can be made of counts as none, as the import reads it)."""
+    try:
+        known = games_entered(t)
+    except (EventError, ValueError, LookupError):
+        known = {}
+    out = dict.fromkeys(ENTERED, 0)
+    paired = rounds_paired(t)
+    for e in t.entrants:
+        for rnd, cell in enumerate(e.rounds[:paired], start=1):
+            if cell.opponent is not None and cell.opponent > e.number and cell.result.strip():
+                found = known.get((rnd, e.number, cell.opponent))
+                out[found.how if found else FILE] += 1
     return out
 
 

@@ -150,6 +150,16 @@ class Game(models.Model):
     #: the board (台次) of a team event's game, 1 = the first board; null when not known (history games.csv
     #: ``board``): the national team championship's per-board rule reads it (CGA Art. 6(四), Go)
     board = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: how its result was entered (issue 37; ``tournament.hall.ENTERED``): confirmed by both players' phones and
+    #: signed by the arbiter, settled by the arbiter in the hall, typed at the desk or the terminal — as the event
+    #: file's provenance record (``XRP``) says — or ``file``: no record, the imported file (its batch's digest)
+    #: is its only source. Games stored before the record existed came in files: ``file``.
+    entered = models.CharField(max_length=8, default="file", db_default="file")
+    #: the record's acts as the public may see them (``hall.Entered.acts_text``: ``what:who:door:when``, who as
+    #: a role, never a name); "" without a record
+    entered_acts = models.TextField(blank=True, default="", db_default="")
+    #: the time of the record's last act (UTC, ``20261206T101500Z``); "" without a record
+    entered_at = models.CharField(max_length=16, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["event", "round", "id"]  # event, player1, player2: indexed as foreign keys

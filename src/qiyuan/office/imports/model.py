@@ -155,6 +155,9 @@ class ParsedEvent:
     pairing_check: dict = field(default_factory=dict)
     #: the upper limits of the event's rating-band prizes (its ``XQP`` prize categories): the integrity checks'
     prize_bands: list[int] = field(default_factory=list)
+    #: how games' results were entered, where the file records it (``tournament.hall.games_entered``): by (round,
+    #: lower draw number, higher); a game not here came in the file alone
+    entered: dict = field(default_factory=dict)
 
 
 @dataclass

@@ -27,7 +27,9 @@ from qiyuan.rating.model import EventFormat, Result
 from qiyuan.tournament.check import check_imported_event
 from qiyuan.tournament.eventfile import birth_date
 from qiyuan.tournament.categories import band_limits
+from qiyuan.tournament.errors import EventError
 from qiyuan.tournament.go import GO_FORMATS
+from qiyuan.tournament.hall import games_entered
 from qiyuan.tournament.model import FORFEIT_RESULTS
 
 #: how a directory or a file name says which kind of file it is
@@ -121,6 +123,11 @@ def from_tournament(t, fmt: str, kind: str) -> ParsedEvent:
                                            other=other.name))
     if unrated_played:
         ev.notes.append(problem("{n} game(s) marked unrated in the file (W/D/L) are not rated", n=unrated_played))
+    try:  # how each result was entered, where the file records it (``XRP``: the hall, the desk, the terminal)
+        ev.entered = games_entered(t)
+    except (EventError, ValueError, LookupError):  # pairings no sheet can be made of: the record cannot be read
+        ev.notes.append(problem("the file's record of how its results were entered (XRP) does not fit its pairings: "
+                                "its results are kept as coming from the file alone"))
     return ev
 
 

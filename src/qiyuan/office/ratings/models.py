@@ -136,6 +136,10 @@ class Edition(_Immutable):
     canonical_version = models.PositiveSmallIntegerField(default=1)
     #: sha256 of the public facts it was computed from (``office.canonical.stored_inputs``), checked by ``verify``
     inputs_digest = models.CharField(max_length=64, blank=True)
+    #: the audit log's head when it was published (``audit.chain.Head.as_json``: its entries and the newest hash,
+    #: read under the audit lock), in its inputs digest and bundle from canonical version 3; {} before: ``office
+    #: verify`` checks it is still a place of the log's chain (a log deleted or edited since is found)
+    audit_head = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["rating_list", "list_date", "number"]

@@ -1,7 +1,7 @@
 """Dropping the row tables editions were stored in before their sheets (issue 34 (8)) — only once `office verify`
 has passed on the sheets.
 
-Migration ``ratings.0008_drop_edition_rows`` drops ``EditionEntry`` and ``RatingChange``. While they hold rows
+Migration ``ratings.0009_drop_edition_rows`` drops ``EditionEntry`` and ``RatingChange``. While they hold rows
 and editions exist, it refuses (``VerifyFirst``) unless the audit log holds an ``office.verified`` entry: what
 ``verify_all`` writes when every edition of every list was recomputed identical from its sheet — and only code
 that reads sheets writes it. ``migrate_office`` (what `office init` and a restore run) migrates everything else
@@ -20,7 +20,7 @@ from qiyuan.office.errors import OfficeError
 from qiyuan.office.verify import VERIFIED, verify_all
 
 #: the migration that drops the row tables, and the one before it
-DROP = ("ratings", "0008_drop_edition_rows")
+DROP = ("ratings", "0009_drop_edition_rows")
 SHEETS = ("ratings", "0007_sheets_edition_sheet")
 OLD_TABLES = ("ratings_editionentry", "ratings_ratingchange")
 

@@ -9,6 +9,7 @@ entries and games. ``/events/`` lists each event once, with filters.
 from __future__ import annotations
 
 from django.core.paginator import Paginator
+from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import get_language
@@ -20,6 +21,7 @@ from qiyuan.office import sheets
 from qiyuan.office.integrity import is_held
 from qiyuan.office.ratings.models import RatingList
 from qiyuan.rating.eligibility import eligibility_clauses
+from qiyuan.tournament import hall
 from qiyuan.tournament.check import verdict_from_record, verdict_lines
 from qiyuan.tournament.scoring import score
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
@@ -121,6 +123,28 @@ def pairing_check_view(event: Event) -> dict | None:
     return {"status": verdict.status, "lines": verdict_lines(verdict, _)}
 
 
+def entered_labels() -> dict[str, str]:
+    """How a result was entered (``tournament.hall.ENTERED``), in the page's language."""
+    return {hall.PHONES: _("双方手机确认、裁判签字"), hall.SETTLED: _("裁判在赛场裁定"), hall.DESK: _("记录台录入"),
+            hall.TERMINAL: _("终端录入"), hall.FILE: _("无来源记录，仅来自导入的文件")}
+
+
+def provenance_view(event: Event) -> dict:
+    """Where the event's rated results came from (issue 37): how many were entered each way (zeros left out), and
+    the SHA-256 of the file they were imported in — counts and roles only, never a person."""
+    counts = dict(Game.objects.filter(event=event).values_list("entered").annotate(n=Count("id")))
+    labels = entered_labels()
+    batch = event.import_batch
+    return {"counts": [(key, labels[key], counts[key]) for key in hall.ENTERED if counts.get(key)],
+            "sha256": batch.sha256 if batch else ""}
+
+
+def live_provenance_view(t: Tournament) -> dict:
+    """``provenance_view`` of a desk event still running: its results counted from the event's record (``XRP``)."""
+    labels = entered_labels()
+    return {"counts": [(key, labels[key], n) for key, n in hall.entered_counts(t).items() if n], "sha256": ""}
+
+
 def _names_for_the_page(t: Tournament) -> None:
     """Associations by their names, never their codes (a report may give ``ZJ``); on English pages players by
     their Latin names, associations by their English names (where the registry has one)."""
@@ -169,6 +193,8 @@ def _event(request, code: str):
     if live is not None:
         _names_for_the_page(t)
         view = build(t, live_event=live)
+        if stored is None:  # (while it runs: from the desk event's own record)
+            context["provenance"] = live_provenance_view(t)
     else:
         go = stored.rating_list.game == RatingList.Game.GO
         t = tournament_from_records(stored)
@@ -183,6 +209,7 @@ def _event(request, code: str):
         context["changes"], used = ratings_used(stored)
         context["eligibility"] = eligibility_view(stored)
         context["pairing_check"] = pairing_check_view(stored)
+        context["provenance"] = provenance_view(stored)
         context["rounds"] = queries.event_rounds([stored])[stored.pk]
         context["held"] = is_held(stored)  # held for review by the office (issue 37): said, naming nobody
     if used:  # the crosstable's rating column: the rating each player's calculation started from

@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
 
     # (no dependency on the audit app: its log is read raw, and an office without it has no verify to show)
     dependencies = [
-        ("ratings", "0007_sheets_edition_sheet"),
+        ("ratings", "0008_edition_audit_head"),
     ]
 
     operations = [

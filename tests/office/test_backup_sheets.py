@@ -20,8 +20,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def office(tmp_path):
+def office(tmp_path, monkeypatch):
     from qiyuan.office.imports import import_file
+
+    # (published as before the sheets were: canonical version 2, no audit head, which came with version 3)
+    monkeypatch.setattr("qiyuan.office.canonical.CURRENT_VERSION", 2)
     from qiyuan.office.periods import correct_period, publish_due
     from qiyuan.office.ratings.models import RatingList
 
@@ -53,7 +56,7 @@ def old_form(source, target, edit=None) -> None:
     header["migrations"]["ratings"] = [m for m in header["migrations"]["ratings"] if m < "0007"]
     made = _rows_of_sheets(lines)
     out = [json.dumps(header, ensure_ascii=False, separators=(",", ":")) + "\n"]
-    counts, table, fields = {}, None, []
+    counts, table, fields, dropped = {}, None, [], None
 
     def add(item) -> None:
         if edit is not None:
@@ -73,10 +76,16 @@ def old_form(source, target, edit=None) -> None:
                 table = "ratings.editionsheet"
                 continue
             counts[table] = item["count"]
+            if table == "ratings.edition":  # (its audit head came after the sheets: ratings 0008)
+                dropped = fields.index("audit_head")
+                item["fields"] = fields = [f for f in fields if f != "audit_head"]
+                line = json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n"
         elif table == "ratings.editionsheet":
             continue
-        elif edit is not None and edit(table, item, fields):
-            line = json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n"
+        else:
+            edited = table == "ratings.edition" and item.pop(dropped) in (None, {}, "")  # (none at version 2)
+            if (edit is not None and edit(table, item, fields)) or edited:
+                line = json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n"
         out.append(line)
     target.write_text("".join(reseal(out, counts, lines[-1])), encoding="utf-8")
 

@@ -9,6 +9,7 @@ from datetime import date
 
 import pytest
 
+from qiyuan.office import sheets
 from qiyuan.formats.trf import write_trf
 from qiyuan.tournament import eventfile as ev
 from qiyuan.tournament import hall
@@ -88,7 +89,7 @@ def test_a_new_edition_carries_provenance_and_the_audit_head_and_verifies(publis
     assert CURRENT_VERSION == ed.canonical_version == 3
     mine = AuditLog.objects.get(action="edition.publish", object_id=str(ed.pk))
     assert ed.audit_head == {"entries": mine.seq - 1, "head": AuditLog.objects.get(seq=mine.seq - 1).hash}
-    parts = stored_inputs(ed.pk, published={e.player.federation_id for e in ed.entries.all()} or set())
+    parts = stored_inputs(ed.pk, published=set(sheets.entries(ed, "federation_id")["federation_id"]))
     assert sorted(r[4] for r in parts["provenance"]) == ["desk", "file", "file", "file", "phones", "terminal"]
     assert {r[7] for r in parts["provenance"]} == {"trf"} and all(len(r[8]) == 64 for r in parts["provenance"])
     assert parts["audit_head"] == [(ed.audit_head["entries"], ed.audit_head["head"])]
@@ -211,7 +212,7 @@ def test_history_and_opengotha_games_came_in_their_files_alone(tmp_path):
     assert set(Game.objects.values_list("entered", "entered_acts", "entered_at")) == {("file", "", "")}
     for rl, kind in ((cga, "history"), (go, "opengotha")):
         ed = publish_due(rl, "officer")[0]
-        rows = stored_inputs(ed.pk, published={e.player.federation_id for e in ed.entries.all()})["provenance"]
+        rows = stored_inputs(ed.pk, published=set(sheets.entries(ed, "federation_id")["federation_id"]))["provenance"]
         sha = ImportBatch.objects.get(kind=kind).sha256
         assert rows and {(r[4], r[7], r[8]) for r in rows} == {("file", kind, sha)}
 

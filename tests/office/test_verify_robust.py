@@ -173,6 +173,9 @@ def test_the_migration_gives_existing_editions_their_membership_and_inputs_diges
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
+    from qiyuan.formats.canonical_text import inputs_digest
+    from qiyuan.office import sheets
+    from qiyuan.office.canonical import stored_inputs
     from qiyuan.office.ratings.models import Edition, ListMember
     from qiyuan.office.verify import verify_all
 
@@ -190,6 +193,11 @@ def test_the_migration_gives_existing_editions_their_membership_and_inputs_diges
                 cur.execute("INSERT INTO ratings_editionentry (edition_id, player_id, position, name, exact, games, "
                             "status, is_new, state) VALUES (%s, %s, %s, '', '', 0, 'active', %s, '{}')",
                             [ed.pk, e["player"], e["position"], False])
+    # (editions of then were at most version 2: the audit head and provenance parts came with version 3)
+    Edition.objects.filter(canonical_version__gt=2).update(canonical_version=2)
+    for ed in Edition.objects.all():
+        Edition.objects.filter(pk=ed.pk).update(inputs_digest=inputs_digest(stored_inputs(
+            ed.pk, published=set(sheets.entries(ed, "federation_id")["federation_id"]))))
     before = dict(ListMember.objects.values_list("pk", "joined_in_id"))
     digests = dict(Edition.objects.values_list("pk", "inputs_digest"))
     ListMember.objects.update(joined_in=None)

@@ -21,7 +21,7 @@ from qiyuan.office.verify import VERIFIED, verify_all
 
 #: the migration that drops the row tables, and the one before it
 DROP = ("ratings", "0009_drop_edition_rows")
-SHEETS = ("ratings", "0007_sheets_edition_sheet")
+SHEETS = ("ratings", "0008_edition_audit_head")  # (the sheets came with 0007; 0008 keeps to them)
 OLD_TABLES = ("ratings_editionentry", "ratings_ratingchange")
 
 

@@ -20,8 +20,9 @@ naming anyone.
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
 
+import numpy as np
+from django.db import connections
 from django.db.models import Count, Max
 from django.utils import timezone
 
@@ -33,11 +34,13 @@ from qiyuan.office.errors import OfficeError
 from qiyuan.office.events.models import Event, Game, ImportBatch
 from qiyuan.office.federation.models import Player
 from qiyuan.rating import integrity as checks
+from qiyuan.rating.columnar import CODE_OF_RESULT
 from qiyuan.rating.model import EventFormat, Result
-from qiyuan.rating.plausibility import AuditGame
 
 KINDS = checks.KINDS
-_RESULTS = {r.value: r for r in Result}
+_PLAYED = [r.value for r in Result if r.played]
+_CODES = {r.value: CODE_OF_RESULT[r] for r in Result}
+_CHUNK = 900
 #: where an event's rating-band prizes are kept (the upper limits, from its report's prize categories)
 BANDS_KEY = "prize_bands"
 
@@ -59,35 +62,42 @@ def is_held(event) -> bool:
 
 def ledger(rating_list) -> checks.Ledger:
     """Every event of the list with its played games, and every published list (the current edition of each
-    list date), as the checks read them."""
+    list date), as the checks read them: columns read in bulk (one query of the games, no object per game)."""
     events = list(rating_list.events.all().values_list("pk", "code", "start_date", "end_date", "format",
                                                        "eligibility"))
-    code_of = {pk: code for pk, code, *_ in events}
-    rows = (Game.objects.filter(event__rating_list=rating_list).order_by("event_id", "round", "id")
-            .values_list("event_id", "round", "player1_id", "player2_id", "result"))
-    fid = dict(Player.objects.filter(pk__in=Game.objects.filter(event__rating_list=rating_list)
-                                     .values("player1_id")).values_list("pk", "federation_id"))
-    fid.update(Player.objects.filter(pk__in=Game.objects.filter(event__rating_list=rating_list)
-                                     .values("player2_id")).values_list("pk", "federation_id"))
-    games: dict[int, list[AuditGame]] = defaultdict(list)
-    for ev, rnd, p1, p2, res in rows.iterator(chunk_size=20000):
-        result = _RESULTS[res]
-        if result.played:
-            games[ev].append(AuditGame(code_of[ev], rnd, fid[p1], fid[p2], result))
+    event_pks = np.array([pk for pk, *_ in events], dtype=np.int64)
+    order = np.argsort(event_pks)
+    query = (Game.objects.filter(event__rating_list=rating_list, result__in=_PLAYED).order_by("event_id", "round", "id")
+             .values_list("event_id", "round", "player1_id", "player2_id", "result"))
+    sql, params = query.query.sql_with_params()
+    with connections[query.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    ev, rnd, p1, p2, res = zip(*rows) if rows else ((), (), (), (), ())
+    player_pks = np.unique(np.array(p1 + p2, dtype=np.int64))
+    wanted, fid = player_pks.tolist(), {}
+    for i in range(0, len(wanted), _CHUNK):  # (by primary key, in chunks a database takes as parameters)
+        fid.update(Player.objects.filter(pk__in=wanted[i:i + _CHUNK]).values_list("pk", "federation_id"))
     current = {}
     for pk, day, number in rating_list.editions.values_list("pk", "list_date", "number"):
         if day not in current or current[day][1] < number:
             current[day] = (pk, number)
-    lists: dict = defaultdict(dict)
+    lists = []
     for ed in rating_list.editions.filter(pk__in=[pk for pk, _ in current.values()]):
         cols = sheets.entries(ed, "federation_id", "rating")  # (the edition's sheet, decoded once and cached)
-        rated = {fid: r for fid, r in zip(cols["federation_id"], cols["rating"]) if r is not None}
-        if rated:
-            lists[ed.list_date] = rated
-    return checks.Ledger([checks.IntegrityEvent(code, start, end, tuple(games.get(pk, ())),
-                                                tuple(int(x) for x in (eligibility or {}).get(BANDS_KEY, ())),
-                                                fmt == EventFormat.SWISS.value)
-                          for pk, code, start, end, fmt, eligibility in events], sorted(lists.items()))
+        if any(r is not None for r in cols["rating"]):
+            lists.append((ed.list_date, cols["federation_id"], cols["rating"]))
+    return checks.Ledger.from_columns(
+        codes=[code for _, code, *_ in events], starts=[start for _, _, start, *_ in events],
+        ends=[end for _, _, _, end, *_ in events],
+        bands=[tuple(int(x) for x in (eligibility or {}).get(BANDS_KEY, ())) for *_, eligibility in events],
+        swiss=[fmt == EventFormat.SWISS.value for *_, fmt, _ in events],
+        player_ids=[fid[pk] for pk in player_pks.tolist()],
+        game_event=order[np.searchsorted(event_pks[order], np.array(ev, dtype=np.int64))],
+        game_round=np.array(rnd, dtype=np.int64),
+        game_player1=np.searchsorted(player_pks, np.array(p1, dtype=np.int64)),
+        game_player2=np.searchsorted(player_pks, np.array(p2, dtype=np.int64)),
+        game_result=np.array([_CODES[r] for r in res], dtype=np.int64), lists=sorted(lists, key=lambda x: x[0]))
 
 
 def _signature(rating_list, events) -> str:

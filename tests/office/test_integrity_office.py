@@ -58,7 +58,32 @@ def test_a_phantom_event_is_flagged_with_its_evidence_in_words(office):
     text = str(describe(phantom[0]))
     assert "PHANTOM-1" in text and "10 of its 10 players are seen in no other event" in text
     assert "25 games were played among them" in text
+    # the evidence that strengthens it: registered 3 days before it (list membership), no organiser recorded
+    assert "10 of its players were registered or first seen in the 30 days before it" in text
+    assert "its organiser is not recorded" in text
     assert check_integrity(rl, day)[1] == flags  # running again keeps the same numbered flags
+
+
+def test_a_phantoms_organiser_without_history_and_registrations_read_in_both_languages(office):
+    from qiyuan.cli import lang
+    from qiyuan.office.federation.models import Player
+    from qiyuan.office.periods import check_integrity
+    from qiyuan.office.plausibility import describe
+
+    rl, day, event, people = office
+    event.organiser = "幻影体育公司"
+    event.save(update_fields=["organiser"])
+    Player.objects.filter(pk=people[0].pk).update(registered_on=event.start_date - timedelta(days=60))  # the registry
+    (flag,) = [f for f in check_integrity(rl, day)[1] if f.kind == "phantom"]
+    assert flag.detail["recent"] == 9 and flag.detail["organiser_earlier"] == 0
+    assert "its organiser 幻影体育公司 has no earlier event" in str(describe(flag))
+    lang.activate(lang.CHINESE)
+    try:
+        text = lang.problem_line(describe(flag, {}))
+    finally:
+        lang.activate(lang.ENGLISH)
+    assert "9 名棋手在赛前 30 天内注册或首次参赛" in text and "主办单位「幻影体育公司」此前没有任何比赛" in text
+    assert not any(w in text for w in ("organiser", "registered", "days", "players", "event"))
 
 
 def test_genuine_history_raises_no_integrity_flag(office):

@@ -9,6 +9,7 @@ the real one, each with planted cases of every kind."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -27,11 +28,20 @@ DETECTORS = ("closed_pools", "thrown_games", "phantoms", "sandbagging", "repeate
 DAY = date(2020, 1, 1)
 
 
+#: the phantom flag's evidence added after the oracle (registered just before, the organiser's history)
+EVIDENCE = ("recent", "recent_days", "organiser", "organiser_earlier")
+
+
+def plain(flags):
+    """The flags without the evidence the oracle does not know."""
+    return [replace(f, detail={k: v for k, v in f.detail.items() if k not in EVIDENCE}) for f in flags]
+
+
 def same_flags(events, lists, checked):
     """Every detector's flags, the columnar checks' and the oracle's: equal, in the same order."""
     new, old = I.Ledger(events, lists), O.Ledger(events, lists)
     for name in DETECTORS:
-        assert getattr(I, name)(new, checked) == getattr(O, name)(old, checked), name
+        assert plain(getattr(I, name)(new, checked)) == getattr(O, name)(old, checked), name
     return I.integrity_flags(new, checked)
 
 
@@ -151,7 +161,7 @@ def _both(B, h, published):
     old = O.Ledger(new.events, published)
     checked = [e.id for e in h.events]
     for name in DETECTORS:
-        assert getattr(I, name)(new, checked) == getattr(O, name)(old, checked), name
+        assert plain(getattr(I, name)(new, checked)) == getattr(O, name)(old, checked), name
     return I.integrity_flags(new, checked)
 
 

@@ -16,7 +16,9 @@ people across events — what a rating officer looks for when a rating is being 
 * ``phantom`` — a phantom event: at least ``PHANTOM_MIN`` players of whom at least ``PHANTOM_SHARE`` are seen
   in no other event and on no list before it, and who played among themselves (``PHANTOM_AMONG`` of the games):
   a genuine event full of newcomers pairs them with known players (a list's first events, with nothing before
-  them, are not judged);
+  them, are not judged). Its evidence names two signs more: how many of its players were registered, or first
+  seen in an event, in the ``PHANTOM_RECENT`` days before it, and whether its organiser has an earlier event
+  (an organiser without history); they strengthen the flag in words and never raise one by themselves;
 * ``sandbag`` — sandbagging before a rating-band prize: a player entering an event with a band prize whose
   limit his rating on the last list before the event is under (by at most ``SANDBAG_BELOW``), while his
   highest published rating of the editions of the ``SANDBAG_DAYS`` before was above it and fell at least
@@ -38,7 +40,7 @@ game, as the rule says. The candidates are few, so the checks of a whole federat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from fractions import Fraction
@@ -65,6 +67,7 @@ FORM_MAX = 400  # points: the most his form against everyone else may explain
 PHANTOM_MIN = 8
 PHANTOM_SHARE = Fraction(3, 4)
 PHANTOM_AMONG = Fraction(9, 10)  # of its games played between two of them: they met nobody else
+PHANTOM_RECENT = 30  # days: a player registered (or first seen in an event) this close before it is new to it
 SANDBAG_FALL = 150
 SANDBAG_BELOW = 100
 SANDBAG_DAYS = 730
@@ -88,6 +91,7 @@ class IntegrityEvent:
     games: tuple[AuditGame, ...]
     band_limits: tuple[int, ...] = ()
     swiss: bool = False
+    organiser: str = ""  # who organised it ("": not recorded)
 
     @property
     def players(self) -> frozenset[str]:
@@ -96,6 +100,8 @@ class IntegrityEvent:
 
 #: a published list as columns: its date, the players' IDs and their ratings (``None``: not rated)
 ListColumns = tuple[date, Sequence[str], Sequence[int | None]]
+#: players' registry dates: ``{player: date}``, or a lookup giving them for the players asked
+Registry = Mapping[str, date] | Callable[[Sequence[str]], Mapping[str, date]]
 
 
 def _expected(mine: np.ndarray, theirs: np.ndarray, shift: int = 0) -> np.ndarray:
@@ -113,20 +119,23 @@ def _ptr(keys: np.ndarray, size: int) -> np.ndarray:
 
 
 class Ledger:
-    """What the checks read: every known event (the period's and the earlier ones) and the published lists
-    (``lists``: ``(list date, {player: rating})``, any order).
+    """What the checks read: every known event (the period's and the earlier ones), the published lists
+    (``lists``: ``(list date, {player: rating})``, any order) and the players' registry dates (``registered``:
+    ``{player: date}`` where known, or how to look them up for some players — asked only for those a flag names).
 
     ``Ledger(events, lists)`` reads ``IntegrityEvent`` objects; ``Ledger.from_columns`` reads the same facts as
     arrays (the office's bulk read), without an object per game. Event codes are unique."""
 
-    def __init__(self, events: Sequence[IntegrityEvent] = (), lists: Sequence[tuple[date, Mapping[str, int]]] = ()):
+    def __init__(self, events: Sequence[IntegrityEvent] = (), lists: Sequence[tuple[date, Mapping[str, int]]] = (),
+                 registered: Registry | None = None):
         events = tuple(events)
         games = [g for e in events for g in e.games]
         ids = sorted({p for g in games for p in (g.player1, g.player2)})
         index = {p: i for i, p in enumerate(ids)}
         self._build(
             codes=[e.code for e in events], starts=[e.start for e in events], ends=[e.end for e in events],
-            bands=[tuple(e.band_limits) for e in events], swiss=[bool(e.swiss) for e in events], player_ids=ids,
+            bands=[tuple(e.band_limits) for e in events], swiss=[bool(e.swiss) for e in events],
+            organisers=[e.organiser for e in events], registered=registered or {}, player_ids=ids,
             game_event=np.repeat(np.arange(len(events), dtype=np.int64), [len(e.games) for e in events]),
             game_round=np.array([g.round for g in games], dtype=np.int64),
             game_player1=np.array([index[g.player1] for g in games], dtype=np.int64),
@@ -139,19 +148,21 @@ class Ledger:
     def from_columns(cls, *, codes: Sequence[str], starts: Sequence[date], ends: Sequence[date],
                      bands: Sequence[tuple[int, ...]], swiss: Sequence[bool], player_ids: Sequence[str],
                      game_event, game_round, game_player1, game_player2, game_result,
-                     lists: Sequence[ListColumns]) -> Ledger:
+                     lists: Sequence[ListColumns], organisers: Sequence[str] | None = None,
+                     registered: Registry | None = None) -> Ledger:
         """A ledger from columns: ``game_event`` indexes ``codes``, ``game_player1``/``game_player2`` index
         ``player_ids``, ``game_result`` holds codes of ``columnar.RESULT_CODES``; the games of an event in their
         order (the events' own order does not matter)."""
         self = cls.__new__(cls)
-        self._build(codes=codes, starts=starts, ends=ends, bands=bands, swiss=swiss, player_ids=player_ids,
+        self._build(codes=codes, starts=starts, ends=ends, bands=bands, swiss=swiss,
+                    organisers=organisers or [""] * len(codes), registered=registered or {}, player_ids=player_ids,
                     game_event=game_event, game_round=game_round, game_player1=game_player1,
                     game_player2=game_player2, game_result=game_result, lists=lists)
         self._events = None
         return self
 
-    def _build(self, *, codes, starts, ends, bands, swiss, player_ids, game_event, game_round, game_player1,
-               game_player2, game_result, lists) -> None:
+    def _build(self, *, codes, starts, ends, bands, swiss, organisers, registered, player_ids, game_event,
+               game_round, game_player1, game_player2, game_result, lists) -> None:
         self.codes = tuple(codes)
         if len(set(self.codes)) != len(self.codes):
             raise ValueError("a ledger's event codes must be unique")
@@ -162,11 +173,13 @@ class Ledger:
         self._end = np.array([d.toordinal() for d in ends], dtype=np.int64)
         self._bands = tuple(tuple(int(x) for x in b) for b in bands)
         self._swiss = np.array(swiss, dtype=bool)
+        self._organisers = tuple((o or "").strip() for o in organisers)
         # players in the order of their IDs (a sort by index is a sort by ID); those only on lists after them
         listed = {p for _, ids, ratings in lists for p, r in zip(ids, ratings) if r is not None}
         everyone = sorted(set(player_ids) | listed)
         self.players = tuple(everyone)
         self._index = {p: i for i, p in enumerate(everyone)}
+        self._registry = registered
         remap = np.array([self._index[p] for p in player_ids], dtype=np.int64)
         ev = np.asarray(game_event, dtype=np.int64)
         order = np.argsort(ev, kind="stable")  # an event's games together, in their order
@@ -208,7 +221,7 @@ class Ledger:
             self._events = tuple(IntegrityEvent(
                 code, date.fromordinal(int(self._start[e])), date.fromordinal(int(self._end[e])),
                 tuple(self._game(i) for i in range(self._game_ptr[e], self._game_ptr[e + 1])), self._bands[e],
-                bool(self._swiss[e])) for e, code in enumerate(self.codes))
+                bool(self._swiss[e]), self._organisers[e]) for e, code in enumerate(self.codes))
         return self._events
 
     def _game(self, i: int) -> AuditGame:
@@ -235,6 +248,11 @@ class Ledger:
         lo, hi = np.searchsorted(self._entry_key, [p * self._width, (p + 1) * self._width])
         return [(date.fromordinal(int(self._list_days[k % self._width])), int(r))
                 for k, r in zip(self._entry_key[lo:hi].tolist(), self._entry_rating[lo:hi].tolist())]
+
+    def registered(self, players: Sequence[str]) -> dict[str, date]:
+        """The registry dates of ``players`` (those known)."""
+        found = self._registry(players) if callable(self._registry) else self._registry
+        return {p: found[p] for p in players if found.get(p)}
 
     def rating_before(self, player: str, day: date) -> int | None:
         """The rating on the last list dated on or before ``day``."""
@@ -338,6 +356,7 @@ def phantoms(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
     players, new = ledger._player_count, np.bincount(ev[fresh], minlength=len(ledger.codes))
     first_end = int(ledger._end.min())
     first_list = int(ledger._list_days[0]) if len(ledger._list_days) else None
+    first_seen = _first_seen(ledger)
     flags = []
     for code in sorted(checked):
         e = ledger._code_index.get(code)
@@ -355,8 +374,35 @@ def phantoms(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
         among = int(np.count_nonzero(np.isin(ledger._a[games], them) & np.isin(ledger._b[games], them)))
         if among * PHANTOM_AMONG.denominator >= PHANTOM_AMONG.numerator * len(games):
             flags.append(Flag("phantom", code, None, tuple(ledger.players[x] for x in them.tolist()),
-                              {"players": n, "nowhere_else": f, "games": len(games), "among_them": among}))
+                              {"players": n, "nowhere_else": f, "games": len(games), "among_them": among,
+                               **_phantom_evidence(ledger, e, mine, first_seen)}))
     return flags
+
+
+def _first_seen(ledger: Ledger) -> np.ndarray:
+    """Each player's first event's start (ordinal; ``NONE``: in no event)."""
+    ev, p, _ = ledger._event_players
+    first = np.full(len(ledger.players), np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first, p, ledger._start[ev])
+    return np.where(first == np.iinfo(np.int64).max, NONE, first)
+
+
+def _phantom_evidence(ledger: Ledger, e: int, players: np.ndarray, first_seen: np.ndarray) -> dict:
+    """The signs that strengthen a phantom flag: its players registered, or first seen in an earlier event, in the
+    ``PHANTOM_RECENT`` days before it; its organiser's earlier events (``None``: the organiser is not recorded)."""
+    start = int(ledger._start[e])
+    dates = ledger.registered([ledger.players[p] for p in players.tolist()])
+    registered = np.array([dates[ledger.players[p]].toordinal() if ledger.players[p] in dates else NONE
+                           for p in players.tolist()], dtype=np.int64)
+    first = first_seen[players]
+    recent = ((registered != NONE) & (start - PHANTOM_RECENT <= registered) & (registered <= start)) \
+        | ((first != NONE) & (start - PHANTOM_RECENT <= first) & (first < start))
+    organiser = ledger._organisers[e]
+    earlier = None
+    if organiser:
+        earlier = sum(1 for x, o in enumerate(ledger._organisers) if o == organiser and ledger._end[x] < start)
+    return {"recent": int(np.count_nonzero(recent)), "recent_days": PHANTOM_RECENT, "organiser": organiser,
+            "organiser_earlier": earlier}
 
 
 def closed_pools(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:

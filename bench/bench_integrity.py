@@ -4,15 +4,20 @@ For each history — a generated federation (``synth_federation``) and the real 
 (``../shared/data/renju-cn-games.tsv``, 59 events) — it
 
 1. rates the genuine history (fast engine), gives one Swiss event in five a rating-band prize
-   (``planted.genuine_bands``) and runs every check on every event: the flags on genuine events;
+   (``planted.genuine_bands``) and every event one of 40 organisers (``planted.genuine_organisers``), and runs
+   every check on every event: the flags on genuine events;
 2. plants ``--cases`` cases of each kind (``qiyuan.rating.planted``), each alone into a fresh copy, rates the
    copy and runs the checks: a case is found when a flag of its kind names its events or its people.
 
 Targets: recall ≥ 90 % per kind; genuine flags ≤ 1 % of the generated history's events, ≤ 1 on the real one.
 
+It also counts, of the phantom flags on planted cases, those whose evidence shows half their unknown players or
+more registered (or first seen) just before and an organiser without an earlier event.
+
 ``--timing`` instead times the checks on a large generated federation (every event checked against the whole
-history, from the files ``qiyuan rate`` reads and the lists it writes) beside ``qiyuan rate`` in the same run
-(the checks may cost at most 1×).
+history, read as columns from the files ``qiyuan rate`` reads and the lists it writes) beside ``qiyuan rate`` in
+the same run (the checks may cost at most 1×). ``bench_office.py`` times the same in the office (the games read
+from its database).
 
     python bench/bench_integrity.py [--cases 50] [--players 1500] [--games 40000] [--years 8]
     python bench/bench_integrity.py --timing --players 50000 --games 2000000 --years 20

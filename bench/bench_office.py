@@ -167,8 +167,10 @@ def main(argv: list[str] | None = None) -> int:
     corrected = timed("correct (15 years back)", lambda: correct_period(rl, on, "benchmark", "bench"))
     print(f"  LATE1 (ended {end}): {len(corrected)} correction edition(s) from {on}")
     everything = list(rl.events.all())
+    again = qiyuan_rate(fed)  # (the machine's load moves: the baseline measured again, just before)
     flags = timed("integrity (every event)", lambda: check_period(rl, last, everything))
-    print(f"  every one of {len(everything):,} events checked against the whole list: {len(flags)} flag(s)")
+    print(f"  every one of {len(everything):,} events checked against the whole list: {len(flags)} flag(s); "
+          f"qiyuan rate again just before: {again:.1f} s, integrity {times['integrity (every event)'] / again:.2f}× that")
     if args.reference:
         report = timed("verify --engine reference", lambda: verify_all(rl, engine="reference"))
         print(f"  {report.editions} editions published on the fast engine "

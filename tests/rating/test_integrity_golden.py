@@ -88,9 +88,15 @@ def ledgers(draw):
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ledgers())
-def test_columnar_checks_find_what_the_game_by_game_checks_found(case):
-    same_flags(*case)
+@given(ledgers(), st.booleans())
+def test_columnar_checks_find_what_the_game_by_game_checks_found(case, searched):
+    """… with the ratings looked up in the grid, or (``searched``: a list too big for one) searched for."""
+    kept = I.DENSE_CELLS
+    I.DENSE_CELLS = 0 if searched else kept
+    try:
+        same_flags(*case)
+    finally:
+        I.DENSE_CELLS = kept
 
 
 def test_golden_cases_with_flags_of_every_kind():

@@ -78,6 +78,9 @@ PAIRS_ALLOWANCE = 3
 #: a played game's half-points for its first player, by result code (-1: not played)
 _HALF1 = np.array([{Result.WIN: 2, Result.LOSS: 0, Result.DRAW: 1}.get(r, -1) for r in RESULT_CODES], dtype=np.int64)
 _PD = np.array(PD_HUNDREDTHS[: PD_TOP_D + 1], dtype=np.int64)
+#: lists × players up to which the ratings are also kept as a grid (each list's, carried forward): a look-up per
+#: game is then one index, not a search (2**24 cells: 128 MiB)
+DENSE_CELLS = 1 << 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +114,12 @@ def _expected(mine: np.ndarray, theirs: np.ndarray, shift: int = 0) -> np.ndarra
     top = _PD[np.minimum(np.abs(d), PD_TOP_D)]
     pd = np.where(d >= 0, top, 100 - top)
     return np.where(known, pd, 50)
+
+
+def _unique(keys: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted (a sort: NumPy's hashing ``unique`` is slower on millions of keys)."""
+    keys = np.sort(keys)
+    return keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
 
 
 def _ptr(keys: np.ndarray, size: int) -> np.ndarray:
@@ -175,8 +184,7 @@ class Ledger:
         self._swiss = np.array(swiss, dtype=bool)
         self._organisers = tuple((o or "").strip() for o in organisers)
         # players in the order of their IDs (a sort by index is a sort by ID); those only on lists after them
-        listed = {p for _, ids, ratings in lists for p, r in zip(ids, ratings) if r is not None}
-        everyone = sorted(set(player_ids) | listed)
+        everyone = sorted(set(player_ids).union(*(ids for _, ids, _ in lists)))
         self.players = tuple(everyone)
         self._index = {p: i for i, p in enumerate(everyone)}
         self._registry = registered
@@ -195,18 +203,25 @@ class Ledger:
         days = sorted(range(len(lists)), key=lambda i: lists[i][0])
         self._list_days = np.array([lists[i][0].toordinal() for i in days], dtype=np.int64)
         width = max(1, len(days))
-        rows_p, rows_l, rows_r = [], [], []
+        keys, values = [], []
         for li, i in enumerate(days):
             _, ids, ratings = lists[i]
-            kept = [(self._index[p], int(r)) for p, r in zip(ids, ratings) if r is not None]
-            rows_p += [p for p, _ in kept]
-            rows_r += [r for _, r in kept]
-            rows_l += [li] * len(kept)
-        key = np.array(rows_p, dtype=np.int64) * width + np.array(rows_l, dtype=np.int64)
+            rated = np.array([r is not None for r in ratings], dtype=bool)
+            at = np.fromiter(map(self._index.__getitem__, ids), dtype=np.int64, count=len(ids))
+            keys.append(at[rated] * width + li)
+            values.append(np.array([int(r) for r in ratings if r is not None], dtype=np.int64))
+        key = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
         order = np.argsort(key, kind="stable")
         self._width = width
         self._entry_key = key[order]
-        self._entry_rating = np.array(rows_r, dtype=np.int64)[order]
+        self._entry_rating = (np.concatenate(values) if values else key)[order]
+        self._grid = None
+        if len(days) * len(everyone) <= DENSE_CELLS and len(days):
+            grid = np.full((len(days), len(everyone)), NONE, dtype=np.int64)
+            grid[self._entry_key % width, self._entry_key // width] = self._entry_rating
+            last = np.where(grid != NONE, np.arange(len(days))[:, None], -1)
+            np.maximum.accumulate(last, axis=0, out=last)  # the last list up to each with a rating
+            self._grid = np.where(last >= 0, grid[np.maximum(last, 0), np.arange(len(everyone))], NONE)
         # each game's two ratings on the last list before its event
         start = self._start[self._ev]
         self._r1 = self._ratings_at(self._a, start)
@@ -231,6 +246,8 @@ class Ledger:
     def _ratings_at(self, players: np.ndarray, days: np.ndarray) -> np.ndarray:
         """Each player's rating on the last list dated on or before the day (``NONE``: none)."""
         li = np.searchsorted(self._list_days, days, side="right") - 1
+        if self._grid is not None:
+            return np.where(li >= 0, self._grid[np.maximum(li, 0), players], NONE)
         query = players * self._width + li
         pos = np.searchsorted(self._entry_key, query, side="right") - 1
         safe = np.maximum(pos, 0)
@@ -267,7 +284,7 @@ class Ledger:
         """Each event's players: ``(event, player)`` pairs sorted by event then player, and where each event's
         begin."""
         n = max(1, len(self.players))
-        key = np.unique(np.concatenate([self._ev * n + self._a, self._ev * n + self._b]))
+        key = _unique(np.concatenate([self._ev * n + self._a, self._ev * n + self._b]))
         ev, p = key // n, key % n
         return ev, p, _ptr(ev, len(self.codes))
 
@@ -291,7 +308,7 @@ class Ledger:
         other = games[self._a != self._b]
         who = np.concatenate([self._a, self._b[other]])
         idx = np.concatenate([games, other])
-        order = np.lexsort((idx, who))
+        order = np.argsort(who, kind="stable")  # (the order of a player's games does not matter to the checks)
         return idx[order], _ptr(who[order], len(self.players))
 
     def _games_of_player(self, p: int) -> np.ndarray:
@@ -461,7 +478,7 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
     games = np.flatnonzero(ledger._played & (ledger._a != ledger._b))
     a, b, ev = ledger._a[games], ledger._b[games], ledger._ev[games]
     lo, hi = np.minimum(a, b), np.maximum(a, b)
-    order = np.lexsort((games, ledger._round[games], ledger._code_rank[ev] if len(ev) else ev, ledger._end[ev], hi, lo))
+    order = _pair_order(ledger, games, lo, hi, ev)
     games, lo, hi, ev = games[order], lo[order], hi[order], ev[order]
     if not len(games):
         return []
@@ -546,10 +563,13 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
     upsets = np.concatenate([n_lo[n_lo >= 2], n_hi[n_hi >= 2]])
     givers_of = np.bincount(who, minlength=len(name))
     upsets_of = np.bincount(who, weights=upsets, minlength=len(name))
+    by_who = np.argsort(who, kind="stable")
+    side, at = side[by_who], _ptr(who[by_who], len(name))
     for p in np.flatnonzero((givers_of >= 2) & (upsets_of >= THROWN_MIN_GAMES)).tolist():
         if p in flagged:
             continue
-        groups = sorted(side[who == p].tolist(), key=lambda k: int(hi[begins[k]] if lo[begins[k]] == p else lo[begins[k]]))
+        groups = sorted(side[at[p]:at[p + 1]].tolist(),
+                        key=lambda k: int(hi[begins[k]] if lo[begins[k]] == p else lo[begins[k]]))
         givers = [int(hi[begins[k]] if lo[begins[k]] == p else lo[begins[k]]) for k in groups]
         mine = []
         for k in groups:
@@ -564,6 +584,22 @@ def thrown_games(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
             flags.append(Flag("thrown", ledger.codes[last], None, (name[p], *(name[o] for o in givers)),
                               _thrown_detail(mine, halves, prob)))
     return flags
+
+
+def _pair_order(ledger: Ledger, games: np.ndarray, lo: np.ndarray, hi: np.ndarray, ev: np.ndarray) -> np.ndarray:
+    """The games grouped by pair, each pair's by (event end, event code, round), then ledger order: one stable
+    sort of one number per game where it fits in 63 bits (else a sort by each key)."""
+    if not len(games):
+        return games
+    rank = np.empty(len(ledger.codes), dtype=np.int64)
+    rank[np.lexsort((ledger._code_rank, ledger._end))] = np.arange(len(ledger.codes))
+    low = int(ledger._round[games].min())
+    rounds = int(ledger._round[games].max()) - low + 1
+    pairs = len(ledger.players) ** 2
+    if pairs * len(ledger.codes) * rounds < 2 ** 62:
+        key = ((lo * len(ledger.players) + hi) * len(ledger.codes) + rank[ev]) * rounds + ledger._round[games] - low
+        return np.argsort(key, kind="stable")
+    return np.lexsort((games, ledger._round[games], rank[ev], hi, lo))
 
 
 def _from_first_upset(series: list) -> list:
@@ -622,12 +658,12 @@ def repeated_pairs(ledger: Ledger, checked: Iterable[str]) -> list[Flag]:
     n_events = len(ledger.codes)
     low = int(ledger._round.min(initial=0))
     span = int(ledger._round.max(initial=0)) - low + 1
-    rounds = np.bincount(np.unique(ledger._ev * span + ledger._round - low) // span, minlength=n_events)
+    rounds = np.bincount(_unique(ledger._ev * span + ledger._round - low) // span, minlength=n_events)
     chance = np.minimum(100, (100 * PAIRS_ALLOWANCE * rounds) // np.maximum(1, ledger._player_count - 1))
     games = np.flatnonzero(swiss[ledger._ev] & (ledger._a != ledger._b))
     n = max(1, len(ledger.players))
     lo, hi = np.minimum(ledger._a[games], ledger._b[games]), np.maximum(ledger._a[games], ledger._b[games])
-    met = np.unique((lo * n + hi) * n_events + ledger._ev[games])
+    met = _unique((lo * n + hi) * n_events + ledger._ev[games])
     pair, ev = met // n_events, met % n_events
     begins = np.flatnonzero(np.r_[True, pair[1:] != pair[:-1]]) if len(met) else met
     ends = np.r_[begins[1:], len(met)]

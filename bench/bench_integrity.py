@@ -29,9 +29,11 @@ import argparse
 import sys
 import tempfile
 import time
+from datetime import date
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -125,7 +127,7 @@ def run(name: str, h: PlainHistory, rules, cases: int) -> dict:
     return {"genuine": len(flagged_events), "events": len(h.events), "recall": recall}
 
 
-def columns_ledger(folder: Path, lists) -> Ledger:
+def columns_ledger(folder: Path, lists: list) -> Ledger:
     """The ledger straight from the history files' columns (``GameColumns``: no object per game), as the office
     reads its database."""
     data = read_history(folder / "players.csv", folder / "events.csv", folder / "games.csv")
@@ -136,11 +138,19 @@ def columns_ledger(folder: Path, lists) -> Ledger:
         bands=[() for _ in events], swiss=[e.format is EventFormat.SWISS for e in events], player_ids=g.player_ids,
         game_event=np.array([at[x] for x in g.event_ids], dtype=np.int64)[g.event], game_round=g.round,
         game_player1=g.player1, game_player2=g.player2, game_result=g.result,
-        lists=[(d, list(r.keys()), list(r.values())) for d, r in lists])
+        lists=lists)
+
+
+def list_columns(out: Path) -> list:
+    """``qiyuan rate``'s lists as columns: ``(date, player IDs, ratings)`` (no dictionary per list)."""
+    found = []
+    for path in sorted(out.glob("????-??-??.csv")):
+        frame = pl.read_csv(path, columns=["player_id", "rating"], schema_overrides={"rating": pl.Int64})
+        found.append((date.fromisoformat(path.stem), frame["player_id"].to_list(), frame["rating"].to_list()))
+    return found
 
 
 def timing(players: int, games: int, years: int, seed: int) -> int:
-    from bench_audit import lists_in_force
     from bench_audit import rate as qiyuan_rate
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -148,8 +158,7 @@ def timing(players: int, games: int, years: int, seed: int) -> int:
         info = generate(fed, players, games, years, seed)
         t_rate = qiyuan_rate(fed, out)
         t0 = time.perf_counter()
-        dates, lists = lists_in_force(out)
-        led = columns_ledger(fed, [(d, lists[d]) for d in dates])
+        led = columns_ledger(fed, list_columns(out))
         t_read = time.perf_counter() - t0
         flags = integrity_flags(led, led.codes)
         t_checks = time.perf_counter() - t0

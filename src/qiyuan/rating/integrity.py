@@ -300,20 +300,10 @@ class Ledger:
     def _games_of(self, e: int) -> np.ndarray:
         return np.arange(self._game_ptr[e], self._game_ptr[e + 1])
 
-    @cached_property
-    def _by_player(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every game of each player (a game with himself once), in ledger order: indices and where each
-        player's begin."""
-        games = np.arange(len(self._ev))
-        other = games[self._a != self._b]
-        who = np.concatenate([self._a, self._b[other]])
-        idx = np.concatenate([games, other])
-        order = np.argsort(who, kind="stable")  # (the order of a player's games does not matter to the checks)
-        return idx[order], _ptr(who[order], len(self.players))
-
     def _games_of_player(self, p: int) -> np.ndarray:
-        idx, ptr = self._by_player
-        return idx[ptr[p]:ptr[p + 1]]
+        """Every game of a player (a game with himself once), in ledger order — asked for the few players a check
+        judges exactly, so found by a scan rather than an index of everyone's."""
+        return np.flatnonzero((self._a == p) | (self._b == p))
 
     def _checked(self, checked: Iterable[str]) -> np.ndarray:
         mask = np.zeros(len(self.codes), dtype=bool)

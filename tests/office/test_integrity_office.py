@@ -86,6 +86,36 @@ def test_a_phantoms_organiser_without_history_and_registrations_read_in_both_lan
     assert not any(w in text for w in ("organiser", "registered", "days", "players", "event"))
 
 
+def test_the_office_reads_its_games_and_lists_as_the_game_by_game_reading_did(office):
+    """The columnar read (one query of numbers) gives the events, played games and ratings the object-by-object
+    reading gave: unplayed games left out, each game's players by federation ID, in (round, id) order."""
+    from collections import defaultdict
+
+    from qiyuan.office import sheets
+    from qiyuan.office.events.models import Game
+    from qiyuan.office.integrity import ledger
+    from qiyuan.rating.model import EventFormat, Result
+    from qiyuan.rating.plausibility import AuditGame
+
+    rl, day, event, people = office
+    Game.objects.create(event=event, round=9, player1=people[0], player2=people[1], result="+-")  # not played
+    Game.objects.create(event=event, round=1, player1=people[2], player2=people[3], result="0.5-0.5")  # a late id
+    read = ledger(rl)
+    games = defaultdict(list)
+    for g in Game.objects.filter(event__rating_list=rl).order_by("event_id", "round", "id").select_related(
+            "event", "player1", "player2"):
+        if Result(g.result).played:
+            games[g.event.code].append(AuditGame(g.event.code, g.round, g.player1.federation_id,
+                                                 g.player2.federation_id, Result(g.result)))
+    assert [(e.code, e.start, e.end, e.swiss, e.games) for e in read.events] == [
+        (e.code, e.start_date, e.end_date, e.format == EventFormat.SWISS.value, tuple(games[e.code]))
+        for e in rl.events.all()]
+    edition = rl.editions.order_by("-list_date", "-number").first()
+    cols = sheets.entries(edition, "federation_id", "rating")
+    for fid, rating in list(zip(cols["federation_id"], cols["rating"]))[:20]:
+        assert read.rating_before(fid, edition.list_date) == rating
+
+
 def test_genuine_history_raises_no_integrity_flag(office):
     from qiyuan.office.events.models import Event
     from qiyuan.office.periods import check_integrity

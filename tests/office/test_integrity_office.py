@@ -58,7 +58,62 @@ def test_a_phantom_event_is_flagged_with_its_evidence_in_words(office):
     text = str(describe(phantom[0]))
     assert "PHANTOM-1" in text and "10 of its 10 players are seen in no other event" in text
     assert "25 games were played among them" in text
+    # the evidence that strengthens it: registered 3 days before it (list membership), no organiser recorded
+    assert "10 of its players were registered or first seen in the 30 days before it" in text
+    assert "its organiser is not recorded" in text
     assert check_integrity(rl, day)[1] == flags  # running again keeps the same numbered flags
+
+
+def test_a_phantoms_organiser_without_history_and_registrations_read_in_both_languages(office):
+    from qiyuan.cli import lang
+    from qiyuan.office.federation.models import Player
+    from qiyuan.office.periods import check_integrity
+    from qiyuan.office.plausibility import describe
+
+    rl, day, event, people = office
+    event.organiser = "幻影体育公司"
+    event.save(update_fields=["organiser"])
+    Player.objects.filter(pk=people[0].pk).update(registered_on=event.start_date - timedelta(days=60))  # the registry
+    (flag,) = [f for f in check_integrity(rl, day)[1] if f.kind == "phantom"]
+    assert flag.detail["recent"] == 9 and flag.detail["organiser_earlier"] == 0
+    assert "its organiser 幻影体育公司 has no earlier event" in str(describe(flag))
+    lang.activate(lang.CHINESE)
+    try:
+        text = lang.problem_line(describe(flag, {}))
+    finally:
+        lang.activate(lang.ENGLISH)
+    assert "9 名棋手在赛前 30 天内注册或首次参赛" in text and "主办单位「幻影体育公司」此前没有任何比赛" in text
+    assert not any(w in text for w in ("organiser", "registered", "days", "players", "event"))
+
+
+def test_the_office_reads_its_games_and_lists_as_the_game_by_game_reading_did(office):
+    """The columnar read (one query of numbers) gives the events, played games and ratings the object-by-object
+    reading gave: unplayed games left out, each game's players by federation ID, in (round, id) order."""
+    from collections import defaultdict
+
+    from qiyuan.office import sheets
+    from qiyuan.office.events.models import Game
+    from qiyuan.office.integrity import ledger
+    from qiyuan.rating.model import EventFormat, Result
+    from qiyuan.rating.plausibility import AuditGame
+
+    rl, day, event, people = office
+    Game.objects.create(event=event, round=9, player1=people[0], player2=people[1], result="+-")  # not played
+    Game.objects.create(event=event, round=1, player1=people[2], player2=people[3], result="0.5-0.5")  # a late id
+    read = ledger(rl)
+    games = defaultdict(list)
+    for g in Game.objects.filter(event__rating_list=rl).order_by("event_id", "round", "id").select_related(
+            "event", "player1", "player2"):
+        if Result(g.result).played:
+            games[g.event.code].append(AuditGame(g.event.code, g.round, g.player1.federation_id,
+                                                 g.player2.federation_id, Result(g.result)))
+    assert [(e.code, e.start, e.end, e.swiss, e.games) for e in read.events] == [
+        (e.code, e.start_date, e.end_date, e.format == EventFormat.SWISS.value, tuple(games[e.code]))
+        for e in rl.events.all()]
+    edition = rl.editions.order_by("-list_date", "-number").first()
+    cols = sheets.entries(edition, "federation_id", "rating")
+    for fid, rating in list(zip(cols["federation_id"], cols["rating"]))[:20]:
+        assert read.rating_before(fid, edition.list_date) == rating
 
 
 def test_genuine_history_raises_no_integrity_flag(office):

@@ -6,6 +6,7 @@ generator's cases are found in the real history (``../shared/data``), which itse
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from datetime import date, timedelta
 from fractions import Fraction
 from itertools import product
@@ -86,6 +87,39 @@ def test_phantom_newcomers_who_met_known_players_are_a_genuine_event():
     games = [(1, n, known[i % 3], W) for i, n in enumerate(new)] + [(2, new[i], new[i + 1], W) for i in range(0, 8, 2)]
     other = _round_robin("OLD", known, DAY - timedelta(days=100))
     assert I.phantoms(I.Ledger([ev("E", games), other]), ["E"]) == []  # 9 of 12 new, but 4 of 13 games among them
+
+
+def test_phantom_evidence_players_registered_just_before_and_an_organiser_without_history():
+    fresh = [f"N{i}" for i in range(8)]
+    phantom = replace(_round_robin("PH", fresh), organiser="新公司")
+    registered = {"N0": DAY - timedelta(days=3), "N1": DAY - timedelta(days=30), "N2": DAY,  # just before: 3
+                  "N3": DAY - timedelta(days=31), "N4": DAY + timedelta(days=1)}  # a month before, after: not
+    (flag,) = I.phantoms(I.Ledger([phantom, replace(EARLIER, organiser="老棋协")], (), registered), ["PH"])
+    assert flag.detail["recent"] == 3 and flag.detail["recent_days"] == I.PHANTOM_RECENT == 30
+    assert flag.detail["organiser"] == "新公司" and flag.detail["organiser_earlier"] == 0
+
+
+def test_phantom_evidence_a_player_first_seen_in_an_event_just_before():
+    fresh = [f"N{i}" for i in range(10)]
+    phantom = _round_robin("PH", fresh)
+    phantom = replace(phantom, games=phantom.games + (AuditGame("PH", 99, "W1", "N0", W),))  # 45 of 46 among them
+    warm = _round_robin("WARM", ["W1", "K1", "K2"], DAY - timedelta(days=10))
+    (flag,) = I.phantoms(I.Ledger([phantom, warm, EARLIER]), ["PH"])
+    assert flag.detail["nowhere_else"] == 10 and flag.detail["recent"] == 1  # W1, first seen 10 days before
+    assert flag.detail["organiser"] == "" and flag.detail["organiser_earlier"] is None  # not recorded
+
+
+def test_phantom_evidence_an_organiser_with_an_earlier_event_is_said_so():
+    fresh = [f"N{i}" for i in range(8)]
+    ledger = I.Ledger([replace(_round_robin("PH", fresh), organiser="老棋协"), replace(EARLIER, organiser="老棋协")])
+    (flag,) = I.phantoms(ledger, ["PH"])
+    assert flag.detail["organiser_earlier"] == 1 and flag.detail["recent"] == 0
+
+
+def test_phantom_evidence_never_raises_a_flag_by_itself():
+    seven = replace(_round_robin("PH", [f"N{i}" for i in range(7)]), organiser="新公司")
+    registered = {f"N{i}": DAY - timedelta(days=1) for i in range(7)}
+    assert I.phantoms(I.Ledger([seven, EARLIER], (), registered), ["PH"]) == []
 
 
 # -- closed pools -------------------------------------------------------------------------------------------

@@ -20,9 +20,11 @@ naming anyone.
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from itertools import chain
 
-from django.db.models import Count, Max
+import numpy as np
+from django.db import connections
+from django.db.models import Case, Count, IntegerField, Max, Value, When
 from django.utils import timezone
 
 from qiyuan.errors import NotFound, problem
@@ -32,12 +34,15 @@ from qiyuan.office.db import writing
 from qiyuan.office.errors import OfficeError
 from qiyuan.office.events.models import Event, Game, ImportBatch
 from qiyuan.office.federation.models import Player
+from qiyuan.office.ratings.models import ListMember
 from qiyuan.rating import integrity as checks
+from qiyuan.rating.columnar import CODE_OF_RESULT
 from qiyuan.rating.model import EventFormat, Result
-from qiyuan.rating.plausibility import AuditGame
 
 KINDS = checks.KINDS
-_RESULTS = {r.value: r for r in Result}
+_PLAYED = [r.value for r in Result if r.played]
+_CODES = {r.value: CODE_OF_RESULT[r] for r in Result}
+_CHUNK = 900
 #: where an event's rating-band prizes are kept (the upper limits, from its report's prize categories)
 BANDS_KEY = "prize_bands"
 
@@ -58,36 +63,71 @@ def is_held(event) -> bool:
 
 
 def ledger(rating_list) -> checks.Ledger:
-    """Every event of the list with its played games, and every published list (the current edition of each
-    list date), as the checks read them."""
+    """Every event of the list with its played games and organiser, every published list (the current edition of
+    each list date) and the players' registry dates (the federation's record, else the list membership's: asked
+    only for the players a phantom flag names), as the checks read them — columns read in bulk (one query of
+    the games, every value a number, no object per game)."""
     events = list(rating_list.events.all().values_list("pk", "code", "start_date", "end_date", "format",
-                                                       "eligibility"))
-    code_of = {pk: code for pk, code, *_ in events}
-    rows = (Game.objects.filter(event__rating_list=rating_list).order_by("event_id", "round", "id")
-            .values_list("event_id", "round", "player1_id", "player2_id", "result"))
-    fid = dict(Player.objects.filter(pk__in=Game.objects.filter(event__rating_list=rating_list)
-                                     .values("player1_id")).values_list("pk", "federation_id"))
-    fid.update(Player.objects.filter(pk__in=Game.objects.filter(event__rating_list=rating_list)
-                                     .values("player2_id")).values_list("pk", "federation_id"))
-    games: dict[int, list[AuditGame]] = defaultdict(list)
-    for ev, rnd, p1, p2, res in rows.iterator(chunk_size=20000):
-        result = _RESULTS[res]
-        if result.played:
-            games[ev].append(AuditGame(code_of[ev], rnd, fid[p1], fid[p2], result))
+                                                       "eligibility", "organiser"))
+    query = (Game.objects.filter(event__rating_list=rating_list, result__in=_PLAYED).order_by("event_id", "round", "id")
+             .annotate(code=Case(*(When(result=r, then=Value(c)) for r, c in _CODES.items()),
+                                 output_field=IntegerField()))
+             .values_list("event_id", "round", "player1_id", "player2_id", "code"))
+    sql, params = query.query.sql_with_params()
+    with connections[query.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    games = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=5 * len(rows)).reshape(-1, 5)
+    del rows
+    at = _positions(np.array([pk for pk, *_ in events], dtype=np.int64))
+    players = np.flatnonzero(np.bincount(games[:, 2:4].ravel(), minlength=1)) if len(games) else games[:0, 0]
+    fid = _federation_ids(players.tolist())
     current = {}
     for pk, day, number in rating_list.editions.values_list("pk", "list_date", "number"):
         if day not in current or current[day][1] < number:
             current[day] = (pk, number)
-    lists: dict = defaultdict(dict)
+    lists = []
     for ed in rating_list.editions.filter(pk__in=[pk for pk, _ in current.values()]):
         cols = sheets.entries(ed, "federation_id", "rating")  # (the edition's sheet, decoded once and cached)
-        rated = {fid: r for fid, r in zip(cols["federation_id"], cols["rating"]) if r is not None}
-        if rated:
-            lists[ed.list_date] = rated
-    return checks.Ledger([checks.IntegrityEvent(code, start, end, tuple(games.get(pk, ())),
-                                                tuple(int(x) for x in (eligibility or {}).get(BANDS_KEY, ())),
-                                                fmt == EventFormat.SWISS.value)
-                          for pk, code, start, end, fmt, eligibility in events], sorted(lists.items()))
+        if any(r is not None for r in cols["rating"]):
+            lists.append((ed.list_date, cols["federation_id"], cols["rating"]))
+    player_at = _positions(players)
+    return checks.Ledger.from_columns(
+        codes=[code for _, code, *_ in events], starts=[start for _, _, start, *_ in events],
+        ends=[end for _, _, _, end, *_ in events],
+        bands=[tuple(int(x) for x in (eligibility or {}).get(BANDS_KEY, ())) for *_, eligibility, _ in events],
+        swiss=[fmt == EventFormat.SWISS.value for *_, fmt, _, _ in events],
+        organisers=[organiser for *_, organiser in events], registered=lambda ids: _registry(rating_list, ids),
+        player_ids=[fid[pk] for pk in players.tolist()], game_event=at[games[:, 0]], game_round=games[:, 1],
+        game_player1=player_at[games[:, 2]], game_player2=player_at[games[:, 3]], game_result=games[:, 4],
+        lists=sorted(lists, key=lambda x: x[0]))
+
+
+def _positions(pks: np.ndarray) -> np.ndarray:
+    """A lookup from primary key to position in ``pks``."""
+    at = np.full(int(pks.max(initial=0)) + 1, -1, dtype=np.int64)
+    at[pks] = np.arange(len(pks))
+    return at
+
+
+def _federation_ids(pks: list[int]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for i in range(0, len(pks), _CHUNK):  # (by primary key, in chunks a database takes as parameters)
+        out.update(Player.objects.filter(pk__in=pks[i:i + _CHUNK]).values_list("pk", "federation_id"))
+    return out
+
+
+def _registry(rating_list, federation_ids) -> dict:
+    """The players' registry dates: the federation's record, else the date he joined the list."""
+    out = {}
+    wanted = list(federation_ids)
+    for i in range(0, len(wanted), _CHUNK):
+        rows = (Player.objects.filter(federation_id__in=wanted[i:i + _CHUNK])
+                .values_list("federation_id", "registered_on", "pk"))
+        joined = dict(ListMember.objects.filter(rating_list=rating_list, player_id__in=[pk for *_, pk in rows])
+                      .values_list("player_id", "registered_on"))
+        out.update({fid: on or joined.get(pk) for fid, on, pk in rows if on or joined.get(pk)})
+    return out
 
 
 def _signature(rating_list, events) -> str:
@@ -222,11 +262,24 @@ TEMPLATES = {
               "{opponents}, where the ratings expected {expected} (a chance of {probability})",
     "phantom": "#{id} {event}: a phantom event? {fresh} of its {players} players are seen in no other event and on no "
                "list; {among} of its {games} games were played among them",
+    "phantom_evidence": "#{id} {event}: a phantom event? {fresh} of its {players} players are seen in no other event "
+                        "and on no list; {among} of its {games} games were played among them; {recent} of its players "
+                        "were registered or first seen in the {days} days before it; {organiser}",
     "sandbag": "#{id} {event}: sandbagging? {player} enters under the band limit {limit} with {rating}, after a fall of "
                "{fall} from {peak} (list of {peak_date}): {losses} losses in {lost_games} games since",
     "pairs": "#{id} {event}: {player} and {opponent} met in {met} of the {together} Swiss events they both played, "
              "more than the pairing explains (a chance of {probability})",
 }
+
+
+def _organiser(detail: dict):
+    """A phantom flag's organiser in words: without history, with some, or not recorded."""
+    organiser, earlier = detail.get("organiser"), detail.get("organiser_earlier")
+    if not organiser or earlier is None:
+        return problem("its organiser is not recorded")
+    if earlier == 0:
+        return problem("its organiser {organiser} has no earlier event", organiser=organiser)
+    return problem("its organiser {organiser} has {count} earlier event(s)", organiser=organiser, count=earlier)
 
 
 def describe(flag: AuditFlag, names: dict[str, str]):
@@ -247,6 +300,9 @@ def describe(flag: AuditFlag, names: dict[str, str]):
     elif flag.kind == "phantom":
         params |= {"fresh": d.get("nowhere_else"), "players": d.get("players"), "among": d.get("among_them"),
                    "games": d.get("games")}
+        if "recent" in d:  # (flags stored before the evidence was added read as they were)
+            params |= {"recent": d["recent"], "days": d.get("recent_days"), "organiser": _organiser(d)}
+            return problem(TEMPLATES["phantom_evidence"], code="integrity.phantom", **params)
     elif flag.kind == "sandbag":
         params |= {"player": who(p[0]), "limit": d.get("limit"), "rating": d.get("rating"), "fall": d.get("fall"),
                    "peak": d.get("peak"), "peak_date": d.get("peak_date"), "losses": d.get("losses"),

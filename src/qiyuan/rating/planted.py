@@ -8,13 +8,15 @@ games as ``qiyuan.rating.model`` objects) with one case of ``kind`` planted into
   own, every game of one member (the beneficiary) won;
 * ``thrown`` — a series of 5–15 games that one to three players rated 200–400 above a beneficiary lose to
   him, in 2–4 new matches;
-* ``phantom`` — an event of 8–30 players seen nowhere else (new records), a Swiss of 5–7 rounds;
+* ``phantom`` — an event of 8–30 players seen nowhere else (new records registered 1–9 days before it), a Swiss
+  of 5–7 rounds, organised by an organiser new to the history;
 * ``sandbag`` — a player whose published rating falls 150–300 (games lost in new matches to weaker players)
   just under the limit of a rating-band prize of a later Swiss event he then enters (in place of one of its
   players).
 
 ``genuine_bands`` gives genuine Swiss events a band prize (the benchmark's histories have none), so the
-sandbagging check is measured against honest band events too.
+sandbagging check is measured against honest band events too; ``genuine_organisers`` gives every genuine event
+one of a few organisers (the histories name none), so a phantom's new organiser stands out as it would.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class PlainHistory:
     events: tuple[Event, ...]
     games: tuple[Game, ...]
     bands: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # event id → band prize limits
+    organisers: Mapping[str, str] = field(default_factory=dict)  # event id → its organiser
 
 
 @dataclass(frozen=True)
@@ -185,8 +188,9 @@ def _phantom(rng, h: PlainHistory, ratings: _Ratings, seed: int):
             score[a] += {Result.WIN: 2, Result.LOSS: 0, Result.DRAW: 1}[res]
             score[b] += {Result.WIN: 0, Result.LOSS: 2, Result.DRAW: 1}[res]
             games.append(Game(ev.id, rnd, a, b, res))
-    return replace(h, players=h.players + players, events=h.events + (ev,), games=h.games + tuple(games)), \
-        Case("phantom", (ev.id,), tuple(ids))
+    organisers = {**h.organisers, ev.id: f"幻影赛事{seed}"}
+    return replace(h, players=h.players + players, events=h.events + (ev,), games=h.games + tuple(games),
+                   organisers=organisers), Case("phantom", (ev.id,), tuple(ids))
 
 
 def _sandbag(rng, h: PlainHistory, ratings: _Ratings, seed: int, rate: Rate):
@@ -266,3 +270,10 @@ def genuine_bands(history: PlainHistory, lists: Sequence[tuple[date, Mapping[str
         if rated:
             bands[e.id] = (rated[len(rated) // 2] // 100 * 100 - 1,)
     return replace(history, bands=bands)
+
+
+def genuine_organisers(history: PlainHistory, seed: int, clubs: int = 40) -> PlainHistory:
+    """Give every event without one an organiser: one of ``clubs`` associations (seeded)."""
+    rng = random.Random(f"organisers:{seed}")
+    organisers = {e.id: history.organisers.get(e.id) or f"棋协{rng.randrange(clubs) + 1:02d}" for e in history.events}
+    return replace(history, organisers=organisers)

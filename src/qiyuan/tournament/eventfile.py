@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from qiyuan.people.grades import DAN_GRADES, parse_grade
 from qiyuan.people.idnumber import ID_TYPES, normalize_id_number, resident_id_problems, validate_id
-from qiyuan.tournament import go, keepapart, syntax
+from qiyuan.tournament import go, syntax
 from qiyuan.tournament import minimatch as mm
 from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
 from qiyuan.tournament.handmade import hand_made_rounds, record_hand_made

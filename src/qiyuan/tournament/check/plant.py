@@ -14,7 +14,7 @@ from qiyuan.tournament.openers import opener_rule
 from qiyuan.tournament.scoring import score
 from qiyuan.tournament.state import player_states
 
-__all__ = ["boards", "plant_opener", "plant_swap", "plant_tiebreak", "rewrite"]
+__all__ = ["boards", "plant_opener", "plant_swap", "plant_table", "plant_tiebreak", "rewrite"]
 
 
 def boards(t: Tournament, rnd: int) -> list[tuple[int, int]]:
@@ -70,6 +70,17 @@ def plant_swap(t: Tournament, rnd: int, kind: str) -> tuple[int, int] | None:
             rewrite(t, rnd, new)
             return i, j
     return None
+
+
+def plant_table(t: Tournament, rnd: int) -> tuple[int, int] | None:
+    """Boards 1 and 2 of round ``rnd`` exchange their second players, who opens kept (a pairing the tables or the
+    bracket do not give); returns the two boards, or None when the round has fewer than two."""
+    old = boards(t, rnd)
+    if len(old) < 2:
+        return None
+    (a, b), (c, d) = old[0], old[1]
+    rewrite(t, rnd, [(a, d), (c, b), *old[2:]], by_rule=False)
+    return 1, 2
 
 
 def plant_opener(t: Tournament, rnd: int, board: int = 1) -> tuple[int, int] | None:

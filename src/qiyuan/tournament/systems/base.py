@@ -109,6 +109,9 @@ class PairingSystem:
     mini_matches: bool = False  #: may be played as mini-matches (two games and a tie-break game)
     round_robin: bool = False  #: ranked by a round robin's tie-breaks (直胜, 胜局, 索分)
     go: bool = False  #: a Go event (1/0 points, grades, handicaps)
+    #: how the final places read: ``standings`` (score and tie-breaks), ``bracket`` (the round reached),
+    #: ``match`` (a match's score), ``teams`` (the teams' places), ``go`` (Go's placement criteria)
+    ranking: str = "standings"
     #: the event's own settings when it starts (a Go event's points and criteria)
     start: Callable[[Tournament], None] | None = None
     #: before a round is paired: corrections and their notes (a round robin's number of rounds)

@@ -125,7 +125,8 @@ def check_round(t: Tournament, rnd: int, *, swiss: bool = False) -> list[Deviati
 
 def _system(name: str, trf_type: str, settings: go.GoSettings, swiss: bool) -> PairingSystem:
     return register(PairingSystem(name, trf_type, _pair, partial(check_round, swiss=swiss), _plan, go=True,
-                                  start=_starts(settings), after_set=mcmahon.record_handicaps, places=_places))
+                                  start=_starts(settings), after_set=mcmahon.record_handicaps, places=_places,
+                                  ranking="go"))
 
 
 MCMAHON = _system("go_mcmahon", "Individual: McMahon (Go)", go.GoSettings(), swiss=False)

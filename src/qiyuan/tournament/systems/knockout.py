@@ -33,4 +33,4 @@ def _plan(rng: random.Random, players: int | None, rounds: int | None) -> Genera
 SYSTEM = register(PairingSystem(
     "knockout", "Individual: Knock-out", _pair, fixed_checker("bracket"), _plan,
     fixed_field=problem("a knock-out bracket is fixed once round 1 is paired: no late entries"), by_hand=False,
-    bracket=True, colours=False, mini_matches=True, after_pairing=_after_pairing, places=knockout_places))
+    bracket=True, colours=False, mini_matches=True, after_pairing=_after_pairing, places=knockout_places, ranking="bracket"))

@@ -29,4 +29,4 @@ def _places(t: Tournament) -> dict[int, int]:
 SYSTEM = register(PairingSystem(
     "match", "Individual: Match", _pair, fixed_checker("pairing"), _plan,
     fixed_field=problem("a match is fixed once round 1 is paired: no late entries"), max_players=2,
-    needs_rounds=True, places=_places))
+    needs_rounds=True, places=_places, ranking="match"))

@@ -31,4 +31,4 @@ def _places(t: Tournament) -> dict[int, int]:
 SYSTEM = register(PairingSystem(
     "team", "Team: Round-Robin", _pair, fixed_checker("pairing"), _plan,
     fixed_field=problem("a team event's line-up is fixed once round 1 is paired: no late entries"),
-    team_boards=True, places=_places))
+    team_boards=True, places=_places, ranking="teams"))

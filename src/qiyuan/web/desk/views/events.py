@@ -353,8 +353,8 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
                         if e.excused],
             "rule_sets": list(BUILTIN_RULES),
             "confirm_change": bool(typed) and request.session.get(f"confirm:{code}", False),
-            "is_round_robin": ev.event_format(t) in ev.ROUND_ROBINS,
-            "is_knockout": ev.event_format(t) == "knockout",
+            "is_round_robin": ev.system_of(t).round_robin,
+            "is_knockout": ev.system_of(t).bracket,
             **_knockout(t),
             # started from a registration (its code is the event's): its entry list is one click away
             "registration_code": code if Registration.objects.filter(code=code).exists() else "",
@@ -384,7 +384,7 @@ def _knockout(t) -> dict:
     from qiyuan.tournament import minimatch as mm
     from qiyuan.tournament.knockout import bracket_text, pending_tiebreak
 
-    if ev.event_format(t) != "knockout" or len(t.entrants) < 2:
+    if not ev.system_of(t).bracket or len(t.entrants) < 2:
         return {}
     out = {"bracket": bracket_text(t, _), "mini": mm.is_mini(t)}
     if mm.is_mini(t):
@@ -852,7 +852,7 @@ def print_round(request, code: str, rnd: int):
     if go.is_go(t):  # Go's words: black and white, the McMahon score (or wins) before the round, the stones
         s, ps = go.settings(t), go.players(t)
         scores = pairing_scores(t, s, ps, rnd)
-        swiss = ev.event_format(t) == "go_swiss"
+        swiss = go.is_go_swiss(t)
 
         def value(n: int) -> str:
             return plain(shown(scores[n]))

@@ -25,7 +25,7 @@ from qiyuan.tournament.errors import EventError
 from qiyuan.tournament.go_tiebreaks import pairing_scores
 from qiyuan.tournament.go_tiebreaks import standings as go_standings
 from qiyuan.tournament.model import Tournament
-from qiyuan.tournament.systems import gomoku_swiss
+from qiyuan.tournament.systems.gomoku_swiss import plan as swiss_plan
 from qiyuan.tournament.systems.base import Deviation, GeneratePlan, PairingSystem, RoundPairing, next_pairing, register
 from qiyuan.tournament.systems.replay import before_round, hard_rules, recorded
 
@@ -47,7 +47,7 @@ def _starts(settings: go.GoSettings):
 
 
 def _plan(rng: random.Random, players: int | None, rounds: int | None) -> GeneratePlan:
-    return gomoku_swiss.plan(rng, players, rounds, grades=True)
+    return swiss_plan(rng, players, rounds, grades=True)
 
 
 def _places(t: Tournament) -> dict[int, int]:

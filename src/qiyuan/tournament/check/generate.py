@@ -15,7 +15,9 @@ import random
 from datetime import date
 
 from qiyuan.tournament import eventfile as ev
+from qiyuan.tournament import categories as cat
 from qiyuan.tournament import keepapart
+from qiyuan.tournament.knockout import pending_tiebreak
 from qiyuan.tournament.errors import EventError
 from qiyuan.tournament.model import Entrant, Tournament
 from qiyuan.tournament.standings import final_places
@@ -29,6 +31,9 @@ __all__ = ["GENERATED", "generate_event"]
 GENERATED = names()
 #: grades the generator gives Go players
 _GO_GRADES = ("20k", "15k", "10k", "8k", "5k", "3k", "2k", "1k", "1d", "2d", "3d", "5d")
+
+#: prize categories a generated event may have (women, age groups, rating bands)
+_CATEGORIES = ("women", "U12", "U18", "rating -1799", "rating 1800-2199", "rating 2200-")
 
 _SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗"
 _GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂"
@@ -77,11 +82,15 @@ def generate_event(fmt: str, seed: int, *, players: int | None = None, rounds: i
     ev.draw_numbers(t, seed=rng.randrange(10**6))
     if plan.keep_apart and rng.random() < 0.4:
         keepapart.set_rule(t, rng.choice(("club", "family", "association")), rng.randint(1, 3))
+    if plan.categories and rng.random() < 0.4:
+        cat.set_categories(t, rng.sample(_CATEGORIES, rng.randint(1, 3)))
     for rnd in range(1, 100):
         if t.rounds_planned and rnd > t.rounds_planned:
             break
         if plan.changes and rnd > 1:
             _changes(t, rng, rnd, plan)
+        if plan.mini_matches and pending_tiebreak(t)[1]:  # a tie-break game: its openers drawn by lot first
+            ev.draw_tiebreak_lot(t, seed=rng.randrange(10**6))
         try:
             pairing = ev.pair_next(t)
         except EventError:

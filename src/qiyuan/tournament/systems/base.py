@@ -69,7 +69,8 @@ class GeneratePlan:
     """What a generated event of one system looks like (the generator plays it with the arbiter's own
     functions): ``players`` and ``rounds`` (None: as many as the system plays), ``boards`` per team, results
     always decisive (``decisive``), withdrawals, excuses and late entries between rounds (``changes``), a
-    keep-apart rule now and then (``keep_apart``), Go grades (``grades``), mini-matches' tie-break time control."""
+    keep-apart rule now and then (``keep_apart``), prize categories now and then (``categories``), Go grades
+    (``grades``), mini-matches' tie-break time control (their tie-break games' openers drawn by lot)."""
 
     players: int
     rounds: int | None = None
@@ -77,6 +78,7 @@ class GeneratePlan:
     decisive: bool = False
     changes: bool = False
     keep_apart: bool = False
+    categories: bool = False
     grades: bool = False
     mini_matches: str | None = None
 
@@ -122,6 +124,9 @@ class PairingSystem:
     after_pairing: Callable[[Tournament], None] | None = None
     #: the final places when not by the Swiss/round-robin standings (``number -> place``)
     places: Callable[[Tournament], dict[int, int]] | None = None
+    #: the system's own records of round ``rnd`` and later forgotten, as before round ``rnd`` was paired (the
+    #: checker's replay; e.g. which game of which mini-match round each round was)
+    rewind: Callable[[Tournament, int], None] | None = None
 
 
 SYSTEMS: dict[str, PairingSystem] = {}

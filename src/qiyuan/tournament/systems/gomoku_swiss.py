@@ -46,10 +46,10 @@ def _pair(t: Tournament, rnd: int, explain: bool) -> RoundPairing:
 
 def plan(rng: random.Random, players: int | None, rounds: int | None, *, grades: bool = False) -> GeneratePlan:
     """A Swiss event (Gomoku's or Go's): 8..40 players, 5..11 rounds (at most half the players), withdrawals,
-    excuses and late entries between rounds, a keep-apart rule now and then."""
+    excuses and late entries between rounds, a keep-apart rule and prize categories now and then."""
     n = players or rng.randint(8, 40)
     planned = max(1, min(rounds or rng.randint(5, 11), n // 2))
-    return GeneratePlan(n, planned, decisive=grades, changes=True, keep_apart=True, grades=grades)
+    return GeneratePlan(n, planned, decisive=grades, changes=True, keep_apart=True, categories=True, grades=grades)
 
 
 def _fmt(score: Decimal) -> str:

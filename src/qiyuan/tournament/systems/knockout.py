@@ -26,11 +26,21 @@ def _after_pairing(t: Tournament) -> None:
         mm.record_slot(t, mini_match_round(t)[0])
 
 
+def _rewind(t: Tournament, rnd: int) -> None:
+    """Which game of which mini-match round the rounds from ``rnd`` on were: not known before they were paired
+    (the lots drawn for a tie-break game stay: they are drawn before it is paired)."""
+    for slot in mm.schedule(t):
+        if slot.round >= rnd:
+            mm.forget_round(t, slot.round)
+
+
 def _plan(rng: random.Random, players: int | None, rounds: int | None) -> GeneratePlan:
-    return GeneratePlan(players or rng.randint(8, 40), decisive=True)
+    """Single games or (one event in two) mini-matches, every game with a winner."""
+    n = players or rng.randint(8, 40)
+    return GeneratePlan(n, decisive=True, mini_matches="10 min + 5 s" if rng.random() < 0.5 else None)
 
 
 SYSTEM = register(PairingSystem(
     "knockout", "Individual: Knock-out", _pair, fixed_checker("bracket"), _plan,
     fixed_field=problem("a knock-out bracket is fixed once round 1 is paired: no late entries"), by_hand=False,
-    bracket=True, colours=False, mini_matches=True, after_pairing=_after_pairing, places=knockout_places, ranking="bracket"))
+    bracket=True, colours=False, mini_matches=True, after_pairing=_after_pairing, places=knockout_places, ranking="bracket", rewind=_rewind))

@@ -10,7 +10,7 @@ from dataclasses import replace
 from qiyuan.errors import problem
 from qiyuan.tournament.model import BYE_RESULTS, RoundCell, Tournament
 from qiyuan.tournament.state import ABSENCES, is_active, round_boards, withdrawn_in
-from qiyuan.tournament.systems.base import Deviation
+from qiyuan.tournament.systems.base import SYSTEMS, Deviation, event_format
 
 __all__ = ["before_round", "hard_rules", "is_foreign", "recorded"]
 
@@ -34,7 +34,11 @@ def before_round(t: Tournament, rnd: int) -> Tournament:
                 cells.append(RoundCell(None, "-", c.result))
         entrants.append(replace(e, rounds=cells, excused={}, points=None, rank=None))
     extra = {k: list(v) for k, v in t.extra.items() if k != "XQS"}
-    return replace(t, entrants=entrants, extra=extra, round_dates=list(t.round_dates))
+    out = replace(t, entrants=entrants, extra=extra, round_dates=list(t.round_dates))
+    system = SYSTEMS.get(event_format(t))
+    if system is not None and system.rewind is not None:
+        system.rewind(out, rnd)
+    return out
 
 
 def recorded(t: Tournament, rnd: int) -> tuple[list[tuple[int, int, str]], list[int]]:

@@ -16,7 +16,7 @@ import time
 
 from qiyuan.tournament.check import check_event
 from qiyuan.tournament.check.generate import GENERATED, generate_event
-from qiyuan.tournament.check.plant import boards, plant_opener, plant_swap, plant_table, plant_tiebreak
+from qiyuan.tournament.check.plant import boards, plant_keep_apart, plant_opener, plant_swap, plant_table, plant_tiebreak
 from qiyuan.tournament.state import rounds_paired
 from qiyuan.tournament.systems import system_named
 
@@ -48,14 +48,16 @@ def _plant(kind: str, u, last: int):
         return plant_swap(u, last, kind)
     if kind == "opener":
         return plant_opener(u, last, 1)
+    if kind == "keep-apart":  # the latest round the rule covers where a swap of equal cost breaks it
+        return next((w for r in range(last, 0, -1) if (w := plant_keep_apart(u, r)) is not None), None)
     if kind == "table":  # the last round with two boards (a knock-out's final has one)
         return plant_table(u, max((r for r in range(1, last + 1) if len(boards(u, r)) >= 2), default=last))
     return plant_tiebreak(u)
 
 
-#: the planted changes tried on each system's events (Swiss: every kind; a fixed pairing: a swap between boards
-#: and an opener error; Go: a swap making a repeat meeting)
-PLANTS = {"swiss": ("repeat", "score", "opener", "tie-break", "equal"), "go_mcmahon": ("repeat",),
+#: the planted changes tried on each system's events (Swiss: every kind, keep-apart where the generator set the
+#: rule; a fixed pairing: a swap between boards and an opener error; Go: a swap making a repeat meeting)
+PLANTS = {"swiss": ("repeat", "score", "opener", "tie-break", "keep-apart", "equal"), "go_mcmahon": ("repeat",),
           "go_swiss": ("repeat",)}
 FIXED_PLANTS = ("table", "opener")
 
@@ -97,7 +99,7 @@ def sweep(events: int) -> None:
         print(f"  {fmt:18}: {good}/{n} consistent, checked in {secs / max(n, 1):.3f} s CPU each on average")
     for (fmt, kind), (n, good) in sorted(planted.items()):
         what = "read consistent" if kind == "equal" else "named"
-        print(f"  planted {kind:9} in {fmt:18}: {good}/{n} {what} ({100 * good / max(n, 1):.1f} %)")
+        print(f"  planted {kind:10} in {fmt:18}: {good}/{n} {what} ({100 * good / max(n, 1):.1f} %)")
 
 
 def main() -> None:

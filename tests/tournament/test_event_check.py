@@ -304,3 +304,25 @@ def test_generated_swiss_events_carry_prize_categories():
     ts = [generate_event("swiss", seed, players=20, rounds=5) for seed in range(12)]
     with_categories = [t for t in ts if t.extra.get("XQP")]
     assert with_categories and all(check_event(t).status == "consistent" for t in with_categories)
+
+
+def test_a_swap_bringing_players_kept_apart_together_is_named_keep_apart():
+    import copy
+
+    from qiyuan.tournament.check.plant import plant_keep_apart
+
+    for seed in range(80):
+        t = generate_event("swiss", seed, players=30, rounds=5)
+        if "XQA" not in t.extra:  # the generator set no keep-apart rule in this one
+            continue
+        for rnd in range(rounds_paired(t), 0, -1):
+            u = copy.deepcopy(t)
+            where = plant_keep_apart(u, rnd)
+            if where is None:
+                continue
+            swapped = {p for k in where for p in boards(t, rnd)[k - 1]}
+            v = check_event(u)
+            named = [x for x in v.deviations if x.rule == "keep-apart" and x.round == rnd]
+            assert named and all({x.detail.params["a"], x.detail.params["b"]} <= swapped for x in named), v.deviations
+            return
+    raise AssertionError("no generated event offered such a swap")

@@ -118,3 +118,14 @@ def test_no_caller_asks_an_events_system_by_its_name_outside_the_registry():
                     found.append(f"{path.relative_to(SRC)}:{k}: {line.strip()}")
     # a file from elsewhere that records no system is judged by the format the import found (not a switch)
     assert found == ['tournament/check/report.py:77: if "XQM" in t.extra or fmt in ("", "swiss"):']
+
+
+def test_the_rating_rules_know_each_system_by_its_rated_format():
+    from qiyuan.rating.model import EventFormat
+    from qiyuan.tournament.systems import rated_format
+
+    assert {name: rated_format(name) for name in SYSTEMS} == {
+        "swiss": "swiss", "round_robin": "round_robin", "double_round_robin": "round_robin", "knockout": "knockout",
+        "match": "match", "team": "team", "go_mcmahon": "swiss", "go_swiss": "swiss"}
+    assert {rated_format(name) for name in SYSTEMS} <= {f.value for f in EventFormat}
+    assert rated_format("dutch") == "dutch"

@@ -569,13 +569,12 @@ def _schedule(t: Tournament) -> bytes:
     from reportlab.platypus import KeepTogether, Paragraph
 
     from qiyuan.tournament.berger import berger_rounds, resting_player
-    from qiyuan.tournament.eventfile import event_format
 
     st = _styles()
     buf = io.BytesIO()
     doc, footer = _doc(buf, t, "赛程表")
     n = len(t.entrants)
-    double = event_format(t) == "double_round_robin"
+    double = system_of(t).cycles == 2
     table = berger_rounds(n, double=double)
     by = {e.number: e for e in t.entrants}
     kind = "双循环" if double else "单循环"

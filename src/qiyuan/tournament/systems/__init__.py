@@ -14,8 +14,8 @@ from __future__ import annotations
 # (importing a system registers it; in this order the registry lists them)
 from qiyuan.tournament.systems import gomoku_swiss, berger, knockout, match, team, go  # noqa: F401
 from qiyuan.tournament.systems.base import (RULES, SYSTEMS, Deviation, GeneratePlan, PairingSystem, RoundPairing,
-                                            UnknownSystem, event_format, names, next_pairing, register, system_named,
-                                            system_of)
+                                            UnknownSystem, event_format, names, next_pairing, rated_format, register,
+                                            system_named, system_of)
 
 __all__ = ["RULES", "SYSTEMS", "Deviation", "GeneratePlan", "PairingSystem", "RoundPairing", "UnknownSystem",
-           "event_format", "names", "next_pairing", "register", "system_named", "system_of"]
+           "event_format", "names", "next_pairing", "rated_format", "register", "system_named", "system_of"]

@@ -21,7 +21,7 @@ from qiyuan.tournament.state import boards_text, excuse_fill, is_active, is_fini
 from qiyuan.tournament.swiss import next_round
 
 __all__ = ["RULES", "SYSTEMS", "Deviation", "GeneratePlan", "PairingSystem", "RoundPairing", "UnknownSystem",
-           "event_format", "names", "next_pairing", "register", "system_named", "system_of"]
+           "event_format", "names", "next_pairing", "rated_format", "register", "system_named", "system_of"]
 
 #: the rules a deviation can name (translatable ``Problem``s)
 RULES: dict[str, Problem] = {
@@ -110,6 +110,9 @@ class PairingSystem:
     needs_rounds: bool = False  #: the number of rounds is the arbiter's to give (a match's games)
     mini_matches: bool = False  #: may be played as mini-matches (two games and a tie-break game)
     round_robin: bool = False  #: ranked by a round robin's tie-breaks (直胜, 胜局, 索分)
+    cycles: int = 1  #: how many times a round robin's table is played (a double round robin: 2)
+    #: the event format the rating rules know it as (``rating.model.EventFormat``; None: its own name)
+    rated_as: str | None = None
     go: bool = False  #: a Go event (1/0 points, grades, handicaps)
     #: how the final places read: ``standings`` (score and tie-breaks), ``bracket`` (the round reached),
     #: ``match`` (a match's score), ``teams`` (the teams' places), ``go`` (Go's placement criteria)
@@ -150,6 +153,13 @@ def names() -> tuple[str, ...]:
 def event_format(t: Tournament) -> str:
     """The system recorded in the file (``XQM``); files from elsewhere are Swiss."""
     return (t.extra.get("XQM") or ["swiss"])[0].strip()
+
+
+def rated_format(name: str) -> str:
+    """The event format the rating rules know the system ``name`` as (a double round robin is a round robin, a Go
+    McMahon or Swiss event a Swiss-system event); a name no system has is returned as it is."""
+    system = SYSTEMS.get(name)
+    return name if system is None or system.rated_as is None else system.rated_as
 
 
 def system_named(name: str) -> PairingSystem:

@@ -49,7 +49,7 @@ def _plan(rng: random.Random, players: int | None, rounds: int | None) -> Genera
 def _system(name: str, double: bool) -> PairingSystem:
     return register(PairingSystem(
         name, "Individual: Round-Robin", _pair, fixed_checker("table", byes=False), _plan, fixed_field=_FIXED,
-        round_robin=True, before_pairing=_cycle(double)))
+        round_robin=True, cycles=2 if double else 1, rated_as="round_robin", before_pairing=_cycle(double)))
 
 
 SINGLE = _system("round_robin", double=False)

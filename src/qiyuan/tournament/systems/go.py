@@ -124,7 +124,7 @@ def check_round(t: Tournament, rnd: int, *, swiss: bool = False) -> list[Deviati
 
 
 def _system(name: str, trf_type: str, settings: go.GoSettings, swiss: bool) -> PairingSystem:
-    return register(PairingSystem(name, trf_type, _pair, partial(check_round, swiss=swiss), _plan, go=True,
+    return register(PairingSystem(name, trf_type, _pair, partial(check_round, swiss=swiss), _plan, go=True, rated_as="swiss",
                                   start=_starts(settings), after_set=mcmahon.record_handicaps, places=_places,
                                   ranking="go"))
 

@@ -46,6 +46,7 @@ from qiyuan.tournament.explanation import Line, from_parts
 from qiyuan.tournament.go_arbiter import set_go_settings
 from qiyuan.tournament.go_tiebreaks import pairing_scores, shown
 from qiyuan.tournament.model import Entrant
+from qiyuan.tournament.systems import rated_format
 
 from ...display import association_name, person
 from ...labels import ORGANISER_LEVELS, arbiter_level_label, organiser_level_choices
@@ -810,7 +811,7 @@ def _too_few_rounds(t, played: int) -> int | None:
     from qiyuan.rating.model import EventFormat
     from qiyuan.rating.rules import load_rules
 
-    if ev.event_format(t) != "swiss" or not t.entrants:
+    if go.is_go(t) or rated_format(ev.event_format(t)) != EventFormat.SWISS.value or not t.entrants:
         return None
     rules = load_rules("cga-gomoku-2011")
     n = len(t.entrants)

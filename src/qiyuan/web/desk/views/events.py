@@ -46,7 +46,7 @@ from qiyuan.tournament.explanation import Line, from_parts
 from qiyuan.tournament.go_arbiter import set_go_settings
 from qiyuan.tournament.go_tiebreaks import pairing_scores, shown
 from qiyuan.tournament.model import Entrant
-from qiyuan.tournament.systems import rated_format
+from qiyuan.tournament.systems import SYSTEMS, rated_format
 
 from ...display import association_name, person
 from ...labels import ORGANISER_LEVELS, arbiter_level_label, organiser_level_choices
@@ -148,7 +148,8 @@ class NewEventForm(EventDetailsForm):
 
     def clean(self):
         data = super().clean()
-        if (data.get("mini_matches") or "").strip() and data.get("fmt") != "knockout":
+        system = SYSTEMS.get(data.get("fmt") or "")
+        if (data.get("mini_matches") or "").strip() and not (system is not None and system.mini_matches):
             self.add_error("mini_matches", _("每场两局只用于淘汰赛。"))
         return data
 

@@ -85,3 +85,15 @@ def test_check_and_generate_speak_the_users_language(tmp_path, language):
     assert_in_language(r.output, language, ["event", "check"])
     if language == lang.CHINESE:
         assert f"第 {last} 轮" in r.output and "先后手" in r.output
+
+
+@pytest.mark.parametrize("language, says", [(lang.ENGLISH, "unknown pairing system 'dutch'"),
+                                            (lang.CHINESE, "未知的编排制度 'dutch'")])
+def test_an_unknown_system_is_refused_by_name_not_paired_as_a_swiss(tmp_path, language, says):
+    ev = _generated(tmp_path)
+    ev.write_text(ev.read_text(encoding="utf-8").replace("XQM swiss", "XQM dutch").replace("XQS finished\n", ""),
+                  encoding="utf-8")
+    before = ev.read_bytes()
+    r = run(["event", "pair", str(ev)], language)
+    assert r.exit_code == 2 and says in r.output and "Traceback" not in r.output
+    assert ev.read_bytes() == before

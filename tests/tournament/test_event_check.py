@@ -274,3 +274,55 @@ def test_settings_the_rules_refuse_make_the_event_not_checkable_saying_why():
     v = check_event(t)
     assert v.status == "not checkable" and v.exit_code == 2 and not v.deviations
     assert v.reason.message == "not checkable: {why}" and "XQN" in v.reason.params["why"].text()
+
+
+def _mini_knockout(seed: int, players: int = 11):
+    """A generated knock-out played as mini-matches (two games, then a tie-break game whose openers are drawn)."""
+    for k in range(seed, seed + 50):
+        t = generate_event("knockout", k, players=players)
+        if "XQ6" in t.extra and t.extra.get("XQ8"):
+            return t
+    raise AssertionError("the generator plays knock-outs of mini-matches with tie-break games")
+
+
+def test_a_knockout_of_mini_matches_is_generated_with_its_lots_and_checks_consistent():
+    t = _mini_knockout(1)
+    v = check_event(t)
+    assert v.status == "consistent", [(d.round, d.rule, d.detail.message) for d in v.deviations]
+    assert v.rounds == rounds_paired(t) and v.rounds > 2
+
+
+def test_a_swap_in_a_mini_match_game_is_named_in_its_round():
+    t = _mini_knockout(2, players=16)
+    (a, b), (c, d) = boards(t, 1)[:2]
+    rewrite(t, 1, [(a, d), (c, b), *boards(t, 1)[2:]], by_rule=False)
+    v = check_event(t)
+    assert v.exit_code == 1 and {x.board for x in v.deviations if x.round == 1 and x.rule == "bracket"} == {1, 2}
+
+
+def test_generated_swiss_events_carry_prize_categories():
+    ts = [generate_event("swiss", seed, players=20, rounds=5) for seed in range(12)]
+    with_categories = [t for t in ts if t.extra.get("XQP")]
+    assert with_categories and all(check_event(t).status == "consistent" for t in with_categories)
+
+
+def test_a_swap_bringing_players_kept_apart_together_is_named_keep_apart():
+    import copy
+
+    from qiyuan.tournament.check.plant import plant_keep_apart
+
+    for seed in range(80):
+        t = generate_event("swiss", seed, players=30, rounds=5)
+        if "XQA" not in t.extra:  # the generator set no keep-apart rule in this one
+            continue
+        for rnd in range(rounds_paired(t), 0, -1):
+            u = copy.deepcopy(t)
+            where = plant_keep_apart(u, rnd)
+            if where is None:
+                continue
+            swapped = {p for k in where for p in boards(t, rnd)[k - 1]}
+            v = check_event(u)
+            named = [x for x in v.deviations if x.rule == "keep-apart" and x.round == rnd]
+            assert named and all({x.detail.params["a"], x.detail.params["b"]} <= swapped for x in named), v.deviations
+            return
+    raise AssertionError("no generated event offered such a swap")

@@ -40,11 +40,12 @@ def event_generate(
     keep-apart), seeded and reproducible, as an event file."""
     from qiyuan.formats.eventstore import write_atomically
     from qiyuan.formats.trf import write_trf
-    from qiyuan.tournament.check.generate import GENERATED, generate_event
+    from qiyuan.tournament.check.generate import generate_event
+    from qiyuan.tournament.systems import SYSTEMS
 
-    if system not in GENERATED:
+    if system not in SYSTEMS:
         raise _fail(_("error: unknown system {system!r}: choose one of {choices}").format(
-            system=system, choices=", ".join(GENERATED)))
+            system=system, choices=", ".join(SYSTEMS)))
     if event.exists():
         raise _fail(_("error: {file} already exists: nothing written").format(file=event))
     t = generate_event(system, seed, players=players, rounds=rounds)

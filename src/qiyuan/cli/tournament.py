@@ -102,7 +102,7 @@ def standings(
 def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, category: str | None = None,
                      wide: bool = False) -> None:
     from qiyuan.errors import InputError, problem
-    from qiyuan.tournament.eventfile import event_format
+    from qiyuan.tournament.systems import system_of
     from qiyuan.tournament.sheets import as_of, rounds_with_cells
 
     if after is not None:
@@ -110,11 +110,11 @@ def _print_standings(t: Tournament, as_csv: bool, after: int | None = None, cate
             raise InputError(problem("--after {after}: the event has rounds 1..{last}", after=after,
                                      last=rounds_with_cells(t)))
         t = as_of(t, after)
-    fmt = event_format(t)
-    if fmt == "knockout":
+    ranking = system_of(t).ranking
+    if ranking == "bracket":
         _print_knockout_places(t, as_csv)
         return
-    if fmt in ("match", "team"):
+    if ranking in ("match", "teams"):
         _print_match_or_teams(t, as_csv)
         return
     from qiyuan.tournament import categories as cat
@@ -200,10 +200,10 @@ def _print_match_or_teams(t: Tournament, as_csv: bool) -> None:
     """A match: the two players' scores and games won/drawn/lost; a team event: the teams
     by match points (2/1/0), then board points."""
     from qiyuan.tournament import teams as tm
-    from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.sheets import pad, plain, rpad, text_width
+    from qiyuan.tournament.systems import system_of
 
-    if event_format(t) == "match":
+    if system_of(t).ranking == "match":
         title = _("match of {games} games: the higher score wins, equal scores draw").format(games=t.rounds_planned)
         head = ["rank", "number", "name", "score", "won", "drawn", "lost"]
         rows = [[r.rank, r.number, r.name, plain(r.score), r.won, r.drawn, r.lost] for r in tm.match_standings(t)]
@@ -937,15 +937,16 @@ def event_crosstable(event: Path = typer.Argument(...),
                                                                      "(default: 80 columns, later rounds below)")) -> None:
     """Print the crosstable: per round opponent, role (b opened / w) and result; a round robin's square grid
     (each player's result against each opponent) first."""
-    from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format
     from qiyuan.tournament.sheets import crosstable, round_robin_grid
     from qiyuan.tournament.standings import standings
+    from qiyuan.tournament.systems import system_of
 
     t = _load(event)
-    if t.entrants and event_format(t) in ROUND_ROBINS:
+    system = system_of(t)
+    if t.entrants and system.round_robin:
         sys.stdout.write(round_robin_grid(t, _, wide=wide) + "\n")
     sys.stdout.write(crosstable(t, _, wide=wide))
-    if t.entrants and event_format(t) in ("swiss", "round_robin", "double_round_robin"):
+    if t.entrants and system.places is None:  # ranked by the standings: their play-offs and lots
         sys.stdout.write("".join(f"{x}\n" for x in _decision_lines(standings(t))))
 
 
@@ -956,9 +957,10 @@ def event_bracket(event: Path = typer.Argument(...)) -> None:
     from qiyuan.errors import InputError, problem
     from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.knockout import bracket_text
+    from qiyuan.tournament.systems import system_of
 
     t = _load(event)
-    if event_format(t) != "knockout":
+    if not system_of(t).bracket:
         raise InputError(problem("{event} is a {format} event, not a knock-out", event=str(event),
                                  format=event_format(t)))
     sys.stdout.write(bracket_text(t, _))

@@ -149,7 +149,7 @@ def go_slip_words(t: Tournament) -> hall_pdf.SlipWords:
         if rnd not in known:
             known[rnd] = pairing_scores(t, s, ps, rnd)
         scores = known[rnd]
-        name = "胜局" if (t.extra.get("XQM") or [""])[0].strip() == "go_swiss" else "麦分"
+        name = "胜局" if go.is_go_swiss(t) else "麦分"
         return f"{name} {plain(shown(scores[seat.number]))}　{_rank(ps, seat.number) or '—'}"
 
     return hall_pdf.SlipWords(first="黑方", second="白方", boxes=("黑胜", "白胜"),

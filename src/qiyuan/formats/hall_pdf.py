@@ -34,6 +34,7 @@ from qiyuan.formats.pdf_font import FONT, font_name
 from qiyuan.people.pinyin import sort_key
 from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
 from qiyuan.tournament.model import Tournament
+from qiyuan.tournament.systems import system_of
 from qiyuan.tournament.sheets import (UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells,
                                      team_match_rows)
 
@@ -69,10 +70,10 @@ def document(t: Tournament, what: str, *, round_no: int | None = None, after: in
         if not 1 <= rnd <= max(paired, rounds_with_cells(t)):
             faults.append(problem("round {round} is not paired ({paired} rounds are)", round=rnd, paired=paired))
     if what in ("schedule", "bracket"):
-        from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format
+        from qiyuan.tournament.eventfile import event_format
 
-        wanted = ROUND_ROBINS if what == "schedule" else ("knockout",)
-        if event_format(t) not in wanted:
+        system = system_of(t)
+        if not (system.round_robin if what == "schedule" else system.bracket):
             faults.append(problem("{what} is printed for a {kind}; this event is {format}", what=what,
                                   kind="round robin" if what == "schedule" else "knock-out", format=event_format(t)))
         elif len(t.entrants) < 2:
@@ -390,7 +391,6 @@ def _standings(t: Tournament, after: int | None) -> bytes:
     from reportlab.platypus import Paragraph
 
     from qiyuan.tournament import categories as cat
-    from qiyuan.tournament.eventfile import event_format
     from qiyuan.tournament.sheets import as_of, shown_names
     from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS, standings, tiebreak_names
     from qiyuan.tournament.state import rounds_paired
@@ -402,7 +402,7 @@ def _standings(t: Tournament, after: int | None) -> bytes:
     title = f"第 {last} 轮后名次" if last else "名次"
     doc, footer = _doc(buf, t, title, landscape=True)
     story = [Paragraph(t.name, st["title"]), Paragraph(f"{title}　{_event_line(t, last or None)}", st["sub"])]
-    fmt = event_format(t)
+    ranking = system_of(t).ranking
     rows = standings(shown)
     by = {e.number: e for e in shown.entrants}
     names = tiebreak_names(t)
@@ -417,14 +417,14 @@ def _standings(t: Tournament, after: int | None) -> bytes:
         return [f"{place}*" if r.decision else str(place), str(r.number), _fit(name, 11, 35 * mm),
                 _fit(e.federation, 10, 46 * mm), _rating(e.rating), plain(r.score), *[plain(x) for x in r.tiebreaks]]
 
-    if fmt == "knockout":  # placed by the round reached, no Swiss tie-breaks; then the mini-matches' scores
+    if ranking == "bracket":  # placed by the round reached, no Swiss tie-breaks; then the mini-matches' scores
         story += _knockout_places(shown, st) + _mini_match_scores(t, shown, rows, by, st)
         doc.build(story, onFirstPage=footer, onLaterPages=footer)
         return buf.getvalue()
-    if fmt == "team":  # the teams by match points, then board points; their matches; then the boards' players
+    if ranking == "teams":  # the teams by match points, then board points; their matches; then the boards' players
         story += _team_places(shown, st)
         story.append(Paragraph("各台棋手（积分与辅分）", st["head"]))
-    elif fmt != "swiss" and fmt not in ("round_robin", "double_round_robin"):
+    elif ranking != "standings":
         story.append(Paragraph("此赛制的名次见成绩表（对抗赛不用辅分）；下表为积分与辅分。", st["small"]))
     if names == ROUND_ROBIN_TIEBREAKS:
         story.append(Paragraph("循环赛名次：积分，再依次比直胜（同分者之间的积分）、胜局数、索分（所胜对手积分 + 所和对手积分之半），"
@@ -569,13 +569,12 @@ def _schedule(t: Tournament) -> bytes:
     from reportlab.platypus import KeepTogether, Paragraph
 
     from qiyuan.tournament.berger import berger_rounds, resting_player
-    from qiyuan.tournament.eventfile import event_format
 
     st = _styles()
     buf = io.BytesIO()
     doc, footer = _doc(buf, t, "赛程表")
     n = len(t.entrants)
-    double = event_format(t) == "double_round_robin"
+    double = system_of(t).cycles == 2
     table = berger_rounds(n, double=double)
     by = {e.number: e for e in t.entrants}
     kind = "双循环" if double else "单循环"
@@ -681,11 +680,10 @@ def _crosstable(t: Tournament) -> bytes:
     t = as_of(t, n)  # a next round's excuse already entered is not shown yet
     ranks = final_places(t) if t.entrants and n else {}
     story = [Paragraph(t.name, st["title"]), Paragraph(f"交叉表（{n} 轮）　{_event_line(t)}", st["sub"])]
-    from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format
     from qiyuan.tournament.sheets import shown_names
 
     names = shown_names(t)  # players of the same name told apart
-    if event_format(t) in ROUND_ROBINS and t.entrants:
+    if system_of(t).round_robin and t.entrants:
         story += _round_robin_grid(t, names, ranks, st)
     head = ["签号", "姓名", "等级分", *[f"第{r}轮" for r in range(1, n + 1)], "积分", "名次"]
     rows = [head]
@@ -702,10 +700,9 @@ def _crosstable(t: Tournament) -> bytes:
     widths = [13 * mm, 40 * mm, 16 * mm, *([cell] * n), 14 * mm, 13 * mm]
     story.append(_table(rows, widths, size=size, align_left=(1,)))
     if t.entrants and n:
-        from qiyuan.tournament.eventfile import event_format
         from qiyuan.tournament.standings import standings
 
-        if event_format(t) in ("swiss", "round_robin", "double_round_robin"):
+        if system_of(t).places is None:  # ranked by the standings: their play-offs and lots
             story += [Paragraph(x, st["small"]) for x in decision_notes(standings(t))]
     story.append(Paragraph("12先1：对手签号 12，本方先手（假先），胜；后 = 后手；½ 和，0 负；+ / − 未对弈判胜 / 判负；"
                            "轮空 编排轮空；请假½ / 请假1 请假计半分 / 全分；缺席 计 0 分", st["small"]))

@@ -451,10 +451,10 @@ def _read_details(wb, fname: str, problems: list[Problem], entrants: dict[int, E
 
 
 def _teams(t: Tournament) -> list:
-    from qiyuan.tournament.eventfile import event_format
+    from qiyuan.tournament.systems import system_of
     from qiyuan.tournament.teams import teams
 
-    return teams(t) if event_format(t) == "team" else []
+    return teams(t) if system_of(t).team_boards else []
 
 
 def _team_sheet(wb, t: Tournament) -> None:

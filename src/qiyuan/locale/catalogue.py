@@ -44,6 +44,7 @@ IMPORT_MODULES = tuple(SRC / "formats" / f"{m}.py" for m in (
     SRC / "office" / "event_registration" / "results.py", SRC / "people" / "idnumber.py")
 #: refusals shown on the phones and the desk from outside the web package (the hall's rules and use cases)
 PYTHON_EXTRA = (SRC / "tournament" / "hall.py", SRC / "tournament" / "sheets.py", SRC / "tournament" / "check",
+                SRC / "tournament" / "systems",
                 SRC / "tournament" / "knockout.py", SRC / "tournament" / "minimatch.py", SRC / "office" / "hall", SRC / "kit",
                 SRC / "office" / "signing_key.py", SRC / "office" / "heads.py", SRC / "office" / "event_registration", SRC / "grading",
                 SRC / "formats" / "edition_bundle.py", SRC / "formats" / "chain_head.py",

@@ -119,7 +119,7 @@ def add_player(store: EventStore, actor: object, entrant: Entrant, *, team: str 
 
     with store.change(actor, "add_player", name=entrant.name, player_id=entrant.player_id) as ch:
         t = ch.t
-        is_team = ev.event_format(t) == "team"
+        is_team = ev.system_of(t).team_boards
         if is_team != bool(team.strip()):
             raise EventError(problem("a team event needs --team NAME for every player") if is_team else
                              problem("--team goes with a team event; this one is {format}",
@@ -141,7 +141,7 @@ def add_players(store: EventStore, actor: object, rows: list[tuple[int, Entrant]
     checked, every problem at once by row, nothing entered if any is refused (not in a team event:
     its players are entered team by team)."""
     with store.change(actor, "add_players", source=source, players=len(rows)) as ch:
-        if ev.event_format(ch.t) == "team":
+        if ev.system_of(ch.t).team_boards:
             raise EventError(problem("a team event needs --team NAME for every player: enter them with add-player"))
         added = ev.add_players(ch.t, rows, today=today, file=source, faults=faults)
         cat.keep_band_floors(ch.t, added)  # the entry list's band floors (分段等级分), for the rating-band prizes
@@ -356,7 +356,7 @@ def decide_tie(store: EventStore, actor: object, players: list[int], kind: str, 
     with); the standings, the report, the crosstable and the dan proposals follow it."""
     with store.change(actor, "tie_decision", players=players, kind=kind, order=order, seed=seed) as ch:
         fmt = ev.event_format(ch.t)
-        if fmt not in ("swiss", *ev.ROUND_ROBINS):
+        if ev.system_of(ch.t).places is not None:  # placed by its own rules, not by the standings
             raise EventError(problem("a {format} event is placed by its own rules: no tie to decide", format=fmt))
         if not is_final(ch.t):
             raise EventError(problem("final ties are decided once every round is paired and played"))

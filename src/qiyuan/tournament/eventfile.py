@@ -21,20 +21,23 @@ from typing import NamedTuple
 
 from qiyuan.people.grades import DAN_GRADES, parse_grade
 from qiyuan.people.idnumber import ID_TYPES, normalize_id_number, resident_id_problems, validate_id
-from qiyuan.tournament import go, keepapart, syntax
+from qiyuan.tournament import go, syntax
 from qiyuan.tournament import minimatch as mm
 from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
 from qiyuan.tournament.handmade import hand_made_rounds, record_hand_made
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import cell_points, score  # noqa: F401  (re-exported for the file's readers)
-from qiyuan.tournament.state import ABSENCES, is_active, rounds_paired, unfinished_boards
+from qiyuan.tournament.state import (ABSENCES, boards_text, excuse_fill, is_active, is_finished, round_boards,
+                                     rounds_paired, unfinished_boards)
+from qiyuan.tournament.systems import SYSTEMS, RoundPairing, event_format, names, next_pairing, system_of
 
 __all__ = [
     "CLI_OVERRIDES", "FORMATS", "EventError", "Overrides", "EventInputError", "RoundPairing", "add_player", "add_players", "check_pairing", "clear_round",
     "edit_player", "remove_player",
     "cross_check", "draw_numbers", "enter_result", "enter_results", "entrant_problems", "event_format",
-    "excuse", "finish", "is_active", "is_finished", "new_event", "next_pairing", "pair_next", "parse_result",
-    "reinstate", "reopen", "rounds_paired", "set_pairing", "set_round", "swap_players", "unfinished_boards",
+    "excuse", "excuse_fill", "finish", "is_active", "is_finished", "new_event", "next_pairing", "pair_next",
+    "parse_result", "reinstate", "reopen", "round_boards", "rounds_paired", "set_pairing", "set_round",
+    "swap_players", "system_of", "unfinished_boards",
     "withdraw",
 ]
 
@@ -45,9 +48,10 @@ OPPOSITE = {"b": "w", "w": "b", "-": "-"}
 #: lose (``0``) — OpenGotha's RESULT_BOTHWIN / RESULT_BOTHLOSE; in any event, both lose by forfeit (``-``)
 BOTH_RESULTS = frozenset("10+")
 
-#: event formats (赛制) an event file may hold (``XQM`` line)
-FORMATS = ("swiss", "round_robin", "double_round_robin", "knockout", "match", "team", *go.GO_FORMATS)
-ROUND_ROBINS = ("round_robin", "double_round_robin")
+#: event formats (赛制) an event file may hold (``XQM`` line): the registered pairing systems
+FORMATS = names()
+#: the systems ranked as round robins
+ROUND_ROBINS = tuple(name for name, system in SYSTEMS.items() if system.round_robin)
 
 
 def cross_check(entrants: dict[int, Entrant], n_players: int, unknown_ok: Iterable[int] = (), both: bool = False):
@@ -97,11 +101,6 @@ def cross_check(entrants: dict[int, Entrant], n_players: int, unknown_ok: Iterab
                                other_colour=d.colour))
 
 
-def event_format(t: Tournament) -> str:
-    """The format recorded in the file (``XQM``); files from elsewhere are Swiss."""
-    return (t.extra.get("XQM") or ["swiss"])[0].strip()
-
-
 # -- the event ------------------------------------------------------------------------------
 
 
@@ -125,19 +124,20 @@ def new_event(
     faults: list[Problem] = []
     if not name.strip():
         faults.append(problem("the event needs a name"))
-    if fmt not in FORMATS:
+    system = SYSTEMS.get(fmt)
+    if system is None:
         faults.append(problem("unknown format {format!r}: choose one of {choices}", format=fmt,
-                              choices=", ".join(FORMATS)))
-    if (fmt == "team") != (boards is not None):
+                              choices=", ".join(SYSTEMS)))
+    if (system is not None and system.team_boards) != (boards is not None):
         faults.append(problem("--boards (boards per team) goes with a team event, and only with one"))
     if boards is not None and not 1 <= boards <= 99:
         faults.append(problem("boards per team must be 1..99, found {boards}", boards=boards))
     if rounds is not None and not 1 <= rounds <= 99:
         faults.append(problem("the number of rounds must be 1..99, found {rounds}", rounds=rounds))
-    if fmt == "match" and not rounds:
+    if system is not None and system.needs_rounds and not rounds:
         faults.append(problem("a match needs its number of games (--rounds)"))
     if tiebreak_time_control is not None:
-        if fmt != "knockout":
+        if system is not None and not system.mini_matches:
             faults.append(problem("mini-matches (--mini-matches) go with a knock-out, and only with one"))
         if not tiebreak_time_control.strip():
             faults.append(problem("mini-matches need the tie-break game's time control, e.g. \"10 min + 5 s\""))
@@ -154,24 +154,14 @@ def new_event(
     t = Tournament(name=name.strip(), city=city, start_date=start, end_date=end, time_control=time_control,
                    chief_arbiter=chief_arbiter, deputy_arbiters=arbiters, rounds_planned=rounds)
     t.extra["XQM"] = [fmt]
-    t.extra["092"] = [{"swiss": "Individual: Swiss-System (Gomoku)", "knockout": "Individual: Knock-out",
-                       "match": "Individual: Match", "team": "Team: Round-Robin"}.get(
-        fmt, "Individual: Round-Robin")]
+    t.extra["092"] = [system.trf_type]
     if boards is not None:
         t.extra["XQB"] = [str(boards)]
     if tiebreak_time_control is not None:
         mm.set_mini(t, tiebreak_time_control)
-    if fmt in go.GO_FORMATS:  # --- go: a Go event scores 1/0 and carries its Go settings (tournament.go)
-        t.points = go.GO_POINTS
-        t.extra["092"] = ["Individual: McMahon (Go)" if fmt == "go_mcmahon" else "Individual: Swiss-System (Go)"]
-        s = go.GoSettings() if fmt == "go_mcmahon" else go.GoSettings(criteria=["NBW", "SOSW", "SOSOSW"])
-        go.set_settings(t, s)
+    if system.start is not None:  # the system's own settings (a Go event's points and criteria)
+        system.start(t)
     return t
-
-
-def is_finished(t: Tournament) -> bool:
-    """Has the arbiter declared the event finished (``XQS finished``)?"""
-    return (t.extra.get("XQS") or [""])[0].strip() == "finished"
 
 
 def finish(t: Tournament) -> None:
@@ -182,7 +172,7 @@ def finish(t: Tournament) -> None:
         faults.append(problem("no round is paired yet: nothing to finish"))
     elif left := unfinished_boards(t, paired):
         faults.append(problem("round {round} has boards without a result: {boards}", round=paired,
-                              boards=_boards_text(left)))
+                              boards=boards_text(left)))
     refuse(faults)
     t.extra["XQS"] = ["finished"]
     for e in t.entrants:
@@ -211,10 +201,6 @@ def _no_player(t: Tournament, number: int) -> Problem | None:
     if 1 <= number <= len(t.entrants):
         return None
     return problem("no player {number}: draw numbers run 1..{last}", number=number, last=len(t.entrants))
-
-
-def _boards_text(boards: list[tuple[int, int]]) -> str:
-    return ", ".join(f"{a}-{b}" for a, b in boards[:10]) + (" …" if len(boards) > 10 else "")
 
 
 # -- players --------------------------------------------------------------------------------
@@ -359,15 +345,12 @@ def already_entered(old: Entrant, new: Entrant, **where: object) -> Problem:
 def _entry_faults(t: Tournament, coming: int = 1) -> list[Problem]:
     """Why the event takes no entry now (finished, fixed draw, last round paired, a full match)."""
     faults = _open_to_change(t)
-    fmt, paired = event_format(t), rounds_paired(t)
-    if fmt not in ("swiss", *go.GO_FORMATS) and paired:
-        faults.append(problem({"knockout": "a knock-out bracket is fixed once round 1 is paired: no late entries",
-                               "match": "a match is fixed once round 1 is paired: no late entries",
-                               "team": "a team event's line-up is fixed once round 1 is paired: no late entries"}.get(
-            fmt, "a round robin's Berger table is fixed once round 1 is paired: no late entries")))
+    system, paired = system_of(t), rounds_paired(t)
+    if system.fixed_field is not None and paired:
+        faults.append(system.fixed_field)
     elif t.rounds_planned and paired >= t.rounds_planned:
         faults.append(problem("all {rounds} rounds are paired: a late entry would play none", rounds=paired))
-    if fmt == "match" and len(t.entrants) + coming > 2:
+    if system.max_players is not None and len(t.entrants) + coming > system.max_players:
         faults.append(problem("a match is between 2 players: both are entered"))
     return faults
 
@@ -592,14 +575,6 @@ def reinstate(t: Tournament, number: int) -> int:
     return paired + 1
 
 
-def excuse_fill(e: Entrant, rnd: int) -> None:
-    """Pre-fill ``0000 - Z`` (or the excuse's ``H``/``F``) up to round ``rnd`` for a player not
-    to be paired (withdrawn, excused)."""
-    while len(e.rounds) < rnd:
-        r = len(e.rounds) + 1
-        e.rounds.append(RoundCell(None, "-", e.excused.pop(r, "Z")))
-
-
 def _prefill_next(t: Tournament) -> None:
     """The JaVaFo convention: a player excused from the round to be paired has that round's cell
     (``0000 - Z``/``H``/``F``) already, so other pairing programs leave him out too."""
@@ -677,7 +652,7 @@ def enter_results(t: Tournament, rnd: int, items: Iterable[tuple[int, str]], *, 
     if not items:
         faults.append(problem("no result given"))
     paired = rounds_paired(t)
-    knockout = event_format(t) == "knockout"
+    knockout = system_of(t).bracket  # later rounds follow from the winners
     chosen: dict[tuple[int, int], tuple[str, str, int]] = {}  # board (low, high) -> codes (low's, high's), item
     for k, (number, text) in enumerate(items, start=1):
         if (bad := _no_player(t, number)) is not None:
@@ -756,7 +731,7 @@ def draw_tiebreak_lot(t: Tournament, *, seed: int | None = None, openers: list[i
     from qiyuan.tournament.knockout import pending_tiebreak
 
     faults = _open_to_change(t)
-    if event_format(t) != "knockout" or not mm.is_mini(t):
+    if not system_of(t).mini_matches or not mm.is_mini(t):
         faults.append(problem("only a knock-out of mini-matches has tie-break games to draw"))
     if (seed is None) == (openers is None):
         faults.append(problem("give the lot's seed (--seed N) or the openers as drawn in the hall (--openers A,B)"))
@@ -764,7 +739,7 @@ def draw_tiebreak_lot(t: Tournament, *, seed: int | None = None, openers: list[i
     rnd, pairs = pending_tiebreak(t)
     if rnd > 1 and (left := unfinished_boards(t, rnd - 1)):
         refuse([problem("round {round} has boards without a result: {boards}", round=rnd - 1,
-                        boards=_boards_text(left))])
+                        boards=boards_text(left))])
     if not pairs:
         refuse([problem("no match is tied after its two games: the next round is not a tie-break game")])
     if rounds_paired(t) >= rnd:
@@ -799,7 +774,7 @@ def clear_round(t: Tournament, rnd: int, overrides: Overrides = CLI_OVERRIDES) -
                 and e.rounds[rnd - 1].result != " " and e.number < e.rounds[rnd - 1].opponent]
         if done:
             faults.append(problem("round {round} already has results ({boards}): {how}", round=rnd,
-                                  boards=_boards_text(done), how=overrides.clear))
+                                  boards=boards_text(done), how=overrides.clear))
     refuse(faults)
     for e in t.entrants:
         if len(e.rounds) >= rnd:
@@ -901,10 +876,9 @@ def set_round(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int |
         else:
             e.rounds.append(cell)
     _prefill_next(t)
-    if go.is_go(t):  # --- go: the stones of each board (XQH), from the scores before the round (by hand too)
-        from qiyuan.tournament.mcmahon import record_handicaps
-
-        record_handicaps(t, rnd)
+    system = system_of(t)
+    if system.after_set is not None:  # a Go event's stones of each board (XQH), by the engine or by hand
+        system.after_set(t, rnd)
 
 
 def set_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int | None) -> None:
@@ -912,8 +886,8 @@ def set_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int
     no result (it is replaced).  Refused (every fault at once) when it breaks a hard rule; a
     knock-out's pairings come from its bracket."""
     faults = _open_to_change(t)
-    if event_format(t) == "knockout":
-        faults.append(problem("a knock-out's pairings come from its bracket (seeded by rating): use event pair"))
+    if not system_of(t).by_hand:
+        faults.append(_NOT_BY_HAND)
     paired = rounds_paired(t)
     if rnd not in (paired, paired + 1) or rnd < 1:
         faults.append(problem("round {round} cannot be set: {paired} rounds are paired", round=rnd, paired=paired))
@@ -930,20 +904,8 @@ def set_pairing(t: Tournament, rnd: int, boards: list[tuple[int, int]], bye: int
     record_hand_made(t, rnd)
 
 
-def round_boards(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], int | None]:
-    """The pairing of round ``rnd`` as written: boards ``(opener, other)`` (by the smaller
-    number when nobody has a role) in the order of the file, and the bye."""
-    boards, bye = [], None
-    for e in t.entrants:
-        if len(e.rounds) < rnd:
-            continue
-        c = e.rounds[rnd - 1]
-        if c.opponent is None:
-            if c.result == "U":
-                bye = e.number
-        elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
-            boards.append((e.number, c.opponent))
-    return boards, bye
+#: a round of a system not paired by hand (a knock-out's come from its bracket)
+_NOT_BY_HAND = problem("a knock-out's pairings come from its bracket (seeded by rating): use event pair")
 
 
 def swap_players(t: Tournament, rnd: int, a: int, b: int) -> tuple[list[tuple[int, int]], int | None]:
@@ -961,8 +923,8 @@ def swap_players(t: Tournament, rnd: int, a: int, b: int) -> tuple[list[tuple[in
     if a == b:
         faults.append(problem("name two different players"))
     refuse(faults)
-    if event_format(t) == "knockout":
-        refuse([problem("a knock-out's pairings come from its bracket (seeded by rating): use event pair")])
+    if not system_of(t).by_hand:
+        refuse([_NOT_BY_HAND])
     boards, bye = round_boards(t, rnd)
     old_bye = bye
     place: dict[int, tuple[int, int]] = {}
@@ -1003,79 +965,6 @@ def swap_players(t: Tournament, rnd: int, a: int, b: int) -> tuple[list[tuple[in
     return new_boards, bye
 
 
-class RoundPairing(NamedTuple):
-    """The pairing of one round (一轮对阵), whatever the format."""
-
-    number: int
-    boards: list[tuple[int, int]]  # (opener, other) in board order
-    byes: list[int]  # the pairing bye (轮空); a knock-out may have several
-    explanation: list[str]
-    notes: list[Problem] = []  # said whether or not an explanation was asked for (a rule relaxed, XXR corrected)
-
-
-def next_pairing(t: Tournament, *, explain: bool = False) -> RoundPairing:
-    """The pairing of the next round by the file's format: Gomoku Swiss (with the keep-apart
-    rule when the arbiter set one), Berger tables (round robin), the knock-out bracket, a match,
-    a team event.  Refuses while the last round has boards without a result or when every round
-    is paired.  Players not to be paired (withdrawn, excused) get their ``Z`` (``H``/``F``)
-    cell for that round; the pairing itself is not written."""
-    from qiyuan.tournament.swiss import next_round
-
-    faults = _open_to_change(t)
-    if not t.entrants:
-        faults.append(problem("no player is entered yet"))
-    refuse(faults)
-    rnd = next_round(t)
-    fmt = event_format(t)
-    notes: list[Problem] = []
-    if rnd > 1 and (left := unfinished_boards(t, rnd - 1)):
-        refuse([problem("round {round} has boards without a result: {boards}", round=rnd - 1,
-                        boards=_boards_text(left))])
-    if fmt in ROUND_ROBINS and rnd == 1 and len(t.entrants) >= 2:
-        from qiyuan.tournament.berger import berger_rounds
-
-        cycle = len(berger_rounds(len(t.entrants), double=fmt == "double_round_robin"))
-        if t.rounds_planned != cycle:
-            if t.rounds_planned is not None:
-                notes.append(problem("rounds planned set to {cycle} (was {planned}): a round robin of {players} "
-                                     "players has {cycle} rounds", cycle=cycle, planned=t.rounds_planned,
-                                     players=len(t.entrants)))
-            t.rounds_planned = cycle
-    if fmt == "round_robin" and len(t.entrants) >= 2 and rnd > t.rounds_planned:
-        refuse([problem("the round robin is complete: {rounds} rounds", rounds=t.rounds_planned)])
-    if t.rounds_planned and rnd > t.rounds_planned:
-        refuse([problem("all {rounds} rounds are paired (XXR {rounds})", rounds=t.rounds_planned)])
-    for e in t.entrants:  # JaVaFo convention: the absent are pre-filled for the round to be paired
-        if not is_active(e, rnd) and len(e.rounds) < rnd:
-            excuse_fill(e, rnd)
-    if fmt == "knockout":
-        from qiyuan.tournament.knockout import knockout_round
-
-        return RoundPairing(rnd, *knockout_round(t, rnd), notes)
-    if fmt in ("match", "team"):
-        from qiyuan.tournament.teams import match_round, team_round
-
-        return RoundPairing(rnd, *(match_round if fmt == "match" else team_round)(t, rnd), notes)
-    if fmt in go.GO_FORMATS:  # --- go: McMahon / Go Swiss, with handicaps (tournament.mcmahon)
-        from qiyuan.tournament.mcmahon import pair_go_round
-
-        gp = pair_go_round(t, rnd)
-        return RoundPairing(rnd, [(b.black, b.white) for b in gp.boards], [] if gp.bye is None else [gp.bye],
-                            gp.explanation, notes)
-    if fmt in ROUND_ROBINS:
-        from qiyuan.tournament.berger import pair_round_robin
-
-        pairing = pair_round_robin(t, rnd)
-    else:
-        from qiyuan.tournament.swiss import pair_round
-
-        apart, reason = keepapart.apart_in_round(t, rnd)
-        pairing = pair_round(t, rnd, explain=explain, apart=apart or None, apart_reason=reason)
-        notes += pairing.warnings
-    byes = [] if pairing.bye is None else [pairing.bye]
-    return RoundPairing(rnd, [(b.opener, b.other) for b in pairing.boards], byes, list(pairing.explanation), notes)
-
-
 def set_round_date(t: Tournament, rnd: int, on: date) -> None:
     """Record the day round ``rnd`` is played (TRF-16 line 132: ``YY/MM/DD`` per round)."""
     dates = list(t.round_dates) + [""] * max(0, rnd - len(t.round_dates))
@@ -1087,8 +976,7 @@ def pair_next(t: Tournament, *, explain: bool = False) -> RoundPairing:
     """Pair the next round (编排下一轮) with :func:`next_pairing` and write it into ``t``."""
     pairing = next_pairing(t, explain=explain)
     set_round(t, pairing.number, pairing.boards, pairing.byes)
-    if event_format(t) == "knockout" and mm.is_mini(t):  # which game of which match round it is
-        from qiyuan.tournament.knockout import mini_match_round
-
-        mm.record_slot(t, mini_match_round(t)[0])
+    system = system_of(t)
+    if system.after_pairing is not None:  # e.g. which game of which mini-match round it is
+        system.after_pairing(t)
     return pairing

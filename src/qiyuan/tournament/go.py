@@ -154,6 +154,12 @@ def is_go(t: Tournament) -> bool:
     return (t.extra.get("XQM") or [""])[0].strip() in GO_FORMATS
 
 
+def is_go_swiss(t: Tournament) -> bool:
+    """A simple Swiss for Go (``go_swiss``: everybody starts at 0, ranked by wins), not McMahon?  (The one place
+    the Go engine reads which of its two systems an event is; ``tournament.systems.go`` registers both.)"""
+    return (t.extra.get("XQM") or [""])[0].strip() == GO_FORMATS[1]
+
+
 def _one(t: Tournament, code: str) -> str | None:
     lines = t.extra.get(code)
     return lines[0].strip() if lines else None

@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from qiyuan.tournament.go import GoPlayer, GoSettings, marks
+from qiyuan.tournament.go import GoPlayer, GoSettings, is_go_swiss, marks
 from qiyuan.tournament.model import Tournament
 
 WON = frozenset("1W+")
@@ -217,7 +217,7 @@ def _round_value(c, s: GoSettings) -> tuple[int, tuple[int, int]]:
 def pairing_scores(t: Tournament, s: GoSettings, ps: dict[int, GoPlayer], rnd: int) -> dict[int, int]:
     """The scores that pair round ``rnd`` (half points, before it): the McMahon score, or the wins in a simple
     Swiss for Go (``go_swiss``)."""
-    swiss = (t.extra.get("XQM") or [""])[0].strip() == "go_swiss"
+    swiss = is_go_swiss(t)
     return dict(compute(t, s, ps, upto=rnd - 1)["NBW" if swiss else "MMS"])
 
 

@@ -92,7 +92,7 @@ def pair_go_round(t: Tournament, rnd: int, *, seeding: str = "split") -> GoPairi
 
     Raises ``EventError`` when the players to pair cannot all be paired without a repeat."""
     s, ps = go.settings(t), go.players(t)
-    swiss = (t.extra.get("XQM") or [""])[0].strip() == "go_swiss"
+    swiss = go.is_go_swiss(t)
     mms2 = pairing_scores(t, s, ps, rnd)
     rank = {e.number: _rank(ps, s, e.number) for e in t.entrants}
     met: dict[int, set[int]] = {e.number: {c.opponent for c in e.rounds[: rnd - 1] if c.opponent} for e in t.entrants}
@@ -475,7 +475,7 @@ def record_handicaps(t: Tournament, rnd: int) -> None:
     """Record the stones of every board of round ``rnd`` (``XQH`` lines), from the scores before it:
     the boards as paired (by this module or by hand, black = the ``b`` cell)."""
     s, ps = go.settings(t), go.players(t)
-    swiss = (t.extra.get("XQM") or [""])[0].strip() == "go_swiss"
+    swiss = go.is_go_swiss(t)
     mms2 = compute(t, s, ps, upto=rnd - 1)["MMS"]
     for e in t.entrants:
         c = e.rounds[rnd - 1] if len(e.rounds) >= rnd else None

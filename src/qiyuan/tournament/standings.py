@@ -38,16 +38,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import combinations
 
-from qiyuan.tournament import go, ties
-from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format, is_finished
-from qiyuan.tournament.go_tiebreaks import standings as go_standings
-from qiyuan.tournament.knockout import knockout_places
+from qiyuan.tournament import ties
 from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.scoring import points_table
 from qiyuan.tournament.scoring import score as entrant_score
 from qiyuan.tournament.sheets import as_of
-from qiyuan.tournament.state import rounds_paired
-from qiyuan.tournament.teams import match_standings, team_standings
+from qiyuan.tournament.state import is_finished, rounds_paired
+from qiyuan.tournament.systems import system_of
 
 WON = frozenset("1W+")
 DRAWN = frozenset("=D")
@@ -61,7 +58,7 @@ ROUND_ROBIN_TIEBREAKS_EN = ("head-to-head", "wins", "Sonneborn-Berger")
 
 def tiebreak_names(t: Tournament) -> tuple[str, ...]:
     """The tie-breaks the event's format ranks by (Swiss 辅分一…七; a round robin 直胜, 胜局, 索分)."""
-    return ROUND_ROBIN_TIEBREAKS if event_format(t) in ROUND_ROBINS else TIEBREAK_NAMES
+    return ROUND_ROBIN_TIEBREAKS if system_of(t).round_robin else TIEBREAK_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +130,7 @@ def standings(t: Tournament, *, after: int | None = None) -> list[StandingRow]:
         t = as_of(t, after)
     scores = {e.number: entrant_score(e, t.points) for e in t.entrants}
     games = _games(t)
-    if event_format(t) in ROUND_ROBINS:
+    if system_of(t).round_robin:
         keys = _round_robin_keys(t, scores, games)
     else:
         keys = _swiss_keys(t, scores, games)
@@ -184,7 +181,7 @@ def _round_robin_keys(t: Tournament, scores: dict[int, Decimal],
 
 def decisions_by_player(t: Tournament) -> dict[int, ties.Decision]:
     """Per player placed by a play-off or lot in the final standings: that decision."""
-    if event_format(t) not in ("swiss", *ROUND_ROBINS) or not ties.decisions(t):
+    if system_of(t).places is not None or not ties.decisions(t):  # not ranked by these standings
         return {}
     return {row.number: row.decision for row in standings(t) if row.decision is not None}
 
@@ -201,14 +198,8 @@ def undecided_places(t: Tournament) -> dict[int, int]:
 def final_places(t: Tournament) -> dict[int, int]:
     """名次 by the event's format: a Swiss event or round robin by the standings (score,
     辅分一…七); a knock-out by the round each player reached; a match by score; a team event
-    by the team's place; a Go event by its placement criteria (``go_tiebreaks``)."""
-    fmt = event_format(t)
-    if fmt == "knockout":
-        return knockout_places(t)
-    if fmt == "match":
-        return {row.number: row.rank for row in match_standings(t)}
-    if fmt == "team":
-        return {n: row.rank for row in team_standings(t) for n in row.team.members}
-    if fmt in go.GO_FORMATS:  # --- go: by the event's Go placement criteria (MMS, SOS, …)
-        return {row.number: row.place for row in go_standings(t, go.settings(t), go.players(t))}
+    by the team's place; a Go event by its placement criteria (``go_tiebreaks``): each system's own ``places``."""
+    places = system_of(t).places
+    if places is not None:
+        return places(t)
     return {row.number: row.rank for row in standings(t)}

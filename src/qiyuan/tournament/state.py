@@ -20,7 +20,7 @@ from decimal import Decimal
 
 import numpy as np
 
-from qiyuan.tournament.model import Entrant, Tournament
+from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import points_table
 
 #: role codes in :attr:`PlayerState.roles`
@@ -173,3 +173,37 @@ def unfinished_boards(t: Tournament, rnd: int) -> list[tuple[int, int]]:
             if c.opponent is not None and c.result == " " and e.number < c.opponent:
                 out.append((e.number, c.opponent))
     return out
+
+
+def round_boards(t: Tournament, rnd: int) -> tuple[list[tuple[int, int]], int | None]:
+    """The pairing of round ``rnd`` as written: boards ``(opener, other)`` (by the smaller
+    number when nobody has a role) in the order of the file, and the bye."""
+    boards, bye = [], None
+    for e in t.entrants:
+        if len(e.rounds) < rnd:
+            continue
+        c = e.rounds[rnd - 1]
+        if c.opponent is None:
+            if c.result == "U":
+                bye = e.number
+        elif c.colour == "b" or (c.colour == "-" and e.number < c.opponent):
+            boards.append((e.number, c.opponent))
+    return boards, bye
+
+
+def excuse_fill(e: Entrant, rnd: int) -> None:
+    """Pre-fill ``0000 - Z`` (or the excuse's ``H``/``F``) up to round ``rnd`` for a player not
+    to be paired (withdrawn, excused)."""
+    while len(e.rounds) < rnd:
+        r = len(e.rounds) + 1
+        e.rounds.append(RoundCell(None, "-", e.excused.pop(r, "Z")))
+
+
+def is_finished(t: Tournament) -> bool:
+    """Has the arbiter declared the event finished (``XQS finished``)?"""
+    return (t.extra.get("XQS") or [""])[0].strip() == "finished"
+
+
+def boards_text(boards: list[tuple[int, int]]) -> str:
+    """Boards written for a message: ``1-2, 3-4`` (the first ten, then ``…``)."""
+    return ", ".join(f"{a}-{b}" for a, b in boards[:10]) + (" …" if len(boards) > 10 else "")

@@ -22,7 +22,7 @@ from qiyuan.rating.eligibility import (
     ELIGIBILITY_GO_1995,
     ELIGIBILITY_NONE,
 )
-from qiyuan.rating.model import EventFormat
+from qiyuan.tournament.systems import rated_format
 
 #: the facts each set of eligibility conditions reads (the rating itself reads national and international —
 #: the national team championship's boards, Go's international rule — and the format, whatever the conditions)
@@ -105,8 +105,8 @@ def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: 
         registered = getattr(reg, fact) if reg is not None and fact in REGISTERED else None
         declared = (parsed.format or None) if fact == "format" else parsed.declared.get(fact)
         stated = getattr(options, fact)
-        if fact == "format" and stated == "double_round_robin":
-            stated = EventFormat.ROUND_ROBIN.value
+        if fact == "format" and stated is not None:
+            stated = rated_format(stated)
         if registered is not None and declared is not None and registered != declared and stated is None:
             problems.append(problem(
                 REPORT_DIFFERS, file=source, code="import.facts", fact=FACT_WORDS[fact],
@@ -130,7 +130,7 @@ def resolve(parsed: ParsedEvent, options: Options, registration, rules, source: 
             options="; ".join(OPTION[f] for f in missing)))
     fmt = settled.pop("format", None)
     if fmt is not None:
-        parsed.format = EventFormat.ROUND_ROBIN.value if fmt == "double_round_robin" else fmt
+        parsed.format = rated_format(fmt)
     # facts the rules do not read and nobody gave: stored as "no" (they decide nothing for this list)
     values = {f: settled.get(f) if settled.get(f) is not None else (None if f == "organiser_level" else False)
               for f in FACTS}

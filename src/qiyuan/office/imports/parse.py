@@ -23,14 +23,18 @@ from qiyuan.formats.trf import read_trf
 from qiyuan.office.errors import ImportRefused
 from qiyuan.office.imports.model import KINDS, Options, ParsedEntrant, ParsedEvent
 from qiyuan.people.pinyin import has_han
-from qiyuan.rating.model import EventFormat, Result
+from qiyuan.rating.model import Result
 from qiyuan.tournament.check import check_imported_event
 from qiyuan.tournament.eventfile import birth_date
 from qiyuan.tournament.categories import band_limits
+<<<<<<< HEAD
 from qiyuan.tournament.errors import EventError
 from qiyuan.tournament.go import GO_FORMATS
 from qiyuan.tournament.hall import games_entered
+=======
+>>>>>>> registry
 from qiyuan.tournament.model import FORFEIT_RESULTS
+from qiyuan.tournament.systems import rated_format
 
 #: how a directory or a file name says which kind of file it is
 _SUFFIXES = {".xlsx": "report", ".xlsm": "report", ".xml": "opengotha", ".trf": "trf", ".txt": "trf", ".h9": "h9"}
@@ -172,11 +176,9 @@ def parse_report(path: Path, options: Options) -> ParsedEvent:
         ev.problems = problems
         ev.entrants = identity.get("entrants", [])
         return ev
-    fmt = meta.format  # the report's 赛制: an option differing from it is a contradiction (``imports.facts``)
-    if fmt == "double_round_robin":
-        fmt = EventFormat.ROUND_ROBIN.value
-    if fmt in GO_FORMATS:  # a Go McMahon or Swiss event is rated as the Swiss-system event it is
-        fmt = EventFormat.SWISS.value
+    # the report's 赛制 as the rating rules know it (a double round robin is a round robin, a Go McMahon or Swiss
+    # event the Swiss-system event it is); an option differing from it is a contradiction (``imports.facts``)
+    fmt = rated_format(meta.format)
     ev = from_tournament(t, fmt, "report")
     ev.organiser = meta.organizer or meta.host
     ev.desk_code = meta.desk_code

@@ -1,10 +1,10 @@
 """The event checker (赛事核查): replays a finished event round by round under its own system and names every
 pairing and standing that breaks the rules.
 
-One module per pairing system, each registering a :class:`System` (``check_round``: one round's recorded
-pairing against the rules, ``generate``: a random finished event) in :data:`SYSTEMS`, keyed by the event
-formats it serves; :func:`check_event` reads the file's format and runs the one that serves it.  Pure: a
-``Tournament`` in, a :class:`Verdict` out.
+Each pairing system's checker lives beside its pairing entry point and its generator in its module of
+:mod:`qiyuan.tournament.systems`; :func:`check_event` asks the registry for the file's system and runs its
+``check_round`` on every round (an unknown system: "not checkable: system X").  Pure: a ``Tournament`` in, a
+:class:`Verdict` out.
 
 What is judged (decided, docs/decisions.md): each round is replayed from the file's own entries, results,
 absences and withdrawals of the rounds before it; the same pairing code as the engine gives the pairing the
@@ -19,14 +19,14 @@ another program (a TRF without ``XQM``) is judged on the hard rules and score-di
 from __future__ import annotations
 
 from qiyuan.errors import QiyuanError, problem
-from qiyuan.tournament.check import fixed, go, swiss  # noqa: F401  (importing a system registers it)
 from qiyuan.tournament.check import replay
-from qiyuan.tournament.check.base import RULES, SYSTEMS, Deviation, System, Verdict, register
+from qiyuan.tournament.check.base import RULES, Deviation, Verdict
 from qiyuan.tournament.check.report import check_imported, verdict_from_record, verdict_lines, verdict_record
 from qiyuan.tournament.model import Tournament
+from qiyuan.tournament.systems import SYSTEMS
 
-__all__ = ["RULES", "SYSTEMS", "Deviation", "System", "Verdict", "check_event", "check_imported_event", "register",
-           "verdict_from_record", "verdict_lines", "verdict_record"]
+__all__ = ["RULES", "Deviation", "Verdict", "check_event", "check_imported_event", "verdict_from_record",
+           "verdict_lines", "verdict_record"]
 
 
 def check_event(t: Tournament) -> Verdict:
@@ -37,7 +37,7 @@ def check_event(t: Tournament) -> Verdict:
     if system is None:
         verdict.reason = problem("not checkable: system {system}", system=fmt)
         return verdict
-    missing = replay.missing(t, fmt)
+    missing = replay.missing(t, system)
     if missing is not None:
         verdict.reason = missing
         return verdict

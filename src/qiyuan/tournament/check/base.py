@@ -1,42 +1,14 @@
-"""The checker's plain data and the registry of pairing systems (one module per system registers itself)."""
+"""The checker's verdict (the deviations it names and the rules they break are every system's:
+:mod:`qiyuan.tournament.systems.base`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from qiyuan.errors import Problem, problem
-from qiyuan.tournament.model import Tournament
+from qiyuan.errors import Problem
+from qiyuan.tournament.systems.base import RULES, Deviation
 
-#: the rules a deviation can name (translatable ``Problem``s)
-RULES: dict[str, Problem] = {
-    "repeat": problem("repeat meeting"),
-    "bye": problem("bye"),
-    "absent": problem("absent or withdrawn player paired"),
-    "unpaired": problem("player present but not paired"),
-    "twice": problem("player paired twice"),
-    "opener": problem("colour/opener"),
-    "float": problem("float"),
-    "score": problem("score difference"),
-    "keep-apart": problem("keep-apart"),
-    "tie-break": problem("tie-break order"),
-    "standing": problem("standing"),
-    "table": problem("Berger table"),
-    "bracket": problem("bracket"),
-    "pairing": problem("pairing"),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Deviation:
-    """One place where the event breaks its rules: the round (None: the final standings), the board (1-based,
-    in the file's order; None: the round as a whole or the bye), the rule (a key of :data:`RULES`) and what is
-    wrong (a translatable ``Problem``)."""
-
-    round: int | None
-    board: int | None
-    rule: str
-    detail: Problem
+__all__ = ["RULES", "Deviation", "Verdict"]
 
 
 @dataclass(slots=True)
@@ -58,23 +30,3 @@ class Verdict:
     @property
     def exit_code(self) -> int:
         return {"consistent": 0, "deviations": 1, "not checkable": 2}[self.status]
-
-
-@dataclass(frozen=True, slots=True)
-class System:
-    """A pairing system as the checker and the generator know it."""
-
-    formats: tuple[str, ...]
-    #: ``(t, rnd) -> deviations`` of round ``rnd`` as recorded in ``t``
-    check_round: Callable[[Tournament, int], list[Deviation]]
-    #: ``(rng, fmt, players, rounds) -> Tournament``: a random finished event
-    generate: Callable | None = None
-
-
-SYSTEMS: dict[str, System] = {}
-
-
-def register(system: System) -> System:
-    for fmt in system.formats:
-        SYSTEMS[fmt] = system
-    return system

@@ -8,13 +8,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
+from qiyuan.tournament import keepapart
 from qiyuan.tournament.check.replay import before_round
 from qiyuan.tournament.model import RoundCell, Tournament
 from qiyuan.tournament.openers import opener_rule
 from qiyuan.tournament.scoring import score
 from qiyuan.tournament.state import player_states
 
-__all__ = ["boards", "plant_opener", "plant_swap", "plant_tiebreak", "rewrite"]
+__all__ = ["boards", "plant_keep_apart", "plant_opener", "plant_swap", "plant_table", "plant_tiebreak", "rewrite"]
 
 
 def boards(t: Tournament, rnd: int) -> list[tuple[int, int]]:
@@ -70,6 +71,34 @@ def plant_swap(t: Tournament, rnd: int, kind: str) -> tuple[int, int] | None:
             rewrite(t, rnd, new)
             return i, j
     return None
+
+
+def plant_keep_apart(t: Tournament, rnd: int) -> tuple[int, int] | None:
+    """A swap of equal cost otherwise (two boards of one score group, no repeat) that brings two players the
+    keep-apart rule wants apart in round ``rnd`` onto one board, where the round had none; returns the two boards,
+    or None when the event offers no such swap."""
+    apart, _ = keepapart.apart_in_round(before_round(t, rnd), rnd)
+    if not apart or keepapart.same_group_boards(boards(t, rnd), apart):
+        return None
+    st = player_states(before_round(t, rnd), rnd)
+    for i, j, new in _swaps(t, rnd):
+        (a, d), (c, b) = new[i - 1], new[j - 1]
+        if len({st[x].score for x in (a, b, c, d)}) == 1 and not met(t, a, d, rnd) and not met(t, c, b, rnd) \
+                and (d in apart.get(a, ()) or b in apart.get(c, ())):
+            rewrite(t, rnd, new)
+            return i, j
+    return None
+
+
+def plant_table(t: Tournament, rnd: int) -> tuple[int, int] | None:
+    """Boards 1 and 2 of round ``rnd`` exchange their second players, who opens kept (a pairing the tables or the
+    bracket do not give); returns the two boards, or None when the round has fewer than two."""
+    old = boards(t, rnd)
+    if len(old) < 2:
+        return None
+    (a, b), (c, d) = old[0], old[1]
+    rewrite(t, rnd, [(a, d), (c, b), *old[2:]], by_rule=False)
+    return 1, 2
 
 
 def plant_opener(t: Tournament, rnd: int, board: int = 1) -> tuple[int, int] | None:

@@ -15,7 +15,7 @@ from decimal import Decimal
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from qiyuan.tournament.eventfile import ROUND_ROBINS, event_format, score
+from qiyuan.tournament.eventfile import score, system_of
 from qiyuan.tournament.go import is_go
 from qiyuan.tournament.go import players as go_players
 from qiyuan.tournament.go import settings as go_settings
@@ -231,5 +231,5 @@ def build(t: Tournament, *, live_event=None, staff: bool = False, go: bool = Fal
     if go:
         t.points = GO_POINTS
         return EventView(t, _rounds(t), _cross(t), _go_standings(t), [], live_event, staff, _("胜局"), True)
-    names = ROUND_ROBIN_NAMES if event_format(t) in ROUND_ROBINS else TIEBREAK_NAMES
+    names = ROUND_ROBIN_NAMES if system_of(t).round_robin else TIEBREAK_NAMES
     return EventView(t, _rounds(t), _cross(t), _standings(t), names, live_event, staff)

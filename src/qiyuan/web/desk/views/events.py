@@ -46,6 +46,7 @@ from qiyuan.tournament.explanation import Line, from_parts
 from qiyuan.tournament.go_arbiter import set_go_settings
 from qiyuan.tournament.go_tiebreaks import pairing_scores, shown
 from qiyuan.tournament.model import Entrant
+from qiyuan.tournament.systems import SYSTEMS, rated_format
 
 from ...display import association_name, person
 from ...labels import ORGANISER_LEVELS, arbiter_level_label, organiser_level_choices
@@ -147,7 +148,8 @@ class NewEventForm(EventDetailsForm):
 
     def clean(self):
         data = super().clean()
-        if (data.get("mini_matches") or "").strip() and data.get("fmt") != "knockout":
+        system = SYSTEMS.get(data.get("fmt") or "")
+        if (data.get("mini_matches") or "").strip() and not (system is not None and system.mini_matches):
             self.add_error("mini_matches", _("每场两局只用于淘汰赛。"))
         return data
 
@@ -353,8 +355,8 @@ def _event_page(request, live: LiveEvent, player_form: NewPlayerForm | None = No
                         if e.excused],
             "rule_sets": list(BUILTIN_RULES),
             "confirm_change": bool(typed) and request.session.get(f"confirm:{code}", False),
-            "is_round_robin": ev.event_format(t) in ev.ROUND_ROBINS,
-            "is_knockout": ev.event_format(t) == "knockout",
+            "is_round_robin": ev.system_of(t).round_robin,
+            "is_knockout": ev.system_of(t).bracket,
             **_knockout(t),
             # started from a registration (its code is the event's): its entry list is one click away
             "registration_code": code if Registration.objects.filter(code=code).exists() else "",
@@ -384,7 +386,7 @@ def _knockout(t) -> dict:
     from qiyuan.tournament import minimatch as mm
     from qiyuan.tournament.knockout import bracket_text, pending_tiebreak
 
-    if ev.event_format(t) != "knockout" or len(t.entrants) < 2:
+    if not ev.system_of(t).bracket or len(t.entrants) < 2:
         return {}
     out = {"bracket": bracket_text(t, _), "mini": mm.is_mini(t)}
     if mm.is_mini(t):
@@ -810,7 +812,7 @@ def _too_few_rounds(t, played: int) -> int | None:
     from qiyuan.rating.model import EventFormat
     from qiyuan.rating.rules import load_rules
 
-    if ev.event_format(t) != "swiss" or not t.entrants:
+    if go.is_go(t) or rated_format(ev.event_format(t)) != EventFormat.SWISS.value or not t.entrants:
         return None
     rules = load_rules("cga-gomoku-2011")
     n = len(t.entrants)
@@ -852,7 +854,7 @@ def print_round(request, code: str, rnd: int):
     if go.is_go(t):  # Go's words: black and white, the McMahon score (or wins) before the round, the stones
         s, ps = go.settings(t), go.players(t)
         scores = pairing_scores(t, s, ps, rnd)
-        swiss = ev.event_format(t) == "go_swiss"
+        swiss = go.is_go_swiss(t)
 
         def value(n: int) -> str:
             return plain(shown(scores[n]))

@@ -1,6 +1,10 @@
-"""The Gomoku Swiss checker (五子棋瑞士制核查), by ``spec/gomoku-swiss.md``.
+"""The Gomoku Swiss (五子棋瑞士制), by ``spec/gomoku-swiss.md``: the pairing entry point
+(:func:`qiyuan.tournament.swiss.pair_round`, with the keep-apart rule when the arbiter set one), its checker and its
+generator, registered as ``swiss``.
 
-A round's recorded pairing is judged against the engine's (:func:`qiyuan.tournament.eventfile.next_pairing` on
+The checker (五子棋瑞士制核查):
+
+A round's recorded pairing is judged against the engine's (:func:`qiyuan.tournament.systems.base.next_pairing` on
 the event as it stood) on the system's criteria, group by group from the highest score down:
 
 1. players who floated into the group and float on past it (score difference) — fewer is better;
@@ -17,19 +21,35 @@ the score-difference criteria (1 and 3) only.
 
 from __future__ import annotations
 
+import random
 from decimal import Decimal
 
 from qiyuan.errors import problem
 from qiyuan.tournament import keepapart
-from qiyuan.tournament.check.base import Deviation, System, register
-from qiyuan.tournament.check.replay import before_round, hard_rules, is_foreign, recorded
 from qiyuan.tournament.errors import EventError
-from qiyuan.tournament.eventfile import next_pairing
+from qiyuan.tournament.model import Tournament
 from qiyuan.tournament.openers import opener_rule
 from qiyuan.tournament.state import PlayerState, player_states
+from qiyuan.tournament.swiss import pair_round
+from qiyuan.tournament.systems.base import Deviation, GeneratePlan, PairingSystem, RoundPairing, next_pairing, register
+from qiyuan.tournament.systems.replay import before_round, hard_rules, is_foreign, recorded
 
-__all__ = ["check_round", "criteria"]
+__all__ = ["SYSTEM", "check_round", "criteria"]
 
+
+def _pair(t: Tournament, rnd: int, explain: bool) -> RoundPairing:
+    apart, reason = keepapart.apart_in_round(t, rnd)
+    p = pair_round(t, rnd, explain=explain, apart=apart or None, apart_reason=reason)
+    return RoundPairing(rnd, [(b.opener, b.other) for b in p.boards], [] if p.bye is None else [p.bye],
+                        list(p.explanation), list(p.warnings))
+
+
+def plan(rng: random.Random, players: int | None, rounds: int | None, *, grades: bool = False) -> GeneratePlan:
+    """A Swiss event (Gomoku's or Go's): 8..40 players, 5..11 rounds (at most half the players), withdrawals,
+    excuses and late entries between rounds, a keep-apart rule and prize categories now and then."""
+    n = players or rng.randint(8, 40)
+    planned = max(1, min(rounds or rng.randint(5, 11), n // 2))
+    return GeneratePlan(n, planned, decisive=grades, changes=True, keep_apart=True, categories=True, grades=grades)
 
 
 def _fmt(score: Decimal) -> str:
@@ -151,4 +171,4 @@ def _keep_apart(tr, rnd, boards, engine_boards) -> list[Deviation]:
             for k, a, b in ours]
 
 
-SYSTEM = register(System(("swiss",), check_round))
+SYSTEM = register(PairingSystem("swiss", "Individual: Swiss-System (Gomoku)", _pair, check_round, plan))

@@ -27,12 +27,8 @@ from qiyuan.rating.model import Result
 from qiyuan.tournament.check import check_imported_event
 from qiyuan.tournament.eventfile import birth_date
 from qiyuan.tournament.categories import band_limits
-<<<<<<< HEAD
 from qiyuan.tournament.errors import EventError
-from qiyuan.tournament.go import GO_FORMATS
 from qiyuan.tournament.hall import games_entered
-=======
->>>>>>> registry
 from qiyuan.tournament.model import FORFEIT_RESULTS
 from qiyuan.tournament.systems import rated_format
 

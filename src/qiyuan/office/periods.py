@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from qiyuan.collector import held
-from qiyuan.office import integrity, merged, plausibility, sheets
+from qiyuan.office import bundle_files, integrity, merged, plausibility, sheets
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import as_json
 from qiyuan.office.canonical import EntryRow, EventRows, digest, event_rows, inputs_digest, stored_inputs
@@ -36,6 +36,7 @@ from qiyuan.formats.edition_entries import edition_entries
 from qiyuan.office.errors import OfficeError, problem
 from qiyuan.office.events.models import Event
 from qiyuan.office.ratings.models import Edition, ListMember
+from qiyuan.office.signing_key import key_exists, private_key
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
 from qiyuan.rating.history import StartState, compute_history
@@ -252,21 +253,30 @@ class MemberTable:
                            texts=self._texts, people=self._people)
 
 
-def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
-                   as_of=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
-                   prior: dict[str, PlayerState] | None = None,
-                   aliases: dict[str, str] | None = None, engine: str = ENGINE,
-                   rows: EventRows | None = None) -> PeriodComputation:
-    """Compute the period closing at ``list_date`` from the stored state (nothing is written).
+@dataclass
+class PeriodInputs:
+    """What a period is rated from, gathered from the stored state (``gather_period``): the rule settings, the
+    edition it starts from, its events with their stored rows and their games and standings (merged records
+    followed), the members (``MemberCache``), every member's start state, and the date it is rated from."""
 
-    ``previous`` (default: the current edition of the previous list date), ``events`` (default: the
-    period's events), ``rules`` (default: the list's) and ``as_of`` (the edition whose members to rate;
-    default: every member) are given explicitly by ``verify``; ``prior``
-    (the previous edition's states, when the caller already holds them) and ``cache`` save reading them again.
-    ``aliases`` renames merged records (default: each is rated as the record kept; ``identity``).
-    ``engine``: the rating engine (``fast``; ``verify --engine reference`` recomputes with the reference).
-    ``rows``: the events' stored games and standings when the caller read them already (``event_rows``).
-    """
+    rules: RuleSet
+    previous: object | None
+    events: list
+    rows: EventRows
+    games: list
+    standings: list
+    cache: MemberCache
+    state: dict[str, PlayerState]
+    engine_events: list
+    start: date
+
+
+def gather_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
+                  as_of=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
+                  prior: dict[str, PlayerState] | None = None, aliases: dict[str, str] | None = None,
+                  rows: EventRows | None = None) -> PeriodInputs:
+    """What the period closing at ``list_date`` is rated from (``compute_period``'s arguments; nothing is rated,
+    nothing written): ``compute_period`` rates it, an edition's bundle writes it as its inputs."""
     rules = rules or rating_list.rules()
     check_list_date(rules, list_date)
     if previous is ...:
@@ -288,13 +298,44 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     state.update(prior)
     engine_events = [engine_event(e) for e in events]
     start = period_start(rules, engine_events, list_date)
-    history = rate(rules, state, engine_events, games, standings, list_date, engine=engine, start=start,
-                   people=cache.people)
-    entries = _entries(rules, history.final_states, state, cache)
-    comp = PeriodComputation(rating_list, list_date, rules, previous, events, history.final_states, entries,
-                             history.changes,
-                             {fid: v[0] for fid, v in cache.info.items()}, prior=state, start=start, games=games,
-                             standings=standings, members=cache.info, rows=rows)
+    return PeriodInputs(rules, previous, events, rows, games, standings, cache, state, engine_events, start)
+
+
+def published_inputs(edition, rows: EventRows | None = None) -> PeriodInputs:
+    """What a published edition was rated from, gathered as ``verify`` gathers it (the members who had joined by
+    it, the events it rated, its own rule settings, merged records under the IDs it published): its bundle's
+    inputs. ``rows``: its events' stored games and standings when read already."""
+    published = sheets.entries(edition, "federation_id", "name")
+    names = dict(zip(published["federation_id"], published["name"]))
+    evs = list(edition.events.order_by("end_date", "start_date", "code"))
+    return gather_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
+                         rules=rules_of_edition(edition), as_of=edition, names=names,
+                         aliases=merged.aliases_for_edition(set(names)), rows=rows)
+
+
+def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
+                   as_of=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
+                   prior: dict[str, PlayerState] | None = None,
+                   aliases: dict[str, str] | None = None, engine: str = ENGINE,
+                   rows: EventRows | None = None) -> PeriodComputation:
+    """Compute the period closing at ``list_date`` from the stored state (nothing is written).
+
+    ``previous`` (default: the current edition of the previous list date), ``events`` (default: the
+    period's events), ``rules`` (default: the list's) and ``as_of`` (the edition whose members to rate;
+    default: every member) are given explicitly by ``verify``; ``prior``
+    (the previous edition's states, when the caller already holds them) and ``cache`` save reading them again.
+    ``aliases`` renames merged records (default: each is rated as the record kept; ``identity``).
+    ``engine``: the rating engine (``fast``; ``verify --engine reference`` recomputes with the reference).
+    ``rows``: the events' stored games and standings when the caller read them already (``event_rows``).
+    """
+    g = gather_period(rating_list, list_date, previous=previous, events=events, rules=rules, as_of=as_of,
+                      names=names, cache=cache, prior=prior, aliases=aliases, rows=rows)
+    history = rate(g.rules, g.state, g.engine_events, g.games, g.standings, list_date, engine=engine, start=g.start,
+                   people=g.cache.people)
+    entries = _entries(g.rules, history.final_states, g.state, g.cache)
+    comp = PeriodComputation(rating_list, list_date, g.rules, g.previous, g.events, history.final_states, entries,
+                             history.changes, {fid: v[0] for fid, v in g.cache.info.items()}, prior=g.state,
+                             start=g.start, games=g.games, standings=g.standings, members=g.cache.info, rows=g.rows)
     comp.digest = digest(comp)
     return comp
 
@@ -364,6 +405,7 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
     flags of reports are not marked checked (``qiyuan.office.plausibility``).
     """
     with plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
+        _repair_bundles(rating_list)
         rules = rating_list.rules()
         due = due_date(rating_list, rules)
         if due is None:
@@ -410,6 +452,7 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
     in the future (``today``: the date's default), and says so in ``notes`` (a problem: list, date)."""
     today = today or date.today()
     with plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
+        _repair_bundles(rating_list)
         rules = rating_list.rules()
         last_event = rating_list.events.order_by("-end_date").first()
         if last_event is None:
@@ -447,6 +490,7 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
     if not reason or not reason.strip():
         raise OfficeError("a correction needs a reason (--reason)")
     with writing(rating_list_lock(rating_list.code)):
+        _repair_bundles(rating_list)
         old = current_edition(rating_list, list_date)
         if old is None:
             raise OfficeError(f"the list of {list_date} is not published: publish it (`period publish`), not a "
@@ -495,7 +539,31 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
     ed.inputs_digest = inputs_digest(stored_inputs(ed.pk, rows=comp.rows,
                                                      published={e.federation_id for e in comp.entries}))
     Edition.objects.filter(pk=ed.pk).update(inputs_digest=ed.inputs_digest)  # (the edition row is immutable)
+    if key_exists():
+        _stage_bundle(ed, comp.rows)
     record(actor, "edition.publish" if number == 1 else "edition.correct", ed, list=comp.rating_list.code,
            list_date=comp.list_date.isoformat(), number=number, reason=reason, events=len(comp.events),
            entries=len(comp.entries), digest=comp.digest)
     return ed
+
+
+def _stage_bundle(edition, rows: EventRows | None = None, *, checked: bool = True) -> None:
+    """The edition's signed bundle, written from its sheet with it (named when the transaction commits; none
+    while the office has no signing key: ``office bundles build`` makes them later). ``checked``: its stored
+    facts were just hashed (publishing), else they are checked first."""
+    gathered = published_inputs(edition, rows)
+    bundle_files.stage(edition, bundle_files.bundle_of(edition, gathered, member_facts(edition.rating_list, edition),
+                                                       key=private_key(), checked=checked))
+
+
+def _repair_bundles(rating_list) -> None:
+    """Stage the bundle of each of the list's editions that has none (a publication killed between its commit and
+    its bundle's naming); an edition whose stored data no longer gives its digests is left to ``verify``."""
+    if not key_exists():
+        return
+    for ed in rating_list.editions.select_related("rating_list", "previous").order_by("pk"):
+        if bundle_files.missing(ed):
+            try:
+                _stage_bundle(ed, checked=False)
+            except Conflict:
+                continue

@@ -1,0 +1,306 @@
+"""An edition's bundle written from what the office stored, without rating anything again.
+
+A bundle's inputs are what the edition was rated from (``periods.published_inputs``: its events, games and
+standings, its members' public facts, its rule settings, the states it started from); its outputs — the list
+and the changes as ``qiyuan rate`` writes them, the states after it, the canonical text — are written from the
+edition's stored sheet: the sheet holds every published entry (its state's text among them) and every change,
+and a member the list does not show is one untouched since his start state, so his state after the edition is
+the one he started from. ``qiyuan verify-edition`` recomputes those outputs from the inputs; the tests hold the
+two byte for byte. Only an edition whose events fall in more than one list period (none the office publishes
+today) has its outputs computed from its inputs, by the verifier's own code.
+
+Publishing builds each new edition's bundle (``stage``) inside its transaction and stores it once the
+transaction has committed (to a temporary name, renamed when written whole): a publication killed before its
+commit leaves no bundle, one killed between the commit and the rename leaves an edition without a bundle, which
+the next publication of the list or ``qiyuan office bundles build`` builds. A web request never builds one (the
+portal says it is being prepared).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import os
+import tempfile
+import time
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import polars as pl
+from django.conf import settings
+from django.db import transaction
+
+from qiyuan.errors import Conflict, problem
+from qiyuan.formats import edition_bundle as B
+from qiyuan.formats.canonical_text import as_json, json_string
+from qiyuan.formats.history_csv import GRADES
+from qiyuan.formats.rating_lists_csv import NO_DELTA_METHODS, decimal_text
+from qiyuan.formats.rules_toml import rules_toml
+from qiyuan.kit.build import build
+from qiyuan.kit.states import states_bytes
+from qiyuan.kit.verify import recompute_outputs
+from qiyuan.office import sheets
+from qiyuan.office.canonical import inputs_digest, stored_inputs
+from qiyuan.office.ratings.models import Edition
+from qiyuan.rating import results as R
+from qiyuan.rating.calendar import next_publication_date
+from qiyuan.rating.exact import to_decimal
+from qiyuan.rating.order import list_order_key
+from qiyuan.rating.period import listed_games
+from qiyuan.rating.state_json import state_to_json
+
+#: a player's public facts; ``rating`` is his published rating at the edition's start (the reader asks a player
+#: without one for his sex), his start state itself being in ``inputs/states.json``
+PLAYER_HEADER = ("id", "name", "gender", "rating", "dan", "dan_granted_by", "registered_on")
+EVENT_HEADER = ("id", "name", "start_date", "end_date", "format", "international", "days", "national")
+GAME_HEADER = ("event_id", "round", "player1", "player2", "result", "board")
+STANDING_HEADER = ("event_id", "player_id", "rank")
+#: the prefix of a bundle being written (renamed to its own name once written whole)
+BUILDING = ".building-"
+#: a temporary file older than this (seconds) is of a write killed midway: removed
+STALE_AFTER = 24 * 3600
+
+
+def bundle_dir() -> Path:
+    """``QIYUAN_BUNDLE_DIR`` when set, else the office's ``var/bundles``."""
+    return Path(os.environ.get("QIYUAN_BUNDLE_DIR") or Path(settings.VAR_DIR) / "bundles")
+
+
+def bundle_name(edition) -> str:
+    """The bundle's file name: ``CGA-2024-07-01-1.zip`` (list code, list date, edition number)."""
+    return f"{edition.rating_list.code}-{edition.list_date.isoformat()}-{edition.number}.zip"
+
+
+def bundle_path(edition) -> Path:
+    return bundle_dir() / bundle_name(edition)
+
+
+# --------------------------------------------------------------------------------------------- files
+
+
+def _csv(header: tuple[str, ...], rows) -> bytes:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    return out.getvalue().encode("utf-8")
+
+
+def _bit(flag: bool) -> str:
+    return "1" if flag else "0"
+
+
+def _text(x) -> str:
+    return "" if x is None else str(x)
+
+
+def input_files(edition, gathered, facts) -> dict[str, bytes]:
+    """The bundle's ``inputs/…`` of an edition: ``gathered`` is what it was rated from
+    (``periods.published_inputs``), ``facts`` its members' frozen facts (``periods.member_facts``)."""
+    players = []
+    members = gathered.cache.info
+    for fid in sorted(gathered.state):
+        _, name, registered_on = members[fid]
+        m = facts.get(fid)
+        dan = m.dan if m is not None and m.dan in GRADES else ""
+        state = gathered.state[fid]
+        players.append((fid, name, state.gender.value if state.gender is not None else "", _text(state.rating), dan,
+                        (m.dan_granted_by or "") if dan else "", _text(registered_on)))
+    return {
+        "inputs/players.csv": _csv(PLAYER_HEADER, players),
+        "inputs/events.csv": _csv(EVENT_HEADER, [
+            (e.code, e.name, e.start_date.isoformat(), e.end_date.isoformat(), e.format, _bit(e.international),
+             _text(e.days), _bit(e.national)) for e in gathered.events]),
+        "inputs/games.csv": _csv(GAME_HEADER, [
+            (g.event_id, g.round, g.player1, g.player2, g.result.value, _text(g.board)) for g in gathered.games]),
+        "inputs/standings.csv": _csv(STANDING_HEADER,
+                                     [(s.event_id, s.player_id, s.rank) for s in gathered.standings]),
+        "inputs/rules.toml": rules_toml(gathered.rules, edition.rating_list.rules_name).encode("utf-8"),
+        "inputs/states.json": states_bytes(gathered.start, gathered.state),
+    }
+
+
+def _states_text(on: date, texts: dict[str, str]) -> bytes:
+    """``states_bytes(on, states)`` from each state's canonical JSON text (the sheet's, as stored)."""
+    body = ",".join(f"{json_string(fid)}:{texts[fid]}" for fid in sorted(texts))
+    return f'{{"date":"{on.isoformat()}","states":{{{body}}}}}\n'.encode()
+
+
+def _number(text: str | None) -> str | None:
+    """A stored 4-place decimal as ``changes.csv`` writes it (``4.3500`` → ``4.35``)."""
+    return None if text is None else decimal_text(Decimal(text))
+
+
+def _ru(explanation: str) -> str | None:
+    """A change's Ru as ``changes.csv`` writes it, from its explanation's exact text (decimal or fraction)."""
+    at = explanation.rfind('"ru":')
+    value = explanation[at + 5:].rstrip("}")
+    if value == "null":
+        return None
+    value = value.strip('"')
+    exact = to_decimal(Fraction(value)) if "/" in value else Decimal(value)
+    return decimal_text(exact)
+
+
+def output_files(edition, gathered) -> dict[str, bytes]:
+    """The bundle's ``outputs/…`` (the list, the changes, the states after the edition) written from its stored
+    sheet and what it was rated from — the bytes ``qiyuan verify-edition`` recomputes from the inputs."""
+    months = gathered.rules.publication_months
+    on = edition.list_date
+    if any(next_publication_date(months, e.end_date) != on for e in gathered.events):
+        files = {**input_files(edition, gathered, {}), B.CANONICAL: sheets.text(edition)}  # (several periods)
+        return recompute_outputs(files, on, "fast")
+    shown = sheets.entries(edition, "federation_id", "rating", "games", "status", "is_new", "state")
+    row_of = {fid: i for i, fid in enumerate(shown["federation_id"])}
+    members = gathered.cache.info
+    rules = gathered.rules
+    ids, names, ratings, games, statuses, keys, texts = [], [], [], [], [], [], {}
+    for fid, start in gathered.state.items():
+        i = row_of.get(fid)
+        _, name, registered_on = members[fid]
+        if i is None:  # not shown: untouched since his start state
+            rating, played, status, is_new = start.rating, listed_games(start), start.status, False
+            texts[fid] = as_json(state_to_json(start))
+        else:
+            rating, played, status, is_new = (shown["rating"][i], shown["games"][i], shown["status"][i],
+                                              shown["is_new"][i])
+            texts[fid] = shown["state"][i]
+        keys.append(list_order_key(rules, status=status, rating=rating, name=name, player_id=fid, is_new=is_new,
+                                   registered_on=registered_on))
+        ids.append(fid)
+        names.append(name)
+        ratings.append(rating)
+        games.append(played)
+        statuses.append(status)
+    order = sorted(range(len(ids)), key=keys.__getitem__)
+    listed = pl.DataFrame({"player_id": [ids[i] for i in order], "name": [names[i] for i in order],
+                           "rating": [ratings[i] for i in order], "games": [games[i] for i in order],
+                           "status": [statuses[i] for i in order]},
+                          schema={"player_id": pl.String, "name": pl.String, "rating": pl.Int64,
+                                  "games": pl.Int64, "status": pl.String})
+    return {"outputs/list.csv": listed.write_csv().encode("utf-8"),
+            "outputs/changes.csv": _changes_csv(edition, gathered.events),
+            "outputs/states.json": _states_text(on, texts)}
+
+
+def _changes_csv(edition, events) -> bytes:
+    """``changes.csv`` of the edition from its sheet: events by (end date, start date, code), players by ID."""
+    ch = sheets.changes(edition, "event_code", "federation_id", "games", "W", "We", "K", "delta", "method",
+                        "explanation")
+    when = {e.code: (e.end_date, e.start_date, e.code) for e in events}
+    order = sorted(range(len(ch["event_code"])), key=lambda i: (when[ch["event_code"][i]], ch["federation_id"][i]))
+    day = edition.list_date.isoformat()
+    rows = {name: [] for name in ("player_id", "event_id", "games", "W", "We", "K", "delta", "list_date", "method",
+                                  "Ru")}
+    for i in order:
+        method, played = ch["method"][i], ch["games"][i]
+        # a newcomer's event that did not count (0 games; version 1 stored the engine's "newcomer") is not_rated
+        uncounted = method in (R.METHOD_NEWCOMER, R.METHOD_NOT_RATED) and played == 0
+        if uncounted:
+            method = R.METHOD_NOT_RATED
+        no_delta = method in NO_DELTA_METHODS
+        rows["player_id"].append(ch["federation_id"][i])
+        rows["event_id"].append(ch["event_code"][i])
+        rows["games"].append(played)
+        rows["W"].append(_number(ch["W"][i]))
+        rows["We"].append(None if no_delta else _number(ch["We"][i]))
+        rows["K"].append(None if no_delta else ch["K"][i])
+        rows["delta"].append(None if no_delta else _number(ch["delta"][i]))
+        rows["list_date"].append(day)
+        rows["method"].append(method)
+        rows["Ru"].append(None if uncounted else _ru(ch["explanation"][i]))
+    frame = pl.DataFrame(rows, schema={"player_id": pl.String, "event_id": pl.String, "games": pl.Int64,
+                                       "W": pl.String, "We": pl.String, "K": pl.Int64, "delta": pl.String,
+                                       "list_date": pl.String, "method": pl.String, "Ru": pl.String})
+    return frame.write_csv().encode("utf-8")
+
+
+def check_stored(edition, gathered) -> bytes:
+    """The edition's canonical text from its sheet, refused (``Conflict``) when it no longer gives the published
+    digest or the stored facts it was rated from no longer give its inputs digest (``verify`` names what)."""
+    canonical = sheets.text(edition)
+    altered = hashlib.sha256(canonical).hexdigest() != edition.digest
+    if not altered and edition.inputs_digest:
+        published = set(sheets.entries(edition, "federation_id")["federation_id"])
+        altered = inputs_digest(stored_inputs(edition.pk, rows=gathered.rows, published=published)
+                                ) != edition.inputs_digest
+    if altered:
+        raise Conflict(problem("the bundle of {list} {edition} does not recompute to its published digest; run "
+                               "qiyuan office verify", list=edition.rating_list.code, edition=edition.label))
+    return canonical
+
+
+def bundle_of(edition, gathered, facts, *, key, signed_at=None, checked: bool = False) -> bytes:
+    """The signed bundle of ``edition`` (not stored) from its sheet and ``gathered`` (what it was rated from);
+    ``checked``: its stored facts were just hashed (publishing), else they are checked here."""
+    canonical = sheets.text(edition) if checked else check_stored(edition, gathered)
+    files = input_files(edition, gathered, facts)
+    files[B.CANONICAL] = canonical
+    files.update(output_files(edition, gathered))
+    previous = edition.previous.digest if edition.previous is not None else ""
+    supersedes = ""
+    if edition.number > 1:  # a correction names the edition it supersedes; nothing in the chain is replaced
+        older = Edition.objects.filter(rating_list=edition.rating_list, list_date=edition.list_date,
+                                       number=edition.number - 1).values_list("digest", flat=True).first()
+        supersedes = older or ""
+    place = Edition.objects.filter(rating_list=edition.rating_list, pk__lte=edition.pk).count()  # (chain order)
+    return build(files, private_key=key, list_code=edition.rating_list.code,
+                 list_date=edition.list_date.isoformat(), number=edition.number, edition_digest=edition.digest,
+                 previous_digest=previous, supersedes=supersedes, rules_name=edition.rating_list.rules_name,
+                 canonical_version=edition.canonical_version, signed_at=signed_at, chain_place=place)
+
+
+# --------------------------------------------------------------------------------------------- storing
+
+
+def store(path: Path, data: bytes) -> None:
+    """Write atomically: to a temporary name, then renamed (another worker may build the same bundle: either copy
+    is a valid signed bundle; a process killed while writing leaves only a temporary file, removed later)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=BUILDING, suffix=".zip")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    finally:
+        _pending.discard(path)
+
+
+def stage(edition, data: bytes) -> None:
+    """Store ``edition``'s bundle once the current transaction commits (never if it rolls back): a publication
+    killed at any moment leaves its edition with its bundle, or without it (built by the next publication of
+    the list or ``office bundles build``), or neither."""
+    path = bundle_path(edition)
+    _pending.add(path)
+    transaction.on_commit(lambda: store(path, data))
+
+
+#: the bundles staged by a transaction of this process not yet committed (a rolled-back one's stay: harmless, its
+#: editions are gone, and an edition published again under the same name stages its own)
+_pending: set[Path] = set()
+
+
+def missing(edition) -> bool:
+    """Whether the edition has no bundle, none staged by this process's open transaction either."""
+    path = bundle_path(edition)
+    return path not in _pending and not path.exists()
+
+
+def _remove_stale(folder: Path) -> None:
+    """Remove temporary files of writes killed midway (a day old: no write takes that long)."""
+    now = time.time()
+    for p in folder.glob(f"{BUILDING}*"):
+        try:
+            if now - p.stat().st_mtime > STALE_AFTER:
+                p.unlink()
+        except OSError:
+            continue

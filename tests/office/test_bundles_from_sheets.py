@@ -1,0 +1,169 @@
+"""Issue 34, item 6: bundles from sheets. A bundle's outputs are written from the edition's stored sheet without
+rating it again, and they are byte for byte what ``qiyuan verify-edition`` recomputes from the bundle's inputs
+(the way every bundle was built before); publishing writes each new edition's bundle with it, named only once
+its transaction has committed; a bundle whose stored data was altered is refused without rating anything."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from qiyuan.formats import edition_bundle as B
+from qiyuan.kit.verify import recompute_outputs
+
+from ._o2_fixtures import history_dir, make_list
+from .test_bundles import _national_team_match, _published, key  # noqa: F401 - the fixture
+from .test_import_facts import RULE_SETS, _history_folder, histories
+
+pytestmark = pytest.mark.django_db
+
+
+def _assert_outputs_are_the_verifiers(rl, refused: frozenset = frozenset()) -> int:
+    """Each edition's outputs written from its sheet equal, byte for byte, those recomputed from its inputs
+    (the editions ``refused``, whose stored facts changed since, are refused a bundle, as they always were)."""
+    from qiyuan.errors import Conflict
+    from qiyuan.office import bundle_files
+    from qiyuan.office.periods import member_facts, published_inputs
+
+    editions = list(rl.editions.select_related("rating_list", "previous").order_by("pk"))
+    assert editions
+    for ed in editions:
+        gathered = published_inputs(ed)
+        if ed.pk in refused:
+            with pytest.raises(Conflict):
+                bundle_files.check_stored(ed, gathered)
+            continue
+        files = bundle_files.input_files(ed, gathered, member_facts(rl, ed))
+        files[B.CANONICAL] = bundle_files.check_stored(ed, gathered)
+        recomputed = recompute_outputs(files, ed.list_date, "fast", ed.canonical_version)
+        written = bundle_files.output_files(ed, gathered)
+        for name in B.OUTPUTS:
+            assert written[name] == recomputed[name], (ed.label, name)
+        assert recomputed[B.CANONICAL] == files[B.CANONICAL]
+    return len(editions)
+
+
+def test_the_outputs_of_a_national_team_match_are_the_verifiers(tmp_path):
+    _assert_outputs_are_the_verifiers(_published(_national_team_match(tmp_path), "cga-gomoku-2011"))
+
+
+def test_the_outputs_of_a_history_of_several_editions_and_a_correction_are_the_verifiers(tmp_path):
+    from qiyuan.office.events.models import Game
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import correct_period, publish_due
+
+    rl = make_list()
+    import_file(history_dir(tmp_path), rl, "tester")
+    editions = publish_due(rl, "officer", until=date(2021, 1, 1))
+    first = editions[0]
+    g = Game.objects.filter(event__in=first.events.all()).first()
+    g.result = "0-1" if g.result == "1-0" else "1-0"
+    g.save()
+    correct_period(rl, first.list_date, "a result read wrongly", "officer")
+    assert rl.editions.filter(is_correction=True).exists()
+    # (the superseded edition's game was changed: it is refused a bundle now, as it always was; publishing had
+    # written its bundle before)
+    assert _assert_outputs_are_the_verifiers(rl, frozenset({first.pk})) > len(editions)
+
+
+_QUIET = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+
+
+@pytest.mark.parametrize("rules_name", RULE_SETS)
+@settings(max_examples=4, deadline=None, suppress_health_check=_QUIET)
+@given(data=histories())
+def test_the_outputs_of_generated_histories_are_the_verifiers(tmp_path, rules_name, data):
+    from django.db import transaction
+
+    src = _history_folder(tmp_path / uuid.uuid4().hex / "h", data)
+    with transaction.atomic():
+        _assert_outputs_are_the_verifiers(_published(src, rules_name))
+        transaction.set_rollback(True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_name", RULE_SETS)
+@settings(max_examples=200, deadline=None, suppress_health_check=_QUIET)
+@given(data=histories())
+def test_the_outputs_of_many_generated_histories_are_the_verifiers(tmp_path, rules_name, data):
+    test_the_outputs_of_generated_histories_are_the_verifiers.hypothesis.inner_test(tmp_path, rules_name, data)
+
+
+def test_a_bundle_is_refused_when_a_sheet_no_longer_gives_its_digest(tmp_path, key):  # noqa: F811
+    from qiyuan.errors import Conflict
+    from qiyuan.formats import edition_sheet as S
+    from qiyuan.office import sheets
+    from qiyuan.office.bundles import build_bundle
+    from qiyuan.office.ratings.models import EditionSheet
+
+    rl = _published(_national_team_match(tmp_path), "cga-gomoku-2011")
+    ed = rl.editions.get()
+    cols = sheets.entries(ed)
+    cols["rating"] = [r + 1 if r is not None else None for r in cols["rating"]]
+    EditionSheet.objects.filter(pk=ed.pk).update(entries=S.encode(cols, S.ENTRY_SCHEMA))
+    sheets.forget()
+    with pytest.raises(Conflict):
+        build_bundle(ed, key=key[0])
+
+
+def test_a_bundle_is_built_without_rating_the_edition_again(tmp_path, key, monkeypatch):  # noqa: F811
+    from qiyuan.office import periods
+    from qiyuan.office.bundles import build_bundle
+    from qiyuan.rating import history
+
+    rl = _published(_national_team_match(tmp_path), "cga-gomoku-2011")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the engine was called")
+
+    monkeypatch.setattr(history, "compute_history", refuse)
+    monkeypatch.setattr(periods, "compute_history", refuse)
+    monkeypatch.setattr(periods, "rate", refuse)
+    data = build_bundle(rl.editions.get(), key=key[0])
+    assert B.read(data).manifest.edition_digest == rl.editions.get().digest
+
+
+@pytest.mark.django_db(transaction=True)
+def test_publishing_writes_each_new_editions_bundle_once_committed(tmp_path, key):  # noqa: F811
+    from qiyuan.office import bundle_files
+    from qiyuan.office.bundles import build_bundle
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
+
+    rl = make_list()
+    import_file(history_dir(tmp_path), rl, "tester")
+    editions = publish_due(rl, "officer", until=date(2021, 1, 1))
+    folder = bundle_files.bundle_dir()
+    assert sorted(p.name for p in folder.glob("*.zip")) == sorted(bundle_files.bundle_name(e) for e in editions)
+    assert not list(folder.glob(f"{bundle_files.BUILDING}*"))
+    for ed in editions:
+        stored = B.read(bundle_files.bundle_path(ed).read_bytes())
+        again = B.read(build_bundle(ed, key=key[0]))
+        assert stored.files == again.files  # (only the signing time may differ)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_publication_rolled_back_leaves_no_bundle(tmp_path, key, monkeypatch):  # noqa: F811
+    from qiyuan.office import bundle_files, periods
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.ratings.models import Edition
+
+    rl = make_list()
+    import_file(history_dir(tmp_path), rl, "tester")
+    stored = []
+    real = periods._store
+
+    def store_then_fail(comp, actor, **kw):
+        stored.append(real(comp, actor, **kw))
+        if len(stored) == 2:
+            raise RuntimeError("the machine stops")
+        return stored[-1]
+
+    monkeypatch.setattr(periods, "_store", store_then_fail)
+    with pytest.raises(RuntimeError):
+        periods.publish_due(rl, "officer", until=date(2021, 1, 1))
+    assert not Edition.objects.exists()
+    assert not bundle_files.bundle_dir().exists() or not list(bundle_files.bundle_dir().iterdir())

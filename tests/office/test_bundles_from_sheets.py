@@ -126,7 +126,6 @@ def test_a_bundle_is_built_without_rating_the_edition_again(tmp_path, key, monke
     assert B.read(data).manifest.edition_digest == rl.editions.get().digest
 
 
-@pytest.mark.django_db(transaction=True)
 def test_publishing_writes_each_new_editions_bundle_once_committed(tmp_path, key):  # noqa: F811
     from qiyuan.office import bundle_files
     from qiyuan.office.bundles import build_bundle
@@ -145,7 +144,6 @@ def test_publishing_writes_each_new_editions_bundle_once_committed(tmp_path, key
         assert stored.files == again.files  # (only the signing time may differ)
 
 
-@pytest.mark.django_db(transaction=True)
 def test_a_publication_rolled_back_leaves_no_bundle(tmp_path, key, monkeypatch):  # noqa: F811
     from qiyuan.office import bundle_files, periods
     from qiyuan.office.imports import import_file
@@ -165,5 +163,5 @@ def test_a_publication_rolled_back_leaves_no_bundle(tmp_path, key, monkeypatch):
     monkeypatch.setattr(periods, "_store", store_then_fail)
     with pytest.raises(RuntimeError):
         periods.publish_due(rl, "officer", until=date(2021, 1, 1))
-    assert not Edition.objects.exists()
+    assert not Edition.objects.exists()  # (one staged bundle was written, and removed with the transaction)
     assert not bundle_files.bundle_dir().exists() or not list(bundle_files.bundle_dir().iterdir())

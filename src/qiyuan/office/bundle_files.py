@@ -9,11 +9,11 @@ the one he started from. ``qiyuan verify-edition`` recomputes those outputs from
 two byte for byte. Only an edition whose events fall in more than one list period (none the office publishes
 today) has its outputs computed from its inputs, by the verifier's own code.
 
-Publishing builds each new edition's bundle (``stage``) inside its transaction and stores it once the
-transaction has committed (to a temporary name, renamed when written whole): a publication killed before its
-commit leaves no bundle, one killed between the commit and the rename leaves an edition without a bundle, which
-the next publication of the list or ``qiyuan office bundles build`` builds. A web request never builds one (the
-portal says it is being prepared).
+Publishing builds each new edition's bundle (``stage``) inside its transaction, written to a temporary name
+that is renamed once the transaction has committed (``staging``): a publication killed before its commit leaves
+no bundle (a temporary file at most, removed a day later), one killed between the commit and the rename leaves
+an edition without a bundle, which the next publication of the list or ``qiyuan office bundles build`` builds.
+A web request never builds one (the portal says it is being prepared).
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ import hashlib
 import io
 import os
 import tempfile
+import threading
 import time
+from contextlib import contextmanager
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -31,7 +33,6 @@ from pathlib import Path
 
 import polars as pl
 from django.conf import settings
-from django.db import transaction
 
 from qiyuan.errors import Conflict, problem
 from qiyuan.formats import edition_bundle as B
@@ -257,8 +258,12 @@ def bundle_of(edition, gathered, facts, *, key, signed_at=None, checked: bool = 
 
 
 def store(path: Path, data: bytes) -> None:
-    """Write atomically: to a temporary name, then renamed (another worker may build the same bundle: either copy
-    is a valid signed bundle; a process killed while writing leaves only a temporary file, removed later)."""
+    """Write atomically (another worker may build the same bundle: either copy is a valid signed bundle)."""
+    _rename(_write_temp(path, data), path)
+
+
+def _write_temp(path: Path, data: bytes) -> Path:
+    """``data`` written whole under a temporary name beside ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=BUILDING, suffix=".zip")
@@ -267,36 +272,75 @@ def store(path: Path, data: bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return Path(tmp)
+
+
+def _rename(tmp: Path, path: Path) -> None:
+    os.replace(tmp, path)
+
+
+class _Staged(threading.local):
+    def __init__(self):
+        self.depth = 0
+        self.files: dict[Path, Path] = {}  # bundle path → its temporary file
+
+
+_staged = _Staged()
+
+
+@contextmanager
+def staging():
+    """Around a publishing use case's transaction (outside it): the bundles ``stage`` wrote are given their names
+    once the transaction has committed, and removed if it rolled back. Nested (a use case calling another), the
+    outermost names them."""
+    _staged.depth += 1
+    try:
+        yield
+    except BaseException:
+        if _staged.depth == 1:
+            for tmp in _staged.files.values():
+                tmp.unlink(missing_ok=True)
+            _staged.files.clear()
+        raise
+    else:
+        if _staged.depth == 1:
+            files, _staged.files = _staged.files, {}
+            for path, tmp in files.items():
+                _rename(tmp, path)
     finally:
-        _pending.discard(path)
+        _staged.depth -= 1
+
+
+def staging_open() -> bool:
+    """Whether a publishing use case has opened ``staging`` (another writer of editions — a seed list's import
+    — leaves its bundle to the next publication or ``office bundles build``)."""
+    return _staged.depth > 0
 
 
 def stage(edition, data: bytes) -> None:
-    """Store ``edition``'s bundle once the current transaction commits (never if it rolls back): a publication
-    killed at any moment leaves its edition with its bundle, or without it (built by the next publication of
-    the list or ``office bundles build``), or neither."""
+    """Write ``edition``'s bundle under a temporary name, named by ``staging`` once the transaction has committed
+    (removed if it rolls back): a publication killed at any moment leaves its edition with its bundle, or without
+    it (built by the next publication of the list or ``office bundles build``), or neither."""
+    if _staged.depth == 0:
+        raise RuntimeError("bundle_files.stage outside bundle_files.staging()")
     path = bundle_path(edition)
-    _pending.add(path)
-    transaction.on_commit(lambda: store(path, data))
-
-
-#: the bundles staged by a transaction of this process not yet committed (a rolled-back one's stay: harmless, its
-#: editions are gone, and an edition published again under the same name stages its own)
-_pending: set[Path] = set()
+    old = _staged.files.pop(path, None)
+    if old is not None:
+        old.unlink(missing_ok=True)
+    _staged.files[path] = _write_temp(path, data)
 
 
 def missing(edition) -> bool:
-    """Whether the edition has no bundle, none staged by this process's open transaction either."""
+    """Whether the edition has no bundle, none staged by the open publication either."""
     path = bundle_path(edition)
-    return path not in _pending and not path.exists()
+    return path not in _staged.files and not path.exists()
 
 
 def _remove_stale(folder: Path) -> None:
-    """Remove temporary files of writes killed midway (a day old: no write takes that long)."""
+    """Remove temporary files of writes killed midway (a day old: no publication takes that long)."""
     now = time.time()
     for p in folder.glob(f"{BUILDING}*"):
         try:

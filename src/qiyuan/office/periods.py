@@ -404,7 +404,7 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
     (a report imported or corrected since). ``accept_flags``: the reason to publish although plausibility
     flags of reports are not marked checked (``qiyuan.office.plausibility``).
     """
-    with plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
+    with bundle_files.staging(), plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
         _repair_bundles(rating_list)
         rules = rating_list.rules()
         due = due_date(rating_list, rules)
@@ -451,7 +451,7 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
     all of them or none, in one transaction under the list's lock. It stops before the first list date still
     in the future (``today``: the date's default), and says so in ``notes`` (a problem: list, date)."""
     today = today or date.today()
-    with plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
+    with bundle_files.staging(), plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
         _repair_bundles(rating_list)
         rules = rating_list.rules()
         last_event = rating_list.events.order_by("-end_date").first()
@@ -489,7 +489,7 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
     ``progress(done, total, list date)`` after each list date recomputed."""
     if not reason or not reason.strip():
         raise OfficeError("a correction needs a reason (--reason)")
-    with writing(rating_list_lock(rating_list.code)):
+    with bundle_files.staging(), writing(rating_list_lock(rating_list.code)):
         _repair_bundles(rating_list)
         old = current_edition(rating_list, list_date)
         if old is None:
@@ -539,7 +539,7 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
     ed.inputs_digest = inputs_digest(stored_inputs(ed.pk, rows=comp.rows,
                                                      published={e.federation_id for e in comp.entries}))
     Edition.objects.filter(pk=ed.pk).update(inputs_digest=ed.inputs_digest)  # (the edition row is immutable)
-    if key_exists():
+    if bundle_files.staging_open() and key_exists():
         _stage_bundle(ed, comp.rows)
     record(actor, "edition.publish" if number == 1 else "edition.correct", ed, list=comp.rating_list.code,
            list_date=comp.list_date.isoformat(), number=number, reason=reason, events=len(comp.events),

@@ -21,36 +21,41 @@ from .test_import_facts import RULE_SETS, _history_folder, histories
 pytestmark = pytest.mark.django_db
 
 
-def _assert_outputs_are_the_verifiers(rl, refused: frozenset = frozenset()) -> int:
-    """Each edition's outputs written from its sheet equal, byte for byte, those recomputed from its inputs
-    (the editions ``refused``, whose stored facts changed since, are refused a bundle, as they always were)."""
+def _assert_outputs_are_the_verifiers(rl, private, refused: frozenset = frozenset()) -> int:
+    """Each edition's bundle, as ``office bundles build`` writes it (the list's members read once, the states'
+    texts kept): its inputs are those gathered for the edition alone (its start states as ``states_bytes``
+    writes them), and its outputs written from the sheet equal, byte for byte, those ``verify-edition``
+    recomputes from its inputs (the editions ``refused``, whose stored facts changed since, are refused a bundle,
+    as they always were)."""
     from qiyuan.errors import Conflict
+    from qiyuan.kit.states import states_bytes
     from qiyuan.office import bundle_files
-    from qiyuan.office.periods import member_facts, published_inputs
+    from qiyuan.office.bundles import build_bundle
+    from qiyuan.office.periods import MemberTable, published_inputs
 
-    editions = list(rl.editions.select_related("rating_list", "previous").order_by("pk"))
+    editions = list(rl.editions.select_related("rating_list", "previous").order_by("list_date", "number"))
     assert editions
+    table, texts = MemberTable(rl), {}
     for ed in editions:
-        gathered = published_inputs(ed)
         if ed.pk in refused:
             with pytest.raises(Conflict):
-                bundle_files.check_stored(ed, gathered)
+                build_bundle(ed, key=private, table=table, texts=texts)
             continue
-        files = bundle_files.input_files(ed, gathered, member_facts(rl, ed))
-        files[B.CANONICAL] = bundle_files.check_stored(ed, gathered)
+        files = B.read(build_bundle(ed, key=private, table=table, texts=texts)).files
+        alone = bundle_files.source_of(published_inputs(ed))
+        assert {n: files[n] for n in B.INPUTS} == bundle_files.input_files(ed, alone), ed.label
+        assert files["inputs/states.json"] == states_bytes(alone.start, alone.state), ed.label
         recomputed = recompute_outputs(files, ed.list_date, "fast", ed.canonical_version)
-        written = bundle_files.output_files(ed, gathered)
-        for name in B.OUTPUTS:
-            assert written[name] == recomputed[name], (ed.label, name)
-        assert recomputed[B.CANONICAL] == files[B.CANONICAL]
+        for name in (*B.OUTPUTS, B.CANONICAL):
+            assert files[name] == recomputed[name], (ed.label, name)
     return len(editions)
 
 
-def test_the_outputs_of_a_national_team_match_are_the_verifiers(tmp_path):
-    _assert_outputs_are_the_verifiers(_published(_national_team_match(tmp_path), "cga-gomoku-2011"))
+def test_the_outputs_of_a_national_team_match_are_the_verifiers(tmp_path, key):  # noqa: F811
+    _assert_outputs_are_the_verifiers(_published(_national_team_match(tmp_path), "cga-gomoku-2011"), key[0])
 
 
-def test_the_outputs_of_a_history_of_several_editions_and_a_correction_are_the_verifiers(tmp_path):
+def test_the_outputs_of_a_history_of_several_editions_and_a_correction_are_the_verifiers(tmp_path, key):  # noqa: F811
     from qiyuan.office.events.models import Game
     from qiyuan.office.imports import import_file
     from qiyuan.office.periods import correct_period, publish_due
@@ -66,7 +71,7 @@ def test_the_outputs_of_a_history_of_several_editions_and_a_correction_are_the_v
     assert rl.editions.filter(is_correction=True).exists()
     # (the superseded edition's game was changed: it is refused a bundle now, as it always was; publishing had
     # written its bundle before)
-    assert _assert_outputs_are_the_verifiers(rl, frozenset({first.pk})) > len(editions)
+    assert _assert_outputs_are_the_verifiers(rl, key[0], frozenset({first.pk})) > len(editions)
 
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
@@ -75,12 +80,12 @@ _QUIET = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 @pytest.mark.parametrize("rules_name", RULE_SETS)
 @settings(max_examples=4, deadline=None, suppress_health_check=_QUIET)
 @given(data=histories())
-def test_the_outputs_of_generated_histories_are_the_verifiers(tmp_path, rules_name, data):
+def test_the_outputs_of_generated_histories_are_the_verifiers(tmp_path, key, rules_name, data):  # noqa: F811
     from django.db import transaction
 
     src = _history_folder(tmp_path / uuid.uuid4().hex / "h", data)
     with transaction.atomic():
-        _assert_outputs_are_the_verifiers(_published(src, rules_name))
+        _assert_outputs_are_the_verifiers(_published(src, rules_name), key[0])
         transaction.set_rollback(True)
 
 
@@ -88,8 +93,8 @@ def test_the_outputs_of_generated_histories_are_the_verifiers(tmp_path, rules_na
 @pytest.mark.parametrize("rules_name", RULE_SETS)
 @settings(max_examples=200, deadline=None, suppress_health_check=_QUIET)
 @given(data=histories())
-def test_the_outputs_of_many_generated_histories_are_the_verifiers(tmp_path, rules_name, data):
-    test_the_outputs_of_generated_histories_are_the_verifiers.hypothesis.inner_test(tmp_path, rules_name, data)
+def test_the_outputs_of_many_generated_histories_are_the_verifiers(tmp_path, key, rules_name, data):  # noqa: F811
+    test_the_outputs_of_generated_histories_are_the_verifiers.hypothesis.inner_test(tmp_path, key, rules_name, data)
 
 
 def test_a_bundle_is_refused_when_a_sheet_no_longer_gives_its_digest(tmp_path, key):  # noqa: F811

@@ -26,6 +26,7 @@ import tempfile
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -41,7 +42,6 @@ from qiyuan.formats.history_csv import GRADES
 from qiyuan.formats.rating_lists_csv import NO_DELTA_METHODS, decimal_text
 from qiyuan.formats.rules_toml import rules_toml
 from qiyuan.kit.build import build
-from qiyuan.kit.states import states_bytes
 from qiyuan.kit.verify import recompute_outputs
 from qiyuan.office import sheets
 from qiyuan.office.canonical import inputs_digest, stored_inputs
@@ -98,36 +98,74 @@ def _text(x) -> str:
     return "" if x is None else str(x)
 
 
-def input_files(edition, gathered, facts) -> dict[str, bytes]:
-    """The bundle's ``inputs/…`` of an edition: ``gathered`` is what it was rated from
-    (``periods.published_inputs``), ``facts`` its members' frozen facts (``periods.member_facts``)."""
+@dataclass
+class Source:
+    """What an edition was rated from (``periods.PeriodInputs`` or the publishing computation): its rule settings,
+    events with their stored rows, games and standings (merged records followed), each member's (pk, published
+    name, registration date) and frozen facts, every member's start state and the date it was rated from;
+    ``texts``: state texts kept (federation id → (state, its JSON, its text), reused while the state object is
+    the same)."""
+
+    rules: object
+    events: list
+    rows: object
+    games: list
+    standings: list
+    members: dict
+    facts: dict
+    state: dict
+    start: date
+    texts: dict = field(default_factory=dict)
+
+
+def source_of(gathered) -> Source:
+    """The ``Source`` of ``periods.PeriodInputs``."""
+    g = gathered
+    return Source(g.rules, g.events, g.rows, g.games, g.standings, g.cache.info, g.cache.facts, g.state, g.start,
+                  g.cache.texts)
+
+
+def _state_text(source: Source, fid: str, state) -> str:
+    known = source.texts.get(fid)
+    if known is None or known[0] is not state:  # (not ==: the text must be this state's)
+        as_dict = state_to_json(state)
+        known = (state, as_dict, as_json(as_dict))
+        source.texts[fid] = known
+    return known[2]
+
+
+def input_files(edition, source: Source) -> dict[str, bytes]:
+    """The bundle's ``inputs/…`` of an edition from what it was rated from."""
     players = []
-    members = gathered.cache.info
-    for fid in sorted(gathered.state):
+    members, facts, state_of = source.members, source.facts, source.state
+    texts = {}
+    for fid in sorted(state_of):
         _, name, registered_on = members[fid]
         m = facts.get(fid)
         dan = m.dan if m is not None and m.dan in GRADES else ""
-        state = gathered.state[fid]
+        state = state_of[fid]
         players.append((fid, name, state.gender.value if state.gender is not None else "", _text(state.rating), dan,
                         (m.dan_granted_by or "") if dan else "", _text(registered_on)))
+        texts[fid] = _state_text(source, fid, state)
     return {
         "inputs/players.csv": _csv(PLAYER_HEADER, players),
         "inputs/events.csv": _csv(EVENT_HEADER, [
             (e.code, e.name, e.start_date.isoformat(), e.end_date.isoformat(), e.format, _bit(e.international),
-             _text(e.days), _bit(e.national)) for e in gathered.events]),
+             _text(e.days), _bit(e.national)) for e in source.events]),
         "inputs/games.csv": _csv(GAME_HEADER, [
-            (g.event_id, g.round, g.player1, g.player2, g.result.value, _text(g.board)) for g in gathered.games]),
+            (g.event_id, g.round, g.player1, g.player2, g.result.value, _text(g.board)) for g in source.games]),
         "inputs/standings.csv": _csv(STANDING_HEADER,
-                                     [(s.event_id, s.player_id, s.rank) for s in gathered.standings]),
-        "inputs/rules.toml": rules_toml(gathered.rules, edition.rating_list.rules_name).encode("utf-8"),
-        "inputs/states.json": states_bytes(gathered.start, gathered.state),
+                                     [(s.event_id, s.player_id, s.rank) for s in source.standings]),
+        "inputs/rules.toml": rules_toml(source.rules, edition.rating_list.rules_name).encode("utf-8"),
+        "inputs/states.json": _states_text(source.start, texts),  # (``states_bytes`` of the states)
     }
 
 
-def _states_text(on: date, texts: dict[str, str]) -> bytes:
-    """``states_bytes(on, states)`` from each state's canonical JSON text (the sheet's, as stored)."""
+def _states_text(on: date | None, texts: dict[str, str]) -> bytes:
+    """``kit.states.states_bytes(on, states)`` from each state's canonical JSON text (the sheet's, as stored)."""
     body = ",".join(f"{json_string(fid)}:{texts[fid]}" for fid in sorted(texts))
-    return f'{{"date":"{on.isoformat()}","states":{{{body}}}}}\n'.encode()
+    day = f'"{on.isoformat()}"' if on is not None else "null"
+    return f'{{"date":{day},"states":{{{body}}}}}\n'.encode()
 
 
 def _number(text: str | None) -> str | None:
@@ -146,17 +184,17 @@ def _ru(explanation: str) -> str | None:
     return decimal_text(exact)
 
 
-def output_files(edition, gathered) -> dict[str, bytes]:
+def output_files(edition, gathered: Source) -> dict[str, bytes]:
     """The bundle's ``outputs/…`` (the list, the changes, the states after the edition) written from its stored
     sheet and what it was rated from — the bytes ``qiyuan verify-edition`` recomputes from the inputs."""
     months = gathered.rules.publication_months
     on = edition.list_date
     if any(next_publication_date(months, e.end_date) != on for e in gathered.events):
-        files = {**input_files(edition, gathered, {}), B.CANONICAL: sheets.text(edition)}  # (several periods)
+        files = {**input_files(edition, gathered), B.CANONICAL: sheets.text(edition)}  # (several periods)
         return recompute_outputs(files, on, "fast")
     shown = sheets.entries(edition, "federation_id", "rating", "games", "status", "is_new", "state")
     row_of = {fid: i for i, fid in enumerate(shown["federation_id"])}
-    members = gathered.cache.info
+    members = gathered.members
     rules = gathered.rules
     ids, names, ratings, games, statuses, keys, texts = [], [], [], [], [], [], {}
     for fid, start in gathered.state.items():
@@ -164,7 +202,7 @@ def output_files(edition, gathered) -> dict[str, bytes]:
         _, name, registered_on = members[fid]
         if i is None:  # not shown: untouched since his start state
             rating, played, status, is_new = start.rating, listed_games(start), start.status, False
-            texts[fid] = as_json(state_to_json(start))
+            texts[fid] = _state_text(gathered, fid, start)
         else:
             rating, played, status, is_new = (shown["rating"][i], shown["games"][i], shown["status"][i],
                                               shown["is_new"][i])
@@ -219,7 +257,7 @@ def _changes_csv(edition, events) -> bytes:
     return frame.write_csv().encode("utf-8")
 
 
-def check_stored(edition, gathered) -> bytes:
+def check_stored(edition, gathered: Source) -> bytes:
     """The edition's canonical text from its sheet, refused (``Conflict``) when it no longer gives the published
     digest or the stored facts it was rated from no longer give its inputs digest (``verify`` names what)."""
     canonical = sheets.text(edition)
@@ -234,11 +272,11 @@ def check_stored(edition, gathered) -> bytes:
     return canonical
 
 
-def bundle_of(edition, gathered, facts, *, key, signed_at=None, checked: bool = False) -> bytes:
+def bundle_of(edition, gathered: Source, *, key, signed_at=None, checked: bool = False) -> bytes:
     """The signed bundle of ``edition`` (not stored) from its sheet and ``gathered`` (what it was rated from);
     ``checked``: its stored facts were just hashed (publishing), else they are checked here."""
     canonical = sheets.text(edition) if checked else check_stored(edition, gathered)
-    files = input_files(edition, gathered, facts)
+    files = input_files(edition, gathered)
     files[B.CANONICAL] = canonical
     files.update(output_files(edition, gathered))
     previous = edition.previous.digest if edition.previous is not None else ""

@@ -24,9 +24,10 @@ from pathlib import Path
 
 from qiyuan.errors import NotFound, problem
 from qiyuan.formats import edition_bundle as B
-from qiyuan.office import bundle_files
-from qiyuan.office.bundle_files import bundle_dir, bundle_name, bundle_path, input_files  # noqa: F401
-from qiyuan.office.periods import member_facts, published_inputs
+from qiyuan.office import bundle_files, sheets
+from qiyuan.office.bundle_files import bundle_dir, bundle_name, bundle_path, input_files, source_of  # noqa: F401
+from qiyuan.office.engine import state_from_json
+from qiyuan.office.periods import MemberTable, published_inputs
 from qiyuan.office.ratings.models import Edition
 from qiyuan.office.signing_key import key_exists, private_key
 
@@ -43,9 +44,8 @@ class BundlePending(NotFound):
 def edition_inputs(edition) -> tuple[dict[str, bytes], bytes, str]:
     """The inputs of a published edition as the bundle holds them, its stored canonical text, and its rule
     set's name: what the office computed it from, taken the way ``verify`` takes it."""
-    gathered = published_inputs(edition)
-    files = input_files(edition, gathered, member_facts(edition.rating_list, edition))
-    return files, bundle_files.check_stored(edition, gathered), edition.rating_list.rules_name
+    source = source_of(published_inputs(edition))
+    return input_files(edition, source), bundle_files.check_stored(edition, source), edition.rating_list.rules_name
 
 
 @dataclass(frozen=True)
@@ -56,12 +56,22 @@ class BuiltBundle:
     built: bool  # False: it existed already
 
 
-def build_bundle(edition, *, key=None, signed_at=None) -> bytes:
+def build_bundle(edition, *, key=None, signed_at=None, table: MemberTable | None = None,
+                 texts: dict | None = None) -> bytes:
     """The signed bundle of ``edition`` (not stored), written from its sheet. Refused (``Conflict``) when the
     stored data no longer gives its published digest or inputs digest — the office's ``verify`` names what
-    differs."""
-    return bundle_files.bundle_of(edition, published_inputs(edition), member_facts(edition.rating_list, edition),
-                                  key=key or private_key(), signed_at=signed_at)
+    differs. ``table``: its list's members read once for many editions; ``texts``: state texts kept between
+    them."""
+    prior = None
+    if edition.previous is not None:  # its start: the previous edition's states, their texts as stored
+        stored = sheets.states(edition.previous)
+        prior = {fid: state_from_json(fid, json.loads(text)) for fid, text in stored.items()}
+        if texts is not None:
+            texts.update((fid, (prior[fid], None, text)) for fid, text in stored.items())
+    source = source_of(published_inputs(edition, table=table, prior=prior))
+    if texts is not None:
+        source.texts = texts
+    return bundle_files.bundle_of(edition, source, key=key or private_key(), signed_at=signed_at)
 
 
 def stored_bundle(edition) -> bytes:
@@ -102,6 +112,8 @@ def build_all(rating_list=None, *, rebuild: bool = False,
     if not editions:
         raise NotFound(problem("no published edition to build a bundle for"))
     done = []
+    tables: dict[int, MemberTable] = {}  # (each list's members read once)
+    texts: dict = {}
     for i, edition in enumerate(editions, start=1):
         path = bundle_path(edition)
         if progress:
@@ -109,7 +121,10 @@ def build_all(rating_list=None, *, rebuild: bool = False,
         if path.exists() and not rebuild:
             done.append(BuiltBundle(edition.pk, path, path.stat().st_size, False))
             continue
-        data = build_bundle(edition, key=key)
+        table = tables.get(edition.rating_list_id)
+        if table is None:
+            table = tables[edition.rating_list_id] = MemberTable(edition.rating_list)
+        data = build_bundle(edition, key=key, table=table, texts=texts)
         bundle_files.store(path, data)
         done.append(BuiltBundle(edition.pk, path, len(data), True))
     return done

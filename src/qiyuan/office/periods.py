@@ -73,6 +73,9 @@ class PeriodComputation:
     members: dict[str, tuple[int, str, date | None]] = field(default_factory=dict)
     #: the events' stored games and standings as read for the engine (the inputs digest hashes the same rows)
     rows: EventRows | None = None
+    #: the members' frozen facts and the state texts kept (``MemberCache``'s), for the edition's bundle
+    facts: dict[str, MemberFacts] = field(default_factory=dict)
+    texts: dict[str, tuple[PlayerState, dict, str]] = field(default_factory=dict)
 
     def explain(self, federation_id: str) -> list[R.EventChange]:
         """The player's changes in this period, event by event (the engine's explanations)."""
@@ -194,6 +197,8 @@ class MemberCache:
     texts: dict[str, tuple[PlayerState, dict, str]] = field(default_factory=dict)
     #: the engine's players (``rate``), made once for consecutive periods
     people: dict[str, EnginePlayer] = field(default_factory=dict)
+    #: each member's frozen facts (federation id → ``MemberFacts``), as ``member_facts`` gives them
+    facts: dict[str, MemberFacts] = field(default_factory=dict)
     _fids: dict[int, str] | None = field(default=None, repr=False)
 
     def federation_ids(self) -> dict[int, str]:
@@ -212,7 +217,7 @@ def member_cache(rating_list, rules: RuleSet, list_date: date, *, as_of=None,
     names = names or {}
     info = {fid: (pk, names.get(fid, name), reg) for pk, fid, name, reg in
             members_of(rating_list, as_of).values_list("player_id", "player__federation_id", "player__name", "registered_on")}
-    return MemberCache(initial, info)
+    return MemberCache(initial, info, facts=dict(members))
 
 
 class MemberTable:
@@ -250,7 +255,7 @@ class MemberTable:
         return MemberCache({fid: everyone[fid] for _, fid, _, _ in rows},
                            {fid: info if names.get(fid, info[1]) == info[1] else (info[0], names[fid], info[2])
                             for _, fid, _, info in rows},
-                           texts=self._texts, people=self._people)
+                           texts=self._texts, people=self._people, facts={fid: m for _, fid, m, _ in rows})
 
 
 @dataclass
@@ -292,7 +297,7 @@ def gather_period(rating_list, list_date: date, *, previous=..., events=None, ru
         merged.aliases_for_new_period() if aliases is None else aliases, games, standings, prior, cache.initial,
         cache.info)
     if info is not cache.info:
-        cache = MemberCache(initial, info, cache.texts, cache.people)
+        cache = MemberCache(initial, info, cache.texts, cache.people, cache.facts)
     # Members not on the previous edition (new, or untouched since they joined) start from their start state.
     state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
     state.update(prior)
@@ -301,16 +306,20 @@ def gather_period(rating_list, list_date: date, *, previous=..., events=None, ru
     return PeriodInputs(rules, previous, events, rows, games, standings, cache, state, engine_events, start)
 
 
-def published_inputs(edition, rows: EventRows | None = None) -> PeriodInputs:
+def published_inputs(edition, *, table: MemberTable | None = None,
+                     prior: dict[str, PlayerState] | None = None) -> PeriodInputs:
     """What a published edition was rated from, gathered as ``verify`` gathers it (the members who had joined by
     it, the events it rated, its own rule settings, merged records under the IDs it published): its bundle's
-    inputs. ``rows``: its events' stored games and standings when read already."""
+    inputs. ``table``: the list's members read once for many editions; ``prior``: the previous edition's states
+    when read already."""
     published = sheets.entries(edition, "federation_id", "name")
     names = dict(zip(published["federation_id"], published["name"]))
     evs = list(edition.events.order_by("end_date", "start_date", "code"))
+    rules = rules_of_edition(edition)
+    cache = table.cache(rules, edition.list_date, edition, names) if table is not None else None
     return gather_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
-                         rules=rules_of_edition(edition), as_of=edition, names=names,
-                         aliases=merged.aliases_for_edition(set(names)), rows=rows)
+                         rules=rules, as_of=edition, names=names, cache=cache, prior=prior,
+                         aliases=merged.aliases_for_edition(set(names)))
 
 
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
@@ -335,7 +344,8 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     entries = _entries(g.rules, history.final_states, g.state, g.cache)
     comp = PeriodComputation(rating_list, list_date, g.rules, g.previous, g.events, history.final_states, entries,
                              history.changes, {fid: v[0] for fid, v in g.cache.info.items()}, prior=g.state,
-                             start=g.start, games=g.games, standings=g.standings, members=g.cache.info, rows=g.rows)
+                             start=g.start, games=g.games, standings=g.standings, members=g.cache.info, rows=g.rows,
+                             facts=g.cache.facts, texts=g.cache.texts)
     comp.digest = digest(comp)
     return comp
 
@@ -540,20 +550,22 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
                                                      published={e.federation_id for e in comp.entries}))
     Edition.objects.filter(pk=ed.pk).update(inputs_digest=ed.inputs_digest)  # (the edition row is immutable)
     if bundle_files.staging_open() and key_exists():
-        _stage_bundle(ed, comp.rows)
+        _stage_bundle(ed, comp)
     record(actor, "edition.publish" if number == 1 else "edition.correct", ed, list=comp.rating_list.code,
            list_date=comp.list_date.isoformat(), number=number, reason=reason, events=len(comp.events),
            entries=len(comp.entries), digest=comp.digest)
     return ed
 
 
-def _stage_bundle(edition, rows: EventRows | None = None, *, checked: bool = True) -> None:
-    """The edition's signed bundle, written from its sheet with it (named when the transaction commits; none
-    while the office has no signing key: ``office bundles build`` makes them later). ``checked``: its stored
-    facts were just hashed (publishing), else they are checked first."""
-    gathered = published_inputs(edition, rows)
-    bundle_files.stage(edition, bundle_files.bundle_of(edition, gathered, member_facts(edition.rating_list, edition),
-                                                       key=private_key(), checked=checked))
+def _stage_bundle(edition, comp: PeriodComputation | None = None) -> None:
+    """The edition's signed bundle, written from its sheet and what it was just rated from (``comp``; else
+    gathered again, its stored facts checked first) and named when the transaction commits."""
+    if comp is not None:
+        source = bundle_files.Source(comp.rules, comp.events, comp.rows, comp.games, comp.standings, comp.members,
+                                     comp.facts, comp.prior, comp.start, comp.texts)
+    else:
+        source = bundle_files.source_of(published_inputs(edition))
+    bundle_files.stage(edition, bundle_files.bundle_of(edition, source, key=private_key(), checked=comp is not None))
 
 
 def _repair_bundles(rating_list) -> None:
@@ -564,6 +576,6 @@ def _repair_bundles(rating_list) -> None:
     for ed in rating_list.editions.select_related("rating_list", "previous").order_by("pk"):
         if bundle_files.missing(ed):
             try:
-                _stage_bundle(ed, checked=False)
+                _stage_bundle(ed)
             except Conflict:
                 continue

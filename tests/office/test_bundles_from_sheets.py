@@ -35,13 +35,13 @@ def _assert_outputs_are_the_verifiers(rl, private, refused: frozenset = frozense
 
     editions = list(rl.editions.select_related("rating_list", "previous").order_by("list_date", "number"))
     assert editions
-    table, texts = MemberTable(rl), {}
+    table, kept = MemberTable(rl), bundle_files.Kept()
     for ed in editions:
         if ed.pk in refused:
             with pytest.raises(Conflict):
-                build_bundle(ed, key=private, table=table, texts=texts)
+                build_bundle(ed, key=private, table=table, kept=kept)
             continue
-        files = B.read(build_bundle(ed, key=private, table=table, texts=texts)).files
+        files = B.read(build_bundle(ed, key=private, table=table, kept=kept)).files
         alone = bundle_files.source_of(published_inputs(ed))
         assert {n: files[n] for n in B.INPUTS} == bundle_files.input_files(ed, alone), ed.label
         assert files["inputs/states.json"] == states_bytes(alone.start, alone.state), ed.label

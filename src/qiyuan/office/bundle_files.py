@@ -103,8 +103,7 @@ class Source:
     """What an edition was rated from (``periods.PeriodInputs`` or the publishing computation): its rule settings,
     events with their stored rows, games and standings (merged records followed), each member's (pk, published
     name, registration date) and frozen facts, every member's start state and the date it was rated from;
-    ``texts``: state texts kept (federation id → (state, its JSON, its text), reused while the state object is
-    the same)."""
+    ``kept``: what is kept between editions (``Kept``)."""
 
     rules: object
     events: list
@@ -115,37 +114,52 @@ class Source:
     facts: dict
     state: dict
     start: date
+    kept: Kept = field(default_factory=lambda: Kept())
+
+
+@dataclass
+class Kept:
+    """What consecutive editions' bundles reuse while the objects they are made of are the same ones (``is``,
+    never ``==``: a text must be its own state's): each state's text (federation id → (state, its JSON, its
+    text)), each player's row of players.csv and his place in the list's order."""
+
     texts: dict = field(default_factory=dict)
+    players: dict = field(default_factory=dict)  # fid → (state, facts, member info, row)
+    listed: dict = field(default_factory=dict)  # fid → (state, member info, rules, (order key, rating, games, status))
 
 
-def source_of(gathered) -> Source:
-    """The ``Source`` of ``periods.PeriodInputs``."""
+def source_of(gathered, kept: Kept | None = None) -> Source:
+    """The ``Source`` of ``periods.PeriodInputs`` (``kept``: what earlier editions' bundles kept)."""
     g = gathered
     return Source(g.rules, g.events, g.rows, g.games, g.standings, g.cache.info, g.cache.facts, g.state, g.start,
-                  g.cache.texts)
+                  kept or Kept(texts=g.cache.texts))
 
 
 def _state_text(source: Source, fid: str, state) -> str:
-    known = source.texts.get(fid)
+    texts = source.kept.texts
+    known = texts.get(fid)
     if known is None or known[0] is not state:  # (not ==: the text must be this state's)
         as_dict = state_to_json(state)
         known = (state, as_dict, as_json(as_dict))
-        source.texts[fid] = known
+        texts[fid] = known
     return known[2]
 
 
 def input_files(edition, source: Source) -> dict[str, bytes]:
     """The bundle's ``inputs/…`` of an edition from what it was rated from."""
     players = []
-    members, facts, state_of = source.members, source.facts, source.state
+    members, facts, state_of, kept = source.members, source.facts, source.state, source.kept.players
     texts = {}
     for fid in sorted(state_of):
-        _, name, registered_on = members[fid]
-        m = facts.get(fid)
-        dan = m.dan if m is not None and m.dan in GRADES else ""
-        state = state_of[fid]
-        players.append((fid, name, state.gender.value if state.gender is not None else "", _text(state.rating), dan,
-                        (m.dan_granted_by or "") if dan else "", _text(registered_on)))
+        info, m, state = members[fid], facts.get(fid), state_of[fid]
+        got = kept.get(fid)
+        if got is None or got[0] is not state or got[1] is not m or got[2] is not info:
+            _, name, registered_on = info
+            dan = m.dan if m is not None and m.dan in GRADES else ""
+            got = kept[fid] = (state, m, info, (
+                fid, name, state.gender.value if state.gender is not None else "", _text(state.rating), dan,
+                (m.dan_granted_by or "") if dan else "", _text(registered_on)))
+        players.append(got[3])
         texts[fid] = _state_text(source, fid, state)
     return {
         "inputs/players.csv": _csv(PLAYER_HEADER, players),
@@ -196,19 +210,28 @@ def output_files(edition, gathered: Source) -> dict[str, bytes]:
     row_of = {fid: i for i, fid in enumerate(shown["federation_id"])}
     members = gathered.members
     rules = gathered.rules
+    kept = gathered.kept.listed
     ids, names, ratings, games, statuses, keys, texts = [], [], [], [], [], [], {}
     for fid, start in gathered.state.items():
         i = row_of.get(fid)
-        _, name, registered_on = members[fid]
+        info = members[fid]
+        _, name, registered_on = info
         if i is None:  # not shown: untouched since his start state
-            rating, played, status, is_new = start.rating, listed_games(start), start.status, False
+            got = kept.get(fid)
+            if got is None or got[0] is not start or got[1] is not info or got[2] != rules:
+                rating, status = start.rating, start.status
+                got = kept[fid] = (start, info, rules, (
+                    list_order_key(rules, status=status, rating=rating, name=name, player_id=fid,
+                                   registered_on=registered_on), rating, listed_games(start), status))
+            key, rating, played, status = got[3]
             texts[fid] = _state_text(gathered, fid, start)
         else:
             rating, played, status, is_new = (shown["rating"][i], shown["games"][i], shown["status"][i],
                                               shown["is_new"][i])
             texts[fid] = shown["state"][i]
-        keys.append(list_order_key(rules, status=status, rating=rating, name=name, player_id=fid, is_new=is_new,
-                                   registered_on=registered_on))
+            key = list_order_key(rules, status=status, rating=rating, name=name, player_id=fid, is_new=is_new,
+                                 registered_on=registered_on)
+        keys.append(key)
         ids.append(fid)
         names.append(name)
         ratings.append(rating)

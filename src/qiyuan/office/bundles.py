@@ -57,20 +57,17 @@ class BuiltBundle:
 
 
 def build_bundle(edition, *, key=None, signed_at=None, table: MemberTable | None = None,
-                 texts: dict | None = None) -> bytes:
+                 kept: bundle_files.Kept | None = None) -> bytes:
     """The signed bundle of ``edition`` (not stored), written from its sheet. Refused (``Conflict``) when the
     stored data no longer gives its published digest or inputs digest — the office's ``verify`` names what
-    differs. ``table``: its list's members read once for many editions; ``texts``: state texts kept between
-    them."""
+    differs. ``table``: its list's members read once for many editions; ``kept``: what their bundles reuse."""
     prior = None
     if edition.previous is not None:  # its start: the previous edition's states, their texts as stored
         stored = sheets.states(edition.previous)
         prior = {fid: state_from_json(fid, json.loads(text)) for fid, text in stored.items()}
-        if texts is not None:
-            texts.update((fid, (prior[fid], None, text)) for fid, text in stored.items())
-    source = source_of(published_inputs(edition, table=table, prior=prior))
-    if texts is not None:
-        source.texts = texts
+        if kept is not None:
+            kept.texts.update((fid, (prior[fid], None, text)) for fid, text in stored.items())
+    source = source_of(published_inputs(edition, table=table, prior=prior), kept)
     return bundle_files.bundle_of(edition, source, key=key or private_key(), signed_at=signed_at)
 
 
@@ -113,7 +110,7 @@ def build_all(rating_list=None, *, rebuild: bool = False,
         raise NotFound(problem("no published edition to build a bundle for"))
     done = []
     tables: dict[int, MemberTable] = {}  # (each list's members read once)
-    texts: dict = {}
+    kept = bundle_files.Kept()
     for i, edition in enumerate(editions, start=1):
         path = bundle_path(edition)
         if progress:
@@ -124,7 +121,7 @@ def build_all(rating_list=None, *, rebuild: bool = False,
         table = tables.get(edition.rating_list_id)
         if table is None:
             table = tables[edition.rating_list_id] = MemberTable(edition.rating_list)
-        data = build_bundle(edition, key=key, table=table, texts=texts)
+        data = build_bundle(edition, key=key, table=table, kept=kept)
         bundle_files.store(path, data)
         done.append(BuiltBundle(edition.pk, path, len(data), True))
     return done

@@ -562,7 +562,7 @@ def _stage_bundle(edition, comp: PeriodComputation | None = None) -> None:
     gathered again, its stored facts checked first) and named when the transaction commits."""
     if comp is not None:
         source = bundle_files.Source(comp.rules, comp.events, comp.rows, comp.games, comp.standings, comp.members,
-                                     comp.facts, comp.prior, comp.start, comp.texts)
+                                     comp.facts, comp.prior, comp.start, bundle_files.Kept(texts=comp.texts))
     else:
         source = bundle_files.source_of(published_inputs(edition))
     bundle_files.stage(edition, bundle_files.bundle_of(edition, source, key=private_key(), checked=comp is not None))

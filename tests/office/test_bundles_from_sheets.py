@@ -115,6 +115,7 @@ def test_a_bundle_is_refused_when_a_sheet_no_longer_gives_its_digest(tmp_path, k
 
 
 def test_a_bundle_is_built_without_rating_the_edition_again(tmp_path, key, monkeypatch):  # noqa: F811
+    from qiyuan.kit import verify
     from qiyuan.office import periods
     from qiyuan.office.bundles import build_bundle
     from qiyuan.rating import history
@@ -127,6 +128,7 @@ def test_a_bundle_is_built_without_rating_the_edition_again(tmp_path, key, monke
     monkeypatch.setattr(history, "compute_history", refuse)
     monkeypatch.setattr(periods, "compute_history", refuse)
     monkeypatch.setattr(periods, "rate", refuse)
+    monkeypatch.setattr(verify, "compute_history", refuse)
     data = build_bundle(rl.editions.get(), key=key[0])
     assert B.read(data).manifest.edition_digest == rl.editions.get().digest
 

@@ -9,14 +9,16 @@ Generates the federation with ``bench/synth_federation.py`` (seeded; by default 
 1. `qiyuan rate --rules cga-gomoku-2011` on its files (the baseline, a child process);
 2. a fresh office (SQLite file in a temporary directory, or the PostgreSQL database of ``DATABASE_URL``):
    `office import` of the history into a CGA Gomoku list;
-3. `office period publish --all` (every due edition, on the fast engine);
-4. `office verify` (the tamper check and every edition recomputed);
-5. `period correct` of an event 15 years back (a late report of a round robin, imported, then rated by a
-   correction carried through the later lists);
-6. the integrity checks (`office integrity`, issue 37) of every event of the list at once, each against the
+3. `office period publish --all` (every due edition, on the fast engine, each with its signed bundle: the
+   office has its signing key unless ``--no-bundles``);
+4. `office bundles build --rebuild` (every edition's bundle again, from its stored sheet; issue 34's goal ≤ 1×);
+5. `office verify` (the tamper check and every edition recomputed);
+6. `period correct` of an event 15 years back (a late report of a round robin, imported, then rated by a
+   correction carried through the later lists, with their bundles);
+7. the integrity checks (`office integrity`, issue 37) of every event of the list at once, each against the
    whole history — the games read from the database, the published lists from their sheets, the flags stored
    (issue 37's goal: ≤ 1×);
-7. with ``--reference``: `office verify --engine reference`, which recomputes every edition with the reference
+8. with ``--reference``: `office verify --engine reference`, which recomputes every edition with the reference
    engine and compares its digests with the ones published on the fast engine (bit for bit, both ways).
 
 Each step prints its wall-clock time and its ratio to `qiyuan rate` measured in the same run (issue 19's
@@ -41,7 +43,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 RULES = "cga-gomoku-2011"
 GOALS = {"import": 2.0, "publish --all": 2.0, "verify": 2.0, "correct (15 years back)": 1.5,
-         "integrity (every event)": 1.0}
+         "bundles build --rebuild": 1.0, "integrity (every event)": 1.0}
 
 
 def qiyuan_rate(fed: Path) -> float:
@@ -71,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--reference", action="store_true",
                     help="also verify every edition with the reference engine (slow): digests both ways")
+    ap.add_argument("--no-bundles", action="store_true",
+                    help="no signing key: publish and correct without bundles, and no bundles build step")
     args = ap.parse_args(argv)
 
     work = Path(tempfile.mkdtemp(prefix="qiyuan-bench-office-"))
@@ -87,17 +91,21 @@ def main(argv: list[str] | None = None) -> int:
     if "DATABASE_URL" not in os.environ:
         os.environ["QIYUAN_HOME"] = str(work)
         (work / "var").mkdir(exist_ok=True)
+    os.environ["QIYUAN_KEY_DIR"] = str(work / "keys")
+    os.environ["QIYUAN_BUNDLE_DIR"] = str(work / "bundles")
     sys.path.insert(0, str(REPO / "src"))
     import django
 
     django.setup()
     from django.db import connection
 
+    from qiyuan.office.bundles import build_all
     from qiyuan.office.imports import import_file
     from qiyuan.office.integrity import check_period
     from qiyuan.office.periods import correct_period, publish_due
     from qiyuan.office.ratings.models import RatingList
     from qiyuan.office.setup import init_office
+    from qiyuan.office.signing_key import init_key
     from qiyuan.office.verify import verify_all
 
     load = os.getloadavg()[0]
@@ -142,11 +150,19 @@ def main(argv: list[str] | None = None) -> int:
     init_office(actor="bench")
     rl = RatingList.objects.create(code="BENCH", title="benchmark", rules_name=RULES)
     result = timed("import", lambda: import_file(fed, rl, "bench", kind="history"))
+    if not args.no_bundles:
+        init_key("bench")
     editions = timed("publish --all", lambda: publish_due(rl, "bench"))
     entries = sum(office_sheets.size(e) for e in editions)
     changes = sum(len(office_sheets.changes(e, "player")["player"]) for e in editions)
     print(f"  {result.games:,} games, {result.new_players:,} players, {len(result.events):,} events; "
           f"{len(editions)} editions, {entries:,} entries, {changes:,} rating changes")
+    if not args.no_bundles:
+        bundles = list((work / "bundles").glob("[!.]*.zip"))
+        size = sum(p.stat().st_size for p in bundles) / 2**20
+        print(f"  {len(bundles)} bundles written with the editions ({size:,.1f} MiB)")
+        built = timed("bundles build --rebuild", lambda: build_all(rl, rebuild=True))
+        print(f"  {sum(b.built for b in built)} bundles built again from the sheets")
     report = timed("verify", lambda: verify_all(rl))
     print(f"  {report.editions} editions {'identical' if report.ok else 'DIFFERENT: ' + report.differences[0]}")
 

@@ -104,8 +104,9 @@ def build_bundles(
     list_code: Annotated[Optional[str], typer.Option("--list", help=N_("Only this list's editions."))] = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help=N_("Build and sign every bundle again."))] = False,
 ) -> None:
-    """Build and sign the bundle of every published edition that has none yet (the portal builds one when it is
-    first downloaded); each is checked against its published digest before it is signed."""
+    """Build and sign the bundle of every published edition that has none yet, from its stored sheet (publishing
+    writes each new edition's bundle once the office has a key; the portal never builds one); each is checked
+    against its published digest and inputs digest before it is signed."""
     ensure_django()
     from qiyuan.office.bundles import build_all
     from qiyuan.office.lists import find_list

@@ -16,9 +16,10 @@ from pathlib import Path
 from qiyuan.errors import InputError, NotFound, problem
 from qiyuan.formats import chain_head as H
 from qiyuan.formats import edition_bundle as B
-from qiyuan.formats import signing
+from qiyuan.formats import merkle, signing
 from qiyuan.kit.entry import make_proof
-from qiyuan.office.bundles import bundle_bytes, bundle_dir
+from qiyuan.office import sheets
+from qiyuan.office.bundle_files import bundle_dir
 from qiyuan.office.ratings.models import Edition, RatingList
 from qiyuan.office.signing_key import private_key
 
@@ -49,9 +50,10 @@ def sign_head(rating_list, *, key=None, now: datetime | None = None) -> tuple[by
         raise NotFound(problem("{list}: no published edition, so no head to sign", list=rating_list.code))
     newest = editions[-1]
     key = key or private_key()
-    manifest = B.read(bundle_bytes(newest)).manifest
+    # (the Merkle root its bundle's manifest names: of the canonical text written from its sheet)
+    root = merkle.root_of(sheets.text(newest)) if newest.canonical_version else ""
     head = H.Head(list_code=rating_list.code, editions=len(editions), newest_date=newest.list_date.isoformat(),
-                  newest_number=newest.number, newest_digest=newest.digest, merkle_root=manifest.merkle_root,
+                  newest_number=newest.number, newest_digest=newest.digest, merkle_root=root,
                   signed_at=H.time_text(now or datetime.now(UTC)),
                   key_fingerprint=signing.fingerprint(key.public_key()))
     text, sig = head.text(), H.signature_text(signing.sign(key, head.text()))
@@ -123,7 +125,7 @@ def entry_proof(rating_list, federation_id: str) -> bytes:
     newest = Edition.objects.filter(rating_list=rating_list).order_by("-pk").first()
     if newest is None:
         raise NotFound(problem("{list}: no published edition", list=rating_list.code))
-    canonical = B.read(bundle_bytes(newest)).files.get(B.CANONICAL, b"")
+    canonical = sheets.text(newest)  # (its bundle's outputs/canonical.txt; no bundle built for a proof)
     head, sig = current_head(rating_list)
     try:
         return make_proof(canonical, federation_id, head, H.read_signature(sig))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from qiyuan.collector import held
-from qiyuan.office import integrity, merged, plausibility, sheets
+from qiyuan.office import bundle_files, integrity, merged, plausibility, sheets
 from qiyuan.office.audit.models import record
 from qiyuan.office.bulk import as_json
 from qiyuan.office.canonical import EntryRow, EventRows, digest, event_rows, inputs_digest, stored_inputs
@@ -37,6 +37,7 @@ from qiyuan.office.errors import OfficeError, problem
 from qiyuan.office.events.models import Event
 from qiyuan.office.ratings.models import Edition, ListMember
 from qiyuan.office.records import sealed_head
+from qiyuan.office.signing_key import key_exists, private_key
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
 from qiyuan.rating.history import StartState, compute_history
@@ -73,6 +74,9 @@ class PeriodComputation:
     members: dict[str, tuple[int, str, date | None]] = field(default_factory=dict)
     #: the events' stored games and standings as read for the engine (the inputs digest hashes the same rows)
     rows: EventRows | None = None
+    #: the members' frozen facts and the state texts kept (``MemberCache``'s), for the edition's bundle
+    facts: dict[str, MemberFacts] = field(default_factory=dict)
+    texts: dict[str, tuple[PlayerState, dict, str]] = field(default_factory=dict)
 
     def explain(self, federation_id: str) -> list[R.EventChange]:
         """The player's changes in this period, event by event (the engine's explanations)."""
@@ -194,6 +198,8 @@ class MemberCache:
     texts: dict[str, tuple[PlayerState, dict, str]] = field(default_factory=dict)
     #: the engine's players (``rate``), made once for consecutive periods
     people: dict[str, EnginePlayer] = field(default_factory=dict)
+    #: each member's frozen facts (federation id → ``MemberFacts``), as ``member_facts`` gives them
+    facts: dict[str, MemberFacts] = field(default_factory=dict)
     _fids: dict[int, str] | None = field(default=None, repr=False)
 
     def federation_ids(self) -> dict[int, str]:
@@ -212,7 +218,7 @@ def member_cache(rating_list, rules: RuleSet, list_date: date, *, as_of=None,
     names = names or {}
     info = {fid: (pk, names.get(fid, name), reg) for pk, fid, name, reg in
             members_of(rating_list, as_of).values_list("player_id", "player__federation_id", "player__name", "registered_on")}
-    return MemberCache(initial, info)
+    return MemberCache(initial, info, facts=dict(members))
 
 
 class MemberTable:
@@ -250,7 +256,71 @@ class MemberTable:
         return MemberCache({fid: everyone[fid] for _, fid, _, _ in rows},
                            {fid: info if names.get(fid, info[1]) == info[1] else (info[0], names[fid], info[2])
                             for _, fid, _, info in rows},
-                           texts=self._texts, people=self._people)
+                           texts=self._texts, people=self._people, facts={fid: m for _, fid, m, _ in rows})
+
+
+@dataclass
+class PeriodInputs:
+    """What a period is rated from, gathered from the stored state (``gather_period``): the rule settings, the
+    edition it starts from, its events with their stored rows and their games and standings (merged records
+    followed), the members (``MemberCache``), every member's start state, and the date it is rated from."""
+
+    rules: RuleSet
+    previous: object | None
+    events: list
+    rows: EventRows
+    games: list
+    standings: list
+    cache: MemberCache
+    state: dict[str, PlayerState]
+    engine_events: list
+    start: date
+
+
+def gather_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
+                  as_of=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
+                  prior: dict[str, PlayerState] | None = None, aliases: dict[str, str] | None = None,
+                  rows: EventRows | None = None) -> PeriodInputs:
+    """What the period closing at ``list_date`` is rated from (``compute_period``'s arguments; nothing is rated,
+    nothing written): ``compute_period`` rates it, an edition's bundle writes it as its inputs."""
+    rules = rules or rating_list.rules()
+    check_list_date(rules, list_date)
+    if previous is ...:
+        previous = previous_edition(rating_list, list_date)
+    if events is None:
+        events = period_events(rating_list, rules, list_date, previous)
+    if prior is None:
+        prior = _stored_states(previous)
+    cache = cache or member_cache(rating_list, rules, list_date, as_of=as_of, names=names)
+    rows = rows or event_rows([e.pk for e in events])
+    games, standings, _ = engine_games(events, cache.federation_ids(), rows)
+    games, standings, prior, initial, info = merged.follow_merges(
+        merged.aliases_for_new_period() if aliases is None else aliases, games, standings, prior, cache.initial,
+        cache.info)
+    if info is not cache.info:
+        cache = MemberCache(initial, info, cache.texts, cache.people, cache.facts)
+    # Members not on the previous edition (new, or untouched since they joined) start from their start state.
+    state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
+    state.update(prior)
+    engine_events = [engine_event(e) for e in events]
+    start = period_start(rules, engine_events, list_date)
+    return PeriodInputs(rules, previous, events, rows, games, standings, cache, state, engine_events, start)
+
+
+def published_inputs(edition, *, table: MemberTable | None = None,
+                     prior: dict[str, PlayerState] | None = None) -> PeriodInputs:
+    """What a published edition was rated from, gathered as ``verify`` gathers it (the members who had joined by
+    it, the events it rated, its own rule settings, merged records under the IDs it published): its bundle's
+    inputs. ``table``: the list's members read once for many editions; ``prior``: the previous edition's states
+    when read already."""
+    published = sheets.entries(edition, "federation_id", "name")
+    names = dict(zip(published["federation_id"], published["name"]))
+    evs = list(edition.events.order_by("end_date", "start_date", "code"))
+    rules = rules_of_edition(edition)
+    cache = table.cache(rules, edition.list_date, edition, names) if table is not None else None
+    return gather_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
+                         rules=rules, as_of=edition, names=names, cache=cache, prior=prior,
+                         aliases=merged.aliases_for_edition(set(names)))
 
 
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
@@ -268,34 +338,15 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     ``engine``: the rating engine (``fast``; ``verify --engine reference`` recomputes with the reference).
     ``rows``: the events' stored games and standings when the caller read them already (``event_rows``).
     """
-    rules = rules or rating_list.rules()
-    check_list_date(rules, list_date)
-    if previous is ...:
-        previous = previous_edition(rating_list, list_date)
-    if events is None:
-        events = period_events(rating_list, rules, list_date, previous)
-    if prior is None:
-        prior = _stored_states(previous)
-    cache = cache or member_cache(rating_list, rules, list_date, as_of=as_of, names=names)
-    rows = rows or event_rows([e.pk for e in events])
-    games, standings, _ = engine_games(events, cache.federation_ids(), rows)
-    games, standings, prior, initial, info = merged.follow_merges(
-        merged.aliases_for_new_period() if aliases is None else aliases, games, standings, prior, cache.initial,
-        cache.info)
-    if info is not cache.info:
-        cache = MemberCache(initial, info, cache.texts, cache.people)
-    # Members not on the previous edition (new, or untouched since they joined) start from their start state.
-    state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
-    state.update(prior)
-    engine_events = [engine_event(e) for e in events]
-    start = period_start(rules, engine_events, list_date)
-    history = rate(rules, state, engine_events, games, standings, list_date, engine=engine, start=start,
-                   people=cache.people)
-    entries = _entries(rules, history.final_states, state, cache)
-    comp = PeriodComputation(rating_list, list_date, rules, previous, events, history.final_states, entries,
-                             history.changes,
-                             {fid: v[0] for fid, v in cache.info.items()}, prior=state, start=start, games=games,
-                             standings=standings, members=cache.info, rows=rows)
+    g = gather_period(rating_list, list_date, previous=previous, events=events, rules=rules, as_of=as_of,
+                      names=names, cache=cache, prior=prior, aliases=aliases, rows=rows)
+    history = rate(g.rules, g.state, g.engine_events, g.games, g.standings, list_date, engine=engine, start=g.start,
+                   people=g.cache.people)
+    entries = _entries(g.rules, history.final_states, g.state, g.cache)
+    comp = PeriodComputation(rating_list, list_date, g.rules, g.previous, g.events, history.final_states, entries,
+                             history.changes, {fid: v[0] for fid, v in g.cache.info.items()}, prior=g.state,
+                             start=g.start, games=g.games, standings=g.standings, members=g.cache.info, rows=g.rows,
+                             facts=g.cache.facts, texts=g.cache.texts)
     comp.digest = digest(comp)
     return comp
 
@@ -364,7 +415,8 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
     (a report imported or corrected since). ``accept_flags``: the reason to publish although plausibility
     flags of reports are not marked checked (``qiyuan.office.plausibility``).
     """
-    with plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
+    with bundle_files.staging(), plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
+        _repair_bundles(rating_list)
         rules = rating_list.rules()
         due = due_date(rating_list, rules)
         if due is None:
@@ -410,7 +462,8 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
     all of them or none, in one transaction under the list's lock. It stops before the first list date still
     in the future (``today``: the date's default), and says so in ``notes`` (a problem: list, date)."""
     today = today or date.today()
-    with plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
+    with bundle_files.staging(), plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
+        _repair_bundles(rating_list)
         rules = rating_list.rules()
         last_event = rating_list.events.order_by("-end_date").first()
         if last_event is None:
@@ -447,7 +500,8 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
     ``progress(done, total, list date)`` after each list date recomputed."""
     if not reason or not reason.strip():
         raise OfficeError("a correction needs a reason (--reason)")
-    with writing(rating_list_lock(rating_list.code)):
+    with bundle_files.staging(), writing(rating_list_lock(rating_list.code)):
+        _repair_bundles(rating_list)
         old = current_edition(rating_list, list_date)
         if old is None:
             raise OfficeError(f"the list of {list_date} is not published: publish it (`period publish`), not a "
@@ -496,7 +550,33 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
     ed.inputs_digest = inputs_digest(stored_inputs(ed.pk, rows=comp.rows,
                                                      published={e.federation_id for e in comp.entries}))
     Edition.objects.filter(pk=ed.pk).update(inputs_digest=ed.inputs_digest)  # (the edition row is immutable)
+    if bundle_files.staging_open() and key_exists():
+        _stage_bundle(ed, comp)
     record(actor, "edition.publish" if number == 1 else "edition.correct", ed, list=comp.rating_list.code,
            list_date=comp.list_date.isoformat(), number=number, reason=reason, events=len(comp.events),
            entries=len(comp.entries), digest=comp.digest)
     return ed
+
+
+def _stage_bundle(edition, comp: PeriodComputation | None = None) -> None:
+    """The edition's signed bundle, written from its sheet and what it was just rated from (``comp``; else
+    gathered again, its stored facts checked first) and named when the transaction commits."""
+    if comp is not None:
+        source = bundle_files.Source(comp.rules, comp.events, comp.rows, comp.games, comp.standings, comp.members,
+                                     comp.facts, comp.prior, comp.start, bundle_files.Kept(texts=comp.texts))
+    else:
+        source = bundle_files.source_of(published_inputs(edition))
+    bundle_files.stage(edition, bundle_files.bundle_of(edition, source, key=private_key(), checked=comp is not None))
+
+
+def _repair_bundles(rating_list) -> None:
+    """Stage the bundle of each of the list's editions that has none (a publication killed between its commit and
+    its bundle's naming); an edition whose stored data no longer gives its digests is left to ``verify``."""
+    if not key_exists():
+        return
+    for ed in rating_list.editions.select_related("rating_list", "previous").order_by("pk"):
+        if bundle_files.missing(ed):
+            try:
+                _stage_bundle(ed)
+            except Conflict:
+                continue

@@ -1,17 +1,19 @@
 """Checking a list yourself (核对本期等级分): an edition's signed bundle, the federation's public key, and what
-the edition page says about them. The bundle is built and signed by the office (``office.bundles``) the first
-time it is asked for and kept; the views only serve it."""
+the edition page says about them. The bundle is built and signed by the office (``office.bundles``: when it
+publishes the edition, or by ``qiyuan office bundles build``); the views only serve it, and never build one: a
+bundle not built yet gets a "being prepared" page (503, Retry-After)."""
 
 from __future__ import annotations
 
 import hashlib
 
 from django.http import Http404, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 
 from qiyuan.errors import NotFound
-from qiyuan.office.bundles import bundle_bytes, bundle_name
+from qiyuan.office.bundles import BundlePending, bundle_name, stored_bundle
 from qiyuan.office.heads import entry_proof
 from qiyuan.office.ratings.models import RatingList
 from qiyuan.office.signing_key import key_info
@@ -20,13 +22,21 @@ from .. import queries
 from ..http import conditional, immutable
 
 PUBLIC_KEY_NAME = "federation.pub.pem"
+#: when a client should ask again for a bundle being prepared (seconds)
+RETRY_AFTER = 300
 
 
 def bundle(request, list_code: str, on: str, number: int):
-    """The edition's bundle (ZIP), immutable once built; 404 while the office has no signing key."""
+    """The edition's bundle (ZIP), immutable once built; 404 while the office has no signing key; a page saying
+    it is being prepared (503, Retry-After) while it is not built yet — never built here."""
     ed = queries.find_edition(list_code, on, number)
     try:
-        data = bundle_bytes(ed)
+        data = stored_bundle(ed)
+    except BundlePending:
+        response = render(request, "portal/bundle_pending.html", {"edition": ed}, status=503)
+        response["Retry-After"] = str(RETRY_AFTER)
+        response["Cache-Control"] = "no-store"
+        return response
     except NotFound:
         raise Http404("no signing key yet") from None
     etag = f'"{ed.digest[:32]}-bundle-{hashlib.sha256(data).hexdigest()[:16]}"'

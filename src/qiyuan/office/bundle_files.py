@@ -1,0 +1,413 @@
+"""An edition's bundle written from what the office stored, without rating anything again.
+
+A bundle's inputs are what the edition was rated from (``periods.published_inputs``: its events, games and
+standings, its members' public facts, its rule settings, the states it started from); its outputs — the list
+and the changes as ``qiyuan rate`` writes them, the states after it, the canonical text — are written from the
+edition's stored sheet: the sheet holds every published entry (its state's text among them) and every change,
+and a member the list does not show is one untouched since his start state, so his state after the edition is
+the one he started from. ``qiyuan verify-edition`` recomputes those outputs from the inputs; the tests hold the
+two byte for byte. Only an edition whose events fall in more than one list period (none the office publishes
+today) has its outputs computed from its inputs, by the verifier's own code.
+
+Publishing builds each new edition's bundle (``stage``) inside its transaction, written to a temporary name
+that is renamed once the transaction has committed (``staging``): a publication killed before its commit leaves
+no bundle (a temporary file at most, removed a day later), one killed between the commit and the rename leaves
+an edition without a bundle, which the next publication of the list or ``qiyuan office bundles build`` builds.
+A web request never builds one (the portal says it is being prepared).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import os
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import polars as pl
+from django.conf import settings
+
+from qiyuan.errors import Conflict, problem
+from qiyuan.formats import edition_bundle as B
+from qiyuan.formats.canonical_text import as_json, json_string
+from qiyuan.formats.history_csv import GRADES
+from qiyuan.formats.rating_lists_csv import NO_DELTA_METHODS, decimal_text
+from qiyuan.formats.rules_toml import rules_toml
+from qiyuan.kit.build import build
+from qiyuan.kit.verify import recompute_outputs
+from qiyuan.office import sheets
+from qiyuan.office.canonical import extra_input_files, inputs_digest, stored_inputs
+from qiyuan.office.ratings.models import Edition
+from qiyuan.rating import results as R
+from qiyuan.rating.calendar import next_publication_date
+from qiyuan.rating.exact import to_decimal
+from qiyuan.rating.order import list_order_key
+from qiyuan.rating.period import listed_games
+from qiyuan.rating.state_json import state_to_json
+
+#: a player's public facts; ``rating`` is his published rating at the edition's start (the reader asks a player
+#: without one for his sex), his start state itself being in ``inputs/states.json``
+PLAYER_HEADER = ("id", "name", "gender", "rating", "dan", "dan_granted_by", "registered_on")
+EVENT_HEADER = ("id", "name", "start_date", "end_date", "format", "international", "days", "national")
+GAME_HEADER = ("event_id", "round", "player1", "player2", "result", "board")
+STANDING_HEADER = ("event_id", "player_id", "rank")
+#: the prefix of a bundle being written (renamed to its own name once written whole)
+BUILDING = ".building-"
+#: a temporary file older than this (seconds) is of a write killed midway: removed
+STALE_AFTER = 24 * 3600
+
+
+def bundle_dir() -> Path:
+    """``QIYUAN_BUNDLE_DIR`` when set, else the office's ``var/bundles``."""
+    return Path(os.environ.get("QIYUAN_BUNDLE_DIR") or Path(settings.VAR_DIR) / "bundles")
+
+
+def bundle_name(edition) -> str:
+    """The bundle's file name: ``CGA-2024-07-01-1.zip`` (list code, list date, edition number)."""
+    return f"{edition.rating_list.code}-{edition.list_date.isoformat()}-{edition.number}.zip"
+
+
+def bundle_path(edition) -> Path:
+    return bundle_dir() / bundle_name(edition)
+
+
+# --------------------------------------------------------------------------------------------- files
+
+
+def _csv(header: tuple[str, ...], rows) -> bytes:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    return out.getvalue().encode("utf-8")
+
+
+def _bit(flag: bool) -> str:
+    return "1" if flag else "0"
+
+
+def _text(x) -> str:
+    return "" if x is None else str(x)
+
+
+@dataclass
+class Source:
+    """What an edition was rated from (``periods.PeriodInputs`` or the publishing computation): its rule settings,
+    events with their stored rows, games and standings (merged records followed), each member's (pk, published
+    name, registration date) and frozen facts, every member's start state and the date it was rated from;
+    ``kept``: what is kept between editions (``Kept``)."""
+
+    rules: object
+    events: list
+    rows: object
+    games: list
+    standings: list
+    members: dict
+    facts: dict
+    state: dict
+    start: date
+    kept: Kept = field(default_factory=lambda: Kept())
+
+
+@dataclass
+class Kept:
+    """What consecutive editions' bundles reuse while the objects they are made of are the same ones (``is``,
+    never ``==``: a text must be its own state's): each state's text (federation id → (state, its JSON, its
+    text)), each player's row of players.csv and his place in the list's order."""
+
+    texts: dict = field(default_factory=dict)
+    players: dict = field(default_factory=dict)  # fid → (state, facts, member info, row)
+    listed: dict = field(default_factory=dict)  # fid → (state, member info, rules, (order key, rating, games, status))
+
+
+def source_of(gathered, kept: Kept | None = None) -> Source:
+    """The ``Source`` of ``periods.PeriodInputs`` (``kept``: what earlier editions' bundles kept)."""
+    g = gathered
+    return Source(g.rules, g.events, g.rows, g.games, g.standings, g.cache.info, g.cache.facts, g.state, g.start,
+                  kept or Kept(texts=g.cache.texts))
+
+
+def _state_text(source: Source, fid: str, state) -> str:
+    texts = source.kept.texts
+    known = texts.get(fid)
+    if known is None or known[0] is not state:  # (not ==: the text must be this state's)
+        as_dict = state_to_json(state)
+        known = (state, as_dict, as_json(as_dict))
+        texts[fid] = known
+    return known[2]
+
+
+def input_files(edition, source: Source) -> dict[str, bytes]:
+    """The bundle's ``inputs/…`` of an edition from what it was rated from."""
+    players = []
+    members, facts, state_of, kept = source.members, source.facts, source.state, source.kept.players
+    texts = {}
+    for fid in sorted(state_of):
+        info, m, state = members[fid], facts.get(fid), state_of[fid]
+        got = kept.get(fid)
+        if got is None or got[0] is not state or got[1] is not m or got[2] is not info:
+            _, name, registered_on = info
+            dan = m.dan if m is not None and m.dan in GRADES else ""
+            got = kept[fid] = (state, m, info, (
+                fid, name, state.gender.value if state.gender is not None else "", _text(state.rating), dan,
+                (m.dan_granted_by or "") if dan else "", _text(registered_on)))
+        players.append(got[3])
+        texts[fid] = _state_text(source, fid, state)
+    return {
+        "inputs/players.csv": _csv(PLAYER_HEADER, players),
+        "inputs/events.csv": _csv(EVENT_HEADER, [
+            (e.code, e.name, e.start_date.isoformat(), e.end_date.isoformat(), e.format, _bit(e.international),
+             _text(e.days), _bit(e.national)) for e in source.events]),
+        "inputs/games.csv": _csv(GAME_HEADER, [
+            (g.event_id, g.round, g.player1, g.player2, g.result.value, _text(g.board)) for g in source.games]),
+        "inputs/standings.csv": _csv(STANDING_HEADER,
+                                     [(s.event_id, s.player_id, s.rank) for s in source.standings]),
+        "inputs/rules.toml": rules_toml(source.rules, edition.rating_list.rules_name).encode("utf-8"),
+        "inputs/states.json": _states_text(source.start, texts),  # (``states_bytes`` of the states)
+        # (canonical version 3: provenance.csv, audit_head.json)
+        **extra_input_files(edition, set(sheets.entries(edition, "federation_id")["federation_id"])),
+    }
+
+
+def _states_text(on: date | None, texts: dict[str, str]) -> bytes:
+    """``kit.states.states_bytes(on, states)`` from each state's canonical JSON text (the sheet's, as stored)."""
+    body = ",".join(f"{json_string(fid)}:{texts[fid]}" for fid in sorted(texts))
+    day = f'"{on.isoformat()}"' if on is not None else "null"
+    return f'{{"date":{day},"states":{{{body}}}}}\n'.encode()
+
+
+def _number(text: str | None) -> str | None:
+    """A stored 4-place decimal as ``changes.csv`` writes it (``4.3500`` → ``4.35``)."""
+    return None if text is None else decimal_text(Decimal(text))
+
+
+def _ru(explanation: str) -> str | None:
+    """A change's Ru as ``changes.csv`` writes it, from its explanation's exact text (decimal or fraction)."""
+    at = explanation.rfind('"ru":')
+    value = explanation[at + 5:].rstrip("}")
+    if value == "null":
+        return None
+    value = value.strip('"')
+    exact = to_decimal(Fraction(value)) if "/" in value else Decimal(value)
+    return decimal_text(exact)
+
+
+def output_files(edition, gathered: Source) -> dict[str, bytes]:
+    """The bundle's ``outputs/…`` (the list, the changes, the states after the edition) written from its stored
+    sheet and what it was rated from — the bytes ``qiyuan verify-edition`` recomputes from the inputs."""
+    months = gathered.rules.publication_months
+    on = edition.list_date
+    if any(next_publication_date(months, e.end_date) != on for e in gathered.events):
+        files = {**input_files(edition, gathered), B.CANONICAL: sheets.text(edition)}  # (several periods)
+        return recompute_outputs(files, on, "fast")
+    shown = sheets.entries(edition, "federation_id", "rating", "games", "status", "is_new", "state")
+    row_of = {fid: i for i, fid in enumerate(shown["federation_id"])}
+    members = gathered.members
+    rules = gathered.rules
+    kept = gathered.kept.listed
+    ids, names, ratings, games, statuses, keys, texts = [], [], [], [], [], [], {}
+    for fid, start in gathered.state.items():
+        i = row_of.get(fid)
+        info = members[fid]
+        _, name, registered_on = info
+        if i is None:  # not shown: untouched since his start state
+            got = kept.get(fid)
+            if got is None or got[0] is not start or got[1] is not info or got[2] != rules:
+                rating, status = start.rating, start.status
+                got = kept[fid] = (start, info, rules, (
+                    list_order_key(rules, status=status, rating=rating, name=name, player_id=fid,
+                                   registered_on=registered_on), rating, listed_games(start), status))
+            key, rating, played, status = got[3]
+            texts[fid] = _state_text(gathered, fid, start)
+        else:
+            rating, played, status, is_new = (shown["rating"][i], shown["games"][i], shown["status"][i],
+                                              shown["is_new"][i])
+            texts[fid] = shown["state"][i]
+            key = list_order_key(rules, status=status, rating=rating, name=name, player_id=fid, is_new=is_new,
+                                 registered_on=registered_on)
+        keys.append(key)
+        ids.append(fid)
+        names.append(name)
+        ratings.append(rating)
+        games.append(played)
+        statuses.append(status)
+    order = sorted(range(len(ids)), key=keys.__getitem__)
+    listed = pl.DataFrame({"player_id": [ids[i] for i in order], "name": [names[i] for i in order],
+                           "rating": [ratings[i] for i in order], "games": [games[i] for i in order],
+                           "status": [statuses[i] for i in order]},
+                          schema={"player_id": pl.String, "name": pl.String, "rating": pl.Int64,
+                                  "games": pl.Int64, "status": pl.String})
+    return {"outputs/list.csv": listed.write_csv().encode("utf-8"),
+            "outputs/changes.csv": _changes_csv(edition, gathered.events),
+            "outputs/states.json": _states_text(on, texts)}
+
+
+def _changes_csv(edition, events) -> bytes:
+    """``changes.csv`` of the edition from its sheet: events by (end date, start date, code), players by ID."""
+    ch = sheets.changes(edition, "event_code", "federation_id", "games", "W", "We", "K", "delta", "method",
+                        "explanation")
+    when = {e.code: (e.end_date, e.start_date, e.code) for e in events}
+    order = sorted(range(len(ch["event_code"])), key=lambda i: (when[ch["event_code"][i]], ch["federation_id"][i]))
+    day = edition.list_date.isoformat()
+    rows = {name: [] for name in ("player_id", "event_id", "games", "W", "We", "K", "delta", "list_date", "method",
+                                  "Ru")}
+    for i in order:
+        method, played = ch["method"][i], ch["games"][i]
+        # a newcomer's event that did not count (0 games; version 1 stored the engine's "newcomer") is not_rated
+        uncounted = method in (R.METHOD_NEWCOMER, R.METHOD_NOT_RATED) and played == 0
+        if uncounted:
+            method = R.METHOD_NOT_RATED
+        no_delta = method in NO_DELTA_METHODS
+        rows["player_id"].append(ch["federation_id"][i])
+        rows["event_id"].append(ch["event_code"][i])
+        rows["games"].append(played)
+        rows["W"].append(_number(ch["W"][i]))
+        rows["We"].append(None if no_delta else _number(ch["We"][i]))
+        rows["K"].append(None if no_delta else ch["K"][i])
+        rows["delta"].append(None if no_delta else _number(ch["delta"][i]))
+        rows["list_date"].append(day)
+        rows["method"].append(method)
+        rows["Ru"].append(None if uncounted else _ru(ch["explanation"][i]))
+    frame = pl.DataFrame(rows, schema={"player_id": pl.String, "event_id": pl.String, "games": pl.Int64,
+                                       "W": pl.String, "We": pl.String, "K": pl.Int64, "delta": pl.String,
+                                       "list_date": pl.String, "method": pl.String, "Ru": pl.String})
+    return frame.write_csv().encode("utf-8")
+
+
+def check_stored(edition, gathered: Source) -> bytes:
+    """The edition's canonical text from its sheet, refused (``Conflict``) when it no longer gives the published
+    digest or the stored facts it was rated from no longer give its inputs digest (``verify`` names what)."""
+    canonical = sheets.text(edition)
+    altered = hashlib.sha256(canonical).hexdigest() != edition.digest
+    if not altered and edition.inputs_digest:
+        published = set(sheets.entries(edition, "federation_id")["federation_id"])
+        altered = inputs_digest(stored_inputs(edition.pk, rows=gathered.rows, published=published)
+                                ) != edition.inputs_digest
+    if altered:
+        raise Conflict(problem("the bundle of {list} {edition} does not recompute to its published digest; run "
+                               "qiyuan office verify", list=edition.rating_list.code, edition=edition.label))
+    return canonical
+
+
+def bundle_of(edition, gathered: Source, *, key, signed_at=None, checked: bool = False) -> bytes:
+    """The signed bundle of ``edition`` (not stored) from its sheet and ``gathered`` (what it was rated from);
+    ``checked``: its stored facts were just hashed (publishing), else they are checked here."""
+    canonical = sheets.text(edition) if checked else check_stored(edition, gathered)
+    files = input_files(edition, gathered)
+    files[B.CANONICAL] = canonical
+    files.update(output_files(edition, gathered))
+    previous = edition.previous.digest if edition.previous is not None else ""
+    supersedes = ""
+    if edition.number > 1:  # a correction names the edition it supersedes; nothing in the chain is replaced
+        older = Edition.objects.filter(rating_list=edition.rating_list, list_date=edition.list_date,
+                                       number=edition.number - 1).values_list("digest", flat=True).first()
+        supersedes = older or ""
+    place = Edition.objects.filter(rating_list=edition.rating_list, pk__lte=edition.pk).count()  # (chain order)
+    return build(files, private_key=key, list_code=edition.rating_list.code,
+                 list_date=edition.list_date.isoformat(), number=edition.number, edition_digest=edition.digest,
+                 previous_digest=previous, supersedes=supersedes, rules_name=edition.rating_list.rules_name,
+                 canonical_version=edition.canonical_version, signed_at=signed_at, chain_place=place)
+
+
+# --------------------------------------------------------------------------------------------- storing
+
+
+def store(path: Path, data: bytes) -> None:
+    """Write atomically (another worker may build the same bundle: either copy is a valid signed bundle)."""
+    _rename(_write_temp(path, data), path)
+
+
+def _write_temp(path: Path, data: bytes) -> Path:
+    """``data`` written whole under a temporary name beside ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=BUILDING, suffix=".zip")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return Path(tmp)
+
+
+def _rename(tmp: Path, path: Path) -> None:
+    os.replace(tmp, path)
+
+
+class _Staged(threading.local):
+    def __init__(self):
+        self.depth = 0
+        self.files: dict[Path, Path] = {}  # bundle path → its temporary file
+
+
+_staged = _Staged()
+
+
+@contextmanager
+def staging():
+    """Around a publishing use case's transaction (outside it): the bundles ``stage`` wrote are given their names
+    once the transaction has committed, and removed if it rolled back. Nested (a use case calling another), the
+    outermost names them."""
+    _staged.depth += 1
+    try:
+        yield
+    except BaseException:
+        if _staged.depth == 1:
+            for tmp in _staged.files.values():
+                tmp.unlink(missing_ok=True)
+            _staged.files.clear()
+        raise
+    else:
+        if _staged.depth == 1:
+            files, _staged.files = _staged.files, {}
+            for path, tmp in files.items():
+                _rename(tmp, path)
+    finally:
+        _staged.depth -= 1
+
+
+def staging_open() -> bool:
+    """Whether a publishing use case has opened ``staging`` (another writer of editions — a seed list's import
+    — leaves its bundle to the next publication or ``office bundles build``)."""
+    return _staged.depth > 0
+
+
+def stage(edition, data: bytes) -> None:
+    """Write ``edition``'s bundle under a temporary name, named by ``staging`` once the transaction has committed
+    (removed if it rolls back): a publication killed at any moment leaves its edition with its bundle, or without
+    it (built by the next publication of the list or ``office bundles build``), or neither."""
+    if _staged.depth == 0:
+        raise RuntimeError("bundle_files.stage outside bundle_files.staging()")
+    path = bundle_path(edition)
+    old = _staged.files.pop(path, None)
+    if old is not None:
+        old.unlink(missing_ok=True)
+    _staged.files[path] = _write_temp(path, data)
+
+
+def missing(edition) -> bool:
+    """Whether the edition has no bundle, none staged by the open publication either."""
+    path = bundle_path(edition)
+    return path not in _staged.files and not path.exists()
+
+
+def _remove_stale(folder: Path) -> None:
+    """Remove temporary files of writes killed midway (a day old: no publication takes that long)."""
+    now = time.time()
+    for p in folder.glob(f"{BUILDING}*"):
+        try:
+            if now - p.stat().st_mtime > STALE_AFTER:
+                p.unlink()
+        except OSError:
+            continue

@@ -299,6 +299,86 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     return comp
 
 
+def compute_periods(rating_list, dates: list[date], *, previous=..., rules: RuleSet | None = None,
+                    cache: MemberCache | None = None, prior: dict[str, PlayerState] | None = None,
+                    engine: str = ENGINE) -> list[PeriodComputation]:
+    """The periods closing at ``dates`` (consecutive list dates, oldest first) computed from the stored state
+    through ONE call of the rating engine: what ``compute_period`` gives for each date in turn, each started from
+    the states the one before computed (nothing is written; ``publish --all`` and ``correct``).
+
+    ``previous`` (default: the current edition of the list date before ``dates[0]``), ``prior`` (its states, when
+    the caller holds them) and ``cache`` (the members) are those of the first period. Each computation's
+    ``previous`` is the edition the first one starts from for the first, None for the others: the caller sets
+    the edition it published (or left in place) before storing one."""
+    if not dates:
+        return []
+    rules = rules or rating_list.rules()
+    for d in dates:
+        check_list_date(rules, d)
+    if any(next_publication_date(rules.publication_months, a) != b for a, b in zip(dates, dates[1:])):
+        raise ValueError(f"not consecutive list dates of rule set {rules.name}: {', '.join(map(str, dates))}")
+    if previous is ...:
+        previous = previous_edition(rating_list, dates[0])
+    events = period_events(rating_list, rules, dates[-1], previous)
+    if prior is None:
+        prior = _stored_states(previous)
+    cache = cache or member_cache(rating_list, rules, dates[0])
+    rows = event_rows([e.pk for e in events])
+    games, standings, _ = engine_games(events, cache.federation_ids(), rows)
+    games, standings, prior, initial, info = merged.follow_merges(
+        merged.aliases_for_new_period(), games, standings, prior, cache.initial, cache.info)
+    if info is not cache.info:
+        cache = MemberCache(initial, info, cache.texts, cache.people)
+    state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
+    state.update(prior)
+    # each date's events (those ending in its period; the first holds any that ended earlier, as ``period_events``)
+    split: list[list] = [[] for _ in dates]
+    k = 0
+    for e in events:  # (ordered by end date)
+        while e.end_date >= dates[k]:
+            k += 1
+        split[k].append(e)
+    engine_events = [engine_event(e) for e in events]
+    start = period_start(rules, engine_events[:len(split[0])], dates[0])
+    history = rate(rules, state, engine_events, games, standings, dates[-1], engine=engine, start=start,
+                   people=cache.people, list_states=True)
+    index = {d: i for i, d in enumerate(history.list_dates)}
+    changes: list[list] = [[] for _ in dates]
+    k = 0
+    for c in history.changes:  # (in list order: a change of a list before ``dates[0]`` goes to the first period)
+        while c.list_date > dates[k]:
+            k += 1
+        changes[k].append(c)
+    pk_of = {fid: v[0] for fid, v in cache.info.items()}
+    by_code = _by_event((g.event_id for g in games), (s.event_id for s in standings), games, standings)
+    by_pk = _by_event((r[1] for r in rows.games), (r[0] for r in rows.standings), rows.games, rows.standings)
+    out = []
+    before = state
+    for k, d in enumerate(dates):
+        after = history.list_states[index[d]]
+        evs = split[k]
+        comp = PeriodComputation(
+            rating_list, d, rules, previous if k == 0 else None, evs, after, _entries(rules, after, before, cache),
+            changes[k], pk_of, prior=before, start=start if k == 0 else dates[k - 1],
+            games=[g for e in evs for g in by_code[0].get(e.code, ())],
+            standings=[s for e in evs for s in by_code[1].get(e.code, ())], members=cache.info,
+            rows=EventRows([r for e in evs for r in by_pk[0].get(e.pk, ())],
+                           [r for e in evs for r in by_pk[1].get(e.pk, ())]))
+        comp.digest = digest(comp)
+        out.append(comp)
+        before = after
+    return out
+
+
+def _by_event(game_keys, standing_keys, games, standings) -> tuple[dict, dict]:
+    """The games and the standings grouped by their event's key (each group in the order given)."""
+    out: tuple[dict, dict] = ({}, {})
+    for part, keys, values in zip(out, (game_keys, standing_keys), (games, standings)):
+        for key, value in zip(keys, values):
+            part.setdefault(key, []).append(value)
+    return out
+
+
 def period_start(rules: RuleSet, events: list, list_date: date) -> date:
     """The list date the period of ``list_date`` is rated from: the previous one, or an earlier one when events
     end in earlier periods (a preview of a list date after the due one holds several periods: each is rated)."""
@@ -310,12 +390,13 @@ def period_start(rules: RuleSet, events: list, list_date: date) -> date:
 
 
 def rate(rules: RuleSet, state: dict[str, PlayerState], events: list, games, standings, list_date: date, *,
-         engine: str = ENGINE, start: date | None = None, people: dict[str, EnginePlayer] | None = None):
+         engine: str = ENGINE, start: date | None = None, people: dict[str, EnginePlayer] | None = None,
+         list_states: bool = False):
     """The period of ``list_date`` rated from ``state`` (every member's state after the previous list) through
     the one door into the rating engine: ``compute_history`` from that state (at ``start``, by default
     ``period_start``) to ``list_date``, the changes as the reference writes them (what the edition stores and
     digests). ``people``: the engine's players made so far (federation id → ``Player``), reused by consecutive
-    periods."""
+    periods. ``list_states``: the states after every list, not only the last (``compute_periods``)."""
     start = start or period_start(rules, events, list_date)
     people = {} if people is None else people
     players = []
@@ -325,7 +406,7 @@ def rate(rules: RuleSet, state: dict[str, PlayerState], events: list, games, sta
             p = people[fid] = EnginePlayer(id=fid, name=fid, gender=s.gender)
         players.append(p)
     return compute_history(rules, players, events, games, standings, start=StartState(start, state),
-                           until=list_date, engine=engine, full_changes=True)
+                           until=list_date, engine=engine, full_changes=True, list_states=list_states)
 
 
 def _entries(rules: RuleSet, states: dict[str, PlayerState], before: dict[str, PlayerState],
@@ -352,16 +433,16 @@ def _unrated_pending_before(rating_list, list_date: date) -> list[str]:
             for e in late]
 
 
-def publish_period(rating_list, list_date: date | None, actor: str, *, cache: MemberCache | None = None,
-                   prior: dict[str, PlayerState] | None = None, keep: list | None = None,
-                   reviewed: str | None = None, accept_flags: str | None = None):
+def publish_period(rating_list, list_date: date | None, actor: str, *, reviewed: str | None = None,
+                   accept_flags: str | None = None, computed: PeriodComputation | None = None):
     """Publish the next due list date (or check that ``list_date`` is it): an immutable edition.
 
     Checked and stored in one transaction under the list's lock: two officers publishing at the same moment
     get one edition, and the other the ordinary "already published" refusal. ``reviewed``: the digest of the
     computation the officer reviewed (the desk's confirmation); refused if the period is no longer that one
     (a report imported or corrected since). ``accept_flags``: the reason to publish although plausibility
-    flags of reports are not marked checked (``qiyuan.office.plausibility``).
+    flags of reports are not marked checked (``qiyuan.office.plausibility``). ``computed``: the period as
+    ``compute_periods`` computed it inside the same transaction (``publish_due``), else it is computed here.
     """
     with plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
         rules = rating_list.rules()
@@ -383,7 +464,11 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
         late = _unrated_pending_before(rating_list, list_date)
         if late:
             raise OfficeError(late)
-        comp = compute_period(rating_list, list_date, cache=cache, prior=prior)
+        if computed is not None and computed.list_date == list_date:
+            comp = computed
+            comp.previous = previous_edition(rating_list, list_date)  # (the edition published just before it)
+        else:
+            comp = compute_period(rating_list, list_date)
         if reviewed is not None and comp.digest != reviewed:
             raise Conflict(problem("the period of {list} {date} changed since it was reviewed (a report was imported "
                                    "or corrected): review it again before publishing", code=PERIOD_CHANGED,
@@ -396,8 +481,6 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
             rating_list.started_on = previous_publication_date(rules.publication_months, list_date)
             rating_list.save(update_fields=["started_on"])
         ed = _store(comp, actor, number=1, reason="")
-    if keep is not None:
-        keep.append(comp)
     return ed
 
 
@@ -427,16 +510,20 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
                 break
             todo.append(d)
             d = next_publication_date(rules.publication_months, d)
-        cache = member_cache(rating_list, rules, todo[0]) if todo else None
-        prior = None
-        for i, d in enumerate(todo, start=1):
-            kept: list[PeriodComputation] = []
-            published.append(publish_period(rating_list, d, actor, cache=cache, prior=prior, keep=kept,
-                                            accept_flags=accept_flags))
-            prior = kept[0].states  # the states just published: the next period starts from them
+        # every due period through one call of the engine, each started from the states of the one before
+        comps = compute_periods(rating_list, todo, rules=rules) if _due_in_turn(rating_list, rules, todo) else []
+        for i, (d, comp) in enumerate(zip(todo, comps + [None] * (len(todo) - len(comps))), start=1):
+            published.append(publish_period(rating_list, d, actor, computed=comp, accept_flags=accept_flags))
             if progress:
                 progress(i, len(todo))
     return published
+
+
+def _due_in_turn(rating_list, rules: RuleSet, todo: list[date]) -> bool:
+    """Whether the due dates can be computed ahead in one call: nothing makes the first of them a refusal
+    (``publish_period`` then refuses it as ever, without the computation of all of them)."""
+    return bool(todo) and current_edition(rating_list, todo[0]) is None and not _unrated_pending_before(
+        rating_list, todo[0])
 
 
 @held()
@@ -454,19 +541,19 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
         later_dates = sorted(set(rating_list.editions.filter(list_date__gt=list_date)
                                  .values_list("list_date", flat=True)))
         published = []
-        # the members read once, and each later date started from the states just computed (as ``publish_due``)
-        cache = member_cache(rating_list, rating_list.rules(), list_date)
-        comp = compute_period(rating_list, list_date, cache=cache)
+        # the date and every later one through one call of the engine, each started from the states of the one
+        # before (the previous date's current edition has exactly these states: the correction just stored, or
+        # the edition it left in place because it gave the same digest)
+        comps = compute_periods(rating_list, [list_date, *later_dates])
+        comp = comps[0]
         if comp.digest == old.digest:
             raise OfficeError(f"recomputing {list_date} gives exactly the published edition: nothing to correct")
         published.append(_store(comp, actor, number=old.number + 1, reason=reason))
         total = len(later_dates) + 1
         if progress:
             progress(1, total, list_date.isoformat())
-        for i, d in enumerate(later_dates, start=2):
-            # (the previous date's current edition has exactly these states: the correction just stored, or the
-            # edition it left in place because it gave the same digest)
-            comp = compute_period(rating_list, d, cache=cache, prior=comp.states)
+        for i, (d, comp) in enumerate(zip(later_dates, comps[1:]), start=2):
+            comp.previous = previous_edition(rating_list, d)
             if progress:
                 progress(i, total, d.isoformat())
             cur = current_edition(rating_list, d)

@@ -49,6 +49,9 @@ class History:
     list_columns: list[ListColumns]
     change_columns: ChangeColumns
     explained: frozenset[str] | bool = frozenset()  # the players whose explanations were computed (True: all)
+    #: with ``list_states``: every player's state after each list (``list_dates``' order), what the office stores
+    #: with each edition; on the fast engine a state unchanged since the previous list is the same object
+    list_states: list[dict[str, PlayerState]] | None = None
     _change_objects: list[EventChange] | None = field(default=None, repr=False)
     _final_states: Callable[[], dict[str, PlayerState]] | None = field(default=None, repr=False)
     _final: dict[str, PlayerState] | None = field(default=None, repr=False)
@@ -219,3 +222,5 @@ class Run:
     progress: Callable[[int, int], None] | None = None
     #: the changes as objects exactly as the reference writes them (notes, per-game lines, each number's text)
     full_changes: bool = False
+    #: every player's state after each list (``History.list_states``), not only after the last
+    list_states: bool = False

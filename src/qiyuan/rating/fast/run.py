@@ -37,7 +37,7 @@ from qiyuan.rating.fast.prepare import Prepared
 from qiyuan.rating.fast.publish import publish
 from qiyuan.rating.fast.rated import deltas, k_factors, rated_rows
 from qiyuan.rating.fast.rows import period_rows
-from qiyuan.rating.fast.state import PlayerArrays
+from qiyuan.rating.fast.state import PlayerArrays, same_state
 from qiyuan.rating.period import list_entry, newcomer_window_start, rate_period
 from qiyuan.rating.result import History, Run, change_columns
 from qiyuan.rating.rules import NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL
@@ -69,6 +69,7 @@ class _Loop:
         self.changes: list[ChangeColumns] = []
         self.first_ratings: Mapping[int, Decimal] = {}  # the last list's first ratings
         self.full: list[R.EventChange] = []  # with ``full_changes``: every change as the reference writes it
+        self.list_states: list[dict[str, PlayerState]] = []  # with ``list_states``: the states after each list
         explain = run.explain
         if explain is True:
             self.watch = np.arange(prep.P)
@@ -200,6 +201,20 @@ class _Loop:
                 computed[prep.index[c.player_id]] = True
         listed, self.first_ratings = publish(a, list_date, rated, delta_sum, games_sum, log, changed, computed)
         self.lists.append(listed)
+        if self.run_.list_states:
+            self._keep_states()
+
+    def _keep_states(self) -> None:
+        """Every player's state after the list just published; a state equal to (and written as) his state after
+        the previous list is that same object (the office reuses the text it wrote for it)."""
+        now = self.arrays.states(None, self.first_ratings)
+        if self.list_states:
+            before = self.list_states[-1]
+            for fid, s in now.items():
+                old = before.get(fid)
+                if old is not None and old is not s and same_state(old, s):
+                    now[fid] = old
+        self.list_states.append(now)
 
     def _finish(self, out, champion, rated_ok, rated_none, nc: NewcomerRows, cx: Interacting | None, base,
                 counted) -> np.ndarray:
@@ -267,6 +282,8 @@ class _Loop:
         def final_states() -> dict[str, PlayerState]:
             if not self.lists:
                 return dict(run.states or {})
+            if self.list_states:
+                return self.list_states[-1]
             return arrays.states(None, first)
 
         return History(
@@ -274,6 +291,7 @@ class _Loop:
             list_dates=list(run.dates), list_columns=self.lists, change_columns=cc, explained=run.explain,
             _change_objects=self.full if run.full_changes else None,
             _final_states=final_states, _explain=self._explanation,
+            list_states=self.list_states if run.list_states else None,
         )
 
     def _explanation(self, player_id: str) -> list[tuple]:

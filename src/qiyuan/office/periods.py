@@ -323,14 +323,6 @@ def compute_periods(rating_list, dates: list[date], *, previous=..., rules: Rule
     if prior is None:
         prior = _stored_states(previous)
     cache = cache or member_cache(rating_list, rules, dates[0])
-    rows = event_rows([e.pk for e in events])
-    games, standings, _ = engine_games(events, cache.federation_ids(), rows)
-    games, standings, prior, initial, info = merged.follow_merges(
-        merged.aliases_for_new_period(), games, standings, prior, cache.initial, cache.info)
-    if info is not cache.info:
-        cache = MemberCache(initial, info, cache.texts, cache.people)
-    state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
-    state.update(prior)
     # each date's events (those ending in its period; the first holds any that ended earlier, as ``period_events``)
     split: list[list] = [[] for _ in dates]
     k = 0
@@ -338,10 +330,32 @@ def compute_periods(rating_list, dates: list[date], *, previous=..., rules: Rule
         while e.end_date >= dates[k]:
             k += 1
         split[k].append(e)
-    engine_events = [engine_event(e) for e in events]
-    start = period_start(rules, engine_events[:len(split[0])], dates[0])
+    comps = rate_periods(rating_list, rules, dates, split, [cache] * len(dates), prior,
+                         merged.aliases_for_new_period(), engine=engine)
+    comps[0].previous = previous
+    return comps
+
+
+def rate_periods(rating_list, rules: RuleSet, dates: list[date], events: list[list], caches: list[MemberCache],
+                 prior: dict[str, PlayerState], aliases: dict[str, str], *, engine: str = ENGINE,
+                 rows: EventRows | None = None) -> list[PeriodComputation]:
+    """Consecutive periods rated through ONE call of the engine (``compute_periods``; ``verify``'s chain): the
+    period closing at ``dates[k]`` rates ``events[k]`` with the members ``caches[k]`` (each a superset of the one
+    before: the members who had joined by then, under the names to publish), the first starting from ``prior``.
+    ``aliases`` renames merged records. Each computation's ``previous`` is left None (the caller's to set)."""
+    everyone = caches[-1]
+    flat = [e for part in events for e in part]
+    rows = rows or event_rows([e.pk for e in flat])
+    games, standings, _ = engine_games(flat, everyone.federation_ids(), rows)
+    games, standings, prior, _, _ = merged.follow_merges(aliases, games, standings, prior, {}, {})
+    caches = _followed(aliases, caches)
+    everyone = caches[-1]
+    state = {fid: s for fid, s in everyone.initial.items() if fid not in prior}
+    state.update(prior)
+    engine_events = [engine_event(e) for e in flat]
+    start = period_start(rules, engine_events[:len(events[0])], dates[0])
     history = rate(rules, state, engine_events, games, standings, dates[-1], engine=engine, start=start,
-                   people=cache.people, list_states=True)
+                   people=everyone.people, list_states=True)
     index = {d: i for i, d in enumerate(history.list_dates)}
     changes: list[list] = [[] for _ in dates]
     k = 0
@@ -349,25 +363,39 @@ def compute_periods(rating_list, dates: list[date], *, previous=..., rules: Rule
         while c.list_date > dates[k]:
             k += 1
         changes[k].append(c)
-    pk_of = {fid: v[0] for fid, v in cache.info.items()}
     by_code = _by_event((g.event_id for g in games), (s.event_id for s in standings), games, standings)
     by_pk = _by_event((r[1] for r in rows.games), (r[0] for r in rows.standings), rows.games, rows.standings)
     out = []
-    before = state
+    before = {fid: s for fid, s in state.items() if fid in caches[0].initial}
     for k, d in enumerate(dates):
+        cache, evs = caches[k], events[k]
         after = history.list_states[index[d]]
-        evs = split[k]
+        if cache is not everyone:  # (the members who had joined by this edition)
+            after = {fid: after[fid] for fid in cache.initial}
         comp = PeriodComputation(
-            rating_list, d, rules, previous if k == 0 else None, evs, after, _entries(rules, after, before, cache),
-            changes[k], pk_of, prior=before, start=start if k == 0 else dates[k - 1],
+            rating_list, d, rules, None, evs, after, _entries(rules, after, before, cache), changes[k],
+            {fid: v[0] for fid, v in cache.info.items()}, prior=before, start=start if k == 0 else dates[k - 1],
             games=[g for e in evs for g in by_code[0].get(e.code, ())],
             standings=[s for e in evs for s in by_code[1].get(e.code, ())], members=cache.info,
             rows=EventRows([r for e in evs for r in by_pk[0].get(e.pk, ())],
                            [r for e in evs for r in by_pk[1].get(e.pk, ())]))
         comp.digest = digest(comp)
         out.append(comp)
-        before = after
+        before = after if k + 1 == len(dates) or caches[k + 1] is cache else \
+            {fid: history.list_states[index[d]].get(fid, s) for fid, s in caches[k + 1].initial.items()}
     return out
+
+
+def _followed(aliases: dict[str, str], caches: list[MemberCache]) -> list[MemberCache]:
+    """The member caches with merged records renamed (``merged.follow_merges``; each distinct cache once)."""
+    if not aliases:
+        return caches
+    done: dict[int, MemberCache] = {}
+    for c in caches:
+        if id(c) not in done:
+            _, _, _, initial, info = merged.follow_merges(aliases, [], [], {}, c.initial, c.info)
+            done[id(c)] = c if info is c.info else MemberCache(initial, info, c.texts, c.people)
+    return [done[id(c)] for c in caches]
 
 
 def _by_event(game_keys, standing_keys, games, standings) -> tuple[dict, dict]:

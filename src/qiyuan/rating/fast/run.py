@@ -206,14 +206,23 @@ class _Loop:
 
     def _keep_states(self) -> None:
         """Every player's state after the list just published; a state equal to (and written as) his state after
-        the previous list is that same object (the office reuses the text it wrote for it)."""
-        now = self.arrays.states(None, self.first_ratings)
-        if self.list_states:
+        the previous list is that same object (the office reuses the text it wrote for it). Only the players whose
+        arrays moved since (``PlayerArrays.fingerprint``), or who got a first rating on either list, are built
+        again."""
+        a = self.arrays
+        fingerprint = a.fingerprint()
+        if not self.list_states:
+            now = a.states(None, self.first_ratings)
+        else:
             before = self.list_states[-1]
-            for fid, s in now.items():
-                old = before.get(fid)
-                if old is not None and old is not s and same_state(old, s):
-                    now[fid] = old
+            moved = (fingerprint != self._fingerprint).any(axis=0)
+            moved[list(self._first_before)] = True
+            moved[list(self.first_ratings)] = True
+            now = dict(before)
+            for fid, s in a.states(np.flatnonzero(moved), self.first_ratings).items():
+                old = before[fid]
+                now[fid] = old if old is s or same_state(old, s) else s
+        self._fingerprint, self._first_before = fingerprint, set(self.first_ratings)
         self.list_states.append(now)
 
     def _finish(self, out, champion, rated_ok, rated_none, nc: NewcomerRows, cx: Interacting | None, base,

@@ -193,6 +193,8 @@ class MemberCache:
     texts: dict[str, tuple[PlayerState, dict, str]] = field(default_factory=dict)
     #: the engine's players (``rate``), made once for consecutive periods
     people: dict[str, EnginePlayer] = field(default_factory=dict)
+    #: each entry's list order key, reused by consecutive periods (``edition_entries``)
+    keys: dict[str, tuple] = field(default_factory=dict)
     _fids: dict[int, str] | None = field(default=None, repr=False)
 
     def federation_ids(self) -> dict[int, str]:
@@ -230,6 +232,7 @@ class MemberTable:
         self._people: dict[str, EnginePlayer] = {}  # (shared by the editions' caches)
         #: the state texts (shared: an edition started from the states just computed reuses their JSON)
         self._texts: dict[str, tuple[PlayerState, dict, str]] = {}
+        self._keys: dict[tuple[str, date], dict[str, tuple]] = {}  # the list order keys, per rule settings
 
     def player_pks(self, as_of) -> set[int]:
         """The player pks of the members who had joined by edition ``as_of``."""
@@ -249,7 +252,7 @@ class MemberTable:
         return MemberCache({fid: everyone[fid] for _, fid, _, _ in rows},
                            {fid: info if names.get(fid, info[1]) == info[1] else (info[0], names[fid], info[2])
                             for _, fid, _, info in rows},
-                           texts=self._texts, people=self._people)
+                           texts=self._texts, people=self._people, keys=self._keys.setdefault(key, {}))
 
 
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
@@ -282,7 +285,7 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
         merged.aliases_for_new_period() if aliases is None else aliases, games, standings, prior, cache.initial,
         cache.info)
     if info is not cache.info:
-        cache = MemberCache(initial, info, cache.texts, cache.people)
+        cache = MemberCache(initial, info, cache.texts, cache.people, cache.keys)
     # Members not on the previous edition (new, or untouched since they joined) start from their start state.
     state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
     state.update(prior)
@@ -394,7 +397,7 @@ def _followed(aliases: dict[str, str], caches: list[MemberCache]) -> list[Member
     for c in caches:
         if id(c) not in done:
             _, _, _, initial, info = merged.follow_merges(aliases, [], [], {}, c.initial, c.info)
-            done[id(c)] = c if info is c.info else MemberCache(initial, info, c.texts, c.people)
+            done[id(c)] = c if info is c.info else MemberCache(initial, info, c.texts, c.people, c.keys)
     return [done[id(c)] for c in caches]
 
 
@@ -444,7 +447,7 @@ def _entries(rules: RuleSet, states: dict[str, PlayerState], before: dict[str, P
     def untouched(fid: str, s: PlayerState) -> bool:  # pristine: rebuilt from the start state next time
         return fid in initial and (s is initial[fid] or s == initial[fid])
 
-    return edition_entries(rules, states, before, cache.info, untouched, cache.texts)
+    return edition_entries(rules, states, before, cache.info, untouched, cache.texts, cache.keys)
 
 
 def _unrated_pending_before(rating_list, list_date: date) -> list[str]:

@@ -14,7 +14,8 @@ correction through the later list dates.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -38,6 +39,7 @@ from qiyuan.office.events.models import Event
 from qiyuan.office.ratings.models import Edition, ListMember
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
+from qiyuan.rating.columnar import ChangeTexts
 from qiyuan.rating.history import StartState, compute_history
 from qiyuan.rating.model import Player as EnginePlayer
 from qiyuan.rating.rules import BUILTIN_RULES, RuleSet, rules_as_dict, with_settings
@@ -58,7 +60,9 @@ class PeriodComputation:
     events: list  # office Event rows
     states: dict[str, PlayerState]  # every member's state after the list (what the edition stores)
     entries: list[EntryRow]
-    changes: list[R.EventChange]
+    #: every change as the reference writes it, in columns (what the edition stores and digests; ``changes``
+    #: makes the objects when a reader asks for them: the desk's review, a player's explanation)
+    change_cols: ChangeTexts
     pk_of: dict[str, int]  # federation id → player pk
     digest: str = ""
     prior: dict[str, PlayerState] = field(default_factory=dict)
@@ -72,6 +76,14 @@ class PeriodComputation:
     members: dict[str, tuple[int, str, date | None]] = field(default_factory=dict)
     #: the events' stored games and standings as read for the engine (the inputs digest hashes the same rows)
     rows: EventRows | None = None
+    _changes: list[R.EventChange] | None = field(default=None, repr=False)
+
+    @property
+    def changes(self) -> list[R.EventChange]:
+        """The changes as ``EventChange`` values (made from ``change_cols`` once, when asked for)."""
+        if self._changes is None:
+            self._changes = self.change_cols.objects()
+        return self._changes
 
     def explain(self, federation_id: str) -> list[R.EventChange]:
         """The player's changes in this period, event by event (the engine's explanations)."""
@@ -295,7 +307,7 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
                    people=cache.people)
     entries = _entries(rules, history.final_states, state, cache)
     comp = PeriodComputation(rating_list, list_date, rules, previous, events, history.final_states, entries,
-                             history.changes,
+                             history.change_texts,
                              {fid: v[0] for fid, v in cache.info.items()}, prior=state, start=start, games=games,
                              standings=standings, members=cache.info, rows=rows)
     comp.digest = digest(comp)
@@ -304,17 +316,18 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
 
 def compute_periods(rating_list, dates: list[date], *, previous=..., rules: RuleSet | None = None,
                     cache: MemberCache | None = None, prior: dict[str, PlayerState] | None = None,
-                    engine: str = ENGINE) -> list[PeriodComputation]:
+                    engine: str = ENGINE) -> Iterator[PeriodComputation]:
     """The periods closing at ``dates`` (consecutive list dates, oldest first) computed from the stored state
     through ONE call of the rating engine: what ``compute_period`` gives for each date in turn, each started from
-    the states the one before computed (nothing is written; ``publish --all`` and ``correct``).
+    the states the one before computed, each built when taken (``rate_periods``; nothing is written; ``publish
+    --all`` and ``correct``).
 
     ``previous`` (default: the current edition of the list date before ``dates[0]``), ``prior`` (its states, when
     the caller holds them) and ``cache`` (the members) are those of the first period. Each computation's
     ``previous`` is the edition the first one starts from for the first, None for the others: the caller sets
     the edition it published (or left in place) before storing one."""
     if not dates:
-        return []
+        return iter(())
     rules = rules or rating_list.rules()
     for d in dates:
         check_list_date(rules, d)
@@ -333,19 +346,19 @@ def compute_periods(rating_list, dates: list[date], *, previous=..., rules: Rule
         while e.end_date >= dates[k]:
             k += 1
         split[k].append(e)
-    comps = rate_periods(rating_list, rules, dates, split, [cache] * len(dates), prior,
-                         merged.aliases_for_new_period(), engine=engine)
-    comps[0].previous = previous
-    return comps
+    return rate_periods(rating_list, rules, dates, split, [cache] * len(dates), prior,
+                        merged.aliases_for_new_period(), engine=engine, previous=previous)
 
 
 def rate_periods(rating_list, rules: RuleSet, dates: list[date], events: list[list], caches: list[MemberCache],
                  prior: dict[str, PlayerState], aliases: dict[str, str], *, engine: str = ENGINE,
-                 rows: EventRows | None = None) -> list[PeriodComputation]:
+                 rows: EventRows | None = None, previous=None) -> Iterator[PeriodComputation]:
     """Consecutive periods rated through ONE call of the engine (``compute_periods``; ``verify``'s chain): the
     period closing at ``dates[k]`` rates ``events[k]`` with the members ``caches[k]`` (each a superset of the one
     before: the members who had joined by then, under the names to publish), the first starting from ``prior``.
-    ``aliases`` renames merged records. Each computation's ``previous`` is left None (the caller's to set)."""
+    ``aliases`` renames merged records. The engine runs here; each period's computation (entries, texts, digest)
+    is built when the caller takes it, one at a time (the caller stores or compares it, then lets it go). The
+    first's ``previous`` is ``previous``, the others' None (the caller's to set)."""
     everyone = caches[-1]
     flat = [e for part in events for e in part]
     rows = rows or event_rows([e.pk for e in flat])
@@ -359,16 +372,21 @@ def rate_periods(rating_list, rules: RuleSet, dates: list[date], events: list[li
     start = period_start(rules, engine_events[:len(events[0])], dates[0])
     history = rate(rules, state, engine_events, games, standings, dates[-1], engine=engine, start=start,
                    people=everyone.people, list_states=True)
-    index = {d: i for i, d in enumerate(history.list_dates)}
-    changes: list[list] = [[] for _ in dates]
-    k = 0
-    for c in history.changes:  # (in list order: a change of a list before ``dates[0]`` goes to the first period)
-        while c.list_date > dates[k]:
-            k += 1
-        changes[k].append(c)
+    # each date's changes: a slice (they are in list order; a change of a list before ``dates[0]`` is the first's)
+    texts = history.change_texts
+    bounds = [0] + [bisect_right(texts.list_date, d) for d in dates]
+    changes = [texts.slice(bounds[k], bounds[k + 1]) for k in range(len(dates))]
     by_code = _by_event((g.event_id for g in games), (s.event_id for s in standings), games, standings)
     by_pk = _by_event((r[1] for r in rows.games), (r[0] for r in rows.standings), rows.games, rows.standings)
-    out = []
+    return _each_period(rating_list, rules, dates, events, caches, history, changes, start, state, by_code, by_pk,
+                        previous)
+
+
+def _each_period(rating_list, rules, dates, events, caches, history, changes, start, state, by_code, by_pk,
+                 previous) -> Iterator[PeriodComputation]:
+    """``rate_periods``' computations, each built when taken."""
+    everyone = caches[-1]
+    index = {d: i for i, d in enumerate(history.list_dates)}
     before = {fid: s for fid, s in state.items() if fid in caches[0].initial}
     for k, d in enumerate(dates):
         cache, evs = caches[k], events[k]
@@ -383,10 +401,13 @@ def rate_periods(rating_list, rules: RuleSet, dates: list[date], events: list[li
             rows=EventRows([r for e in evs for r in by_pk[0].get(e.pk, ())],
                            [r for e in evs for r in by_pk[1].get(e.pk, ())]))
         comp.digest = digest(comp)
-        out.append(comp)
+        if k == 0:
+            comp.previous = previous
         before = after if k + 1 == len(dates) or caches[k + 1] is cache else \
             {fid: history.list_states[index[d]].get(fid, s) for fid, s in caches[k + 1].initial.items()}
-    return out
+        history.list_states[index[d]] = None  # (taken: this list's states live on in ``comp`` and ``before``)
+        changes[k] = None
+        yield comp
 
 
 def _followed(aliases: dict[str, str], caches: list[MemberCache]) -> list[MemberCache]:
@@ -542,9 +563,10 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
             todo.append(d)
             d = next_publication_date(rules.publication_months, d)
         # every due period through one call of the engine, each started from the states of the one before
-        comps = compute_periods(rating_list, todo, rules=rules) if _due_in_turn(rating_list, rules, todo) else []
-        for i, (d, comp) in enumerate(zip(todo, comps + [None] * (len(todo) - len(comps))), start=1):
-            published.append(publish_period(rating_list, d, actor, computed=comp, accept_flags=accept_flags))
+        comps = compute_periods(rating_list, todo, rules=rules) if _due_in_turn(rating_list, rules, todo) else None
+        for i, d in enumerate(todo, start=1):
+            published.append(publish_period(rating_list, d, actor, computed=next(comps) if comps else None,
+                                            accept_flags=accept_flags))
             if progress:
                 progress(i, len(todo))
     return published
@@ -576,14 +598,14 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
         # before (the previous date's current edition has exactly these states: the correction just stored, or
         # the edition it left in place because it gave the same digest)
         comps = compute_periods(rating_list, [list_date, *later_dates])
-        comp = comps[0]
+        comp = next(comps)
         if comp.digest == old.digest:
             raise OfficeError(f"recomputing {list_date} gives exactly the published edition: nothing to correct")
         published.append(_store(comp, actor, number=old.number + 1, reason=reason))
         total = len(later_dates) + 1
         if progress:
             progress(1, total, list_date.isoformat())
-        for i, (d, comp) in enumerate(zip(later_dates, comps[1:]), start=2):
+        for i, (d, comp) in enumerate(zip(later_dates, comps), start=2):
             comp.previous = previous_edition(rating_list, d)
             if progress:
                 progress(i, total, d.isoformat())

@@ -23,18 +23,19 @@ decided by the edition each joined the list in, never by comparing clocks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from qiyuan.collector import held
 from qiyuan.errors import N_, Problem, QiyuanError, joined, problem
 from qiyuan.formats.canonical_text import WRITERS
+from qiyuan.formats.change_texts import stored_numbers
 from qiyuan.formats.edition_sheet import SheetError
 from qiyuan.office import sheets
 from qiyuan.office.canonical import (
     CHANGE_COLUMNS,
     EventRows,
-    change_row,
+    digest_in,
     event_rows,
     inputs_digest,
     stored_inputs,
@@ -164,12 +165,9 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
         reason = joined(exc.problems, "; ") if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
         return out + ([] if broken else [Difference(problem(
             "{label}: cannot be recomputed from the stored data ({reason})", label=label, reason=reason))]), None
-    out += _changed_columns(label, comp, numbers, w.change_row)
+    out += _changed_columns(label, comp, numbers, w.version)
     if comp.canonical_version != w.version:  # recomputed in the edition's own version of the text
-        comp.change_texts = [w.change_text(c) for c in comp.changes]
-        comp.digest = w.digest_of((e.line() for e in comp.entries), (
-            w.change_line(c.event_id, c.player_id, t) for c, t in zip(comp.changes, comp.change_texts)),
-            [e.code for e in comp.events])
+        comp.digest = digest_in(comp, w.version)
     if comp.digest == edition.digest and not out:
         # (equal digests: every stored state's text is the computed state's, so the next edition may start from
         # the computed objects instead of decoding the stored ones)
@@ -180,8 +178,9 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
             out.append(Difference(problem(
                 "{label}: player {player}: published {published}, recomputed {recomputed}", label=label, player=fid,
                 published=repr(entries.get(fid)), recomputed=repr(mine.get(fid)))))
-    mine_c = {(c.event_id, c.player_id): w.change_line(c.event_id, c.player_id, t)
-              for c, t in zip(comp.changes, comp.change_texts)}
+    cc = comp.change_cols
+    mine_c = {(ev, fid): w.change_line(ev, fid, t) for ev, fid, t in zip(cc.event_id, cc.player_id,
+                                                                           comp.change_texts)}
     for key in sorted(set(mine_c) | set(changes)):
         if mine_c.get(key) != changes.get(key):
             out.append(Difference(problem(
@@ -226,7 +225,7 @@ def _line_after(lines: dict[int, list], edition) -> list[int]:
 
 
 def _line_computations(line: list, table: MemberTable, chained: dict[str, PlayerState] | None, engine: str
-                       ) -> dict[int, PeriodComputation]:
+                       ) -> dict[int, Iterator[PeriodComputation]]:
     """The editions of a line computed through ONE call of the engine (``periods.rate_periods``), each with the
     members who had joined by it, the names it published and the events it rated — what ``compute_period`` gives
     for each from the one before. The line is cut before the first edition this cannot stand for (events outside
@@ -257,9 +256,21 @@ def _line_computations(line: list, table: MemberTable, chained: dict[str, Player
         comps = rate_periods(first.rating_list, rules, dates, events, caches, prior, aliases, engine=engine)
     except Exception:  # (computed alone instead: a difference is named there, never here)
         return {}
-    for ed, comp in zip(line, comps):
-        comp.previous = ed.previous
-    return {ed.pk: comp for ed, comp in zip(line, comps)}
+    return {ed.pk: comps for ed in line[:len(dates)]}
+
+
+def _take(ahead: dict, edition) -> PeriodComputation | None:
+    """The edition's computation from its line's engine call (``_line_computations``), if there is one: the line's
+    next (the line's editions are taken in order); None if building it fails (computed alone instead)."""
+    comps = ahead.pop(edition.pk, None)
+    if comps is None:
+        return None
+    try:
+        comp = next(comps)
+    except Exception:  # (computed alone instead: a difference is named there, never here)
+        return None
+    comp.previous = edition.previous
+    return comp
 
 
 def _outside_period(label: str, edition, events) -> list[str]:
@@ -312,20 +323,21 @@ def _strangers(label: str, edition, events, aliases: dict[str, str], table: Memb
     return out
 
 
-def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple], change_row=change_row) -> list[str]:
-    """Every stored change column that differs from the recomputation (its columns as ``change_row`` of the
-    edition's version writes them), named by event, player and column."""
+def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple], version: int) -> list[str]:
+    """Every stored change column that differs from the recomputation (its columns as the edition's version of the
+    canonical text writes them, ``formats.change_texts.stored_numbers``), named by event, player and column."""
     out = []
-    for c in comp.changes:
-        key = (c.event_id, c.player_id)
-        mine, theirs = change_row(c), stored.get(key)
-        if theirs is None:
-            continue  # a missing row: reported with the explanations
+    cc = comp.change_cols
+    mine_rows = zip(*stored_numbers(cc, version).values())
+    for event, player, mine in zip(cc.event_id, cc.player_id, mine_rows):
+        theirs = stored.get((event, player))
+        if theirs is None or mine == theirs:
+            continue  # (a missing row: reported with the explanations)
         for column, a, b in zip(CHANGE_COLUMNS, mine, theirs):
             if a != b:
                 out.append(Difference(problem(
                     "{label}: change of {player} in {event}: stored {field} {stored}, recomputed {recomputed}",
-                    label=label, player=c.player_id, event=c.event_id, field=_COLUMN_NAMES[column], stored=b,
+                    label=label, player=player, event=event, field=_COLUMN_NAMES[column], stored=b,
                     recomputed=a)))
     return out
 
@@ -344,7 +356,7 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
     stored: dict[int, dict[str, dict | str]] = {}
     chain: dict[int, dict[str, PlayerState]] = {}  # edition pk → its stored states as the chain computed them
     lines = _lines(editions)
-    ahead: dict[int, PeriodComputation] = {}  # edition pk → computed by its line's one engine call
+    ahead: dict[int, Iterator[PeriodComputation]] = {}  # edition pk → its line's computations (one engine call)
     for i, ed in enumerate(editions, start=1):
         report.editions += 1
         if ed.rating_list_id not in tables:
@@ -356,7 +368,7 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
         line = lines.get(ed.pk)
         if line is not None:  # the first edition of a line of several: all of them through one engine call
             ahead.update(_line_computations(line, tables[ed.rating_list_id], chain.get(ed.previous_id), engine))
-        computed = ahead.pop(ed.pk, None)
+        computed = _take(ahead, ed)
         diffs, link = _verify(ed, engine=engine, members=tables[ed.rating_list_id], stored=stored,
                               chained=chain.get(ed.previous_id), computed=computed)
         if diffs and (ed.previous_id in chain or computed is not None):

@@ -27,10 +27,10 @@ from fractions import Fraction
 import numpy as np
 
 from qiyuan.rating import results as R
-from qiyuan.rating.columnar import CHANGE_FIELDS, ChangeColumns, GameColumns, ListColumns
+from qiyuan.rating.columnar import CHANGE_FIELDS, ChangeColumns, ChangeTexts, GameColumns, ListColumns
 from qiyuan.rating.event import rate_event
 from qiyuan.rating.fast.arrays import DRAW, LOSS, NONE, WIN, int_bincount, prior_games
-from qiyuan.rating.fast.changes import change_objects
+from qiyuan.rating.fast.changes import change_texts
 from qiyuan.rating.fast.newcomers import (Interacting, NewcomerRows, add_records, interacting_round_robins,
                                           newcomer_rows)
 from qiyuan.rating.fast.prepare import Prepared
@@ -68,7 +68,7 @@ class _Loop:
         self.lists: list[ListColumns] = []
         self.changes: list[ChangeColumns] = []
         self.first_ratings: Mapping[int, Decimal] = {}  # the last list's first ratings
-        self.full: list[R.EventChange] = []  # with ``full_changes``: every change as the reference writes it
+        self.full: list[ChangeTexts] = []  # with ``full_changes``: every change as the reference writes it
         self.list_states: list[dict[str, PlayerState]] = []  # with ``list_states``: the states after each list
         explain = run.explain
         if explain is True:
@@ -185,8 +185,10 @@ class _Loop:
             unplayed = ~((res == WIN) | (res == LOSS) | (res == DRAW)) & simple
             keys = np.concatenate([g_rank[unplayed] * P + p1[unplayed], g_rank[unplayed] * P + p2[unplayed]])
             unplayed_rows = np.isin(prep.event_rank[rows.event] * P + rows.player, keys)
-            built = change_objects(prep, rows, out, nc, unplayed_rows, list_date) + object_changes
-            self.full += [built[i] for i in order.tolist()]
+            built = change_texts(prep, rows, out, nc, unplayed_rows, list_date)
+            if object_changes:
+                built = ChangeTexts.concatenate([built, ChangeTexts.from_objects(object_changes)])
+            self.full.append(built.take(order.tolist()))
 
         # Publication.
         delta_sum = int_bincount(part.player, part.delta, P)
@@ -298,7 +300,7 @@ class _Loop:
         return History(
             rules=prep.rules, player_ids=tuple(p.id for p in prep.players), event_ids=tuple(e.id for e in prep.events),
             list_dates=list(run.dates), list_columns=self.lists, change_columns=cc, explained=run.explain,
-            _change_objects=self.full if run.full_changes else None,
+            _change_texts=ChangeTexts.concatenate(self.full) if run.full_changes else None,
             _final_states=final_states, _explain=self._explanation,
             list_states=self.list_states if run.list_states else None,
         )

@@ -14,8 +14,8 @@ correction through the later list dates.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
 from bisect import bisect_right
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 

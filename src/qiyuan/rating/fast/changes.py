@@ -1,5 +1,6 @@
 """The changes as the reference writes them (mirrors the ``EventChange`` that ``event.py`` builds): numbers in the
-reference's text form, the notes in its order, the per-game lines — all from the columns.
+reference's text form, the notes in its order, the per-game lines — all from the engine's arrays, handed back as
+columns (``columnar.ChangeTexts``: no object per change; ``ChangeTexts.objects()`` makes them when asked for).
 
 Each decimal gets the exponent the reference's arithmetic gives it:
 

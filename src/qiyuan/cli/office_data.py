@@ -256,7 +256,7 @@ def summary_line(comp, counts: dict[str, int], new: int) -> str:
     entries = _(", ").join(parts) if counts else _("no entries")
     return f"[bold]{comp.rating_list.code} {comp.list_date}[/] " + _(
         "({rules}): {events} event(s), {changes} change(s); {entries}; digest {digest}").format(
-        rules=comp.rules.name, events=len(comp.events), changes=len(comp.change_cols), entries=entries,
+        rules=comp.rules.name, events=len(comp.events), changes=len(comp.changes), entries=entries,
         digest=comp.digest[:12])
 
 

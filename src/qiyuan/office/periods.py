@@ -373,9 +373,10 @@ def rate_periods(rating_list, rules: RuleSet, dates: list[date], events: list[li
     history = rate(rules, state, engine_events, games, standings, dates[-1], engine=engine, start=start,
                    people=everyone.people, list_states=True)
     # each date's changes: a slice (they are in list order; a change of a list before ``dates[0]`` is the first's)
-    texts = history.change_texts
+    texts = history.hand_over_changes()
     bounds = [0] + [bisect_right(texts.list_date, d) for d in dates]
     changes = [texts.slice(bounds[k], bounds[k + 1]) for k in range(len(dates))]
+    texts = None  # (each period's slice is let go once its edition is built)
     by_code = _by_event((g.event_id for g in games), (s.event_id for s in standings), games, standings)
     by_pk = _by_event((r[1] for r in rows.games), (r[0] for r in rows.standings), rows.games, rows.standings)
     return _each_period(rating_list, rules, dates, events, caches, history, changes, start, state, by_code, by_pk,

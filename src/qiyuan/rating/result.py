@@ -99,6 +99,13 @@ class History:
         """The player's changes, event by event, in publication order."""
         return [c for c in self.changes if c.player_id == player_id]
 
+    def hand_over_changes(self) -> ChangeTexts:
+        """``change_texts``, the history keeping no reference to them or to the objects (a caller that builds
+        edition after edition from them lets each part go: a large history's changes are not all kept)."""
+        texts = self.change_texts
+        self._change_texts = self._change_objects = None
+        return texts
+
     # --- states
 
     @property

@@ -164,3 +164,71 @@ def test_cga_11_report_later_than_two_weeks_is_noted(tmp_path):
     assert any("within two weeks" in n for n in map(str, plan.notes))
     plan = prepare(ev, rl, Options(received_on=date(2024, 5, 10)), source="r.trf")
     assert not any("within two weeks" in n for n in map(str, plan.notes))
+
+
+def _counting_engine(monkeypatch) -> list:
+    """Count the calls of the rating engine made through the office's one door (``periods.rate``)."""
+    from qiyuan.office import periods
+
+    calls = []
+    real = periods.compute_history
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("until"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(periods, "compute_history", counted)
+    return calls
+
+
+def test_publish_all_rates_every_due_period_in_one_engine_call_with_the_digests_of_date_by_date(tmp_path,
+                                                                                                  monkeypatch):
+    """Issue 34 (3), one columnar pass: ``period publish --all`` computes every due list date through ONE call of
+    the rating engine, and each edition is byte for byte the one publishing date by date gives (digest, sheet),
+    its inputs digest the one its stored inputs give."""
+    from django.db import transaction
+
+    from qiyuan.office.canonical import inputs_digest, stored_inputs
+    from qiyuan.office.periods import due_date, publish_due, publish_period
+    from qiyuan.office.ratings.models import EditionSheet
+
+    from tests.support import sheets
+
+    rl = _imported(tmp_path, rules="bjsh-gomoku-2007")
+
+    def published(eds) -> list[tuple]:
+        for e in eds:  # (the edition's own keys are in its inputs: another run's differ on PostgreSQL)
+            mine = {x["federation_id"] for x in sheets.entries(e)}
+            assert e.inputs_digest == inputs_digest(stored_inputs(e.pk, published=mine))
+        return [(e.list_date, e.digest, bytes(EditionSheet.objects.get(pk=e.pk).entries),
+                 bytes(EditionSheet.objects.get(pk=e.pk).changes)) for e in eds]
+
+    with transaction.atomic():
+        one_by_one = []
+        while (d := due_date(rl, rl.rules())) is not None and d <= date(2021, 1, 1):
+            one_by_one.append(publish_period(rl, d, "officer"))
+        date_by_date = published(one_by_one)
+        transaction.set_rollback(True)
+    calls = _counting_engine(monkeypatch)
+    at_once = published(publish_due(rl, "officer", until=date(2021, 1, 1)))
+    assert len(at_once) > 3 and len(calls) == 1
+    assert at_once == date_by_date
+
+
+def test_a_correction_recomputes_its_date_and_every_later_one_in_one_engine_call(tmp_path, monkeypatch):
+    """Issue 34 (3): ``period correct`` recomputes the corrected date and the later ones through ONE call of the
+    engine; every edition it publishes is what recomputing it alone from its stored start gives (verify)."""
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import correct_period, publish_due
+    from qiyuan.office.verify import verify_edition
+
+    src = history_dir(tmp_path)
+    rl = make_list(code="L")
+    import_file(src, rl, "tester")
+    publish_due(rl, "officer", until=date(2021, 1, 1))
+    import_file(late_batch(tmp_path, src, date(2019, 5, 20)), rl, "tester")
+    calls = _counting_engine(monkeypatch)
+    eds = correct_period(rl, date(2019, 7, 1), "late report LATE1", "officer")
+    assert len(calls) == 1 and [e.list_date for e in eds][:2] == [date(2019, 7, 1), date(2020, 1, 1)]
+    for ed in eds:
+        assert verify_edition(ed) == [] and verify_edition(ed, engine="reference") == []

@@ -83,3 +83,32 @@ def test_an_edited_change_in_the_middle_of_the_chain_is_named_by_event_player_an
     [line] = [d for d in report.differences if "stored delta" in d]
     assert f"{chain.code} {editions[3].label}" in line
     assert change["event_code"] in line and change["federation_id"] in line
+
+
+def test_a_line_of_editions_is_recomputed_through_one_engine_call(tmp_path, monkeypatch):
+    """Issue 34 (3): verify's chain computes a line of editions (each published from the one before, on the next
+    list date, under the same settings) through ONE call of the engine; an edition tampered with in the middle of
+    the line is still named, alone, and the editions after it verify from their stored start."""
+    from qiyuan.office.imports import import_file
+    from qiyuan.office.periods import publish_due
+    from qiyuan.office.verify import verify_all
+
+    from .test_periods import _counting_engine
+
+    rl = make_list(code="L", rules="bjsh-gomoku-2007")
+    import_file(history_dir(tmp_path), rl, "tester")
+    editions = publish_due(rl, "officer", until=date(2021, 1, 1))
+    assert len(editions) > 3
+    calls = _counting_engine(monkeypatch)
+    report = verify_all(rl)
+    assert report.ok, report.differences
+    assert len(calls) == 1 and report.runs == 1
+    middle = editions[1]
+    entry = next(e for e in sheets.entries(middle) if e["rating"] is not None)
+    sheets.edit_row(middle, "entries", lambda e: e["player"] == entry["player"], rating=entry["rating"] + 1)
+    calls.clear()
+    report = verify_all(rl)
+    label = f"{rl.code} {middle.label}"
+    assert any(label in d and entry["federation_id"] in d for d in report.differences), report.differences
+    assert all(label in d for d in report.differences), report.differences
+    assert report.runs == 2 and len(calls) == 1 + 1 + len(editions) - 2  # the line, it alone, the rest alone

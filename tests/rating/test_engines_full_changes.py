@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from test_fast_equivalence import FAST, RULE_SETS, SLOW, histories
 
-from qiyuan.formats.canonical_text import change_row, change_text
+from qiyuan.formats.canonical_text import WRITERS, change_row, change_text, writer
+from qiyuan.formats.change_texts import explanation_texts, stored_numbers
 from qiyuan.rating.history import compute_history
 from qiyuan.rating.model import Result
 from qiyuan.rating.rules import BUILTIN_RULES, with_settings
@@ -45,6 +46,15 @@ def assert_same_text(rules, players, events, games, standings):
     assert [change_text(c) for c in fast.changes] == [change_text(c) for c in reference.changes]
     assert [(c.event_id, c.player_id, c.list_date, change_row(c)) for c in fast.changes] == \
         [(c.event_id, c.player_id, c.list_date, change_row(c)) for c in reference.changes]
+    # Issue 34 (4): the bulk writers, from the engine's change columns (no object per change), write every version
+    # of the canonical text byte for byte as the per-object writer does from the reference's changes
+    for version in WRITERS:
+        w = writer(version)
+        texts = [w.change_text(c) for c in reference.changes]
+        assert explanation_texts(fast.change_texts, version) == texts
+        assert explanation_texts(reference.change_texts, version) == texts
+        assert list(zip(*stored_numbers(fast.change_texts, version).values())) == \
+            [w.change_row(c) for c in reference.changes]
     # the states each edition stores, as text (repr keeps a decimal's exponent: 2402.30 is not 2402.3)
     assert sorted((k, repr(v)) for k, v in fast.final_states.items()) == \
         sorted((k, repr(v)) for k, v in reference.final_states.items())

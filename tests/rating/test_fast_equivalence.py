@@ -255,3 +255,37 @@ def test_every_period_alone_from_stored_states_equals_the_whole_history(name, da
 @given(data=histories(max_players=16, max_events=14), cuts=st.lists(st.integers(0, 60), max_size=8))
 def test_list_by_list_from_stored_states_sweep(name, data, cuts):
     check_list_by_list(RULE_SETS[name], data, ("fast", "reference"), cuts)
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@FAST
+@given(data=histories(), cut=st.integers(0, 60))
+def test_the_states_after_each_list_equal_each_list_computed_alone(engine, name, data, cut):
+    """``list_states``: the states after every list of one call are, state by state and in their written form,
+    the final states of the list computed alone from the previous list's states (what the office publishes
+    editions with, one call for many list dates); on the fast engine a state unchanged since the previous list is
+    the same object."""
+    rules = RULE_SETS[name]
+    players, events, games, standings = data
+    first = compute_history(rules, players, events, games, standings, engine="reference")
+    if not first.list_dates:
+        return
+    dates = first.list_dates
+    start_at = dates[cut % len(dates)]
+    start = StartState(start_at, compute_history(rules, players, events, games, standings, until=start_at,
+                                                 engine="reference").final_states)
+    whole = compute_history(rules, players, events, games, standings, start=start, engine=engine, list_states=True)
+    assert len(whole.list_states) == len(whole.list_dates)
+    state = start
+    for n, until in enumerate(whole.list_dates):
+        alone = compute_history(rules, players, events, games, standings, start=state, until=until, engine=engine)
+        assert {p: repr(s) for p, s in whole.list_states[n].items()} == \
+            {p: repr(s) for p, s in alone.final_states.items()}
+        if n and engine == "fast":
+            before = whole.list_states[n - 1]
+            assert all(s is before[p] for p, s in whole.list_states[n].items()
+                       if repr(s) == repr(before[p]) and s == before[p])
+        state = StartState(until, alone.final_states)
+    if whole.list_dates:
+        assert whole.final_states == whole.list_states[-1]

@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
@@ -102,15 +102,17 @@ def _i(x: int | None) -> str:
     return "null" if x is None else str(int(x))
 
 
-def change_text(c: R.EventChange) -> str:
+def change_text(c: R.EventChange, method: str | None = None) -> str:
     """``as_json(change_json(c))``, written directly (the keys in sorted order): the stored explanation's
-    text, 543,081 of them in the benchmark's editions (property-tested against ``as_json``)."""
+    text, 543,081 of them in the benchmark's editions (property-tested against ``as_json``). ``method``: the
+    method written instead of the change's own (a version's label, ``VersionSettings``)."""
     lines = ",".join(f"[{_i(g.round)},{json_string(g.opponent_id)},{_q(g.opponent_rating)},{_i(g.D)},{_q(g.We)},"
                      f"{_q(g.W)},{_i(g.K)},{_q(g.dR)}]" for g in c.lines)
     notes = ",".join(json_string(n) for n in c.notes)
     return (f'{{"K":{_i(c.K)},"N":{_i(c.N)},"Pd":{_q(c.Pd)},"Rc":{_q(c.Rc)},"Ro":{_q(c.Ro)},"W":{_q(c.W)},'
             f'"We":{_q(c.We)},"delta":{_q(c.delta)},"games":{_i(c.games)},"lines":[{lines}],'
-            f'"method":{json_string(c.method)},"notes":[{notes}],"raw_delta":{_q(c.raw_delta)},"ru":{_q(c.ru)}}}')
+            f'"method":{json_string(method or c.method)},"notes":[{notes}],"raw_delta":{_q(c.raw_delta)},'
+            f'"ru":{_q(c.ru)}}}')
 
 
 def entry_line(values: list, state_text: str) -> str:
@@ -159,13 +161,14 @@ def read_text(data: bytes) -> tuple[list[str], list[str], list[str]]:
 CHANGE_COLUMNS = ("before", "after", "games", "W", "We", "K", "delta", "method")
 
 
-def change_row(c: R.EventChange) -> tuple:
+def change_row(c: R.EventChange, method: str | None = None) -> tuple:
     """The stored columns of a change (``CHANGE_COLUMNS``): before, after (before + ΔR), games, W, We, K, ΔR,
-    method — the numbers the public pages show; decimals as text with the columns' 4 places."""
+    method — the numbers the public pages show; decimals as text with the columns' 4 places. ``method``: as
+    ``change_text``'s."""
     before = c.Ro
     after = before + c.delta if before is not None else None
     return (number_text(before), number_text(after), c.games, number_text(c.W), number_text(c.We), c.K,
-            number_text(c.delta), c.method)
+            number_text(c.delta), method or c.method)
 
 
 def number_text(x: Decimal | None) -> str | None:
@@ -226,11 +229,13 @@ def _writer(version: int, settings: VersionSettings) -> Writer:
     if settings.uncounted_newcomer == R.METHOD_NEWCOMER:  # the engine's own label: the changes as they are
         return Writer(version, change_text, entry_line, change_line, digest_of, text_of, change_row)
 
-    def labelled(c: R.EventChange) -> R.EventChange:
-        return replace(c, method=settings.uncounted_newcomer) if uncounted(c) else c
+    label = settings.uncounted_newcomer
 
-    return Writer(version, lambda c: change_text(labelled(c)), entry_line, change_line, digest_of, text_of,
-                  lambda c: change_row(labelled(c)))
+    def labelled(c: R.EventChange) -> str | None:  # (the method written: the change itself is not copied)
+        return label if uncounted(c) else None
+
+    return Writer(version, lambda c: change_text(c, labelled(c)), entry_line, change_line, digest_of, text_of,
+                  lambda c: change_row(c, labelled(c)))
 
 
 #: every version's writer

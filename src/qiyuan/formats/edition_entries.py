@@ -26,24 +26,32 @@ StateText = tuple[PlayerState, dict, str]
 def edition_entries(rules: RuleSet, states: Mapping[str, PlayerState], before: Mapping[str, PlayerState],
                     members: Mapping[str, tuple[int, str, date | None]],
                     untouched: Callable[[str, PlayerState], bool],
-                    texts: dict[str, StateText] | None = None) -> list[EntryRow]:
+                    texts: dict[str, StateText] | None = None, keys: dict[str, tuple] | None = None
+                    ) -> list[EntryRow]:
     """The entries of the list after a period, in published order.
 
     ``states``: every member's state after the period; ``before``: the states it started from (a player is
     newly rated when he had no rating before); ``members``: federation id → (player pk, published name,
     registration date); ``untouched(fid, state)``: a member never rated and untouched since he joined, who is
     not shown (rebuilt from his start state next time); ``texts``: a cache of state texts reused while the
-    engine hands back the same state object."""
+    engine hands back the same state object; ``keys``: a cache of list order keys, reused while the state object,
+    the name and is_new are the same (consecutive lists)."""
     texts = {} if texts is None else texts
+    keys = {} if keys is None else keys
     rows = []
     for fid, s in states.items():
         if s.rating is None and not s.newcomer and untouched(fid, s):
             continue
         prev = before.get(fid)
         is_new = s.rating is not None and (prev is None or prev.rating is None)
-        _, name, registered_on = members[fid]
-        key = list_order_key(rules, status=s.status, rating=s.rating, name=name, player_id=fid, is_new=is_new,
-                             registered_on=registered_on)
+        member = members[fid]
+        known = keys.get(fid)
+        if known is not None and known[0] is s and known[1] is member and known[2] == is_new:
+            key = known[3]
+        else:
+            key = list_order_key(rules, status=s.status, rating=s.rating, name=member[1], player_id=fid,
+                                 is_new=is_new, registered_on=member[2])
+            keys[fid] = (s, member, is_new, key)
         rows.append((key, fid, s, is_new))
     rows.sort(key=lambda r: r[0])
     ranks = competition_ranks([s.rating for _, _, s, _ in rows if s.status == R.ACTIVE])

@@ -189,9 +189,14 @@ WRITERS: dict[int, SheetWriter] = {1: SheetWriter(1, entry_lines_v1, change_line
 
 
 def sheet_writer(version: int) -> SheetWriter:
-    """The writer of ``version`` from columns (``ValueError`` for a version this program does not know)."""
+    """The writer of ``version`` from columns (``ValueError`` for a version this program does not know): the bulk
+    writer of version 1 for every version whose entry and change lines are version 1's (version 2 changed only
+    how a change's explanation is written, which the sheet stores as text), else row by row."""
     found = WRITERS.get(version)
     if found is None:
+        w, first = writer(version), writer(1)
+        if (w.entry_line, w.change_line) == (first.entry_line, first.change_line):
+            return SheetWriter(version, entry_lines_v1, change_lines_v1)
         found = SheetWriter(version, entry_lines_by_row(version), change_lines_by_row(version))
     return found
 

@@ -30,6 +30,7 @@ from qiyuan.formats.canonical_text import (  # noqa: F401  (the office's names f
     number_text,
     writer,
 )
+from qiyuan.formats.change_texts import explanation_texts
 from qiyuan.formats.edition_bundle import AUDIT_HEAD, PROVENANCE, audit_head_json, provenance_csv
 from qiyuan.office.bulk import raw_rows
 from qiyuan.office.merged import aliases_for_edition, roots_of
@@ -38,12 +39,18 @@ from qiyuan.office.merged import aliases_for_edition, roots_of
 def digest(comp) -> str:
     """The digest of a computed period (``periods.PeriodComputation``) in the current version of the canonical
     text; keeps the changes' texts on it."""
-    w = writer(CURRENT_VERSION)
+    return digest_in(comp, CURRENT_VERSION)
+
+
+def digest_in(comp, version: int) -> str:
+    """The digest of a computed period in ``version`` of the canonical text, its changes' texts written in bulk
+    from their columns (``comp.change_cols``) and kept on it."""
+    w = writer(version)
     comp.canonical_version = w.version
-    comp.change_texts = [w.change_text(c) for c in comp.changes]
+    comp.change_texts = explanation_texts(comp.change_cols, w.version)
+    cc = comp.change_cols
     return w.digest_of((e.line() for e in comp.entries),
-                       (w.change_line(c.event_id, c.player_id, t) for c, t in zip(comp.changes, comp.change_texts)),
-                       [e.code for e in comp.events])
+                       map(w.change_line, cc.event_id, cc.player_id, comp.change_texts), [e.code for e in comp.events])
 
 
 def stored_state(value: dict | str) -> dict:

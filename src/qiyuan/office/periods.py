@@ -14,7 +14,8 @@ correction through the later list dates.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -40,6 +41,7 @@ from qiyuan.office.records import sealed_head
 from qiyuan.office.signing_key import key_exists, private_key
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
+from qiyuan.rating.columnar import ChangeTexts
 from qiyuan.rating.history import StartState, compute_history
 from qiyuan.rating.model import Player as EnginePlayer
 from qiyuan.rating.rules import BUILTIN_RULES, RuleSet, rules_as_dict, with_settings
@@ -60,7 +62,9 @@ class PeriodComputation:
     events: list  # office Event rows
     states: dict[str, PlayerState]  # every member's state after the list (what the edition stores)
     entries: list[EntryRow]
-    changes: list[R.EventChange]
+    #: every change as the reference writes it, in columns (what the edition stores and digests; ``changes``
+    #: makes the objects when a reader asks for them: the desk's review, a player's explanation)
+    change_cols: ChangeTexts
     pk_of: dict[str, int]  # federation id → player pk
     digest: str = ""
     prior: dict[str, PlayerState] = field(default_factory=dict)
@@ -77,6 +81,14 @@ class PeriodComputation:
     #: the members' frozen facts and the state texts kept (``MemberCache``'s), for the edition's bundle
     facts: dict[str, MemberFacts] = field(default_factory=dict)
     texts: dict[str, tuple[PlayerState, dict, str]] = field(default_factory=dict)
+    _changes: list[R.EventChange] | None = field(default=None, repr=False)
+
+    @property
+    def changes(self) -> list[R.EventChange]:
+        """The changes as ``EventChange`` values (made from ``change_cols`` once, when asked for)."""
+        if self._changes is None:
+            self._changes = self.change_cols.objects()
+        return self._changes
 
     def explain(self, federation_id: str) -> list[R.EventChange]:
         """The player's changes in this period, event by event (the engine's explanations)."""
@@ -200,6 +212,8 @@ class MemberCache:
     people: dict[str, EnginePlayer] = field(default_factory=dict)
     #: each member's frozen facts (federation id → ``MemberFacts``), as ``member_facts`` gives them
     facts: dict[str, MemberFacts] = field(default_factory=dict)
+    #: each entry's list order key, reused by consecutive periods (``edition_entries``)
+    keys: dict[str, tuple] = field(default_factory=dict)
     _fids: dict[int, str] | None = field(default=None, repr=False)
 
     def federation_ids(self) -> dict[int, str]:
@@ -237,6 +251,7 @@ class MemberTable:
         self._people: dict[str, EnginePlayer] = {}  # (shared by the editions' caches)
         #: the state texts (shared: an edition started from the states just computed reuses their JSON)
         self._texts: dict[str, tuple[PlayerState, dict, str]] = {}
+        self._keys: dict[tuple[str, date], dict[str, tuple]] = {}  # the list order keys, per rule settings
 
     def player_pks(self, as_of) -> set[int]:
         """The player pks of the members who had joined by edition ``as_of``."""
@@ -256,7 +271,8 @@ class MemberTable:
         return MemberCache({fid: everyone[fid] for _, fid, _, _ in rows},
                            {fid: info if names.get(fid, info[1]) == info[1] else (info[0], names[fid], info[2])
                             for _, fid, _, info in rows},
-                           texts=self._texts, people=self._people, facts={fid: m for _, fid, m, _ in rows})
+                           texts=self._texts, people=self._people, facts={fid: m for _, fid, m, _ in rows},
+                           keys=self._keys.setdefault(key, {}))
 
 
 @dataclass
@@ -298,7 +314,7 @@ def gather_period(rating_list, list_date: date, *, previous=..., events=None, ru
         merged.aliases_for_new_period() if aliases is None else aliases, games, standings, prior, cache.initial,
         cache.info)
     if info is not cache.info:
-        cache = MemberCache(initial, info, cache.texts, cache.people, cache.facts)
+        cache = MemberCache(initial, info, cache.texts, cache.people, cache.facts, cache.keys)
     # Members not on the previous edition (new, or untouched since they joined) start from their start state.
     state = {fid: s for fid, s in cache.initial.items() if fid not in prior}
     state.update(prior)
@@ -344,11 +360,130 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
                    people=g.cache.people)
     entries = _entries(g.rules, history.final_states, g.state, g.cache)
     comp = PeriodComputation(rating_list, list_date, g.rules, g.previous, g.events, history.final_states, entries,
-                             history.changes, {fid: v[0] for fid, v in g.cache.info.items()}, prior=g.state,
+                             history.change_texts, {fid: v[0] for fid, v in g.cache.info.items()}, prior=g.state,
                              start=g.start, games=g.games, standings=g.standings, members=g.cache.info, rows=g.rows,
                              facts=g.cache.facts, texts=g.cache.texts)
     comp.digest = digest(comp)
     return comp
+
+
+def compute_periods(rating_list, dates: list[date], *, previous=..., rules: RuleSet | None = None,
+                    cache: MemberCache | None = None, prior: dict[str, PlayerState] | None = None,
+                    engine: str = ENGINE) -> Iterator[PeriodComputation]:
+    """The periods closing at ``dates`` (consecutive list dates, oldest first) computed from the stored state
+    through ONE call of the rating engine: what ``compute_period`` gives for each date in turn, each started from
+    the states the one before computed, each built when taken (``rate_periods``; nothing is written; ``publish
+    --all`` and ``correct``).
+
+    ``previous`` (default: the current edition of the list date before ``dates[0]``), ``prior`` (its states, when
+    the caller holds them) and ``cache`` (the members) are those of the first period. Each computation's
+    ``previous`` is the edition the first one starts from for the first, None for the others: the caller sets
+    the edition it published (or left in place) before storing one."""
+    if not dates:
+        return iter(())
+    rules = rules or rating_list.rules()
+    for d in dates:
+        check_list_date(rules, d)
+    if any(next_publication_date(rules.publication_months, a) != b for a, b in zip(dates, dates[1:])):
+        raise ValueError(f"not consecutive list dates of rule set {rules.name}: {', '.join(map(str, dates))}")
+    if previous is ...:
+        previous = previous_edition(rating_list, dates[0])
+    events = period_events(rating_list, rules, dates[-1], previous)
+    if prior is None:
+        prior = _stored_states(previous)
+    cache = cache or member_cache(rating_list, rules, dates[0])
+    # each date's events (those ending in its period; the first holds any that ended earlier, as ``period_events``)
+    split: list[list] = [[] for _ in dates]
+    k = 0
+    for e in events:  # (ordered by end date)
+        while e.end_date >= dates[k]:
+            k += 1
+        split[k].append(e)
+    return rate_periods(rating_list, rules, dates, split, [cache] * len(dates), prior,
+                        merged.aliases_for_new_period(), engine=engine, previous=previous)
+
+
+def rate_periods(rating_list, rules: RuleSet, dates: list[date], events: list[list], caches: list[MemberCache],
+                 prior: dict[str, PlayerState], aliases: dict[str, str], *, engine: str = ENGINE,
+                 rows: EventRows | None = None, previous=None) -> Iterator[PeriodComputation]:
+    """Consecutive periods rated through ONE call of the engine (``compute_periods``; ``verify``'s chain): the
+    period closing at ``dates[k]`` rates ``events[k]`` with the members ``caches[k]`` (each a superset of the one
+    before: the members who had joined by then, under the names to publish), the first starting from ``prior``.
+    ``aliases`` renames merged records. The engine runs here; each period's computation (entries, texts, digest)
+    is built when the caller takes it, one at a time (the caller stores or compares it, then lets it go). The
+    first's ``previous`` is ``previous``, the others' None (the caller's to set)."""
+    everyone = caches[-1]
+    flat = [e for part in events for e in part]
+    rows = rows or event_rows([e.pk for e in flat])
+    games, standings, _ = engine_games(flat, everyone.federation_ids(), rows)
+    games, standings, prior, _, _ = merged.follow_merges(aliases, games, standings, prior, {}, {})
+    caches = _followed(aliases, caches)
+    everyone = caches[-1]
+    state = {fid: s for fid, s in everyone.initial.items() if fid not in prior}
+    state.update(prior)
+    engine_events = [engine_event(e) for e in flat]
+    start = period_start(rules, engine_events[:len(events[0])], dates[0])
+    history = rate(rules, state, engine_events, games, standings, dates[-1], engine=engine, start=start,
+                   people=everyone.people, list_states=True)
+    # each date's changes: a slice (they are in list order; a change of a list before ``dates[0]`` is the first's)
+    texts = history.hand_over_changes()
+    bounds = [0] + [bisect_right(texts.list_date, d) for d in dates]
+    changes = [texts.slice(bounds[k], bounds[k + 1]) for k in range(len(dates))]
+    texts = None  # (each period's slice is let go once its edition is built)
+    by_code = _by_event((g.event_id for g in games), (s.event_id for s in standings), games, standings)
+    by_pk = _by_event((r[1] for r in rows.games), (r[0] for r in rows.standings), rows.games, rows.standings)
+    return _each_period(rating_list, rules, dates, events, caches, history, changes, start, state, by_code, by_pk,
+                        previous)
+
+
+def _each_period(rating_list, rules, dates, events, caches, history, changes, start, state, by_code, by_pk,
+                 previous) -> Iterator[PeriodComputation]:
+    """``rate_periods``' computations, each built when taken."""
+    everyone = caches[-1]
+    index = {d: i for i, d in enumerate(history.list_dates)}
+    before = {fid: s for fid, s in state.items() if fid in caches[0].initial}
+    for k, d in enumerate(dates):
+        cache, evs = caches[k], events[k]
+        after = history.list_states[index[d]]
+        if cache is not everyone:  # (the members who had joined by this edition)
+            after = {fid: after[fid] for fid in cache.initial}
+        comp = PeriodComputation(
+            rating_list, d, rules, None, evs, after, _entries(rules, after, before, cache), changes[k],
+            {fid: v[0] for fid, v in cache.info.items()}, prior=before, start=start if k == 0 else dates[k - 1],
+            games=[g for e in evs for g in by_code[0].get(e.code, ())],
+            standings=[s for e in evs for s in by_code[1].get(e.code, ())], members=cache.info,
+            rows=EventRows([r for e in evs for r in by_pk[0].get(e.pk, ())],
+                           [r for e in evs for r in by_pk[1].get(e.pk, ())]),
+            facts=cache.facts, texts=cache.texts)
+        comp.digest = digest(comp)
+        if k == 0:
+            comp.previous = previous
+        before = after if k + 1 == len(dates) or caches[k + 1] is cache else \
+            {fid: history.list_states[index[d]].get(fid, s) for fid, s in caches[k + 1].initial.items()}
+        history.list_states[index[d]] = None  # (taken: this list's states live on in ``comp`` and ``before``)
+        changes[k] = None
+        yield comp
+
+
+def _followed(aliases: dict[str, str], caches: list[MemberCache]) -> list[MemberCache]:
+    """The member caches with merged records renamed (``merged.follow_merges``; each distinct cache once)."""
+    if not aliases:
+        return caches
+    done: dict[int, MemberCache] = {}
+    for c in caches:
+        if id(c) not in done:
+            _, _, _, initial, info = merged.follow_merges(aliases, [], [], {}, c.initial, c.info)
+            done[id(c)] = c if info is c.info else MemberCache(initial, info, c.texts, c.people, c.facts, c.keys)
+    return [done[id(c)] for c in caches]
+
+
+def _by_event(game_keys, standing_keys, games, standings) -> tuple[dict, dict]:
+    """The games and the standings grouped by their event's key (each group in the order given)."""
+    out: tuple[dict, dict] = ({}, {})
+    for part, keys, values in zip(out, (game_keys, standing_keys), (games, standings)):
+        for key, value in zip(keys, values):
+            part.setdefault(key, []).append(value)
+    return out
 
 
 def period_start(rules: RuleSet, events: list, list_date: date) -> date:
@@ -362,12 +497,13 @@ def period_start(rules: RuleSet, events: list, list_date: date) -> date:
 
 
 def rate(rules: RuleSet, state: dict[str, PlayerState], events: list, games, standings, list_date: date, *,
-         engine: str = ENGINE, start: date | None = None, people: dict[str, EnginePlayer] | None = None):
+         engine: str = ENGINE, start: date | None = None, people: dict[str, EnginePlayer] | None = None,
+         list_states: bool = False):
     """The period of ``list_date`` rated from ``state`` (every member's state after the previous list) through
     the one door into the rating engine: ``compute_history`` from that state (at ``start``, by default
     ``period_start``) to ``list_date``, the changes as the reference writes them (what the edition stores and
     digests). ``people``: the engine's players made so far (federation id → ``Player``), reused by consecutive
-    periods."""
+    periods. ``list_states``: the states after every list, not only the last (``compute_periods``)."""
     start = start or period_start(rules, events, list_date)
     people = {} if people is None else people
     players = []
@@ -377,7 +513,7 @@ def rate(rules: RuleSet, state: dict[str, PlayerState], events: list, games, sta
             p = people[fid] = EnginePlayer(id=fid, name=fid, gender=s.gender)
         players.append(p)
     return compute_history(rules, players, events, games, standings, start=StartState(start, state),
-                           until=list_date, engine=engine, full_changes=True)
+                           until=list_date, engine=engine, full_changes=True, list_states=list_states)
 
 
 def _entries(rules: RuleSet, states: dict[str, PlayerState], before: dict[str, PlayerState],
@@ -387,7 +523,7 @@ def _entries(rules: RuleSet, states: dict[str, PlayerState], before: dict[str, P
     def untouched(fid: str, s: PlayerState) -> bool:  # pristine: rebuilt from the start state next time
         return fid in initial and (s is initial[fid] or s == initial[fid])
 
-    return edition_entries(rules, states, before, cache.info, untouched, cache.texts)
+    return edition_entries(rules, states, before, cache.info, untouched, cache.texts, cache.keys)
 
 
 def _unrated_pending_before(rating_list, list_date: date) -> list[str]:
@@ -404,16 +540,16 @@ def _unrated_pending_before(rating_list, list_date: date) -> list[str]:
             for e in late]
 
 
-def publish_period(rating_list, list_date: date | None, actor: str, *, cache: MemberCache | None = None,
-                   prior: dict[str, PlayerState] | None = None, keep: list | None = None,
-                   reviewed: str | None = None, accept_flags: str | None = None):
+def publish_period(rating_list, list_date: date | None, actor: str, *, reviewed: str | None = None,
+                   accept_flags: str | None = None, computed: PeriodComputation | None = None):
     """Publish the next due list date (or check that ``list_date`` is it): an immutable edition.
 
     Checked and stored in one transaction under the list's lock: two officers publishing at the same moment
     get one edition, and the other the ordinary "already published" refusal. ``reviewed``: the digest of the
     computation the officer reviewed (the desk's confirmation); refused if the period is no longer that one
     (a report imported or corrected since). ``accept_flags``: the reason to publish although plausibility
-    flags of reports are not marked checked (``qiyuan.office.plausibility``).
+    flags of reports are not marked checked (``qiyuan.office.plausibility``). ``computed``: the period as
+    ``compute_periods`` computed it inside the same transaction (``publish_due``), else it is computed here.
     """
     with bundle_files.staging(), plausibility.flags_kept(), writing(rating_list_lock(rating_list.code)):
         _repair_bundles(rating_list)
@@ -436,7 +572,11 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
         late = _unrated_pending_before(rating_list, list_date)
         if late:
             raise OfficeError(late)
-        comp = compute_period(rating_list, list_date, cache=cache, prior=prior)
+        if computed is not None and computed.list_date == list_date:
+            comp = computed
+            comp.previous = previous_edition(rating_list, list_date)  # (the edition published just before it)
+        else:
+            comp = compute_period(rating_list, list_date)
         if reviewed is not None and comp.digest != reviewed:
             raise Conflict(problem("the period of {list} {date} changed since it was reviewed (a report was imported "
                                    "or corrected): review it again before publishing", code=PERIOD_CHANGED,
@@ -449,8 +589,6 @@ def publish_period(rating_list, list_date: date | None, actor: str, *, cache: Me
             rating_list.started_on = previous_publication_date(rules.publication_months, list_date)
             rating_list.save(update_fields=["started_on"])
         ed = _store(comp, actor, number=1, reason="")
-    if keep is not None:
-        keep.append(comp)
     return ed
 
 
@@ -481,16 +619,21 @@ def publish_due(rating_list, actor: str, *, until: date | None = None,
                 break
             todo.append(d)
             d = next_publication_date(rules.publication_months, d)
-        cache = member_cache(rating_list, rules, todo[0]) if todo else None
-        prior = None
+        # every due period through one call of the engine, each started from the states of the one before
+        comps = compute_periods(rating_list, todo, rules=rules) if _due_in_turn(rating_list, rules, todo) else None
         for i, d in enumerate(todo, start=1):
-            kept: list[PeriodComputation] = []
-            published.append(publish_period(rating_list, d, actor, cache=cache, prior=prior, keep=kept,
+            published.append(publish_period(rating_list, d, actor, computed=next(comps) if comps else None,
                                             accept_flags=accept_flags))
-            prior = kept[0].states  # the states just published: the next period starts from them
             if progress:
                 progress(i, len(todo))
     return published
+
+
+def _due_in_turn(rating_list, rules: RuleSet, todo: list[date]) -> bool:
+    """Whether the due dates can be computed ahead in one call: nothing makes the first of them a refusal
+    (``publish_period`` then refuses it as ever, without the computation of all of them)."""
+    return bool(todo) and current_edition(rating_list, todo[0]) is None and not _unrated_pending_before(
+        rating_list, todo[0])
 
 
 @held()
@@ -509,19 +652,19 @@ def correct_period(rating_list, list_date: date, reason: str, actor: str, *,
         later_dates = sorted(set(rating_list.editions.filter(list_date__gt=list_date)
                                  .values_list("list_date", flat=True)))
         published = []
-        # the members read once, and each later date started from the states just computed (as ``publish_due``)
-        cache = member_cache(rating_list, rating_list.rules(), list_date)
-        comp = compute_period(rating_list, list_date, cache=cache)
+        # the date and every later one through one call of the engine, each started from the states of the one
+        # before (the previous date's current edition has exactly these states: the correction just stored, or
+        # the edition it left in place because it gave the same digest)
+        comps = compute_periods(rating_list, [list_date, *later_dates])
+        comp = next(comps)
         if comp.digest == old.digest:
             raise OfficeError(f"recomputing {list_date} gives exactly the published edition: nothing to correct")
         published.append(_store(comp, actor, number=old.number + 1, reason=reason))
         total = len(later_dates) + 1
         if progress:
             progress(1, total, list_date.isoformat())
-        for i, d in enumerate(later_dates, start=2):
-            # (the previous date's current edition has exactly these states: the correction just stored, or the
-            # edition it left in place because it gave the same digest)
-            comp = compute_period(rating_list, d, cache=cache, prior=comp.states)
+        for i, (d, comp) in enumerate(zip(later_dates, comps), start=2):
+            comp.previous = previous_edition(rating_list, d)
             if progress:
                 progress(i, total, d.isoformat())
             cur = current_edition(rating_list, d)

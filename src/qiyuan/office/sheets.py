@@ -24,6 +24,7 @@ from django.db import connection
 
 from qiyuan.formats import edition_sheet as S
 from qiyuan.formats.canonical_text import CURRENT_VERSION, as_json, writer
+from qiyuan.formats.change_texts import explanation_texts, stored_numbers
 from qiyuan.office.errors import OfficeError, problem
 from qiyuan.office.events.models import Event
 from qiyuan.office.federation.models import Player
@@ -48,26 +49,24 @@ class MissingSheet(LookupError):
 # --------------------------------------------------------------------------------------------- writing
 
 
-def columns_of(comp, change_texts: Sequence[str] | None = None) -> tuple[dict[str, list], dict[str, list]]:
+def columns_of(comp) -> tuple[dict[str, list], dict[str, list]]:
     """The sheet's columns of a computed period (``periods.PeriodComputation``): its entries in list order, its
     changes with their stored numbers and explanation texts (``comp.change_texts``, or written here), both as the
-    computation's version of the canonical text writes them (a version names some methods its own way)."""
-    w = writer(comp.canonical_version or CURRENT_VERSION)  # (0: not written yet, the current version)
+    computation's version of the canonical text writes them (a version names some methods its own way) — in bulk
+    from the change columns (``formats.change_texts``)."""
+    version = comp.canonical_version or CURRENT_VERSION  # (0: not written yet, the current version)
     rows = comp.entries
     entries = {"player": [r.player_pk for r in rows], "federation_id": [r.federation_id for r in rows],
                "name": [r.name for r in rows], "position": [r.position for r in rows], "rank": [r.rank for r in rows],
                "rating": [r.rating for r in rows], "exact": [r.exact for r in rows], "games": [r.games for r in rows],
                "status": [r.status for r in rows], "is_new": [r.is_new for r in rows], "k": [r.k for r in rows],
                "state": [r.state_text for r in rows]}
-    texts = change_texts if change_texts is not None else comp.change_texts or [w.change_text(c) for c in comp.changes]
+    cc = comp.change_cols
+    texts = comp.change_texts if comp.change_texts and comp.canonical_version else explanation_texts(cc, version)
     event_pk = {e.code: e.pk for e in comp.events}
-    numbers = list(zip(*(w.change_row(c) for c in comp.changes))) or [()] * len(S.CHANGE_NUMBER_COLUMNS)
-    changes = {"player": [comp.pk_of[c.player_id] for c in comp.changes],
-               "event": [event_pk[c.event_id] for c in comp.changes],
-               "event_code": [c.event_id for c in comp.changes], "federation_id": [c.player_id for c in comp.changes],
-               "explanation": list(texts)}
-    for name, values in zip(S.CHANGE_NUMBER_COLUMNS, numbers):
-        changes[name] = list(values)
+    changes = {"player": [comp.pk_of[p] for p in cc.player_id], "event": [event_pk[e] for e in cc.event_id],
+               "event_code": list(cc.event_id), "federation_id": list(cc.player_id), "explanation": list(texts)}
+    changes.update(stored_numbers(cc, version))
     return entries, changes
 
 

@@ -23,19 +23,20 @@ decided by the edition each joined the list in, never by comparing clocks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from qiyuan.collector import held
 from qiyuan.errors import N_, Problem, QiyuanError, joined, problem
 from qiyuan.formats.canonical_text import WRITERS
+from qiyuan.formats.change_texts import stored_numbers
 from qiyuan.formats.edition_sheet import FORMAT as SHEET_FORMAT
 from qiyuan.formats.edition_sheet import SheetError
 from qiyuan.office import sheets
 from qiyuan.office.canonical import (
     CHANGE_COLUMNS,
     EventRows,
-    change_row,
+    digest_in,
     event_rows,
     inputs_digest,
     stored_inputs,
@@ -47,9 +48,18 @@ from qiyuan.office.events.models import Game as GameRow
 from qiyuan.office.audit.models import record
 from qiyuan.office.merged import aliases_for_edition
 from qiyuan.office.engine import state_from_json
-from qiyuan.office.periods import ENGINE, MemberTable, compute_period, members_of, rules_of_edition
+from qiyuan.office.periods import (
+    ENGINE,
+    MemberTable,
+    PeriodComputation,
+    compute_period,
+    members_of,
+    rate_periods,
+    rules_of_edition,
+)
 from qiyuan.office.ratings.models import Edition
 from qiyuan.office.records import record_problems
+from qiyuan.rating.calendar import next_publication_date
 from qiyuan.rating.state import PlayerState
 
 MAX_SHOWN = 20
@@ -98,9 +108,11 @@ def verify_edition(edition, *, engine: str = ENGINE, members: MemberTable | None
 
 
 def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[int, dict[str, dict | str]] | None,
-            chained: dict[str, PlayerState] | None = None) -> tuple[list[str], dict[str, PlayerState] | None]:
+            chained: dict[str, PlayerState] | None = None, computed: PeriodComputation | None = None
+            ) -> tuple[list[str], dict[str, PlayerState] | None]:
     """``verify_edition``, started from ``chained`` (the previous edition's stored states as the chain computed
-    them) when given; also returns, when the edition is identical, its stored states as computed (the next
+    them) when given, or compared with ``computed`` (the edition as its line's one engine call computed it,
+    ``_line_computations``); also returns, when the edition is identical, its stored states as computed (the next
     link of the chain), else None."""
     label = f"{edition.rating_list.code} {edition.label}"
     try:
@@ -127,7 +139,8 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
             "{label}: the stored sheet no longer gives the published digest (altered after publication)",
             label=label)))
     evs = list(edition.events.order_by("end_date", "start_date", "code"))
-    played = event_rows([e.pk for e in evs])  # games and standings read once: inputs digest, strangers, engine
+    # games and standings read once: inputs digest, strangers, engine
+    played = computed.rows if computed is not None else event_rows([e.pk for e in evs])
     if edition.inputs_digest and inputs_digest(stored_inputs(edition.pk, rows=played, published=set(entries))
                                                ) != edition.inputs_digest:
         out.append(Difference(problem(
@@ -143,21 +156,20 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
         if prior is None and edition.previous_id in stored:  # the previous edition's stored states, decoded
             prior = {fid: state_from_json(fid, stored_state(st)) for fid, st in stored[edition.previous_id].items()}
     try:
-        rules = rules_of_edition(edition)
-        cache = members.cache(rules, edition.list_date, edition, names) if members is not None else None
-        comp = compute_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
-                              rules=rules, as_of=edition, names=names, aliases=aliases, engine=engine, cache=cache,
-                              prior=prior, rows=played)
+        comp = computed
+        if comp is None:
+            rules = rules_of_edition(edition)
+            cache = members.cache(rules, edition.list_date, edition, names) if members is not None else None
+            comp = compute_period(edition.rating_list, edition.list_date, previous=edition.previous, events=evs,
+                                  rules=rules, as_of=edition, names=names, aliases=aliases, engine=engine,
+                                  cache=cache, prior=prior, rows=played)
     except Exception as exc:  # whatever the stored data makes the engine refuse is a difference, never a crash
         reason = joined(exc.problems, "; ") if isinstance(exc, QiyuanError) else f"{type(exc).__name__}: {exc}"
         return out + ([] if broken else [Difference(problem(
             "{label}: cannot be recomputed from the stored data ({reason})", label=label, reason=reason))]), None
-    out += _changed_columns(label, comp, numbers, w.change_row)
+    out += _changed_columns(label, comp, numbers, w.version)
     if comp.canonical_version != w.version:  # recomputed in the edition's own version of the text
-        comp.change_texts = [w.change_text(c) for c in comp.changes]
-        comp.digest = w.digest_of((e.line() for e in comp.entries), (
-            w.change_line(c.event_id, c.player_id, t) for c, t in zip(comp.changes, comp.change_texts)),
-            [e.code for e in comp.events])
+        comp.digest = digest_in(comp, w.version)
     if comp.digest == edition.digest and not out:
         # (equal digests: every stored state's text is the computed state's, so the next edition may start from
         # the computed objects instead of decoding the stored ones)
@@ -168,8 +180,9 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
             out.append(Difference(problem(
                 "{label}: player {player}: published {published}, recomputed {recomputed}", label=label, player=fid,
                 published=repr(entries.get(fid)), recomputed=repr(mine.get(fid)))))
-    mine_c = {(c.event_id, c.player_id): w.change_line(c.event_id, c.player_id, t)
-              for c, t in zip(comp.changes, comp.change_texts)}
+    cc = comp.change_cols
+    mine_c = {(ev, fid): w.change_line(ev, fid, t) for ev, fid, t in zip(cc.event_id, cc.player_id,
+                                                                           comp.change_texts)}
     for key in sorted(set(mine_c) | set(changes)):
         if mine_c.get(key) != changes.get(key):
             out.append(Difference(problem(
@@ -182,6 +195,84 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
             "{label}: digest differs ({published} published, {recomputed} recomputed)", label=label,
             published=edition.digest[:12], recomputed=comp.digest[:12])))
     return out, None
+
+
+def _lines(editions: list) -> dict[int, list]:
+    """The editions (in publication order per list) as lines: each edition that started from the last edition of
+    a line, on the next list date, under the same rule settings, continues it. Returns each line of several by the
+    pk of its first edition (``verify_all`` computes a line through one engine call)."""
+    lines: list[list] = []
+    ending: dict[int, list] = {}  # pk of a line's last edition → the line
+    for ed in editions:
+        line = ending.pop(ed.previous_id, None) if ed.previous_id is not None else None
+        if line is not None and (line[-1].rating_list_id != ed.rating_list_id or line[-1].rules_settings !=
+                                 ed.rules_settings or ed.list_date != next_publication_date(
+                                     rules_of_edition(ed).publication_months, line[-1].list_date)):
+            line = None
+        if line is None:
+            line = []
+            lines.append(line)
+        line.append(ed)
+        ending[ed.pk] = line
+    return {line[0].pk: line for line in lines if len(line) > 1}
+
+
+def _line_after(lines: dict[int, list], edition) -> list[int]:
+    """The pks of the editions after ``edition`` in its line."""
+    for line in lines.values():
+        pks = [e.pk for e in line]
+        if edition.pk in pks:
+            return pks[pks.index(edition.pk) + 1:]
+    return []
+
+
+def _line_computations(line: list, table: MemberTable, chained: dict[str, PlayerState] | None, engine: str
+                       ) -> dict[int, Iterator[PeriodComputation]]:
+    """The editions of a line computed through ONE call of the engine (``periods.rate_periods``), each with the
+    members who had joined by it, the names it published and the events it rated — what ``compute_period`` gives
+    for each from the one before. The line is cut before the first edition this cannot stand for (events outside
+    its period, merged records published otherwise than the first's); nothing when it cannot be computed (each
+    edition is then computed alone, and whatever is wrong is named there)."""
+    first = line[0]
+    try:
+        rules = rules_of_edition(first)
+        prior = chained
+        if prior is None:
+            prior = {fid: state_from_json(fid, stored_state(st))
+                     for fid, st in sheets.states(first.previous).items()} if first.previous is not None else {}
+        dates, events, caches, aliases = [], [], [], None
+        low = first.previous.list_date if first.previous is not None else None
+        for ed in line:
+            cols = sheets.entries(ed, "federation_id", "name")
+            mine = aliases_for_edition(set(cols["federation_id"]))
+            evs = list(ed.events.order_by("end_date", "start_date", "code"))
+            if (aliases is not None and mine != aliases) or any(
+                    e.end_date >= ed.list_date or (low is not None and e.end_date < low) for e in evs):
+                break
+            aliases, low = mine, ed.list_date
+            dates.append(ed.list_date)
+            events.append(evs)
+            caches.append(table.cache(rules, ed.list_date, ed, dict(zip(cols["federation_id"], cols["name"]))))
+        if len(dates) < 2:
+            return {}
+        comps = rate_periods(first.rating_list, rules, dates, events, caches, prior, aliases, engine=engine)
+    except Exception:  # (computed alone instead: a difference is named there, never here)
+        return {}
+    return {ed.pk: comps for ed in line[:len(dates)]}
+
+
+def _take(ahead: dict, edition) -> PeriodComputation | None:
+    """The edition's computation from its line's engine call (``_line_computations``), if there is one: the line's
+    next (the line's editions are taken in order); None if building it fails (computed alone instead)."""
+    comps = ahead.pop(edition.pk, None)
+    if comps is None:
+        return None
+    try:
+        comp = next(comps)
+    except Exception:  # (computed alone instead: a difference is named there, never here)
+        return None
+    comp.previous = edition.previous
+    return comp
 
 
 def _outside_period(label: str, edition, events) -> list[str]:
@@ -234,20 +325,21 @@ def _strangers(label: str, edition, events, aliases: dict[str, str], table: Memb
     return out
 
 
-def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple], change_row=change_row) -> list[str]:
-    """Every stored change column that differs from the recomputation (its columns as ``change_row`` of the
-    edition's version writes them), named by event, player and column."""
+def _changed_columns(label: str, comp, stored: dict[tuple[str, str], tuple], version: int) -> list[str]:
+    """Every stored change column that differs from the recomputation (its columns as the edition's version of the
+    canonical text writes them, ``formats.change_texts.stored_numbers``), named by event, player and column."""
     out = []
-    for c in comp.changes:
-        key = (c.event_id, c.player_id)
-        mine, theirs = change_row(c), stored.get(key)
-        if theirs is None:
-            continue  # a missing row: reported with the explanations
+    cc = comp.change_cols
+    mine_rows = zip(*stored_numbers(cc, version).values())
+    for event, player, mine in zip(cc.event_id, cc.player_id, mine_rows):
+        theirs = stored.get((event, player))
+        if theirs is None or mine == theirs:
+            continue  # (a missing row: reported with the explanations)
         for column, a, b in zip(CHANGE_COLUMNS, mine, theirs):
             if a != b:
                 out.append(Difference(problem(
                     "{label}: change of {player} in {event}: stored {field} {stored}, recomputed {recomputed}",
-                    label=label, player=c.player_id, event=c.event_id, field=_COLUMN_NAMES[column], stored=b,
+                    label=label, player=player, event=event, field=_COLUMN_NAMES[column], stored=b,
                     recomputed=a)))
     return out
 
@@ -271,6 +363,8 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
     tables: dict[int, MemberTable] = {}
     stored: dict[int, dict[str, dict | str]] = {}
     chain: dict[int, dict[str, PlayerState]] = {}  # edition pk → its stored states as the chain computed them
+    lines = _lines(editions)
+    ahead: dict[int, Iterator[PeriodComputation]] = {}  # edition pk → its line's computations (one engine call)
     for i, ed in enumerate(editions, start=1):
         report.editions += 1
         if ed.rating_list_id not in tables:
@@ -279,9 +373,17 @@ def verify_all(rating_list=None, *, progress: Callable[[int, int, str], None] | 
             for pk in list(kept)[:-KEPT]:
                 del kept[pk]
         report.runs += ed.previous_id not in chain
+        line = lines.get(ed.pk)
+        if line is not None:  # the first edition of a line of several: all of them through one engine call
+            ahead.update(_line_computations(line, tables[ed.rating_list_id], chain.get(ed.previous_id), engine))
+        computed = _take(ahead, ed)
         diffs, link = _verify(ed, engine=engine, members=tables[ed.rating_list_id], stored=stored,
-                              chained=chain.get(ed.previous_id))
-        if diffs and ed.previous_id in chain:  # named as the edition alone, from its stored start, finds them
+                              chained=chain.get(ed.previous_id), computed=computed)
+        if diffs and (ed.previous_id in chain or computed is not None):
+            # named as the edition alone, from its stored start, finds them; the editions after it in its line are
+            # computed from their own stored start too
+            for later in _line_after(lines, ed):
+                ahead.pop(later, None)
             diffs, link = _verify(ed, engine=engine, members=tables[ed.rating_list_id], stored=stored)
         if link is not None:
             chain[ed.pk] = link

@@ -285,3 +285,129 @@ class ChangeColumns:
             return cls.empty()
         return cls(*(np.concatenate([getattr(p, f) for p in parts])
                      for f in ("player", "event", "list_index", *CHANGE_FIELDS)))
+
+
+#: the order the notes of a change are written in (every branch of ``event.rate_event`` appends them in it)
+NOTE_ORDER: tuple[str, ...] = (
+    R.NOTE_FORFEIT, R.NOTE_ZERO_SCORE_OPPONENT, R.NOTE_ZERO_SCORE_IGNORED, R.NOTE_UNRATED_OPPONENTS, R.NOTE_FAR_BELOW,
+    R.NOTE_NO_RATED_GAMES, R.NOTE_FEW_RATED_OPPONENTS, R.NOTE_CAP, R.NOTE_BOARD_PROTECTED,
+    R.NOTE_CHAMPION_RULE_LONG_EVENT, R.NOTE_CHAMPION_PROTECTED, R.NOTE_INTERNATIONAL_PROTECTED,
+    R.NOTE_UNRATED_NOT_RATED)
+
+#: the per-change columns of ``ChangeTexts`` (in ``EventChange``'s field order, ``lines`` aside)
+CHANGE_TEXT_FIELDS = ("player_id", "event_id", "list_date", "games", "W", "We", "K", "delta", "method", "Rc", "N",
+                      "Pd", "D", "ru", "Ro", "raw_delta", "notes")
+#: the per-game line columns of ``ChangeTexts`` (``GameLine``'s fields)
+LINE_FIELDS = ("round", "opponent_id", "opponent_rating", "line_D", "line_We", "line_W", "line_K", "dR")
+
+
+def _text(x) -> str | None:
+    return None if x is None else str(x)
+
+
+def _number(x: str | None) -> Decimal | None:
+    return None if x is None else Decimal(x)
+
+
+@dataclass(frozen=True, eq=False)
+class ChangeTexts:
+    """Changes exactly as the reference writes them, in columns (what the office stores and digests, without an
+    ``EventChange`` per row): ids, integers, each decimal's text (``"3.5"``, ``"0.50"``, ``None``), the method,
+    the notes (a tuple per change, in ``NOTE_ORDER``), and the per-game lines flat, change ``j``'s being rows
+    ``line_start[j]`` to ``line_start[j + 1]`` of the line columns. ``objects()`` makes the ``EventChange`` values
+    they stand for (a desk's review, a player's explanation); ``from_objects`` the columns of such values."""
+
+    player_id: list
+    event_id: list
+    list_date: list
+    games: list
+    W: list
+    We: list
+    K: list
+    delta: list
+    method: list
+    Rc: list
+    N: list
+    Pd: list
+    D: list
+    ru: list
+    Ro: list
+    raw_delta: list
+    notes: list
+    line_start: list  # len + 1 offsets into the line columns
+    round: list
+    opponent_id: list
+    opponent_rating: list
+    line_D: list
+    line_We: list
+    line_W: list
+    line_K: list
+    dR: list
+
+    def __len__(self) -> int:
+        return len(self.player_id)
+
+    @classmethod
+    def empty(cls) -> ChangeTexts:
+        return cls(*([] for _ in CHANGE_TEXT_FIELDS), [0], *([] for _ in LINE_FIELDS))
+
+    def lines_of(self, j: int) -> range:
+        return range(self.line_start[j], self.line_start[j + 1])
+
+    def take(self, index: Sequence[int]) -> ChangeTexts:
+        """The changes at ``index``, in that order (their lines with them)."""
+        starts, picked = [0], []
+        for j in index:
+            picked.append(range(self.line_start[j], self.line_start[j + 1]))
+            starts.append(starts[-1] + len(picked[-1]))
+        flat = [i for r in picked for i in r]
+        return ChangeTexts(*([getattr(self, f)[j] for j in index] for f in CHANGE_TEXT_FIELDS), starts,
+                           *([getattr(self, f)[i] for i in flat] for f in LINE_FIELDS))
+
+    def slice(self, lo: int, hi: int) -> ChangeTexts:
+        """The changes ``lo`` to ``hi`` (a period's, when they are in list order)."""
+        a, b = self.line_start[lo], self.line_start[hi]
+        return ChangeTexts(*(getattr(self, f)[lo:hi] for f in CHANGE_TEXT_FIELDS),
+                           [s - a for s in self.line_start[lo:hi + 1]], *(getattr(self, f)[a:b] for f in LINE_FIELDS))
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[ChangeTexts]) -> ChangeTexts:
+        if not parts:
+            return cls.empty()
+        starts, base = [0], 0
+        for p in parts:
+            starts += [s + base for s in p.line_start[1:]]
+            base += p.line_start[-1]
+        return cls(*([x for p in parts for x in getattr(p, f)] for f in CHANGE_TEXT_FIELDS), starts,
+                   *([x for p in parts for x in getattr(p, f)] for f in LINE_FIELDS))
+
+    def objects(self) -> list[R.EventChange]:
+        """The changes as ``EventChange`` values (each decimal read back from its text: the same value, written
+        alike)."""
+        n = _number
+        lines = [R.GameLine(r, o, n(orat), d, n(we), n(w), k, n(dr)) for r, o, orat, d, we, w, k, dr in zip(
+            self.round, self.opponent_id, self.opponent_rating, self.line_D, self.line_We, self.line_W,
+            self.line_K, self.dR)]
+        return [R.EventChange(p, e, d, g, n(w), n(we), k, n(dl), m, n(rc), nn, n(pd), dd, n(ru), n(ro), n(raw),
+                              list(notes), lines[self.line_start[j]:self.line_start[j + 1]])
+                for j, (p, e, d, g, w, we, k, dl, m, rc, nn, pd, dd, ru, ro, raw, notes) in enumerate(zip(
+                    *(getattr(self, f) for f in CHANGE_TEXT_FIELDS)))]
+
+    @classmethod
+    def from_objects(cls, changes: Sequence[R.EventChange]) -> ChangeTexts:
+        """The columns of ``EventChange`` values (the reference engine's)."""
+        t = _text
+        starts = [0]
+        for c in changes:
+            starts.append(starts[-1] + len(c.lines))
+        lines = [g for c in changes for g in c.lines]
+        return cls(
+            [c.player_id for c in changes], [c.event_id for c in changes], [c.list_date for c in changes],
+            [c.games for c in changes], [t(c.W) for c in changes], [t(c.We) for c in changes],
+            [c.K for c in changes], [t(c.delta) for c in changes], [c.method for c in changes],
+            [t(c.Rc) for c in changes], [c.N for c in changes], [t(c.Pd) for c in changes], [c.D for c in changes],
+            [t(c.ru) for c in changes], [t(c.Ro) for c in changes], [t(c.raw_delta) for c in changes],
+            [tuple(c.notes) for c in changes], starts,
+            [g.round for g in lines], [g.opponent_id for g in lines], [t(g.opponent_rating) for g in lines],
+            [g.D for g in lines], [t(g.We) for g in lines], [t(g.W) for g in lines], [g.K for g in lines],
+            [t(g.dR) for g in lines])

@@ -49,13 +49,15 @@ ENGINES = ("fast", "reference")
 def compute_history(rules: RuleSet, players: Sequence[Player], events: Sequence[Event], games: Sequence[Game],
                     standings: Sequence[Standing] = (), *, start: StartState | None = None, until: date | None = None,
                     engine: str = "fast", explain: Collection[str] | bool = (),
-                    progress: Callable[[int, int], None] | None = None, full_changes: bool = False) -> History:
+                    progress: Callable[[int, int], None] | None = None, full_changes: bool = False,
+                    list_states: bool = False) -> History:
     """Rate a history (or the lists after ``start``, up to ``until``) with the chosen engine.
 
     ``explain``: the player ids (or ``True``: every player) whose ``History.explanation`` is wanted.
     ``full_changes``: ``History.changes`` as the reference writes them — with their notes and per-game lines,
     each number in the reference's text form (what the office stores and digests); the reference engine's
-    changes always are.
+    changes always are. ``list_states``: ``History.list_states``, every player's state after each list (the
+    office publishes many editions from one call: each edition stores the states of its list).
     Events that ended before ``start.date`` are already in its states and are left out, as are those ending
     on or after the last list date computed.
     """
@@ -96,7 +98,8 @@ def compute_history(rules: RuleSet, players: Sequence[Player], events: Sequence[
         states = dict(start.states)
         missing = [p for p in players if p.id not in states]
         states.update(initial_states(rules, missing, start.date))
-    run = Run(rules, players, events, games, standings, dates, first_start, states, explain, progress, full_changes)
+    run = Run(rules, players, events, games, standings, dates, first_start, states, explain, progress, full_changes,
+              list_states)
     if engine == "fast" and rules.colour_advantage and _has_colour(games):
         engine = "reference"  # the fast engine has no colour term: a variant with one is rated by the reference
     return (fast.compute if engine == "fast" else reference.compute)(run)

@@ -38,6 +38,7 @@ def compute(run: Run) -> History:
     lists: list[PublishedList] = []
     changes: list[EventChange] = []
     explained: dict[str, list] = defaultdict(list)
+    list_states: list[dict[str, PlayerState]] = []
     events = sorted(run.events, key=lambda e: (e.end_date, e.start_date, e.id))
     index = 0
     for n, list_date in enumerate(run.dates, start=1):
@@ -53,6 +54,8 @@ def compute(run: Run) -> History:
         for pid, (his_events, publication) in result.explanations.items():
             explained[pid].append((list_date, his_events, publication, list_entry(pid, result.states[pid])))
         states = result.states
+        if run.list_states:
+            list_states.append(states)
         if run.progress is not None:
             run.progress(n, len(run.dates))
 
@@ -69,6 +72,7 @@ def compute(run: Run) -> History:
         list_columns=[list_columns(lst, player_index) for lst in lists],
         change_columns=change_columns(changes, player_index, event_index, list_index),
         explained=run.explain, _change_objects=changes, _final_states=lambda: final, _explain=explanation,
+        list_states=list_states if run.list_states else None,
     )
 
 

@@ -17,7 +17,15 @@ from fractions import Fraction
 import numpy as np
 
 from qiyuan.rating import calculation as C
-from qiyuan.rating.columnar import METHOD_NAMES, NONE, STATUS_NAMES, ChangeColumns, ListColumns, exact_decimal
+from qiyuan.rating.columnar import (
+    METHOD_NAMES,
+    NONE,
+    STATUS_NAMES,
+    ChangeColumns,
+    ChangeTexts,
+    ListColumns,
+    exact_decimal,
+)
 from qiyuan.rating.exact import to_decimal
 from qiyuan.rating.model import Event, Game, Player, Standing
 from qiyuan.rating.results import EventChange, ListEntry, PublishedList
@@ -49,7 +57,11 @@ class History:
     list_columns: list[ListColumns]
     change_columns: ChangeColumns
     explained: frozenset[str] | bool = frozenset()  # the players whose explanations were computed (True: all)
+    #: with ``list_states``: every player's state after each list (``list_dates``' order), what the office stores
+    #: with each edition; on the fast engine a state unchanged since the previous list is the same object
+    list_states: list[dict[str, PlayerState]] | None = None
     _change_objects: list[EventChange] | None = field(default=None, repr=False)
+    _change_texts: ChangeTexts | None = field(default=None, repr=False)
     _final_states: Callable[[], dict[str, PlayerState]] | None = field(default=None, repr=False)
     _final: dict[str, PlayerState] | None = field(default=None, repr=False)
     _explain: Callable[[str], list[tuple[date, list[C.EventExplanation], C.Publication, ListEntry]]] | None = \
@@ -67,13 +79,32 @@ class History:
     def changes(self) -> list[EventChange]:
         """The changes in order: events by (end date, start date, id), players by id. The reference engine's
         carry their calculation lines and notes; the fast engine's the numbers only (see ``explanation``)."""
+        if self._change_objects is None and self._change_texts is not None:
+            self._change_objects = self._change_texts.objects()
         if self._change_objects is not None:
             return self._change_objects
         return change_objects(self.change_columns, self.player_ids, self.event_ids, self.list_dates)
 
+    @property
+    def change_texts(self) -> ChangeTexts:
+        """The changes as the reference writes them, in columns (``full_changes``, or the reference engine):
+        what the office stores and digests, without an object per change."""
+        if self._change_texts is None:
+            if self._change_objects is None:
+                raise ValueError("the history was not computed with full_changes")
+            self._change_texts = ChangeTexts.from_objects(self._change_objects)
+        return self._change_texts
+
     def changes_of(self, player_id: str) -> list[EventChange]:
         """The player's changes, event by event, in publication order."""
         return [c for c in self.changes if c.player_id == player_id]
+
+    def hand_over_changes(self) -> ChangeTexts:
+        """``change_texts``, the history keeping no reference to them or to the objects (a caller that builds
+        edition after edition from them lets each part go: a large history's changes are not all kept)."""
+        texts = self.change_texts
+        self._change_texts = self._change_objects = None
+        return texts
 
     # --- states
 
@@ -219,3 +250,5 @@ class Run:
     progress: Callable[[int, int], None] | None = None
     #: the changes as objects exactly as the reference writes them (notes, per-game lines, each number's text)
     full_changes: bool = False
+    #: every player's state after each list (``History.list_states``), not only after the last
+    list_states: bool = False

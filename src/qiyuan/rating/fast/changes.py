@@ -1,5 +1,6 @@
 """The changes as the reference writes them (mirrors the ``EventChange`` that ``event.py`` builds): numbers in the
-reference's text form, the notes in its order, the per-game lines — all from the columns.
+reference's text form, the notes in its order, the per-game lines — all from the engine's arrays, handed back as
+columns (``columnar.ChangeTexts``: no object per change; ``ChangeTexts.objects()`` makes them when asked for).
 
 Each decimal gets the exponent the reference's arithmetic gives it:
 
@@ -12,7 +13,7 @@ Each decimal gets the exponent the reference's arithmetic gives it:
 * Rc, Ru — ``exact.to_decimal`` of the exact fraction; Ro — an integer.
 
 The notes (``results.NOTE_*``) are flags per row, written in one order that
-every branch of ``rate_event`` keeps (``_NOTE_ORDER``): a game not played;
+every branch of ``rate_event`` keeps (``columnar.NOTE_ORDER``): a game not played;
 the zero-score rule (an opponent left out, then he himself — a player left
 out in a later round, or later in id order in the same round, may first have
 been the opponent of one left out before him); unrated opponents, opponents
@@ -36,17 +37,13 @@ set and variant, that the canonical text of every change is the reference's.
 from __future__ import annotations
 
 from datetime import date
-from collections import deque
-from dataclasses import fields
 from decimal import Decimal
 from fractions import Fraction
-from itertools import repeat
-from operator import call
 
 import numpy as np
 
 from qiyuan.rating import results as R
-from qiyuan.rating.columnar import METHOD_NAMES, NONE
+from qiyuan.rating.columnar import LINE_FIELDS, METHOD_NAMES, NONE, NOTE_ORDER, ChangeTexts
 from qiyuan.rating.exact import to_decimal
 from qiyuan.rating.fast.arrays import expected_hundredths, int_bincount
 from qiyuan.rating.fast.newcomers import NewcomerRows
@@ -54,13 +51,8 @@ from qiyuan.rating.fast.prepare import M_PER_GAME, M_PROVISIONAL, Prepared
 from qiyuan.rating.fast.rows import Rows
 from qiyuan.rating.rules import NEWCOMER_NOT_RATED, NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL
 
-#: the order every branch of ``rate_event`` appends its notes in
-_NOTE_ORDER = (R.NOTE_FORFEIT, R.NOTE_ZERO_SCORE_OPPONENT, R.NOTE_ZERO_SCORE_IGNORED, R.NOTE_UNRATED_OPPONENTS,
-               R.NOTE_FAR_BELOW, R.NOTE_NO_RATED_GAMES, R.NOTE_FEW_RATED_OPPONENTS, R.NOTE_CAP,
-               R.NOTE_BOARD_PROTECTED, R.NOTE_CHAMPION_RULE_LONG_EVENT, R.NOTE_CHAMPION_PROTECTED,
-               R.NOTE_INTERNATIONAL_PROTECTED, R.NOTE_UNRATED_NOT_RATED)
-_BIT = {note: 1 << i for i, note in enumerate(_NOTE_ORDER)}
-_W_TEXT = {100: Decimal(1), 0: Decimal(0), 50: Decimal("0.5")}
+_BIT = {note: 1 << i for i, note in enumerate(NOTE_ORDER)}
+_W_TEXT = {100: "1", 0: "0", 50: "0.5"}
 
 
 def _any(rows_of: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
@@ -70,7 +62,7 @@ def _any(rows_of: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
 
 def note_bits(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], nc: NewcomerRows,
               unplayed_rows: np.ndarray) -> np.ndarray:
-    """Each row's notes as bits of ``_NOTE_ORDER`` (``rate_event``'s rules, row by row)."""
+    """Each row's notes as bits of ``NOTE_ORDER`` (``rate_event``'s rules, row by row)."""
     rules = prep.rules
     n = rows.n
     bits = np.zeros(n, np.int64)
@@ -126,29 +118,8 @@ def note_bits(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], nc: Newcom
     return bits
 
 
-def _builder(cls):
-    """A constructor of ``cls`` (a frozen dataclass with slots) from its fields' values in order: the same
-    object as ``cls(...)`` builds, at half the cost of its frozen ``__init__`` (hundreds of thousands of
-    changes in a large office)."""
-    setters = [getattr(cls, f.name).__set__ for f in fields(cls)]
-    new = object.__new__
-
-    def build(*values):
-        obj = new(cls)
-        deque(map(call, setters, repeat(obj), values), 0)  # every field's slot, set in C
-        return obj
-
-    return build
-
-
-#: (player_id, event_id, list_date, games, W, We, K, delta, method, Rc, N, Pd, D, ru, Ro, raw_delta, notes, lines)
-_change = _builder(R.EventChange)
-#: (round, opponent_id, opponent_rating, D, We, W, K, dR)
-_line = _builder(R.GameLine)
-
-
 def _each(values: np.ndarray, make) -> list:
-    """``make`` of each value, computed once per distinct value (decimals are immutable: shared)."""
+    """``make`` of each value, computed once per distinct value (texts are immutable: shared)."""
     if not values.shape[0]:
         return []
     distinct, inverse = np.unique(values, return_inverse=True)
@@ -156,32 +127,38 @@ def _each(values: np.ndarray, make) -> list:
     return [made[i] for i in inverse.tolist()]
 
 
-def _hundredths(x: int) -> Decimal:
-    return Decimal(x).scaleb(-2)
+def _hundredths(x: int) -> str:
+    return str(Decimal(x).scaleb(-2))
 
 
 def _opt(make):
     return lambda x: None if x == NONE else make(x)
 
 
-def _fractions(num: np.ndarray, den: np.ndarray) -> list[Decimal | None]:
-    """``to_decimal`` of each num/den (None where den is 0), once per distinct pair."""
-    made: dict[tuple[int, int], Decimal | None] = {}
+def _fractions(num: np.ndarray, den: np.ndarray) -> list[str | None]:
+    """The text of ``to_decimal`` of each num/den (None where den is 0), once per distinct pair."""
+    made: dict[tuple[int, int], str | None] = {}
     out = []
     for pair in zip(num.tolist(), den.tolist()):
         value = made.get(pair, False)
         if value is False:
-            value = made[pair] = to_decimal(Fraction(*pair)) if pair[1] else None
+            value = made[pair] = str(to_decimal(Fraction(*pair))) if pair[1] else None
         out.append(value)
     return out
 
 
-def _lines(prep: Prepared, rows: Rows, out: dict[str, np.ndarray]) -> dict[int, list[R.GameLine]]:
-    """The per-game lines of the rows that have them, in the reference's order of the games."""
+def _scaled(x: int) -> str:
+    """``x // 2`` with two decimals if ``x`` is odd, none if even (a text and its exponent in one integer)."""
+    return str(Decimal(x // 2).scaleb(-2 * (x % 2)))
+
+
+def _lines(prep: Prepared, rows: Rows, out: dict[str, np.ndarray]) -> tuple[np.ndarray, list[list]]:
+    """The per-game lines of the rows that have them, in the reference's order of the games: each line's row
+    (ascending), and the line columns (``columnar.LINE_FIELDS``)."""
     per_game = (out["raw_delta"] != NONE) & ((out["method"] == M_PER_GAME) | (out["method"] == M_PROVISIONAL))
     sel = np.flatnonzero(rows.s_used & per_game[rows.s_row])
     if not sel.shape[0]:
-        return {}
+        return np.zeros(0, np.int64), [[] for _ in LINE_FIELDS]
     first = rows.s_first[sel]
     me, opp = rows.s_player[sel], rows.s_opp[sel]
     w = rows.s_w[sel]
@@ -195,43 +172,33 @@ def _lines(prep: Prepared, rows: Rows, out: dict[str, np.ndarray]) -> dict[int, 
     w = rows.s_w[sel]
     pd = expected_hundredths(rows.s_D[sel])
     ids = prep.ids
-    opponents = [ids[q] for q in rows.s_opp[sel].tolist()]
-    lines: dict[int, list[R.GameLine]] = {}
-    for j, rnd, q, r_opp, d, we, w_, k_, dr in zip(
-            row.tolist(), rows.s_round[sel].tolist(), opponents, _each(rows.R_opp[sel], Decimal),
-            rows.s_D[sel].tolist(), _each(pd, _hundredths), _each(w, _W_TEXT.__getitem__), k.tolist(),
-            _each(k * (w - pd), _hundredths)):
-        lines.setdefault(j, []).append(_line(rnd, q, r_opp, d, we, w_, k_, dr))
-    return lines
+    return row, [rows.s_round[sel].tolist(), [ids[q] for q in rows.s_opp[sel].tolist()], _each(rows.R_opp[sel], str),
+                 rows.s_D[sel].tolist(), _each(pd, _hundredths), _each(w, _W_TEXT.__getitem__), k.tolist(),
+                 _each(k * (w - pd), _hundredths)]
 
 
-def change_objects(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], nc: NewcomerRows,
-                   unplayed_rows: np.ndarray, list_date: date) -> list[R.EventChange]:
-    """Every row's change as the reference writes it (in the rows' order)."""
+def change_texts(prep: Prepared, rows: Rows, out: dict[str, np.ndarray], nc: NewcomerRows,
+                 unplayed_rows: np.ndarray, list_date: date) -> ChangeTexts:
+    """Every row's change as the reference writes it (in the rows' order), in columns: no object per row."""
     n = rows.n
     bits = note_bits(prep, rows, out, nc, unplayed_rows)
     drew = int_bincount(rows.s_row, rows.s_used & (rows.s_w == 50), n) > 0
-    lines = _lines(prep, rows, out)
+    line_row, lines = _lines(prep, rows, out)
     ids, events = prep.ids, [e.id for e in prep.events]
     raw, delta, we, w = out["raw_delta"], out["delta"], out["We"], out["W"]
     computed = raw != NONE
     # W: tenths once a draw entered it, else an integer; We: hundredths where computed, else 0 (a rated player
     # without a rated game) or none; ΔR: hundredths where it stands as computed, else 0.
-    w_text = _each(np.where(drew, w // 10 * 2 + 1, w // 100 * 2), lambda x: Decimal(x // 2).scaleb(-(x % 2)))
-    we_text = _each(np.where(we == NONE, NONE, np.where(computed, we * 2 + 1, we // 100 * 2)),
-                    _opt(lambda x: Decimal(x // 2).scaleb(-2 * (x % 2))))
-    delta_text = _each(np.where(computed & (raw == delta), delta, 0) * 2 + (computed & (raw == delta)),
-                       lambda x: Decimal(x // 2).scaleb(-2 * (x % 2)))
-    notes: dict[int, tuple[str, ...]] = {0: ()}
-    for b in np.unique(bits).tolist():
-        notes[b] = tuple(note for note in _NOTE_ORDER if b & _BIT[note])
-    result = []
-    for j, (p, e, games, w_, we_, k, d_, method, rc, n_, pd, d, ru, ro, raw_, b) in enumerate(zip(
-            out["player"].tolist(), out["event"].tolist(), out["games"].tolist(), w_text, we_text,
-            _each(out["K"], _opt(int)), delta_text, out["method"].tolist(), _fractions(out["Rc_num"], out["Rc_den"]),
-            _each(out["N"], _opt(int)), _each(out["Pd"], _opt(_hundredths)), _each(out["D"], _opt(int)),
-            _fractions(out["ru_num"], out["ru_den"]), _each(out["Ro"], _opt(Decimal)),
-            _each(raw, _opt(_hundredths)), bits.tolist())):
-        result.append(_change(ids[p], events[e], list_date, games, w_, we_, k, d_, METHOD_NAMES[method], rc, n_, pd,
-                              d, ru, ro, raw_, list(notes[b]), lines.get(j, [])))
-    return result
+    w_text = _each(np.where(drew, w // 10 * 2 + 1, w // 100 * 2), lambda x: str(Decimal(x // 2).scaleb(-(x % 2))))
+    we_text = _each(np.where(we == NONE, NONE, np.where(computed, we * 2 + 1, we // 100 * 2)), _opt(_scaled))
+    delta_text = _each(np.where(computed & (raw == delta), delta, 0) * 2 + (computed & (raw == delta)), _scaled)
+    notes = _each(bits, lambda b: tuple(note for note in NOTE_ORDER if b & _BIT[note]))
+    starts = np.zeros(n + 1, np.int64)
+    starts[1:] = np.cumsum(np.bincount(line_row, minlength=n)[:n])
+    return ChangeTexts(
+        [ids[p] for p in out["player"].tolist()], [events[e] for e in out["event"].tolist()], [list_date] * n,
+        out["games"].tolist(), w_text, we_text, _each(out["K"], _opt(int)), delta_text,
+        [METHOD_NAMES[m] for m in out["method"].tolist()], _fractions(out["Rc_num"], out["Rc_den"]),
+        _each(out["N"], _opt(int)), _each(out["Pd"], _opt(_hundredths)), _each(out["D"], _opt(int)),
+        _fractions(out["ru_num"], out["ru_den"]), _each(out["Ro"], _opt(str)), _each(raw, _opt(_hundredths)),
+        notes, starts.tolist(), *lines)

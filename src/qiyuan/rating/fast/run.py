@@ -27,17 +27,17 @@ from fractions import Fraction
 import numpy as np
 
 from qiyuan.rating import results as R
-from qiyuan.rating.columnar import CHANGE_FIELDS, ChangeColumns, GameColumns, ListColumns
+from qiyuan.rating.columnar import CHANGE_FIELDS, ChangeColumns, ChangeTexts, GameColumns, ListColumns
 from qiyuan.rating.event import rate_event
 from qiyuan.rating.fast.arrays import DRAW, LOSS, NONE, WIN, int_bincount, prior_games
-from qiyuan.rating.fast.changes import change_objects
+from qiyuan.rating.fast.changes import change_texts
 from qiyuan.rating.fast.newcomers import (Interacting, NewcomerRows, add_records, interacting_round_robins,
                                           newcomer_rows)
 from qiyuan.rating.fast.prepare import Prepared
 from qiyuan.rating.fast.publish import publish
 from qiyuan.rating.fast.rated import deltas, k_factors, rated_rows
 from qiyuan.rating.fast.rows import period_rows
-from qiyuan.rating.fast.state import PlayerArrays
+from qiyuan.rating.fast.state import PlayerArrays, same_state
 from qiyuan.rating.period import list_entry, newcomer_window_start, rate_period
 from qiyuan.rating.result import History, Run, change_columns
 from qiyuan.rating.rules import NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL
@@ -68,7 +68,8 @@ class _Loop:
         self.lists: list[ListColumns] = []
         self.changes: list[ChangeColumns] = []
         self.first_ratings: Mapping[int, Decimal] = {}  # the last list's first ratings
-        self.full: list[R.EventChange] = []  # with ``full_changes``: every change as the reference writes it
+        self.full: list[ChangeTexts] = []  # with ``full_changes``: every change as the reference writes it
+        self.list_states: list[dict[str, PlayerState]] = []  # with ``list_states``: the states after each list
         explain = run.explain
         if explain is True:
             self.watch = np.arange(prep.P)
@@ -184,8 +185,10 @@ class _Loop:
             unplayed = ~((res == WIN) | (res == LOSS) | (res == DRAW)) & simple
             keys = np.concatenate([g_rank[unplayed] * P + p1[unplayed], g_rank[unplayed] * P + p2[unplayed]])
             unplayed_rows = np.isin(prep.event_rank[rows.event] * P + rows.player, keys)
-            built = change_objects(prep, rows, out, nc, unplayed_rows, list_date) + object_changes
-            self.full += [built[i] for i in order.tolist()]
+            built = change_texts(prep, rows, out, nc, unplayed_rows, list_date)
+            if object_changes:
+                built = ChangeTexts.concatenate([built, ChangeTexts.from_objects(object_changes)])
+            self.full.append(built.take(order.tolist()))
 
         # Publication.
         delta_sum = int_bincount(part.player, part.delta, P)
@@ -200,6 +203,29 @@ class _Loop:
                 computed[prep.index[c.player_id]] = True
         listed, self.first_ratings = publish(a, list_date, rated, delta_sum, games_sum, log, changed, computed)
         self.lists.append(listed)
+        if self.run_.list_states:
+            self._keep_states()
+
+    def _keep_states(self) -> None:
+        """Every player's state after the list just published; a state equal to (and written as) his state after
+        the previous list is that same object (the office reuses the text it wrote for it). Only the players whose
+        arrays moved since (``PlayerArrays.fingerprint``), or who got a first rating on either list, are built
+        again."""
+        a = self.arrays
+        fingerprint = a.fingerprint()
+        if not self.list_states:
+            now = a.states(None, self.first_ratings)
+        else:
+            before = self.list_states[-1]
+            moved = (fingerprint != self._fingerprint).any(axis=0)
+            moved[list(self._first_before)] = True
+            moved[list(self.first_ratings)] = True
+            now = dict(before)
+            for fid, s in a.states(np.flatnonzero(moved), self.first_ratings).items():
+                old = before[fid]
+                now[fid] = old if old is s or same_state(old, s) else s
+        self._fingerprint, self._first_before = fingerprint, set(self.first_ratings)
+        self.list_states.append(now)
 
     def _finish(self, out, champion, rated_ok, rated_none, nc: NewcomerRows, cx: Interacting | None, base,
                 counted) -> np.ndarray:
@@ -267,13 +293,16 @@ class _Loop:
         def final_states() -> dict[str, PlayerState]:
             if not self.lists:
                 return dict(run.states or {})
+            if self.list_states:
+                return self.list_states[-1]
             return arrays.states(None, first)
 
         return History(
             rules=prep.rules, player_ids=tuple(p.id for p in prep.players), event_ids=tuple(e.id for e in prep.events),
             list_dates=list(run.dates), list_columns=self.lists, change_columns=cc, explained=run.explain,
-            _change_objects=self.full if run.full_changes else None,
+            _change_texts=ChangeTexts.concatenate(self.full) if run.full_changes else None,
             _final_states=final_states, _explain=self._explanation,
+            list_states=self.list_states if run.list_states else None,
         )
 
     def _explanation(self, player_id: str) -> list[tuple]:

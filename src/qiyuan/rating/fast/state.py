@@ -140,6 +140,22 @@ class PlayerArrays:
         now = self._unrated_fields()
         return (now[0] == 0) & (self._start[0] == 0) & (now == self._start).all(axis=0)
 
+    def fingerprint(self) -> np.ndarray:
+        """Per player (a column each), what his ``PlayerState`` is written from: every field, and his activity log
+        and counted events as a count and sums (between two lists these only gain later events and lose their
+        oldest, so equal sums mean equal entries). Equal fingerprints at two lists and no first rating at either:
+        the same state."""
+        P = self.prep.P
+        valid = self.log_seq >= self.cleared_seq[self.log_player]
+        lp, recs = self.log_player[valid], self.records
+        return np.stack([
+            self.rating, self.exact_h, self.exact_cents, self.games, self.latched, self.status, self.rated_since,
+            self.inactive_since, np.bincount(lp, minlength=P), int_bincount(lp, self.log_end[valid], P),
+            int_bincount(lp, self.log_games[valid], P), np.bincount(recs.player, minlength=P),
+            int_bincount(recs.player, recs.end, P), int_bincount(recs.player, recs.games, P),
+            int_bincount(recs.player, recs.event, P), int_bincount(recs.player, recs.order, P),
+        ]).astype(np.int64)
+
     def event_id(self, e: int) -> str:
         return self.prep.events[e].id if e >= 0 else self.prior_events[-e - 1]
 

@@ -69,11 +69,12 @@ def test_a_version_without_a_bulk_form_is_written_change_by_change_through_its_w
 
     from qiyuan.formats import canonical_text as T
 
-    later = replace(T.WRITERS[2], version=3, change_text=lambda c: "marked " + T.WRITERS[2].change_text(c),
+    v = max(T.WRITERS) + 1  # (a version after every one known)
+    later = replace(T.WRITERS[2], version=v, change_text=lambda c: "marked " + T.WRITERS[2].change_text(c),
                     change_row=lambda c: T.WRITERS[2].change_row(c)[:-1] + ("marked",))
-    monkeypatch.setitem(T.WRITERS, 3, later)
+    monkeypatch.setitem(T.WRITERS, v, later)
     c = R.EventChange("P1", "E1", date(2020, 1, 1), 3, Decimal("2.5"), Decimal("1.20"), 20, Decimal("26.00"),
                       R.METHOD_PER_GAME, Ro=Decimal(2000))
     cols = ChangeTexts.from_objects([c])
-    assert explanation_texts(cols, 3) == ["marked " + T.WRITERS[2].change_text(c)]
-    assert stored_numbers(cols, 3)["method"] == ["marked"]
+    assert explanation_texts(cols, v) == ["marked " + T.WRITERS[2].change_text(c)]
+    assert stored_numbers(cols, v)["method"] == ["marked"]

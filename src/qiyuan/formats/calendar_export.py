@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from qiyuan.formats.report_xlsx import FORMATS as FORMAT_WORDS
+from qiyuan.formats.xlsx_page import page_setup
 
 FILE_FORMATS = ("csv", "xlsx")
 CSV_COLUMNS = ("code", "start_date", "end_date", "name", "name_en", "city", "list", "format", "rounds",
@@ -63,8 +64,6 @@ def registration_file(rows: list[RegistrationLine], fmt: str, *, title: str = "è
         raise ValueError(f"unknown format {fmt!r}")
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font
-
-    from qiyuan.formats.xlsx_page import page_setup
 
     wb = Workbook()
     ws = wb.active

@@ -31,12 +31,20 @@ from datetime import date
 from qiyuan.errors import InputError, problem
 from qiyuan.formats.hall_qr import draw_qr, player_cards
 from qiyuan.formats.pdf_font import FONT, font_name
+from qiyuan.formats.report_xlsx import cell_text, knockout_marks, title_text
 from qiyuan.people.pinyin import sort_key
-from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
+from qiyuan.tournament import categories as cat
+from qiyuan.tournament.berger import berger_rounds, resting_player
+from qiyuan.tournament.knockout import (bracket_rounds, knockout_places, knockout_reached, mini_match_rule_zh,
+                                        played_matches)
 from qiyuan.tournament.model import Tournament
-from qiyuan.tournament.systems import system_of
-from qiyuan.tournament.sheets import (UNPAIRED, PairingSheet, pairing_sheet, plain, rounds_with_cells,
-                                     team_match_rows)
+from qiyuan.tournament.scoring import score
+from qiyuan.tournament.sheets import (UNPAIRED, PairingSheet, as_of, pairing_sheet, plain, rounds_with_cells,
+                                     shown_names, team_match_rows)
+from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS, final_places, standings, tiebreak_names
+from qiyuan.tournament.state import rounds_paired
+from qiyuan.tournament.systems import event_format, system_of
+from qiyuan.tournament.teams import team_matches, team_standings
 
 WHATS = ("entries", "schedule", "pairings", "slips", "standings", "crosstable", "bracket", "cards")
 
@@ -58,8 +66,6 @@ def document(t: Tournament, what: str, *, round_no: int | None = None, after: in
     """The PDF of one printout (``what``: pairings, slips, standings, crosstable, cards); ``links``: each
     player's personal link — on his half of each slip and on his entry card (``cards``, which need them),
     where his phone reports his results and checks him in."""
-    from qiyuan.tournament.state import rounds_paired
-
     faults = []
     if what not in WHATS:
         faults.append(problem("unknown printout {what!r}: choose one of {choices}", what=what,
@@ -70,8 +76,6 @@ def document(t: Tournament, what: str, *, round_no: int | None = None, after: in
         if not 1 <= rnd <= max(paired, rounds_with_cells(t)):
             faults.append(problem("round {round} is not paired ({paired} rounds are)", round=rnd, paired=paired))
     if what in ("schedule", "bracket"):
-        from qiyuan.tournament.eventfile import event_format
-
         system = system_of(t)
         if not (system.round_robin if what == "schedule" else system.bracket):
             faults.append(problem("{what} is printed for a {kind}; this event is {format}", what=what,
@@ -390,11 +394,6 @@ def _standings(t: Tournament, after: int | None) -> bytes:
     from reportlab.lib.units import mm
     from reportlab.platypus import Paragraph
 
-    from qiyuan.tournament import categories as cat
-    from qiyuan.tournament.sheets import as_of, shown_names
-    from qiyuan.tournament.standings import ROUND_ROBIN_TIEBREAKS, standings, tiebreak_names
-    from qiyuan.tournament.state import rounds_paired
-
     last = after if after is not None else rounds_paired(t)
     shown = as_of(t, last)
     st = _styles()
@@ -467,10 +466,6 @@ def _knockout_places(t: Tournament, st) -> list:
     from reportlab.lib.units import mm
     from reportlab.platypus import Paragraph
 
-    from qiyuan.tournament.knockout import knockout_places, knockout_reached
-    from qiyuan.tournament.scoring import score
-    from qiyuan.tournament.sheets import shown_names
-
     places, reached = knockout_places(t), knockout_reached(t, lambda s: _REACHED_ZH.get(s, s))
     names = shown_names(t)
     order = sorted(t.entrants, key=lambda e: (places[e.number], e.number))
@@ -486,8 +481,6 @@ def _team_places(t: Tournament, st) -> list:
     table (团体交叉表): each match's 局分 by round."""
     from reportlab.lib.units import mm
     from reportlab.platypus import Paragraph
-
-    from qiyuan.tournament.teams import team_matches, team_standings
 
     ranked = team_standings(t)
     rows = [["名次", "队号", "队名", "场分", "局分", "胜", "和", "负"]]
@@ -542,8 +535,6 @@ def _entries(t: Tournament) -> bytes:
     from reportlab.lib.units import mm
     from reportlab.platypus import Paragraph
 
-    from qiyuan.formats.report_xlsx import title_text
-
     st = _styles()
     buf = io.BytesIO()
     doc, footer = _doc(buf, t, "参赛名单")
@@ -567,8 +558,6 @@ def _entries(t: Tournament) -> bytes:
 def _schedule(t: Tournament) -> bytes:
     from reportlab.lib.units import mm
     from reportlab.platypus import KeepTogether, Paragraph
-
-    from qiyuan.tournament.berger import berger_rounds, resting_player
 
     st = _styles()
     buf = io.BytesIO()
@@ -604,9 +593,6 @@ def _bracket(t: Tournament) -> bytes:
     from reportlab.lib.pagesizes import A4, landscape
     from reportlab.lib.units import mm
 
-    from qiyuan.tournament.knockout import bracket_rounds
-
-    st = _styles()
     buf = io.BytesIO()
     rounds = bracket_rounds(t)
     size = landscape(A4)
@@ -666,22 +652,13 @@ def _crosstable(t: Tournament) -> bytes:
     from reportlab.lib.units import mm
     from reportlab.platypus import Paragraph
 
-    from qiyuan.formats.report_xlsx import cell_text, knockout_marks
-    from qiyuan.tournament.scoring import score
-    from qiyuan.tournament.standings import final_places
-
     st = _styles()
     buf = io.BytesIO()
     doc, footer = _doc(buf, t, "交叉表", landscape=True)
-    from qiyuan.tournament.sheets import as_of
-    from qiyuan.tournament.state import rounds_paired
-
     n = rounds_paired(t)
     t = as_of(t, n)  # a next round's excuse already entered is not shown yet
     ranks = final_places(t) if t.entrants and n else {}
     story = [Paragraph(t.name, st["title"]), Paragraph(f"交叉表（{n} 轮）　{_event_line(t)}", st["sub"])]
-    from qiyuan.tournament.sheets import shown_names
-
     names = shown_names(t)  # players of the same name told apart
     if system_of(t).round_robin and t.entrants:
         story += _round_robin_grid(t, names, ranks, st)
@@ -700,8 +677,6 @@ def _crosstable(t: Tournament) -> bytes:
     widths = [13 * mm, 40 * mm, 16 * mm, *([cell] * n), 14 * mm, 13 * mm]
     story.append(_table(rows, widths, size=size, align_left=(1,)))
     if t.entrants and n:
-        from qiyuan.tournament.standings import standings
-
         if system_of(t).places is None:  # ranked by the standings: their play-offs and lots
             story += [Paragraph(x, st["small"]) for x in decision_notes(standings(t))]
     story.append(Paragraph("12先1：对手签号 12，本方先手（假先），胜；后 = 后手；½ 和，0 负；+ / − 未对弈判胜 / 判负；"
@@ -719,8 +694,6 @@ def _round_robin_grid(t: Tournament, names: dict[int, str], ranks: dict[int, int
     against that opponent (a double round robin: both games), the diagonal crossed out; then the score and place."""
     from reportlab.lib.units import mm
     from reportlab.platypus import PageBreak, Paragraph
-
-    from qiyuan.tournament.scoring import score
 
     met: dict[tuple[int, int], list[str]] = {}
     for e in t.entrants:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from qiyuan.formats.xlsx_page import page_setup
 from qiyuan.people.grades import GRADE_ZH
 
 FORMATS = ("csv", "xlsx", "txt", "pdf")
@@ -105,8 +106,6 @@ def write_xlsx(doc: ListDocument, path: str | Path) -> None:
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
 
-    from qiyuan.formats.xlsx_page import page_setup
-
     wb = Workbook()
     ws = wb.active
     ws.title = "等级分"
@@ -179,7 +178,7 @@ def write_pdf(doc: ListDocument, path: str | Path) -> None:
     from reportlab.lib.units import mm
     from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
 
-    from qiyuan.formats.pdf_font import font_name
+    from qiyuan.formats.pdf_font import font_name  # here, not on top: it loads reportlab, which only the PDF needs
 
     CJK_FONT = font_name()  # noqa: N806 - the font's registered name
     title = ParagraphStyle("t", fontName=CJK_FONT, fontSize=14, leading=18)

@@ -35,6 +35,7 @@ from qiyuan.errors import problem
 from qiyuan.formats.errors import InputError, Problem
 from qiyuan.formats.xlsx_page import page_setup as _page_setup
 from qiyuan.people.grades import GRADE_ZH, parse_grade
+from qiyuan.tournament import categories as cat
 from qiyuan.tournament import go, hall
 from qiyuan.tournament.eventfile import birth_date, cross_check, is_country_code, trf_date
 from qiyuan.tournament.knockout import mini_match_rule_zh, played_matches
@@ -42,8 +43,10 @@ from qiyuan.tournament.model import Entrant, PointSystem, RoundCell, Tournament
 from qiyuan.tournament.scoring import score
 from qiyuan.tournament import minimatch as mm
 from qiyuan.tournament.sheets import as_of, knocked_out
-from qiyuan.tournament.standings import decisions_by_player, final_places
+from qiyuan.tournament.standings import StandingRow, decisions_by_player, final_places
 from qiyuan.tournament.state import rounds_paired
+from qiyuan.tournament.systems import system_of
+from qiyuan.tournament.teams import team_standings, teams
 
 INFO_SHEET = "竞赛报告"
 RESULTS_SHEET = "成绩"
@@ -357,13 +360,9 @@ def _category_sheet(wb, t: Tournament, ranks: dict[int, int]) -> None:
     """组别名次: each prize category's players in the event's order, with their place in it."""
     from openpyxl.styles import Font
 
-    from qiyuan.tournament import categories as cat
-
     cats = cat.categories(t)
     if not cats:
         return
-    from qiyuan.tournament.standings import StandingRow
-
     by = {e.number: e for e in t.entrants}
     rows = [StandingRow(ranks[n], n, by[n].name, score(by[n], t.points), ())
             for n in sorted(ranks, key=lambda n: (ranks[n], n))]
@@ -451,17 +450,12 @@ def _read_details(wb, fname: str, problems: list[Problem], entrants: dict[int, E
 
 
 def _teams(t: Tournament) -> list:
-    from qiyuan.tournament.systems import system_of
-    from qiyuan.tournament.teams import teams
-
     return teams(t) if system_of(t).team_boards else []
 
 
 def _team_sheet(wb, t: Tournament) -> None:
     """团体成绩: the teams by match points (胜 2, 和 1, 负 0), then board points (局分)."""
     from openpyxl.styles import Font
-
-    from qiyuan.tournament.teams import team_standings
 
     names = {e.number: e.name for e in t.entrants}
     ws = wb.create_sheet(TEAM_SHEET)

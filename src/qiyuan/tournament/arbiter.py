@@ -34,6 +34,7 @@ from qiyuan.tournament.model import Entrant, Tournament
 from qiyuan.tournament.standings import is_final, undecided_places
 from qiyuan.tournament.state import rounds_paired, unfinished_boards
 from qiyuan.tournament.syntax import result_text
+from qiyuan.tournament.teams import join_team
 
 
 @dataclass
@@ -115,8 +116,6 @@ def add_player(store: EventStore, actor: object, entrant: Entrant, *, team: str 
                today: date | None = None) -> PlayerAdded:
     """Enter a player (a late entry after round 1: absent in the rounds already paired); in a team
     event on the next board of ``team``."""
-    from qiyuan.tournament.teams import join_team
-
     with store.change(actor, "add_player", name=entrant.name, player_id=entrant.player_id) as ch:
         t = ch.t
         is_team = ev.system_of(t).team_boards

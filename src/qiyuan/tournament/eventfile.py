@@ -25,11 +25,13 @@ from qiyuan.tournament import go, syntax
 from qiyuan.tournament import minimatch as mm
 from qiyuan.tournament.errors import EventError, EventInputError, Problem, problem, refuse
 from qiyuan.tournament.handmade import hand_made_rounds, record_hand_made
+from qiyuan.tournament.knockout import pending_tiebreak
 from qiyuan.tournament.model import FORFEIT_RESULTS, Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import cell_points, score  # noqa: F401  (re-exported for the file's readers)
 from qiyuan.tournament.state import (ABSENCES, boards_text, excuse_fill, is_active, is_finished, round_boards,
                                      rounds_paired, unfinished_boards)
 from qiyuan.tournament.systems import SYSTEMS, RoundPairing, event_format, names, next_pairing, system_of
+from qiyuan.tournament.teams import renumber_members
 
 __all__ = [
     "CLI_OVERRIDES", "FORMATS", "EventError", "Overrides", "EventInputError", "RoundPairing", "add_player", "add_players", "check_pairing", "clear_round",
@@ -499,8 +501,6 @@ def draw_numbers(t: Tournament, *, seed: int | None = None, order: list[int] | N
 
 
 def _renumber_teams(t: Tournament, renumber: dict[int, int]) -> None:
-    from qiyuan.tournament.teams import renumber_members
-
     renumber_members(t, renumber)
 
 
@@ -728,8 +728,6 @@ def draw_tiebreak_lot(t: Tournament, *, seed: int | None = None, openers: list[i
     """Draw the openers of the coming tie-break round of a knock-out of mini-matches by lot (抽签): by qiyuan with
     ``seed``, or as drawn in the hall (``openers``, one per tied match in bracket order); kept in the file
     (``XQ8``) and used when the round is paired.  Refused unless the next round is a tie-break round."""
-    from qiyuan.tournament.knockout import pending_tiebreak
-
     faults = _open_to_change(t)
     if not system_of(t).mini_matches or not mm.is_mini(t):
         faults.append(problem("only a knock-out of mini-matches has tie-break games to draw"))

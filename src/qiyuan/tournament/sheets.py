@@ -27,6 +27,7 @@ from qiyuan.tournament.minimatch import is_mini
 from qiyuan.tournament.model import Entrant, RoundCell, Tournament
 from qiyuan.tournament.scoring import score
 from qiyuan.tournament.state import withdrawn_in
+from qiyuan.tournament.teams import team_of
 
 #: a board's result from its two cells' codes (the first player's, the other's)
 _BOARD_RESULT = {("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "½-½", ("W", "L"): "1-0", ("L", "W"): "0-1",
@@ -158,8 +159,6 @@ class TeamMatchRows:
 def team_match_rows(t: Tournament, sheet: PairingSheet) -> list[TeamMatchRows]:
     """A team event's pairing sheet grouped by match (北京队 – 上海队), each match's boards in board order;
     [] when the event has no teams."""
-    from qiyuan.tournament.teams import team_of
-
     of = team_of(t)
     if not of:
         return []

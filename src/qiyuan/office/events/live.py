@@ -21,6 +21,7 @@ from typing import Any
 
 from qiyuan.errors import InputError, NotFound, Problem
 from qiyuan.formats.trf import read_trf, write_trf
+from qiyuan.formats.report_xlsx import ReportMeta, report_bytes
 from qiyuan.formats.trf26 import is_trf26
 from qiyuan.office.audit.models import record
 from qiyuan.office.db import writing
@@ -100,8 +101,6 @@ def competition_report(code: str, actor: object, *, rules, notes: str = "", toda
     """The desk event's competition report (竞赛报告) as a workbook, for the rule set ``rules`` (how
     games not played are marked); the download is audited (``event.report``): it holds ID numbers."""
     from datetime import date
-
-    from qiyuan.formats.report_xlsx import ReportMeta, report_bytes
 
     live = LiveEvent.objects.filter(code=code).first()
     if live is None:

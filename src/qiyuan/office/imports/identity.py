@@ -22,6 +22,7 @@ from pathlib import Path
 
 from django.db.models import Count
 
+from qiyuan.office.events.models import Event, Game
 from qiyuan.office.imports.model import ParsedEvent
 from qiyuan.people.idnumber import normalize_id_number
 
@@ -97,8 +98,6 @@ def probable_duplicates(games: list[tuple[int, int, str]]) -> list[ProbableDupli
     """The stored events at least ``DUPLICATE_SHARE`` of whose games are among ``games`` (registry player pks
     and results): the same two registry players with the same result, in either order, whatever the event's
     name, code, dates or file. Most coinciding first."""
-    from qiyuan.office.events.models import Event, Game
-
     mine = Counter(_pair(a, b, r) for a, b, r in games)
     pks = {p for a, b, _ in mine for p in (a, b)}
     if not pks:

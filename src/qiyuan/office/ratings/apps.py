@@ -15,7 +15,7 @@ class Config(AppConfig):
 
     def office_init(self, *, actor: str) -> str:
         """Create the default rating lists if missing (idempotent)."""
-        from qiyuan.office.ratings.models import RatingList
+        from qiyuan.office.ratings.models import RatingList  # not on top: Django loads apps.py before any models
 
         made = []
         for code, title, title_en, game, rules in DEFAULT_LISTS:

@@ -9,7 +9,7 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qiyuan.formats.canonical_text import _cell, game_line, input_line
+from qiyuan.formats.canonical_text import _cell, game_line, input_line, provenance_line
 
 cells = st.one_of(st.text(), st.none(), st.booleans(), st.integers(), st.dates(), st.datetimes(),
                   st.decimals(allow_nan=False, allow_infinity=False, places=4), st.sampled_from([Decimal("2.50"),
@@ -36,3 +36,14 @@ def test_a_game_line_is_its_input_line(row):
     """``game_line`` writes a stored game's inputs directly: the same text as ``input_line`` (and any value of
     another type goes through ``input_line`` itself)."""
     assert game_line(row) == input_line(row)
+
+
+@given(st.tuples(st.one_of(st.text(), st.integers()), st.one_of(st.integers(), st.text()), st.text(), st.text(),
+                 st.sampled_from(["file", "phones", "desk"]), st.one_of(st.text(), st.none()),
+                 st.one_of(st.none(), st.datetimes(), st.text(max_size=2)), st.text(max_size=4),
+                 st.one_of(st.text(max_size=4), st.none())))
+def test_a_provenance_line_is_its_input_line(row):
+    """``provenance_line`` writes a game's provenance directly (issue 34: as many rows as games in every
+    inputs digest): the same text as ``input_line``, any other row through ``input_line`` itself."""
+    assert provenance_line(row) == input_line(row)
+    assert provenance_line(row[:8]) == input_line(row[:8])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 
 def leaf_hash(lines: bytes) -> bytes:
@@ -23,17 +24,33 @@ def node_hash(left: bytes, right: bytes) -> bytes:
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
+#: a change line's head as the writer writes it (``["E01","P0001"]``, no escapes): the player is its second string
+_CHANGE_HEAD = re.compile(r'\["[^"\\\x00-\x1f]*","([^"\\\x00-\x1f]*)"\]')
+#: an entry line's head as the writer writes it: his ID (no escapes), a name, then 8 plain JSON values
+_ENTRY_HEAD = re.compile(r'\["([^"\\\x00-\x1f]*)","(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"'
+                         r'(?:,(?:-?(?:0|[1-9][0-9]*)|"[^"\\\x00-\x1f]*"|true|false|null)){8}\]')
+
+
+def _player_of(line: str) -> str:
+    """The federation ID a line is about: read by the two patterns above when the head is one of theirs (every
+    JSON text they match is an array json.loads reads to the same player), else by json.loads itself."""
+    head = line.split("\t", 1)[0]
+    got = _CHANGE_HEAD.fullmatch(head) or _ENTRY_HEAD.fullmatch(head)
+    if got is not None:
+        return got.group(1)
+    head = json.loads(head)
+    if not isinstance(head, list) or len(head) not in (2, 10) or not all(isinstance(x, str) for x in head[:2]):
+        raise ValueError(f"not an entry or change line: {line[:60]}")
+    return head[0] if len(head) == 10 else head[1]
+
+
 def player_lines(canonical: bytes) -> dict[str, bytes]:
     """Each player's lines (UTF-8 bytes, newline-terminated, in the text's order), by federation ID.
     ``ValueError`` when the text is not a canonical text."""
     out: dict[str, list[str]] = {}
     *lines, _events = canonical.decode("utf-8").split("\n")
     for line in lines:
-        head = json.loads(line.split("\t", 1)[0])
-        if not isinstance(head, list) or len(head) not in (2, 10) or not all(isinstance(x, str) for x in head[:2]):
-            raise ValueError(f"not an entry or change line: {line[:60]}")
-        who = head[0] if len(head) == 10 else head[1]
-        out.setdefault(who, []).append(line + "\n")
+        out.setdefault(_player_of(line), []).append(line + "\n")
     return {who: "".join(ls).encode("utf-8") for who, ls in out.items()}
 
 

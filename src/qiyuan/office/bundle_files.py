@@ -125,7 +125,8 @@ class Kept:
 
     texts: dict = field(default_factory=dict)
     players: dict = field(default_factory=dict)  # fid → (state, facts, member info, row)
-    listed: dict = field(default_factory=dict)  # fid → (state, member info, rules, (order key, rating, games, status))
+    listed: dict = field(default_factory=dict)  # fid → (state, member info, (order key, rating, games, status))
+    rules: object = None  # the rule settings ``listed``'s order keys are of (compared once per edition)
 
 
 def source_of(gathered, kept: Kept | None = None) -> Source:
@@ -145,8 +146,9 @@ def _state_text(source: Source, fid: str, state) -> str:
     return known[2]
 
 
-def input_files(edition, source: Source) -> dict[str, bytes]:
-    """The bundle's ``inputs/…`` of an edition from what it was rated from."""
+def input_files(edition, source: Source, parts: dict | None = None) -> dict[str, bytes]:
+    """The bundle's ``inputs/…`` of an edition from what it was rated from; ``parts``: its stored inputs
+    (``canonical.stored_inputs``) when read already, the files a later canonical version adds written from them."""
     players = []
     members, facts, state_of, kept = source.members, source.facts, source.state, source.kept.players
     texts = {}
@@ -173,7 +175,7 @@ def input_files(edition, source: Source) -> dict[str, bytes]:
         "inputs/rules.toml": rules_toml(source.rules, edition.rating_list.rules_name).encode("utf-8"),
         "inputs/states.json": _states_text(source.start, texts),  # (``states_bytes`` of the states)
         # (canonical version 3: provenance.csv, audit_head.json)
-        **extra_input_files(edition, set(sheets.entries(edition, "federation_id")["federation_id"])),
+        **extra_input_files(edition, set(sheets.entries(edition, "federation_id")["federation_id"]), parts),
     }
 
 
@@ -208,11 +210,14 @@ def output_files(edition, gathered: Source) -> dict[str, bytes]:
     if any(next_publication_date(months, e.end_date) != on for e in gathered.events):
         files = {**input_files(edition, gathered), B.CANONICAL: sheets.text(edition)}  # (several periods)
         return recompute_outputs(files, on, "fast")
-    shown = sheets.entries(edition, "federation_id", "rating", "games", "status", "is_new", "state")
+    shown = sheets.read_once(edition, "entries", "federation_id", "rating", "games", "status", "is_new", "state")
     row_of = {fid: i for i, fid in enumerate(shown["federation_id"])}
     members = gathered.members
     rules = gathered.rules
     kept = gathered.kept.listed
+    if gathered.kept.rules is not rules and gathered.kept.rules != rules:  # (order keys of other settings)
+        kept.clear()
+        gathered.kept.rules = rules
     ids, names, ratings, games, statuses, keys, texts = [], [], [], [], [], [], {}
     for fid, start in gathered.state.items():
         i = row_of.get(fid)
@@ -220,12 +225,12 @@ def output_files(edition, gathered: Source) -> dict[str, bytes]:
         _, name, registered_on = info
         if i is None:  # not shown: untouched since his start state
             got = kept.get(fid)
-            if got is None or got[0] is not start or got[1] is not info or got[2] != rules:
+            if got is None or got[0] is not start or got[1] is not info:
                 rating, status = start.rating, start.status
-                got = kept[fid] = (start, info, rules, (
+                got = kept[fid] = (start, info, (
                     list_order_key(rules, status=status, rating=rating, name=name, player_id=fid,
                                    registered_on=registered_on), rating, listed_games(start), status))
-            key, rating, played, status = got[3]
+            key, rating, played, status = got[2]
             texts[fid] = _state_text(gathered, fid, start)
         else:
             rating, played, status, is_new = (shown["rating"][i], shown["games"][i], shown["status"][i],
@@ -252,8 +257,8 @@ def output_files(edition, gathered: Source) -> dict[str, bytes]:
 
 def _changes_csv(edition, events) -> bytes:
     """``changes.csv`` of the edition from its sheet: events by (end date, start date, code), players by ID."""
-    ch = sheets.changes(edition, "event_code", "federation_id", "games", "W", "We", "K", "delta", "method",
-                        "explanation")
+    ch = sheets.read_once(edition, "changes", "event_code", "federation_id", "games", "W", "We", "K", "delta",
+                          "method", "explanation")
     when = {e.code: (e.end_date, e.start_date, e.code) for e in events}
     order = sorted(range(len(ch["event_code"])), key=lambda i: (when[ch["event_code"][i]], ch["federation_id"][i]))
     day = edition.list_date.isoformat()
@@ -285,23 +290,35 @@ def _changes_csv(edition, events) -> bytes:
 def check_stored(edition, gathered: Source) -> bytes:
     """The edition's canonical text from its sheet, refused (``Conflict``) when it no longer gives the published
     digest or the stored facts it was rated from no longer give its inputs digest (``verify`` names what)."""
+    return _checked(edition, gathered)[0]
+
+
+def _checked(edition, gathered: Source) -> tuple[bytes, dict | None]:
+    """``check_stored``'s canonical text, and the stored inputs it hashed (None: an edition without an inputs
+    digest)."""
     canonical = sheets.text(edition)
     altered = hashlib.sha256(canonical).hexdigest() != edition.digest
+    parts = None
     if not altered and edition.inputs_digest:
         published = set(sheets.entries(edition, "federation_id")["federation_id"])
-        altered = inputs_digest(stored_inputs(edition.pk, rows=gathered.rows, published=published)
-                                ) != edition.inputs_digest
+        parts = stored_inputs(edition.pk, rows=gathered.rows, published=published)
+        altered = inputs_digest(parts) != edition.inputs_digest
     if altered:
         raise Conflict(problem("the bundle of {list} {edition} does not recompute to its published digest; run "
                                "qiyuan office verify", list=edition.rating_list.code, edition=edition.label))
-    return canonical
+    return canonical, parts
 
 
-def bundle_of(edition, gathered: Source, *, key, signed_at=None, checked: bool = False) -> bytes:
+def bundle_of(edition, gathered: Source, *, key, signed_at=None, checked: bool = False,
+              parts: dict | None = None) -> bytes:
     """The signed bundle of ``edition`` (not stored) from its sheet and ``gathered`` (what it was rated from);
-    ``checked``: its stored facts were just hashed (publishing), else they are checked here."""
-    canonical = sheets.text(edition) if checked else check_stored(edition, gathered)
-    files = input_files(edition, gathered)
+    ``checked``: its stored facts were just hashed (publishing: ``parts``, the stored inputs it hashed), else they
+    are checked here."""
+    if checked:
+        canonical = sheets.text(edition)
+    else:
+        canonical, parts = _checked(edition, gathered)
+    files = input_files(edition, gathered, parts)
     files[B.CANONICAL] = canonical
     files.update(output_files(edition, gathered))
     previous = edition.previous.digest if edition.previous is not None else ""
@@ -349,6 +366,7 @@ class _Staged(threading.local):
     def __init__(self):
         self.depth = 0
         self.files: dict[Path, Path] = {}  # bundle path → its temporary file
+        self.kept: Kept | None = None  # what the publication's bundles reuse (``kept_for``)
 
 
 _staged = _Staged()
@@ -375,6 +393,17 @@ def staging():
                 _rename(tmp, path)
     finally:
         _staged.depth -= 1
+        if _staged.depth == 0:
+            _staged.kept = None
+
+
+def kept_for(texts: dict) -> Kept:
+    """What the bundles one publication stages reuse from one edition to the next (its members' rows, their
+    places in the list), for the state texts ``texts`` its computations share; let go when ``staging`` ends."""
+    kept = _staged.kept
+    if kept is None or kept.texts is not texts:
+        kept = _staged.kept = Kept(texts=texts)
+    return kept
 
 
 def staging_open() -> bool:

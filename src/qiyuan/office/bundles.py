@@ -64,9 +64,15 @@ def build_bundle(edition, *, key=None, signed_at=None, table: MemberTable | None
     prior = None
     if edition.previous is not None:  # its start: the previous edition's states, their texts as stored
         stored = sheets.states(edition.previous)
-        prior = {fid: state_from_json(fid, json.loads(text)) for fid, text in stored.items()}
-        if kept is not None:
-            kept.texts.update((fid, (prior[fid], None, text)) for fid, text in stored.items())
+        texts = kept.texts if kept is not None else {}
+        prior = {}
+        for fid, text in stored.items():
+            known = texts.get(fid)
+            if known is not None and known[2] == text:  # (the same text: the state the last bundle read, reused)
+                prior[fid] = known[0]
+            else:
+                prior[fid] = state_from_json(fid, json.loads(text))
+                texts[fid] = (prior[fid], None, text)
     source = source_of(published_inputs(edition, table=table, prior=prior), kept)
     return bundle_files.bundle_of(edition, source, key=key or private_key(), signed_at=signed_at)
 

@@ -147,12 +147,18 @@ def published_names(pks: set[int], published: set[str], apps=django_apps):
     return name
 
 
-def extra_input_files(edition, published: set[str]) -> dict[str, bytes]:
+def extra_input_files(edition, published: set[str], parts: dict | None = None) -> dict[str, bytes]:
     """The bundle files of the inputs the edition's canonical version adds (``inputs/provenance.csv``,
     ``inputs/audit_head.json``; none before version 3), with the rows its inputs digest covers. ``published``: the
-    federation IDs on the edition."""
+    federation IDs on the edition; ``parts``: its ``stored_inputs`` when read already (their rows are written)."""
     extra = extra_inputs(edition.canonical_version)
     out = {}
+    if parts is not None and all(name in parts for name in extra):
+        if "provenance" in extra:
+            out[PROVENANCE] = provenance_csv(parts["provenance"])
+        if "audit_head" in extra:
+            out[AUDIT_HEAD] = audit_head_json(*parts["audit_head"][0])
+        return out
     if "provenance" in extra:
         Game = django_apps.get_model("events", "Game")
         code = dict(edition.events.values_list("pk", "code"))

@@ -690,26 +690,28 @@ def _store(comp: PeriodComputation, actor: str, *, number: int, reason: str):
     Event.objects.filter(pk__in=event_pk.values()).update(status=Event.Status.RATED)
     # The members it was computed with who had joined in no edition yet join in this one.
     ListMember.objects.filter(rating_list=comp.rating_list, joined_in__isnull=True).update(joined_in=ed)
-    ed.inputs_digest = inputs_digest(stored_inputs(ed.pk, rows=comp.rows,
-                                                     published={e.federation_id for e in comp.entries}))
+    parts = stored_inputs(ed.pk, rows=comp.rows, published={e.federation_id for e in comp.entries})
+    ed.inputs_digest = inputs_digest(parts)
     Edition.objects.filter(pk=ed.pk).update(inputs_digest=ed.inputs_digest)  # (the edition row is immutable)
     if bundle_files.staging_open() and key_exists():
-        _stage_bundle(ed, comp)
+        _stage_bundle(ed, comp, parts)
     record(actor, "edition.publish" if number == 1 else "edition.correct", ed, list=comp.rating_list.code,
            list_date=comp.list_date.isoformat(), number=number, reason=reason, events=len(comp.events),
            entries=len(comp.entries), digest=comp.digest)
     return ed
 
 
-def _stage_bundle(edition, comp: PeriodComputation | None = None) -> None:
-    """The edition's signed bundle, written from its sheet and what it was just rated from (``comp``; else
-    gathered again, its stored facts checked first) and named when the transaction commits."""
+def _stage_bundle(edition, comp: PeriodComputation | None = None, parts: dict | None = None) -> None:
+    """The edition's signed bundle, written from its sheet and what it was just rated from (``comp``, and
+    ``parts``: the stored inputs just hashed; else gathered again, its stored facts checked first) and named when
+    the transaction commits."""
     if comp is not None:
         source = bundle_files.Source(comp.rules, comp.events, comp.rows, comp.games, comp.standings, comp.members,
-                                     comp.facts, comp.prior, comp.start, bundle_files.Kept(texts=comp.texts))
+                                     comp.facts, comp.prior, comp.start, bundle_files.kept_for(comp.texts))
     else:
         source = bundle_files.source_of(published_inputs(edition))
-    bundle_files.stage(edition, bundle_files.bundle_of(edition, source, key=private_key(), checked=comp is not None))
+    bundle_files.stage(edition, bundle_files.bundle_of(edition, source, key=private_key(), checked=comp is not None,
+                                                       parts=parts))
 
 
 def _repair_bundles(rating_list) -> None:

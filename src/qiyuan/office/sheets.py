@@ -151,6 +151,13 @@ def states(edition) -> dict[str, str]:
     return dict(zip(cols["federation_id"], cols["state"]))
 
 
+def read_once(edition, part: str, *names: str) -> dict[str, list]:
+    """Columns of the edition's ``entries`` or ``changes`` decoded and not kept: the long texts (states,
+    explanations) the office's long work reads once per edition (kept, 40 editions of them would hold hundreds of
+    MiB at the 2,000,000-game scale)."""
+    return _uncached(edition, part, names)
+
+
 def _uncached(edition, part: str, names: Sequence[str]) -> dict[str, list]:
     sheet = stored_sheet(edition.pk)
     if sheet.format != S.FORMAT:

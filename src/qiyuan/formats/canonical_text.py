@@ -293,16 +293,16 @@ def game_line(row: Sequence) -> str:
 
 def provenance_line(row: Sequence) -> str:
     """``input_line`` of a game's provenance (event, round, player, player, how, acts, when, file kind, file
-    SHA-256), written directly for the common row of an imported game (no acts, no time; property-tested against
-    ``input_line``): as many rows as games."""
+    SHA-256), written directly when every value has its stored type (property-tested against ``input_line``): as many
+    rows as games."""
     if len(row) != 9:
         return input_line(row)
     ev, rnd, a, b, how, acts, at, kind, sha = row
     if not (type(ev) is str and type(rnd) is int and type(a) is str and type(b) is str and type(how) is str
-            and type(acts) is str and at is None and type(kind) is str and type(sha) is str):
+            and type(acts) is str and type(at) is str and type(kind) is str and type(sha) is str):
         return input_line(row)
     return (f"{json_string(ev)}\x1f{rnd}\x1f{json_string(a)}\x1f{json_string(b)}\x1f{json_string(how)}\x1f"
-            f"{json_string(acts)}\x1fnull\x1f{json_string(kind)}\x1f{json_string(sha)}\n")
+            f"{json_string(acts)}\x1f{json_string(at)}\x1f{json_string(kind)}\x1f{json_string(sha)}\n")
 
 
 def _decimal_cell(v: Decimal) -> str:

@@ -50,6 +50,7 @@ class PlayerArrays:
         self.log_games = np.zeros(0, np.int64)
         self.log_seq = np.zeros(0, np.int64)
         self.seq = 1
+        self._activity_entries: dict[tuple[int, int], tuple[date, int]] = {}  # (end ordinal, games) → the pair
         # Newcomer records: value = Ru × games over the bonus's denominator, or ΔR in hundredths.
         rules = prep.rules
         self.records = Records(prep.bonus.denominator if rules.newcomer_method == NEWCOMER_PERFORMANCE else 100)
@@ -169,9 +170,13 @@ class PlayerArrays:
         wanted[chosen] = True
         valid = (self.log_seq >= self.cleared_seq[self.log_player]) & wanted[self.log_player]
         activity: dict[int, list] = {}
+        entry = self._activity_entries  # (one (date, games) pair per distinct value, shared by every list's states)
         for p, end, g in zip(self.log_player[valid].tolist(), self.log_end[valid].tolist(),
                              self.log_games[valid].tolist()):
-            activity.setdefault(p, []).append((date.fromordinal(end), g))
+            pair = entry.get((end, g))
+            if pair is None:
+                pair = entry[(end, g)] = (date.fromordinal(end), g)
+            activity.setdefault(p, []).append(pair)
         recs = self.records
         newcomer: dict[int, list] = {}
         performance = prep.rules.newcomer_method == NEWCOMER_PERFORMANCE

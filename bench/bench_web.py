@@ -25,7 +25,9 @@ the load test: for each of N rounds and each page — (a) the latest edition's l
 player on the most current editions (the most rated events among them), (c) the API list page of the latest
 edition — the server is started afresh (``qiyuan serve --production``, an empty shared file cache, new worker
 processes: nothing decoded, nothing cached), waited for until ``/api/v1/`` answers (Django loaded, the database
-opened), and the page is asked for once: its time is that first visit's. Prints the median and the maximum of
+opened) and then until it is idle (every worker done with what it loads before its first request: the server's
+processes use under 5 % of a CPU for half a second), and the page is asked for once: its time is that first
+visit's. Prints the median and the maximum of
 the N first visits per page beside the goal. An office whose bundles and keys sit beside ``var/`` (``bundles/``,
 ``keys/``: the office benchmark's layout) is served with ``QIYUAN_BUNDLE_DIR`` / ``QIYUAN_KEY_DIR`` pointing at
 them.
@@ -278,6 +280,7 @@ def cold(home: Path, pages: dict[str, str], rounds: int, workers: int) -> dict[s
             port = free_port()
             t = time.perf_counter()
             server = start_server(home, port, workers, probe="/api/v1/")
+            settle(server)
             ready.append(time.perf_counter() - t)
             try:
                 dt, status = fetch(f"http://127.0.0.1:{port}{path}")
@@ -293,6 +296,37 @@ def cold(home: Path, pages: dict[str, str], rounds: int, workers: int) -> dict[s
     return out
 
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU time of a process and its children so far (Linux ``/proc``; 0 where it cannot be read)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    pids = [pid]
+    try:
+        pids += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def settle(proc: subprocess.Popen, quiet: float = 0.5, limit: float = 60.0) -> None:
+    """Wait until the server is idle — every worker started and done with what it loads before its first request —
+    (its processes used under 5 % of a CPU for ``quiet`` seconds), at most ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    before = _cpu_seconds(proc.pid)
+    while time.monotonic() < deadline:
+        time.sleep(quiet)
+        now = _cpu_seconds(proc.pid)
+        if now - before < 0.05 * quiet:
+            return
+        before = now
+
+
 def main_cold(args, home: Path) -> int:
     lists, _players = sample_urls(home, 0, args.seed)
     base_list = lists[0]
@@ -306,7 +340,7 @@ def main_cold(args, home: Path) -> int:
     ready = results.pop("#ready")["median"]
     print(f"first visit after a restart: {args.cold} fresh starts per page of qiyuan serve --production --workers "
           f"{args.workers} (gunicorn), SQLite, empty file cache, loopback, one request each once /api/v1/ answers "
-          f"(a start takes {ready:.1f} s, median); {os.cpu_count()} CPU(s); load average {load_start:.1f} at the "
+          f"and the server is idle (a start takes {ready:.1f} s, median); {os.cpu_count()} CPU(s); load average {load_start:.1f} at the "
           f"start, {os.getloadavg()[0]:.1f} at the end (other work on the machine competes)")
     print(f"{'page':<34} {'median ms':>10} {'max ms':>8}  goal  path")
     for name, r in results.items():

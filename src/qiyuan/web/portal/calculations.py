@@ -207,9 +207,10 @@ def individual_calculations(player: Player, changes: list[sheets.SheetChange], d
     opp_before = {}
     # each published edition's sheet, its key columns kept (a what-if's change has no edition: nothing to read)
     for ed in {c.edition_id: c.edition for c in bare if c.edition_id is not None}.values():
-        cols = sheets.changes(ed, "event", "player", "before")
-        for event_id, player_id, before in zip(cols["event"], cols["player"], cols["before"]):
-            if (ed.pk, event_id) in wanted and player_id not in mine:
+        found = sheets.change_rows([ed], events={e for pk, e in wanted if pk == ed.pk})  # (his events' rows only)
+        for event_id, player_id, before in zip(*(sheets.change_values(found, name)
+                                                  for name in ("event", "player", "before"))):
+            if player_id not in mine:
                 opp_before[(event_id, player_id)] = None if before is None else Decimal(before)
     if opp_before:  # an opponent rated under a duplicate merged since: his games are now on the kept record
         # (merged_into tested here, not in SQL: SQLite would scan the merged_into index instead of the pk's)

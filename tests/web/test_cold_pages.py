@@ -140,15 +140,25 @@ def test_a_player_page_reads_every_edition_in_one_pass(client, published, reads)
 
 
 def test_a_server_process_decodes_the_page_columns_before_its_first_visitor(client, published, reads):
-    """``warm_sheets`` (each worker, before its first request): afterwards a list page and a player page read no
-    entry column of a sheet, and a player page only the explanations of what it shows."""
+    """``warm_sheets`` (each worker, before its first request): afterwards a list page, the API's and a player page
+    read nothing more of the sheets (the newest editions' explanations are kept too; never a state text)."""
+    warm.warm_sheets()
+    assert reads and not any("state" in names for _p, _e, names in reads)
+    before = len(reads)
+    assert client.get("/lists/gomoku/2026-01-01/").status_code == 200
+    assert client.get("/api/v1/lists/gomoku/editions/2026-01-01/2/entries").status_code == 200
+    for p in published["players"]:
+        assert client.get(f"/players/{p.federation_id}/").status_code == 200
+    assert reads[before:] == []
+
+
+def test_a_player_page_reads_the_explanations_of_editions_not_kept_at_the_start(client, published, reads,
+                                                                                monkeypatch):
+    monkeypatch.setattr(warm, "EXPLAINED_EDITIONS", 0)
     warm.warm_sheets()
     before = len(reads)
-    assert before
-    assert client.get("/lists/gomoku/2026-01-01/").status_code == 200
-    assert client.get(f"/players/{published['players'][1].federation_id}/").status_code == 200
-    later = reads[before:]
-    assert all(part == "changes" and "explanation" in names for part, _pks, names in later)
+    assert client.get(f"/players/{published['players'][0].federation_id}/").status_code == 200
+    assert [(part, "explanation" in names) for part, _pks, names in reads[before:]] == [("changes", True)]
 
 
 def test_warming_a_server_compiles_every_template_and_survives_an_unreadable_sheet(published, monkeypatch):

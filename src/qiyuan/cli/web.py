@@ -156,9 +156,12 @@ def _fail(message: str) -> None:
 
 
 def _warm_worker(worker) -> None:
+    from django.db import connections
+
     from qiyuan.web.warm import warm_sheets
 
     warm_sheets()
+    connections.close_all()  # (the worker's requests open their own)
 
 
 def run_gunicorn(bind: str, *, workers: int, threads: int) -> None:

@@ -100,7 +100,7 @@ def _layout(read, size: int, columns: Collection[str]) -> tuple[list[tuple[int, 
     """``needed_ranges`` and the file's number of rows."""
     try:
         return _ranges(read, size, set(columns))
-    except (struct.error, IndexError, UnicodeDecodeError) as exc:
+    except (struct.error, IndexError, UnicodeDecodeError, StopIteration, OverflowError) as exc:
         raise ValueError(f"not an Arrow IPC file this reader knows: {exc}") from None
 
 

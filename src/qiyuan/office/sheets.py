@@ -276,6 +276,18 @@ def _kept_many(editions: Sequence, part: str, names: Sequence[str]) -> None:
             _keep((ed.pk, ed.digest, part, name), _Column(frame[name]))
 
 
+def _all_kept(edition, part: str, names: Sequence[str]) -> dict[str, _Column] | None:
+    """The columns ``names`` of the edition if every one of them is kept (None otherwise: nothing read)."""
+    tag = (edition.pk, edition.digest, part)
+    with _lock:
+        got = {name: _cache.get((*tag, name)) for name in names}
+        if any(column is None for column in got.values()):
+            return None
+        for name in names:
+            _cache.move_to_end((*tag, name))
+    return got
+
+
 def _columns(edition, part: str, names: Sequence[str]) -> dict[str, list]:
     return {name: column.values() for name, column in _kept(edition, part, names).items()}
 
@@ -558,10 +570,16 @@ def change_objects(found: Sequence[tuple[object, int]]) -> list[SheetChange]:
         by_edition.setdefault(ed.pk, (ed, []))[1].append(i)
     values: dict[tuple[int, int], tuple] = {}
     names = ("player", "event", *S.CHANGE_NUMBER_COLUMNS, "explanation")
-    frames = _read_many([ed for ed, _rows in by_edition.values()], "changes", names)  # (explanations: not kept)
-    for (pk, (ed, rows)), frame in zip(by_edition.items(), frames):
-        taken = frame[rows]
-        cols = {name: taken[name].to_list() for name in names}
+    kept = {pk: _all_kept(ed, "changes", names) for pk, (ed, _rows) in by_edition.items()}
+    unkept = [pk for pk, columns in kept.items() if columns is None]
+    # (explanations are long: read, not kept, unless a server's start kept those of the newest editions)
+    frames = dict(zip(unkept, _read_many([by_edition[pk][0] for pk in unkept], "changes", names))) if unkept else {}
+    for pk, (ed, rows) in by_edition.items():
+        if pk in frames:
+            taken = frames[pk][rows]
+            cols = {name: taken[name].to_list() for name in names}
+        else:
+            cols = {name: column.series.gather(rows).to_list() for name, column in kept[pk].items()}
         for j, i in enumerate(rows):
             values[(pk, i)] = tuple(cols[n][j] for n in names)
     players = Player.objects.select_related("association").in_bulk({v[0] for v in values.values()})

@@ -12,17 +12,21 @@ import gc
 from pathlib import Path
 
 from django.conf import settings
-from django.db import DatabaseError, connections
+from django.db import DatabaseError
 from django.template.loader import get_template
 from django.urls import get_resolver, reverse
 from django.utils import translation
 
+from qiyuan.formats import edition_sheet as S
 from qiyuan.formats.edition_sheet import SheetError
 from qiyuan.office import sheets
 from qiyuan.people.pinyin import latin_name
 from qiyuan.web.portal.editions import current_edition_ids, editions_by_id
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+#: the newest current editions of each list whose changes' numbers and explanations are decoded at the start (a
+#: player page's calculations are of his newest events: most of them published on these)
+EXPLAINED_EDITIONS = 10
 
 
 def warm_sheets() -> None:
@@ -34,8 +38,6 @@ def warm_sheets() -> None:
         _warm_sheets()
     except DatabaseError:  # (a database not there yet: the pages will say so)
         pass
-    finally:
-        connections.close_all()
 
 
 def _warm_sheets() -> None:
@@ -51,6 +53,11 @@ def _warm_sheets() -> None:
     _keep(list(newest.values()), "entries", ("player", "status", *sheets.ROW_COLUMNS))
     _keep([editions[ed.previous_id] for ed in newest.values() if ed.previous_id is not None], "entries",
           ("player", "rating", "rank"), index=True)
+    by_list: dict[int, list] = {}
+    for ed in sorted(current, key=lambda ed: (ed.list_date, ed.number), reverse=True):
+        by_list.setdefault(ed.rating_list_id, []).append(ed)
+    _keep([ed for eds in by_list.values() for ed in eds[:EXPLAINED_EDITIONS]], "changes",
+          (*S.CHANGE_NUMBER_COLUMNS, "explanation"))
 
 
 def _keep(eds: list, part: str, names: tuple[str, ...], *, index: bool = False) -> None:

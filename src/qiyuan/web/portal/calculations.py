@@ -213,9 +213,10 @@ def individual_calculations(player: Player, changes: list[sheets.SheetChange], d
             if player_id not in mine:
                 opp_before[(event_id, player_id)] = None if before is None else Decimal(before)
     if opp_before:  # an opponent rated under a duplicate merged since: his games are now on the kept record
-        # (merged_into tested here, not in SQL: SQLite would scan the merged_into index instead of the pk's)
-        kept = {pk: into for pk, into in Player.objects.filter(pk__in={pid for _e, pid in opp_before})
-                .values_list("pk", "merged_into_id") if into is not None}
+        # (the merged records, few, read by their index — not the event's every player by his key)
+        rated = {pid for _e, pid in opp_before}
+        kept = {pk: into for pk, into in Player.objects.filter(merged_into_id__isnull=False)
+                .values_list("pk", "merged_into_id") if pk in rated}
         for (event_id, pid), before in list(opp_before.items()):
             if pid in kept:
                 opp_before.setdefault((event_id, kept[pid]), before)

@@ -171,3 +171,20 @@ def test_warming_a_server_compiles_every_template_and_survives_an_unreadable_she
     sheets.forget()
     warm.warm_sheets()  # (nothing kept, nothing raised: the pages will say what is wrong)
     assert not sheets.decoded_columns()
+
+
+def test_a_player_is_found_alike_by_a_pass_over_the_keys_and_by_binary_search(published, awkward):
+    """One search on an edition goes over its keys (no sort for one player); many, or a kept index, search the
+    sorted keys: the same row either way, None for a player not on it."""
+    from qiyuan.office.ratings.models import Edition
+
+    pks = sorted({p.pk for p in published["players"]} | {awkward.pk * 1000, -1})
+    for ed in Edition.objects.all():
+        sheets.forget()
+        by_pass = {pk: sheets.row_of(ed, pk) for pk in pks}
+        assert not any(name == "#by-player" for (_pk, _d, _part, name) in sheets._cache)
+        by_search = {pk: sheets.row_of(ed, pk, index=True) for pk in pks}
+        assert by_pass == by_search and any(row is not None for row in by_pass.values())
+        assert {pk: sheets.row_of(ed, pk) for pk in pks} == by_search  # (now the kept sorted keys)
+        players = sheets.entries(ed, "player")["player"]
+        assert all(row is None or players[row] == pk for pk, row in by_pass.items())

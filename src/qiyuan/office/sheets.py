@@ -387,22 +387,36 @@ def _player_index(edition) -> _Index:
     return got
 
 
-def row_of(edition, player_pk: int) -> int | None:
-    """The player's row on the edition (binary search over its sorted player keys), or None."""
-    index = _player_index(edition)
-    i = int(np.searchsorted(index.keys, player_pk))
-    if i == len(index.keys) or index.keys[i] != player_pk:
+def row_of(edition, player_pk: int, *, index: bool = False) -> int | None:
+    """The player's row on the edition, or None: by binary search over its sorted player keys when they are kept
+    (or ``index``: sorted now, for many searches), else by one pass over its player keys (sorting them for one
+    search would cost more than the pass)."""
+    key = (edition.pk, edition.digest, "entries", "#by-player")
+    with _lock:
+        kept = _cache.get(key)
+        if kept is not None:
+            _cache.move_to_end(key)
+    if kept is None and not index:
+        found = np.flatnonzero(_kept(edition, "entries", ("player",))["player"].array() == player_pk)
+        return int(found[0]) if len(found) else None
+    kept = kept or _player_index(edition)
+    i = int(np.searchsorted(kept.keys, player_pk))
+    if i == len(kept.keys) or kept.keys[i] != player_pk:
         return None
-    return int(index.rows[i])
+    return int(kept.rows[i])
 
 
-def entry_of(edition, player_pk: int, *names: str) -> dict | None:
-    """One player's entry (the columns named, all if none) found by binary search, or None."""
-    row = row_of(edition, player_pk)
+def entry_of(edition, player_pk: int, *names: str, index: bool = False) -> dict | None:
+    """One player's entry (the columns named, all if none) found by ``row_of``, or None."""
+    row = row_of(edition, player_pk, index=index)
     if row is None:
         return None
     cols = _series(edition, "entries", names or tuple(S.ENTRY_SCHEMA))
     return {name: values[row] for name, values in cols.items()}
+
+
+#: how many players are looked for on an edition by a pass over its keys each before its keys are sorted once
+SCANS = 16
 
 
 def entries_of(edition, player_pks: Sequence[int], *names: str) -> dict[int, dict]:
@@ -411,8 +425,9 @@ def entries_of(edition, player_pks: Sequence[int], *names: str) -> dict[int, dic
     out = {}
     if player_pks:
         _kept(edition, "entries", ("player", *names))  # (one read of the sheet for the keys and the values)
+    many = len(player_pks) > SCANS
     for pk in player_pks:
-        row = entry_of(edition, pk, *names)
+        row = entry_of(edition, pk, *names, index=many)
         if row is not None:
             out[pk] = row
     return out
@@ -459,9 +474,10 @@ def player_entries(editions, player_pks: Sequence[int]) -> list[PublishedEntry]:
     names = PUBLISHED_COLUMNS
     editions = list(editions)
     _kept_many(editions, "entries", ("player", *names))  # (one read of the sheets for the keys and the values)
+    many = len(player_pks) > SCANS
     for ed in editions:
         for pk in player_pks:
-            row = entry_of(ed, pk, *names)
+            row = entry_of(ed, pk, *names, index=many)
             if row is not None:
                 out.append(PublishedEntry(ed, pk, **row))
     return out
@@ -630,8 +646,9 @@ def newest_ratings(editions, player_pks: Sequence[int]) -> dict[int, int]:
     for ed in editions:
         if not todo:
             break
+        many = len(todo) > SCANS
         for pk in list(todo):
-            row = entry_of(ed, pk, "rating")
+            row = entry_of(ed, pk, "rating", index=many)
             if row is not None and row["rating"] is not None:
                 out[pk] = row["rating"]
                 todo.discard(pk)
@@ -642,8 +659,10 @@ def on_edition(edition, player_pks, *, rated: bool = False, but_status: str | No
     """Which of ``player_pks`` have an entry on ``edition`` (``rated``: with a published rating; ``but_status``:
     not of that status)."""
     found = set()
+    player_pks = list(player_pks)
+    many = len(player_pks) > SCANS
     for pk in player_pks:
-        row = entry_of(edition, pk, "rating", "status")
+        row = entry_of(edition, pk, "rating", "status", index=many)
         if row is not None and (not rated or row["rating"] is not None) and row["status"] != but_status:
             found.add(pk)
     return found

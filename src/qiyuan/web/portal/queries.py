@@ -189,7 +189,7 @@ def compare_editions(a: Edition, b: Edition, filters: ListFilters, size: int = P
         filters.page)
     on_a = {}
     for e in page.object_list:
-        row = sheets.entry_of(a, e.player.pk, "rating", "rank", "status", "games")
+        row = sheets.entry_of(a, e.player.pk, "rating", "rank", "status", "games", index=True)
         if row is not None:
             on_a[e.player.pk] = SimpleNamespace(**row)
     return page, [ComparedRow(e.player, on_a.get(e.player.pk), e) for e in page.object_list]

@@ -326,6 +326,28 @@ def check_sheet(data) -> None:
         assert exc.part == part and exc.reason
 
 
+def check_sheet_columns(data) -> None:
+    """A sheet's bytes mangled, some of its columns read from their own bytes (``ipc_columns``: alone, or with an
+    intact sheet in one pass): read, or refused as a ``SheetError`` naming the part — never another error."""
+    from qiyuan.formats import edition_sheet as S
+    from qiyuan.formats import ipc_columns
+
+    seed = _sheet_seed()
+    part = data.draw(st.sampled_from(["entries", "changes"]))
+    schema = S.ENTRY_SCHEMA if part == "entries" else S.CHANGE_SCHEMA
+    blob = data.draw(mutate_bytes(getattr(seed, part)))
+    names = data.draw(st.lists(st.sampled_from(list(schema)), min_size=1, unique=True))
+    intact = getattr(seed, part)
+    sources = [(lambda o, n, b=b: b[o:o + n], len(b)) for b in (intact, blob)]
+    try:
+        if data.draw(st.booleans()):
+            ipc_columns.decode_columns(*sources[1], schema, part, names)
+        else:
+            ipc_columns.decode_many(sources, schema, part, names)
+    except S.SheetError as exc:
+        assert exc.part == part and exc.reason
+
+
 # -- TRF26 -------------------------------------------------------------------------------------------------
 
 #: the records TRF26 adds, with values that are almost right
@@ -357,6 +379,12 @@ def test_mutated_edition_sheets_are_read_or_refused(data):
 
 @FAST
 @given(st.data())
+def test_mutated_edition_sheets_columns_are_read_or_refused(data):
+    check_sheet_columns(data)
+
+
+@FAST
+@given(st.data())
 def test_mutated_trf26_files_are_read_or_refused(data):
     check_trf26(data)
 
@@ -366,6 +394,13 @@ def test_mutated_trf26_files_are_read_or_refused(data):
 @given(st.data())
 def test_mutated_edition_sheets_are_read_or_refused_thousands(data):
     check_sheet(data)
+
+
+@pytest.mark.slow
+@SLOW
+@given(st.data())
+def test_mutated_edition_sheets_columns_are_read_or_refused_thousands(data):
+    check_sheet_columns(data)
 
 
 @pytest.mark.slow

@@ -155,6 +155,15 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def _warm_worker(worker) -> None:
+    from django.db import connections
+
+    from qiyuan.web.warm import warm_sheets
+
+    warm_sheets()
+    connections.close_all()  # (the worker's requests open their own)
+
+
 def run_gunicorn(bind: str, *, workers: int, threads: int) -> None:
     """Run the site's WSGI application under gunicorn until it is stopped (SIGINT/SIGTERM)."""
     from django.db import connections
@@ -173,16 +182,19 @@ def run_gunicorn(bind: str, *, workers: int, threads: int) -> None:
                 "preload_app": True,
                 # the proxy in front says https; gunicorn passes X-Forwarded-Proto on from loopback only
                 "forwarded_allow_ips": "127.0.0.1,::1",
+                # each worker decodes the current editions' columns the pages read before its first request
+                "post_worker_init": _warm_worker,
             }
             for key, value in options.items():
                 self.cfg.set(key, value)
 
         def load(self):
             from django.core.wsgi import get_wsgi_application
-            from django.urls import get_resolver
+
+            from qiyuan.web.warm import warm
 
             application = get_wsgi_application()
-            get_resolver().url_patterns  # import every view now, not on each worker's first request
+            warm()  # views, templates, URL names, catalogues, pinyin: now, not on each worker's first request
             connections.close_all()  # no connection may be shared by the forked workers
             return application
 

@@ -3,10 +3,14 @@
 An edition's entries and changes are stored as one ``EditionSheet`` row (two Arrow IPC column blobs, the format
 ``qiyuan.formats.edition_sheet``), written by the publishing use case under the list's lock. Everything that
 reads an edition's data — the portal, the desk, the API, exports, merges, the what-if, bundles, verify — reads
-it here. Editions never change, so the decoded columns are kept per process (``CACHE_COLUMNS`` of them, the
+it here. Editions never change, so the decoded columns are kept per process (``CACHE_BYTES`` of them, the
 least recently used dropped first) and never go stale: they are kept by edition and digest, so even an office
-restored over another (its editions' keys given again) reads its own; only the columns a reader asks for are
-decoded. Readers pass the edition (its ``pk`` and ``digest``).
+restored over another (its editions' keys given again) reads its own. Only the columns a reader asks for are
+decoded, and only their bytes are fetched (``formats.ipc_columns``: SQLite's incremental blob reads, PostgreSQL's
+``substring``); the columns of several editions are decoded in one pass; a player's entries are found by binary
+search over each edition's sorted player keys. The pages' readers keep the columns as Arrow values and make Python
+values only of the rows they show; ``verify`` and the texts decode the whole stored blob afresh. Readers pass the
+edition (its ``pk`` and ``digest``).
 """
 
 from __future__ import annotations
@@ -14,15 +18,17 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+import numpy as np
+import polars as pl
 from django.db import connection
 
 from qiyuan.formats import edition_sheet as S
+from qiyuan.formats import ipc_columns
 from qiyuan.formats.canonical_text import CURRENT_VERSION, as_json, writer
 from qiyuan.formats.change_texts import explanation_texts, stored_numbers
 from qiyuan.office.errors import OfficeError, problem
@@ -30,10 +36,14 @@ from qiyuan.office.events.models import Event
 from qiyuan.office.federation.models import Player
 from qiyuan.office.ratings.models import EditionSheet
 
-#: how many decoded columns the process keeps (a column of one edition each)
-CACHE_COLUMNS = 400
+#: how many bytes of decoded columns the process keeps (their Arrow values, and their lists once made; the least
+#: recently used dropped first): a player's page reads a few columns of every current edition of every list
+CACHE_BYTES = 256 * 2**20
+#: what a column's list is reckoned to take per row beside its Arrow values (a pointer and, mostly, an object)
+LIST_ROW_BYTES = 40
 
-_cache: OrderedDict[tuple[int, str, str, str], list] = OrderedDict()
+_cache: OrderedDict[tuple[int, str, str, str], _Column | _Index] = OrderedDict()
+_kept_bytes = 0
 _lock = threading.Lock()
 
 
@@ -106,11 +116,134 @@ def stored_sheet(edition_pk: int) -> S.Sheet:
     return S.Sheet(row[0], bytes(row[1]), bytes(row[2]))
 
 
-def _columns(edition, part: str, names: Sequence[str]) -> dict[str, list]:
+SCHEMAS = {"entries": S.ENTRY_SCHEMA, "changes": S.CHANGE_SCHEMA}
+
+
+def _blob_readers(edition_pks: Sequence[int], part: str) -> list[tuple[int, object, object]]:
+    """(size, read(offset, length), close) of one of each edition's stored blobs, read piecewise: SQLite's
+    incremental blob reads, elsewhere ``substring`` (PostgreSQL keeps sheets uncompressed, ``STORAGE EXTERNAL``,
+    so a slice is read without the rest). ``MissingSheet`` when one has none; their format checked."""
+    table, q = EditionSheet._meta.db_table, connection.ops.quote_name
+    sqlite = connection.vendor == "sqlite"
+    found = {}
+    with connection.cursor() as cur:  # (SQLite: the row's rowid, which its blob is opened by)
+        for i in range(0, len(edition_pks), 500):
+            chunk = list(edition_pks[i:i + 500])
+            cur.execute(f"SELECT {q('edition_id')}, {q('format')}, LENGTH({q(part)}){', rowid' if sqlite else ''} "
+                        f"FROM {q(table)} WHERE {q('edition_id')} IN ({', '.join(['%s'] * len(chunk))})", chunk)
+            found.update((row[0], row[1:]) for row in cur.fetchall())
+    out = []
+    try:
+        for pk in edition_pks:
+            if pk not in found:
+                raise MissingSheet(f"edition {pk} has no sheet")
+            if found[pk][0] != S.FORMAT:
+                raise S.SheetError(part, f"sheet format {found[pk][0]} is unknown to this program (known: {S.FORMAT})")
+            out.append(_blob_sqlite(table, part, found[pk]) if sqlite else _blob_sql(table, part, pk, found[pk][1]))
+    except BaseException:
+        for _size, _read, close in out:
+            close()
+        raise
+    return out
+
+
+def _blob_sqlite(table: str, part: str, row) -> tuple[int, object, object]:
+    blob = connection.connection.blobopen(table, part, row[2], readonly=True)
+
+    def read(offset: int, length: int) -> bytes:
+        blob.seek(offset)
+        return blob.read(length)
+    return row[1], read, blob.close
+
+
+def _blob_sql(table: str, part: str, edition_pk: int, size: int) -> tuple[int, object, object]:
+    q = connection.ops.quote_name
+
+    def read(offset: int, length: int) -> bytes:
+        with connection.cursor() as cur:
+            cur.execute(f"SELECT SUBSTRING({q(part)} FROM %s FOR %s) FROM {q(table)} WHERE {q('edition_id')} = %s",
+                        [offset + 1, length, edition_pk])
+            return bytes(cur.fetchone()[0])
+    return size, read, lambda: None
+
+
+def _read(edition, part: str, names: Sequence[str]) -> pl.DataFrame:
+    """The columns ``names`` of the edition's ``part``, fetching only the bytes they are decoded from
+    (``ipc_columns``)."""
+    return _read_many([edition], part, names)[0]
+
+
+def _read_many(editions: Sequence, part: str, names: Sequence[str]) -> list[pl.DataFrame]:
+    """``_read`` of several editions, decoded together (``ipc_columns.decode_many``)."""
+    readers = _blob_readers([ed.pk for ed in editions], part)
+    try:
+        if len(readers) == 1:
+            size, read, _close = readers[0]
+            return [ipc_columns.decode_columns(read, size, SCHEMAS[part], part, list(names))]
+        return ipc_columns.decode_many([(read, size) for size, read, _close in readers], SCHEMAS[part], part,
+                                       list(names))
+    finally:
+        for _size, _read, close in readers:
+            close()
+
+
+class _Column:
+    """A decoded column kept: its Arrow values (``series``) and, once asked for, as a list."""
+
+    __slots__ = ("series", "_list", "_array", "size")
+
+    def __init__(self, series: pl.Series):
+        self.series, self._list, self._array, self.size = series, None, None, series.estimated_size()
+
+    def array(self) -> np.ndarray:
+        """An integer column without nulls as a NumPy array over the same memory (its keys are searched so: one
+        call for a whole column, not one of the frame library's each)."""
+        if self._array is None:
+            self._array = self.series.to_numpy()
+        return self._array
+
+    def values(self) -> list:
+        if self._list is None:
+            self._list = self.series.to_list()
+            _grown(self, len(self._list) * LIST_ROW_BYTES)
+        return self._list
+
+
+class _Index:
+    """An edition's player keys sorted (``keys``) and each one's row (``rows``), kept beside its columns."""
+
+    __slots__ = ("keys", "rows", "size")
+
+    def __init__(self, players: np.ndarray):
+        self.rows = np.argsort(players, kind="stable")
+        self.keys = players[self.rows]
+        self.size = self.keys.nbytes + self.rows.nbytes
+
+
+def _keep(key: tuple, value: _Column | _Index) -> None:
+    global _kept_bytes
+    with _lock:
+        old = _cache.pop(key, None)
+        _kept_bytes += value.size - (old.size if old is not None else 0)
+        _cache[key] = value
+        while _kept_bytes > CACHE_BYTES and len(_cache) > 1:
+            _k, dropped = _cache.popitem(last=False)
+            _kept_bytes -= dropped.size
+
+
+def _grown(column: _Column, more: int) -> None:
+    global _kept_bytes
+    with _lock:
+        column.size += more
+        if any(v is column for v in _cache.values()):
+            _kept_bytes += more
+
+
+def _kept(edition, part: str, names: Sequence[str]) -> dict[str, _Column]:
     tag = (edition.pk, edition.digest, part)
     out, missing = {}, []
     with _lock:
-        for name in names:
+        for name in dict.fromkeys(names):
             got = _cache.get((*tag, name))
             if got is None:
                 missing.append(name)
@@ -118,14 +251,50 @@ def _columns(edition, part: str, names: Sequence[str]) -> dict[str, list]:
                 _cache.move_to_end((*tag, name))
                 out[name] = got
     if missing:
-        decoded = _uncached(edition, part, missing)
-        with _lock:
-            for name, values in decoded.items():
-                _cache[(*tag, name)] = values
-            while len(_cache) > CACHE_COLUMNS:
-                _cache.popitem(last=False)
-        out.update(decoded)
+        frame = _read(edition, part, missing)
+        for name in missing:
+            out[name] = _Column(frame[name])
+            _keep((*tag, name), out[name])
     return {name: out[name] for name in names}
+
+
+def _kept_many(editions: Sequence, part: str, names: Sequence[str]) -> None:
+    """Decode and keep the columns ``names`` of each of ``editions``: those not kept yet read together."""
+    names = list(dict.fromkeys(names))
+    todo, wanted = [], set()
+    with _lock:
+        for ed in editions:
+            missing = {name for name in names if (ed.pk, ed.digest, part, name) not in _cache}
+            if missing and all(ed.pk != other.pk for other in todo):
+                todo.append(ed)
+                wanted |= missing
+    if not todo:
+        return
+    read = [name for name in names if name in wanted]
+    for ed, frame in zip(todo, _read_many(todo, part, read)):
+        for name in read:
+            _keep((ed.pk, ed.digest, part, name), _Column(frame[name]))
+
+
+def _all_kept(edition, part: str, names: Sequence[str]) -> dict[str, _Column] | None:
+    """The columns ``names`` of the edition if every one of them is kept (None otherwise: nothing read)."""
+    tag = (edition.pk, edition.digest, part)
+    with _lock:
+        got = {name: _cache.get((*tag, name)) for name in names}
+        if any(column is None for column in got.values()):
+            return None
+        for name in names:
+            _cache.move_to_end((*tag, name))
+    return got
+
+
+def _columns(edition, part: str, names: Sequence[str]) -> dict[str, list]:
+    return {name: column.values() for name, column in _kept(edition, part, names).items()}
+
+
+def _series(edition, part: str, names: Sequence[str]) -> dict[str, pl.Series]:
+    """Kept columns as Arrow series (no Python value made for each row)."""
+    return {name: column.series for name, column in _kept(edition, part, names).items()}
 
 
 def entries(edition, *names: str) -> dict[str, list]:
@@ -138,10 +307,54 @@ def changes(edition, *names: str) -> dict[str, list]:
     return _columns(edition, "changes", names or tuple(S.CHANGE_SCHEMA))
 
 
+def entries_at(edition, rows: Sequence[int], *names: str) -> dict[str, list]:
+    """The columns ``names`` of the entries at ``rows`` only (kept columns, no list of the whole column made)."""
+    return {name: s.gather(rows).to_list() if rows else [] for name, s in _series(edition, "entries", names).items()}
+
+
+def change_values(found: Sequence[tuple[object, int]], name: str) -> list:
+    """The column ``name`` of the changes at (edition, row), in that order (kept columns)."""
+    out: list = [None] * len(found)
+    by_edition: dict[int, tuple[object, list[int]]] = {}
+    for k, (ed, _i) in enumerate(found):
+        by_edition.setdefault(ed.pk, (ed, []))[1].append(k)
+    for ed, ks in by_edition.values():
+        column = _kept(ed, "changes", (name,))[name]
+        rows = [found[k][1] for k in ks]
+        if name in KEY_COLUMNS:
+            values = column.array()[rows].tolist()
+        else:
+            values = column.series.gather(rows).to_list()
+        for k, v in zip(ks, values):
+            out[k] = v
+    return out
+
+
+#: the key columns of a sheet (integers, never null: searched as arrays)
+KEY_COLUMNS = frozenset({"player", "event"})
+
+
+def keep(editions: Sequence, part: str, names: Sequence[str], *, index: bool = False) -> None:
+    """Decode the columns ``names`` of each edition's ``part`` now and keep them (``index``: and its players' sorted
+    keys), for the pages that will read them: what a server loads before its first visitor."""
+    _kept_many(editions, part, names)
+    if index:
+        for ed in editions:
+            _player_index(ed)
+
+
 def forget() -> None:
     """Drop every decoded column kept (memory only: a later read decodes again)."""
+    global _kept_bytes
     with _lock:
         _cache.clear()
+        _kept_bytes = 0
+
+
+def decoded_columns() -> set[tuple[int, str, str]]:
+    """(edition, part, column) of every column this process keeps decoded."""
+    with _lock:
+        return {(pk, part, name) for pk, _d, part, name in _cache if not name.startswith("#")}
 
 
 def states(edition) -> dict[str, str]:
@@ -159,6 +372,7 @@ def read_once(edition, part: str, *names: str) -> dict[str, list]:
 
 
 def _uncached(edition, part: str, names: Sequence[str]) -> dict[str, list]:
+    """Columns decoded afresh from the whole stored blob (what verify and the texts read: every byte checked)."""
     sheet = stored_sheet(edition.pk)
     if sheet.format != S.FORMAT:
         raise S.SheetError(part, f"sheet format {sheet.format} is unknown to this program (known: {S.FORMAT})")
@@ -167,28 +381,83 @@ def _uncached(edition, part: str, names: Sequence[str]) -> dict[str, list]:
     return S.decode(sheet.changes, S.CHANGE_SCHEMA, part, names)
 
 
-def _player_index(edition) -> tuple[list[int], list[int]]:
+def _player_index(edition) -> _Index:
     """The entries' player keys sorted, and each one's row (kept beside the columns)."""
     key = (edition.pk, edition.digest, "entries", "#by-player")
     with _lock:
         got = _cache.get(key)
+        if got is not None:
+            _cache.move_to_end(key)
     if got is None:
-        players = entries(edition, "player")["player"]
-        order = sorted(range(len(players)), key=players.__getitem__)
-        got = [[players[i] for i in order], order]
-        with _lock:
-            _cache[key] = got
-    return got[0], got[1]
+        got = _Index(_kept(edition, "entries", ("player",))["player"].array())
+        _keep(key, got)
+    return got
 
 
-def entry_of(edition, player_pk: int, *names: str) -> dict | None:
-    """One player's entry (the columns named, all if none) found by binary search, or None."""
-    keys, rows = _player_index(edition)
-    i = bisect_left(keys, player_pk)
-    if i == len(keys) or keys[i] != player_pk:
+def row_of(edition, player_pk: int, *, index: bool = False) -> int | None:
+    """The player's row on the edition, or None: by binary search over its sorted player keys when they are kept
+    (or ``index``: sorted now, for many searches), else by one pass over its player keys (sorting them for one
+    search would cost more than the pass)."""
+    key = (edition.pk, edition.digest, "entries", "#by-player")
+    with _lock:
+        kept = _cache.get(key)
+        if kept is not None:
+            _cache.move_to_end(key)
+    if kept is None and not index:
+        found = np.flatnonzero(_kept(edition, "entries", ("player",))["player"].array() == player_pk)
+        return int(found[0]) if len(found) else None
+    kept = kept or _player_index(edition)
+    i = int(np.searchsorted(kept.keys, player_pk))
+    if i == len(kept.keys) or kept.keys[i] != player_pk:
         return None
-    cols = entries(edition, *names)
-    return {name: values[rows[i]] for name, values in cols.items()}
+    return int(kept.rows[i])
+
+
+def entry_of(edition, player_pk: int, *names: str, index: bool = False) -> dict | None:
+    """One player's entry (the columns named, all if none) found by ``row_of``, or None."""
+    row = row_of(edition, player_pk, index=index)
+    if row is None:
+        return None
+    cols = _series(edition, "entries", names or tuple(S.ENTRY_SCHEMA))
+    return {name: values[row] for name, values in cols.items()}
+
+
+#: how many players are looked for on an edition by a pass over its keys each before its keys are sorted once
+SCANS = 16
+
+
+def entries_of(edition, player_pks: Sequence[int], *names: str) -> dict[int, dict]:
+    """The entries (the columns named) of those of ``player_pks`` on the edition, by player, each found by binary
+    search."""
+    out = {}
+    if player_pks:
+        _kept(edition, "entries", ("player", *names))  # (one read of the sheet for the keys and the values)
+    many = len(player_pks) > SCANS
+    for pk in player_pks:
+        row = entry_of(edition, pk, *names, index=many)
+        if row is not None:
+            out[pk] = row
+    return out
+
+
+def entry_rows(edition, *, statuses: Collection[str] | None = None, players: Collection[int] | None = None
+               ) -> list[int]:
+    """The rows (in list order) of the entries of those statuses and players (None: any), chosen on the kept
+    columns without a Python value for each entry."""
+    # (the columns of the rows shown read with them: one read of the sheet for a list page)
+    cols = _series(edition, "entries", ("player", "status", *ROW_COLUMNS))
+    if statuses is None and players is None:
+        return list(range(len(cols["player"])))
+    mask = pl.repeat(True, len(cols["player"]), eager=True)
+    if statuses is not None:
+        mask &= cols["status"].is_in(list(statuses))
+    if players is not None:
+        mask &= cols["player"].is_in(list(players))
+    return mask.arg_true().to_list()
+
+
+#: the entry columns of a ``PublishedEntry`` (a player page's row of an edition)
+PUBLISHED_COLUMNS = ("rating", "exact", "rank", "games", "k", "status")
 
 
 @dataclass
@@ -209,9 +478,13 @@ def player_entries(editions, player_pks: Sequence[int]) -> list[PublishedEntry]:
     """The entries of the players ``player_pks`` on each of ``editions``, each found in the edition's sheet by
     binary search over its players (no row table per player)."""
     out = []
+    names = PUBLISHED_COLUMNS
+    editions = list(editions)
+    _kept_many(editions, "entries", ("player", *names))  # (one read of the sheets for the keys and the values)
+    many = len(player_pks) > SCANS
     for ed in editions:
         for pk in player_pks:
-            row = entry_of(ed, pk, "rating", "exact", "rank", "games", "k", "status")
+            row = entry_of(ed, pk, *names, index=many)
             if row is not None:
                 out.append(PublishedEntry(ed, pk, **row))
     return out
@@ -240,14 +513,17 @@ class SheetEntry:
         return self.player.pk
 
 
+#: the entry columns of a list row (``SheetEntry`` but its player)
+ROW_COLUMNS = ("name", "position", "rank", "rating", "exact", "games", "status", "is_new", "k")
+
+
 def with_players(edition, rows: Sequence[int]) -> list[SheetEntry]:
     """The entries at ``rows`` (indices in list order) with their players (and associations), read in bulk."""
-    cols = entries(edition, "player", "name", "position", "rank", "rating", "exact", "games", "status", "is_new",
-                   "k")
-    players = Player.objects.select_related("association").in_bulk([cols["player"][i] for i in rows])
-    return [SheetEntry(players[cols["player"][i]], cols["name"][i], cols["position"][i], cols["rank"][i],
-                       cols["rating"][i], cols["exact"][i], cols["games"][i], cols["status"][i], cols["is_new"][i],
-                       cols["k"][i]) for i in rows]
+    cols = entries_at(edition, rows, "player", *ROW_COLUMNS)
+    players = Player.objects.select_related("association").in_bulk(cols["player"])
+    return [SheetEntry(players[pk], *values) for pk, *values in zip(
+        cols["player"], cols["name"], cols["position"], cols["rank"], cols["rating"], cols["exact"], cols["games"],
+        cols["status"], cols["is_new"], cols["k"])]
 
 
 class SheetChange:
@@ -294,10 +570,18 @@ def change_rows(editions, *, events: set[int] | None = None, players: set[int] |
     """(edition, row) of each change of ``editions`` in the events ``events`` and of the players ``players``
     (None: any), found on the sheets' key columns (kept per process)."""
     out = []
+    editions = list(editions)
+    _kept_many(editions, "changes", ("player", "event"))
+    wanted_players = None if players is None else np.fromiter(players, dtype=np.int64)
+    wanted_events = None if events is None else np.fromiter(events, dtype=np.int64)
     for ed in editions:
-        cols = changes(ed, "player", "event")
-        out += [(ed, i) for i, (p, e) in enumerate(zip(cols["player"], cols["event"]))
-                if (players is None or p in players) and (events is None or e in events)]
+        cols = _kept(ed, "changes", ("player", "event"))
+        mask = np.ones(len(cols["player"].series), dtype=bool)
+        if wanted_players is not None:
+            mask &= np.isin(cols["player"].array(), wanted_players)
+        if wanted_events is not None:
+            mask &= np.isin(cols["event"].array(), wanted_events)
+        out += [(ed, i) for i in np.flatnonzero(mask).tolist()]
     return out
 
 
@@ -308,10 +592,17 @@ def change_objects(found: Sequence[tuple[object, int]]) -> list[SheetChange]:
     for ed, i in found:
         by_edition.setdefault(ed.pk, (ed, []))[1].append(i)
     values: dict[tuple[int, int], tuple] = {}
+    names = ("player", "event", *S.CHANGE_NUMBER_COLUMNS, "explanation")
+    kept = {pk: _all_kept(ed, "changes", names) for pk, (ed, _rows) in by_edition.items()}
+    unkept = [pk for pk, columns in kept.items() if columns is None]
+    # (explanations are long: read, not kept, unless a server's start kept those of the newest editions)
+    frames = dict(zip(unkept, _read_many([by_edition[pk][0] for pk in unkept], "changes", names))) if unkept else {}
     for pk, (ed, rows) in by_edition.items():
-        sheet = stored_sheet(pk)
-        names = ("player", "event", *S.CHANGE_NUMBER_COLUMNS, "explanation")
-        cols = S.decode_rows(sheet.changes, S.CHANGE_SCHEMA, "changes", names, rows)
+        if pk in frames:
+            taken = frames[pk][rows]
+            cols = {name: taken[name].to_list() for name in names}
+        else:
+            cols = {name: column.series.gather(rows).to_list() for name, column in kept[pk].items()}
         for j, i in enumerate(rows):
             values[(pk, i)] = tuple(cols[n][j] for n in names)
     players = Player.objects.select_related("association").in_bulk({v[0] for v in values.values()})
@@ -362,8 +653,9 @@ def newest_ratings(editions, player_pks: Sequence[int]) -> dict[int, int]:
     for ed in editions:
         if not todo:
             break
+        many = len(todo) > SCANS
         for pk in list(todo):
-            row = entry_of(ed, pk, "rating")
+            row = entry_of(ed, pk, "rating", index=many)
             if row is not None and row["rating"] is not None:
                 out[pk] = row["rating"]
                 todo.discard(pk)
@@ -374,8 +666,10 @@ def on_edition(edition, player_pks, *, rated: bool = False, but_status: str | No
     """Which of ``player_pks`` have an entry on ``edition`` (``rated``: with a published rating; ``but_status``:
     not of that status)."""
     found = set()
+    player_pks = list(player_pks)
+    many = len(player_pks) > SCANS
     for pk in player_pks:
-        row = entry_of(edition, pk, "rating", "status")
+        row = entry_of(edition, pk, "rating", "status", index=many)
         if row is not None and (not rated or row["rating"] is not None) and row["status"] != but_status:
             found.add(pk)
     return found
@@ -383,9 +677,13 @@ def on_edition(edition, player_pks, *, rated: bool = False, but_status: str | No
 
 def size(edition, *, rated: bool = False, status: str | None = None) -> int:
     """How many entries the edition has (``rated``: with a published rating; ``status``: of that status)."""
-    cols = entries(edition, "rating", "status")
-    return sum(1 for r, s in zip(cols["rating"], cols["status"])
-               if (not rated or r is not None) and (status is None or s == status))
+    cols = _series(edition, "entries", ("rating", "status"))
+    mask = pl.repeat(True, len(cols["rating"]), eager=True)
+    if rated:
+        mask &= cols["rating"].is_not_null()
+    if status is not None:
+        mask &= cols["status"] == status
+    return int(mask.sum())
 
 
 # --------------------------------------------------------------------------------------------- text

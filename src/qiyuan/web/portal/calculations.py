@@ -207,14 +207,16 @@ def individual_calculations(player: Player, changes: list[sheets.SheetChange], d
     opp_before = {}
     # each published edition's sheet, its key columns kept (a what-if's change has no edition: nothing to read)
     for ed in {c.edition_id: c.edition for c in bare if c.edition_id is not None}.values():
-        cols = sheets.changes(ed, "event", "player", "before")
-        for event_id, player_id, before in zip(cols["event"], cols["player"], cols["before"]):
-            if (ed.pk, event_id) in wanted and player_id not in mine:
+        found = sheets.change_rows([ed], events={e for pk, e in wanted if pk == ed.pk})  # (his events' rows only)
+        for event_id, player_id, before in zip(*(sheets.change_values(found, name)
+                                                  for name in ("event", "player", "before"))):
+            if player_id not in mine:
                 opp_before[(event_id, player_id)] = None if before is None else Decimal(before)
     if opp_before:  # an opponent rated under a duplicate merged since: his games are now on the kept record
-        # (merged_into tested here, not in SQL: SQLite would scan the merged_into index instead of the pk's)
-        kept = {pk: into for pk, into in Player.objects.filter(pk__in={pid for _e, pid in opp_before})
-                .values_list("pk", "merged_into_id") if into is not None}
+        # (the merged records, few, read by their index — not the event's every player by his key)
+        rated = {pid for _e, pid in opp_before}
+        kept = {pk: into for pk, into in Player.objects.filter(merged_into_id__isnull=False)
+                .values_list("pk", "merged_into_id") if pk in rated}
         for (event_id, pid), before in list(opp_before.items()):
             if pid in kept:
                 opp_before.setdefault((event_id, kept[pid]), before)

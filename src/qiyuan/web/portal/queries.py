@@ -62,9 +62,10 @@ def read_filters(params, ed: Edition) -> ListFilters:
 
 class EntryRows(Sequence):
     """An edition's entries chosen from its sheet (their rows, in the order shown): counted and sliced like a query
-    set; only the rows taken are given their players (read in bulk) and their previous rating and rank."""
+    set; only the rows taken are given their players (read in bulk) and their previous rating and rank (from
+    ``previous``, or found on the edition it was computed from)."""
 
-    def __init__(self, ed: Edition, rows: list[int], previous: dict[int, tuple[int | None, int | None]]):
+    def __init__(self, ed: Edition, rows: list[int], previous: dict[int, tuple[int | None, int | None]] | None = None):
         self.ed, self.rows, self.previous = ed, rows, previous
 
     def __len__(self) -> int:
@@ -80,8 +81,14 @@ class EntryRows(Sequence):
 
     def _entries(self, rows: list[int]) -> list[sheets.SheetEntry]:
         out = sheets.with_players(self.ed, rows)
+        previous = self.previous
+        if previous is None:
+            previous = {}
+            if self.ed.previous_id is not None:
+                previous = {pk: (e["rating"], e["rank"]) for pk, e in sheets.entries_of(
+                    self.ed.previous, [e.player.pk for e in out], "rating", "rank").items()}
         for e in out:
-            e.prev_rating, e.prev_rank = self.previous.get(e.player.pk, (None, None))
+            e.prev_rating, e.prev_rank = previous.get(e.player.pk, (None, None))
         return out
 
     def iterator(self, chunk_size: int = 5000):
@@ -92,25 +99,21 @@ class EntryRows(Sequence):
 def entries(ed: Edition, filters: ListFilters) -> EntryRows:
     """The edition's entries under the filters, read from its sheet, with the rating and rank on the edition it was
     computed from (``prev_rating``, ``prev_rank``; null for a player not on it)."""
-    cols = sheets.entries(ed, "player", "status", "rating")
-    shown = filters.statuses()
-    rows = [i for i, s in enumerate(cols["status"]) if shown is None or s in shown]
     chosen = filters.players(Player.objects.all(), search_ids)
-    if chosen is not None:
-        keep = set(chosen.values_list("pk", flat=True))
-        rows = [i for i in rows if cols["player"][i] in keep]
-    previous: dict[int, tuple[int | None, int | None]] = {}
-    if ed.previous_id is not None:
+    rows = sheets.entry_rows(ed, statuses=filters.statuses(),
+                             players=None if chosen is None else set(chosen.values_list("pk", flat=True)))
+    if filters.order in ("-change", "change") and ed.previous_id is not None:
+        cols = sheets.entries(ed, "player", "rating")
         before = sheets.entries(ed.previous, "player", "rating", "rank")
         previous = {pk: (r, k) for pk, r, k in zip(before["player"], before["rating"], before["rank"])}
-    if filters.order in ("-change", "change") and ed.previous_id is not None:
         sign = -1 if filters.order == "-change" else 1
 
         def change(i: int):  # nulls last; ties in list order (the rows are in it: the sort is stable)
             r, before_r = cols["rating"][i], previous.get(cols["player"][i], (None, None))[0]
             return (1, 0) if r is None or before_r is None else (0, sign * (r - before_r))
         rows.sort(key=change)
-    return EntryRows(ed, rows, previous)
+        return EntryRows(ed, rows, previous)
+    return EntryRows(ed, rows)
 
 
 @dataclass
@@ -186,7 +189,7 @@ def compare_editions(a: Edition, b: Edition, filters: ListFilters, size: int = P
         filters.page)
     on_a = {}
     for e in page.object_list:
-        row = sheets.entry_of(a, e.player.pk, "rating", "rank", "status", "games")
+        row = sheets.entry_of(a, e.player.pk, "rating", "rank", "status", "games", index=True)
         if row is not None:
             on_a[e.player.pk] = SimpleNamespace(**row)
     return page, [ComparedRow(e.player, on_a.get(e.player.pk), e) for e in page.object_list]

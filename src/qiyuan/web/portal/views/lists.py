@@ -14,20 +14,27 @@ import io
 import tempfile
 from pathlib import Path
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.formats import localize
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from qiyuan.formats.list_export import HISTORY_COLUMNS, write_list
+from qiyuan.grading.words import grade_in_words
 from qiyuan.office.exports import history_rows
 from qiyuan.office.federation.models import Association, Player
 from qiyuan.office.ratings.models import Edition, RatingList
 
+from ...display import association_name, english, entry_person
+from ...labels import list_status_label, sex_label
 from .. import queries
 from ..editions import edition_version, grants_version, listing_version
 from ..filters import AGE_GROUPS, STATUSES, ListFilters
@@ -119,8 +126,59 @@ def _edition_page(request, ed: Edition, filters: ListFilters):
 def _render_table(ed: Edition, filters: ListFilters) -> str:
     page, rows = queries.list_page(ed, filters)
     return render_to_string("portal/_list_table.html", {
-        "ed": ed, "rows": rows, "page": page, "prev": ed.previous, "base_qs": filters.querystring(),
-        "order": filters.order})
+        "ed": ed, "rows": rows, "rows_html": list_rows_html(rows, ed.previous is not None), "page": page,
+        "base_qs": filters.querystring(), "order": filters.order})
+
+
+def _number(value) -> str:
+    """An integer as the templates print it (``localize``: no thousands separator unless the settings say so)."""
+    return localize(value) if settings.USE_THOUSAND_SEPARATOR else str(value)
+
+
+def _blank(value) -> str:
+    return "" if value is None else _number(value)
+
+
+_STATUS_BADGE = {"active": "badge ok", "removed": "badge bad", "inactive": "badge"}
+
+
+def list_rows_html(rows: list[queries.ListRowView], has_previous: bool) -> SafeString:
+    """The rows of a list page's table — built here, not by the template language, whose cost per cell was most of a
+    list page's first visit (as ``calculations.EventCalc.rows_html`` and the player page's tables are)."""
+    esc = conditional_escape
+    new, first = esc(_("新")), esc(_("新入榜"))
+    latin_beside = get_language() != "en"
+    chinese = not english()
+    out = []
+    for r in rows:
+        e, p = r.e, r.p
+        rank_change = r.rank_change
+        if rank_change is not None:
+            moved = (f'<span class="up">▲{_number(rank_change)}</span>' if rank_change > 0 else
+                     f'<span class="down">▼{abs(rank_change)}</span>' if rank_change < 0 else '<span class="muted">–</span>')
+        else:
+            moved = f'<span class="badge ok">{new}</span>' if has_previous and not r.was_listed else ""
+        change = r.rating_change
+        changed = "" if change is None else (
+            f'<span class="up">+{_number(change)}</span>' if change > 0 else
+            f'<span class="down">{_number(change)}</span>' if change < 0 else '<span class="muted">0</span>')
+        url = esc(reverse("portal:player", args=[p.federation_id]))
+        latin = (f' <span class="muted small opt latin">{esc(p.name_latin)}</span>'
+                 if p.name_latin and latin_beside else "")
+        status = esc(list_status_label(e.status))
+        badge = _STATUS_BADGE.get(e.status, "badge warn")
+        out.append(
+            f'<tr>\n<td class="num">{_blank(e.rank)}</td>\n<td class="num">{moved}</td>\n'
+            f'<td class="opt"><a href="{url}">{esc(p.federation_id)}</a></td>\n'
+            f'<td class="name"><a href="{url}">{esc(entry_person(e))}</a>{latin}</td>\n'
+            f'<td class="opt">{esc(sex_label(p.gender))}</td>\n<td class="num opt">{_blank(p.birth_year)}</td>\n'
+            f'<td class="opt">{esc(association_name(p.association))}</td>\n'
+            f'<td class="opt">{esc(grade_in_words(p.dan or "", chinese=chinese))}</td>\n'
+            f'<td class="num"><strong>{_blank(e.rating)}</strong></td>\n<td class="num">{changed}</td>\n'
+            f'<td class="num opt">{_number(e.games)}</td>\n<td class="num opt">{_blank(e.k)}</td>\n'
+            f'<td class="opt"><span class="{badge}">{status}</span>'
+            f'{f""" <span class="badge ok">{first}</span>""" if e.is_new else ""}</td>\n</tr>')
+    return mark_safe("".join(out))
 
 
 def edition_file(ed: Edition, filters: ListFilters, fmt: str) -> bytes:

@@ -151,13 +151,9 @@ def _player_page(request, federation_id: str):
         item["history_html"] = history_html(item["list"], item["history"], published_as)
     # Every rated event of his, newest first; the full rows only for those shown.
     found = sheets.change_rows([editions[pk] for pk in sorted(current)], players=set(mine))
-    ends = dict(Event.objects.filter(pk__in={sheets.changes(ed, "event")["event"][i] for ed, i in found})
-                .values_list("pk", "end_date"))
-
-    def newest_first(row) -> tuple:
-        event = sheets.changes(row[0], "event")["event"][row[1]]
-        return ends[event], event
-    order = sorted(found, key=newest_first, reverse=True)
+    events = sheets.change_values(found, "event")
+    ends = dict(Event.objects.filter(pk__in=set(events)).values_list("pk", "end_date"))
+    order = [found[k] for k in sorted(range(len(found)), key=lambda k: (ends[events[k]], events[k]), reverse=True)]
     show_all = request.GET.get("calc") == "all"
     shown = sheets.change_objects(order if show_all else order[:CALC_EVENTS])
     for c in shown:

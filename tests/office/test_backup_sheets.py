@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+from contextlib import contextmanager
 from decimal import Decimal
 
 import pytest
@@ -190,18 +191,10 @@ def test_an_old_form_backup_that_office_verify_does_not_pass_keeps_its_row_table
             done.append(True)
             return True
         return False
-    old_form(path, old, edit)
-    assert done
-    call_command("flush", interactive=False, verbosity=0)
-    try:
-        with pytest.raises(backup.BackupError) as caught:
-            backup.restore(old)
-        text = str(caught.value)
+    with refused_restore(path, old, edit, done) as text:
         assert "`qiyuan office verify` finds" in text and "the old tables of editions are kept" in text
         assert set(OLD_TABLES) <= set(connection.introspection.table_names())
         assert pending_migrations() == ["ratings.0009_drop_edition_rows"]
-    finally:
-        back_to_this_schema()
 
 
 def test_an_old_form_backup_with_altered_rows_is_refused_by_edition(office, tmp_path):
@@ -222,17 +215,27 @@ def test_an_old_form_backup_with_altered_rows_is_refused_by_edition(office, tmp_
             done.append(True)
             return True
         return False
+    with refused_restore(path, old, edit, done) as text:
+        assert f"{ed.rating_list.code} {ed.label}" in text and "no longer give its published digest" in text
+        assert "cannot upgrade" in text
+        assert Edition.objects.count() == len(office)  # the rows are there, at the backup's own schema
+
+
+@contextmanager
+def refused_restore(path, old, edit, done):
+    """``path``'s backup written in the old form with ``edit`` applied (``done`` shows it was), restored into an
+    emptied office: the refusal's text, the office put back at this program's schema after (the tests after this
+    one run at it)."""
+    from qiyuan.office import backup
+
     old_form(path, old, edit)
     assert done
     call_command("flush", interactive=False, verbosity=0)
     try:
         with pytest.raises(backup.BackupError) as caught:
             backup.restore(old)
-        text = str(caught.value)
-        assert f"{ed.rating_list.code} {ed.label}" in text and "no longer give its published digest" in text
-        assert "cannot upgrade" in text
-        assert Edition.objects.count() == len(office)  # the rows are there, at the backup's own schema
-    finally:  # (the tests after this one run at this program's schema)
+        yield str(caught.value)
+    finally:
         back_to_this_schema()
 
 

@@ -6,6 +6,8 @@ import shutil
 from datetime import date
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ._o2_fixtures import history_dir, make_list
 
@@ -232,3 +234,15 @@ def test_a_correction_recomputes_its_date_and_every_later_one_in_one_engine_call
     assert len(calls) == 1 and [e.list_date for e in eds][:2] == [date(2019, 7, 1), date(2020, 1, 1)]
     for ed in eds:
         assert verify_edition(ed) == [] and verify_edition(ed, engine="reference") == []
+
+
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers()), max_size=40))
+def test_games_grouped_by_event_in_runs_keep_every_game_in_order(pairs):
+    """``rate_periods`` takes each event's games as one slice of a run (the stored order), a key met again after
+    another's run (any other order) still gets every value, in the order given."""
+    from qiyuan.office.periods import _grouped
+
+    want: dict = {}
+    for key, value in pairs:
+        want.setdefault(key, []).append(value)
+    assert _grouped([k for k, _ in pairs], [v for _, v in pairs]) == want

@@ -286,12 +286,14 @@ def test_editions_published_on_the_fast_engine_are_the_reference_engines(office,
 
 
 def test_a_state_equal_in_value_but_not_in_text_is_written_anew():
-    """The entries' text cache reuses a state's JSON only for the very object: 1647 == 1647.00 as numbers, but
+    """The states' text cache reuses a state's text only for the very object: 1647 == 1647.00 as numbers, but
     the edition stores the text (found by the benchmark: a publication chain wrote a stale "1647.00")."""
+    import json
     from decimal import Decimal
 
     from qiyuan.office.periods import MemberCache, _entries
     from qiyuan.rating import results as R
+    from qiyuan.rating.list_states import ListStates
     from qiyuan.rating.rules import BUILTIN_RULES
     from qiyuan.rating.state import PlayerState
 
@@ -300,5 +302,7 @@ def test_a_state_equal_in_value_but_not_in_text_is_written_anew():
     assert old == new
     cache = MemberCache({}, {"P1": (1, "甲", None)})
     rules = BUILTIN_RULES["cga-gomoku-2011"]
-    assert _entries(rules, {"P1": old}, {"P1": old}, cache)[0].state["x"] == "1647.00"
-    assert _entries(rules, {"P1": new}, {"P1": old}, cache)[0].state["x"] == "1647"
+    first = ListStates.from_states({"P1": old}, cache.texts)
+    again = ListStates.from_states({"P1": new}, cache.texts)
+    assert json.loads(_entries(rules, first, first, cache)[0].state_text)["x"] == "1647.00"
+    assert json.loads(_entries(rules, again, first, cache)[0].state_text)["x"] == "1647"

@@ -12,6 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from qiyuan.rating import results as R
+from qiyuan.rating.list_states import ListStates
+from qiyuan.rating.state import PlayerState
 from qiyuan.web.desk.review import KINDS, NEWLY_RATED, kind_of, review
 from tests.web.test_office_desk import gomoku, report_bytes, six, upload  # noqa: F401  (fixtures)
 
@@ -23,12 +25,17 @@ def entry(fid, status, is_new=False):
     return SimpleNamespace(federation_id=fid, status=status, is_new=is_new, name=fid)
 
 
+def states_before(statuses: dict[str, str]) -> ListStates:
+    """The states a period starts from (``PeriodComputation.prior``), of the given statuses."""
+    return ListStates.from_states({fid: PlayerState(fid, status=status) for fid, status in statuses.items()})
+
+
 def test_every_kind_of_status_change_is_counted():
     prior = {"a": R.ACTIVE, "b": R.INACTIVE, "c": R.INACTIVE, "d": R.UNRATED, "e": R.ACTIVE, "f": R.ACTIVE}
     comp = SimpleNamespace(
         entries=[entry("a", R.INACTIVE), entry("b", R.ACTIVE), entry("c", R.REMOVED), entry("d", R.ACTIVE, True),
                  entry("e", R.ACTIVE), entry("f", R.INACTIVE), entry("g", R.UNRATED)],
-        prior={k: SimpleNamespace(status=v) for k, v in prior.items()}, changes=[], events=[])
+        prior=states_before(prior), changes=[], events=[])
     rv = review(comp, {})
     counts = {s.key: len(s.rows) for s in rv.changes}
     assert counts == {NEWLY_RATED: 1, (R.ACTIVE, R.INACTIVE): 2, (R.INACTIVE, R.ACTIVE): 1, (None, R.REMOVED): 1}
@@ -45,7 +52,7 @@ STATUSES = [R.ACTIVE, R.INACTIVE, R.UNRATED, R.REMOVED]
 def test_each_player_whose_status_changes_is_counted_exactly_once(players):
     """Invariant: a player is in one count when his status changes or he is rated for the first time, in none
     otherwise; the counts add up to the players listed for a change of status."""
-    prior = {f"p{i}": SimpleNamespace(status=b) for i, (b, _a, _n) in enumerate(players) if b is not None}
+    prior = states_before({f"p{i}": b for i, (b, _a, _n) in enumerate(players) if b is not None})
     entries = [entry(f"p{i}", a, n) for i, (_b, a, n) in enumerate(players)]
     rv = review(SimpleNamespace(entries=entries, prior=prior, changes=[], events=[]), {})
     counted = [r["e"].federation_id for s in rv.changes for r in s.rows]

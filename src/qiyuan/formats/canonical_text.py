@@ -58,7 +58,7 @@ class EntryRow:
     status: str
     is_new: bool
     k: int | None
-    state: dict
+    state: dict | None  # None: given as ``_text``, its canonical text
 
     name: str = ""
     _text: str | None = field(default=None, repr=False, compare=False)

@@ -32,6 +32,7 @@ from qiyuan.formats.rating_lists_csv import write_history
 from qiyuan.kit.provenance import input_problems
 from qiyuan.kit.states import read_states, states_bytes
 from qiyuan.rating.history import compute_history
+from qiyuan.rating.list_states import ListStates
 from qiyuan.rating.rules import RulesError, rules_from_mapping
 
 LAYERS = ("signature", "files", "recomputation", "chain")
@@ -180,8 +181,9 @@ def canonical_text(rules, history, history_in, start, version: int, published: b
     except (UnicodeDecodeError, ValueError, IndexError, TypeError, KeyError, RecursionError):
         shown = set()
     members = {p.id: (0, p.name, p.registered_on) for p in history_in.players}
-    before = start.states if start is not None else {}
-    entries = edition_entries(rules, history.final_states, before, members, lambda fid, s: fid not in shown)
+    before = ListStates.from_states(start.states if start is not None else {})
+    entries = edition_entries(rules, ListStates.from_states(history.final_states), before, members,
+                              lambda fid, text: fid not in shown)
     w = C.writer(version)
     changes = [w.change_line(c.event_id, c.player_id, w.change_text(c)) for c in history.changes]
     return w.text_of((e.line() for e in entries), changes, [e.id for e in history_in.events])

@@ -25,6 +25,7 @@ import os
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -37,7 +38,7 @@ from django.conf import settings
 
 from qiyuan.errors import Conflict, problem
 from qiyuan.formats import edition_bundle as B
-from qiyuan.formats.canonical_text import as_json, json_string
+from qiyuan.formats.canonical_text import json_string
 from qiyuan.formats.history_csv import GRADES
 from qiyuan.formats.rating_lists_csv import NO_DELTA_METHODS, decimal_text
 from qiyuan.formats.rules_toml import rules_toml
@@ -49,9 +50,8 @@ from qiyuan.office.ratings.models import Edition
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date
 from qiyuan.rating.exact import to_decimal
+from qiyuan.rating.list_states import ListStates
 from qiyuan.rating.order import list_order_key
-from qiyuan.rating.period import listed_games
-from qiyuan.rating.state_json import state_to_json
 
 #: a player's public facts; ``rating`` is his published rating at the edition's start (the reader asks a player
 #: without one for his sex), his start state itself being in ``inputs/states.json``
@@ -112,9 +112,17 @@ class Source:
     standings: list
     members: dict
     facts: dict
-    state: dict
+    state: Mapping  # federation id → ``PlayerState``, or ``ListStates``
     start: date
     kept: Kept = field(default_factory=lambda: Kept())
+    _columns: ListStates | None = field(default=None, repr=False)
+
+    @property
+    def columns(self) -> ListStates:
+        """``state`` in columns (its objects' texts reused through ``kept.texts`` while the objects are the same)."""
+        if self._columns is None:
+            self._columns = ListStates.from_states(self.state, self.kept.texts)
+        return self._columns
 
 
 @dataclass
@@ -136,33 +144,24 @@ def source_of(gathered, kept: Kept | None = None) -> Source:
                   kept or Kept(texts=g.cache.texts))
 
 
-def _state_text(source: Source, fid: str, state) -> str:
-    texts = source.kept.texts
-    known = texts.get(fid)
-    if known is None or known[0] is not state:  # (not ==: the text must be this state's)
-        as_dict = state_to_json(state)
-        known = (state, as_dict, as_json(as_dict))
-        texts[fid] = known
-    return known[2]
-
-
 def input_files(edition, source: Source, parts: dict | None = None) -> dict[str, bytes]:
     """The bundle's ``inputs/…`` of an edition from what it was rated from; ``parts``: its stored inputs
     (``canonical.stored_inputs``) when read already, the files a later canonical version adds written from them."""
     players = []
-    members, facts, state_of, kept = source.members, source.facts, source.state, source.kept.players
+    members, facts, cols, kept = source.members, source.facts, source.columns, source.kept.players
     texts = {}
-    for fid in sorted(state_of):
-        info, m, state = members[fid], facts.get(fid), state_of[fid]
+    for fid in sorted(cols.ids):
+        i = cols.index[fid]
+        info, m, gender, rating = members[fid], facts.get(fid), cols.gender[i], cols.rating[i]
         got = kept.get(fid)
-        if got is None or got[0] is not state or got[1] is not m or got[2] is not info:
+        if got is None or got[0] != (gender, rating) or got[1] is not m or got[2] is not info:
             _, name, registered_on = info
             dan = m.dan if m is not None and m.dan in GRADES else ""
-            got = kept[fid] = (state, m, info, (
-                fid, name, state.gender.value if state.gender is not None else "", _text(state.rating), dan,
-                (m.dan_granted_by or "") if dan else "", _text(registered_on)))
+            got = kept[fid] = ((gender, rating), m, info, (
+                fid, name, gender or "", _text(rating), dan, (m.dan_granted_by or "") if dan else "",
+                _text(registered_on)))
         players.append(got[3])
-        texts[fid] = _state_text(source, fid, state)
+        texts[fid] = cols.text[i]
     return {
         "inputs/players.csv": _csv(PLAYER_HEADER, players),
         "inputs/events.csv": _csv(EVENT_HEADER, [
@@ -219,19 +218,21 @@ def output_files(edition, gathered: Source) -> dict[str, bytes]:
         kept.clear()
         gathered.kept.rules = rules
     ids, names, ratings, games, statuses, keys, texts = [], [], [], [], [], [], {}
-    for fid, start in gathered.state.items():
+    start = gathered.columns
+    for j, fid in enumerate(start.ids):
         i = row_of.get(fid)
         info = members[fid]
         _, name, registered_on = info
         if i is None:  # not shown: untouched since his start state
             got = kept.get(fid)
-            if got is None or got[0] is not start or got[1] is not info:
-                rating, status = start.rating, start.status
-                got = kept[fid] = (start, info, (
+            text = start.text[j]
+            if got is None or got[0] != text or got[1] is not info:
+                rating, status = start.rating[j], start.status[j]
+                got = kept[fid] = (text, info, (
                     list_order_key(rules, status=status, rating=rating, name=name, player_id=fid,
-                                   registered_on=registered_on), rating, listed_games(start), status))
+                                   registered_on=registered_on), rating, start.listed[j], status))
             key, rating, played, status = got[2]
-            texts[fid] = _state_text(gathered, fid, start)
+            texts[fid] = text
         else:
             rating, played, status, is_new = (shown["rating"][i], shown["games"][i], shown["status"][i],
                                               shown["is_new"][i])

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import groupby
 
 from qiyuan.collector import held
 from qiyuan.office import bundle_files, integrity, merged, plausibility, sheets
@@ -43,9 +44,11 @@ from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date, previous_publication_date
 from qiyuan.rating.columnar import ChangeTexts
 from qiyuan.rating.history import StartState, compute_history
+from qiyuan.rating.list_states import ListStates
 from qiyuan.rating.model import Player as EnginePlayer
 from qiyuan.rating.rules import BUILTIN_RULES, RuleSet, rules_as_dict, with_settings
 from qiyuan.rating.state import PlayerState, initial_states
+from qiyuan.rating.state_json import canonical_state_text
 
 #: the reason of a correction carried forward (its words are translated where it is shown: web/portal/editions.py)
 CARRIED_PREFIX = "随 {date} 的更正而重算："
@@ -60,14 +63,14 @@ class PeriodComputation:
     rules: RuleSet
     previous: object | None  # the Edition it starts from
     events: list  # office Event rows
-    states: dict[str, PlayerState]  # every member's state after the list (what the edition stores)
+    states: ListStates  # every member's state after the list, in columns (what the edition stores)
     entries: list[EntryRow]
     #: every change as the reference writes it, in columns (what the edition stores and digests; ``changes``
     #: makes the objects when a reader asks for them: the desk's review, a player's explanation)
     change_cols: ChangeTexts
     pk_of: dict[str, int]  # federation id → player pk
     digest: str = ""
-    prior: dict[str, PlayerState] = field(default_factory=dict)
+    prior: ListStates = field(default_factory=lambda: ListStates.from_states({}))  # the states it started from
     change_texts: list[str] = field(default_factory=list)
     canonical_version: int = 0  # the version of the canonical text ``digest`` and ``change_texts`` are written in
     #: what the engine was given, for an edition bundle's inputs: the date the period was rated from, the
@@ -80,7 +83,7 @@ class PeriodComputation:
     rows: EventRows | None = None
     #: the members' frozen facts and the state texts kept (``MemberCache``'s), for the edition's bundle
     facts: dict[str, MemberFacts] = field(default_factory=dict)
-    texts: dict[str, tuple[PlayerState, dict, str]] = field(default_factory=dict)
+    texts: dict[str, tuple[PlayerState, dict | None, str]] = field(default_factory=dict)
     _changes: list[R.EventChange] | None = field(default=None, repr=False)
 
     @property
@@ -206,15 +209,25 @@ class MemberCache:
 
     initial: dict[str, PlayerState]
     info: dict[str, tuple[int, str, date | None]]  # federation id → (player pk, name, registration date)
-    #: the JSON text of each player's last state (reused while the engine hands back the same state object)
-    texts: dict[str, tuple[PlayerState, dict, str]] = field(default_factory=dict)
+    #: the canonical text of states given as objects (``ListStates.from_states``: a stored edition's, the
+    #: reference engine's), reused while the same object comes again: federation id → (state, None, text)
+    texts: dict[str, tuple[PlayerState, dict | None, str]] = field(default_factory=dict)
     #: the engine's players (``rate``), made once for consecutive periods
     people: dict[str, EnginePlayer] = field(default_factory=dict)
     #: each member's frozen facts (federation id → ``MemberFacts``), as ``member_facts`` gives them
     facts: dict[str, MemberFacts] = field(default_factory=dict)
     #: each entry's list order key, reused by consecutive periods (``edition_entries``)
     keys: dict[str, tuple] = field(default_factory=dict)
+    #: the canonical text of each member's start state (``initial_text``)
+    initial_texts: dict[str, str] = field(default_factory=dict)
     _fids: dict[int, str] | None = field(default=None, repr=False)
+
+    def initial_text(self, fid: str) -> str:
+        """The canonical text of the member's start state (written once)."""
+        text = self.initial_texts.get(fid)
+        if text is None:
+            text = self.initial_texts[fid] = canonical_state_text(self.initial[fid])
+        return text
 
     def federation_ids(self) -> dict[int, str]:
         """Player pk → federation id of the members."""
@@ -250,7 +263,7 @@ class MemberTable:
         self._initial: dict[tuple[str, date], dict[str, PlayerState]] = {}
         self._people: dict[str, EnginePlayer] = {}  # (shared by the editions' caches)
         #: the state texts (shared: an edition started from the states just computed reuses their JSON)
-        self._texts: dict[str, tuple[PlayerState, dict, str]] = {}
+        self._texts: dict[str, tuple[PlayerState, dict | None, str]] = {}
         self._keys: dict[tuple[str, date], dict[str, tuple]] = {}  # the list order keys, per rule settings
 
     def player_pks(self, as_of) -> set[int]:
@@ -295,7 +308,7 @@ class PeriodInputs:
 
 def gather_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
                   as_of=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
-                  prior: dict[str, PlayerState] | None = None, aliases: dict[str, str] | None = None,
+                  prior: Mapping[str, PlayerState] | None = None, aliases: dict[str, str] | None = None,
                   rows: EventRows | None = None) -> PeriodInputs:
     """What the period closing at ``list_date`` is rated from (``compute_period``'s arguments; nothing is rated,
     nothing written): ``compute_period`` rates it, an edition's bundle writes it as its inputs."""
@@ -324,7 +337,7 @@ def gather_period(rating_list, list_date: date, *, previous=..., events=None, ru
 
 
 def published_inputs(edition, *, table: MemberTable | None = None,
-                     prior: dict[str, PlayerState] | None = None) -> PeriodInputs:
+                     prior: Mapping[str, PlayerState] | None = None) -> PeriodInputs:
     """What a published edition was rated from, gathered as ``verify`` gathers it (the members who had joined by
     it, the events it rated, its own rule settings, merged records under the IDs it published): its bundle's
     inputs. ``table``: the list's members read once for many editions; ``prior``: the previous edition's states
@@ -341,7 +354,7 @@ def published_inputs(edition, *, table: MemberTable | None = None,
 
 def compute_period(rating_list, list_date: date, *, previous=..., events=None, rules: RuleSet | None = None,
                    as_of=None, names: dict[str, str] | None = None, cache: MemberCache | None = None,
-                   prior: dict[str, PlayerState] | None = None,
+                   prior: Mapping[str, PlayerState] | None = None,
                    aliases: dict[str, str] | None = None, engine: str = ENGINE,
                    rows: EventRows | None = None) -> PeriodComputation:
     """Compute the period closing at ``list_date`` from the stored state (nothing is written).
@@ -357,10 +370,13 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
     g = gather_period(rating_list, list_date, previous=previous, events=events, rules=rules, as_of=as_of,
                       names=names, cache=cache, prior=prior, aliases=aliases, rows=rows)
     history = rate(g.rules, g.state, g.engine_events, g.games, g.standings, list_date, engine=engine, start=g.start,
-                   people=g.cache.people)
-    entries = _entries(g.rules, history.final_states, g.state, g.cache)
-    comp = PeriodComputation(rating_list, list_date, g.rules, g.previous, g.events, history.final_states, entries,
-                             history.change_texts, {fid: v[0] for fid, v in g.cache.info.items()}, prior=g.state,
+                   people=g.cache.people, list_states=True)
+    # (a start chained from a computation: its objects were made from its texts, which are reused)
+    after = history.list_states[-1]
+    before = ListStates.from_states(g.state, g.cache.texts, prior if isinstance(prior, ListStates) else None)
+    entries = _entries(g.rules, after, before, g.cache)
+    comp = PeriodComputation(rating_list, list_date, g.rules, g.previous, g.events, after, entries,
+                             history.change_texts, {fid: v[0] for fid, v in g.cache.info.items()}, prior=before,
                              start=g.start, games=g.games, standings=g.standings, members=g.cache.info, rows=g.rows,
                              facts=g.cache.facts, texts=g.cache.texts)
     comp.digest = digest(comp)
@@ -368,7 +384,7 @@ def compute_period(rating_list, list_date: date, *, previous=..., events=None, r
 
 
 def compute_periods(rating_list, dates: list[date], *, previous=..., rules: RuleSet | None = None,
-                    cache: MemberCache | None = None, prior: dict[str, PlayerState] | None = None,
+                    cache: MemberCache | None = None, prior: Mapping[str, PlayerState] | None = None,
                     engine: str = ENGINE) -> Iterator[PeriodComputation]:
     """The periods closing at ``dates`` (consecutive list dates, oldest first) computed from the stored state
     through ONE call of the rating engine: what ``compute_period`` gives for each date in turn, each started from
@@ -441,12 +457,13 @@ def _each_period(rating_list, rules, dates, events, caches, history, changes, st
     """``rate_periods``' computations, each built when taken."""
     everyone = caches[-1]
     index = {d: i for i, d in enumerate(history.list_dates)}
-    before = {fid: s for fid, s in state.items() if fid in caches[0].initial}
+    before = ListStates.from_states({fid: s for fid, s in state.items() if fid in caches[0].initial},
+                                    everyone.texts)
     for k, d in enumerate(dates):
         cache, evs = caches[k], events[k]
         after = history.list_states[index[d]]
         if cache is not everyone:  # (the members who had joined by this edition)
-            after = {fid: after[fid] for fid in cache.initial}
+            after = after.take(cache.initial)
         comp = PeriodComputation(
             rating_list, d, rules, None, evs, after, _entries(rules, after, before, cache), changes[k],
             {fid: v[0] for fid, v in cache.info.items()}, prior=before, start=start if k == 0 else dates[k - 1],
@@ -459,7 +476,7 @@ def _each_period(rating_list, rules, dates, events, caches, history, changes, st
         if k == 0:
             comp.previous = previous
         before = after if k + 1 == len(dates) or caches[k + 1] is cache else \
-            {fid: history.list_states[index[d]].get(fid, s) for fid, s in caches[k + 1].initial.items()}
+            history.list_states[index[d]].take(caches[k + 1].initial)
         history.list_states[index[d]] = None  # (taken: this list's states live on in ``comp`` and ``before``)
         changes[k] = None
         yield comp
@@ -479,10 +496,22 @@ def _followed(aliases: dict[str, str], caches: list[MemberCache]) -> list[Member
 
 def _by_event(game_keys, standing_keys, games, standings) -> tuple[dict, dict]:
     """The games and the standings grouped by their event's key (each group in the order given)."""
-    out: tuple[dict, dict] = ({}, {})
-    for part, keys, values in zip(out, (game_keys, standing_keys), (games, standings)):
-        for key, value in zip(keys, values):
-            part.setdefault(key, []).append(value)
+    return _grouped(list(game_keys), games), _grouped(list(standing_keys), standings)
+
+
+def _grouped(keys: list, values: list) -> dict[object, list]:
+    """``values`` grouped by ``keys`` (one each), each group in the order given. The games come in runs of one
+    event (``event_rows``' order): each run is one slice, not an append per game (2,000,000 of them)."""
+    out: dict[object, list] = {}
+    a = 0
+    for key, run in groupby(keys):
+        b = a + len(list(run))
+        group = out.get(key)
+        if group is None:
+            out[key] = values[a:b]
+        else:  # (a key seen before, not in one run)
+            group.extend(values[a:b])
+        a = b
     return out
 
 
@@ -516,14 +545,13 @@ def rate(rules: RuleSet, state: dict[str, PlayerState], events: list, games, sta
                            until=list_date, engine=engine, full_changes=True, list_states=list_states)
 
 
-def _entries(rules: RuleSet, states: dict[str, PlayerState], before: dict[str, PlayerState],
-             cache: MemberCache) -> list[EntryRow]:
+def _entries(rules: RuleSet, states: ListStates, before: ListStates, cache: MemberCache) -> list[EntryRow]:
     initial = cache.initial
 
-    def untouched(fid: str, s: PlayerState) -> bool:  # pristine: rebuilt from the start state next time
-        return fid in initial and (s is initial[fid] or s == initial[fid])
+    def untouched(fid: str, text: str) -> bool:  # pristine: rebuilt from the start state next time
+        return fid in initial and cache.initial_text(fid) == text
 
-    return edition_entries(rules, states, before, cache.info, untouched, cache.texts, cache.keys)
+    return edition_entries(rules, states, before, cache.info, untouched, cache.keys)
 
 
 def _unrated_pending_before(rating_list, list_date: date) -> list[str]:

@@ -106,7 +106,7 @@ def audit_period(comp) -> list[AuditFlag]:
     A flag found again keeps its check mark; a stored flag no longer found (the event was corrected) goes.
     """
     rating_list, list_date = comp.rating_list, comp.list_date
-    rating_of = {fid: s.rating for fid, s in comp.prior.items()}
+    rating_of = dict(zip(comp.prior.ids, comp.prior.rating))
     found = run_checks(list(comp.events), rating_of)
     history = set(Event.objects.filter(pk__in=[e.pk for e in comp.events],
                                        import_batch__kind=ImportBatch.Kind.HISTORY).values_list("code", flat=True))

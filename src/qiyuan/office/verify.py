@@ -173,7 +173,7 @@ def _verify(edition, *, engine: str, members: MemberTable | None, stored: dict[i
     if comp.digest == edition.digest and not out:
         # (equal digests: every stored state's text is the computed state's, so the next edition may start from
         # the computed objects instead of decoding the stored ones)
-        return [], {fid: comp.states[fid] for fid in states}
+        return [], comp.states.take(states)
     mine = {e.federation_id: e.line() for e in comp.entries}  # (written again only to name what differs)
     for fid in sorted(set(mine) | set(entries)):
         if mine.get(fid) != entries.get(fid):

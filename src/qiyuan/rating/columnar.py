@@ -204,6 +204,15 @@ def exact_decimal(hundredths: int, cents: bool) -> Decimal:
     return Decimal(int(hundredths)).scaleb(-2) if cents else Decimal(int(hundredths) // 100)
 
 
+def exact_text(hundredths: int, cents: bool) -> str:
+    """``str(exact_decimal(hundredths, cents))``, written directly (property-tested against it)."""
+    if not cents:
+        return str(hundredths // 100)
+    sign = "-" if hundredths < 0 else ""
+    whole, part = divmod(abs(hundredths), 100)
+    return f"{sign}{whole}.{part:02d}"
+
+
 class ExactFractions(Mapping[int, Decimal]):
     """Exact values kept as fractions (player → (numerator, denominator)), written as ``exact.to_decimal``
     writes them when read: a list's first ratings, which most callers never read."""

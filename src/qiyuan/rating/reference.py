@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from qiyuan.rating.list_states import ListStates
 from qiyuan.rating.model import Game, Standing
 from qiyuan.rating.period import list_entry, rate_period
 from qiyuan.rating.result import History, Run, change_columns, list_columns
@@ -38,7 +39,8 @@ def compute(run: Run) -> History:
     lists: list[PublishedList] = []
     changes: list[EventChange] = []
     explained: dict[str, list] = defaultdict(list)
-    list_states: list[dict[str, PlayerState]] = []
+    list_states: list[ListStates] = []
+    texts: dict = {}  # (each state's text written once while the same object goes on)
     events = sorted(run.events, key=lambda e: (e.end_date, e.start_date, e.id))
     index = 0
     for n, list_date in enumerate(run.dates, start=1):
@@ -55,7 +57,7 @@ def compute(run: Run) -> History:
             explained[pid].append((list_date, his_events, publication, list_entry(pid, result.states[pid])))
         states = result.states
         if run.list_states:
-            list_states.append(states)
+            list_states.append(ListStates.from_states(states, texts))
         if run.progress is not None:
             run.progress(n, len(run.dates))
 

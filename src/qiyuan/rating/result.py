@@ -27,6 +27,7 @@ from qiyuan.rating.columnar import (
     exact_decimal,
 )
 from qiyuan.rating.exact import to_decimal
+from qiyuan.rating.list_states import ListStates
 from qiyuan.rating.model import Event, Game, Player, Standing
 from qiyuan.rating.results import EventChange, ListEntry, PublishedList
 from qiyuan.rating.rules import RuleSet
@@ -59,7 +60,7 @@ class History:
     explained: frozenset[str] | bool = frozenset()  # the players whose explanations were computed (True: all)
     #: with ``list_states``: every player's state after each list (``list_dates``' order), what the office stores
     #: with each edition; on the fast engine a state unchanged since the previous list is the same object
-    list_states: list[dict[str, PlayerState]] | None = None
+    list_states: list[ListStates] | None = None
     _change_objects: list[EventChange] | None = field(default=None, repr=False)
     _change_texts: ChangeTexts | None = field(default=None, repr=False)
     _final_states: Callable[[], dict[str, PlayerState]] | None = field(default=None, repr=False)

@@ -37,7 +37,8 @@ from qiyuan.rating.fast.prepare import Prepared
 from qiyuan.rating.fast.publish import publish
 from qiyuan.rating.fast.rated import deltas, k_factors, rated_rows
 from qiyuan.rating.fast.rows import period_rows
-from qiyuan.rating.fast.state import PlayerArrays, same_state
+from qiyuan.rating.fast.state import PlayerArrays
+from qiyuan.rating.list_states import ListStates
 from qiyuan.rating.period import list_entry, newcomer_window_start, rate_period
 from qiyuan.rating.result import History, Run, change_columns
 from qiyuan.rating.rules import NEWCOMER_PERFORMANCE, NEWCOMER_PROVISIONAL
@@ -69,7 +70,7 @@ class _Loop:
         self.changes: list[ChangeColumns] = []
         self.first_ratings: Mapping[int, Decimal] = {}  # the last list's first ratings
         self.full: list[ChangeTexts] = []  # with ``full_changes``: every change as the reference writes it
-        self.list_states: list[dict[str, PlayerState]] = []  # with ``list_states``: the states after each list
+        self.list_states: list[ListStates] = []  # with ``list_states``: the states after each list
         explain = run.explain
         if explain is True:
             self.watch = np.arange(prep.P)
@@ -207,25 +208,20 @@ class _Loop:
             self._keep_states()
 
     def _keep_states(self) -> None:
-        """Every player's state after the list just published; a state equal to (and written as) his state after
-        the previous list is that same object (the office reuses the text it wrote for it). Only the players whose
-        arrays moved since (``PlayerArrays.fingerprint``), or who got a first rating on either list, are built
-        again."""
+        """Every player's state after the list just published, in columns (``ListStates``): only the players whose
+        arrays moved since the list before (``PlayerArrays.fingerprint``), or who got a first rating on either
+        list, are written again."""
         a = self.arrays
         fingerprint = a.fingerprint()
         if not self.list_states:
-            now = a.states(None, self.first_ratings)
+            moved, before = np.ones(self.prep.P, dtype=bool), None
         else:
             before = self.list_states[-1]
             moved = (fingerprint != self._fingerprint).any(axis=0)
             moved[list(self._first_before)] = True
             moved[list(self.first_ratings)] = True
-            now = dict(before)
-            for fid, s in a.states(np.flatnonzero(moved), self.first_ratings).items():
-                old = before[fid]
-                now[fid] = old if old is s or same_state(old, s) else s
         self._fingerprint, self._first_before = fingerprint, set(self.first_ratings)
-        self.list_states.append(now)
+        self.list_states.append(a.list_states(moved, self.first_ratings, before))
 
     def _finish(self, out, champion, rated_ok, rated_none, nc: NewcomerRows, cx: Interacting | None, base,
                 counted) -> np.ndarray:

@@ -18,13 +18,15 @@ from fractions import Fraction
 import numpy as np
 
 from qiyuan.rating import results as R
-from qiyuan.rating.columnar import STATUS_NAMES, exact_decimal
+from qiyuan.rating.columnar import STATUS_NAMES, exact_decimal, exact_text
 from qiyuan.rating.exact import round_half_up
 from qiyuan.rating.fast.arrays import NONE, int_bincount
 from qiyuan.rating.fast.newcomers import Records
 from qiyuan.rating.fast.prepare import Prepared
+from qiyuan.rating.list_states import ListStates
 from qiyuan.rating.rules import NEWCOMER_PERFORMANCE
 from qiyuan.rating.state import NewcomerRecord, PlayerState, starting_rating
+from qiyuan.rating.state_json import activity_item, canonical_state_text, newcomer_item, state_text
 
 ACTIVE, INACTIVE, REMOVED, UNRATED = (STATUS_NAMES.index(s) for s in (R.ACTIVE, R.INACTIVE, R.REMOVED, R.UNRATED))
 
@@ -51,6 +53,8 @@ class PlayerArrays:
         self.log_seq = np.zeros(0, np.int64)
         self.seq = 1
         self._activity_entries: dict[tuple[int, int], tuple[date, int]] = {}  # (end ordinal, games) → the pair
+        self._iso_dates: dict[int, str] = {}  # ordinal → ISO text, for the state texts
+        self._activity_items: dict[tuple[int, int], str] = {}  # (end ordinal, games) → its item of a state text
         # Newcomer records: value = Ru × games over the bonus's denominator, or ΔR in hundredths.
         rules = prep.rules
         self.records = Records(prep.bonus.denominator if rules.newcomer_method == NEWCOMER_PERFORMANCE else 100)
@@ -160,6 +164,30 @@ class PlayerArrays:
     def event_id(self, e: int) -> str:
         return self.prep.events[e].id if e >= 0 else self.prior_events[-e - 1]
 
+    def _gathered(self, wanted: np.ndarray) -> tuple[dict[int, list[tuple[int, int]]], dict[int, list[int]]]:
+        """Of the ``wanted`` players (a mask): each one's activity log entries still counting, (end ordinal, games)
+        in log order, and his newcomer records (indices into ``records``) in their stored order."""
+        valid = (self.log_seq >= self.cleared_seq[self.log_player]) & wanted[self.log_player]
+        activity: dict[int, list] = {}
+        for p, end, g in zip(self.log_player[valid].tolist(), self.log_end[valid].tolist(),
+                             self.log_games[valid].tolist()):
+            activity.setdefault(p, []).append((end, g))
+        recs = self.records
+        newcomer: dict[int, list] = {}
+        mine = np.flatnonzero(wanted[recs.player])
+        for k in mine[np.argsort(recs.order[mine], kind="stable")].tolist():
+            newcomer.setdefault(int(recs.player[k]), []).append(k)
+        return activity, newcomer
+
+    def _record(self, k: int) -> tuple[str, int, int, Fraction | None, Decimal | None]:
+        """Newcomer record ``k``: (event id, end ordinal, games, Ru, ΔR) as the reference keeps them."""
+        recs = self.records
+        g = int(recs.games[k])
+        value = Fraction(int(recs.num[k]), int(recs.den[k]))
+        performance = self.prep.rules.newcomer_method == NEWCOMER_PERFORMANCE
+        return (self.event_id(int(recs.event[k])), int(recs.end[k]), g, value / g if performance else None,
+                None if performance else exact_decimal(value * 100, bool(recs.cents[k])))
+
     def states(self, players: np.ndarray | None, first_ratings: Mapping[int, Decimal]) -> dict[str, PlayerState]:
         """``PlayerState`` of the given players (all if None) as the reference keeps them between lists, every
         decimal written as the reference writes it; ``first_ratings``: the exact first ratings of the last list."""
@@ -168,34 +196,17 @@ class PlayerArrays:
         chosen = np.arange(prep.P) if players is None else np.asarray(players, np.int64)
         wanted = np.zeros(prep.P, dtype=bool)
         wanted[chosen] = True
-        valid = (self.log_seq >= self.cleared_seq[self.log_player]) & wanted[self.log_player]
-        activity: dict[int, list] = {}
+        logged, records = self._gathered(wanted)
         entry = self._activity_entries  # (one (date, games) pair per distinct value, shared by every list's states)
-        for p, end, g in zip(self.log_player[valid].tolist(), self.log_end[valid].tolist(),
-                             self.log_games[valid].tolist()):
-            pair = entry.get((end, g))
-            if pair is None:
-                pair = entry[(end, g)] = (date.fromordinal(end), g)
-            activity.setdefault(p, []).append(pair)
-        recs = self.records
-        newcomer: dict[int, list] = {}
-        performance = prep.rules.newcomer_method == NEWCOMER_PERFORMANCE
-        mine = np.flatnonzero(wanted[recs.player])
-        for k in mine[np.argsort(recs.order[mine], kind="stable")].tolist():
-            p, g = int(recs.player[k]), int(recs.games[k])
-            value = Fraction(int(recs.num[k]), int(recs.den[k]))
-            newcomer.setdefault(p, []).append(NewcomerRecord(
-                self.event_id(int(recs.event[k])), date.fromordinal(int(recs.end[k])), g,
-                ru=value / g if performance else None,
-                delta=None if performance else exact_decimal(value * 100, bool(recs.cents[k]))))
         keeps_activity = prep.rules.activity_window_months is not None  # else every rated player is active
         given = self.given
         untouched = self._untouched()
         states = {}
         # (the arrays as Python lists once: a NumPy item read per player and field was most of the time)
-        ratings, exact_h, cents = self.rating.tolist(), self.exact_h.tolist(), self.exact_cents.tolist()
-        games, latched, status = self.games.tolist(), self.latched.tolist(), self.status.tolist()
-        since, inactive = self.rated_since.tolist(), self.inactive_since.tolist()
+        ratings, games, latched = self.rating.tolist(), self.games.tolist(), self.latched.tolist()
+        status, since, inactive = self.status.tolist(), self.rated_since.tolist(), self.inactive_since.tolist()
+        exact_h, cents = self.exact_h.tolist(), self.exact_cents.tolist()
+        firsts = set(first_ratings)
         players = prep.players
         for i in chosen.tolist():
             fid = ids[i]
@@ -204,23 +215,106 @@ class PlayerArrays:
                 continue
             rating = ratings[i]
             rated = rating != NONE
-            exact = None
-            if rated:
-                exact = first_ratings.get(i)
-                if exact is None:
-                    exact = exact_decimal(exact_h[i], cents[i])
+            activity = newcomer = ()
+            if rated and keeps_activity:
+                pairs = []
+                for key in logged.get(i, ()):
+                    pair = entry.get(key)
+                    if pair is None:
+                        pair = entry[key] = (date.fromordinal(key[0]), key[1])
+                    pairs.append(pair)
+                activity = tuple(sorted(pairs))
+            elif not rated:
+                newcomer = tuple(NewcomerRecord(e, date.fromordinal(end), g, ru=ru, delta=delta)
+                                 for e, end, g, ru, delta in map(self._record, records.get(i, ())))
             state = PlayerState(
                 player_id=fid, gender=players[i].gender, rating=rating if rated else None,
-                exact=exact, games=games[i], latched=latched[i], status=STATUS_NAMES[status[i]],
-                rated_since=date.fromordinal(since[i]) if since[i] else None,
+                exact=(first_ratings[i] if i in firsts else exact_decimal(exact_h[i], cents[i])) if rated else None, games=games[i], latched=latched[i],
+                status=STATUS_NAMES[status[i]], rated_since=date.fromordinal(since[i]) if since[i] else None,
                 inactive_since=date.fromordinal(inactive[i]) if inactive[i] else None,
-                activity=tuple(sorted(activity.get(i, ()))) if rated and keeps_activity else (),
-                newcomer=tuple(newcomer.get(i, ())) if not rated else (),
-            )
+                activity=activity, newcomer=newcomer)
             old = given.get(fid)
             # the same object when nothing changed: the office then reuses the text it wrote for it
             states[fid] = old if old is not None and same_state(old, state) else state
         return states
+
+    def list_states(self, moved: np.ndarray, first_ratings: Mapping[int, Decimal], before: ListStates | None
+                    ) -> ListStates:
+        """Every player's state now, in columns (``ListStates``): the texts of the ``moved`` players (a mask)
+        written from the arrays — the bytes ``state_to_json`` of ``states()``' objects gives, property-tested —
+        the others' taken from ``before`` (the list before; None: everyone moved). A player handed back as given
+        (``states``) keeps his given object and its text; a text equal to the one before keeps its object, any
+        other ``PlayerState`` is made from its text when asked for."""
+        prep = self.prep
+        P = prep.P
+        ids = before.ids if before is not None else [p.id for p in prep.players]
+        ratings = self.rating.tolist()
+        rated = self.rating != NONE
+        recs = self.records
+        rating = [None if r == NONE else r for r in ratings]
+        listed = np.where(rated, self.games, int_bincount(recs.player, recs.games, P)).tolist()
+        counting = (~rated & (np.bincount(recs.player, minlength=P) > 0)).tolist()
+        if before is None:
+            exact, text, objects = [None] * P, [""] * P, [None] * P
+            gender = [p.gender.value if p.gender is not None else None for p in prep.players]
+            index = {fid: i for i, fid in enumerate(ids)}
+        else:
+            exact, text, objects = list(before.exact), list(before.text), list(before._objects)
+            gender, index = before.gender, before.index
+        chosen = np.flatnonzero(moved)
+        wanted = np.zeros(P, dtype=bool)
+        wanted[chosen] = True
+        logged, records = self._gathered(wanted)
+        iso, items = self._iso_dates, self._activity_items
+        keeps_activity = prep.rules.activity_window_months is not None
+        given = self.given
+        untouched = self._untouched().tolist()
+        games, latched = self.games.tolist(), self.latched.tolist()
+        status, since, inactive = self.status.tolist(), self.rated_since.tolist(), self.inactive_since.tolist()
+        exact_h, cents = self.exact_h.tolist(), self.exact_cents.tolist()
+        firsts = set(first_ratings)
+
+        def day(ordinal: int) -> str | None:
+            if not ordinal:
+                return None
+            d = iso.get(ordinal)
+            if d is None:
+                d = iso[ordinal] = date.fromordinal(ordinal).isoformat()
+            return d
+
+        # (one pass per moved player, every value read from lists: about 650,000 of them in a 2,000,000-game
+        # history)
+        for i in chosen.tolist():
+            fid = ids[i]
+            if untouched[i] and given[fid].exact is None:  # (handed back as given: ``states``)
+                s = given[fid]
+                text[i], exact[i], objects[i] = canonical_state_text(s), None, s
+                continue
+            r = rating[i]
+            activity = newcomer = ""
+            if r is not None:
+                x = str(first_ratings[i]) if i in firsts else exact_text(exact_h[i], cents[i])
+                if keeps_activity:
+                    parts = []
+                    for key in sorted(logged.get(i, ())):
+                        item = items.get(key)
+                        if item is None:
+                            item = items[key] = activity_item(day(key[0]), key[1])
+                        parts.append(item)
+                    activity = ",".join(parts)
+            else:
+                x = None
+                newcomer = ",".join(newcomer_item(e, day(end), g, str(ru) if ru is not None else None,
+                                                  str(delta) if delta is not None else None)
+                                    for e, end, g, ru, delta in map(self._record, records.get(i, ())))
+            t = state_text(gender[i], r, x, games[i], latched[i], STATUS_NAMES[status[i]], day(since[i]),
+                           day(inactive[i]), activity, newcomer)
+            if t != text[i]:
+                objects[i] = None  # (made from the text when asked for)
+            exact[i], text[i] = x, t
+        return ListStates(ids=ids, index=index, gender=gender, rating=rating, exact=exact, games=games,
+                          latched=latched, status=[STATUS_NAMES[c] for c in status], listed=listed,
+                          counting=counting, text=text, _objects=objects)
 
     # --- the activity log
 

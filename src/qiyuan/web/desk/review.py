@@ -85,8 +85,7 @@ def review(comp, names: dict[str, str]) -> Review:
     counted: dict[object, StatusChange] = {}
     rows = []
     for e in comp.entries:
-        prior = comp.prior.get(e.federation_id)
-        before = prior.status if prior is not None else None
+        before = comp.prior.status_of(e.federation_id)
         key = kind_of(before, e.status, e.is_new)
         changes = by_player.get(e.federation_id, [])
         if not changes and key is None:

@@ -246,3 +246,31 @@ def test_games_grouped_by_event_in_runs_keep_every_game_in_order(pairs):
     for key, value in pairs:
         want.setdefault(key, []).append(value)
     assert _grouped([k for k, _ in pairs], [v for _, v in pairs]) == want
+
+
+def test_the_engine_is_handed_the_stored_games_in_columns_game_for_game(tmp_path):
+    """``engine_games``: the events' stored games as ``GameColumns`` (no object per game), each game the one the
+    stored row says — event, round, players by federation ID, result, board — in the rows' order."""
+    from qiyuan.office import bundle_files
+    from qiyuan.office.canonical import event_rows
+    from qiyuan.office.engine import engine_games
+    from qiyuan.office.events.models import Event, Game as GameRow
+    from qiyuan.office.federation.models import Player
+    from qiyuan.rating.columnar import GameColumns
+    from qiyuan.rating.model import Game, Result
+
+    rl = _imported(tmp_path)
+    events = list(Event.objects.filter(rating_list=rl).order_by("-end_date")[:5])  # (not in the rows' order)
+    GameRow.objects.filter(event=events[1], round=1).update(board=3)
+    fid = dict(Player.objects.values_list("pk", "federation_id"))
+    code = {e.pk: e.code for e in events}
+    games, _, pks = engine_games(events, None)
+    assert isinstance(games, GameColumns) and games.event_ids == tuple(code.values())
+    rows = event_rows(list(code)).games
+    assert list(games) == [Game(code[ev], rnd, fid[a], fid[b], Result(res), board)
+                           for _, ev, rnd, a, b, res, _, board in rows]
+    assert any(g.board == 3 for g in games) and {fid[p] for p in pks} >= {g.player1 for g in games}
+    # the bundle's games.csv rows, read from the columns, are those of the objects
+    assert list(bundle_files._game_rows(games)) == bundle_files._game_rows(list(games))
+    empty, standings, none = engine_games([], None)
+    assert len(empty) == 0 and standings == [] and none == set()

@@ -25,7 +25,7 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -49,8 +49,10 @@ from qiyuan.office.canonical import extra_input_files, inputs_digest, stored_inp
 from qiyuan.office.ratings.models import Edition
 from qiyuan.rating import results as R
 from qiyuan.rating.calendar import next_publication_date
+from qiyuan.rating.columnar import RESULT_CODES, GameColumns
 from qiyuan.rating.exact import to_decimal
 from qiyuan.rating.list_states import ListStates
+from qiyuan.rating.model import Game
 from qiyuan.rating.order import list_order_key
 
 #: a player's public facts; ``rating`` is his published rating at the edition's start (the reader asks a player
@@ -167,8 +169,7 @@ def input_files(edition, source: Source, parts: dict | None = None) -> dict[str,
         "inputs/events.csv": _csv(EVENT_HEADER, [
             (e.code, e.name, e.start_date.isoformat(), e.end_date.isoformat(), e.format, _bit(e.international),
              _text(e.days), _bit(e.national)) for e in source.events]),
-        "inputs/games.csv": _csv(GAME_HEADER, [
-            (g.event_id, g.round, g.player1, g.player2, g.result.value, _text(g.board)) for g in source.games]),
+        "inputs/games.csv": _csv(GAME_HEADER, _game_rows(source.games)),
         "inputs/standings.csv": _csv(STANDING_HEADER,
                                      [(s.event_id, s.player_id, s.rank) for s in source.standings]),
         "inputs/rules.toml": rules_toml(source.rules, edition.rating_list.rules_name).encode("utf-8"),
@@ -176,6 +177,19 @@ def input_files(edition, source: Source, parts: dict | None = None) -> dict[str,
         # (canonical version 3: provenance.csv, audit_head.json)
         **extra_input_files(edition, set(sheets.entries(edition, "federation_id")["federation_id"]), parts),
     }
+
+
+def _game_rows(games: Sequence[Game]) -> Iterable[tuple]:
+    """games.csv's rows (event, round, players, result, board), read from the columns when the games are
+    ``GameColumns`` (as the office hands them to the engine) without a ``Game`` object each."""
+    if not isinstance(games, GameColumns):
+        return [(g.event_id, g.round, g.player1, g.player2, g.result.value, _text(g.board)) for g in games]
+    n = len(games)
+    events, players = games.event_ids.__getitem__, games.player_ids.__getitem__
+    results = [r.value for r in RESULT_CODES].__getitem__
+    boards = [str(b) if b else "" for b in games.board.tolist()] if games.board is not None else [""] * n
+    return zip(map(events, games.event.tolist()), games.round.tolist(), map(players, games.player1.tolist()),
+               map(players, games.player2.tolist()), map(results, games.result.tolist()), boards)
 
 
 def _states_text(on: date | None, texts: dict[str, str]) -> bytes:

@@ -19,11 +19,13 @@ kept record continues from.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from qiyuan.errors import problem
 from qiyuan.office.errors import OfficeError
 from qiyuan.office.federation.models import Player
+from qiyuan.rating.columnar import GameColumns
 from qiyuan.rating.model import Game, Standing
 from qiyuan.rating.state import PlayerState
 
@@ -66,7 +68,7 @@ def aliases_for_edition(published_ids: set[str], roots: dict[str, str] | None = 
     return alias
 
 
-def follow_merges(alias: dict[str, str], games: list[Game], standings: list[Standing],
+def follow_merges(alias: dict[str, str], games: Sequence[Game], standings: list[Standing],
                   prior: dict[str, PlayerState], initial: dict[str, PlayerState], info: dict[str, tuple]):
     """Rename merged records per ``alias`` in the games, standings, prior states and list members.
 
@@ -80,8 +82,11 @@ def follow_merges(alias: dict[str, str], games: list[Game], standings: list[Stan
     def rn(fid: str) -> str:
         return alias.get(fid, fid)
 
-    games = [g if g.player1 not in alias and g.player2 not in alias else
-             replace(g, player1=rn(g.player1), player2=rn(g.player2)) for g in games]
+    if isinstance(games, GameColumns):  # (a player is an index: his id is renamed once, not each game)
+        games = replace(games, player_ids=tuple(rn(p) for p in games.player_ids))
+    else:
+        games = [g if g.player1 not in alias and g.player2 not in alias else
+                 replace(g, player1=rn(g.player1), player2=rn(g.player2)) for g in games]
     standings = [s if s.player_id not in alias else replace(s, player_id=rn(s.player_id)) for s in standings]
     prior = dict(prior)
     for src in [f for f in prior if f in alias]:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from itertools import groupby
 
+import numpy as np
+
 from qiyuan.collector import held
 from qiyuan.office import bundle_files, integrity, merged, plausibility, sheets
 from qiyuan.office.audit.models import record
@@ -446,13 +448,17 @@ def rate_periods(rating_list, rules: RuleSet, dates: list[date], events: list[li
     bounds = [0] + [bisect_right(texts.list_date, d) for d in dates]
     changes = [texts.slice(bounds[k], bounds[k + 1]) for k in range(len(dates))]
     texts = None  # (each period's slice is let go once its edition is built)
-    by_code = _by_event((g.event_id for g in games), (s.event_id for s in standings), games, standings)
+    # each date's games: those of its events, which are one range of ``flat`` (the games' event index)
+    order = np.argsort(games.event, kind="stable")
+    at = np.searchsorted(games.event[order], np.cumsum([0] + [len(part) for part in events])).tolist()
+    period_games = [games.take(order[at[k]:at[k + 1]]) for k in range(len(dates))]
+    standings_of = _grouped([s.event_id for s in standings], standings)
     by_pk = _by_event((r[1] for r in rows.games), (r[0] for r in rows.standings), rows.games, rows.standings)
-    return _each_period(rating_list, rules, dates, events, caches, history, changes, start, state, by_code, by_pk,
-                        previous)
+    return _each_period(rating_list, rules, dates, events, caches, history, changes, start, state,
+                        (period_games, standings_of), by_pk, previous)
 
 
-def _each_period(rating_list, rules, dates, events, caches, history, changes, start, state, by_code, by_pk,
+def _each_period(rating_list, rules, dates, events, caches, history, changes, start, state, played, by_pk,
                  previous) -> Iterator[PeriodComputation]:
     """``rate_periods``' computations, each built when taken."""
     everyone = caches[-1]
@@ -467,8 +473,7 @@ def _each_period(rating_list, rules, dates, events, caches, history, changes, st
         comp = PeriodComputation(
             rating_list, d, rules, None, evs, after, _entries(rules, after, before, cache), changes[k],
             {fid: v[0] for fid, v in cache.info.items()}, prior=before, start=start if k == 0 else dates[k - 1],
-            games=[g for e in evs for g in by_code[0].get(e.code, ())],
-            standings=[s for e in evs for s in by_code[1].get(e.code, ())], members=cache.info,
+            games=played[0][k], standings=[s for e in evs for s in played[1].get(e.code, ())], members=cache.info,
             rows=EventRows([r for e in evs for r in by_pk[0].get(e.pk, ())],
                            [r for e in evs for r in by_pk[1].get(e.pk, ())]),
             facts=cache.facts, texts=cache.texts)
@@ -478,7 +483,7 @@ def _each_period(rating_list, rules, dates, events, caches, history, changes, st
         before = after if k + 1 == len(dates) or caches[k + 1] is cache else \
             history.list_states[index[d]].take(caches[k + 1].initial)
         history.list_states[index[d]] = None  # (taken: this list's states live on in ``comp`` and ``before``)
-        changes[k] = None
+        changes[k] = played[0][k] = None
         yield comp
 
 

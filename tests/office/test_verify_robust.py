@@ -74,6 +74,27 @@ def test_an_opponent_replaced_by_a_player_not_in_the_event_is_a_listed_differenc
     assert any(ev.code in d and "Z99999" in d and "not an entrant" in d for d in found), found
 
 
+def test_a_stored_result_that_is_no_result_is_a_named_difference_in_words(office):
+    """A game's result edited by hand in the database to a value no result has: verify names the event and the
+    value in the officer's language, never the program's internal error."""
+    from django.utils import translation
+
+    from qiyuan.office.events.models import Game
+    from qiyuan.office.verify import verify_all
+
+    ed = office[1]
+    ev = ed.events.order_by("code").first()
+    g = Game.objects.filter(event=ev).order_by("round", "id").first()
+    Game.objects.filter(pk=g.pk).update(result="X?")
+    found = _ok_except(verify_all(), ed.label)
+    assert any(f"event {ev.code}: a stored game has the result 'X?', which is not a game result" in d
+               for d in found), found
+    assert not any("KeyError" in d for d in found)
+    with translation.override("zh-hans"):  # (as the command line shows a difference: its problem, translated)
+        shown = [d.problem.text(translation.gettext) for d in found]
+    assert any(f"赛事 {ev.code}：存储的一局对局结果为 'X?'，这不是对局结果" in d for d in shown), shown
+
+
 def test_an_event_moved_past_its_list_date_is_a_listed_difference(office):
     from qiyuan.office.events.models import Event
     from qiyuan.office.verify import verify_all

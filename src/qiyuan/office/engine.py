@@ -17,6 +17,7 @@ from fractions import Fraction
 import numpy as np
 
 from qiyuan.office.canonical import EventRows, event_rows
+from qiyuan.office.errors import OfficeError, problem
 from qiyuan.office.federation.models import Player as PlayerRow
 from qiyuan.office.grades.history import grade_on
 from qiyuan.office.ratings.models import ListMember
@@ -95,6 +96,11 @@ def engine_games(events: Iterable, known: Mapping[int, str] | None = None, rows:
     if missing:
         fid.update(PlayerRow.objects.filter(pk__in=missing).values_list("pk", "federation_id")
                    if len(missing) < 30000 else PlayerRow.objects.values_list("pk", "federation_id"))
+    unknown = set(res).difference(_RESULT_CODES)
+    if unknown:  # (the database was edited by hand: a difference for verify to name, never an internal error)
+        raise OfficeError(problem("event {event}: a stored game has the result {result}, which is not a game result",
+                                  event=min(code_of[e] for e, r in zip(ev, res) if r in unknown),
+                                  result=repr(min(map(str, unknown)))))
     players = sorted(played)
     event_at = {pk: i for i, pk in enumerate(code_of)}
     player_at = {pk: i for i, pk in enumerate(players)}

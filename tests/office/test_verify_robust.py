@@ -90,7 +90,7 @@ def test_a_stored_result_that_is_no_result_is_a_named_difference_in_words(office
     assert any(f"event {ev.code}: a stored game has the result 'X?', which is not a game result" in d
                for d in found), found
     assert not any("KeyError" in d for d in found)
-    with translation.override("zh-hans"):  # (as the command line shows a difference: its problem, translated)
+    with translation.override("zh-hans"):  # (as the command line shows a difference: translated)
         shown = [d.problem.text(translation.gettext) for d in found]
     assert any(f"赛事 {ev.code}：存储的一局对局结果为 'X?'，这不是对局结果" in d for d in shown), shown
 

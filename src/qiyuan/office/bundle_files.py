@@ -25,7 +25,7 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -52,7 +52,6 @@ from qiyuan.rating.calendar import next_publication_date
 from qiyuan.rating.columnar import RESULT_CODES, GameColumns
 from qiyuan.rating.exact import to_decimal
 from qiyuan.rating.list_states import ListStates
-from qiyuan.rating.model import Game
 from qiyuan.rating.order import list_order_key
 
 #: a player's public facts; ``rating`` is his published rating at the edition's start (the reader asks a player
@@ -110,7 +109,7 @@ class Source:
     rules: object
     events: list
     rows: object
-    games: list
+    games: GameColumns
     standings: list
     members: dict
     facts: dict
@@ -179,11 +178,9 @@ def input_files(edition, source: Source, parts: dict | None = None) -> dict[str,
     }
 
 
-def _game_rows(games: Sequence[Game]) -> Iterable[tuple]:
-    """games.csv's rows (event, round, players, result, board), read from the columns when the games are
-    ``GameColumns`` (as the office hands them to the engine) without a ``Game`` object each."""
-    if not isinstance(games, GameColumns):
-        return [(g.event_id, g.round, g.player1, g.player2, g.result.value, _text(g.board)) for g in games]
+def _game_rows(games: GameColumns) -> Iterable[tuple]:
+    """games.csv's rows (event, round, players, result, board), read from the columns the office hands the engine
+    (``engine_games``) without a ``Game`` object each."""
     n = len(games)
     events, players = games.event_ids.__getitem__, games.player_ids.__getitem__
     results = [r.value for r in RESULT_CODES].__getitem__

@@ -6,7 +6,8 @@ written from, and each state's canonical text (``state_json``) that the edition 
 object per player: the fast engine writes the columns from its arrays (only the players whose state moved since
 the list before get a new text), and a ``PlayerState`` is made from its text only when a reader asks for one (the
 desk's review, the start of a next run). States given as objects (the reference engine, a stored edition) are put
-into columns by ``from_states``, reusing the text of an object the previous list already wrote.
+into columns by ``from_states``, each object's text written once (a cache of texts, or the columns it was made
+from).
 """
 
 from __future__ import annotations

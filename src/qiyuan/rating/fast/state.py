@@ -229,8 +229,9 @@ class PlayerArrays:
                                  for e, end, g, ru, delta in map(self._record, records.get(i, ())))
             state = PlayerState(
                 player_id=fid, gender=players[i].gender, rating=rating if rated else None,
-                exact=(first_ratings[i] if i in firsts else exact_decimal(exact_h[i], cents[i])) if rated else None, games=games[i], latched=latched[i],
-                status=STATUS_NAMES[status[i]], rated_since=date.fromordinal(since[i]) if since[i] else None,
+                exact=(first_ratings[i] if i in firsts else exact_decimal(exact_h[i], cents[i])) if rated else None,
+                games=games[i], latched=latched[i], status=STATUS_NAMES[status[i]],
+                rated_since=date.fromordinal(since[i]) if since[i] else None,
                 inactive_since=date.fromordinal(inactive[i]) if inactive[i] else None,
                 activity=activity, newcomer=newcomer)
             old = given.get(fid)
